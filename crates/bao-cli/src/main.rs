@@ -1,0 +1,2 @@
+//! The `bao` command.
+fn main() {}

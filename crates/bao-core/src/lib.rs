@@ -1,0 +1,41 @@
+//! `bao-core`: the rules engine for Bao la Kiswahili, Bao la Kete and Bao la Kujifunza.
+//!
+//! Vocabulary types ([`Side`], [`Row`], [`Pit`], [`Direction`], [`Sign`], [`Stage`],
+//! [`BySide`]), [`Setup`] (unchecked) and [`Position`] (checked), [`Move`] in the canonical
+//! notation, [`RuleSet`] with its presets, legal move generation and `play`, which returns
+//! the next position and a [`MoveTrace`] of everything that happened inside the move.
+//!
+//! ```
+//! use bao_core::{Position, RuleSet};
+//!
+//! let start = Position::start(RuleSet::KISWAHILI);
+//! let moves = start.legal_moves();
+//! assert_eq!(moves.len(), 4); // A6<* A6>* A7<* A7>*
+//! let (next, trace) = start.play(&moves[0]).unwrap();
+//! assert_eq!(next.total_seeds(), 64);
+//! assert!(!trace.laps.is_empty());
+//! ```
+//!
+//! # Feature flags
+//! - `serde`: the position JSON of `spec/json.md` (module `json`).
+//!
+//! # Related crates
+//! `bao-notation` reads and writes records, `bao-validate` checks them, `bao-export` draws
+//! them, `bao-cli` is the `bao` command.
+#![deny(missing_docs)]
+#![warn(missing_debug_implementations)]
+
+mod position;
+mod rules;
+mod types;
+
+pub use position::{
+    EndReason, HouseState, Outcome, Position, Setup, SetupError, SetupProblem, TOTAL_SEEDS,
+};
+pub use rules::{
+    EndCheck, EndlessMove, FrontRowGuard, HouseLap, Names, RuleOptionError, RuleSet, Takasia,
+    UnknownPreset, Variant, PRESET_NAMES,
+};
+pub use types::{
+    BySide, Direction, Move, MoveSpec, ParsePitError, Pit, Row, Side, Sign, Stage, RING,
+};

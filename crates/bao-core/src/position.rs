@@ -1,0 +1,543 @@
+//! `Setup` (plain, unchecked data) and `Position` (checked: every invariant holds).
+
+use std::fmt;
+
+use crate::rules::{RuleSet, Takasia, Variant};
+use crate::types::{BySide, Pit, Row, Side, Stage, RING};
+
+/// The total number of seeds in a game.
+pub const TOTAL_SEEDS: u32 = 64;
+
+/// The state of a player's house (nyumba; Kete: kuu), as written in position JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum HouseState {
+    /// Owned and holding 6 seeds or more: it has its powers.
+    Functional,
+    /// Owned but holding fewer than 6: an ordinary pit until refilled.
+    Dormant,
+    /// Lost for ever.
+    Destroyed,
+    /// The rule set has no houses (Kujifunza).
+    None,
+}
+
+impl HouseState {
+    /// The JSON name.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            HouseState::Functional => "functional",
+            HouseState::Dormant => "dormant",
+            HouseState::Destroyed => "destroyed",
+            HouseState::None => "none",
+        }
+    }
+
+    /// Reads the JSON name.
+    #[must_use]
+    pub fn from_name(s: &str) -> Option<HouseState> {
+        Some(match s {
+            "functional" => HouseState::Functional,
+            "dormant" => HouseState::Dormant,
+            "destroyed" => HouseState::Destroyed,
+            "none" => HouseState::None,
+            _ => return None,
+        })
+    }
+}
+
+/// Who won and why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    /// The winner; `None` for a draw.
+    pub winner: Option<Side>,
+    /// Why the game ended.
+    pub reason: EndReason,
+}
+
+impl Outcome {
+    /// The loser; `None` for a draw.
+    #[must_use]
+    pub fn loser(&self) -> Option<Side> {
+        self.winner.map(Side::opponent)
+    }
+}
+
+/// Why a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    /// The loser's front row is empty after the winner's capture (`E1`, `G9`).
+    BaoHamna,
+    /// The loser has no legal move (`E2`).
+    NoLegalMove,
+    /// The loser emptied his own front row (`E1`).
+    OwnFrontRowEmpty,
+    /// A never-ending move was played under the `draw` or `mover_loses` policy, or hit
+    /// AbstractPlay's seed cap (`G11`).
+    NeverEnding,
+}
+
+impl EndReason {
+    /// The JSON name.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            EndReason::BaoHamna => "bao_hamna",
+            EndReason::NoLegalMove => "no_legal_move",
+            EndReason::OwnFrontRowEmpty => "own_front_row_empty",
+            EndReason::NeverEnding => "never_ending",
+        }
+    }
+}
+
+/// A position as plain data, not yet checked.
+///
+/// `pits[row]` lists pits 1..8 from the owner's left, rows in the order `A`, `B`, `a`, `b`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Setup {
+    /// The rules the position is played under.
+    pub rules: RuleSet,
+    /// The side to move.
+    pub to_move: Side,
+    /// Seeds in each player's reserve.
+    pub hands: BySide<u8>,
+    /// Seed counts: `A`, `B`, `a`, `b`, each pits 1..8.
+    pub pits: [[u8; 8]; 4],
+    /// The house of each side.
+    pub houses: BySide<HouseState>,
+    /// The takasia'd pit of each side: a front pit its owner may not start from (and whose
+    /// laps stop there) on his next move. Under Kete priority the blocker's opponent's pit
+    /// stays recorded through the blocker's next move, which must capture it.
+    pub blocked: BySide<Option<Pit>>,
+    /// Whether the move that led here was a takasa (AbstractPlay's takasia exclusion needs it).
+    pub last_move_takasa: bool,
+}
+
+fn row_slot(side: Side, row: Row) -> usize {
+    match (side, row) {
+        (Side::South, Row::Front) => 0,
+        (Side::South, Row::Back) => 1,
+        (Side::North, Row::Front) => 2,
+        (Side::North, Row::Back) => 3,
+    }
+}
+
+impl Setup {
+    /// The start position of a rule set.
+    #[must_use]
+    pub fn start(rules: RuleSet) -> Setup {
+        let mut pits = [[0u8; 8]; 4];
+        let hand = rules.initial_hand();
+        let house = if rules.houses {
+            HouseState::Functional
+        } else {
+            HouseState::None
+        };
+        match rules.variant {
+            Variant::Kujifunza => pits = [[2; 8]; 4],
+            Variant::Kiswahili | Variant::Kete => {
+                for slot in [0, 2] {
+                    pits[slot][4] = 6;
+                    pits[slot][5] = 2;
+                    pits[slot][6] = 2;
+                }
+            }
+        }
+        Setup {
+            rules,
+            to_move: Side::South,
+            hands: BySide::new(hand, hand),
+            pits,
+            houses: BySide::new(house, house),
+            blocked: BySide::new(None, None),
+            last_move_takasa: false,
+        }
+    }
+
+    /// The count in one pit.
+    #[must_use]
+    pub fn get(&self, pit: Pit) -> u8 {
+        self.pits[row_slot(pit.side(), pit.row())][pit.number() as usize - 1]
+    }
+
+    /// Sets the count in one pit.
+    pub fn set(&mut self, pit: Pit, seeds: u8) {
+        self.pits[row_slot(pit.side(), pit.row())][pit.number() as usize - 1] = seeds;
+    }
+}
+
+/// One reason a setup is not a position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SetupProblem {
+    /// Board and hands do not hold 64 seeds.
+    SeedCount {
+        /// The seeds found.
+        found: u32,
+    },
+    /// A house state contradicts the rule set or the seeds in the house.
+    House {
+        /// Whose house.
+        side: Side,
+        /// What is wrong.
+        why: &'static str,
+    },
+    /// A hand is not allowed by the rule set.
+    Hand {
+        /// Whose hand.
+        side: Side,
+        /// What is wrong.
+        why: &'static str,
+    },
+    /// A takasia pit is not allowed.
+    Takasia {
+        /// The pit.
+        pit: Pit,
+        /// What is wrong.
+        why: &'static str,
+    },
+}
+
+impl fmt::Display for SetupProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SetupProblem::SeedCount { found } => {
+                write!(
+                    f,
+                    "board and hands hold {found} seeds; a game has exactly {TOTAL_SEEDS}"
+                )
+            }
+            SetupProblem::House { side, why } => write!(f, "{side}'s house: {why}"),
+            SetupProblem::Hand { side, why } => write!(f, "{side}'s hand: {why}"),
+            SetupProblem::Takasia { pit, why } => write!(f, "takasia pit {pit}: {why}"),
+        }
+    }
+}
+
+/// A setup rejected, with every reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetupError {
+    /// The rejected setup, handed back.
+    pub setup: Box<Setup>,
+    /// Every problem found.
+    pub problems: Vec<SetupProblem>,
+}
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("impossible position: ")?;
+        for (i, p) in self.problems.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{p}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+/// The internal house state: whether the house still exists. Functional vs dormant follows
+/// from its seeds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum House {
+    Owned,
+    Destroyed,
+    Absent,
+}
+
+/// A checked position: 64 seeds, consistent houses and takasia, a rule set.
+///
+/// The board is stored per side as a ring of 16 pits (front 1..8, then back 8..1), so that
+/// clockwise is +1 on the ring.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position {
+    pub(crate) board: [[u8; RING]; 2],
+    pub(crate) hands: [u8; 2],
+    pub(crate) houses: [House; 2],
+    /// Ring index (a front pit, 0..8) of each side's takasia'd pit.
+    pub(crate) blocked: [Option<u8>; 2],
+    pub(crate) to_move: Side,
+    pub(crate) last_move_takasa: bool,
+    /// An outcome the board alone cannot show (a never-ending move under `draw` or
+    /// `mover_loses`, AbstractPlay's cap); or bao hamna reached mid-move.
+    pub(crate) ended: Option<Outcome>,
+    pub(crate) rules: RuleSet,
+}
+
+impl Position {
+    /// The start position of a rule set.
+    #[must_use]
+    pub fn start(rules: RuleSet) -> Position {
+        Position::from_setup(Setup::start(rules)).expect("start positions are valid")
+    }
+
+    /// Checks a setup.
+    ///
+    /// # Errors
+    /// Every reason the setup is impossible.
+    pub fn from_setup(setup: Setup) -> Result<Position, SetupError> {
+        let mut problems = Vec::new();
+        let rules = setup.rules;
+        let on_board: u32 = setup.pits.iter().flatten().map(|&n| u32::from(n)).sum();
+        let total = on_board + u32::from(setup.hands.south) + u32::from(setup.hands.north);
+        if total != TOTAL_SEEDS {
+            problems.push(SetupProblem::SeedCount { found: total });
+        }
+        let mut houses = [House::Absent; 2];
+        for side in Side::ALL {
+            let state = *setup.houses.get(side);
+            let count = setup.get(Pit::nyumba(side));
+            let house = match state {
+                HouseState::None => House::Absent,
+                HouseState::Destroyed => House::Destroyed,
+                HouseState::Functional | HouseState::Dormant => House::Owned,
+            };
+            houses[side.index()] = house;
+            if rules.houses && state == HouseState::None {
+                problems.push(SetupProblem::House {
+                    side,
+                    why: "these rules have a house; say functional, dormant or destroyed",
+                });
+            }
+            if !rules.houses && state != HouseState::None {
+                problems.push(SetupProblem::House {
+                    side,
+                    why: "these rules have no house powers; the state must be none",
+                });
+            }
+            if state == HouseState::Functional && count < 6 {
+                problems.push(SetupProblem::House {
+                    side,
+                    why: "functional, but it holds fewer than 6 seeds",
+                });
+            }
+            if state == HouseState::Dormant && count >= 6 {
+                problems.push(SetupProblem::House {
+                    side,
+                    why: "dormant, but it holds 6 seeds or more (that is functional)",
+                });
+            }
+            if state == HouseState::Dormant && rules.kuu_floor {
+                problems.push(SetupProblem::House {
+                    side,
+                    why: "a kuu never holds fewer than 6 seeds (K2): it is functional or destroyed",
+                });
+            }
+            let hand = *setup.hands.get(side);
+            if u32::from(hand) > u32::from(rules.initial_hand()) {
+                problems.push(SetupProblem::Hand {
+                    side,
+                    why: if rules.initial_hand() == 0 {
+                        "these rules have no reserve; the hand must be 0"
+                    } else {
+                        "holds more than the 22 seeds a reserve starts with"
+                    },
+                });
+            }
+        }
+        let mut blocked = [None; 2];
+        for side in Side::ALL {
+            let Some(pit) = *setup.blocked.get(side) else {
+                continue;
+            };
+            let mut bad = |why| problems.push(SetupProblem::Takasia { pit, why });
+            if pit.side() != side {
+                bad("recorded for the wrong side");
+                continue;
+            }
+            if rules.takasia == Takasia::Off {
+                bad("these rules have no takasia");
+            }
+            if pit.row() != Row::Front {
+                bad("only a front pit can be takasia'd");
+            }
+            if setup.hands.south != 0 || setup.hands.north != 0 {
+                bad("takasia arises only when both reserves are empty");
+            }
+            if rules.takasia == Takasia::Standard {
+                let victim_to_move = side == setup.to_move;
+                if !victim_to_move && !rules.capture_priority {
+                    bad("without capture priority only the side to move can have a takasia'd pit");
+                }
+                if victim_to_move
+                    && pit == Pit::nyumba(side)
+                    && houses[side.index()] == House::Owned
+                    && setup.get(pit) >= 6
+                {
+                    bad("a functional house cannot be takasia'd (T2)");
+                }
+            }
+            blocked[side.index()] = Some(pit.ring() as u8);
+        }
+        if !problems.is_empty() {
+            return Err(SetupError {
+                setup: Box::new(setup),
+                problems,
+            });
+        }
+        let mut board = [[0u8; RING]; 2];
+        for pit in Pit::all() {
+            board[pit.side().index()][pit.ring()] = setup.get(pit);
+        }
+        Ok(Position {
+            board,
+            hands: [setup.hands.south, setup.hands.north],
+            houses,
+            blocked,
+            to_move: setup.to_move,
+            last_move_takasa: setup.last_move_takasa,
+            ended: None,
+            rules,
+        })
+    }
+
+    /// The position as plain data.
+    #[must_use]
+    pub fn to_setup(&self) -> Setup {
+        let mut pits = [[0u8; 8]; 4];
+        for pit in Pit::all() {
+            pits[row_slot(pit.side(), pit.row())][pit.number() as usize - 1] = self.get(pit);
+        }
+        Setup {
+            rules: self.rules,
+            to_move: self.to_move,
+            hands: BySide::new(self.hands[0], self.hands[1]),
+            pits,
+            houses: BySide::new(self.house_state(Side::South), self.house_state(Side::North)),
+            blocked: BySide::new(self.blocked_pit(Side::South), self.blocked_pit(Side::North)),
+            last_move_takasa: self.last_move_takasa,
+        }
+    }
+
+    /// The rules.
+    #[must_use]
+    pub fn rules(&self) -> &RuleSet {
+        &self.rules
+    }
+
+    /// The side to move.
+    #[must_use]
+    pub fn to_move(&self) -> Side {
+        self.to_move
+    }
+
+    /// The seeds in one pit.
+    #[inline]
+    #[must_use]
+    pub fn get(&self, pit: Pit) -> u8 {
+        self.board[pit.side().index()][pit.ring()]
+    }
+
+    /// The seeds in a player's reserve.
+    #[must_use]
+    pub fn hand(&self, side: Side) -> u8 {
+        self.hands[side.index()]
+    }
+
+    /// The stage of `side`: namua while it has reserve seeds (A.4.1).
+    #[must_use]
+    pub fn stage_of(&self, side: Side) -> Stage {
+        if self.hands[side.index()] > 0 {
+            Stage::Namua
+        } else {
+            Stage::Mtaji
+        }
+    }
+
+    /// The stage of the side to move.
+    #[must_use]
+    pub fn stage(&self) -> Stage {
+        self.stage_of(self.to_move)
+    }
+
+    /// The state of a side's house.
+    #[must_use]
+    pub fn house_state(&self, side: Side) -> HouseState {
+        match self.houses[side.index()] {
+            House::Absent => HouseState::None,
+            House::Destroyed => HouseState::Destroyed,
+            House::Owned => {
+                if self.board[side.index()][4] >= 6 {
+                    HouseState::Functional
+                } else {
+                    HouseState::Dormant
+                }
+            }
+        }
+    }
+
+    /// The takasia'd pit recorded for `side`, if any.
+    #[must_use]
+    pub fn blocked_pit(&self, side: Side) -> Option<Pit> {
+        self.blocked[side.index()].map(|r| Pit::from_ring(side, usize::from(r)))
+    }
+
+    /// The takasia pit as position JSON shows it: the side to move's blocked pit, else (Kete
+    /// priority, AbstractPlay) the other side's.
+    #[must_use]
+    pub fn takasia(&self) -> Option<Pit> {
+        self.blocked_pit(self.to_move)
+            .or_else(|| self.blocked_pit(self.to_move.opponent()))
+    }
+
+    /// Whether the move that led here was a takasa.
+    #[must_use]
+    pub fn last_move_takasa(&self) -> bool {
+        self.last_move_takasa
+    }
+
+    /// Seeds on the front row of `side`.
+    #[must_use]
+    pub fn front_row_seeds(&self, side: Side) -> u32 {
+        self.board[side.index()][..8]
+            .iter()
+            .map(|&n| u32::from(n))
+            .sum()
+    }
+
+    /// All 64 seeds: board plus hands (an invariant; for tests).
+    #[must_use]
+    pub fn total_seeds(&self) -> u32 {
+        let board: u32 = self.board.iter().flatten().map(|&n| u32::from(n)).sum();
+        board + u32::from(self.hands[0]) + u32::from(self.hands[1])
+    }
+}
+
+impl fmt::Display for Position {
+    /// A text diagram as seen from South (b, a, A, B rows; North's rows read from South's
+    /// side, so a8 is on the left of row a).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let row = |f: &mut fmt::Formatter<'_>, side: Side, r: Row, rev: bool| -> fmt::Result {
+            let letter = Pit::new(side, r, 1).map_or(' ', Pit::row_letter);
+            write!(f, "{letter} ")?;
+            for i in 1..=8u8 {
+                let n = if rev { 9 - i } else { i };
+                let pit = Pit::new(side, r, n).expect("1..=8");
+                write!(f, "{:>3}", self.get(pit))?;
+            }
+            writeln!(f)
+        };
+        writeln!(
+            f,
+            "north hand {:>2}  house {}",
+            self.hands[1],
+            self.house_state(Side::North).name()
+        )?;
+        row(f, Side::North, Row::Back, true)?;
+        row(f, Side::North, Row::Front, true)?;
+        row(f, Side::South, Row::Front, false)?;
+        row(f, Side::South, Row::Back, false)?;
+        writeln!(
+            f,
+            "south hand {:>2}  house {}",
+            self.hands[0],
+            self.house_state(Side::South).name()
+        )?;
+        write!(f, "{} to move ({})", self.to_move, self.stage())?;
+        if let Some(p) = self.takasia() {
+            write!(f, ", {} {p}", self.rules.names().takasia)?;
+        }
+        Ok(())
+    }
+}
