@@ -25,6 +25,8 @@
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
 
+#[cfg(feature = "serde")]
+pub mod json;
 mod position;
 mod rules;
 mod types;
