@@ -25,12 +25,15 @@
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
 
+#[doc(hidden)]
+pub mod engine_stub;
 #[cfg(feature = "serde")]
 pub mod json;
 mod position;
 mod rules;
 mod types;
 
+pub use engine_stub::{perft, IllegalMove, MoveTrace, NeverEnding};
 pub use position::{
     EndReason, HouseState, Outcome, Position, Setup, SetupError, SetupProblem, TOTAL_SEEDS,
 };
