@@ -1,0 +1,569 @@
+//! Executing one move lap by lap, with optional tracing and exact never-ending detection.
+
+use crate::position::{House, Position};
+use crate::rules::{EndlessMove, FrontRowGuard, HouseLap, Takasia};
+use crate::trace::{Capture, Event, Lap, LapEnd, LapSource, MoveTrace, NeverEnding};
+use crate::types::{Direction, Move, Pit, Row, Side, Sign, Stage, RING};
+
+/// Laps played before never-ending detection starts (keeps it off the hot path).
+const DETECT_AFTER: u64 = 64;
+
+/// Receives what happens during a move. The no-op `()` tracer compiles away.
+pub(crate) trait Tracer {
+    const ON: bool;
+    fn lap(&mut self, lap: Lap);
+    fn capture(&mut self, capture: Capture);
+    fn event(&mut self, event: Event);
+}
+
+impl Tracer for () {
+    const ON: bool = false;
+    #[inline]
+    fn lap(&mut self, _: Lap) {}
+    #[inline]
+    fn capture(&mut self, _: Capture) {}
+    #[inline]
+    fn event(&mut self, _: Event) {}
+}
+
+impl Tracer for MoveTrace {
+    const ON: bool = true;
+    fn lap(&mut self, lap: Lap) {
+        if self.laps.len() < MoveTrace::LAP_LIMIT {
+            self.laps.push(lap);
+        }
+    }
+    fn capture(&mut self, capture: Capture) {
+        if self.captures.len() < MoveTrace::LAP_LIMIT {
+            self.captures.push(capture);
+        }
+    }
+    fn event(&mut self, event: Event) {
+        if self.events.len() < MoveTrace::LAP_LIMIT {
+            self.events.push(event);
+        }
+    }
+}
+
+/// How a move's execution ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Finish {
+    /// The move ended normally (empty pit, house stop, takasia stop).
+    Done,
+    /// The opponent's front row became empty mid-move (only with `bao_hamna_mid_move`).
+    BaoHamna,
+    /// A takasa would have left the mover's front row empty (G10), at this lap.
+    FrontRowEmptied,
+    /// The move never ends.
+    NeverEnding(NeverEnding),
+    /// AbstractPlay's seed cap aborted the move.
+    Capped,
+}
+
+/// The in-move state compared for never-ending detection.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct LapState {
+    board: [[u8; RING]; 2],
+    houses: [House; 2],
+    blocked: [Option<u8>; 2],
+    cur: u8,
+    dir: Direction,
+    captured: bool,
+}
+
+/// The result of running a move.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Outcome {
+    pub(crate) pos: Position,
+    pub(crate) finish: Finish,
+    /// The move stopped in the functional nyumba where a safari was possible.
+    pub(crate) stopped_at_house: bool,
+    /// The opponent front pit (ring 0..8) of the first capture.
+    pub(crate) first_capture: Option<u8>,
+    /// Bit i set: the opponent's front pit with ring index i was captured.
+    pub(crate) captured_mask: u8,
+    pub(crate) laps: u64,
+    pub(crate) sown: u64,
+}
+
+pub(crate) struct Runner<'t, T: Tracer> {
+    pos: Position,
+    m: usize,
+    o: usize,
+    mv: Move,
+    stage: Stage,
+    capturing: bool,
+    cur: usize,
+    dir: Direction,
+    hand: u32,
+    lap_start: usize,
+    lap_source: LapSource,
+    lap: u64,
+    sown: u64,
+    captured: bool,
+    choose_kichwa: bool,
+    from_functional_house: bool,
+    stopped_at_house: bool,
+    first_capture: Option<u8>,
+    captured_mask: u8,
+    pending_destroy: [bool; 2],
+    tracer: &'t mut T,
+}
+
+enum Flow {
+    Continue,
+    End(Finish),
+}
+
+#[inline]
+fn front_empty(ring: &[u8; RING]) -> bool {
+    ring[..8].iter().all(|&n| n == 0)
+}
+
+impl<'t, T: Tracer> Runner<'t, T> {
+    pub(crate) fn new(pos: &Position, mv: Move, tracer: &'t mut T) -> Self {
+        let m = pos.to_move.index();
+        let stage = pos.stage();
+        let p = mv.pit.ring();
+        let from_functional_house =
+            pos.rules.houses && p == 4 && pos.houses[m] == House::Owned && pos.board[m][4] >= 6;
+        Runner {
+            pos: *pos,
+            m,
+            o: 1 - m,
+            mv,
+            stage,
+            capturing: false,
+            cur: p,
+            dir: Direction::Clockwise,
+            hand: 0,
+            lap_start: p,
+            lap_source: LapSource::Lifted,
+            lap: 0,
+            sown: 0,
+            captured: false,
+            choose_kichwa: false,
+            from_functional_house,
+            stopped_at_house: false,
+            first_capture: None,
+            captured_mask: 0,
+            pending_destroy: [false; 2],
+            tracer,
+        }
+    }
+
+    fn side(&self) -> Side {
+        if self.m == 0 {
+            Side::South
+        } else {
+            Side::North
+        }
+    }
+
+    fn pit(&self, ring: usize) -> Pit {
+        Pit::from_ring(self.side(), ring)
+    }
+
+    fn destroy_house(&mut self, who: usize) {
+        if self.pos.rules.houses_fall_at_move_end {
+            self.pending_destroy[who] = true;
+            return;
+        }
+        if self.pos.houses[who] == House::Owned {
+            self.pos.houses[who] = House::Destroyed;
+            if T::ON {
+                let side = if who == 0 { Side::South } else { Side::North };
+                self.tracer.event(Event::HouseDestroyed { side });
+            }
+        }
+    }
+
+    /// AbstractPlay clears a stored block when its pit is lifted.
+    fn lifted(&mut self, ring: usize) {
+        if self.pos.rules.takasia == Takasia::AbstractPlay
+            && self.pos.blocked[self.m] == Some(ring as u8)
+        {
+            self.pos.blocked[self.m] = None;
+            if T::ON {
+                let pit = self.pit(ring);
+                self.tracer.event(Event::TakasiaCleared { pit });
+            }
+        }
+    }
+
+    /// Lifts `n` seeds from `ring` to start a lap; checks the front-row guard.
+    fn lift(&mut self, ring: usize, n: u8, source: LapSource) -> Flow {
+        self.pos.board[self.m][ring] -= n;
+        if ring == 4 && self.pos.rules.houses && source != LapSource::Taxed {
+            self.destroy_house(self.m);
+        }
+        self.lifted(ring);
+        self.cur = ring;
+        self.hand = u32::from(n);
+        self.lap_start = ring;
+        self.lap_source = source;
+        if self.mv.takasa
+            && self.pos.rules.front_row_guard == FrontRowGuard::Strict
+            && ring < 8
+            && front_empty(&self.pos.board[self.m])
+            && (ring + self.dir.step()) % RING >= 8
+        {
+            return Flow::End(Finish::FrontRowEmptied);
+        }
+        Flow::Continue
+    }
+
+    /// Starts the move: namua placement or mtaji lift.
+    fn begin(&mut self) -> Flow {
+        let p = self.mv.pit.ring();
+        let rules = self.pos.rules;
+        if self.stage == Stage::Namua {
+            self.pos.hands[self.m] -= 1;
+            self.pos.board[self.m][p] += 1;
+            if T::ON {
+                self.tracer.event(Event::Placed { pit: self.mv.pit });
+            }
+            if !self.mv.takasa {
+                self.capturing = true;
+                self.choose_kichwa = true;
+                return self.capture_at(p, 0);
+            }
+            self.dir = self.mv.sign.sowing_direction(Row::Front);
+            let count = self.pos.board[self.m][p];
+            let functional_before =
+                rules.houses && p == 4 && self.pos.houses[self.m] == House::Owned && count > 6;
+            let taxed = functional_before && !(rules.kuu_floor && count - 2 < 6);
+            if taxed {
+                if T::ON {
+                    self.tracer.event(Event::HouseTaxed { left: count - 2 });
+                }
+                return self.lift(p, 2, LapSource::Taxed);
+            }
+            self.lift(p, count, LapSource::Lifted)
+        } else {
+            self.dir = self.mv.sign.sowing_direction(self.mv.pit.row());
+            let count = self.pos.board[self.m][p];
+            if rules.takasia == Takasia::AbstractPlay
+                && self.mv.takasa
+                && self.pos.blocked[self.m] == Some(p as u8)
+            {
+                // AbstractPlay: a takasa from the stored blocked pit stops at once (a pass).
+                if T::ON {
+                    self.tracer.event(Event::TakasiaStop { pit: self.mv.pit });
+                }
+                return Flow::End(Finish::Done);
+            }
+            self.capturing = !self.mv.takasa && count < rules.capture_threshold;
+            self.lift(p, count, LapSource::Lifted)
+        }
+    }
+
+    /// Captures the opponent pit facing own front pit `i`, and prepares the captured lap.
+    fn capture_at(&mut self, i: usize, after_lap: u64) -> Flow {
+        let (m, o) = (self.m, self.o);
+        let j = 7 - i;
+        let seeds = self.pos.board[o][j];
+        self.pos.board[o][j] = 0;
+        self.captured = true;
+        self.captured_mask |= 1 << j;
+        if self.first_capture.is_none() {
+            self.first_capture = Some(j as u8);
+        }
+        if self.pos.rules.houses && j == 4 {
+            self.destroy_house(o);
+        }
+        if self.pos.rules.takasia == Takasia::AbstractPlay {
+            if self.pos.blocked[o] == Some(j as u8) {
+                self.pos.blocked[o] = None;
+            }
+            if self.pos.blocked[m] == Some(i as u8) {
+                self.pos.blocked[m] = None;
+            }
+        }
+        if self.stage == Stage::Mtaji && self.pos.rules.house_lost_on_first_mtaji_capture {
+            self.destroy_house(m);
+        }
+        let (kichwa, dir) = if i <= 1 {
+            (0, Direction::Clockwise)
+        } else if i >= 6 {
+            (7, Direction::Anticlockwise)
+        } else if self.choose_kichwa {
+            match self.mv.sign {
+                Sign::Left => (0, Direction::Clockwise),
+                Sign::Right => (7, Direction::Anticlockwise),
+            }
+        } else if self.dir == Direction::Clockwise {
+            (0, Direction::Clockwise)
+        } else {
+            (7, Direction::Anticlockwise)
+        };
+        if T::ON {
+            let kp = self.pit(kichwa);
+            if self.choose_kichwa && (2..6).contains(&i) {
+                self.tracer.event(Event::KichwaChosen { kichwa: kp });
+            }
+            self.tracer.capture(Capture {
+                pit: Pit::from_ring(self.side().opponent(), j),
+                seeds,
+                kichwa: kp,
+                direction: dir,
+                after_lap,
+            });
+        }
+        self.choose_kichwa = false;
+        if self.pos.rules.bao_hamna_mid_move && front_empty(&self.pos.board[o]) {
+            self.pos.hands[m] += seeds;
+            if T::ON {
+                self.tracer.event(Event::BaoHamna);
+            }
+            return Flow::End(Finish::BaoHamna);
+        }
+        self.dir = dir;
+        self.cur = (kichwa + RING - dir.step()) % RING;
+        self.hand = u32::from(seeds);
+        self.lap_start = kichwa;
+        self.lap_source = LapSource::Captured;
+        Flow::Continue
+    }
+
+    fn record_lap(&mut self, ended: LapEnd) {
+        if T::ON {
+            let lap = Lap {
+                number: self.lap,
+                start: self.pit(self.lap_start),
+                source: self.lap_source,
+                direction: self.dir,
+                seeds: self.hand,
+                end: self.pit(self.cur),
+                ended,
+            };
+            self.tracer.lap(lap);
+        }
+    }
+
+    /// Sows the hand; the state at the lap's end is then ready for comparison.
+    #[inline]
+    fn sow(&mut self) {
+        let ring = &mut self.pos.board[self.m];
+        let mut n = self.hand;
+        if n >= RING as u32 {
+            let full = (n / RING as u32) as u8;
+            for x in ring.iter_mut() {
+                *x += full;
+            }
+            n %= RING as u32;
+        }
+        let step = self.dir.step();
+        let mut cur = self.cur;
+        for _ in 0..n {
+            cur = (cur + step) % RING;
+            ring[cur] += 1;
+        }
+        self.cur = cur;
+        self.lap += 1;
+        self.sown += u64::from(self.hand);
+    }
+
+    /// Decides what the lap that just ended leads to.
+    fn after_lap(&mut self) -> Flow {
+        let rules = self.pos.rules;
+        let (m, o, cur) = (self.m, self.o, self.cur);
+        let count = self.pos.board[m][cur];
+        if count == 1 {
+            self.record_lap(LapEnd::EmptyPit);
+            return Flow::End(Finish::Done);
+        }
+        if self.capturing && cur < 8 && self.pos.board[o][7 - cur] > 0 {
+            self.record_lap(LapEnd::Capture);
+            return self.capture_at(cur, self.lap);
+        }
+        if rules.houses && cur == 4 && self.pos.houses[m] == House::Owned && count >= 6 {
+            let stop = match (self.stage, self.capturing) {
+                (Stage::Namua, false) => true,
+                (Stage::Namua, true) => !self.mv.safari,
+                (Stage::Mtaji, true) => false,
+                (Stage::Mtaji, false) => rules.mtaji_takasa_house == HouseLap::Stop,
+            };
+            if stop {
+                if self.stage == Stage::Namua && self.capturing {
+                    self.stopped_at_house = true;
+                }
+                self.record_lap(LapEnd::HouseStop);
+                if T::ON {
+                    self.tracer.event(Event::HouseStop);
+                }
+                return Flow::End(Finish::Done);
+            }
+            if self.stage == Stage::Namua {
+                self.record_lap(LapEnd::Safari);
+                if T::ON {
+                    self.tracer.event(Event::Safari);
+                }
+                return self.relay();
+            }
+        }
+        if let Some(h) = self.pos.blocked[m] {
+            if usize::from(h) == cur {
+                let stops = match rules.takasia {
+                    Takasia::Off => false,
+                    Takasia::Standard => !(self.lap == 1 && self.from_functional_house),
+                    Takasia::AbstractPlay => self.mv.takasa,
+                };
+                if stops {
+                    self.record_lap(LapEnd::TakasiaStop);
+                    if T::ON {
+                        let pit = self.pit(cur);
+                        self.tracer.event(Event::TakasiaStop { pit });
+                    }
+                    return Flow::End(Finish::Done);
+                }
+            }
+        }
+        self.record_lap(LapEnd::Relay);
+        self.relay()
+    }
+
+    fn relay(&mut self) -> Flow {
+        if let EndlessMove::SeedCap(cap) = self.pos.rules.endless_move {
+            if self.sown > u64::from(cap) {
+                return Flow::End(Finish::Capped);
+            }
+        }
+        let cur = self.cur;
+        let n = self.pos.board[self.m][cur];
+        self.lift(cur, n, LapSource::Lifted)
+    }
+
+    fn state(&self) -> LapState {
+        LapState {
+            board: self.pos.board,
+            houses: self.pos.houses,
+            blocked: self.pos.blocked,
+            cur: self.cur as u8,
+            dir: self.dir,
+            captured: self.captured,
+        }
+    }
+
+    /// Runs the move to its end.
+    pub(crate) fn run(mut self) -> Outcome {
+        let finish = self.run_inner();
+        for who in 0..2 {
+            if self.pending_destroy[who] && self.pos.houses[who] == House::Owned {
+                self.pos.houses[who] = House::Destroyed;
+                if T::ON {
+                    let side = if who == 0 { Side::South } else { Side::North };
+                    self.tracer.event(Event::HouseDestroyed { side });
+                }
+            }
+        }
+        Outcome {
+            pos: self.pos,
+            finish,
+            stopped_at_house: self.stopped_at_house,
+            first_capture: self.first_capture,
+            captured_mask: self.captured_mask,
+            laps: self.lap,
+            sown: self.sown,
+        }
+    }
+
+    fn run_inner(&mut self) -> Finish {
+        if let Flow::End(f) = self.begin() {
+            return f;
+        }
+        let exact = !matches!(self.pos.rules.endless_move, EndlessMove::SeedCap(_));
+        loop {
+            self.sow();
+            if exact && self.lap >= DETECT_AFTER {
+                return self.run_detecting();
+            }
+            if let Flow::End(f) = self.after_lap() {
+                return f;
+            }
+        }
+    }
+
+    /// The slow path after many laps: Brent's cycle detection on the lap-end states.
+    fn run_detecting(&mut self) -> Finish {
+        let mut tortoise = self.state();
+        let mut power: u64 = 1;
+        let mut lam: u64 = 0;
+        loop {
+            if let Flow::End(f) = self.after_lap() {
+                return f;
+            }
+            self.sow();
+            lam += 1;
+            let s = self.state();
+            if s == tortoise {
+                return Finish::NeverEnding(NeverEnding {
+                    cycle_start_lap: 0,
+                    period: lam,
+                });
+            }
+            if lam == power {
+                tortoise = s;
+                power *= 2;
+                lam = 0;
+            }
+        }
+    }
+}
+
+/// A runner that can step lap by lap from a move's start, for finding the cycle start.
+struct Stepper {
+    pos: Position,
+    mv: Move,
+}
+
+impl Stepper {
+    fn lap_states(&self) -> impl Iterator<Item = Option<LapState>> + '_ {
+        let unit: &'static mut () = Box::leak(Box::new(()));
+        let mut r = Runner::new(&self.pos, self.mv, unit);
+        let mut started = false;
+        let mut done = false;
+        std::iter::from_fn(move || {
+            if done {
+                return None;
+            }
+            if !started {
+                started = true;
+                if let Flow::End(_) = r.begin() {
+                    done = true;
+                    return Some(None);
+                }
+            } else if let Flow::End(_) = r.after_lap() {
+                done = true;
+                return Some(None);
+            }
+            r.sow();
+            Some(Some(r.state()))
+        })
+    }
+}
+
+/// Runs `mv` from `pos` with a tracer; never-ending moves get their exact cycle start.
+pub(crate) fn execute<T: Tracer>(pos: &Position, mv: Move, tracer: &mut T) -> Outcome {
+    let mut out = Runner::new(pos, mv, tracer).run();
+    if let Finish::NeverEnding(ne) = out.finish {
+        let stepper = Stepper { pos: *pos, mv };
+        let mut lead = stepper.lap_states();
+        for _ in 0..ne.period {
+            lead.next();
+        }
+        let trail = stepper.lap_states();
+        let mut lap = 0u64;
+        for (a, b) in trail.zip(lead) {
+            lap += 1;
+            if a.is_some() && a == b {
+                break;
+            }
+        }
+        out.finish = Finish::NeverEnding(NeverEnding {
+            cycle_start_lap: lap,
+            period: ne.period,
+        });
+    }
+    out
+}
