@@ -8,6 +8,29 @@ use crate::types::{Direction, Move, Pit, Row, Side, Sign, Stage, RING};
 /// Laps played before never-ending detection starts (keeps it off the hot path).
 const DETECT_AFTER: u64 = 64;
 
+/// One seed in every pit of a ring.
+const ONES: u128 = u128::from_le_bytes([1; RING]);
+
+/// `SOW_CW[cur][n]`: one seed in each of the `n` pits after `cur`, clockwise.
+static SOW_CW: [[u128; RING]; RING] = sow_table(1);
+/// `SOW_ACW[cur][n]`: the same anticlockwise.
+static SOW_ACW: [[u128; RING]; RING] = sow_table(RING - 1);
+
+const fn sow_table(step: usize) -> [[u128; RING]; RING] {
+    let mut t = [[0u128; RING]; RING];
+    let mut cur = 0;
+    while cur < RING {
+        let mut n = 1;
+        while n < RING {
+            let pit = (cur + n * step) % RING;
+            t[cur][n] = t[cur][n - 1] | (1u128 << (8 * pit));
+            n += 1;
+        }
+        cur += 1;
+    }
+    t
+}
+
 /// Receives what happens during a move. The no-op `()` tracer compiles away.
 pub(crate) trait Tracer {
     const ON: bool;
@@ -342,26 +365,27 @@ impl<'t, T: Tracer> Runner<'t, T> {
     }
 
     /// Sows the hand; the state at the lap's end is then ready for comparison.
+    ///
+    /// The ring of 16 pits is handled as one `u128` (a byte per pit; counts never exceed 64,
+    /// so no byte carries into the next): a lap is one table look-up and one addition.
     #[inline]
     fn sow(&mut self) {
+        let n = self.hand as usize;
+        let (full, rest) = (n / RING, n % RING);
+        let table = match self.dir {
+            Direction::Clockwise => &SOW_CW,
+            Direction::Anticlockwise => &SOW_ACW,
+        };
         let ring = &mut self.pos.board[self.m];
-        let mut n = self.hand;
-        if n >= RING as u32 {
-            let full = (n / RING as u32) as u8;
-            for x in ring.iter_mut() {
-                *x += full;
-            }
-            n %= RING as u32;
-        }
-        let step = self.dir.step();
-        let mut cur = self.cur;
-        for _ in 0..n {
-            cur = (cur + step) % RING;
-            ring[cur] += 1;
-        }
-        self.cur = cur;
+        let mut r = u128::from_le_bytes(*ring);
+        r += table[self.cur][rest] + ONES * full as u128;
+        *ring = r.to_le_bytes();
+        self.cur = match self.dir {
+            Direction::Clockwise => (self.cur + n) % RING,
+            Direction::Anticlockwise => (self.cur + RING * (n / RING + 1) - n) % RING,
+        };
         self.lap += 1;
-        self.sown += u64::from(self.hand);
+        self.sown += n as u64;
     }
 
     /// Decides what the lap that just ended leads to.
@@ -484,7 +508,8 @@ impl<'t, T: Tracer> Runner<'t, T> {
         }
     }
 
-    /// The slow path after many laps: Brent's cycle detection on the lap-end states.
+    /// The slow path after many laps: Brent's cycle detection on the lap-end states, in O(1)
+    /// memory. Returns the period; the cycle's start is found afterwards by [`execute`].
     fn run_detecting(&mut self) -> Finish {
         let mut tortoise = self.state();
         let mut power: u64 = 1;
@@ -495,15 +520,20 @@ impl<'t, T: Tracer> Runner<'t, T> {
             }
             self.sow();
             lam += 1;
-            let s = self.state();
-            if s == tortoise {
+            if self.cur == usize::from(tortoise.cur)
+                && self.pos.board == tortoise.board
+                && self.dir == tortoise.dir
+                && self.captured == tortoise.captured
+                && self.pos.houses == tortoise.houses
+                && self.pos.blocked == tortoise.blocked
+            {
                 return Finish::NeverEnding(NeverEnding {
                     cycle_start_lap: 0,
                     period: lam,
                 });
             }
             if lam == power {
-                tortoise = s;
+                tortoise = self.state();
                 power *= 2;
                 lam = 0;
             }

@@ -33,18 +33,52 @@ impl fmt::Display for IllegalMove {
 
 impl std::error::Error for IllegalMove {}
 
-/// The classified candidates of a position (before legality by execution).
+/// A random choice: `pick(n)` returns a number below `n`.
+type Picker<'a> = Option<&'a mut dyn FnMut(usize) -> usize>;
+
+/// The legal moves of a position with their runs.
 #[derive(Debug, Default)]
 struct Analysis {
     /// Legal captures (after never-ending and priority filters).
-    captures: Vec<Move>,
+    captures: Vec<(Move, Run)>,
     /// Legal takasa moves (empty when captures exist).
-    takasas: Vec<Move>,
+    takasas: Vec<(Move, Run)>,
 }
 
 impl Analysis {
     fn is_empty(&self) -> bool {
         self.captures.is_empty() && self.takasas.is_empty()
+    }
+
+    fn moves(&self) -> Vec<Move> {
+        let list = if self.captures.is_empty() {
+            &self.takasas
+        } else {
+            &self.captures
+        };
+        list.iter().map(|(mv, _)| *mv).collect()
+    }
+
+    fn captures(&self) -> Vec<Move> {
+        self.captures.iter().map(|(mv, _)| *mv).collect()
+    }
+}
+
+/// Both directions of a takasa from `pit`.
+fn takasas_from(pit: Pit) -> impl Iterator<Item = Move> {
+    [Sign::Left, Sign::Right].into_iter().map(move |sign| Move {
+        pit,
+        sign,
+        takasa: true,
+        safari: false,
+    })
+}
+
+/// The ring index where a first lap of `n` seeds (fewer than 16) from ring `r` ends.
+fn first_lap_end(r: usize, n: usize, dir: Direction) -> usize {
+    match dir {
+        Direction::Clockwise => (r + n) % RING,
+        Direction::Anticlockwise => (r + RING - n % RING) % RING,
     }
 }
 
@@ -118,7 +152,7 @@ impl Position {
         if let Some(o) = self.front_row_outcome() {
             return Some(o);
         }
-        if self.analyse().is_empty() {
+        if self.analyse(None).is_empty() {
             return Some(Outcome {
                 winner: Some(self.to_move.opponent()),
                 reason: EndReason::NoLegalMove,
@@ -139,28 +173,65 @@ impl Position {
         if self.ended.is_some() || self.front_row_outcome().is_some() {
             return Vec::new();
         }
-        let a = self.analyse();
-        let mut moves = if a.captures.is_empty() {
-            a.takasas
-        } else {
-            a.captures
-        };
+        let mut moves = self.analyse(None).moves();
         moves.sort_unstable();
         moves
     }
 
-    fn analyse(&self) -> Analysis {
+    /// A legal move chosen at random, with the position after it; `None` when the game is
+    /// over. `pick(n)` must return a number below `n`.
+    ///
+    /// Exact (only legal moves come out, and every legal move can) but cheaper than
+    /// [`Position::legal_moves`]: candidates are run in random order until one is legal,
+    /// instead of running them all. Not uniform over the legal list.
+    pub fn random_move(&self, pick: &mut dyn FnMut(usize) -> usize) -> Option<(Move, Position)> {
+        if self.ended.is_some() || self.front_row_outcome().is_some() {
+            return None;
+        }
+        let a = self.analyse(Some(pick));
+        let (mv, run) = a.captures.first().or_else(|| a.takasas.first())?;
+        Some((*mv, self.finish_move(mv, run, None)))
+    }
+
+    /// Classifies the candidates and runs them. With `pick`, each group is tried in random
+    /// order and only its first legal move is kept.
+    fn analyse(&self, mut pick: Option<&mut dyn FnMut(usize) -> usize>) -> Analysis {
         match self.stage() {
-            Stage::Namua => self.analyse_namua(),
-            Stage::Mtaji => self.analyse_mtaji(),
+            Stage::Namua => self.analyse_namua(&mut pick),
+            Stage::Mtaji => self.analyse_mtaji(&mut pick),
         }
     }
 
-    fn analyse_namua(&self) -> Analysis {
+    /// Runs candidates and keeps the legal ones (all, or with `pick` the first found in a
+    /// random order).
+    fn select(&self, mut cands: Vec<Move>, pick: &mut Picker<'_>) -> Vec<(Move, Run)> {
+        match pick {
+            Some(rng) => {
+                while !cands.is_empty() {
+                    let i = rng(cands.len()).min(cands.len() - 1);
+                    let mv = cands.swap_remove(i);
+                    let run = self.simulate(mv);
+                    if !self.run_is_illegal(&run) {
+                        return vec![(mv, run)];
+                    }
+                }
+                Vec::new()
+            }
+            None => cands
+                .into_iter()
+                .filter_map(|mv| {
+                    let run = self.simulate(mv);
+                    (!self.run_is_illegal(&run)).then_some((mv, run))
+                })
+                .collect(),
+        }
+    }
+
+    fn analyse_namua(&self, pick: &mut Picker<'_>) -> Analysis {
         let side = self.to_move;
         let own = self.ring(side);
         let opp = self.ring(side.opponent());
-        let mut a = Analysis::default();
+        let mut cands = Vec::new();
         for i in 0..8 {
             if own[i] == 0 || opp[7 - i] == 0 {
                 continue;
@@ -174,30 +245,42 @@ impl Position {
                 &[Sign::Left, Sign::Right]
             };
             for &sign in signs {
-                let mv = Move {
+                cands.push(Move {
                     pit,
                     sign,
                     takasa: false,
                     safari: false,
-                };
-                let run = self.simulate(mv);
-                if !self.run_is_illegal(&run) {
-                    a.captures.push(mv);
-                }
-                if run.stopped_at_house {
-                    let safari = Move { safari: true, ..mv };
-                    if !self.run_is_illegal(&self.simulate(safari)) {
-                        a.captures.push(safari);
-                    }
+                });
+            }
+        }
+        let mut a = Analysis::default();
+        for (mv, run) in self.select(cands, pick) {
+            let keep_plain = match pick {
+                Some(rng) if run.stopped_at_house => rng(2) == 0,
+                _ => true,
+            };
+            if keep_plain {
+                a.captures.push((mv, run));
+            }
+            if run.stopped_at_house {
+                let safari = Move { safari: true, ..mv };
+                let srun = self.simulate(safari);
+                if !self.run_is_illegal(&srun) {
+                    a.captures.push((safari, srun));
+                } else if !keep_plain {
+                    a.captures.push((mv, run));
                 }
             }
         }
         if !a.captures.is_empty() {
             return a;
         }
-        for i in self.namua_placements() {
-            self.push_takasas(&mut a.takasas, Pit::from_ring(side, i));
-        }
+        let cands = self
+            .namua_placements()
+            .into_iter()
+            .flat_map(|i| takasas_from(Pit::from_ring(side, i)))
+            .collect();
+        a.takasas = self.select(cands, pick);
         a
     }
 
@@ -228,21 +311,6 @@ impl Position {
         occupied
     }
 
-    /// Adds both directions of a takasa from `pit` when legal by execution.
-    fn push_takasas(&self, out: &mut Vec<Move>, pit: Pit) {
-        for sign in [Sign::Left, Sign::Right] {
-            let mv = Move {
-                pit,
-                sign,
-                takasa: true,
-                safari: false,
-            };
-            if !self.run_is_illegal(&self.simulate(mv)) {
-                out.push(mv);
-            }
-        }
-    }
-
     /// Mtaji capture candidates by the first-lap rule (G6, M2), before execution.
     fn mtaji_capture_candidates(&self, side: Side) -> Vec<Move> {
         let own = self.ring(side);
@@ -258,10 +326,7 @@ impl Position {
                 continue;
             }
             for dir in [Direction::Clockwise, Direction::Anticlockwise] {
-                let end = match dir {
-                    Direction::Clockwise => (r + usize::from(n)) % RING,
-                    Direction::Anticlockwise => (r + RING - usize::from(n)) % RING,
-                };
+                let end = first_lap_end(r, usize::from(n), dir);
                 if end < 8 && own[end] > 0 && opp[7 - end] > 0 {
                     let pit = Pit::from_ring(side, r);
                     out.push(Move {
@@ -276,17 +341,6 @@ impl Position {
         out
     }
 
-    /// Legal mtaji captures with their runs (never-ending ones dropped).
-    fn mtaji_captures(&self) -> Vec<(Move, Run)> {
-        self.mtaji_capture_candidates(self.to_move)
-            .into_iter()
-            .filter_map(|mv| {
-                let run = self.simulate(mv);
-                (!self.run_is_illegal(&run)).then_some((mv, run))
-            })
-            .collect()
-    }
-
     /// The pit the side to move must capture (T5/K4), if the rules give priority.
     fn priority_pit(&self) -> Option<u8> {
         if !self.rules.capture_priority {
@@ -295,36 +349,42 @@ impl Position {
         self.blocked[self.to_move.opponent().index()]
     }
 
-    fn analyse_mtaji(&self) -> Analysis {
+    fn analyse_mtaji(&self, pick: &mut Picker<'_>) -> Analysis {
         let side = self.to_move;
         let m = self.m();
         let mut a = Analysis::default();
-        let mut captures = self.mtaji_captures();
-        if let Some(h) = self.priority_pit() {
-            if !captures.is_empty() {
-                let kept: Vec<(Move, Run)> = captures
-                    .iter()
-                    .copied()
-                    .filter(|(_, run)| run.captured_mask & (1 << h) != 0)
-                    .collect();
-                if kept.is_empty() && self.rules.takasia == Takasia::AbstractPlay {
-                    // AbstractPlay: no capture takes the pit, so no move at all.
-                    return a;
-                }
-                if !kept.is_empty() {
-                    captures = kept;
-                }
-            }
+        let cands = self.mtaji_capture_candidates(side);
+        if let Some(h) = self.priority_pit().filter(|_| !cands.is_empty()) {
+            // Priority needs every capture run: keep those that take h (T5/K4).
+            let all = self.select(cands, &mut None);
+            let (kept, others): (Vec<_>, Vec<_>) = all
+                .into_iter()
+                .partition(|(_, run)| run.captured_mask & (1 << h) != 0);
+            let pool = if !kept.is_empty() {
+                kept
+            } else if self.rules.takasia == Takasia::AbstractPlay {
+                // AbstractPlay: no capture takes the pit, so there is no move at all.
+                return a;
+            } else {
+                others
+            };
+            a.captures = match pick {
+                Some(rng) if !pool.is_empty() => vec![pool[rng(pool.len()).min(pool.len() - 1)]],
+                _ => pool,
+            };
+        } else {
+            a.captures = self.select(cands, pick);
         }
-        if !captures.is_empty() {
-            a.captures = captures.into_iter().map(|(mv, _)| mv).collect();
+        if !a.captures.is_empty() {
             return a;
         }
         let own = self.ring(side);
-        if self.rules.first_takata_from_kuu && self.rules.houses && self.houses[m] == House::Owned {
-            if own[4] >= 2 {
-                self.push_takasas(&mut a.takasas, Pit::nyumba(side));
-            }
+        if self.rules.first_takata_from_kuu
+            && self.rules.houses
+            && self.houses[m] == House::Owned
+            && own[4] >= 2
+        {
+            a.takasas = self.select(takasas_from(Pit::nyumba(side)).collect(), pick);
             if !a.takasas.is_empty() {
                 return a;
             }
@@ -337,21 +397,21 @@ impl Position {
         let front: Vec<usize> = (0..8)
             .filter(|&i| own[i] >= 2 && Some(i) != excluded)
             .collect();
-        for &i in &front {
-            self.push_takasas(&mut a.takasas, Pit::from_ring(side, i));
-        }
         let back_allowed = match self.rules.takasia {
             // A takasia'd pit counts as holding two or more (A.4.10).
             Takasia::Standard | Takasia::Off => !(0..8).any(|i| own[i] >= 2),
             Takasia::AbstractPlay => front.is_empty(),
         };
-        if back_allowed {
-            for (r, &n) in own.iter().enumerate().skip(8) {
-                if n >= 2 {
-                    self.push_takasas(&mut a.takasas, Pit::from_ring(side, r));
-                }
-            }
-        }
+        let pits: Vec<usize> = if back_allowed {
+            (8..RING).filter(|&r| own[r] >= 2).collect()
+        } else {
+            front
+        };
+        let cands = pits
+            .into_iter()
+            .flat_map(|r| takasas_from(Pit::from_ring(side, r)))
+            .collect();
+        a.takasas = self.select(cands, pick);
         a
     }
 
@@ -368,15 +428,10 @@ impl Position {
     /// AbstractPlay `getBlocked` with the side to move as the blocker X: the pit of Y that
     /// every capture of X takes first.
     fn abstractplay_detect(&self) -> Option<u8> {
-        let mut captures = self.mtaji_captures();
+        let mut captures = self.select(self.mtaji_capture_candidates(self.to_move), &mut None);
         if let Some(h) = self.priority_pit() {
             captures.retain(|(_, run)| run.captured_mask & (1 << h) != 0);
         }
-        self.common_first_capture(&captures)
-    }
-
-    /// The pit every capture takes first, if they agree and the T2 exemptions do not apply.
-    fn common_first_capture(&self, captures: &[(Move, Run)]) -> Option<u8> {
         let first = captures.first()?.1.first_capture?;
         if captures
             .iter()
@@ -384,38 +439,61 @@ impl Position {
         {
             return None;
         }
+        (!self.takasia_exempt(usize::from(first))).then_some(first)
+    }
+
+    /// T2: the victim's (the side not to move) pit `h` cannot be takasia'd: it is his
+    /// functional nyumba, his only occupied front pit, or his only front pit holding more
+    /// than one seed.
+    fn takasia_exempt(&self, h: usize) -> bool {
         let y = self.to_move.opponent();
         let yr = self.ring(y);
-        let h = usize::from(first);
         let functional_house =
             self.rules.houses && h == 4 && self.houses[y.index()] == House::Owned && yr[4] >= 6;
         let occupied = (0..8).filter(|&i| yr[i] > 0).count();
-        let multi: Vec<usize> = (0..8).filter(|&i| yr[i] >= 2).collect();
         let only_occupied = occupied == 1 && yr[h] > 0;
-        let only_multi = multi == [h];
-        if functional_house || only_occupied || only_multi {
-            return None;
-        }
-        Some(first)
+        let only_multi = yr[h] >= 2 && (0..8).filter(|&i| yr[i] >= 2).count() == 1;
+        functional_house || only_occupied || only_multi
     }
 
     /// Standard takasia (T1, T2; A.4.6): after the blocker's mtaji takasa, with the blocker
-    /// to move on `self`.
+    /// to move on `self`. Cheap first-lap tests come first; moves are run only where a
+    /// never-ending capture could change the answer.
     fn standard_detect(&self) -> Option<u8> {
-        let captures = self.mtaji_captures();
-        if captures.is_empty() {
+        let x = self.to_move;
+        let mut cands = self.mtaji_capture_candidates(x);
+        // In mtaji the first capture is the pit facing the first lap's end.
+        let first = |mv: &Move| -> usize {
+            let n = usize::from(self.get(mv.pit));
+            7 - first_lap_end(mv.pit.ring(), n, mv.sign.sowing_direction(mv.pit.row()))
+        };
+        let h = first(cands.first()?);
+        if cands.iter().any(|mv| first(mv) != h) {
+            // Only finite captures count: keep them, and they must still agree.
+            cands.retain(|mv| !self.run_is_illegal(&self.simulate(*mv)));
+            let h = first(cands.first()?);
+            if cands.iter().any(|mv| first(mv) != h) {
+                return None;
+            }
+        } else if cands
+            .iter()
+            .all(|mv| self.run_is_illegal(&self.simulate(*mv)))
+        {
             return None;
         }
-        let h = self.common_first_capture(&captures)?;
+        let h = first(&cands[0]);
+        if self.takasia_exempt(h) {
+            return None;
+        }
         // The victim must have no legal capture.
         let mut victim = *self;
-        victim.to_move = self.to_move.opponent();
+        victim.to_move = x.opponent();
         victim.blocked = [None, None];
         let has_capture = victim
             .mtaji_capture_candidates(victim.to_move)
             .into_iter()
             .any(|mv| !victim.run_is_illegal(&victim.simulate(mv)));
-        (!has_capture).then_some(h)
+        (!has_capture).then_some(h as u8)
     }
 
     /// Plays a move, returning the next position and the trace.
@@ -462,7 +540,11 @@ impl Position {
     fn finish_move(&self, mv: &Move, run: &Run, trace: Option<&mut MoveTrace>) -> Position {
         let mover = self.to_move;
         let (m, o) = (mover.index(), mover.opponent().index());
-        let mut next = run.pos;
+        let mut next = match run.finish {
+            // A never-ending move cannot be carried out: the board stays as it was.
+            Finish::NeverEnding(_) => *self,
+            _ => run.pos,
+        };
         next.to_move = mover.opponent();
         next.last_move_takasa = mv.takasa;
         let mut set = None;
@@ -599,19 +681,16 @@ impl Position {
         if mv.pit.side() != side {
             return illegal(
                 mv,
-                "G3",
+                "G1",
                 format!(
                     "{} is not {side}'s pit: a player sows only his own pits",
                     mv.pit
                 ),
             );
         }
-        let a = self.analyse();
-        let legal: Vec<Move> = if a.captures.is_empty() {
-            a.takasas.clone()
-        } else {
-            a.captures.clone()
-        };
+        let a = self.analyse(None);
+        let legal = a.moves();
+        let captures = a.captures();
         let list = |ms: &[Move]| {
             ms.iter()
                 .map(ToString::to_string)
@@ -654,13 +733,13 @@ impl Position {
                 ),
             );
         }
-        if mv.takasa && !a.captures.is_empty() {
+        if mv.takasa && !captures.is_empty() {
             return illegal(
                 mv,
                 "G5",
                 format!(
                     "captures are compulsory; the captures here are {}",
-                    list(&a.captures)
+                    list(&captures)
                 ),
             );
         }
@@ -696,7 +775,7 @@ impl Position {
                     safari: false,
                     ..*mv
                 };
-                if a.captures.contains(&plain) {
+                if captures.contains(&plain) {
                     return illegal(
                         mv,
                         "N7",
@@ -737,7 +816,7 @@ impl Position {
                     ),
                 );
             }
-            if a.captures.is_empty() {
+            if captures.is_empty() {
                 let hint = if legal.contains(&as_takasa) {
                     format!("; write {as_takasa}")
                 } else {
@@ -765,7 +844,7 @@ impl Position {
                         format!(
                             "{hp} is reserved by {}: this move must capture it; the captures that do are {}",
                             names.takasia,
-                            list(&a.captures)
+                            list(&captures)
                         ),
                     );
                 }
@@ -787,7 +866,7 @@ impl Position {
                 "G6",
                 format!(
                     "this move does not capture (its first lap does not end in a pit facing seeds); the captures here are {}",
-                    list(&a.captures)
+                    list(&captures)
                 ),
             );
         }
@@ -799,7 +878,7 @@ impl Position {
                 return if functional && mv.pit == Pit::nyumba(side) {
                     illegal(
                         mv,
-                        "N3a",
+                        "N3",
                         format!(
                             "the functional {} takes the reserve seed of a {} only when it is the only occupied front pit",
                             names.nyumba, names.takasa
@@ -808,7 +887,7 @@ impl Position {
                 } else {
                     illegal(
                         mv,
-                        "N3b",
+                        "N3",
                         format!(
                             "without a functional {} the reserve seed goes into a pit holding 2 seeds or more while one exists",
                             names.nyumba
