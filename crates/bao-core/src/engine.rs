@@ -508,6 +508,145 @@ impl<'t, T: Tracer> Runner<'t, T> {
         }
     }
 
+    /// Whether the next laps are plain relays of a takasa: no capture, no house of the mover,
+    /// no takasia'd pit of his, no seed cap. Then [`Runner::lap_fast`] may replace
+    /// `after_lap` + `sow`.
+    fn fast_eligible(&self) -> bool {
+        !self.capturing
+            && !(self.pos.rules.houses && self.pos.houses[self.m] == House::Owned)
+            && self.pos.blocked[self.m].is_none()
+            && !T::ON
+    }
+
+    /// `after_lap` followed by `sow`, for a plain relay of a takasa, on the ring as one
+    /// `u128`. Only called when [`Runner::fast_eligible`] holds.
+    #[inline]
+    fn lap_fast(&mut self) -> Flow {
+        let m = self.m;
+        let mut r = u128::from_le_bytes(self.pos.board[m]);
+        let cur = self.cur;
+        let n = ((r >> (8 * cur)) & 0xff) as usize;
+        if n == 1 {
+            return Flow::End(Finish::Done);
+        }
+        r -= (n as u128) << (8 * cur);
+        if self.mv.takasa
+            && self.pos.rules.front_row_guard == FrontRowGuard::Strict
+            && cur < 8
+            && (r as u64) == 0
+            && (cur + self.dir.step()) % RING >= 8
+        {
+            self.pos.board[m] = r.to_le_bytes();
+            return Flow::End(Finish::FrontRowEmptied);
+        }
+        let (table, next) = match self.dir {
+            Direction::Clockwise => (&SOW_CW, (cur + n) % RING),
+            Direction::Anticlockwise => (&SOW_ACW, (cur + RING * (n / RING + 1) - n) % RING),
+        };
+        r += table[cur][n % RING] + ONES * (n / RING) as u128;
+        self.pos.board[m] = r.to_le_bytes();
+        self.cur = next;
+        self.hand = n as u32;
+        self.lap += 1;
+        self.sown += n as u64;
+        Flow::Continue
+    }
+
+    /// Plays the next lap (from a lap end to the next lap end).
+    #[inline]
+    fn next_lap(&mut self) -> Flow {
+        if self.fast_eligible() {
+            return self.lap_fast();
+        }
+        if let Flow::End(f) = self.after_lap() {
+            return Flow::End(f);
+        }
+        self.sow();
+        Flow::Continue
+    }
+
+    /// Whether the in-move state equals a saved one (cheap fields first).
+    #[inline]
+    fn same_state(&self, s: &LapState) -> bool {
+        self.cur == usize::from(s.cur)
+            && self.pos.board[self.m] == s.board[self.m]
+            && self.pos.board[self.o] == s.board[self.o]
+            && self.dir == s.dir
+            && self.captured == s.captured
+            && self.pos.houses == s.houses
+            && self.pos.blocked == s.blocked
+    }
+
+    /// Runs plain takasa relays on local copies of the ring (the hot loop of never-ending
+    /// detection) while `keep_going(ring, cur)` says so after each lap. Returns how the move
+    /// ended, or `None` when `keep_going` stopped it. Only while [`Runner::fast_eligible`].
+    #[inline]
+    fn fast_laps(&mut self, mut keep_going: impl FnMut(u128, usize) -> bool) -> Option<Finish> {
+        let m = self.m;
+        let guard = self.mv.takasa && self.pos.rules.front_row_guard == FrontRowGuard::Strict;
+        let clockwise = self.dir == Direction::Clockwise;
+        let table = if clockwise { &SOW_CW } else { &SOW_ACW };
+        let back_next = |cur: usize| {
+            if clockwise {
+                cur == 7
+            } else {
+                cur == 0
+            }
+        };
+        let mut r = u128::from_le_bytes(self.pos.board[m]);
+        let mut cur = self.cur;
+        let (mut laps, mut sown) = (0u64, 0u64);
+        let result = loop {
+            let n = ((r >> (8 * cur)) & 0xff) as usize;
+            if n == 1 {
+                break Some(Finish::Done);
+            }
+            r -= (n as u128) << (8 * cur);
+            if guard && cur < 8 && (r as u64) == 0 && back_next(cur) {
+                break Some(Finish::FrontRowEmptied);
+            }
+            r += table[cur][n % RING] + ONES * (n / RING) as u128;
+            cur = if clockwise {
+                (cur + n) % RING
+            } else {
+                (cur + RING * (n / RING + 1) - n) % RING
+            };
+            laps += 1;
+            sown += n as u64;
+            if !keep_going(r, cur) {
+                break None;
+            }
+        };
+        self.pos.board[m] = r.to_le_bytes();
+        self.cur = cur;
+        self.lap += laps;
+        self.sown += sown;
+        result
+    }
+
+    /// Plays `k` laps (fewer if the move ends: then how it ended).
+    fn advance(&mut self, k: u64) -> Option<Finish> {
+        let mut left = k;
+        while left > 0 {
+            if self.fast_eligible() {
+                let mut i = 0;
+                if let Some(f) = self.fast_laps(|_, _| {
+                    i += 1;
+                    i < left
+                }) {
+                    return Some(f);
+                }
+                left -= i;
+            } else {
+                if let Flow::End(f) = self.next_lap() {
+                    return Some(f);
+                }
+                left -= 1;
+            }
+        }
+        None
+    }
+
     /// The slow path after many laps: Brent's cycle detection on the lap-end states, in O(1)
     /// memory. Returns the period; the cycle's start is found afterwards by [`execute`].
     fn run_detecting(&mut self) -> Finish {
@@ -515,18 +654,44 @@ impl<'t, T: Tracer> Runner<'t, T> {
         let mut power: u64 = 1;
         let mut lam: u64 = 0;
         loop {
-            if let Flow::End(f) = self.after_lap() {
+            if self.fast_eligible() {
+                // Everything but the mover's ring and the current pit is fixed here.
+                let mut others_equal = self.same_state_except_ring(&tortoise);
+                let (mut t_ring, mut t_cur) = (
+                    u128::from_le_bytes(tortoise.board[self.m]),
+                    usize::from(tortoise.cur),
+                );
+                let mut found = false;
+                let end = self.fast_laps(|r, cur| {
+                    lam += 1;
+                    if others_equal && cur == t_cur && r == t_ring {
+                        found = true;
+                        return false;
+                    }
+                    if lam == power {
+                        (t_ring, t_cur) = (r, cur);
+                        others_equal = true;
+                        power *= 2;
+                        lam = 0;
+                    }
+                    true
+                });
+                if let Some(f) = end {
+                    return f;
+                }
+                if found {
+                    return Finish::NeverEnding(NeverEnding {
+                        cycle_start_lap: 0,
+                        period: lam,
+                    });
+                }
+                unreachable!("fast_laps stops only at a move end or a found cycle");
+            }
+            if let Flow::End(f) = self.next_lap() {
                 return f;
             }
-            self.sow();
             lam += 1;
-            if self.cur == usize::from(tortoise.cur)
-                && self.pos.board == tortoise.board
-                && self.dir == tortoise.dir
-                && self.captured == tortoise.captured
-                && self.pos.houses == tortoise.houses
-                && self.pos.blocked == tortoise.blocked
-            {
+            if self.same_state(&tortoise) {
                 return Finish::NeverEnding(NeverEnding {
                     cycle_start_lap: 0,
                     period: lam,
@@ -539,37 +704,38 @@ impl<'t, T: Tracer> Runner<'t, T> {
             }
         }
     }
+
+    /// Whether everything but the mover's ring and the current pit equals a saved state.
+    fn same_state_except_ring(&self, s: &LapState) -> bool {
+        self.pos.board[self.o] == s.board[self.o]
+            && self.dir == s.dir
+            && self.captured == s.captured
+            && self.pos.houses == s.houses
+            && self.pos.blocked == s.blocked
+    }
 }
 
-/// A runner that can step lap by lap from a move's start, for finding the cycle start.
-struct Stepper {
-    pos: Position,
-    mv: Move,
-}
-
-impl Stepper {
-    fn lap_states(&self) -> impl Iterator<Item = Option<LapState>> + '_ {
-        let unit: &'static mut () = Box::leak(Box::new(()));
-        let mut r = Runner::new(&self.pos, self.mv, unit);
-        let mut started = false;
-        let mut done = false;
-        std::iter::from_fn(move || {
-            if done {
-                return None;
-            }
-            if !started {
-                started = true;
-                if let Flow::End(_) = r.begin() {
-                    done = true;
-                    return Some(None);
-                }
-            } else if let Flow::End(_) = r.after_lap() {
-                done = true;
-                return Some(None);
-            }
-            r.sow();
-            Some(Some(r.state()))
-        })
+/// Finds the first lap on the cycle of a never-ending move, its period known: two fresh
+/// runners `period` laps apart step together until their states agree.
+fn cycle_start(pos: &Position, mv: Move, period: u64) -> u64 {
+    let (mut a, mut b) = ((), ());
+    let mut trail = Runner::new(pos, mv, &mut a);
+    let mut lead = Runner::new(pos, mv, &mut b);
+    if matches!(trail.begin(), Flow::End(_)) || matches!(lead.begin(), Flow::End(_)) {
+        return 0;
+    }
+    trail.sow();
+    lead.sow();
+    if lead.advance(period).is_some() {
+        return 0;
+    }
+    loop {
+        if trail.same_state(&lead.state()) {
+            return trail.lap;
+        }
+        if trail.advance(1).is_some() || lead.advance(1).is_some() {
+            return 0;
+        }
     }
 }
 
@@ -577,21 +743,8 @@ impl Stepper {
 pub(crate) fn execute<T: Tracer>(pos: &Position, mv: Move, tracer: &mut T) -> Outcome {
     let mut out = Runner::new(pos, mv, tracer).run();
     if let Finish::NeverEnding(ne) = out.finish {
-        let stepper = Stepper { pos: *pos, mv };
-        let mut lead = stepper.lap_states();
-        for _ in 0..ne.period {
-            lead.next();
-        }
-        let trail = stepper.lap_states();
-        let mut lap = 0u64;
-        for (a, b) in trail.zip(lead) {
-            lap += 1;
-            if a.is_some() && a == b {
-                break;
-            }
-        }
         out.finish = Finish::NeverEnding(NeverEnding {
-            cycle_start_lap: lap,
+            cycle_start_lap: cycle_start(pos, mv, ne.period),
             period: ne.period,
         });
     }
