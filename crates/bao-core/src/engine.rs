@@ -512,10 +512,8 @@ impl<'t, T: Tracer> Runner<'t, T> {
     /// no takasia'd pit of his, no seed cap. Then [`Runner::lap_fast`] may replace
     /// `after_lap` + `sow`.
     fn fast_eligible(&self) -> bool {
-        !self.capturing
-            && !(self.pos.rules.houses && self.pos.houses[self.m] == House::Owned)
-            && self.pos.blocked[self.m].is_none()
-            && !T::ON
+        let own_house = self.pos.rules.houses && self.pos.houses[self.m] == House::Owned;
+        !(self.capturing || own_house || self.pos.blocked[self.m].is_some() || T::ON)
     }
 
     /// `after_lap` followed by `sow`, for a plain relay of a takasa, on the ring as one
