@@ -925,8 +925,10 @@ impl Position {
                 return illegal(
                     mv,
                     "M4",
-                    "a takasa may start from the back row only when no front pit holds 2 seeds or more"
-                        .to_string(),
+                    format!(
+                        "a {} may start from the back row only when no front pit holds 2 seeds or more",
+                        names.takasa
+                    ),
                 );
             }
         }

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::rules::{RuleSet, Takasia, Variant};
+use crate::rules::{Names, RuleSet, Takasia, Variant};
 use crate::types::{BySide, Pit, Row, Side, Stage, RING};
 
 /// The total number of seeds in a game.
@@ -197,19 +197,32 @@ pub enum SetupProblem {
     },
 }
 
-impl fmt::Display for SetupProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl SetupProblem {
+    /// The problem in the words of a variant (Kete: kuu, hizi zetu).
+    #[must_use]
+    pub fn describe(&self, names: &Names) -> String {
+        let words = |why: &str| {
+            why.replace("{house}", names.nyumba)
+                .replace("{takasia}", names.takasia)
+        };
         match self {
             SetupProblem::SeedCount { found } => {
-                write!(
-                    f,
-                    "board and hands hold {found} seeds; a game has exactly {TOTAL_SEEDS}"
-                )
+                format!("board and hands hold {found} seeds; a game has exactly {TOTAL_SEEDS}")
             }
-            SetupProblem::House { side, why } => write!(f, "{side}'s house: {why}"),
-            SetupProblem::Hand { side, why } => write!(f, "{side}'s hand: {why}"),
-            SetupProblem::Takasia { pit, why } => write!(f, "takasia pit {pit}: {why}"),
+            SetupProblem::House { side, why } => {
+                format!("{side}'s {}: {}", names.nyumba, words(why))
+            }
+            SetupProblem::Hand { side, why } => format!("{side}'s hand: {}", words(why)),
+            SetupProblem::Takasia { pit, why } => {
+                format!("{} pit {pit}: {}", names.takasia, words(why))
+            }
         }
+    }
+}
+
+impl fmt::Display for SetupProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.describe(&RuleSet::KISWAHILI.names()))
     }
 }
 
@@ -229,7 +242,7 @@ impl fmt::Display for SetupError {
             if i > 0 {
                 f.write_str("; ")?;
             }
-            write!(f, "{p}")?;
+            f.write_str(&p.describe(&self.setup.rules.names()))?;
         }
         Ok(())
     }
@@ -297,7 +310,7 @@ impl Position {
             if rules.houses && state == HouseState::None {
                 problems.push(SetupProblem::House {
                     side,
-                    why: "these rules have a house; say functional, dormant or destroyed",
+                    why: "these rules have a {house}; say functional, dormant or destroyed",
                 });
             }
             if !rules.houses && state != HouseState::None {
@@ -347,25 +360,25 @@ impl Position {
                 continue;
             }
             if rules.takasia == Takasia::Off {
-                bad("these rules have no takasia");
+                bad("these rules have no {takasia}");
             }
             if pit.row() != Row::Front {
-                bad("only a front pit can be takasia'd");
+                bad("only a front pit can be reserved");
             }
             if setup.hands.south != 0 || setup.hands.north != 0 {
-                bad("takasia arises only when both reserves are empty");
+                bad("{takasia} arises only when both reserves are empty");
             }
             if rules.takasia == Takasia::Standard {
                 let victim_to_move = side == setup.to_move;
                 if !victim_to_move && !rules.capture_priority {
-                    bad("without capture priority only the side to move can have a takasia'd pit");
+                    bad("without capture priority only the side to move can have a reserved pit");
                 }
                 if victim_to_move
                     && pit == Pit::nyumba(side)
                     && houses[side.index()] == House::Owned
                     && setup.get(pit) >= 6
                 {
-                    bad("a functional house cannot be takasia'd (T2)");
+                    bad("a functional {house} cannot be reserved (T2)");
                 }
             }
             blocked[side.index()] = Some(pit.ring() as u8);
@@ -518,10 +531,12 @@ impl fmt::Display for Position {
             }
             writeln!(f)
         };
+        let names = self.rules.names();
         writeln!(
             f,
-            "north hand {:>2}  house {}",
+            "north hand {:>2}  {} {}",
             self.hands[1],
+            names.nyumba,
             self.house_state(Side::North).name()
         )?;
         row(f, Side::North, Row::Back, true)?;
@@ -530,11 +545,16 @@ impl fmt::Display for Position {
         row(f, Side::South, Row::Back, false)?;
         writeln!(
             f,
-            "south hand {:>2}  house {}",
+            "south hand {:>2}  {} {}",
             self.hands[0],
+            names.nyumba,
             self.house_state(Side::South).name()
         )?;
-        write!(f, "{} to move ({})", self.to_move, self.stage())?;
+        let stage = match self.stage() {
+            Stage::Namua => names.namua,
+            Stage::Mtaji => names.mtaji,
+        };
+        write!(f, "{} to move ({stage})", self.to_move)?;
         if let Some(p) = self.takasia() {
             write!(f, ", {} {p}", self.rules.names().takasia)?;
         }

@@ -1,0 +1,180 @@
+//! Engine benchmarks: random playouts per preset, move generation, never-ending detection.
+//!
+//! `cargo bench -p bao-core`. Figures are reported in BENCHMARKS.md.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use bao_core::{perft, BySide, HouseState, Move, Position, RuleSet, Setup, PRESET_NAMES};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+
+/// A small deterministic generator (xorshift64*), so the game stream is the same every run.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
+    }
+}
+
+/// Plays one random game to its end; returns the number of plies.
+fn random_game(rules: RuleSet, rng: &mut Rng) -> u64 {
+    let mut pos = Position::start(rules);
+    let mut plies = 0;
+    let mut pick = |n: usize| rng.below(n);
+    while let Some((_, next)) = pos.random_move(&mut pick) {
+        pos = next;
+        plies += 1;
+    }
+    plies
+}
+
+/// Random games from one continuing stream of seeds: never-ending decisions turn up at their
+/// natural frequency (rare, but each costs up to seconds under exact detection).
+fn playouts(c: &mut Criterion) {
+    let mut group = c.benchmark_group("random_game");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(10));
+    for name in PRESET_NAMES {
+        let rules = RuleSet::preset(name).expect("preset");
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        group.bench_function(BenchmarkId::from_parameter(name), |b| {
+            b.iter_custom(|games| {
+                let start = Instant::now();
+                for _ in 0..games {
+                    black_box(random_game(rules, &mut rng));
+                }
+                start.elapsed()
+            });
+        });
+    }
+    group.finish();
+    // The same games with a seed cap instead of exact detection: the cost of the rest.
+    let mut group = c.benchmark_group("random_game_cap800");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(5));
+    for name in ["kiswahili", "kete", "kujifunza"] {
+        let mut rules = RuleSet::preset(name).expect("preset");
+        rules.set_option("endless_move", "cap:800").expect("option");
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        group.bench_function(BenchmarkId::from_parameter(name), |b| {
+            b.iter_custom(|games| {
+                let start = Instant::now();
+                for _ in 0..games {
+                    black_box(random_game(rules, &mut rng));
+                }
+                start.elapsed()
+            });
+        });
+    }
+    group.finish();
+}
+
+/// Positions from random capped games, for per-ply figures.
+fn sample_positions(rules: RuleSet, n: usize) -> Vec<Position> {
+    let mut capped = rules;
+    capped
+        .set_option("endless_move", "cap:800")
+        .expect("option");
+    let mut rng = Rng(42);
+    let mut out = Vec::new();
+    while out.len() < n {
+        let mut pos = Position::start(capped);
+        let mut pick = |k: usize| rng.below(k);
+        while let Some((_, next)) = pos.random_move(&mut pick) {
+            out.push(pos);
+            pos = next;
+        }
+    }
+    out.truncate(n);
+    // Back to the real rules; drop positions whose moves take long to decide exactly.
+    out.into_iter()
+        .filter_map(|p| {
+            let mut s = p.to_setup();
+            s.rules = rules;
+            Position::from_setup(s).ok()
+        })
+        .filter(|p| {
+            let t = Instant::now();
+            let _ = p.legal_moves();
+            t.elapsed() < Duration::from_millis(1)
+        })
+        .collect()
+}
+
+/// Full legal-move generation plus a traced play of the first move, per ply.
+fn plies(c: &mut Criterion) {
+    let mut group = c.benchmark_group("ply");
+    for name in ["kiswahili", "abstractplay"] {
+        let rules = RuleSet::preset(name).expect("preset");
+        let positions = sample_positions(rules, 2000);
+        group.throughput(Throughput::Elements(positions.len() as u64));
+        group.bench_function(BenchmarkId::new("legal_moves", name), |b| {
+            b.iter(|| {
+                positions
+                    .iter()
+                    .map(|p| p.legal_moves().len())
+                    .sum::<usize>()
+            });
+        });
+        let with_moves: Vec<(Position, Move)> = positions
+            .iter()
+            .filter_map(|p| p.legal_moves().first().map(|m| (*p, *m)))
+            .collect();
+        group.throughput(Throughput::Elements(with_moves.len() as u64));
+        group.bench_function(BenchmarkId::new("play_traced", name), |b| {
+            b.iter(|| {
+                with_moves
+                    .iter()
+                    .map(|(p, m)| p.play_unchecked(m).1.laps_total)
+                    .sum::<u64>()
+            });
+        });
+    }
+    group.finish();
+}
+
+/// Mancala World Problem 3: `A3<*` never ends (cycle from lap 1, period 228).
+fn problem3() -> Position {
+    let mut s = Setup::start(RuleSet::KISWAHILI);
+    s.pits = [
+        [1, 6, 3, 1, 0, 5, 4, 0],
+        [2, 1, 0, 5, 0, 3, 0, 1],
+        [1, 0, 0, 9, 0, 0, 0, 0],
+        [0; 8],
+    ];
+    s.hands = BySide::new(11, 11);
+    s.houses = BySide::new(HouseState::Destroyed, HouseState::Destroyed);
+    Position::from_setup(s).expect("valid")
+}
+
+/// Deciding never-ending moves: Problem 3, and the seeds sown per second on its long relay.
+fn never_ending(c: &mut Criterion) {
+    let pos = problem3();
+    let mv: Move = "A3<*".parse().expect("move");
+    let mut group = c.benchmark_group("never_ending");
+    group.bench_function("problem3_decide", |b| {
+        b.iter(|| black_box(pos.diagnose(&mv)));
+    });
+    group.finish();
+}
+
+fn perft_bench(c: &mut Criterion) {
+    let mut group = c.benchmark_group("perft");
+    group.sample_size(10);
+    for name in ["kiswahili", "kujifunza"] {
+        let pos = Position::start(RuleSet::preset(name).expect("preset"));
+        group.bench_function(BenchmarkId::new("depth4", name), |b| {
+            b.iter(|| perft(&pos, 4));
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, playouts, plies, never_ending, perft_bench);
+criterion_main!(benches);
