@@ -83,6 +83,16 @@ pub(crate) enum Finish {
     Capped,
 }
 
+impl Finish {
+    /// `Some(self)` for a never-ending finish whose cycle start is still unknown.
+    fn filter_unknown_start(self) -> Option<Finish> {
+        match self {
+            Finish::NeverEnding(ne) if ne.cycle_start_lap == 0 => Some(self),
+            _ => None,
+        }
+    }
+}
+
 /// The in-move state compared for never-ending detection.
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct LapState {
@@ -111,6 +121,7 @@ pub(crate) struct Outcome {
 
 pub(crate) struct Runner<'t, T: Tracer> {
     pos: Position,
+    pos_at_start: Position,
     m: usize,
     o: usize,
     mv: Move,
@@ -152,6 +163,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
             pos.rules.houses && p == 4 && pos.houses[m] == House::Owned && pos.board[m][4] >= 6;
         Runner {
             pos: *pos,
+            pos_at_start: *pos,
             m,
             o: 1 - m,
             mv,
@@ -653,37 +665,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
         let mut lam: u64 = 0;
         loop {
             if self.fast_eligible() {
-                // Everything but the mover's ring and the current pit is fixed here.
-                let mut others_equal = self.same_state_except_ring(&tortoise);
-                let (mut t_ring, mut t_cur) = (
-                    u128::from_le_bytes(tortoise.board[self.m]),
-                    usize::from(tortoise.cur),
-                );
-                let mut found = false;
-                let end = self.fast_laps(|r, cur| {
-                    lam += 1;
-                    if others_equal && cur == t_cur && r == t_ring {
-                        found = true;
-                        return false;
-                    }
-                    if lam == power {
-                        (t_ring, t_cur) = (r, cur);
-                        others_equal = true;
-                        power *= 2;
-                        lam = 0;
-                    }
-                    true
-                });
-                if let Some(f) = end {
-                    return f;
-                }
-                if found {
-                    return Finish::NeverEnding(NeverEnding {
-                        cycle_start_lap: 0,
-                        period: lam,
-                    });
-                }
-                unreachable!("fast_laps stops only at a move end or a found cycle");
+                return self.run_detecting_fast(tortoise, power, lam);
             }
             if let Flow::End(f) = self.next_lap() {
                 return f;
@@ -701,6 +683,89 @@ impl<'t, T: Tracer> Runner<'t, T> {
                 lam = 0;
             }
         }
+    }
+
+    /// Cycle detection while the laps are plain takasa relays: only the mover's ring and the
+    /// current pit change, so they are all that is compared. Two detectors run together: the
+    /// state at the lap where this phase starts (the anchor: found after exactly one period
+    /// when the cycle has already begun, the usual case), and Brent's tortoise (for a cycle
+    /// that begins later). With the last 64 lap states kept, an anchor hit also gives the
+    /// cycle's first lap without running the period again.
+    fn run_detecting_fast(&mut self, tortoise: LapState, mut power: u64, mut lam: u64) -> Finish {
+        const KEEP: usize = 64;
+        let m = self.m;
+        let anchor_lap = self.lap;
+        let anchor = (u128::from_le_bytes(self.pos.board[m]), self.cur);
+        let mut others_equal = self.same_state_except_ring(&tortoise);
+        let (mut t_ring, mut t_cur) = (
+            u128::from_le_bytes(tortoise.board[m]),
+            usize::from(tortoise.cur),
+        );
+        let mut recent = [(0u128, 0usize); KEEP];
+        let mut since_anchor: u64 = 0;
+        let mut hit = None;
+        let end = self.fast_laps(|r, cur| {
+            lam += 1;
+            since_anchor += 1;
+            recent[(since_anchor % KEEP as u64) as usize] = (r, cur);
+            if cur == anchor.1 && r == anchor.0 {
+                hit = Some(true);
+                return false;
+            }
+            if others_equal && cur == t_cur && r == t_ring {
+                hit = Some(false);
+                return false;
+            }
+            if lam == power {
+                (t_ring, t_cur) = (r, cur);
+                others_equal = true;
+                power *= 2;
+                lam = 0;
+            }
+            true
+        });
+        if let Some(f) = end {
+            return f;
+        }
+        let Some(by_anchor) = hit else {
+            unreachable!("fast_laps stops only at a move end or a found cycle");
+        };
+        if !by_anchor {
+            return Finish::NeverEnding(NeverEnding {
+                cycle_start_lap: 0,
+                period: lam,
+            });
+        }
+        let period = since_anchor;
+        let mut cycle_start_lap = 0;
+        if anchor_lap <= KEEP as u64 && period >= KEEP as u64 {
+            // States at laps period+1 ..= period+anchor_lap are in `recent`; compare them with
+            // the first laps of a fresh run.
+            let later = |k: u64| recent[((k + period - anchor_lap) % KEEP as u64) as usize];
+            let fixed = self.state();
+            let mut unit = ();
+            let mut fresh = Runner::new(&self.pos_at_start, self.mv, &mut unit);
+            if matches!(fresh.begin(), Flow::Continue) {
+                fresh.sow();
+                for k in 1..=anchor_lap {
+                    let (r, cur) = later(k);
+                    if fresh.cur == cur
+                        && u128::from_le_bytes(fresh.pos.board[m]) == r
+                        && fresh.same_state_except_ring(&fixed)
+                    {
+                        cycle_start_lap = k;
+                        break;
+                    }
+                    if matches!(fresh.next_lap(), Flow::End(_)) {
+                        break;
+                    }
+                }
+            }
+        }
+        Finish::NeverEnding(NeverEnding {
+            cycle_start_lap,
+            period,
+        })
     }
 
     /// Whether everything but the mover's ring and the current pit equals a saved state.
@@ -740,7 +805,7 @@ fn cycle_start(pos: &Position, mv: Move, period: u64) -> u64 {
 /// Runs `mv` from `pos` with a tracer; never-ending moves get their exact cycle start.
 pub(crate) fn execute<T: Tracer>(pos: &Position, mv: Move, tracer: &mut T) -> Outcome {
     let mut out = Runner::new(pos, mv, tracer).run();
-    if let Finish::NeverEnding(ne) = out.finish {
+    if let Some(Finish::NeverEnding(ne)) = out.finish.filter_unknown_start() {
         out.finish = Finish::NeverEnding(NeverEnding {
             cycle_start_lap: cycle_start(pos, mv, ne.period),
             period: ne.period,

@@ -670,7 +670,14 @@ impl Position {
     pub fn diagnose(&self, mv: &Move) -> IllegalMove {
         let names = self.rules.names();
         let side = self.to_move;
-        if let Some(o) = self.outcome() {
+        let a = self.analyse(None);
+        let over = self.ended.or_else(|| self.front_row_outcome()).or_else(|| {
+            a.is_empty().then(|| Outcome {
+                winner: Some(side.opponent()),
+                reason: EndReason::NoLegalMove,
+            })
+        });
+        if let Some(o) = over {
             let who = o.winner.map_or("nobody".to_string(), |w| w.to_string());
             return illegal(
                 mv,
@@ -688,7 +695,6 @@ impl Position {
                 ),
             );
         }
-        let a = self.analyse(None);
         let legal = a.moves();
         let captures = a.captures();
         let list = |ms: &[Move]| {
