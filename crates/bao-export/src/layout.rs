@@ -86,14 +86,17 @@ pub(crate) fn stage_word(pos: &Position, side: Side) -> &'static str {
     }
 }
 
-/// "South wins (bao hamna)" when the game is over.
-pub(crate) fn outcome_text(pos: &Position) -> Option<String> {
+/// "South wins (bao hamna: the loser's front row is empty)" when the game is over; `short`
+/// leaves out the explanation.
+pub(crate) fn outcome_text(pos: &Position, short: bool) -> Option<String> {
     let o = pos.outcome()?;
-    let why = match o.reason {
-        bao_core::EndReason::BaoHamna => "bao hamna: the loser's front row is empty",
-        bao_core::EndReason::NoLegalMove => "the loser has no legal move",
-        bao_core::EndReason::OwnFrontRowEmpty => "the loser emptied his own front row",
-        bao_core::EndReason::NeverEnding => "a never-ending move",
+    let why = match (o.reason, short) {
+        (bao_core::EndReason::BaoHamna, true) => "bao hamna",
+        (bao_core::EndReason::BaoHamna, false) => "bao hamna: the loser's front row is empty",
+        (bao_core::EndReason::NoLegalMove, _) => "the loser has no legal move",
+        (bao_core::EndReason::OwnFrontRowEmpty, true) => "own front row emptied",
+        (bao_core::EndReason::OwnFrontRowEmpty, false) => "the loser emptied his own front row",
+        (bao_core::EndReason::NeverEnding, _) => "a never-ending move",
     };
     Some(match o.winner {
         Some(w) => format!("{} wins ({why})", side_title(w)),

@@ -125,11 +125,11 @@ impl Overlay {
             let shown: Vec<String> = self
                 .captures
                 .iter()
-                .take(4)
+                .take(3)
                 .map(|c| format!("{} ({})", c.pit, c.seeds))
                 .collect();
-            let more = if self.captures.len() > 4 {
-                format!(" and {} more", self.captures.len() - 4)
+            let more = if self.captures.len() > 3 {
+                format!(" and {} more", self.captures.len() - 3)
             } else {
                 String::new()
             };

@@ -96,7 +96,7 @@ const WIDTH: i32 = STORE_X + STORE_W + 12;
 const FRAME_Y: i32 = 80;
 const GAP: i32 = 24;
 const FRAME_H: i32 = 4 * PITCH + GAP + 2 * PAD;
-const HEIGHT: i32 = FRAME_Y + FRAME_H + 120;
+const HEIGHT: i32 = FRAME_Y + FRAME_H + 144;
 /// The middle of the gap between the two front rows.
 const MID_Y: i32 = FRAME_Y + PAD + 2 * PITCH + GAP / 2;
 const FONT: &str = "DejaVu Sans, Verdana, Arial, sans-serif";
@@ -253,8 +253,9 @@ pub fn board_svg(pos: &Position, opts: &SvgOptions, overlay: Option<&Overlay>) -
     let p = opts.id_prefix.as_str();
     let width = opts.width.max(1);
     let height = (u64::from(width) * HEIGHT as u64 + WIDTH as u64 / 2) / WIDTH as u64;
-    let outcome = outcome_text(pos);
-    let caption = caption_text(outcome.as_deref(), opts, overlay, pos);
+    let outcome = outcome_text(pos, false);
+    let short_outcome = outcome_text(pos, true);
+    let caption = caption_text(opts, overlay, pos);
 
     let mut w = XmlWriter::new(opts.pretty);
     w.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>");
@@ -265,7 +266,8 @@ pub fn board_svg(pos: &Position, opts: &SvgOptions, overlay: Option<&Overlay>) -
         .attr("height", height)
         .attr("viewBox", format_args!("0 0 {WIDTH} {HEIGHT}"))
         .attr("font-family", FONT);
-    svg.elem("title").text(&title_text(pos, overlay));
+    svg.elem("title")
+        .text(&title_text(pos, overlay, short_outcome.as_deref()));
     svg.elem("desc")
         .text(&desc_text(pos, opts, overlay, outcome.as_deref()));
     defs(&mut svg, p, &pal);
@@ -308,41 +310,45 @@ pub fn board_svg(pos: &Position, opts: &SvgOptions, overlay: Option<&Overlay>) -
         svg.elem("text")
             .attr("id", format_args!("{p}caption"))
             .num("x", WIDTH / 2)
-            .num("y", HEIGHT - 16)
+            .num("y", HEIGHT - 40)
             .attr("text-anchor", "middle")
             .num("font-size", 15)
             .attr("fill", pal.text)
             .text(&caption);
     }
+    if let Some(o) = &short_outcome {
+        svg.elem("text")
+            .attr("id", format_args!("{p}outcome"))
+            .num("x", WIDTH / 2)
+            .num("y", HEIGHT - 14)
+            .attr("text-anchor", "middle")
+            .num("font-size", 16)
+            .attr("font-weight", "bold")
+            .attr("fill", pal.text)
+            .text(o);
+    }
     drop(svg);
     w.finish()
 }
 
-fn caption_text(
-    outcome: Option<&str>,
-    opts: &SvgOptions,
-    overlay: Option<&Overlay>,
-    pos: &Position,
-) -> String {
-    let mut parts = Vec::new();
-    if let Some(c) = &opts.caption {
-        parts.push(c.clone());
-    } else if let Some(ov) = overlay {
-        parts.push(ov.summary(pos.rules()));
+fn caption_text(opts: &SvgOptions, overlay: Option<&Overlay>, pos: &Position) -> String {
+    match (&opts.caption, overlay) {
+        (Some(c), _) => c.clone(),
+        (None, Some(ov)) => ov.summary(pos.rules()),
+        (None, None) => String::new(),
     }
-    if let Some(o) = outcome {
-        parts.push(o.to_owned());
-    }
-    parts.join(" · ")
 }
 
-fn title_text(pos: &Position, overlay: Option<&Overlay>) -> String {
-    let mut s = format!(
-        "{}: {} to move ({})",
-        game_name(pos.rules()),
-        side_title(pos.to_move()),
-        stage_word(pos, pos.to_move())
-    );
+fn title_text(pos: &Position, overlay: Option<&Overlay>, outcome: Option<&str>) -> String {
+    let mut s = match outcome {
+        Some(o) => format!("{}: {o}", game_name(pos.rules())),
+        None => format!(
+            "{}: {} to move ({})",
+            game_name(pos.rules()),
+            side_title(pos.to_move()),
+            stage_word(pos, pos.to_move())
+        ),
+    };
     if let Some(mv) = overlay.and_then(Overlay::move_text) {
         let mover = overlay.map_or(pos.to_move(), |o| o.mover);
         s = format!("{s}, after {} {mv}", side_title(mover));
@@ -578,17 +584,18 @@ fn side_panels(
             .num("y", y_info)
             .num("font-size", 13)
             .attr("fill", pal.muted)
-            .text(&status_line(pos, side, " · "));
+            .text(&status_line(pos, side, " · ", game_over));
     }
 }
 
-/// `hand 22 · namua · nyumba functional · takasia a3`, with `sep` between the parts.
-pub(crate) fn status_line(pos: &Position, side: Side, sep: &str) -> String {
+/// `hand 22 · namua · nyumba functional · takasia a3`, with `sep` between the parts; once the
+/// game is over, no stage (a hand may then hold the winner's unsown captured seeds).
+pub(crate) fn status_line(pos: &Position, side: Side, sep: &str, over: bool) -> String {
     let names = pos.rules().names();
-    let mut parts = vec![
-        format!("hand {}", pos.hand(side)),
-        stage_word(pos, side).to_owned(),
-    ];
+    let mut parts = vec![format!("hand {}", pos.hand(side))];
+    if !over {
+        parts.push(stage_word(pos, side).to_owned());
+    }
     let house = pos.house_state(side);
     if house != HouseState::None {
         parts.push(format!("{} {}", names.nyumba, house.name()));

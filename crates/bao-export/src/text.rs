@@ -45,7 +45,7 @@ impl Default for TextOptions {
 /// ```
 #[must_use]
 pub fn board_text(pos: &Position, opts: &TextOptions) -> String {
-    text_diagram(pos, opts, outcome_text(pos).as_deref())
+    text_diagram(pos, opts, outcome_text(pos, false).as_deref())
 }
 
 /// [`board_text`] with the outcome text already known.
@@ -132,6 +132,11 @@ fn cell(out: &mut String, pos: &Position, pit: Pit, marks: &mut Marks) {
     };
     let blocked = pos.blocked_pit(pit.side()) == Some(pit);
     marks.takasia |= blocked;
+    let (close, mark) = match (blocked, close) {
+        (true, ' ') => ('!', ' '),
+        (true, c) => (c, '!'),
+        (false, c) => (c, ' '),
+    };
     out.push(open);
     if n == 0 {
         out.push_str(" .");
@@ -139,7 +144,7 @@ fn cell(out: &mut String, pos: &Position, pit: Pit, marks: &mut Marks) {
         let _ = write!(out, "{n:>2}");
     }
     out.push(close);
-    out.push(if blocked { '!' } else { ' ' });
+    out.push(mark);
 }
 
 fn trim_end(out: &mut String) {
@@ -164,7 +169,7 @@ fn side_line(out: &mut String, pos: &Position, side: Side, opts: &TextOptions, o
     if pos.to_move() == side && !over {
         out.push_str(" (to move)");
     }
-    let _ = writeln!(out, "  {}", status_line(pos, side, ", "));
+    let _ = writeln!(out, "  {}", status_line(pos, side, ", ", over));
 }
 
 #[cfg(test)]
