@@ -89,7 +89,11 @@ pub(crate) fn stage_word(pos: &Position, side: Side) -> &'static str {
 /// "South wins (bao hamna: the loser's front row is empty)" when the game is over; `short`
 /// leaves out the explanation.
 pub(crate) fn outcome_text(pos: &Position, short: bool) -> Option<String> {
-    let o = pos.outcome()?;
+    pos.outcome().map(|o| describe_outcome(o, short))
+}
+
+/// [`outcome_text`] of an outcome already known.
+pub(crate) fn describe_outcome(o: bao_core::Outcome, short: bool) -> String {
     let why = match (o.reason, short) {
         (bao_core::EndReason::BaoHamna, true) => "bao hamna",
         (bao_core::EndReason::BaoHamna, false) => "bao hamna: the loser's front row is empty",
@@ -98,10 +102,10 @@ pub(crate) fn outcome_text(pos: &Position, short: bool) -> Option<String> {
         (bao_core::EndReason::OwnFrontRowEmpty, false) => "the loser emptied his own front row",
         (bao_core::EndReason::NeverEnding, _) => "a never-ending move",
     };
-    Some(match o.winner {
+    match o.winner {
         Some(w) => format!("{} wins ({why})", side_title(w)),
         None => format!("draw ({why})"),
-    })
+    }
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use bao_core::{BySide, HouseState, Pit, Position, Side};
 
 use crate::layout::{
-    column_of, game_name, number_at, outcome_text, pit_at, rows_top_to_bottom, screen_row_of,
+    column_of, describe_outcome, game_name, number_at, pit_at, rows_top_to_bottom, screen_row_of,
     side_title, stage_word, viewer,
 };
 use crate::overlay::Overlay;
@@ -253,8 +253,9 @@ pub fn board_svg(pos: &Position, opts: &SvgOptions, overlay: Option<&Overlay>) -
     let p = opts.id_prefix.as_str();
     let width = opts.width.max(1);
     let height = (u64::from(width) * HEIGHT as u64 + WIDTH as u64 / 2) / WIDTH as u64;
-    let outcome = outcome_text(pos, false);
-    let short_outcome = outcome_text(pos, true);
+    let ended = pos.outcome();
+    let outcome = ended.map(|o| describe_outcome(o, false));
+    let short_outcome = ended.map(|o| describe_outcome(o, true));
     let caption = caption_text(opts, overlay, pos);
 
     let mut w = XmlWriter::new(opts.pretty);

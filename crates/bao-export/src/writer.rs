@@ -7,6 +7,8 @@ use std::fmt::{self, Write as _};
 #[derive(Debug)]
 pub(crate) struct XmlWriter {
     out: String,
+    /// Reused for formatting attribute values before escaping them.
+    scratch: String,
     pretty: bool,
     depth: usize,
 }
@@ -15,6 +17,7 @@ impl XmlWriter {
     pub(crate) fn new(pretty: bool) -> Self {
         XmlWriter {
             out: String::with_capacity(16 * 1024),
+            scratch: String::with_capacity(64),
             pretty,
             depth: 0,
         }
@@ -54,6 +57,12 @@ impl XmlWriter {
 
 /// Escapes text for an attribute value or element content.
 fn escape_into(out: &mut String, s: &str) {
+    if !s.contains(['&', '<', '>', '"', '\''])
+        && !s.bytes().any(|b| b < 0x20 && b != b'\t' && b != b'\n')
+    {
+        out.push_str(s);
+        return;
+    }
     for c in s.chars() {
         match c {
             '&' => out.push_str("&amp;"),
@@ -98,9 +107,9 @@ impl<'w> Elem<'w> {
             self.w.out.push(' ');
             self.w.out.push_str(key);
             self.w.out.push_str("=\"");
-            let mut buf = String::new();
-            let _ = write!(buf, "{value}");
-            escape_into(&mut self.w.out, &buf);
+            self.w.scratch.clear();
+            let _ = write!(self.w.scratch, "{value}");
+            escape_into(&mut self.w.out, &self.w.scratch);
             self.w.out.push('"');
         }
         self
