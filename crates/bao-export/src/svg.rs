@@ -510,11 +510,7 @@ fn side_panels(
         let mut g = svg.elem("g");
         g.attr("id", format_args!("{p}{}", side.name()));
         // The hand (reserve), beside the side's two rows.
-        let (y0, y1) = if top {
-            (cy(0) - R - 4, cy(1) + R + 4)
-        } else {
-            (cy(2) - R - 4, cy(3) + R + 4)
-        };
+        let (y0, y1) = store_span(top);
         g.elem("rect")
             .attr("id", format_args!("{p}hand-{}", side.name()))
             .num("x", STORE_X)
@@ -586,6 +582,15 @@ fn side_panels(
             .num("font-size", 13)
             .attr("fill", pal.muted)
             .text(&status_line(pos, side, " · ", game_over));
+    }
+}
+
+/// The top and bottom of the hand's box, beside the top or the bottom two rows.
+fn store_span(top: bool) -> (i32, i32) {
+    if top {
+        (cy(0) - R - 4, cy(1) + R + 4)
+    } else {
+        (cy(2) - R - 4, cy(3) + R + 4)
     }
 }
 
@@ -763,6 +768,23 @@ fn draw_overlay(
             dg.elem("text")
                 .num("x", x)
                 .num("y", y - 15)
+                .attr("fill", colour)
+                .text(&text);
+        }
+        for side in Side::ALL {
+            let d = i32::from(pos.hand(side)) - i32::from(*before.hands.get(side));
+            if d == 0 {
+                continue;
+            }
+            let (_, y1) = store_span(side != viewer(flip));
+            let (text, colour) = if d > 0 {
+                (format!("+{d}"), pal.plus)
+            } else {
+                (format!("−{}", -d), pal.minus)
+            };
+            dg.elem("text")
+                .num("x", STORE_X + STORE_W / 2)
+                .num("y", y1 - 12)
                 .attr("fill", colour)
                 .text(&text);
         }

@@ -63,6 +63,16 @@ fn renders_overlays_at_their_own_size() {
             },
         ),
         ("bao-hamna", plies::bao_hamna(), SvgOptions::default()),
+        (
+            "kete",
+            plies::with_event(bao_core::RuleSet::KETE, |e| {
+                matches!(e, bao_core::Event::TakasiaSet { .. })
+            }),
+            SvgOptions {
+                show_changes: true,
+                ..SvgOptions::default()
+            },
+        ),
     ];
     for (name, ply, opts) in cases {
         let ov = Overlay::from_trace(&ply.before, &ply.trace);
