@@ -1,0 +1,2 @@
+//! Parse throughput (filled in below).
+fn main() {}
