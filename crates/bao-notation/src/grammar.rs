@@ -77,6 +77,8 @@ pub(crate) struct Parser<'s> {
     pos: usize,
     end: usize,
     pub(crate) errors: Vec<SyntaxError>,
+    /// An unterminated comment ran to the end: a missing result is its consequence.
+    swallowed: bool,
 }
 
 impl<'s> Parser<'s> {
@@ -87,6 +89,7 @@ impl<'s> Parser<'s> {
             pos: start,
             end,
             errors: Vec::new(),
+            swallowed: false,
         }
     }
 
@@ -173,7 +176,7 @@ impl<'s> Parser<'s> {
         let (movetext, result, end) = self.movetext(movetext, last_end);
         game.movetext = movetext;
         game.result = result;
-        if game.result.is_none() {
+        if game.result.is_none() && !std::mem::take(&mut self.swallowed) {
             let at = Span::at(end);
             self.err_help(
                 SyntaxCode::MissingResult,
@@ -214,6 +217,7 @@ impl<'s> Parser<'s> {
         let (text_end, end) = match b[start + 1..self.end].iter().position(|&c| c == b'}') {
             Some(p) => (start + 1 + p, start + 2 + p),
             None => {
+                self.swallowed = true;
                 self.err_help(
                     SyntaxCode::UnterminatedComment,
                     Span::new(start, start + 1),
@@ -579,7 +583,7 @@ impl<'s> Parser<'s> {
                         if let Some(n) = pending.take() {
                             self.orphan_number(n);
                         }
-                        if stack.len() > 1 || discard > 0 {
+                        if (stack.len() > 1 || discard > 0) && self.next_is_close() {
                             self.err_help(
                                 SyntaxCode::ResultInVariation,
                                 span,
@@ -589,6 +593,8 @@ impl<'s> Parser<'s> {
                             );
                             continue;
                         }
+                        // A result in a variation that is not closed right after it: the
+                        // variations were left open; the result ends the game.
                         result = Some(Spanned::new(r, span));
                         break;
                     }
@@ -656,9 +662,8 @@ impl<'s> Parser<'s> {
                                 }
                             }
                             Err(d) => {
-                                if let Some(n) = pending.take() {
-                                    self.orphan_number(n);
-                                }
+                                // The number belonged to this broken move.
+                                pending = None;
                                 let mut e = SyntaxError::new(d.code, span, d.message, d.label);
                                 if let Some(h) = d.help {
                                     e = e.help(h);
@@ -668,9 +673,7 @@ impl<'s> Parser<'s> {
                         }
                         continue;
                     }
-                    if let Some(n) = pending.take() {
-                        self.orphan_number(n);
-                    }
+                    pending = None;
                     self.err_help(
                         SyntaxCode::UnexpectedToken,
                         span,
@@ -703,6 +706,20 @@ impl<'s> Parser<'s> {
         }
         let root = stack.pop().map(|f| f.elems).unwrap_or_default();
         (root, result, last_end)
+    }
+
+    /// Whether the next token is `)` (comments skipped).
+    fn next_is_close(&self) -> bool {
+        let b = self.bytes;
+        let mut i = self.pos;
+        while i < self.end {
+            match b[i] {
+                c if is_ws(c) => i += 1,
+                b')' => return true,
+                _ => return false,
+            }
+        }
+        false
     }
 
     fn orphan_number(&mut self, n: Spanned<MoveNumber>) {

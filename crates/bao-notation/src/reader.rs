@@ -321,7 +321,7 @@ impl<R: Read> GameReader<R> {
             let text: Arc<str> = Arc::from(d.text.as_ref());
             let error = SyntaxError::new(
                 SyntaxCode::GameTooLong,
-                Span::new(0, text.len()),
+                Span::new(0, text.find('\n').unwrap_or(text.len())),
                 format!("a game longer than {} bytes was skipped", self.max_bytes),
                 "the game starting here is too long",
             )
