@@ -120,6 +120,8 @@ impl<'s> Parser<'s> {
             let GameParse { game, trailing } = self.game();
             match game {
                 Some(g) => games.push(g),
+                // Nothing but defects: the diagnostics say it all.
+                None if self.pos < self.end && trailing.is_empty() => {}
                 None => return (games, trailing),
             }
         }
@@ -176,6 +178,16 @@ impl<'s> Parser<'s> {
         let (movetext, result, end) = self.movetext(movetext, last_end);
         game.movetext = movetext;
         game.result = result;
+        if !has_tags
+            && game.comments.is_empty()
+            && game.movetext.is_empty()
+            && game.result.is_none()
+        {
+            return GameParse {
+                game: None,
+                trailing: Vec::new(),
+            };
+        }
         if game.result.is_none() && !std::mem::take(&mut self.swallowed) {
             let at = Span::at(end);
             self.err_help(
@@ -288,7 +300,13 @@ impl<'s> Parser<'s> {
             self.skip_tag_rest();
             self.err_help(
                 SyntaxCode::BadTag,
-                Span::new(at, (at + 1).min(self.end).max(at)),
+                Span::new(
+                    at,
+                    at + self.src[at..self.end]
+                        .chars()
+                        .next()
+                        .map_or(0, char::len_utf8),
+                ),
                 format!("the tag `{}` has no quoted value", name.value),
                 "expected `\"`",
                 "a tag pair is written [Name \"value\"]",

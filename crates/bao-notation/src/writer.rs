@@ -10,7 +10,7 @@ use std::fmt;
 
 use bao_core::Side;
 
-use crate::ast::{Comment, CommentKind, Element, Game, MoveItem, MoveNumber, Record};
+use crate::ast::{Comment, CommentKind, Element, Game, GameResult, MoveItem, MoveNumber, Record};
 use crate::grammar::KNOWN_TAGS;
 use crate::position_string::PositionString;
 use crate::span::Spanned;
@@ -31,6 +31,8 @@ impl Default for WriteOptions {
 /// Writes a record in canonical form.
 #[must_use]
 pub fn write_record(record: &Record, options: &WriteOptions) -> String {
+    let mut record = record.clone();
+    record.canonicalize();
     let mut out = String::new();
     for (i, g) in record.games.iter().enumerate() {
         if i > 0 {
@@ -44,8 +46,10 @@ pub fn write_record(record: &Record, options: &WriteOptions) -> String {
 /// Writes one game in canonical form.
 #[must_use]
 pub fn write_game(game: &Game, options: &WriteOptions) -> String {
+    let mut game = game.clone();
+    game.canonicalize();
     let mut out = String::new();
-    write_game_into(game, options, &mut out);
+    write_game_into(&game, options, &mut out);
     out
 }
 
@@ -69,11 +73,35 @@ fn tag_rank(name: &str) -> usize {
 }
 
 impl Record {
-    /// Puts every game in canonical form (what the writer writes).
+    /// Puts every game in canonical form (what the writer writes). A game of nothing but
+    /// comments before another game gives its comments to that game.
     pub fn canonicalize(&mut self) {
-        for g in &mut self.games {
+        let mut carry: Vec<Spanned<Comment>> = Vec::new();
+        let mut games = Vec::with_capacity(self.games.len());
+        for mut g in std::mem::take(&mut self.games) {
             g.value.canonicalize();
+            if !carry.is_empty() {
+                carry.append(&mut g.value.comments);
+                g.value.comments = std::mem::take(&mut carry);
+            }
+            let v = &g.value;
+            if v.tags.is_empty() && v.movetext.is_empty() && v.result.is_none() {
+                carry.append(&mut g.value.comments);
+                continue;
+            }
+            games.push(g);
         }
+        if !carry.is_empty() {
+            let span = carry.iter().map(|c| c.span).reduce(crate::span::Span::join);
+            games.push(Spanned::new(
+                Game {
+                    comments: carry,
+                    ..Game::default()
+                },
+                span.unwrap_or_default(),
+            ));
+        }
+        self.games = games;
     }
 }
 
@@ -81,6 +109,20 @@ impl Game {
     /// Puts the game in canonical form: tags sorted, move numbers recomputed.
     pub fn canonicalize(&mut self) {
         self.tags.sort_by_key(|t| tag_rank(&t.value.name.value));
+        if self.tags.is_empty() {
+            // Without tags, comments before the first move are read as the game's leading
+            // comments.
+            let lead = self
+                .movetext
+                .iter()
+                .take_while(|e| matches!(e.value, Element::Comment(_)))
+                .count();
+            for e in self.movetext.drain(..lead) {
+                if let Element::Comment(c) = e.value {
+                    self.comments.push(Spanned::new(c, e.span));
+                }
+            }
+        }
         let first_number = self
             .movetext
             .iter()
@@ -127,9 +169,8 @@ fn number_line(elems: &mut [Spanned<Element>], mut number: u32, mut side: Side) 
     }
 }
 
+/// Writes a game already in canonical form.
 fn write_game_into(game: &Game, options: &WriteOptions, out: &mut String) {
-    let mut game = game.clone();
-    game.canonicalize();
     for c in &game.comments {
         write_comment(&c.value, out);
         out.push('\n');
@@ -149,7 +190,7 @@ fn write_game_into(game: &Game, options: &WriteOptions, out: &mut String) {
         out.push_str("\"]\n");
     }
     let header = !game.comments.is_empty() || !game.tags.is_empty();
-    if game.movetext.is_empty() && game.result.is_none() {
+    if game.movetext.is_empty() && game.result.is_none() && game.tags.is_empty() {
         return;
     }
     if header {
@@ -157,9 +198,12 @@ fn write_game_into(game: &Game, options: &WriteOptions, out: &mut String) {
     }
     let mut units = Vec::new();
     collect_units(&game.movetext, &mut units);
-    if let Some(r) = &game.result {
-        units.push(Unit::new(r.value.as_str().to_owned()));
-    }
+    // A missing result (a syntax error) is written as `*`, unknown.
+    let result = game
+        .result
+        .as_ref()
+        .map_or(GameResult::Unknown, |r| r.value);
+    units.push(Unit::new(result.as_str().to_owned()));
     layout(&units, options.width, out);
 }
 
