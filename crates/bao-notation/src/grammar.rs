@@ -79,6 +79,7 @@ pub(crate) struct Parser<'s> {
     pub(crate) errors: Vec<SyntaxError>,
     /// An unterminated comment ran to the end: a missing result is its consequence.
     swallowed: bool,
+    word_cache: (usize, usize),
 }
 
 impl<'s> Parser<'s> {
@@ -90,6 +91,7 @@ impl<'s> Parser<'s> {
             end,
             errors: Vec::new(),
             swallowed: false,
+            word_cache: (0, 0),
         }
     }
 
@@ -109,8 +111,16 @@ impl<'s> Parser<'s> {
         }
     }
 
-    fn word_end(&self) -> usize {
-        word_end(&self.bytes[..self.end], self.pos)
+    /// The end of the word at `pos`; cached, so that reading a word in pieces (`1.2.3.`)
+    /// stays linear.
+    fn word_end(&mut self) -> usize {
+        let (s, e) = self.word_cache;
+        if s <= self.pos && self.pos < e {
+            return e;
+        }
+        let e = word_end(&self.bytes[..self.end], self.pos);
+        self.word_cache = (self.pos, e);
+        e
     }
 
     /// Parses every game of the chunk; also returns the comments after the last one.
@@ -133,6 +143,7 @@ impl<'s> Parser<'s> {
         let start = self.pos;
         let mut game = Game::default();
         let mut after_tags: Vec<Spanned<Comment>> = Vec::new();
+        let mut seen: Option<std::collections::HashSet<String>> = None;
         let mut last_end = self.pos;
         // Tag section.
         loop {
@@ -153,7 +164,19 @@ impl<'s> Parser<'s> {
                 b'[' => {
                     game.comments.append(&mut after_tags);
                     if let Some(tag) = self.tag() {
-                        self.check_tag(&game, &tag);
+                        let name = &tag.value.name.value;
+                        let dup = if game.tags.len() < 16 {
+                            game.tags.iter().any(|t| &t.value.name.value == name)
+                        } else {
+                            let set = seen.get_or_insert_with(|| {
+                                game.tags
+                                    .iter()
+                                    .map(|t| t.value.name.value.clone())
+                                    .collect()
+                            });
+                            !set.insert(name.clone())
+                        };
+                        self.check_tag(dup, &tag);
                         last_end = tag.span.end;
                         game.tags.push(tag);
                     }
@@ -386,10 +409,9 @@ impl<'s> Parser<'s> {
         Some(sp(Tag { name, value }, start, self.pos))
     }
 
-    fn check_tag(&mut self, game: &Game, tag: &Spanned<Tag>) {
+    fn check_tag(&mut self, duplicate: bool, tag: &Spanned<Tag>) {
         let name = tag.value.name.value.as_str();
-        if let Some(first) = game.tags.iter().find(|t| t.value.name.value == name) {
-            let _ = first;
+        if duplicate {
             self.err_help(
                 SyntaxCode::DuplicateTag,
                 tag.value.name.span,
