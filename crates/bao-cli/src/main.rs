@@ -1,2 +1,114 @@
 //! The `bao` command.
-fn main() {}
+//!
+//! One module per command. To add a command `foo`: write `src/foo.rs` with a clap `Args`
+//! struct and `pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError>`,
+//! then add a variant to [`Command`] and an arm to [`Command::run`]. Shared plumbing (input
+//! files and stdin, errors and exit codes) lives in `io.rs` and `error.rs`.
+//!
+//! Exit codes: 0 success, 1 an input record or position is invalid or a move is illegal,
+//! 2 usage, I/O or internal error. A broken pipe on stdout exits with 0 and prints nothing.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+mod error;
+mod io;
+mod perft;
+mod replay;
+
+use error::CliError;
+
+/// Bao (four-row mancala of the Swahili coast): rules engine, records, replay.
+#[derive(Debug, Parser)]
+#[command(name = "bao", version, propagate_version = true)]
+struct Cli {
+    /// When to colour messages on stderr.
+    #[arg(long, value_enum, global = true, default_value_t = Color::Auto)]
+    color: Color,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The `--color` choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Color {
+    /// Colour when stderr is a terminal (and `NO_COLOR` is not set).
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+/// What every command gets besides its own arguments.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Context {
+    /// The `--color` choice.
+    #[allow(dead_code)] // no command colours its own output yet
+    pub(crate) color: Color,
+}
+
+/// How a command that ran to its end went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Status {
+    /// Everything was valid (exit 0).
+    Success,
+    /// Some input was invalid: a bad record, position or move (exit 1).
+    Invalid,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Replay games given as JSON Lines and write, for each input line, one JSON line with
+    /// every position, the legal moves, the first error and the outcome (a machine
+    /// interface).
+    Replay(replay::Args),
+    /// Count the move sequences of a given length from a position (a move-generator test).
+    Perft(perft::Args),
+}
+
+impl Command {
+    fn run(&self, ctx: &Context) -> Result<Status, CliError> {
+        match self {
+            Command::Replay(args) => replay::run(args, ctx),
+            Command::Perft(args) => perft::run(args, ctx),
+        }
+    }
+}
+
+fn install_error_handler(color: Color) {
+    let _ = miette::set_hook(Box::new(move |_| {
+        let opts = miette::MietteHandlerOpts::new().terminal_links(false);
+        let opts = match color {
+            Color::Auto => opts,
+            Color::Always => opts.color(true),
+            Color::Never => opts.color(false),
+        };
+        Box::new(opts.build())
+    }));
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and version go to stdout with 0; usage errors to stderr with 2.
+            let _ = e.print();
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+        }
+    };
+    install_error_handler(cli.color);
+    let ctx = Context { color: cli.color };
+    match cli.command.run(&ctx) {
+        Ok(Status::Success) => ExitCode::SUCCESS,
+        Ok(Status::Invalid) => ExitCode::from(1),
+        Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
+        Err(e) => {
+            let code = e.exit_code();
+            eprintln!("{:?}", miette::Report::new(e));
+            ExitCode::from(code)
+        }
+    }
+}

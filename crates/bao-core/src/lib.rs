@@ -25,10 +25,16 @@
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
 
+mod engine;
+#[cfg(feature = "serde")]
+pub mod json;
+mod play;
 mod position;
 mod rules;
+mod trace;
 mod types;
 
+pub use play::{perft, IllegalMove};
 pub use position::{
     EndReason, HouseState, Outcome, Position, Setup, SetupError, SetupProblem, TOTAL_SEEDS,
 };
@@ -36,6 +42,7 @@ pub use rules::{
     EndCheck, EndlessMove, FrontRowGuard, HouseLap, Names, RuleOptionError, RuleSet, Takasia,
     UnknownPreset, Variant, PRESET_NAMES,
 };
+pub use trace::{Capture, Event, Lap, LapEnd, LapSource, MoveTrace, NeverEnding};
 pub use types::{
     BySide, Direction, Move, MoveSpec, ParsePitError, Pit, Row, Side, Sign, Stage, RING,
 };

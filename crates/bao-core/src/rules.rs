@@ -101,6 +101,10 @@ pub struct RuleSet {
     pub kuu_floor: bool,
     /// K3: while the kuu stands, a mtaji takata must start from it.
     pub first_takata_from_kuu: bool,
+    /// A.4.5 reading: a house falls the moment it is lifted or captured (`false`); AbstractPlay
+    /// destroys it only when the move is over (`true`), so later laps of the same move still
+    /// treat it as a house.
+    pub houses_fall_at_move_end: bool,
     /// A.2 item 13: the game ends the moment the opponent's front row is empty, mid-move.
     pub bao_hamna_mid_move: bool,
     /// A.2 item 12.
@@ -133,6 +137,7 @@ impl RuleSet {
         capture_priority: false,
         kuu_floor: false,
         first_takata_from_kuu: false,
+        houses_fall_at_move_end: false,
         bao_hamna_mid_move: true,
         endless_move: EndlessMove::Illegal,
         end_check: EndCheck::OpponentFirst,
@@ -169,6 +174,7 @@ impl RuleSet {
         capture_priority: true,
         kuu_floor: false,
         first_takata_from_kuu: false,
+        houses_fall_at_move_end: true,
         bao_hamna_mid_move: false,
         endless_move: EndlessMove::SeedCap(192),
         end_check: EndCheck::SouthFirst,
@@ -302,6 +308,7 @@ impl RuleSet {
             "kuu_floor" => self.kuu_floor = flag("true or false")?,
             "first_takata_from_kuu" => self.first_takata_from_kuu = flag("true or false")?,
             "bao_hamna_mid_move" => self.bao_hamna_mid_move = flag("true or false")?,
+            "houses_fall_at_move_end" => self.houses_fall_at_move_end = flag("true or false")?,
             _ => {
                 return Err(RuleOptionError {
                     option: name.to_owned(),

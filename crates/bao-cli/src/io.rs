@@ -1,0 +1,47 @@
+//! Inputs (a path, or `-` for stdin) and output to stdout.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader};
+use std::path::PathBuf;
+
+use crate::error::CliError;
+
+/// A file argument: a path, or `-` for stdin.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Input {
+    /// Standard input.
+    Stdin,
+    /// A file.
+    Path(PathBuf),
+}
+
+impl Input {
+    /// Reads a command-line value: `-` is stdin.
+    pub(crate) fn parse(s: &str) -> Result<Input, String> {
+        Ok(if s == "-" {
+            Input::Stdin
+        } else {
+            Input::Path(PathBuf::from(s))
+        })
+    }
+
+    /// The name used in messages.
+    pub(crate) fn name(&self) -> String {
+        match self {
+            Input::Stdin => "stdin".to_owned(),
+            Input::Path(p) => p.display().to_string(),
+        }
+    }
+
+    /// Opens the input for buffered reading.
+    pub(crate) fn open(&self) -> Result<Box<dyn BufRead>, CliError> {
+        Ok(match self {
+            Input::Stdin => Box::new(BufReader::new(io::stdin())),
+            Input::Path(p) => {
+                let file = File::open(p)
+                    .map_err(|e| CliError::io(format!("cannot read {}", self.name()), e))?;
+                Box::new(BufReader::new(file))
+            }
+        })
+    }
+}

@@ -1,0 +1,14 @@
+//! Integration tests of the `bao` binary: each runs the built binary on fixtures and
+//! snapshots its stdout, stderr and exit code together (`insta`, reviewed with
+//! `cargo insta review`).
+//!
+//! Modules:
+//! - `cmd`: running the binary and rendering a run for a snapshot (helpers, no tests);
+//! - `replay`: `bao replay` on `fixtures/replay/*.jsonl` and on stdin;
+//! - `perft`: `bao perft`;
+//! - `usage`: arguments, exit code 2 for usage and I/O errors.
+
+mod cmd;
+mod perft;
+mod replay;
+mod usage;

@@ -1,0 +1,750 @@
+//! Executing one move lap by lap, with optional tracing and exact never-ending detection.
+
+use crate::position::{House, Position};
+use crate::rules::{EndlessMove, FrontRowGuard, HouseLap, Takasia};
+use crate::trace::{Capture, Event, Lap, LapEnd, LapSource, MoveTrace, NeverEnding};
+use crate::types::{Direction, Move, Pit, Row, Side, Sign, Stage, RING};
+
+/// Laps played before never-ending detection starts (keeps it off the hot path).
+const DETECT_AFTER: u64 = 64;
+
+/// One seed in every pit of a ring.
+const ONES: u128 = u128::from_le_bytes([1; RING]);
+
+/// `SOW_CW[cur][n]`: one seed in each of the `n` pits after `cur`, clockwise.
+static SOW_CW: [[u128; RING]; RING] = sow_table(1);
+/// `SOW_ACW[cur][n]`: the same anticlockwise.
+static SOW_ACW: [[u128; RING]; RING] = sow_table(RING - 1);
+
+const fn sow_table(step: usize) -> [[u128; RING]; RING] {
+    let mut t = [[0u128; RING]; RING];
+    let mut cur = 0;
+    while cur < RING {
+        let mut n = 1;
+        while n < RING {
+            let pit = (cur + n * step) % RING;
+            t[cur][n] = t[cur][n - 1] | (1u128 << (8 * pit));
+            n += 1;
+        }
+        cur += 1;
+    }
+    t
+}
+
+/// Receives what happens during a move. The no-op `()` tracer compiles away.
+pub(crate) trait Tracer {
+    const ON: bool;
+    fn lap(&mut self, lap: Lap);
+    fn capture(&mut self, capture: Capture);
+    fn event(&mut self, event: Event);
+}
+
+impl Tracer for () {
+    const ON: bool = false;
+    #[inline]
+    fn lap(&mut self, _: Lap) {}
+    #[inline]
+    fn capture(&mut self, _: Capture) {}
+    #[inline]
+    fn event(&mut self, _: Event) {}
+}
+
+impl Tracer for MoveTrace {
+    const ON: bool = true;
+    fn lap(&mut self, lap: Lap) {
+        if self.laps.len() < MoveTrace::LAP_LIMIT {
+            self.laps.push(lap);
+        }
+    }
+    fn capture(&mut self, capture: Capture) {
+        if self.captures.len() < MoveTrace::LAP_LIMIT {
+            self.captures.push(capture);
+        }
+    }
+    fn event(&mut self, event: Event) {
+        if self.events.len() < MoveTrace::LAP_LIMIT {
+            self.events.push(event);
+        }
+    }
+}
+
+/// How a move's execution ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Finish {
+    /// The move ended normally (empty pit, house stop, takasia stop).
+    Done,
+    /// The opponent's front row became empty mid-move (only with `bao_hamna_mid_move`).
+    BaoHamna,
+    /// A takasa would have left the mover's front row empty (G10), at this lap.
+    FrontRowEmptied,
+    /// The move never ends.
+    NeverEnding(NeverEnding),
+    /// AbstractPlay's seed cap aborted the move.
+    Capped,
+}
+
+/// The in-move state compared for never-ending detection.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct LapState {
+    board: [[u8; RING]; 2],
+    houses: [House; 2],
+    blocked: [Option<u8>; 2],
+    cur: u8,
+    dir: Direction,
+    captured: bool,
+}
+
+/// The result of running a move.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Outcome {
+    pub(crate) pos: Position,
+    pub(crate) finish: Finish,
+    /// The move stopped in the functional nyumba where a safari was possible.
+    pub(crate) stopped_at_house: bool,
+    /// The opponent front pit (ring 0..8) of the first capture.
+    pub(crate) first_capture: Option<u8>,
+    /// Bit i set: the opponent's front pit with ring index i was captured.
+    pub(crate) captured_mask: u8,
+    pub(crate) laps: u64,
+    pub(crate) sown: u64,
+}
+
+pub(crate) struct Runner<'t, T: Tracer> {
+    pos: Position,
+    m: usize,
+    o: usize,
+    mv: Move,
+    stage: Stage,
+    capturing: bool,
+    cur: usize,
+    dir: Direction,
+    hand: u32,
+    lap_start: usize,
+    lap_source: LapSource,
+    lap: u64,
+    sown: u64,
+    captured: bool,
+    choose_kichwa: bool,
+    from_functional_house: bool,
+    stopped_at_house: bool,
+    first_capture: Option<u8>,
+    captured_mask: u8,
+    pending_destroy: [bool; 2],
+    tracer: &'t mut T,
+}
+
+enum Flow {
+    Continue,
+    End(Finish),
+}
+
+#[inline]
+fn front_empty(ring: &[u8; RING]) -> bool {
+    ring[..8].iter().all(|&n| n == 0)
+}
+
+impl<'t, T: Tracer> Runner<'t, T> {
+    pub(crate) fn new(pos: &Position, mv: Move, tracer: &'t mut T) -> Self {
+        let m = pos.to_move.index();
+        let stage = pos.stage();
+        let p = mv.pit.ring();
+        let from_functional_house =
+            pos.rules.houses && p == 4 && pos.houses[m] == House::Owned && pos.board[m][4] >= 6;
+        Runner {
+            pos: *pos,
+            m,
+            o: 1 - m,
+            mv,
+            stage,
+            capturing: false,
+            cur: p,
+            dir: Direction::Clockwise,
+            hand: 0,
+            lap_start: p,
+            lap_source: LapSource::Lifted,
+            lap: 0,
+            sown: 0,
+            captured: false,
+            choose_kichwa: false,
+            from_functional_house,
+            stopped_at_house: false,
+            first_capture: None,
+            captured_mask: 0,
+            pending_destroy: [false; 2],
+            tracer,
+        }
+    }
+
+    fn side(&self) -> Side {
+        if self.m == 0 {
+            Side::South
+        } else {
+            Side::North
+        }
+    }
+
+    fn pit(&self, ring: usize) -> Pit {
+        Pit::from_ring(self.side(), ring)
+    }
+
+    fn destroy_house(&mut self, who: usize) {
+        if self.pos.rules.houses_fall_at_move_end {
+            self.pending_destroy[who] = true;
+            return;
+        }
+        if self.pos.houses[who] == House::Owned {
+            self.pos.houses[who] = House::Destroyed;
+            if T::ON {
+                let side = if who == 0 { Side::South } else { Side::North };
+                self.tracer.event(Event::HouseDestroyed { side });
+            }
+        }
+    }
+
+    /// AbstractPlay clears a stored block when its pit is lifted.
+    fn lifted(&mut self, ring: usize) {
+        if self.pos.rules.takasia == Takasia::AbstractPlay
+            && self.pos.blocked[self.m] == Some(ring as u8)
+        {
+            self.pos.blocked[self.m] = None;
+            if T::ON {
+                let pit = self.pit(ring);
+                self.tracer.event(Event::TakasiaCleared { pit });
+            }
+        }
+    }
+
+    /// Lifts `n` seeds from `ring` to start a lap; checks the front-row guard.
+    fn lift(&mut self, ring: usize, n: u8, source: LapSource) -> Flow {
+        self.pos.board[self.m][ring] -= n;
+        if ring == 4 && self.pos.rules.houses && source != LapSource::Taxed {
+            self.destroy_house(self.m);
+        }
+        self.lifted(ring);
+        self.cur = ring;
+        self.hand = u32::from(n);
+        self.lap_start = ring;
+        self.lap_source = source;
+        if self.mv.takasa
+            && self.pos.rules.front_row_guard == FrontRowGuard::Strict
+            && ring < 8
+            && front_empty(&self.pos.board[self.m])
+            && (ring + self.dir.step()) % RING >= 8
+        {
+            return Flow::End(Finish::FrontRowEmptied);
+        }
+        Flow::Continue
+    }
+
+    /// Starts the move: namua placement or mtaji lift.
+    fn begin(&mut self) -> Flow {
+        let p = self.mv.pit.ring();
+        let rules = self.pos.rules;
+        if self.stage == Stage::Namua {
+            self.pos.hands[self.m] -= 1;
+            self.pos.board[self.m][p] += 1;
+            if T::ON {
+                self.tracer.event(Event::Placed { pit: self.mv.pit });
+            }
+            if !self.mv.takasa {
+                self.capturing = true;
+                self.choose_kichwa = true;
+                return self.capture_at(p, 0);
+            }
+            self.dir = self.mv.sign.sowing_direction(Row::Front);
+            let count = self.pos.board[self.m][p];
+            let functional_before =
+                rules.houses && p == 4 && self.pos.houses[self.m] == House::Owned && count > 6;
+            let taxed = functional_before && !(rules.kuu_floor && count - 2 < 6);
+            if taxed {
+                if T::ON {
+                    self.tracer.event(Event::HouseTaxed { left: count - 2 });
+                }
+                return self.lift(p, 2, LapSource::Taxed);
+            }
+            self.lift(p, count, LapSource::Lifted)
+        } else {
+            self.dir = self.mv.sign.sowing_direction(self.mv.pit.row());
+            let count = self.pos.board[self.m][p];
+            if rules.takasia == Takasia::AbstractPlay
+                && self.mv.takasa
+                && self.pos.blocked[self.m] == Some(p as u8)
+            {
+                // AbstractPlay: a takasa from the stored blocked pit stops at once (a pass).
+                if T::ON {
+                    self.tracer.event(Event::TakasiaStop { pit: self.mv.pit });
+                }
+                return Flow::End(Finish::Done);
+            }
+            self.capturing = !self.mv.takasa && count < rules.capture_threshold;
+            self.lift(p, count, LapSource::Lifted)
+        }
+    }
+
+    /// Captures the opponent pit facing own front pit `i`, and prepares the captured lap.
+    fn capture_at(&mut self, i: usize, after_lap: u64) -> Flow {
+        let (m, o) = (self.m, self.o);
+        let j = 7 - i;
+        let seeds = self.pos.board[o][j];
+        self.pos.board[o][j] = 0;
+        self.captured = true;
+        self.captured_mask |= 1 << j;
+        if self.first_capture.is_none() {
+            self.first_capture = Some(j as u8);
+        }
+        if self.pos.rules.houses && j == 4 {
+            self.destroy_house(o);
+        }
+        if self.pos.rules.takasia == Takasia::AbstractPlay {
+            if self.pos.blocked[o] == Some(j as u8) {
+                self.pos.blocked[o] = None;
+            }
+            if self.pos.blocked[m] == Some(i as u8) {
+                self.pos.blocked[m] = None;
+            }
+        }
+        if self.stage == Stage::Mtaji && self.pos.rules.house_lost_on_first_mtaji_capture {
+            self.destroy_house(m);
+        }
+        let (kichwa, dir) = if i <= 1 {
+            (0, Direction::Clockwise)
+        } else if i >= 6 {
+            (7, Direction::Anticlockwise)
+        } else if self.choose_kichwa {
+            match self.mv.sign {
+                Sign::Left => (0, Direction::Clockwise),
+                Sign::Right => (7, Direction::Anticlockwise),
+            }
+        } else if self.dir == Direction::Clockwise {
+            (0, Direction::Clockwise)
+        } else {
+            (7, Direction::Anticlockwise)
+        };
+        if T::ON {
+            let kp = self.pit(kichwa);
+            if self.choose_kichwa && (2..6).contains(&i) {
+                self.tracer.event(Event::KichwaChosen { kichwa: kp });
+            }
+            self.tracer.capture(Capture {
+                pit: Pit::from_ring(self.side().opponent(), j),
+                seeds,
+                kichwa: kp,
+                direction: dir,
+                after_lap,
+            });
+        }
+        self.choose_kichwa = false;
+        if self.pos.rules.bao_hamna_mid_move && front_empty(&self.pos.board[o]) {
+            self.pos.hands[m] += seeds;
+            if T::ON {
+                self.tracer.event(Event::BaoHamna);
+            }
+            return Flow::End(Finish::BaoHamna);
+        }
+        self.dir = dir;
+        self.cur = (kichwa + RING - dir.step()) % RING;
+        self.hand = u32::from(seeds);
+        self.lap_start = kichwa;
+        self.lap_source = LapSource::Captured;
+        Flow::Continue
+    }
+
+    fn record_lap(&mut self, ended: LapEnd) {
+        if T::ON {
+            let lap = Lap {
+                number: self.lap,
+                start: self.pit(self.lap_start),
+                source: self.lap_source,
+                direction: self.dir,
+                seeds: self.hand,
+                end: self.pit(self.cur),
+                ended,
+            };
+            self.tracer.lap(lap);
+        }
+    }
+
+    /// Sows the hand; the state at the lap's end is then ready for comparison.
+    ///
+    /// The ring of 16 pits is handled as one `u128` (a byte per pit; counts never exceed 64,
+    /// so no byte carries into the next): a lap is one table look-up and one addition.
+    #[inline]
+    fn sow(&mut self) {
+        let n = self.hand as usize;
+        let (full, rest) = (n / RING, n % RING);
+        let table = match self.dir {
+            Direction::Clockwise => &SOW_CW,
+            Direction::Anticlockwise => &SOW_ACW,
+        };
+        let ring = &mut self.pos.board[self.m];
+        let mut r = u128::from_le_bytes(*ring);
+        r += table[self.cur][rest] + ONES * full as u128;
+        *ring = r.to_le_bytes();
+        self.cur = match self.dir {
+            Direction::Clockwise => (self.cur + n) % RING,
+            Direction::Anticlockwise => (self.cur + RING * (n / RING + 1) - n) % RING,
+        };
+        self.lap += 1;
+        self.sown += n as u64;
+    }
+
+    /// Decides what the lap that just ended leads to.
+    fn after_lap(&mut self) -> Flow {
+        let rules = self.pos.rules;
+        let (m, o, cur) = (self.m, self.o, self.cur);
+        let count = self.pos.board[m][cur];
+        if count == 1 {
+            self.record_lap(LapEnd::EmptyPit);
+            return Flow::End(Finish::Done);
+        }
+        if self.capturing && cur < 8 && self.pos.board[o][7 - cur] > 0 {
+            self.record_lap(LapEnd::Capture);
+            return self.capture_at(cur, self.lap);
+        }
+        if rules.houses && cur == 4 && self.pos.houses[m] == House::Owned && count >= 6 {
+            let stop = match (self.stage, self.capturing) {
+                (Stage::Namua, false) => true,
+                (Stage::Namua, true) => !self.mv.safari,
+                (Stage::Mtaji, true) => false,
+                (Stage::Mtaji, false) => rules.mtaji_takasa_house == HouseLap::Stop,
+            };
+            if stop {
+                if self.stage == Stage::Namua && self.capturing {
+                    self.stopped_at_house = true;
+                }
+                self.record_lap(LapEnd::HouseStop);
+                if T::ON {
+                    self.tracer.event(Event::HouseStop);
+                }
+                return Flow::End(Finish::Done);
+            }
+            if self.stage == Stage::Namua {
+                self.record_lap(LapEnd::Safari);
+                if T::ON {
+                    self.tracer.event(Event::Safari);
+                }
+                return self.relay();
+            }
+        }
+        if let Some(h) = self.pos.blocked[m] {
+            if usize::from(h) == cur {
+                let stops = match rules.takasia {
+                    Takasia::Off => false,
+                    Takasia::Standard => !(self.lap == 1 && self.from_functional_house),
+                    Takasia::AbstractPlay => self.mv.takasa,
+                };
+                if stops {
+                    self.record_lap(LapEnd::TakasiaStop);
+                    if T::ON {
+                        let pit = self.pit(cur);
+                        self.tracer.event(Event::TakasiaStop { pit });
+                    }
+                    return Flow::End(Finish::Done);
+                }
+            }
+        }
+        self.record_lap(LapEnd::Relay);
+        self.relay()
+    }
+
+    fn relay(&mut self) -> Flow {
+        if let EndlessMove::SeedCap(cap) = self.pos.rules.endless_move {
+            if self.sown > u64::from(cap) {
+                return Flow::End(Finish::Capped);
+            }
+        }
+        let cur = self.cur;
+        let n = self.pos.board[self.m][cur];
+        self.lift(cur, n, LapSource::Lifted)
+    }
+
+    fn state(&self) -> LapState {
+        LapState {
+            board: self.pos.board,
+            houses: self.pos.houses,
+            blocked: self.pos.blocked,
+            cur: self.cur as u8,
+            dir: self.dir,
+            captured: self.captured,
+        }
+    }
+
+    /// Runs the move to its end.
+    pub(crate) fn run(mut self) -> Outcome {
+        let finish = self.run_inner();
+        for who in 0..2 {
+            if self.pending_destroy[who] && self.pos.houses[who] == House::Owned {
+                self.pos.houses[who] = House::Destroyed;
+                if T::ON {
+                    let side = if who == 0 { Side::South } else { Side::North };
+                    self.tracer.event(Event::HouseDestroyed { side });
+                }
+            }
+        }
+        Outcome {
+            pos: self.pos,
+            finish,
+            stopped_at_house: self.stopped_at_house,
+            first_capture: self.first_capture,
+            captured_mask: self.captured_mask,
+            laps: self.lap,
+            sown: self.sown,
+        }
+    }
+
+    fn run_inner(&mut self) -> Finish {
+        if let Flow::End(f) = self.begin() {
+            return f;
+        }
+        let exact = !matches!(self.pos.rules.endless_move, EndlessMove::SeedCap(_));
+        loop {
+            self.sow();
+            if exact && self.lap >= DETECT_AFTER {
+                return self.run_detecting();
+            }
+            if let Flow::End(f) = self.after_lap() {
+                return f;
+            }
+        }
+    }
+
+    /// Whether the next laps are plain relays of a takasa: no capture, no house of the mover,
+    /// no takasia'd pit of his, no seed cap. Then [`Runner::lap_fast`] may replace
+    /// `after_lap` + `sow`.
+    fn fast_eligible(&self) -> bool {
+        let own_house = self.pos.rules.houses && self.pos.houses[self.m] == House::Owned;
+        !(self.capturing || own_house || self.pos.blocked[self.m].is_some() || T::ON)
+    }
+
+    /// `after_lap` followed by `sow`, for a plain relay of a takasa, on the ring as one
+    /// `u128`. Only called when [`Runner::fast_eligible`] holds.
+    #[inline]
+    fn lap_fast(&mut self) -> Flow {
+        let m = self.m;
+        let mut r = u128::from_le_bytes(self.pos.board[m]);
+        let cur = self.cur;
+        let n = ((r >> (8 * cur)) & 0xff) as usize;
+        if n == 1 {
+            return Flow::End(Finish::Done);
+        }
+        r -= (n as u128) << (8 * cur);
+        if self.mv.takasa
+            && self.pos.rules.front_row_guard == FrontRowGuard::Strict
+            && cur < 8
+            && (r as u64) == 0
+            && (cur + self.dir.step()) % RING >= 8
+        {
+            self.pos.board[m] = r.to_le_bytes();
+            return Flow::End(Finish::FrontRowEmptied);
+        }
+        let (table, next) = match self.dir {
+            Direction::Clockwise => (&SOW_CW, (cur + n) % RING),
+            Direction::Anticlockwise => (&SOW_ACW, (cur + RING * (n / RING + 1) - n) % RING),
+        };
+        r += table[cur][n % RING] + ONES * (n / RING) as u128;
+        self.pos.board[m] = r.to_le_bytes();
+        self.cur = next;
+        self.hand = n as u32;
+        self.lap += 1;
+        self.sown += n as u64;
+        Flow::Continue
+    }
+
+    /// Plays the next lap (from a lap end to the next lap end).
+    #[inline]
+    fn next_lap(&mut self) -> Flow {
+        if self.fast_eligible() {
+            return self.lap_fast();
+        }
+        if let Flow::End(f) = self.after_lap() {
+            return Flow::End(f);
+        }
+        self.sow();
+        Flow::Continue
+    }
+
+    /// Whether the in-move state equals a saved one (cheap fields first).
+    #[inline]
+    fn same_state(&self, s: &LapState) -> bool {
+        self.cur == usize::from(s.cur)
+            && self.pos.board[self.m] == s.board[self.m]
+            && self.pos.board[self.o] == s.board[self.o]
+            && self.dir == s.dir
+            && self.captured == s.captured
+            && self.pos.houses == s.houses
+            && self.pos.blocked == s.blocked
+    }
+
+    /// Runs plain takasa relays on local copies of the ring (the hot loop of never-ending
+    /// detection) while `keep_going(ring, cur)` says so after each lap. Returns how the move
+    /// ended, or `None` when `keep_going` stopped it. Only while [`Runner::fast_eligible`].
+    #[inline]
+    fn fast_laps(&mut self, mut keep_going: impl FnMut(u128, usize) -> bool) -> Option<Finish> {
+        let m = self.m;
+        let guard = self.mv.takasa && self.pos.rules.front_row_guard == FrontRowGuard::Strict;
+        let clockwise = self.dir == Direction::Clockwise;
+        let table = if clockwise { &SOW_CW } else { &SOW_ACW };
+        let back_next = |cur: usize| {
+            if clockwise {
+                cur == 7
+            } else {
+                cur == 0
+            }
+        };
+        let mut r = u128::from_le_bytes(self.pos.board[m]);
+        let mut cur = self.cur;
+        let (mut laps, mut sown) = (0u64, 0u64);
+        let result = loop {
+            let n = ((r >> (8 * cur)) & 0xff) as usize;
+            if n == 1 {
+                break Some(Finish::Done);
+            }
+            r -= (n as u128) << (8 * cur);
+            if guard && cur < 8 && (r as u64) == 0 && back_next(cur) {
+                break Some(Finish::FrontRowEmptied);
+            }
+            r += table[cur][n % RING] + ONES * (n / RING) as u128;
+            cur = if clockwise {
+                (cur + n) % RING
+            } else {
+                (cur + RING * (n / RING + 1) - n) % RING
+            };
+            laps += 1;
+            sown += n as u64;
+            if !keep_going(r, cur) {
+                break None;
+            }
+        };
+        self.pos.board[m] = r.to_le_bytes();
+        self.cur = cur;
+        self.lap += laps;
+        self.sown += sown;
+        result
+    }
+
+    /// Plays `k` laps (fewer if the move ends: then how it ended).
+    fn advance(&mut self, k: u64) -> Option<Finish> {
+        let mut left = k;
+        while left > 0 {
+            if self.fast_eligible() {
+                let mut i = 0;
+                if let Some(f) = self.fast_laps(|_, _| {
+                    i += 1;
+                    i < left
+                }) {
+                    return Some(f);
+                }
+                left -= i;
+            } else {
+                if let Flow::End(f) = self.next_lap() {
+                    return Some(f);
+                }
+                left -= 1;
+            }
+        }
+        None
+    }
+
+    /// The slow path after many laps: Brent's cycle detection on the lap-end states, in O(1)
+    /// memory. Returns the period; the cycle's start is found afterwards by [`execute`].
+    fn run_detecting(&mut self) -> Finish {
+        let mut tortoise = self.state();
+        let mut power: u64 = 1;
+        let mut lam: u64 = 0;
+        loop {
+            if self.fast_eligible() {
+                // Everything but the mover's ring and the current pit is fixed here.
+                let mut others_equal = self.same_state_except_ring(&tortoise);
+                let (mut t_ring, mut t_cur) = (
+                    u128::from_le_bytes(tortoise.board[self.m]),
+                    usize::from(tortoise.cur),
+                );
+                let mut found = false;
+                let end = self.fast_laps(|r, cur| {
+                    lam += 1;
+                    if others_equal && cur == t_cur && r == t_ring {
+                        found = true;
+                        return false;
+                    }
+                    if lam == power {
+                        (t_ring, t_cur) = (r, cur);
+                        others_equal = true;
+                        power *= 2;
+                        lam = 0;
+                    }
+                    true
+                });
+                if let Some(f) = end {
+                    return f;
+                }
+                if found {
+                    return Finish::NeverEnding(NeverEnding {
+                        cycle_start_lap: 0,
+                        period: lam,
+                    });
+                }
+                unreachable!("fast_laps stops only at a move end or a found cycle");
+            }
+            if let Flow::End(f) = self.next_lap() {
+                return f;
+            }
+            lam += 1;
+            if self.same_state(&tortoise) {
+                return Finish::NeverEnding(NeverEnding {
+                    cycle_start_lap: 0,
+                    period: lam,
+                });
+            }
+            if lam == power {
+                tortoise = self.state();
+                power *= 2;
+                lam = 0;
+            }
+        }
+    }
+
+    /// Whether everything but the mover's ring and the current pit equals a saved state.
+    fn same_state_except_ring(&self, s: &LapState) -> bool {
+        self.pos.board[self.o] == s.board[self.o]
+            && self.dir == s.dir
+            && self.captured == s.captured
+            && self.pos.houses == s.houses
+            && self.pos.blocked == s.blocked
+    }
+}
+
+/// Finds the first lap on the cycle of a never-ending move, its period known: two fresh
+/// runners `period` laps apart step together until their states agree.
+fn cycle_start(pos: &Position, mv: Move, period: u64) -> u64 {
+    let (mut a, mut b) = ((), ());
+    let mut trail = Runner::new(pos, mv, &mut a);
+    let mut lead = Runner::new(pos, mv, &mut b);
+    if matches!(trail.begin(), Flow::End(_)) || matches!(lead.begin(), Flow::End(_)) {
+        return 0;
+    }
+    trail.sow();
+    lead.sow();
+    if lead.advance(period).is_some() {
+        return 0;
+    }
+    loop {
+        if trail.same_state(&lead.state()) {
+            return trail.lap;
+        }
+        if trail.advance(1).is_some() || lead.advance(1).is_some() {
+            return 0;
+        }
+    }
+}
+
+/// Runs `mv` from `pos` with a tracer; never-ending moves get their exact cycle start.
+pub(crate) fn execute<T: Tracer>(pos: &Position, mv: Move, tracer: &mut T) -> Outcome {
+    let mut out = Runner::new(pos, mv, tracer).run();
+    if let Finish::NeverEnding(ne) = out.finish {
+        out.finish = Finish::NeverEnding(NeverEnding {
+            cycle_start_lap: cycle_start(pos, mv, ne.period),
+            period: ne.period,
+        });
+    }
+    out
+}

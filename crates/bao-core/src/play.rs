@@ -1,0 +1,959 @@
+//! Legal moves, playing a move, the end of the game, perft.
+
+use std::fmt;
+
+use crate::engine::{execute, Finish, Outcome as Run};
+use crate::position::{EndReason, House, Outcome, Position};
+use crate::rules::{EndCheck, EndlessMove, Takasia};
+use crate::trace::{Event, MoveTrace, NeverEnding};
+use crate::types::{Direction, Move, MoveSpec, Pit, Row, Side, Sign, Stage, RING};
+
+/// Why a move may not be played, naming the rule of `spec/rules.md` that forbids it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IllegalMove {
+    /// The move as written.
+    pub mv: String,
+    /// The rule identifier (`G5`, `N3a`, `T3`, ...): a heading of `spec/rules.md`.
+    pub rule: &'static str,
+    /// One sentence: why, in the variant's own words.
+    pub message: String,
+    /// For a never-ending move: where its cycle starts and its period.
+    pub never_ending: Option<NeverEnding>,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} is illegal ({}): {}",
+            self.mv, self.rule, self.message
+        )
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// A random choice: `pick(n)` returns a number below `n`.
+type Picker<'a> = Option<&'a mut dyn FnMut(usize) -> usize>;
+
+/// The legal moves of a position with their runs.
+#[derive(Debug, Default)]
+struct Analysis {
+    /// Legal captures (after never-ending and priority filters).
+    captures: Vec<(Move, Run)>,
+    /// Legal takasa moves (empty when captures exist).
+    takasas: Vec<(Move, Run)>,
+}
+
+impl Analysis {
+    fn is_empty(&self) -> bool {
+        self.captures.is_empty() && self.takasas.is_empty()
+    }
+
+    fn moves(&self) -> Vec<Move> {
+        let list = if self.captures.is_empty() {
+            &self.takasas
+        } else {
+            &self.captures
+        };
+        list.iter().map(|(mv, _)| *mv).collect()
+    }
+
+    fn captures(&self) -> Vec<Move> {
+        self.captures.iter().map(|(mv, _)| *mv).collect()
+    }
+}
+
+/// Both directions of a takasa from `pit`.
+fn takasas_from(pit: Pit) -> impl Iterator<Item = Move> {
+    [Sign::Left, Sign::Right].into_iter().map(move |sign| Move {
+        pit,
+        sign,
+        takasa: true,
+        safari: false,
+    })
+}
+
+/// The ring index where a first lap of `n` seeds (fewer than 16) from ring `r` ends.
+fn first_lap_end(r: usize, n: usize, dir: Direction) -> usize {
+    match dir {
+        Direction::Clockwise => (r + n) % RING,
+        Direction::Anticlockwise => (r + RING - n % RING) % RING,
+    }
+}
+
+fn illegal(mv: impl fmt::Display, rule: &'static str, message: String) -> IllegalMove {
+    IllegalMove {
+        mv: mv.to_string(),
+        rule,
+        message,
+        never_ending: None,
+    }
+}
+
+impl Position {
+    fn m(&self) -> usize {
+        self.to_move.index()
+    }
+
+    fn ring(&self, side: Side) -> &[u8; RING] {
+        &self.board[side.index()]
+    }
+
+    /// Runs a move without tracing.
+    fn simulate(&self, mv: Move) -> Run {
+        execute(self, mv, &mut ())
+    }
+
+    fn endless_is_illegal(&self) -> bool {
+        self.rules.endless_move == EndlessMove::Illegal
+    }
+
+    /// A run that makes its move illegal (G10, or G11 under the `illegal` policy).
+    fn run_is_illegal(&self, run: &Run) -> bool {
+        match run.finish {
+            Finish::FrontRowEmptied => true,
+            Finish::NeverEnding(_) => self.endless_is_illegal(),
+            _ => false,
+        }
+    }
+
+    /// The outcome decided by the board alone (front rows), in the rule set's order.
+    fn front_row_outcome(&self) -> Option<Outcome> {
+        let y = self.to_move;
+        let x = y.opponent();
+        let order = match self.rules.end_check {
+            EndCheck::OpponentFirst => [y, x],
+            EndCheck::SouthFirst => [Side::South, Side::North],
+        };
+        for loser in order {
+            if self.front_row_seeds(loser) == 0 {
+                let reason = if loser == y {
+                    EndReason::BaoHamna
+                } else {
+                    EndReason::OwnFrontRowEmpty
+                };
+                return Some(Outcome {
+                    winner: Some(loser.opponent()),
+                    reason,
+                });
+            }
+        }
+        None
+    }
+
+    /// The outcome if the game is over: a recorded end (never-ending move), an empty front
+    /// row, or no legal move for the side to move.
+    #[must_use]
+    pub fn outcome(&self) -> Option<Outcome> {
+        if let Some(o) = self.ended {
+            return Some(o);
+        }
+        if let Some(o) = self.front_row_outcome() {
+            return Some(o);
+        }
+        if self.analyse(None).is_empty() {
+            return Some(Outcome {
+                winner: Some(self.to_move.opponent()),
+                reason: EndReason::NoLegalMove,
+            });
+        }
+        None
+    }
+
+    /// Whether the game is over.
+    #[must_use]
+    pub fn is_over(&self) -> bool {
+        self.outcome().is_some()
+    }
+
+    /// Every legal move, sorted.
+    #[must_use]
+    pub fn legal_moves(&self) -> Vec<Move> {
+        if self.ended.is_some() || self.front_row_outcome().is_some() {
+            return Vec::new();
+        }
+        let mut moves = self.analyse(None).moves();
+        moves.sort_unstable();
+        moves
+    }
+
+    /// A legal move chosen at random, with the position after it; `None` when the game is
+    /// over. `pick(n)` must return a number below `n`.
+    ///
+    /// Exact (only legal moves come out, and every legal move can) but cheaper than
+    /// [`Position::legal_moves`]: candidates are run in random order until one is legal,
+    /// instead of running them all. Not uniform over the legal list.
+    pub fn random_move(&self, pick: &mut dyn FnMut(usize) -> usize) -> Option<(Move, Position)> {
+        if self.ended.is_some() || self.front_row_outcome().is_some() {
+            return None;
+        }
+        let a = self.analyse(Some(pick));
+        let (mv, run) = a.captures.first().or_else(|| a.takasas.first())?;
+        Some((*mv, self.finish_move(mv, run, None)))
+    }
+
+    /// Classifies the candidates and runs them. With `pick`, each group is tried in random
+    /// order and only its first legal move is kept.
+    fn analyse(&self, mut pick: Option<&mut dyn FnMut(usize) -> usize>) -> Analysis {
+        match self.stage() {
+            Stage::Namua => self.analyse_namua(&mut pick),
+            Stage::Mtaji => self.analyse_mtaji(&mut pick),
+        }
+    }
+
+    /// Runs candidates and keeps the legal ones (all, or with `pick` the first found in a
+    /// random order).
+    fn select(&self, mut cands: Vec<Move>, pick: &mut Picker<'_>) -> Vec<(Move, Run)> {
+        match pick {
+            Some(rng) => {
+                while !cands.is_empty() {
+                    let i = rng(cands.len()).min(cands.len() - 1);
+                    let mv = cands.swap_remove(i);
+                    let run = self.simulate(mv);
+                    if !self.run_is_illegal(&run) {
+                        return vec![(mv, run)];
+                    }
+                }
+                Vec::new()
+            }
+            None => cands
+                .into_iter()
+                .filter_map(|mv| {
+                    let run = self.simulate(mv);
+                    (!self.run_is_illegal(&run)).then_some((mv, run))
+                })
+                .collect(),
+        }
+    }
+
+    fn analyse_namua(&self, pick: &mut Picker<'_>) -> Analysis {
+        let side = self.to_move;
+        let own = self.ring(side);
+        let opp = self.ring(side.opponent());
+        let mut cands = Vec::new();
+        for i in 0..8 {
+            if own[i] == 0 || opp[7 - i] == 0 {
+                continue;
+            }
+            let pit = Pit::from_ring(side, i);
+            let signs: &[Sign] = if i <= 1 {
+                &[Sign::Left]
+            } else if i >= 6 {
+                &[Sign::Right]
+            } else {
+                &[Sign::Left, Sign::Right]
+            };
+            for &sign in signs {
+                cands.push(Move {
+                    pit,
+                    sign,
+                    takasa: false,
+                    safari: false,
+                });
+            }
+        }
+        let mut a = Analysis::default();
+        for (mv, run) in self.select(cands, pick) {
+            let keep_plain = match pick {
+                Some(rng) if run.stopped_at_house => rng(2) == 0,
+                _ => true,
+            };
+            if keep_plain {
+                a.captures.push((mv, run));
+            }
+            if run.stopped_at_house {
+                let safari = Move { safari: true, ..mv };
+                let srun = self.simulate(safari);
+                if !self.run_is_illegal(&srun) {
+                    a.captures.push((safari, srun));
+                } else if !keep_plain {
+                    a.captures.push((mv, run));
+                }
+            }
+        }
+        if !a.captures.is_empty() {
+            return a;
+        }
+        let cands = self
+            .namua_placements()
+            .into_iter()
+            .flat_map(|i| takasas_from(Pit::from_ring(side, i)))
+            .collect();
+        a.takasas = self.select(cands, pick);
+        a
+    }
+
+    /// Front pits (ring indices) where a namua takasa may place its seed (N3a, N3b).
+    fn namua_placements(&self) -> Vec<usize> {
+        let side = self.to_move;
+        let own = self.ring(side);
+        let house_owned = self.rules.houses && self.houses[side.index()] == House::Owned;
+        let occupied: Vec<usize> = (0..8).filter(|&i| own[i] > 0).collect();
+        if house_owned && own[4] >= 6 {
+            // N3a: a functional nyumba only when it is the only occupied front pit.
+            let others: Vec<usize> = occupied.iter().copied().filter(|&i| i != 4).collect();
+            return if others.is_empty() { vec![4] } else { others };
+        }
+        let excluded = |i: usize| i == 4 && house_owned && !self.rules.dormant_house_placeable;
+        let multi: Vec<usize> = occupied
+            .iter()
+            .copied()
+            .filter(|&i| own[i] >= 2 && !excluded(i))
+            .collect();
+        if !multi.is_empty() {
+            return multi;
+        }
+        let singles: Vec<usize> = occupied.iter().copied().filter(|&i| !excluded(i)).collect();
+        if !singles.is_empty() {
+            return singles;
+        }
+        occupied
+    }
+
+    /// Mtaji capture candidates by the first-lap rule (G6, M2), before execution.
+    fn mtaji_capture_candidates(&self, side: Side) -> Vec<Move> {
+        let own = self.ring(side);
+        let opp = self.ring(side.opponent());
+        let blocked_start = match self.rules.takasia {
+            Takasia::Standard => self.blocked[side.index()].map(usize::from),
+            _ => None,
+        };
+        let mut out = Vec::new();
+        for r in 0..RING {
+            let n = own[r];
+            if n < 2 || n >= self.rules.capture_threshold || Some(r) == blocked_start {
+                continue;
+            }
+            for dir in [Direction::Clockwise, Direction::Anticlockwise] {
+                let end = first_lap_end(r, usize::from(n), dir);
+                if end < 8 && own[end] > 0 && opp[7 - end] > 0 {
+                    let pit = Pit::from_ring(side, r);
+                    out.push(Move {
+                        pit,
+                        sign: Sign::for_sowing(pit.row(), dir),
+                        takasa: false,
+                        safari: false,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// The pit the side to move must capture (T5/K4), if the rules give priority.
+    fn priority_pit(&self) -> Option<u8> {
+        if !self.rules.capture_priority {
+            return None;
+        }
+        self.blocked[self.to_move.opponent().index()]
+    }
+
+    fn analyse_mtaji(&self, pick: &mut Picker<'_>) -> Analysis {
+        let side = self.to_move;
+        let m = self.m();
+        let mut a = Analysis::default();
+        let cands = self.mtaji_capture_candidates(side);
+        if let Some(h) = self.priority_pit().filter(|_| !cands.is_empty()) {
+            // Priority needs every capture run: keep those that take h (T5/K4).
+            let all = self.select(cands, &mut None);
+            let (kept, others): (Vec<_>, Vec<_>) = all
+                .into_iter()
+                .partition(|(_, run)| run.captured_mask & (1 << h) != 0);
+            let pool = if !kept.is_empty() {
+                kept
+            } else if self.rules.takasia == Takasia::AbstractPlay {
+                // AbstractPlay: no capture takes the pit, so there is no move at all.
+                return a;
+            } else {
+                others
+            };
+            a.captures = match pick {
+                Some(rng) if !pool.is_empty() => vec![pool[rng(pool.len()).min(pool.len() - 1)]],
+                _ => pool,
+            };
+        } else {
+            a.captures = self.select(cands, pick);
+        }
+        if !a.captures.is_empty() {
+            return a;
+        }
+        let own = self.ring(side);
+        if self.rules.first_takata_from_kuu
+            && self.rules.houses
+            && self.houses[m] == House::Owned
+            && own[4] >= 2
+        {
+            a.takasas = self.select(takasas_from(Pit::nyumba(side)).collect(), pick);
+            if !a.takasas.is_empty() {
+                return a;
+            }
+        }
+        let excluded = match self.rules.takasia {
+            Takasia::Off => None,
+            Takasia::Standard => self.blocked[m].map(usize::from),
+            Takasia::AbstractPlay => self.abstractplay_exclusion(),
+        };
+        let front: Vec<usize> = (0..8)
+            .filter(|&i| own[i] >= 2 && Some(i) != excluded)
+            .collect();
+        let back_allowed = match self.rules.takasia {
+            // A takasia'd pit counts as holding two or more (A.4.10).
+            Takasia::Standard | Takasia::Off => !(0..8).any(|i| own[i] >= 2),
+            Takasia::AbstractPlay => front.is_empty(),
+        };
+        let pits: Vec<usize> = if back_allowed {
+            (8..RING).filter(|&r| own[r] >= 2).collect()
+        } else {
+            front
+        };
+        let cands = pits
+            .into_iter()
+            .flat_map(|r| takasas_from(Pit::from_ring(side, r)))
+            .collect();
+        a.takasas = self.select(cands, pick);
+        a
+    }
+
+    /// AbstractPlay recomputes the takasia exclusion of the side to move at generation time.
+    fn abstractplay_exclusion(&self) -> Option<usize> {
+        if !self.last_move_takasa || self.hands != [0, 0] {
+            return None;
+        }
+        let mut as_blocker = *self;
+        as_blocker.to_move = self.to_move.opponent();
+        as_blocker.abstractplay_detect().map(usize::from)
+    }
+
+    /// AbstractPlay `getBlocked` with the side to move as the blocker X: the pit of Y that
+    /// every capture of X takes first.
+    fn abstractplay_detect(&self) -> Option<u8> {
+        let mut captures = self.select(self.mtaji_capture_candidates(self.to_move), &mut None);
+        if let Some(h) = self.priority_pit() {
+            captures.retain(|(_, run)| run.captured_mask & (1 << h) != 0);
+        }
+        let first = captures.first()?.1.first_capture?;
+        if captures
+            .iter()
+            .any(|(_, run)| run.first_capture != Some(first))
+        {
+            return None;
+        }
+        (!self.takasia_exempt(usize::from(first))).then_some(first)
+    }
+
+    /// T2: the victim's (the side not to move) pit `h` cannot be takasia'd: it is his
+    /// functional nyumba, his only occupied front pit, or his only front pit holding more
+    /// than one seed.
+    fn takasia_exempt(&self, h: usize) -> bool {
+        let y = self.to_move.opponent();
+        let yr = self.ring(y);
+        let functional_house =
+            self.rules.houses && h == 4 && self.houses[y.index()] == House::Owned && yr[4] >= 6;
+        let occupied = (0..8).filter(|&i| yr[i] > 0).count();
+        let only_occupied = occupied == 1 && yr[h] > 0;
+        let only_multi = yr[h] >= 2 && (0..8).filter(|&i| yr[i] >= 2).count() == 1;
+        functional_house || only_occupied || only_multi
+    }
+
+    /// Standard takasia (T1, T2; A.4.6): after the blocker's mtaji takasa, with the blocker
+    /// to move on `self`. Cheap first-lap tests come first; moves are run only where a
+    /// never-ending capture could change the answer.
+    fn standard_detect(&self) -> Option<u8> {
+        let x = self.to_move;
+        let mut cands = self.mtaji_capture_candidates(x);
+        // In mtaji the first capture is the pit facing the first lap's end.
+        let first = |mv: &Move| -> usize {
+            let n = usize::from(self.get(mv.pit));
+            7 - first_lap_end(mv.pit.ring(), n, mv.sign.sowing_direction(mv.pit.row()))
+        };
+        let h = first(cands.first()?);
+        if cands.iter().any(|mv| first(mv) != h) {
+            // Only finite captures count: keep them, and they must still agree.
+            cands.retain(|mv| !self.run_is_illegal(&self.simulate(*mv)));
+            let h = first(cands.first()?);
+            if cands.iter().any(|mv| first(mv) != h) {
+                return None;
+            }
+        } else if cands
+            .iter()
+            .all(|mv| self.run_is_illegal(&self.simulate(*mv)))
+        {
+            return None;
+        }
+        let h = first(&cands[0]);
+        if self.takasia_exempt(h) {
+            return None;
+        }
+        // The victim must have no legal capture.
+        let mut victim = *self;
+        victim.to_move = x.opponent();
+        victim.blocked = [None, None];
+        let has_capture = victim
+            .mtaji_capture_candidates(victim.to_move)
+            .into_iter()
+            .any(|mv| !victim.run_is_illegal(&victim.simulate(mv)));
+        (!has_capture).then_some(h as u8)
+    }
+
+    /// Plays a move, returning the next position and the trace.
+    ///
+    /// # Errors
+    /// The move is not legal here: the rule that forbids it and why.
+    pub fn play(&self, mv: &Move) -> Result<(Position, MoveTrace), IllegalMove> {
+        if !self.legal_moves().contains(mv) {
+            return Err(self.diagnose(mv));
+        }
+        Ok(self.play_unchecked(mv))
+    }
+
+    /// Plays a move known to be legal (from [`Position::legal_moves`]).
+    #[must_use]
+    pub fn play_unchecked(&self, mv: &Move) -> (Position, MoveTrace) {
+        let mut trace = MoveTrace::new(*mv, self.to_move, self.stage());
+        let run = execute(self, *mv, &mut trace);
+        trace.laps_total = run.laps;
+        trace.seeds_sown = run.sown;
+        let next = self.finish_move(mv, &run, Some(&mut trace));
+        trace.outcome = next.outcome_after_move();
+        (next, trace)
+    }
+
+    /// Plays a legal move without a trace (fast path for playouts and perft).
+    #[must_use]
+    pub fn play_fast(&self, mv: &Move) -> Position {
+        let run = self.simulate(*mv);
+        self.finish_move(mv, &run, None)
+    }
+
+    /// The outcome right after a move, without the (costly) no-legal-move test.
+    fn outcome_after_move(&self) -> Option<Outcome> {
+        self.ended.or_else(|| self.front_row_outcome()).or_else(|| {
+            self.legal_moves().is_empty().then(|| Outcome {
+                winner: Some(self.to_move.opponent()),
+                reason: EndReason::NoLegalMove,
+            })
+        })
+    }
+
+    /// Everything after the sowing: takasia bookkeeping, side switch, recorded ends.
+    fn finish_move(&self, mv: &Move, run: &Run, trace: Option<&mut MoveTrace>) -> Position {
+        let mover = self.to_move;
+        let (m, o) = (mover.index(), mover.opponent().index());
+        let mut next = match run.finish {
+            // A never-ending move cannot be carried out: the board stays as it was.
+            Finish::NeverEnding(_) => *self,
+            _ => run.pos,
+        };
+        next.to_move = mover.opponent();
+        next.last_move_takasa = mv.takasa;
+        let mut set = None;
+        match run.finish {
+            Finish::NeverEnding(ne) => {
+                next.ended = Some(Outcome {
+                    winner: match self.rules.endless_move {
+                        EndlessMove::Draw => None,
+                        _ => Some(mover.opponent()),
+                    },
+                    reason: EndReason::NeverEnding,
+                });
+                if let Some(t) = trace {
+                    t.never_ending = Some(ne);
+                }
+                return next;
+            }
+            Finish::Capped => {
+                next.ended = Some(Outcome {
+                    winner: Some(mover.opponent()),
+                    reason: EndReason::NeverEnding,
+                });
+                return next;
+            }
+            Finish::Done | Finish::BaoHamna | Finish::FrontRowEmptied => {}
+        }
+        match self.rules.takasia {
+            Takasia::Off => {}
+            Takasia::Standard => {
+                // The mover's own takasia lasted this move; under Kete priority it now
+                // tells the opponent which pit he must capture. The pit the mover had to
+                // capture is spent.
+                let priority = if self.rules.capture_priority {
+                    next.blocked[m]
+                } else {
+                    None
+                };
+                next.blocked = [None, None];
+                next.blocked[m] = priority;
+                if mv.takasa
+                    && self.stage() == Stage::Mtaji
+                    && run.finish == Finish::Done
+                    && next.front_row_outcome().is_none()
+                {
+                    let mut blocker = next;
+                    blocker.to_move = mover;
+                    blocker.blocked = [None, None];
+                    if let Some(h) = blocker.standard_detect() {
+                        next.blocked[o] = Some(h);
+                        set = Some(h);
+                    }
+                }
+            }
+            Takasia::AbstractPlay => {
+                if mv.takasa && next.hands == [0, 0] {
+                    let mut blocker = next;
+                    blocker.to_move = mover;
+                    if let Some(h) = blocker.abstractplay_detect() {
+                        next.blocked[o] = Some(h);
+                        set = Some(h);
+                    }
+                }
+            }
+        }
+        if let (Some(h), Some(t)) = (set, trace) {
+            t.events.push(Event::TakasiaSet {
+                pit: Pit::from_ring(mover.opponent(), usize::from(h)),
+            });
+        }
+        next
+    }
+
+    /// Resolves a move token (sign or `*` left out where forced) against this position.
+    ///
+    /// # Errors
+    /// No legal move matches (with the rule that forbids the likeliest reading), or several
+    /// do (the sign is needed).
+    pub fn resolve(&self, spec: &MoveSpec) -> Result<Move, IllegalMove> {
+        let legal = self.legal_moves();
+        let matches: Vec<Move> = legal.iter().copied().filter(|m| spec.matches(m)).collect();
+        match matches.as_slice() {
+            [one] => Ok(*one),
+            [] => {
+                let mv = Move {
+                    pit: spec.pit,
+                    sign: spec.sign.unwrap_or(Sign::Left),
+                    takasa: spec.takasa,
+                    safari: spec.safari,
+                };
+                let mut err = if spec.sign.is_none() {
+                    let other = Move {
+                        sign: Sign::Right,
+                        ..mv
+                    };
+                    let e1 = self.diagnose(&mv);
+                    if e1.rule == "G7" {
+                        self.diagnose(&other)
+                    } else {
+                        e1
+                    }
+                } else {
+                    self.diagnose(&mv)
+                };
+                err.mv = spec.to_string();
+                Err(err)
+            }
+            many => Err(illegal(
+                spec,
+                "G7",
+                format!(
+                    "ambiguous: {} are all legal; write the sign",
+                    many.iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )),
+        }
+    }
+
+    /// Explains why a move is not legal here.
+    #[must_use]
+    pub fn diagnose(&self, mv: &Move) -> IllegalMove {
+        let names = self.rules.names();
+        let side = self.to_move;
+        if let Some(o) = self.outcome() {
+            let who = o.winner.map_or("nobody".to_string(), |w| w.to_string());
+            return illegal(
+                mv,
+                "E4",
+                format!("the game is over ({} won: {})", who, o.reason.name()),
+            );
+        }
+        if mv.pit.side() != side {
+            return illegal(
+                mv,
+                "G1",
+                format!(
+                    "{} is not {side}'s pit: a player sows only his own pits",
+                    mv.pit
+                ),
+            );
+        }
+        let a = self.analyse(None);
+        let legal = a.moves();
+        let captures = a.captures();
+        let list = |ms: &[Move]| {
+            ms.iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let count = self.get(mv.pit);
+        let stage = self.stage();
+        let run = (count > 0).then(|| self.simulate(*mv));
+        if stage == Stage::Namua {
+            if mv.pit.row() == Row::Back {
+                return illegal(
+                    mv,
+                    "N1",
+                    format!(
+                        "in {} the reserve seed goes into an occupied front-row pit, never the back row",
+                        names.namua
+                    ),
+                );
+            }
+            if count == 0 {
+                return illegal(
+                    mv,
+                    "N1",
+                    format!(
+                        "{} is empty: in {} the reserve seed goes into an occupied front-row pit",
+                        mv.pit, names.namua
+                    ),
+                );
+            }
+        } else if count < 2 {
+            return illegal(
+                mv,
+                "M1",
+                format!(
+                    "{} holds {count} seed{}: a {} move starts from a pit with 2 seeds or more",
+                    mv.pit,
+                    if count == 1 { "" } else { "s" },
+                    names.mtaji
+                ),
+            );
+        }
+        if mv.takasa && !captures.is_empty() {
+            return illegal(
+                mv,
+                "G5",
+                format!(
+                    "captures are compulsory; the captures here are {}",
+                    list(&captures)
+                ),
+            );
+        }
+        if let Some(run) = run.filter(|r| self.run_is_illegal(r)) {
+            return match run.finish {
+                Finish::NeverEnding(ne) => IllegalMove {
+                    mv: mv.to_string(),
+                    rule: "G11",
+                    message: format!(
+                        "the move never ends: from lap {} it repeats every {} laps",
+                        ne.cycle_start_lap, ne.period
+                    ),
+                    never_ending: Some(ne),
+                },
+                _ => illegal(
+                    mv,
+                    "G10",
+                    format!(
+                        "this {} would leave {side}'s front row empty; a player's front row may never be emptied",
+                        names.takasa
+                    ),
+                ),
+            };
+        }
+        if !mv.takasa {
+            let as_takasa = Move {
+                takasa: true,
+                safari: false,
+                ..*mv
+            };
+            if mv.safari {
+                let plain = Move {
+                    safari: false,
+                    ..*mv
+                };
+                if captures.contains(&plain) {
+                    return illegal(
+                        mv,
+                        "N7",
+                        format!(
+                            "safari (+) is claimed, but {plain} never stops in the functional {}",
+                            names.nyumba
+                        ),
+                    );
+                }
+            }
+            if stage == Stage::Namua && mv.pit.facing().is_some_and(|f| self.get(f) > 0) {
+                let forced = if mv.pit.number() <= 2 {
+                    Some(Sign::Left)
+                } else if mv.pit.number() >= 7 {
+                    Some(Sign::Right)
+                } else {
+                    None
+                };
+                if let Some(f) = forced.filter(|f| *f != mv.sign) {
+                    return illegal(
+                        mv,
+                        "G7",
+                        format!(
+                            "a capture from a kimbi enters at the kichwa on its own side; write {}{}",
+                            mv.pit,
+                            f.as_char()
+                        ),
+                    );
+                }
+            }
+            if stage == Stage::Mtaji && count >= self.rules.capture_threshold {
+                return illegal(
+                    mv,
+                    "M2",
+                    format!(
+                        "{} holds {count} seeds: a first lap of {} or more never captures",
+                        mv.pit, self.rules.capture_threshold
+                    ),
+                );
+            }
+            if captures.is_empty() {
+                let hint = if legal.contains(&as_takasa) {
+                    format!("; write {as_takasa}")
+                } else {
+                    String::new()
+                };
+                return illegal(
+                    mv,
+                    "G6",
+                    format!(
+                        "no capture is possible here, so every move is a {}{hint}",
+                        names.takasa
+                    ),
+                );
+            }
+            if let (Some(h), true) = (self.priority_pit(), stage == Stage::Mtaji) {
+                let hp = Pit::from_ring(side.opponent(), usize::from(h));
+                if self.mtaji_capture_candidates(side).contains(mv) {
+                    return illegal(
+                        mv,
+                        if self.rules.variant == crate::rules::Variant::Kete {
+                            "K4"
+                        } else {
+                            "T5"
+                        },
+                        format!(
+                            "{hp} is reserved by {}: this move must capture it; the captures that do are {}",
+                            names.takasia,
+                            list(&captures)
+                        ),
+                    );
+                }
+            }
+            if self.rules.takasia == Takasia::Standard
+                && self.blocked[side.index()] == Some(mv.pit.ring() as u8)
+            {
+                return illegal(
+                    mv,
+                    "T3",
+                    format!(
+                        "{} is {}: no move may start from it now",
+                        mv.pit, names.takasia
+                    ),
+                );
+            }
+            return illegal(
+                mv,
+                "G6",
+                format!(
+                    "this move does not capture (its first lap does not end in a pit facing seeds); the captures here are {}",
+                    list(&captures)
+                ),
+            );
+        }
+        // A takasa while no capture exists.
+        if stage == Stage::Namua {
+            let placements = self.namua_placements();
+            if !placements.contains(&mv.pit.ring()) {
+                let functional = self.house_state(side) == crate::HouseState::Functional;
+                return if functional && mv.pit == Pit::nyumba(side) {
+                    illegal(
+                        mv,
+                        "N3",
+                        format!(
+                            "the functional {} takes the reserve seed of a {} only when it is the only occupied front pit",
+                            names.nyumba, names.takasa
+                        ),
+                    )
+                } else {
+                    illegal(
+                        mv,
+                        "N3",
+                        format!(
+                            "without a functional {} the reserve seed goes into a pit holding 2 seeds or more while one exists",
+                            names.nyumba
+                        ),
+                    )
+                };
+            }
+        } else {
+            let m = side.index();
+            if self.rules.takasia != Takasia::Off && self.blocked[m] == Some(mv.pit.ring() as u8) {
+                return illegal(
+                    mv,
+                    "T3",
+                    format!(
+                        "{} is {}: no move may start from it now",
+                        mv.pit, names.takasia
+                    ),
+                );
+            }
+            if self.rules.first_takata_from_kuu
+                && self.houses[m] == House::Owned
+                && mv.pit != Pit::nyumba(side)
+                && legal.iter().all(|l| l.pit == Pit::nyumba(side))
+            {
+                return illegal(
+                    mv,
+                    "K3",
+                    format!(
+                        "while the {} stands, a {} {} must start from it",
+                        names.nyumba, names.mtaji, names.takasa
+                    ),
+                );
+            }
+            if mv.pit.row() == Row::Back {
+                return illegal(
+                    mv,
+                    "M4",
+                    "a takasa may start from the back row only when no front pit holds 2 seeds or more"
+                        .to_string(),
+                );
+            }
+        }
+        illegal(
+            mv,
+            "G4",
+            format!(
+                "not a legal move here; the legal moves are {}",
+                list(&legal)
+            ),
+        )
+    }
+}
+
+/// Counts the leaves of the legal-move tree to `depth` plies (finished games count as 0
+/// below depth 0).
+#[must_use]
+pub fn perft(pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = pos.legal_moves();
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .iter()
+        .map(|mv| perft(&pos.play_fast(mv), depth - 1))
+        .sum()
+}

@@ -1,0 +1,181 @@
+//! What happened inside a move: laps, captures, decisions, house and takasia events.
+
+use crate::position::Outcome;
+use crate::types::{Direction, Move, Pit, Side, Stage};
+
+/// The full story of one move, as `Position::play` returns it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveTrace {
+    /// The move played.
+    pub mv: Move,
+    /// Who played it.
+    pub mover: Side,
+    /// The mover's stage.
+    pub stage: Stage,
+    /// In namua: the pit the reserve seed was placed in.
+    pub placement: Option<Pit>,
+    /// The laps in order (at most [`MoveTrace::LAP_LIMIT`] are kept; see `laps_total`).
+    pub laps: Vec<Lap>,
+    /// The captures in order.
+    pub captures: Vec<Capture>,
+    /// Decisions and events in order.
+    pub events: Vec<Event>,
+    /// How many laps the move had.
+    pub laps_total: u64,
+    /// How many seeds were sown in all.
+    pub seeds_sown: u64,
+    /// Set when the move never ends (played under the `draw` or `mover_loses` policy).
+    pub never_ending: Option<NeverEnding>,
+    /// The outcome, when this move ended the game.
+    pub outcome: Option<Outcome>,
+}
+
+impl MoveTrace {
+    /// The most laps a trace keeps.
+    pub const LAP_LIMIT: usize = 4096;
+
+    pub(crate) fn new(mv: Move, mover: Side, stage: Stage) -> Self {
+        MoveTrace {
+            mv,
+            mover,
+            stage,
+            placement: None,
+            laps: Vec::new(),
+            captures: Vec::new(),
+            events: Vec::new(),
+            laps_total: 0,
+            seeds_sown: 0,
+            never_ending: None,
+            outcome: None,
+        }
+    }
+
+    /// Whether the move created a takasia (written `**`).
+    #[must_use]
+    pub fn takasia_set(&self) -> Option<Pit> {
+        self.events.iter().find_map(|e| match e {
+            Event::TakasiaSet { pit } => Some(*pit),
+            _ => None,
+        })
+    }
+}
+
+/// Where the seeds of a lap came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LapSource {
+    /// All the seeds of the start pit were lifted (the move's start or a relay).
+    Lifted,
+    /// The namua tax: two seeds lifted from the functional nyumba.
+    Taxed,
+    /// Captured seeds, sown from a kichwa.
+    Captured,
+}
+
+/// Why a lap ended the way it did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LapEnd {
+    /// The last seed fell into an empty pit: the move is over.
+    EmptyPit,
+    /// The last seed made a capture (see `MoveTrace::captures`).
+    Capture,
+    /// The pit was lifted and sown on (kuendelea).
+    Relay,
+    /// The move stopped in the functional nyumba.
+    HouseStop,
+    /// Safari: the functional nyumba was lifted and sown on.
+    Safari,
+    /// The move stopped in the mover's takasia'd pit.
+    TakasiaStop,
+    /// AbstractPlay's seed cap aborted the move.
+    Aborted,
+}
+
+/// One lap: one sowing of a handful.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Lap {
+    /// Lap number, from 1.
+    pub number: u64,
+    /// The pit lifted, or the kichwa where captured seeds enter.
+    pub start: Pit,
+    /// Where the seeds came from.
+    pub source: LapSource,
+    /// The sowing direction.
+    pub direction: Direction,
+    /// Seeds sown.
+    pub seeds: u32,
+    /// The pit of the last seed.
+    pub end: Pit,
+    /// What happened there.
+    pub ended: LapEnd,
+}
+
+/// One capture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Capture {
+    /// The opponent's pit emptied.
+    pub pit: Pit,
+    /// Seeds taken.
+    pub seeds: u8,
+    /// The kichwa where they enter.
+    pub kichwa: Pit,
+    /// Their sowing direction.
+    pub direction: Direction,
+    /// The lap whose end made the capture (0: the namua placement).
+    pub after_lap: u64,
+}
+
+/// A decision or event inside a move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Event {
+    /// Namua: the reserve seed was placed.
+    Placed {
+        /// Where.
+        pit: Pit,
+    },
+    /// The first namua capture from a central pit: the player chose this kichwa.
+    KichwaChosen {
+        /// The kichwa.
+        kichwa: Pit,
+    },
+    /// Namua tax: only two seeds were lifted from the functional nyumba.
+    HouseTaxed {
+        /// Seeds left in the house.
+        left: u8,
+    },
+    /// The move stopped in the functional nyumba.
+    HouseStop,
+    /// The player went on safari through the functional nyumba.
+    Safari,
+    /// A house was destroyed.
+    HouseDestroyed {
+        /// Whose.
+        side: Side,
+    },
+    /// A lap stopped in the mover's takasia'd pit.
+    TakasiaStop {
+        /// The pit.
+        pit: Pit,
+    },
+    /// This move made the opponent's pit takasia'd.
+    TakasiaSet {
+        /// The pit.
+        pit: Pit,
+    },
+    /// A stored takasia was cleared (AbstractPlay: its pit lifted or captured).
+    TakasiaCleared {
+        /// The pit.
+        pit: Pit,
+    },
+    /// The opponent's front row became empty: the move ends and the mover wins.
+    BaoHamna,
+}
+
+/// A move that never ends: the in-move state at the end of lap `cycle_start_lap` recurs
+/// every `period` laps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct NeverEnding {
+    /// The first lap whose end state lies on the cycle (laps count from 1).
+    pub cycle_start_lap: u64,
+    /// The cycle's length in laps.
+    pub period: u64,
+}

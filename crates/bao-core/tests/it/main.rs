@@ -1,0 +1,7 @@
+//! Integration tests of bao-core. One binary; a module per concern.
+
+/// Test positions of `tests/data/positions.jsonl` (rules-reference §5.3, Kete K2-K4, one or
+/// more per rule of spec/rules.md).
+mod positions;
+/// Position JSON helpers shared by the modules.
+mod support;
