@@ -13,6 +13,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 mod error;
+mod fmt;
 mod io;
 mod perft;
 mod replay;
@@ -67,6 +68,8 @@ enum Command {
     Replay(replay::Args),
     /// Count the move sequences of a given length from a position (a move-generator test).
     Perft(perft::Args),
+    /// Write records in canonical form (to stdout, or check or rewrite the files).
+    Fmt(fmt::FmtArgs),
 }
 
 impl Command {
@@ -74,6 +77,7 @@ impl Command {
         match self {
             Command::Replay(args) => replay::run(args, ctx),
             Command::Perft(args) => perft::run(args, ctx),
+            Command::Fmt(args) => fmt::run(args, ctx),
         }
     }
 }

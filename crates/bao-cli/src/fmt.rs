@@ -1,0 +1,121 @@
+//! `bao fmt`: canonical form of records.
+//!
+//! Without flags the canonical text goes to stdout. `--check` prints a diff for each file
+//! that is not canonical and exits with 1. `--write` rewrites files in place, atomically (a
+//! temporary file in the same directory, then a rename), and refuses a file with syntax
+//! errors. A file with syntax errors is never formatted: its diagnostics go to stderr and the
+//! exit code is 1.
+
+use std::io::{Read, Write};
+use std::path::Path;
+use std::sync::Arc;
+
+use bao_notation::{parse_bytes, write_record, SyntaxReport, WriteOptions};
+
+use crate::error::CliError;
+use crate::io::Input;
+use crate::{Context, Status};
+
+/// Arguments of `bao fmt`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct FmtArgs {
+    /// Record files; `-` reads stdin.
+    #[arg(required = true, value_parser = Input::parse)]
+    files: Vec<Input>,
+    /// Change nothing: print a diff for every file that is not canonical and exit with 1.
+    #[arg(long, conflicts_with = "write")]
+    check: bool,
+    /// Rewrite the files in place (not stdin); files with syntax errors are left alone.
+    #[arg(long)]
+    write: bool,
+    /// The line width of the movetext.
+    #[arg(long, default_value_t = 80)]
+    width: usize,
+}
+
+/// Runs `bao fmt`.
+pub(crate) fn run(args: &FmtArgs, _ctx: &Context) -> Result<Status, CliError> {
+    if args.write && args.files.contains(&Input::Stdin) {
+        // A usage error (exit 2).
+        return Err(CliError::io(
+            "--write",
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "stdin cannot be rewritten in place; leave out --write",
+            ),
+        ));
+    }
+    let options = WriteOptions {
+        width: args.width.max(1),
+    };
+    let mut status = Status::Success;
+    let stdout = std::io::stdout();
+    for input in &args.files {
+        let name = input.name();
+        let mut bytes = Vec::new();
+        input
+            .open()?
+            .read_to_end(&mut bytes)
+            .map_err(|e| CliError::io(format!("cannot read {name}"), e))?;
+        let (text, parsed) = parse_bytes(&bytes);
+        if !parsed.errors.is_empty() {
+            let report = SyntaxReport::new(&name, Arc::from(text.as_str()), parsed.errors.clone());
+            eprintln!("{:?}", miette::Report::new(report));
+        }
+        if parsed.has_errors() {
+            if args.write {
+                eprintln!("{name}: not rewritten: it has syntax errors");
+            }
+            status = Status::Invalid;
+            continue;
+        }
+        let canonical = write_record(&parsed.record, &options);
+        let same = canonical.as_bytes() == bytes.as_slice();
+        if args.check {
+            if !same {
+                status = Status::Invalid;
+                let diff = similar::TextDiff::from_lines(text.as_str(), canonical.as_str());
+                let patch = diff
+                    .unified_diff()
+                    .context_radius(2)
+                    .header(&name, &format!("{name} (canonical)"))
+                    .to_string();
+                let mut out = stdout.lock();
+                out.write_all(patch.as_bytes())
+                    .map_err(|e| CliError::io("cannot write to stdout", e))?;
+            }
+        } else if args.write {
+            if !same {
+                if let Input::Path(path) = input {
+                    write_atomically(path, canonical.as_bytes())
+                        .map_err(|e| CliError::io(format!("cannot write {name}"), e))?;
+                }
+            }
+        } else {
+            let mut out = stdout.lock();
+            out.write_all(canonical.as_bytes())
+                .map_err(|e| CliError::io("cannot write to stdout", e))?;
+        }
+    }
+    stdout
+        .lock()
+        .flush()
+        .map_err(|e| CliError::io("cannot write to stdout", e))?;
+    Ok(status)
+}
+
+/// Writes `bytes` to a temporary file next to `path`, then renames it over `path`.
+fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    if let Ok(meta) = std::fs::metadata(path) {
+        std::fs::set_permissions(tmp.path(), meta.permissions())?;
+    }
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}

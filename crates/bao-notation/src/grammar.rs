@@ -1,0 +1,840 @@
+//! The record grammar: tag sections, movetext, variations and results, with error recovery.
+//!
+//! The parser never stops at a defect: it reports it, skips the offending word (or line, for
+//! a broken tag), and goes on. Variations are kept on an explicit stack, so no input can
+//! exhaust the call stack; nesting deeper than [`MAX_VARIATION_DEPTH`] is reported and the
+//! too-deep variation is skipped.
+
+use crate::ast::{
+    sp, Annotation, Comment, CommentKind, Element, Game, GameResult, MoveItem, MoveNumber, Tag,
+};
+use crate::dialect::Directions;
+use crate::error::{SyntaxCode, SyntaxError};
+use crate::lexical::{
+    annotation_item, glyph_word, is_delim, is_tag_start, is_ws, looks_like_move, move_number,
+    move_word, nag_number, tag_name, word_end,
+};
+use crate::position_string::PositionString;
+use crate::span::{Span, Spanned};
+
+/// The deepest nesting of variations accepted.
+pub const MAX_VARIATION_DEPTH: usize = 64;
+
+/// The tags whose spelling is fixed, in the canonical order the writer uses.
+pub const KNOWN_TAGS: &[&str] = &[
+    "Event",
+    "Site",
+    "Date",
+    "Round",
+    "South",
+    "North",
+    "Result",
+    "RuleSet",
+    "Position",
+    "Termination",
+    "Match",
+    "Game",
+    "Source",
+    "Transcriber",
+    "Directions",
+];
+
+fn canonical_tag_name(name: &str) -> &str {
+    KNOWN_TAGS
+        .iter()
+        .find(|k| k.eq_ignore_ascii_case(name))
+        .copied()
+        .unwrap_or(name)
+}
+
+fn shown(word: &str) -> String {
+    const MAX: usize = 40;
+    if word.len() <= MAX {
+        return word.to_owned();
+    }
+    let mut end = MAX;
+    while !word.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &word[..end])
+}
+
+struct Frame {
+    elems: Vec<Spanned<Element>>,
+    open: usize,
+}
+
+/// What a game-level parse found.
+pub(crate) struct GameParse {
+    pub(crate) game: Option<Spanned<Game>>,
+    /// Comments after the last game of the chunk (they belong to the next game).
+    pub(crate) trailing: Vec<Spanned<Comment>>,
+}
+
+pub(crate) struct Parser<'s> {
+    src: &'s str,
+    bytes: &'s [u8],
+    pos: usize,
+    end: usize,
+    pub(crate) errors: Vec<SyntaxError>,
+    /// An unterminated comment ran to the end: a missing result is its consequence.
+    swallowed: bool,
+    word_cache: (usize, usize),
+}
+
+impl<'s> Parser<'s> {
+    pub(crate) fn new(src: &'s str, start: usize, end: usize) -> Parser<'s> {
+        Parser {
+            src,
+            bytes: src.as_bytes(),
+            pos: start,
+            end,
+            errors: Vec::new(),
+            swallowed: false,
+            word_cache: (0, 0),
+        }
+    }
+
+    fn err(&mut self, code: SyntaxCode, span: Span, message: String, label: &str) {
+        self.errors
+            .push(SyntaxError::new(code, span, message, label));
+    }
+
+    fn err_help(&mut self, code: SyntaxCode, span: Span, message: String, label: &str, help: &str) {
+        self.errors
+            .push(SyntaxError::new(code, span, message, label).help(help));
+    }
+
+    fn skip_ws(&mut self) {
+        while self.pos < self.end && is_ws(self.bytes[self.pos]) {
+            self.pos += 1;
+        }
+    }
+
+    /// The end of the word at `pos`; cached, so that reading a word in pieces (`1.2.3.`)
+    /// stays linear.
+    fn word_end(&mut self) -> usize {
+        let (s, e) = self.word_cache;
+        if s <= self.pos && self.pos < e {
+            return e;
+        }
+        let e = word_end(&self.bytes[..self.end], self.pos);
+        self.word_cache = (self.pos, e);
+        e
+    }
+
+    /// Parses every game of the chunk; also returns the comments after the last one.
+    pub(crate) fn games(&mut self) -> (Vec<Spanned<Game>>, Vec<Spanned<Comment>>) {
+        let mut games = Vec::new();
+        loop {
+            let GameParse { game, trailing } = self.game();
+            match game {
+                Some(g) => games.push(g),
+                // Nothing but defects: the diagnostics say it all.
+                None if self.pos < self.end && trailing.is_empty() => {}
+                None => return (games, trailing),
+            }
+        }
+    }
+
+    /// One game, or `None` (with the comments read) at the end of the chunk.
+    pub(crate) fn game(&mut self) -> GameParse {
+        self.skip_ws();
+        let start = self.pos;
+        let mut game = Game::default();
+        let mut after_tags: Vec<Spanned<Comment>> = Vec::new();
+        let mut seen: Option<std::collections::HashSet<String>> = None;
+        let mut last_end = self.pos;
+        // Tag section.
+        loop {
+            self.skip_ws();
+            if self.pos >= self.end {
+                break;
+            }
+            match self.bytes[self.pos] {
+                b'{' | b';' => {
+                    let c = self.comment();
+                    last_end = c.span.end;
+                    if game.tags.is_empty() {
+                        game.comments.push(c);
+                    } else {
+                        after_tags.push(c);
+                    }
+                }
+                b'[' => {
+                    game.comments.append(&mut after_tags);
+                    if let Some(tag) = self.tag() {
+                        let name = &tag.value.name.value;
+                        let dup = if game.tags.len() < 16 {
+                            game.tags.iter().any(|t| &t.value.name.value == name)
+                        } else {
+                            let set = seen.get_or_insert_with(|| {
+                                game.tags
+                                    .iter()
+                                    .map(|t| t.value.name.value.clone())
+                                    .collect()
+                            });
+                            !set.insert(name.clone())
+                        };
+                        self.check_tag(dup, &tag);
+                        last_end = tag.span.end;
+                        game.tags.push(tag);
+                    }
+                    last_end = last_end.max(self.pos);
+                }
+                _ => break,
+            }
+        }
+        game.movetext = after_tags
+            .into_iter()
+            .map(|c| Spanned::new(Element::Comment(c.value), c.span))
+            .collect();
+        let has_tags = !game.tags.is_empty();
+        if !has_tags && self.pos >= self.end {
+            // Nothing but comments: they belong to whatever comes next.
+            return GameParse {
+                game: None,
+                trailing: game.comments,
+            };
+        }
+        let movetext = std::mem::take(&mut game.movetext);
+        let (movetext, result, end) = self.movetext(movetext, last_end);
+        game.movetext = movetext;
+        game.result = result;
+        if !has_tags
+            && game.comments.is_empty()
+            && game.movetext.is_empty()
+            && game.result.is_none()
+        {
+            return GameParse {
+                game: None,
+                trailing: Vec::new(),
+            };
+        }
+        if game.result.is_none() && !std::mem::take(&mut self.swallowed) {
+            let at = Span::at(end);
+            self.err_help(
+                SyntaxCode::MissingResult,
+                at,
+                "the game has no result".to_owned(),
+                "the result belongs here",
+                "end every game with 1-0, 0-1, 1/2-1/2 or * (unknown)",
+            );
+        }
+        GameParse {
+            game: Some(Spanned::new(game, Span::new(start, end))),
+            trailing: Vec::new(),
+        }
+    }
+
+    fn comment(&mut self) -> Spanned<Comment> {
+        let start = self.pos;
+        let b = self.bytes;
+        if b[start] == b';' {
+            let line_end = b[start..self.end]
+                .iter()
+                .position(|&c| c == b'\n')
+                .map_or(self.end, |p| start + p);
+            let mut text_end = line_end;
+            if text_end > start + 1 && b[text_end - 1] == b'\r' {
+                text_end -= 1;
+            }
+            self.pos = line_end;
+            return sp(
+                Comment {
+                    kind: CommentKind::Line,
+                    text: self.src[start + 1..text_end].to_owned(),
+                },
+                start,
+                text_end,
+            );
+        }
+        let (text_end, end) = match b[start + 1..self.end].iter().position(|&c| c == b'}') {
+            Some(p) => (start + 1 + p, start + 2 + p),
+            None => {
+                self.swallowed = true;
+                self.err_help(
+                    SyntaxCode::UnterminatedComment,
+                    Span::new(start, start + 1),
+                    "this comment is never closed".to_owned(),
+                    "opened here",
+                    "close it with `}`; a comment cannot contain `}` or run into a tag line",
+                );
+                (self.end, self.end)
+            }
+        };
+        self.pos = end;
+        let raw = &self.src[start + 1..text_end];
+        let text = if raw.contains('\r') {
+            raw.replace("\r\n", "\n")
+        } else {
+            raw.to_owned()
+        };
+        sp(
+            Comment {
+                kind: CommentKind::Brace,
+                text,
+            },
+            start,
+            end,
+        )
+    }
+
+    /// Skips the rest of a broken tag: to its `]` on the same line, else to the line end.
+    fn skip_tag_rest(&mut self) {
+        let b = self.bytes;
+        let mut i = self.pos;
+        while i < self.end && b[i] != b'\n' {
+            if b[i] == b']' {
+                self.pos = i + 1;
+                return;
+            }
+            i += 1;
+        }
+        self.pos = i;
+    }
+
+    fn tag(&mut self) -> Option<Spanned<Tag>> {
+        let start = self.pos;
+        let b = self.bytes;
+        self.pos += 1;
+        while self.pos < self.end && matches!(b[self.pos], b' ' | b'\t') {
+            self.pos += 1;
+        }
+        let name_start = self.pos;
+        let Ok((rest, name)) = tag_name(&self.src[self.pos..self.end]) else {
+            self.skip_tag_rest();
+            self.err_help(
+                SyntaxCode::BadTag,
+                Span::new(start, self.pos),
+                "malformed tag pair".to_owned(),
+                "expected a tag name after `[`",
+                "a tag pair is written [Name \"value\"]",
+            );
+            return None;
+        };
+        self.pos = self.end - rest.len();
+        let name = sp(canonical_tag_name(name).to_owned(), name_start, self.pos);
+        while self.pos < self.end && matches!(b[self.pos], b' ' | b'\t') {
+            self.pos += 1;
+        }
+        if self.pos >= self.end || b[self.pos] != b'"' {
+            let at = self.pos;
+            self.skip_tag_rest();
+            self.err_help(
+                SyntaxCode::BadTag,
+                Span::new(
+                    at,
+                    at + self.src[at..self.end]
+                        .chars()
+                        .next()
+                        .map_or(0, char::len_utf8),
+                ),
+                format!("the tag `{}` has no quoted value", name.value),
+                "expected `\"`",
+                "a tag pair is written [Name \"value\"]",
+            );
+            return None;
+        }
+        let vstart = self.pos;
+        self.pos += 1;
+        let mut value = String::new();
+        let mut seg = self.pos;
+        let closed = loop {
+            if self.pos >= self.end || b[self.pos] == b'\n' || b[self.pos] == b'\r' {
+                break false;
+            }
+            match b[self.pos] {
+                b'"' => break true,
+                b'\\' => {
+                    value.push_str(&self.src[seg..self.pos]);
+                    match b.get(self.pos + 1) {
+                        Some(&c @ (b'"' | b'\\')) if self.pos + 1 < self.end => {
+                            value.push(c as char);
+                            self.pos += 2;
+                        }
+                        _ => {
+                            let esc_end = self.src[self.pos + 1..self.end]
+                                .chars()
+                                .next()
+                                .filter(|c| *c != '\n' && *c != '\r')
+                                .map_or(self.pos + 1, |c| self.pos + 1 + c.len_utf8());
+                            self.err_help(
+                                SyntaxCode::BadEscape,
+                                Span::new(self.pos, esc_end),
+                                "unknown escape in a tag value".to_owned(),
+                                "not \\\" or \\\\",
+                                "inside a tag value only \\\" and \\\\ are escapes; write a backslash as \\\\",
+                            );
+                            value.push('\\');
+                            self.pos += 1;
+                        }
+                    }
+                    seg = self.pos;
+                }
+                _ => self.pos += 1,
+            }
+        };
+        value.push_str(&self.src[seg..self.pos]);
+        if !closed {
+            self.err_help(
+                SyntaxCode::UnterminatedString,
+                Span::new(vstart, self.pos),
+                format!("the value of the tag `{}` is not closed", name.value),
+                "this string has no closing quote",
+                "a tag value ends with `\"` on the same line",
+            );
+            let value = sp(value, vstart, self.pos);
+            // Take the `]` if it is the last thing on the line.
+            return Some(sp(Tag { name, value }, start, self.pos));
+        }
+        self.pos += 1;
+        let value = sp(value, vstart, self.pos);
+        while self.pos < self.end && matches!(b[self.pos], b' ' | b'\t') {
+            self.pos += 1;
+        }
+        if self.pos < self.end && b[self.pos] == b']' {
+            self.pos += 1;
+        } else {
+            let at = self.pos;
+            self.err_help(
+                SyntaxCode::BadTag,
+                Span::new(start, at),
+                format!("the tag `{}` is not closed", name.value),
+                "expected `]` after this",
+                "a tag pair is written [Name \"value\"]",
+            );
+            self.skip_tag_rest();
+        }
+        Some(sp(Tag { name, value }, start, self.pos))
+    }
+
+    fn check_tag(&mut self, duplicate: bool, tag: &Spanned<Tag>) {
+        let name = tag.value.name.value.as_str();
+        if duplicate {
+            self.err_help(
+                SyntaxCode::DuplicateTag,
+                tag.value.name.span,
+                format!("the tag `{name}` is given twice"),
+                "second time",
+                "keep one of the two tag pairs",
+            );
+        }
+        let value = &tag.value.value;
+        match name {
+            "Position" => {
+                if let Err(e) = value.value.parse::<PositionString>() {
+                    self.err_help(
+                        SyntaxCode::BadPosition,
+                        value.span,
+                        format!("the Position tag is not a position string: {e}"),
+                        "cannot read this position",
+                        "see spec/notation.md, Position strings; the start position of kiswahili is \
+                         0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 22/22 S FF -",
+                    );
+                }
+            }
+            "Directions" if value.value.parse::<Directions>().is_err() => {
+                self.err_help(
+                    SyntaxCode::UnknownDirections,
+                    value.span,
+                    format!("unknown direction convention `{}`", shown(&value.value)),
+                    "not mover, south or clockwise",
+                    "Directions is `mover` (the default), `south` or `clockwise`",
+                );
+            }
+            _ => {}
+        }
+    }
+
+    /// Movetext up to the result, a tag line or the end. Returns the elements, the result,
+    /// and the end of the last thing read.
+    fn movetext(
+        &mut self,
+        root: Vec<Spanned<Element>>,
+        mut last_end: usize,
+    ) -> (Vec<Spanned<Element>>, Option<Spanned<GameResult>>, usize) {
+        let mut stack: Vec<Frame> = vec![Frame {
+            elems: root,
+            open: 0,
+        }];
+        let mut discard = 0usize;
+        let mut pending: Option<Spanned<MoveNumber>> = None;
+        let mut result = None;
+        let b = self.bytes;
+        loop {
+            self.skip_ws();
+            if self.pos >= self.end {
+                break;
+            }
+            let start = self.pos;
+            let c = b[start];
+            if matches!(c, b'[' | b'(' | b'$') || (is_delim(c) && !matches!(c, b'{' | b';' | b')'))
+            {
+                if let Some(n) = pending.take() {
+                    self.orphan_number(n);
+                }
+            }
+            match c {
+                b'{' | b';' => {
+                    if let Some(n) = pending.take() {
+                        self.orphan_number(n);
+                    }
+                    let cm = self.comment();
+                    last_end = cm.span.end;
+                    if discard == 0 {
+                        let top = stack.last_mut().map(|f| &mut f.elems);
+                        if let Some(elems) = top {
+                            elems.push(Spanned::new(Element::Comment(cm.value), cm.span));
+                        }
+                    }
+                }
+                b'[' => {
+                    if is_tag_start(&self.src[..self.end], start) {
+                        break;
+                    }
+                    let ann = self.annotation();
+                    last_end = ann.span.end;
+                    if discard > 0 {
+                        continue;
+                    }
+                    let target = stack.last_mut().and_then(|f| f.elems.last_mut());
+                    match target {
+                        Some(Spanned {
+                            value: Element::Move(m),
+                            ..
+                        }) if m.annotation.is_none() => m.annotation = Some(ann),
+                        _ => self.err_help(
+                            SyntaxCode::AnnotationWithoutMove,
+                            Span::new(ann.span.start, ann.span.start + 1),
+                            "this annotation follows no move".to_owned(),
+                            "annotation without a move",
+                            "a lap/capture annotation comes right after its move (after its NAGs), once",
+                        ),
+                    }
+                }
+                b'(' => {
+                    self.pos += 1;
+                    last_end = self.pos;
+                    if discard > 0 {
+                        discard += 1;
+                    } else if stack.len() > MAX_VARIATION_DEPTH {
+                        self.err_help(
+                            SyntaxCode::VariationTooDeep,
+                            Span::new(start, start + 1),
+                            format!("variations are nested more than {MAX_VARIATION_DEPTH} deep"),
+                            "too deep",
+                            "this variation and everything in it is skipped",
+                        );
+                        discard = 1;
+                    } else {
+                        let has_move = stack.last().is_some_and(|f| {
+                            f.elems.iter().any(|e| matches!(e.value, Element::Move(_)))
+                        });
+                        if !has_move {
+                            self.err_help(
+                                SyntaxCode::VariationWithoutMove,
+                                Span::new(start, start + 1),
+                                "this variation has no move before it to replace".to_owned(),
+                                "variation before any move",
+                                "a variation ( ... ) gives an alternative to the move just before it",
+                            );
+                        }
+                        stack.push(Frame {
+                            elems: Vec::new(),
+                            open: start,
+                        });
+                    }
+                }
+                b')' => {
+                    self.pos += 1;
+                    last_end = self.pos;
+                    if discard > 0 {
+                        discard -= 1;
+                    } else if stack.len() == 1 {
+                        self.err_help(
+                            SyntaxCode::UnmatchedParen,
+                            Span::new(start, start + 1),
+                            "`)` closes no variation".to_owned(),
+                            "unmatched",
+                            "remove it, or open the variation with `(`",
+                        );
+                    } else if let Some(frame) = stack.pop() {
+                        if let Some(n) = pending.take() {
+                            self.orphan_number(n);
+                        }
+                        if frame.elems.is_empty() {
+                            self.err_help(
+                                SyntaxCode::EmptyVariation,
+                                Span::new(frame.open, self.pos),
+                                "empty variation".to_owned(),
+                                "nothing inside",
+                                "remove the parentheses or write the alternative moves inside them",
+                            );
+                        }
+                        let v = Spanned::new(
+                            Element::Variation(frame.elems),
+                            Span::new(frame.open, self.pos),
+                        );
+                        if let Some(top) = stack.last_mut() {
+                            top.elems.push(v);
+                        }
+                    }
+                }
+                b'$' => {
+                    let we = word_end(&b[..self.end], start + 1);
+                    self.pos = we;
+                    last_end = we;
+                    let span = Span::new(start, we);
+                    match nag_number(&self.src[start + 1..we]) {
+                        Some(nag) => {
+                            if discard == 0 {
+                                self.attach_nag(&mut stack, sp(nag, start, we));
+                            }
+                        }
+                        None => self.err_help(
+                            SyntaxCode::BadNag,
+                            span,
+                            format!("`{}` is not a NAG", shown(&self.src[start..we])),
+                            "expected $ and a number from 0 to 255",
+                            "a NAG is `$` and a number from 0 to 255, or one of ! ? !! ?? !? ?!",
+                        ),
+                    }
+                }
+                _ if is_delim(c) => {
+                    // A stray `}`, `]` or `"`.
+                    let len = 1;
+                    self.pos += len;
+                    last_end = self.pos;
+                    self.err(
+                        SyntaxCode::UnexpectedToken,
+                        Span::new(start, start + len),
+                        format!("unexpected `{}`", c as char),
+                        "not expected here",
+                    );
+                }
+                _ => {
+                    let we = self.word_end();
+                    let word = &self.src[start..we];
+                    let span = Span::new(start, we);
+                    if let Some(r) = GameResult::from_token(word) {
+                        self.pos = we;
+                        last_end = we;
+                        if let Some(n) = pending.take() {
+                            self.orphan_number(n);
+                        }
+                        if (stack.len() > 1 || discard > 0) && self.next_is_close() {
+                            self.err_help(
+                                SyntaxCode::ResultInVariation,
+                                span,
+                                "a result inside a variation".to_owned(),
+                                "result here",
+                                "the result stands once, at the end of the main line",
+                            );
+                            continue;
+                        }
+                        // A result in a variation that is not closed right after it: the
+                        // variations were left open; the result ends the game.
+                        result = Some(Spanned::new(r, span));
+                        break;
+                    }
+                    if c.is_ascii_digit() {
+                        if let Some((number, dots, consumed)) = move_number(word) {
+                            self.pos = start + consumed;
+                            last_end = self.pos;
+                            let nspan = Span::new(start, self.pos);
+                            if let Some(n) = pending.take() {
+                                self.orphan_number(n);
+                            }
+                            match number {
+                                Ok(n) if dots == 1 || dots == 3 => {
+                                    pending = Some(Spanned::new(
+                                        MoveNumber {
+                                            number: n,
+                                            ellipsis: dots == 3,
+                                        },
+                                        nspan,
+                                    ));
+                                }
+                                _ => self.err_help(
+                                    SyntaxCode::BadMoveNumber,
+                                    nspan,
+                                    format!("`{}` is not a move number", shown(&self.src[nspan.range()])),
+                                    "bad move number",
+                                    "a move number is a number from 1 and one dot (South) or three dots (North)",
+                                ),
+                            }
+                            continue;
+                        }
+                    }
+                    self.pos = we;
+                    last_end = we;
+                    if let Some(nag) = glyph_word(word) {
+                        if let Some(n) = pending.take() {
+                            self.orphan_number(n);
+                        }
+                        if discard == 0 {
+                            self.attach_nag(&mut stack, sp(nag, start, we));
+                        }
+                        continue;
+                    }
+                    if looks_like_move(word) {
+                        match move_word(word) {
+                            Ok((token, glyph)) => {
+                                let number = pending.take();
+                                if discard > 0 {
+                                    continue;
+                                }
+                                let mut nags = Vec::new();
+                                if let Some(g) = glyph {
+                                    let tl = token_len(word);
+                                    nags.push(sp(g, start + tl, we));
+                                }
+                                let item_start = number.as_ref().map_or(start, |n| n.span.start);
+                                let item = MoveItem {
+                                    number,
+                                    token: sp(token, start, start + token_len(word)),
+                                    nags,
+                                    annotation: None,
+                                };
+                                if let Some(top) = stack.last_mut() {
+                                    top.elems.push(sp(Element::Move(item), item_start, we));
+                                }
+                            }
+                            Err(d) => {
+                                // The number belonged to this broken move.
+                                pending = None;
+                                let mut e = SyntaxError::new(d.code, span, d.message, d.label);
+                                if let Some(h) = d.help {
+                                    e = e.help(h);
+                                }
+                                self.errors.push(e);
+                            }
+                        }
+                        continue;
+                    }
+                    pending = None;
+                    self.err_help(
+                        SyntaxCode::UnexpectedToken,
+                        span,
+                        format!("unexpected `{}`", shown(word)),
+                        "not a move, move number, NAG or result",
+                        "moves look like A6<*, move numbers like 12. or 12..., results like 1-0",
+                    );
+                }
+            }
+        }
+        if let Some(n) = pending.take() {
+            self.orphan_number(n);
+        }
+        while stack.len() > 1 {
+            let Some(frame) = stack.pop() else { break };
+            self.err_help(
+                SyntaxCode::UnclosedVariation,
+                Span::new(frame.open, frame.open + 1),
+                "this variation is never closed".to_owned(),
+                "opened here",
+                "close it with `)` before the result",
+            );
+            let v = Spanned::new(
+                Element::Variation(frame.elems),
+                Span::new(frame.open, last_end),
+            );
+            if let Some(top) = stack.last_mut() {
+                top.elems.push(v);
+            }
+        }
+        let root = stack.pop().map(|f| f.elems).unwrap_or_default();
+        (root, result, last_end)
+    }
+
+    /// Whether the next token is `)` (comments skipped).
+    fn next_is_close(&self) -> bool {
+        let b = self.bytes;
+        let mut i = self.pos;
+        while i < self.end {
+            match b[i] {
+                c if is_ws(c) => i += 1,
+                b')' => return true,
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    fn orphan_number(&mut self, n: Spanned<MoveNumber>) {
+        self.err_help(
+            SyntaxCode::MoveNumberWithoutMove,
+            n.span,
+            format!("the move number `{}` is not followed by a move", n.value),
+            "no move after this",
+            "a move number stands right before its move",
+        );
+    }
+
+    fn attach_nag(&mut self, stack: &mut [Frame], nag: Spanned<crate::ast::Nag>) {
+        let target = stack.last_mut().and_then(|f| f.elems.last_mut());
+        match target {
+            Some(Spanned {
+                value: Element::Move(m),
+                span,
+            }) => {
+                span.end = span.end.max(nag.span.end);
+                m.nags.push(nag);
+            }
+            _ => self.err_help(
+                SyntaxCode::NagWithoutMove,
+                nag.span,
+                "this NAG follows no move".to_owned(),
+                "NAG without a move",
+                "a NAG comes right after the move it judges",
+            ),
+        }
+    }
+
+    fn annotation(&mut self) -> Spanned<Annotation> {
+        let start = self.pos;
+        let b = self.bytes;
+        self.pos += 1;
+        let mut items = Vec::new();
+        loop {
+            self.skip_ws();
+            if self.pos < self.end && b[self.pos] == b']' {
+                self.pos += 1;
+                break;
+            }
+            if self.pos >= self.end || is_delim(b[self.pos]) {
+                self.err_help(
+                    SyntaxCode::UnclosedAnnotation,
+                    Span::new(start, start + 1),
+                    "this annotation is never closed".to_owned(),
+                    "opened here",
+                    "close a lap/capture annotation with `]`",
+                );
+                break;
+            }
+            let ws = self.pos;
+            let we = self.word_end();
+            self.pos = we;
+            match annotation_item(&self.src[ws..we]) {
+                Some(item) => items.push(sp(item, ws, we)),
+                None => self.err_help(
+                    SyntaxCode::BadAnnotation,
+                    Span::new(ws, we),
+                    format!(
+                        "cannot read `{}` in a lap/capture annotation",
+                        shown(&self.src[ws..we])
+                    ),
+                    "not a capture or lap end",
+                    "items are captures like xa5 or xa5:3 and lap ends like A6 or A6:4",
+                ),
+            }
+        }
+        sp(Annotation { items }, start, self.pos)
+    }
+}
+
+/// The length of the move part of a word (without a trailing glyph).
+fn token_len(word: &str) -> usize {
+    word.trim_end_matches(['!', '?']).len()
+}

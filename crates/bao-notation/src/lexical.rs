@@ -1,0 +1,339 @@
+//! Small token parsers (nom): pits, move tokens, move numbers, NAGs, results, annotation
+//! items. Each takes one word (the text between delimiters) and returns a value or the
+//! class of its defect; the grammar turns defects into diagnostics with spans.
+
+use bao_core::{Pit, Row, Side, Sign};
+use nom::branch::alt;
+use nom::bytes::complete::{tag, take_while1};
+use nom::character::complete::{char, digit1, one_of, satisfy};
+use nom::combinator::{opt, recognize};
+use nom::sequence::pair;
+use nom::{IResult, Parser};
+
+use crate::ast::{AnnotationItem, ItemKind, MoveToken, Nag, PitRef};
+use crate::error::SyntaxCode;
+
+/// Whether `b` ends a word.
+#[inline]
+pub(crate) fn is_delim(b: u8) -> bool {
+    matches!(
+        b,
+        b' ' | b'\t'
+            | b'\n'
+            | b'\r'
+            | b'\x0b'
+            | b'\x0c'
+            | b'{'
+            | b'}'
+            | b'('
+            | b')'
+            | b'['
+            | b']'
+            | b';'
+            | b'"'
+            | b'$'
+    )
+}
+
+/// Whether `b` is whitespace between tokens.
+#[inline]
+pub(crate) fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c')
+}
+
+/// The end of the word starting at `from`.
+#[inline]
+pub(crate) fn word_end(bytes: &[u8], from: usize) -> usize {
+    let mut i = from;
+    while i < bytes.len() && !is_delim(bytes[i]) {
+        i += 1;
+    }
+    i
+}
+
+/// A defect found in a word: its class and a message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Defect {
+    pub(crate) code: SyntaxCode,
+    pub(crate) message: String,
+    pub(crate) label: &'static str,
+    pub(crate) help: Option<&'static str>,
+}
+
+impl Defect {
+    fn new(code: SyntaxCode, message: String, label: &'static str) -> Defect {
+        Defect {
+            code,
+            message,
+            label,
+            help: None,
+        }
+    }
+    fn help(mut self, h: &'static str) -> Defect {
+        self.help = Some(h);
+        self
+    }
+}
+
+fn row_letter(c: char) -> (Side, Row) {
+    match c {
+        'A' => (Side::South, Row::Front),
+        'B' => (Side::South, Row::Back),
+        'a' => (Side::North, Row::Front),
+        _ => (Side::North, Row::Back),
+    }
+}
+
+/// A full pit name: `A`, `B`, `a` or `b` and a digit 1..8.
+pub(crate) fn pit(input: &str) -> IResult<&str, Pit> {
+    let (rest, (r, n)) = (one_of("ABab"), one_of("12345678")).parse(input)?;
+    let (side, row) = row_letter(r);
+    let number = n as u8 - b'0';
+    // `one_of` guarantees 1..=8.
+    let pit = Pit::new(side, row, number).unwrap_or(Pit::nyumba(side));
+    Ok((rest, pit))
+}
+
+fn pit_ref(input: &str) -> IResult<&str, PitRef> {
+    alt((
+        pit.map(PitRef::Pit),
+        one_of("12345678").map(|n| PitRef::Number(n as u8 - b'0')),
+    ))
+    .parse(input)
+}
+
+fn sign(input: &str) -> IResult<&str, Sign> {
+    one_of("<>LRlr")
+        .map(|c| match c {
+            '<' | 'L' | 'l' => Sign::Left,
+            _ => Sign::Right,
+        })
+        .parse(input)
+}
+
+fn glyph(input: &str) -> IResult<&str, &str> {
+    alt((
+        tag("!!"),
+        tag("??"),
+        tag("!?"),
+        tag("?!"),
+        tag("!"),
+        tag("?"),
+    ))
+    .parse(input)
+}
+
+type MoveParts<'a> = (
+    PitRef,
+    Option<Sign>,
+    Option<&'a str>,
+    Option<char>,
+    Option<char>,
+    Option<&'a str>,
+);
+
+fn move_parts(input: &str) -> IResult<&str, MoveParts<'_>> {
+    (
+        pit_ref,
+        opt(sign),
+        opt(alt((tag("**"), tag("*")))),
+        opt(char('+')),
+        opt(char('#')),
+        opt(glyph),
+    )
+        .parse(input)
+}
+
+/// Whether a word should be read as a move (it starts like a pit).
+pub(crate) fn looks_like_move(word: &str) -> bool {
+    let b = word.as_bytes();
+    match b.first() {
+        Some(b'A' | b'B' | b'a' | b'b') => true,
+        Some(b'1'..=b'8') => {
+            b.len() == 1
+                || matches!(
+                    b[1],
+                    b'<' | b'>' | b'L' | b'R' | b'l' | b'r' | b'*' | b'+' | b'#' | b'!' | b'?'
+                )
+        }
+        Some(c) if c.is_ascii_alphabetic() => b.get(1).is_some_and(u8::is_ascii_digit),
+        _ => false,
+    }
+}
+
+/// Reads a whole word as a move token and an attached glyph NAG.
+pub(crate) fn move_word(word: &str) -> Result<(MoveToken, Option<Nag>), Defect> {
+    let parsed = move_parts(word);
+    let Ok((rest, (pit, sign, stars, plus, hash, glyph))) = parsed else {
+        return Err(Defect::new(
+            SyntaxCode::UnknownPit,
+            format!("`{word}` does not start with a pit"),
+            "unknown pit",
+        )
+        .help("a pit is a row letter (A, B: South; a, b: North) and a number from 1 to 8"));
+    };
+    if !rest.is_empty() {
+        if rest.as_bytes()[0].is_ascii_digit() && matches!(pit, PitRef::Pit(_) | PitRef::Number(_))
+        {
+            return Err(Defect::new(
+                SyntaxCode::UnknownPit,
+                format!("`{word}` does not start with a pit"),
+                "unknown pit",
+            )
+            .help("pits are numbered 1 to 8"));
+        }
+        return Err(Defect::new(
+            SyntaxCode::BadMove,
+            format!("cannot read the move `{word}`"),
+            "not a move",
+        )
+        .help("a move is a pit, a sign (< or >), then the suffixes *, **, +, # in that order"));
+    }
+    let takasa = stars.is_some();
+    let safari = plus.is_some();
+    if takasa && safari {
+        return Err(Defect::new(
+            SyntaxCode::BadMove,
+            format!("`{word}` is both a takasa (*) and a safari (+)"),
+            "contradictory suffixes",
+        )
+        .help("a takasa captures nothing, so it cannot go on safari"));
+    }
+    let token = MoveToken {
+        pit,
+        sign,
+        takasa,
+        claims_takasia: stars == Some("**"),
+        safari,
+        claims_win: hash.is_some(),
+    };
+    Ok((token, glyph.and_then(Nag::from_glyph)))
+}
+
+/// A move number prefix: the number, the count of dots, and the byte length consumed.
+/// `None` when the word does not start with digits and a dot.
+pub(crate) fn move_number(word: &str) -> Option<(Result<u32, ()>, usize, usize)> {
+    let r: IResult<&str, (&str, &str)> = pair(digit1, take_while1(|c| c == '.')).parse(word);
+    let (rest, (digits, dots)) = r.ok()?;
+    let number = digits.parse::<u32>().ok().filter(|&n| n > 0).ok_or(());
+    Some((number, dots.len(), word.len() - rest.len()))
+}
+
+/// A NAG after `$`: digits 0..=255.
+pub(crate) fn nag_number(digits: &str) -> Option<Nag> {
+    let r: IResult<&str, &str> = digit1(digits);
+    match r {
+        Ok(("", d)) => d.parse::<u8>().ok().map(Nag),
+        _ => None,
+    }
+}
+
+/// A glyph standing alone.
+pub(crate) fn glyph_word(word: &str) -> Option<Nag> {
+    match glyph(word) {
+        Ok(("", g)) => Nag::from_glyph(g),
+        _ => None,
+    }
+}
+
+fn seeds(input: &str) -> IResult<&str, &str> {
+    recognize(pair(char(':'), digit1)).parse(input)
+}
+
+/// One annotation item word: `xa5`, `xa5:3`, `A6`, `A6:4` (`X` is read as `x`).
+pub(crate) fn annotation_item(word: &str) -> Option<AnnotationItem> {
+    let r: IResult<&str, (Option<char>, Pit, Option<&str>)> =
+        (opt(satisfy(|c| c == 'x' || c == 'X')), pit, opt(seeds)).parse(word);
+    let (rest, (x, pit, n)) = r.ok()?;
+    if !rest.is_empty() {
+        return None;
+    }
+    let seeds = match n {
+        Some(n) => Some(n[1..].parse::<u8>().ok()?),
+        None => None,
+    };
+    Some(AnnotationItem {
+        kind: if x.is_some() {
+            ItemKind::Capture
+        } else {
+            ItemKind::LapEnd
+        },
+        pit,
+        seeds,
+    })
+}
+
+/// A tag name: a letter then letters, digits and `_`.
+pub(crate) fn tag_name(input: &str) -> IResult<&str, &str> {
+    recognize(pair(
+        satisfy(|c| c.is_ascii_alphabetic()),
+        opt(take_while1(|c: char| c.is_ascii_alphanumeric() || c == '_')),
+    ))
+    .parse(input)
+}
+
+/// Whether the text at `from` (a `[`) starts a tag pair: `[`, blanks, a name, blanks, `"`.
+pub(crate) fn is_tag_start(s: &str, from: usize) -> bool {
+    let b = s.as_bytes();
+    let mut i = from + 1;
+    while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
+        i += 1;
+    }
+    let Ok((rest, _)) = tag_name(&s[i..]) else {
+        return false;
+    };
+    let mut j = s.len() - rest.len();
+    while j < b.len() && (b[j] == b' ' || b[j] == b'\t') {
+        j += 1;
+    }
+    b.get(j) == Some(&b'"')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_words() {
+        let (t, nag) = move_word("A6<*!").unwrap();
+        assert_eq!(t.to_string(), "A6<*");
+        assert_eq!(nag, Some(Nag(1)));
+        assert_eq!(move_word("a5R+").unwrap().0.to_string(), "a5>+");
+        assert_eq!(move_word("A3l**").unwrap().0.to_string(), "A3<**");
+        assert_eq!(move_word("6<").unwrap().0.pit, PitRef::Number(6));
+        assert_eq!(move_word("a8").unwrap().0.sign, None);
+        assert_eq!(move_word("A9<").unwrap_err().code, SyntaxCode::UnknownPit);
+        assert_eq!(move_word("C3<").unwrap_err().code, SyntaxCode::UnknownPit);
+        assert_eq!(move_word("A6<x").unwrap_err().code, SyntaxCode::BadMove);
+        assert_eq!(move_word("A6<*+").unwrap_err().code, SyntaxCode::BadMove);
+        assert_eq!(move_word("A6#*").unwrap_err().code, SyntaxCode::BadMove);
+    }
+
+    #[test]
+    fn numbers_nags_items() {
+        assert_eq!(move_number("12."), Some((Ok(12), 1, 3)));
+        assert_eq!(move_number("3...A6<"), Some((Ok(3), 3, 4)));
+        assert_eq!(move_number("0."), Some((Err(()), 1, 2)));
+        assert_eq!(move_number("1-0"), None);
+        assert_eq!(nag_number("14"), Some(Nag(14)));
+        assert_eq!(nag_number("256"), None);
+        assert_eq!(nag_number(""), None);
+        assert_eq!(glyph_word("?!"), Some(Nag(6)));
+        assert_eq!(annotation_item("xa5:3").unwrap().to_string(), "xa5:3");
+        assert_eq!(annotation_item("XA6").unwrap().to_string(), "xA6");
+        assert_eq!(annotation_item("B6").unwrap().kind, ItemKind::LapEnd);
+        assert!(annotation_item("a9").is_none());
+        assert!(annotation_item("a5:").is_none());
+        assert!(annotation_item("a5:999").is_none());
+    }
+
+    #[test]
+    fn tag_starts() {
+        assert!(is_tag_start("[Event \"x\"]", 0));
+        assert!(is_tag_start("[ Event\t\"x\"]", 0));
+        assert!(!is_tag_start("[A6 xa5]", 0));
+        assert!(is_tag_start("[Event\"x\"]", 0));
+        assert!(!is_tag_start("[Event x]", 0));
+        assert!(!is_tag_start("[", 0));
+    }
+}

@@ -1,0 +1,84 @@
+//! `bao-notation`: the record format of Bao games.
+//!
+//! A record file holds any number of games. Each game has tag pairs, movetext (moves with
+//! their numbers, NAGs and lap/capture annotations, comments, variations) and a result.
+//! [`parse_record`] reads a text with error recovery: it never fails, and returns every game
+//! it could read with every [`SyntaxError`] found, each with a byte span and a
+//! `bao::syntax::*` code. [`write_record`] writes the canonical form. [`GameReader`] streams
+//! games from any `io::Read`. The notation layer never decides legality: move tokens stay
+//! tokens until the validator resolves them against a position.
+//!
+//! ```
+//! use bao_notation::{parse_record, write_record, WriteOptions};
+//!
+//! let text = "[Event \"Demo\"]\n\n1. A6L* a5r* 1-0\n";
+//! let parsed = parse_record(text);
+//! assert!(parsed.errors.is_empty());
+//! let game = &parsed.record.games[0].value;
+//! let first = game.main_line().next().unwrap();
+//! assert_eq!(first.token.value.to_string(), "A6<*");
+//! assert_eq!(&text[first.token.span.range()], "A6L*");
+//! let out = write_record(&parsed.record, &WriteOptions::default());
+//! assert_eq!(out, "[Event \"Demo\"]\n\n1. A6<* a5>* 1-0\n");
+//! ```
+//!
+//! The grammar is `spec/notation.md`.
+//!
+//! # Related crates
+//! `bao-core` has the vocabulary and the engine; `bao-validate` replays records on it.
+#![deny(missing_docs)]
+#![warn(missing_debug_implementations)]
+
+mod ast;
+mod dialect;
+mod error;
+mod grammar;
+mod lexical;
+mod position_string;
+mod reader;
+mod span;
+mod split;
+mod writer;
+
+pub use ast::{
+    Annotation, AnnotationItem, Comment, CommentKind, Element, Game, GameResult, ItemKind,
+    MoveItem, MoveNumber, MoveToken, Nag, PitRef, Record, Tag,
+};
+pub use dialect::{Directions, SignUse, UnknownDirections};
+pub use error::{SourcedError, SyntaxCode, SyntaxError, SyntaxReport, SYNTAX_CODES};
+pub use grammar::{KNOWN_TAGS, MAX_VARIATION_DEPTH};
+pub use position_string::{ParsePositionError, PositionString};
+pub use reader::{
+    decode, parse_bytes, parse_record, Decoded, GameReader, Parsed, StreamedGame,
+    DEFAULT_MAX_GAME_BYTES,
+};
+pub use span::{Span, Spanned};
+pub use writer::{write_game, write_record, WriteOptions};
+
+/// Reads a record strictly: the first syntax error (warnings ignored) fails it.
+impl std::str::FromStr for Record {
+    type Err = SyntaxError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let parsed = parse_record(s);
+        match parsed.errors.into_iter().find(SyntaxError::is_error) {
+            Some(e) => Err(e),
+            None => Ok(parsed.record),
+        }
+    }
+}
+
+impl Game {
+    /// The `Directions` tag's convention (`mover` when absent or unknown).
+    #[must_use]
+    pub fn directions(&self) -> Directions {
+        self.tag("Directions")
+            .and_then(|v| v.value.parse().ok())
+            .unwrap_or_default()
+    }
+
+    /// The `Position` tag's position string, if present and readable.
+    #[must_use]
+    pub fn position(&self) -> Option<PositionString> {
+        self.tag("Position").and_then(|v| v.value.parse().ok())
+    }
+}

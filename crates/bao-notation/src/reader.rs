@@ -1,0 +1,426 @@
+//! Decoding and the streaming reader.
+
+use std::borrow::Cow;
+use std::collections::VecDeque;
+use std::io::{self, BufRead, BufReader, Read};
+use std::sync::Arc;
+
+use crate::ast::{Comment, Game, Record};
+use crate::error::{SyntaxCode, SyntaxError};
+use crate::grammar::Parser;
+use crate::span::{Span, Spanned};
+use crate::split::{chunks, Splitter};
+
+/// A parsed text: the record and every syntax diagnostic, in text order.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Parsed {
+    /// The games read (broken ones included, as far as they could be read).
+    pub record: Record,
+    /// Errors and warnings.
+    pub errors: Vec<SyntaxError>,
+}
+
+impl Parsed {
+    /// Whether any diagnostic is an error (warnings do not count).
+    #[must_use]
+    pub fn has_errors(&self) -> bool {
+        self.errors.iter().any(SyntaxError::is_error)
+    }
+}
+
+/// Parses a whole text; never fails, never panics. A leading BOM is skipped.
+#[must_use]
+pub fn parse_record(src: &str) -> Parsed {
+    let start = if src.starts_with('\u{feff}') { 3 } else { 0 };
+    let mut parsed = Parsed::default();
+    let mut carry: Option<usize> = None;
+    for range in chunks(src, start) {
+        let from = carry.take().unwrap_or(range.start);
+        let (games, cut, errors) = parse_span(src, from, range.end);
+        parsed.record.games.extend(games);
+        parsed.errors.extend(errors);
+        carry = cut;
+    }
+    if let Some(from) = carry {
+        let (game, errors) = leftover_game(src, from, src.len());
+        parsed.record.games.extend(game);
+        parsed.errors.extend(errors);
+    }
+    parsed
+}
+
+/// Parses `src[from..end]`; returns the games, where trailing comments start (they belong to
+/// the next chunk), and the errors before that point.
+fn parse_span(
+    src: &str,
+    from: usize,
+    end: usize,
+) -> (Vec<Spanned<Game>>, Option<usize>, Vec<SyntaxError>) {
+    let mut p = Parser::new(src, from, end);
+    let (games, trailing) = p.games();
+    let cut = trailing.first().map(|c| c.span.start);
+    let mut errors = p.errors;
+    if let Some(cut) = cut {
+        errors.retain(|e| e.span.start < cut);
+    }
+    errors.sort_by_key(|e| e.span.start);
+    (games, cut, errors)
+}
+
+/// The comments at the very end of a text, as a game of their own.
+fn leftover_game(src: &str, from: usize, end: usize) -> (Option<Spanned<Game>>, Vec<SyntaxError>) {
+    let mut p = Parser::new(src, from, end);
+    let (mut games, trailing) = p.games();
+    let mut errors = p.errors;
+    errors.sort_by_key(|e| e.span.start);
+    if !games.is_empty() {
+        return (games.pop(), errors);
+    }
+    if trailing.is_empty() {
+        return (None, errors);
+    }
+    let span = trailing
+        .iter()
+        .map(|c| c.span)
+        .reduce(Span::join)
+        .unwrap_or_default();
+    let comments: Vec<Spanned<Comment>> = trailing;
+    (
+        Some(Spanned::new(
+            Game {
+                comments,
+                ..Game::default()
+            },
+            span,
+        )),
+        errors,
+    )
+}
+
+/// Bytes decoded to text: UTF-8 as is, any byte that is not UTF-8 read as Latin-1.
+#[derive(Debug, Clone)]
+pub struct Decoded<'a> {
+    /// The text (spans point into it).
+    pub text: Cow<'a, str>,
+    /// A `latin1_input` warning at the first byte that was not UTF-8.
+    pub warning: Option<SyntaxError>,
+}
+
+/// Decodes bytes: UTF-8 (a BOM is kept; the parser skips it), else Latin-1 with a warning.
+#[must_use]
+pub fn decode(bytes: &[u8]) -> Decoded<'_> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Decoded {
+            text: Cow::Borrowed(s),
+            warning: None,
+        },
+        Err(_) => {
+            let mut out = String::with_capacity(bytes.len() + 16);
+            let mut rest = bytes;
+            let mut first_bad = None;
+            while !rest.is_empty() {
+                match std::str::from_utf8(rest) {
+                    Ok(s) => {
+                        out.push_str(s);
+                        break;
+                    }
+                    Err(e) => {
+                        let good = e.valid_up_to();
+                        // `good` bytes are valid UTF-8 by the error's contract.
+                        out.push_str(std::str::from_utf8(&rest[..good]).unwrap_or_default());
+                        let bad = e.error_len().unwrap_or(rest.len() - good);
+                        if first_bad.is_none() {
+                            first_bad = Some(out.len());
+                        }
+                        for &b in &rest[good..good + bad] {
+                            out.push(char::from(b));
+                        }
+                        rest = &rest[good + bad..];
+                    }
+                }
+            }
+            let at = first_bad.unwrap_or(0);
+            let len = out[at..].chars().next().map_or(0, char::len_utf8);
+            Decoded {
+                text: Cow::Owned(out),
+                warning: Some(
+                    SyntaxError::new(
+                        SyntaxCode::Latin1Input,
+                        Span::new(at, at + len),
+                        "the input is not UTF-8; bytes that are not were read as Latin-1",
+                        "first byte that is not UTF-8",
+                    )
+                    .help("save the file as UTF-8"),
+                ),
+            }
+        }
+    }
+}
+
+/// Decodes and parses bytes; the text is returned because spans point into it.
+#[must_use]
+pub fn parse_bytes(bytes: &[u8]) -> (String, Parsed) {
+    let d = decode(bytes);
+    let mut parsed = parse_record(&d.text);
+    if let Some(w) = d.warning {
+        parsed.errors.insert(0, w);
+    }
+    (d.text.into_owned(), parsed)
+}
+
+/// One game from a [`GameReader`].
+#[derive(Debug, Clone)]
+pub struct StreamedGame {
+    /// The game; its spans point into `text`.
+    pub game: Spanned<Game>,
+    /// Diagnostics of this game (spans into `text`).
+    pub errors: Vec<SyntaxError>,
+    /// The decoded text of the chunk the game was read from (shared by the games in it).
+    pub text: Arc<str>,
+    /// The byte offset of `text` in the input stream.
+    pub offset: u64,
+}
+
+/// The default largest chunk a [`GameReader`] accepts: 64 MiB.
+pub const DEFAULT_MAX_GAME_BYTES: usize = 64 << 20;
+
+/// Reads games one at a time from any reader, holding only one chunk (normally one game) in
+/// memory. A chunk longer than the limit is skipped with a `game_too_long` error.
+///
+/// The games and diagnostics are those [`parse_record`] gives for the whole text, with spans
+/// relative to each chunk's `text`.
+#[derive(Debug)]
+pub struct GameReader<R> {
+    input: BufReader<R>,
+    splitter: Splitter,
+    chunk: Vec<u8>,
+    chunk_offset: u64,
+    overflow: bool,
+    next_line: Vec<u8>,
+    next_offset: u64,
+    next_truncated: bool,
+    offset: u64,
+    max_bytes: usize,
+    queue: VecDeque<StreamedGame>,
+    carry: Vec<u8>,
+    carry_offset: u64,
+    first: bool,
+    warned_latin1: bool,
+    done: bool,
+}
+
+impl<R: Read> GameReader<R> {
+    /// A reader with the default limit.
+    pub fn new(input: R) -> Self {
+        Self::with_limit(input, DEFAULT_MAX_GAME_BYTES)
+    }
+
+    /// A reader that rejects chunks longer than `max_bytes`.
+    pub fn with_limit(input: R, max_bytes: usize) -> Self {
+        GameReader {
+            input: BufReader::with_capacity(1 << 16, input),
+            splitter: Splitter::default(),
+            chunk: Vec::new(),
+            chunk_offset: 0,
+            overflow: false,
+            next_line: Vec::new(),
+            next_offset: 0,
+            next_truncated: false,
+            offset: 0,
+            max_bytes: max_bytes.max(1),
+            queue: VecDeque::new(),
+            carry: Vec::new(),
+            carry_offset: 0,
+            first: true,
+            warned_latin1: false,
+            done: false,
+        }
+    }
+
+    /// Reads one line into `next_line`, keeping at most `max_bytes` of it; returns the bytes
+    /// read and whether the line was cut.
+    fn read_line(&mut self) -> io::Result<(usize, bool)> {
+        self.next_line.clear();
+        let mut total = 0usize;
+        let mut cut = false;
+        loop {
+            let buf = match self.input.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if buf.is_empty() {
+                return Ok((total, cut));
+            }
+            let (take, eol) = match buf.iter().position(|&b| b == b'\n') {
+                Some(p) => (p + 1, true),
+                None => (buf.len(), false),
+            };
+            let room = self.max_bytes.saturating_sub(self.next_line.len());
+            self.next_line.extend_from_slice(&buf[..take.min(room)]);
+            cut |= take > room;
+            self.input.consume(take);
+            total += take;
+            if eol {
+                return Ok((total, cut));
+            }
+        }
+    }
+
+    fn append(&mut self, truncated: bool) {
+        if truncated || self.chunk.len() + self.next_line.len() > self.max_bytes {
+            self.overflow = true;
+        } else {
+            self.chunk.extend_from_slice(&self.next_line);
+        }
+        self.next_line.clear();
+    }
+
+    /// Gathers the next chunk; `false` at the end of input.
+    fn fill_chunk(&mut self) -> io::Result<bool> {
+        self.chunk = std::mem::take(&mut self.carry);
+        let carried = self.chunk.len();
+        self.chunk_offset = if self.chunk.is_empty() {
+            self.next_offset
+        } else {
+            self.carry_offset
+        };
+        self.overflow = false;
+        if !self.next_line.is_empty() || self.next_truncated {
+            let t = self.next_truncated;
+            self.append(t);
+        }
+        loop {
+            let line_offset = self.offset;
+            let (n, truncated) = self.read_line()?;
+            self.offset += n as u64;
+            if n == 0 {
+                if self.chunk.len() > carried || self.overflow {
+                    return Ok(true);
+                }
+                self.carry = std::mem::take(&mut self.chunk);
+                return Ok(false);
+            }
+            let boundary = self.splitter.line(&self.next_line);
+            if boundary && (!self.chunk.is_empty() || self.overflow) {
+                self.next_offset = line_offset;
+                self.next_truncated = truncated;
+                return Ok(true);
+            }
+            if self.chunk.is_empty() && !self.overflow {
+                self.chunk_offset = line_offset;
+            }
+            self.append(truncated);
+        }
+    }
+
+    fn process_chunk(&mut self) {
+        if self.overflow {
+            let shown = self.chunk.len().min(256);
+            let d = decode(&self.chunk[..shown]);
+            let text: Arc<str> = Arc::from(d.text.as_ref());
+            let error = SyntaxError::new(
+                SyntaxCode::GameTooLong,
+                Span::new(0, text.find('\n').unwrap_or(text.len())),
+                format!("a game longer than {} bytes was skipped", self.max_bytes),
+                "the game starting here is too long",
+            )
+            .help("split the file, or raise the reader's limit");
+            self.queue.push_back(StreamedGame {
+                game: Spanned::new(Game::default(), Span::new(0, text.len())),
+                errors: vec![error],
+                text,
+                offset: self.chunk_offset,
+            });
+            self.chunk.clear();
+            return;
+        }
+        let d = decode(&self.chunk);
+        let text: Arc<str> = Arc::from(d.text.as_ref());
+        let mut warning = d.warning;
+        if self.warned_latin1 {
+            warning = None;
+        }
+        self.warned_latin1 |= warning.is_some();
+        let start = if self.first && text.starts_with('\u{feff}') {
+            3
+        } else {
+            0
+        };
+        self.first = false;
+        let (games, cut, mut errors) = parse_span(&text, start, text.len());
+        if let Some(cut) = cut {
+            self.carry = text.as_bytes()[cut..].to_vec();
+            self.carry_offset = self.chunk_offset + cut as u64;
+        }
+        if let Some(w) = warning {
+            errors.insert(0, w);
+        }
+        self.push_games(games, errors, &text);
+    }
+
+    fn push_games(&mut self, games: Vec<Spanned<Game>>, errors: Vec<SyntaxError>, text: &Arc<str>) {
+        let mut items: Vec<StreamedGame> = games
+            .into_iter()
+            .map(|game| StreamedGame {
+                game,
+                errors: Vec::new(),
+                text: Arc::clone(text),
+                offset: self.chunk_offset,
+            })
+            .collect();
+        for e in errors {
+            let idx = items
+                .iter()
+                .position(|g| g.game.span.end >= e.span.start)
+                .or(items.len().checked_sub(1));
+            match idx {
+                Some(i) => items[i].errors.push(e),
+                None => items.push(StreamedGame {
+                    game: Spanned::new(Game::default(), e.span),
+                    errors: vec![e],
+                    text: Arc::clone(text),
+                    offset: self.chunk_offset,
+                }),
+            }
+        }
+        self.queue.extend(items);
+    }
+
+    fn finish(&mut self) {
+        if self.carry.is_empty() {
+            return;
+        }
+        let carry = std::mem::take(&mut self.carry);
+        self.chunk_offset = self.carry_offset;
+        let text: Arc<str> = Arc::from(String::from_utf8_lossy(&carry).as_ref());
+        let (game, errors) = leftover_game(&text, 0, text.len());
+        self.push_games(game.into_iter().collect(), errors, &text);
+    }
+}
+
+impl<R: Read> Iterator for GameReader<R> {
+    type Item = io::Result<StreamedGame>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some(g) = self.queue.pop_front() {
+                return Some(Ok(g));
+            }
+            if self.done {
+                return None;
+            }
+            match self.fill_chunk() {
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(e));
+                }
+                Ok(false) => {
+                    self.done = true;
+                    self.finish();
+                }
+                Ok(true) => self.process_chunk(),
+            }
+        }
+    }
+}

@@ -1,0 +1,130 @@
+//! Cutting a text into game chunks at tag lines, without parsing it.
+//!
+//! A chunk ends before a line that begins with a tag pair (`[Name "`) when the chunk already
+//! holds movetext, or when a brace comment is open (a brace comment cannot run over a tag
+//! line). The parser and the streaming reader share this rule, so a defect in one game can
+//! never swallow the games after it.
+
+/// Whether a line (leading blanks allowed) begins with `[`, a tag name and a `"`.
+pub(crate) fn is_tag_line(line: &[u8]) -> bool {
+    let mut i = 0;
+    while i < line.len() && matches!(line[i], b' ' | b'\t') {
+        i += 1;
+    }
+    if line.get(i) != Some(&b'[') {
+        return false;
+    }
+    i += 1;
+    while i < line.len() && matches!(line[i], b' ' | b'\t') {
+        i += 1;
+    }
+    if !line.get(i).is_some_and(u8::is_ascii_alphabetic) {
+        return false;
+    }
+    while i < line.len() && (line[i].is_ascii_alphanumeric() || line[i] == b'_') {
+        i += 1;
+    }
+    while i < line.len() && matches!(line[i], b' ' | b'\t') {
+        i += 1;
+    }
+    line.get(i) == Some(&b'"')
+}
+
+/// The chunking state, fed one line at a time.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Splitter {
+    in_brace: bool,
+    has_movetext: bool,
+}
+
+impl Splitter {
+    /// Feeds one line (line end included or not); returns whether a new chunk starts at it.
+    pub(crate) fn line(&mut self, line: &[u8]) -> bool {
+        let tag_line = is_tag_line(line);
+        let boundary = tag_line && (self.has_movetext || self.in_brace);
+        if boundary {
+            self.has_movetext = false;
+            self.in_brace = false;
+        }
+        let n = line.len();
+        let mut i = 0;
+        while i < n {
+            if self.in_brace {
+                match line[i..].iter().position(|&b| b == b'}') {
+                    Some(p) => {
+                        i += p + 1;
+                        self.in_brace = false;
+                        continue;
+                    }
+                    None => break,
+                }
+            }
+            match line[i] {
+                b'{' => self.in_brace = true,
+                b';' => break,
+                b'"' if tag_line => {
+                    i += 1;
+                    while i < n && line[i] != b'"' {
+                        if line[i] == b'\\' {
+                            i += 1;
+                        }
+                        i += 1;
+                    }
+                }
+                b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c' => {}
+                _ => {
+                    if !tag_line {
+                        self.has_movetext = true;
+                    }
+                }
+            }
+            i += 1;
+        }
+        boundary
+    }
+}
+
+/// The chunks of a whole text, as byte ranges covering it.
+pub(crate) fn chunks(text: &str, from: usize) -> Vec<std::ops::Range<usize>> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut sp = Splitter::default();
+    let mut start = from;
+    let mut line_start = from;
+    while line_start < b.len() {
+        let line_end = b[line_start..]
+            .iter()
+            .position(|&c| c == b'\n')
+            .map_or(b.len(), |p| line_start + p + 1);
+        if sp.line(&b[line_start..line_end]) && line_start > start {
+            out.push(start..line_start);
+            start = line_start;
+        }
+        line_start = line_end;
+    }
+    if start < b.len() || out.is_empty() {
+        out.push(start..b.len());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_at_tag_lines_after_movetext() {
+        let t = "[A \"1\"]\n[B \"2\"]\n1. A6<* 1-0\n\n[A \"3\"]\n* \n";
+        let c = chunks(t, 0);
+        assert_eq!(c.len(), 2);
+        assert!(t[c[1].clone()].starts_with("[A \"3\"]"));
+    }
+
+    #[test]
+    fn open_comment_ends_at_tag_line() {
+        let t = "{open\n[A \"1\"]\n*\n";
+        assert_eq!(chunks(t, 0).len(), 2);
+        let t = "{a\n[b]\n}\n[A \"1\"]\n";
+        assert_eq!(chunks(t, 0).len(), 1);
+    }
+}

@@ -1,0 +1,317 @@
+//! The canonical writer and the canonical form of a record.
+//!
+//! Canonical form: tags in [`KNOWN_TAGS`] order (others after them, in their order), move
+//! numbers recomputed (`12.` before every South move, `12...` before a North move that
+//! follows a comment or a variation or opens a line), one space between tokens, lines of at
+//! most [`WriteOptions::width`] columns where tokens allow it, a blank line after the header
+//! and between games, LF line ends. Comments, NAGs, variations and annotations are kept.
+
+use std::fmt;
+
+use bao_core::Side;
+
+use crate::ast::{Comment, CommentKind, Element, Game, GameResult, MoveItem, MoveNumber, Record};
+use crate::grammar::KNOWN_TAGS;
+use crate::position_string::PositionString;
+use crate::span::Spanned;
+
+/// Writer settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WriteOptions {
+    /// The line width the movetext is wrapped to.
+    pub width: usize,
+}
+
+impl Default for WriteOptions {
+    fn default() -> Self {
+        WriteOptions { width: 80 }
+    }
+}
+
+/// Writes a record in canonical form.
+#[must_use]
+pub fn write_record(record: &Record, options: &WriteOptions) -> String {
+    let mut record = record.clone();
+    record.canonicalize();
+    let mut out = String::new();
+    for (i, g) in record.games.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        write_game_into(&g.value, options, &mut out);
+    }
+    out
+}
+
+/// Writes one game in canonical form.
+#[must_use]
+pub fn write_game(game: &Game, options: &WriteOptions) -> String {
+    let mut game = game.clone();
+    game.canonicalize();
+    let mut out = String::new();
+    write_game_into(&game, options, &mut out);
+    out
+}
+
+impl fmt::Display for Record {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&write_record(self, &WriteOptions::default()))
+    }
+}
+
+impl fmt::Display for Game {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&write_game(self, &WriteOptions::default()))
+    }
+}
+
+fn tag_rank(name: &str) -> usize {
+    KNOWN_TAGS
+        .iter()
+        .position(|k| *k == name)
+        .unwrap_or(KNOWN_TAGS.len())
+}
+
+impl Record {
+    /// Puts every game in canonical form (what the writer writes). A game of nothing but
+    /// comments before another game gives its comments to that game.
+    pub fn canonicalize(&mut self) {
+        let mut carry: Vec<Spanned<Comment>> = Vec::new();
+        let mut games = Vec::with_capacity(self.games.len());
+        for mut g in std::mem::take(&mut self.games) {
+            g.value.canonicalize();
+            if !carry.is_empty() {
+                carry.append(&mut g.value.comments);
+                g.value.comments = std::mem::take(&mut carry);
+            }
+            let v = &g.value;
+            if v.tags.is_empty() && v.movetext.is_empty() && v.result.is_none() {
+                carry.append(&mut g.value.comments);
+                continue;
+            }
+            games.push(g);
+        }
+        if !carry.is_empty() {
+            let span = carry.iter().map(|c| c.span).reduce(crate::span::Span::join);
+            games.push(Spanned::new(
+                Game {
+                    comments: carry,
+                    ..Game::default()
+                },
+                span.unwrap_or_default(),
+            ));
+        }
+        self.games = games;
+    }
+}
+
+impl Game {
+    /// Puts the game in canonical form: tags sorted, move numbers recomputed.
+    pub fn canonicalize(&mut self) {
+        self.tags.sort_by_key(|t| tag_rank(&t.value.name.value));
+        if self.tags.is_empty() {
+            // Without tags, comments before the first move are read as the game's leading
+            // comments.
+            let lead = self
+                .movetext
+                .iter()
+                .take_while(|e| matches!(e.value, Element::Comment(_)))
+                .count();
+            for e in self.movetext.drain(..lead) {
+                if let Element::Comment(c) = e.value {
+                    self.comments.push(Spanned::new(c, e.span));
+                }
+            }
+        }
+        let first_number = self
+            .movetext
+            .iter()
+            .find_map(|e| match &e.value {
+                Element::Move(m) => Some(m.number.as_ref().map_or(1, |n| n.value.number)),
+                _ => None,
+            })
+            .unwrap_or(1);
+        let first_side = self
+            .tag("Position")
+            .and_then(|v| v.value.parse::<PositionString>().ok())
+            .map_or(Side::South, |p| p.to_move);
+        number_line(&mut self.movetext, first_number, first_side);
+    }
+}
+
+fn number_line(elems: &mut [Spanned<Element>], mut number: u32, mut side: Side) {
+    let mut interrupted = true;
+    let mut before = (number, side);
+    for e in elems {
+        match &mut e.value {
+            Element::Move(m) => {
+                let mover = m.token.value.pit.side().unwrap_or(side);
+                before = (number, mover);
+                let n = match mover {
+                    Side::South => Some(false),
+                    Side::North if interrupted => Some(true),
+                    Side::North => None,
+                };
+                let span = m.number.as_ref().map(|n| n.span).unwrap_or_default();
+                m.number = n.map(|ellipsis| Spanned::new(MoveNumber { number, ellipsis }, span));
+                if mover == Side::North {
+                    number = number.saturating_add(1);
+                }
+                side = mover.opponent();
+                interrupted = false;
+            }
+            Element::Comment(_) => interrupted = true,
+            Element::Variation(v) => {
+                number_line(v, before.0, before.1);
+                interrupted = true;
+            }
+        }
+    }
+}
+
+/// Writes a game already in canonical form.
+fn write_game_into(game: &Game, options: &WriteOptions, out: &mut String) {
+    for c in &game.comments {
+        write_comment(&c.value, out);
+        out.push('\n');
+    }
+    for t in &game.tags {
+        out.push('[');
+        out.push_str(&t.value.name.value);
+        out.push_str(" \"");
+        for ch in t.value.value.value.chars() {
+            match ch {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                '\n' | '\r' => out.push(' '),
+                c => out.push(c),
+            }
+        }
+        out.push_str("\"]\n");
+    }
+    let header = !game.comments.is_empty() || !game.tags.is_empty();
+    if game.movetext.is_empty() && game.result.is_none() && game.tags.is_empty() {
+        return;
+    }
+    if header {
+        out.push('\n');
+    }
+    let mut units = Vec::new();
+    collect_units(&game.movetext, &mut units);
+    // A missing result (a syntax error) is written as `*`, unknown.
+    let result = game
+        .result
+        .as_ref()
+        .map_or(GameResult::Unknown, |r| r.value);
+    units.push(Unit::new(result.as_str().to_owned()));
+    layout(&units, options.width, out);
+}
+
+fn write_comment(c: &Comment, out: &mut String) {
+    match c.kind {
+        CommentKind::Brace => {
+            out.push('{');
+            out.push_str(&c.text);
+            out.push('}');
+        }
+        CommentKind::Line => {
+            out.push(';');
+            out.push_str(&c.text);
+        }
+    }
+}
+
+struct Unit {
+    text: String,
+    break_after: bool,
+}
+
+impl Unit {
+    fn new(text: String) -> Unit {
+        Unit {
+            text,
+            break_after: false,
+        }
+    }
+}
+
+fn move_text(m: &MoveItem) -> String {
+    let mut s = String::new();
+    if let Some(n) = &m.number {
+        s.push_str(&n.value.to_string());
+        s.push(' ');
+    }
+    s.push_str(&m.token.value.to_string());
+    let mut nags = m.nags.iter().map(|n| n.value).peekable();
+    if let Some(g) = nags.peek().and_then(|n| n.glyph()) {
+        s.push_str(g);
+        nags.next();
+    }
+    if let Some(a) = &m.annotation {
+        s.push(' ');
+        s.push_str(&a.value.to_string());
+    }
+    for n in nags {
+        s.push(' ');
+        s.push_str(&n.to_string());
+    }
+    s
+}
+
+fn collect_units(elems: &[Spanned<Element>], units: &mut Vec<Unit>) {
+    for e in elems {
+        match &e.value {
+            Element::Move(m) => units.push(Unit::new(move_text(m))),
+            Element::Comment(c) => {
+                let mut text = String::new();
+                write_comment(c, &mut text);
+                units.push(Unit {
+                    text,
+                    break_after: c.kind == CommentKind::Line,
+                });
+            }
+            Element::Variation(v) => {
+                let first = units.len();
+                collect_units(v, units);
+                if units.len() == first {
+                    units.push(Unit::new("()".to_owned()));
+                    continue;
+                }
+                units[first].text.insert(0, '(');
+                match units.last_mut() {
+                    Some(last) if !last.break_after => last.text.push(')'),
+                    _ => units.push(Unit::new(")".to_owned())),
+                }
+            }
+        }
+    }
+}
+
+fn layout(units: &[Unit], width: usize, out: &mut String) {
+    let mut col = 0usize;
+    for u in units {
+        let first_line = u.text.split('\n').next().unwrap_or("");
+        let first_len = first_line.chars().count();
+        if col > 0 {
+            if col + 1 + first_len > width {
+                out.push('\n');
+                col = 0;
+            } else {
+                out.push(' ');
+                col += 1;
+            }
+        }
+        out.push_str(&u.text);
+        match u.text.rfind('\n') {
+            Some(p) => col = u.text[p + 1..].chars().count(),
+            None => col += first_len,
+        }
+        if u.break_after {
+            out.push('\n');
+            col = 0;
+        }
+    }
+    if col > 0 {
+        out.push('\n');
+    }
+}

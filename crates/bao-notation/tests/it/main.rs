@@ -1,0 +1,18 @@
+//! Integration tests of bao-notation, one module per concern.
+
+/// Non-canonical inputs and their canonical form (`fixtures/format/`), idempotence, and
+/// `write(parse(s)) == s` for canonical texts.
+mod format;
+/// The streaming reader, encodings, limits and hostile input.
+mod reader;
+/// Random records: `parse(write(r)) == r`.
+mod roundtrip;
+/// One fixture per syntax code, with its rendered diagnostic (`fixtures/invalid/syntax/`).
+mod syntax;
+
+use std::path::Path;
+
+/// The fixtures directory at the workspace root.
+pub(crate) fn fixtures() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures"))
+}

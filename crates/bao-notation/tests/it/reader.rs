@@ -1,0 +1,115 @@
+use std::time::Instant;
+
+use bao_notation::{parse_bytes, parse_record, GameReader, SyntaxCode};
+
+const THREE: &str = "[Event \"1\"]\n\n1. A6<* a5>* 1-0\n\n[Event \"2\"]\n\n1. A7>* {open\n\n[Event \"3\"]\n\n1. A6>* (1. A7<* *\n; tail\n";
+
+#[test]
+fn streaming_gives_the_games_of_a_whole_parse() {
+    let whole = parse_record(THREE);
+    let streamed: Vec<_> = GameReader::new(THREE.as_bytes())
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(streamed.len(), whole.record.games.len());
+    assert_eq!(streamed.len(), 4, "three games and the trailing comment");
+    for (s, w) in streamed.iter().zip(&whole.record.games) {
+        assert_eq!(&s.game, w);
+        let at = usize::try_from(s.offset).unwrap();
+        assert_eq!(&THREE[at..at + s.text.len()], &*s.text);
+    }
+    let codes = |it: &mut dyn Iterator<Item = SyntaxCode>| it.collect::<Vec<_>>();
+    let a = codes(&mut whole.errors.iter().map(|e| e.code));
+    let b = codes(
+        &mut streamed
+            .iter()
+            .flat_map(|g| g.errors.iter().map(|e| e.code)),
+    );
+    assert_eq!(a, b);
+    assert_eq!(
+        a,
+        [
+            SyntaxCode::UnterminatedComment,
+            SyntaxCode::UnclosedVariation
+        ]
+    );
+}
+
+#[test]
+fn a_broken_game_loses_nothing_after_it() {
+    let text = "[Event \"a\"]\n1. A6<* {never closed\n[Event \"b\"]\n1. A7>* 1-0\n";
+    let p = parse_record(text);
+    assert_eq!(p.record.games.len(), 2);
+    assert_eq!(p.record.games[1].value.tag("Event").unwrap().value, "b");
+}
+
+#[test]
+fn latin1_bom_and_crlf() {
+    let (text, p) = parse_bytes(b"\xef\xbb\xbf[Site \"S\xe9\"]\r\n\r\n1. A6<* *\r\n");
+    assert!(text.contains("Sé"));
+    assert_eq!(p.errors.len(), 1);
+    assert_eq!(p.errors[0].code, SyntaxCode::Latin1Input);
+    let (_, p) = parse_bytes(b"\xef\xbb\xbf[Site \"S\"]\r\n\r\n1. A6<* *\r\n");
+    assert!(p.errors.is_empty());
+}
+
+#[test]
+fn the_limit_skips_only_the_long_game() {
+    let long = format!("[Event \"long\"]\n{{{}}}\n*\n", "x".repeat(5000));
+    let text = format!("[Event \"a\"]\n*\n{long}[Event \"c\"]\n*\n");
+    let games: Vec<_> = GameReader::with_limit(text.as_bytes(), 1000)
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(games.len(), 3);
+    assert_eq!(games[1].errors[0].code, SyntaxCode::GameTooLong);
+    assert_eq!(games[2].game.value.tag("Event").unwrap().value, "c");
+}
+
+#[test]
+fn hostile_inputs_are_linear() {
+    for unit in [
+        "(",
+        ")",
+        "[",
+        "{",
+        "1.",
+        "$",
+        "\"",
+        "A6<* ",
+        "[Event \"x\"]\n",
+        "(A6<* ",
+    ] {
+        let small = unit.repeat(10_000);
+        let big = unit.repeat(100_000);
+        let t = Instant::now();
+        let _ = parse_record(&small);
+        let small_t = t.elapsed();
+        let t = Instant::now();
+        let p = parse_record(&big);
+        let big_t = t.elapsed();
+        // Ten times the input may not take a hundred times as long (with slack for noise).
+        assert!(
+            big_t < small_t * 40 + std::time::Duration::from_millis(200),
+            "{unit:?}: {small_t:?} vs {big_t:?}"
+        );
+        assert!(p.errors.iter().all(|e| e.span.end <= big.len()));
+    }
+}
+
+#[test]
+fn deep_nesting_is_a_diagnostic_not_a_crash() {
+    let text = format!(
+        "1. A6<* {}{} *",
+        "(1. A7>* ".repeat(100_000),
+        ")".repeat(100_000)
+    );
+    let p = parse_record(&text);
+    let deep: Vec<_> = p
+        .errors
+        .iter()
+        .filter(|e| e.code == SyntaxCode::VariationTooDeep)
+        .collect();
+    assert_eq!(deep.len(), 1);
+    assert_eq!(p.errors.len(), 1);
+    let out = bao_notation::write_record(&p.record, &Default::default());
+    assert_eq!(out.matches('(').count(), bao_notation::MAX_VARIATION_DEPTH);
+}

@@ -1,0 +1,95 @@
+use std::sync::Arc;
+
+use bao_notation::{parse_bytes, GameReader, SourcedError, SyntaxError, SYNTAX_CODES};
+use miette::{GraphicalReportHandler, GraphicalTheme};
+
+use crate::fixtures;
+
+/// The largest game the `game_too_long` fixture is read with.
+const SMALL_LIMIT: usize = 256;
+
+fn diagnostics(path: &std::path::Path) -> (Arc<str>, Vec<SyntaxError>) {
+    let bytes = std::fs::read(path).unwrap();
+    if path.file_stem().unwrap() == "game_too_long" {
+        let mut text = String::new();
+        let mut errors = Vec::new();
+        for g in GameReader::with_limit(&bytes[..], SMALL_LIMIT) {
+            let g = g.unwrap();
+            if !g.errors.is_empty() {
+                text = g.text.to_string();
+                errors.extend(g.errors);
+            }
+        }
+        return (Arc::from(text), errors);
+    }
+    let (text, parsed) = parse_bytes(&bytes);
+    (Arc::from(text), parsed.errors)
+}
+
+fn render(name: &str, text: &Arc<str>, errors: &[SyntaxError]) -> String {
+    let handler =
+        GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor()).with_width(80);
+    let mut out = String::new();
+    for e in errors {
+        let d = SourcedError::new(name, Arc::clone(text), e.clone());
+        handler.render_report(&mut out, &d).unwrap();
+    }
+    out
+}
+
+#[test]
+fn each_fixture_has_exactly_its_diagnostic() {
+    insta::glob!("../../../../fixtures", "invalid/syntax/*.bao", |path| {
+        let slug = path.file_stem().unwrap().to_str().unwrap();
+        let (text, errors) = diagnostics(path);
+        let codes: Vec<&str> = errors.iter().map(|e| e.code.code()).collect();
+        assert_eq!(
+            codes,
+            [format!("bao::syntax::{slug}")],
+            "{slug}: {errors:#?}"
+        );
+        for e in &errors {
+            assert!(e.span.end <= text.len() && text.is_char_boundary(e.span.start));
+        }
+        let name = path.file_name().unwrap().to_str().unwrap();
+        insta::assert_snapshot!(render(name, &text, &errors));
+    });
+}
+
+#[test]
+fn every_code_has_a_fixture_and_a_snapshot() {
+    let dir = fixtures().join("invalid/syntax");
+    let snaps = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/snapshots");
+    let mut missing = Vec::new();
+    for code in SYNTAX_CODES {
+        let slug = code.strip_prefix("bao::syntax::").unwrap();
+        if !dir.join(format!("{slug}.bao")).is_file() {
+            missing.push(format!("fixture {slug}.bao"));
+        }
+        let snap = snaps.join(format!(
+            "it__syntax__each_fixture_has_exactly_its_diagnostic@{slug}.bao.snap"
+        ));
+        if !snap.is_file() {
+            missing.push(format!("snapshot for {slug}"));
+        }
+    }
+    assert!(missing.is_empty(), "missing: {missing:?}");
+    // And no fixture without a code.
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        let slug = name.strip_suffix(".bao").unwrap();
+        assert!(
+            SYNTAX_CODES.contains(&format!("bao::syntax::{slug}").as_str()),
+            "{name} names no code"
+        );
+    }
+}
+
+#[test]
+fn codes_match_the_enum() {
+    let from_enum: Vec<&str> = bao_notation::SyntaxCode::ALL
+        .iter()
+        .map(|c| c.code())
+        .collect();
+    assert_eq!(from_enum, SYNTAX_CODES);
+}
