@@ -1,5 +1,7 @@
 //! Integration tests of bao-core. One binary; a module per concern.
 
+/// perft from every preset's start against tests/data/perft.txt, and hand counts.
+mod perft;
 /// Test positions of `tests/data/positions.jsonl` (rules-reference §5.3, Kete K2-K4, one or
 /// more per rule of spec/rules.md).
 mod positions;
