@@ -1,5 +1,7 @@
 //! Integration tests of bao-core. One binary; a module per concern.
 
+/// Mancala World Problem 3: a never-ending move under each `endless_move` policy (G11, E3).
+mod never_ending;
 /// perft from every preset's start against tests/data/perft.txt, and hand counts.
 mod perft;
 /// Test positions of `tests/data/positions.jsonl` (rules-reference §5.3, Kete K2-K4, one or
