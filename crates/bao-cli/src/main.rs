@@ -84,7 +84,10 @@ impl Command {
 
 fn install_error_handler(color: Color) {
     let _ = miette::set_hook(Box::new(move |_| {
-        let opts = miette::MietteHandlerOpts::new().terminal_links(false);
+        // Unicode box drawing always, so that output does not depend on the locale.
+        let opts = miette::MietteHandlerOpts::new()
+            .terminal_links(false)
+            .unicode(true);
         let opts = match color {
             Color::Auto => opts,
             Color::Always => opts.color(true),

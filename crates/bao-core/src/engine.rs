@@ -296,6 +296,10 @@ impl<'t, T: Tracer> Runner<'t, T> {
     /// Captures the opponent pit facing own front pit `i`, and prepares the captured lap.
     fn capture_at(&mut self, i: usize, after_lap: u64) -> Flow {
         let (m, o) = (self.m, self.o);
+        if i >= 8 || self.pos.board[o][7 - i] == 0 {
+            // Not a capture at all (a malformed move run anyway): nothing to sow.
+            return Flow::End(Finish::Done);
+        }
         let j = 7 - i;
         let seeds = self.pos.board[o][j];
         self.pos.board[o][j] = 0;
@@ -431,6 +435,10 @@ impl<'t, T: Tracer> Runner<'t, T> {
                 return Flow::End(Finish::Done);
             }
             if self.stage == Stage::Namua {
+                if self.over_cap() {
+                    self.record_lap(LapEnd::Aborted);
+                    return Flow::End(Finish::Capped);
+                }
                 self.record_lap(LapEnd::Safari);
                 if T::ON {
                     self.tracer.event(Event::Safari);
@@ -455,16 +463,20 @@ impl<'t, T: Tracer> Runner<'t, T> {
                 }
             }
         }
+        if self.over_cap() {
+            self.record_lap(LapEnd::Aborted);
+            return Flow::End(Finish::Capped);
+        }
         self.record_lap(LapEnd::Relay);
         self.relay()
     }
 
+    /// AbstractPlay's seed cap, tested at every lift after the start.
+    fn over_cap(&self) -> bool {
+        matches!(self.pos.rules.endless_move, EndlessMove::SeedCap(cap) if self.sown > u64::from(cap))
+    }
+
     fn relay(&mut self) -> Flow {
-        if let EndlessMove::SeedCap(cap) = self.pos.rules.endless_move {
-            if self.sown > u64::from(cap) {
-                return Flow::End(Finish::Capped);
-            }
-        }
         let cur = self.cur;
         let n = self.pos.board[self.m][cur];
         self.lift(cur, n, LapSource::Lifted)

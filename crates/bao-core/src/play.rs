@@ -512,6 +512,10 @@ impl Position {
     pub fn play_unchecked(&self, mv: &Move) -> (Position, MoveTrace) {
         let mut trace = MoveTrace::new(*mv, self.to_move, self.stage());
         let run = execute(self, *mv, &mut trace);
+        trace.placement = trace.events.iter().find_map(|e| match e {
+            Event::Placed { pit } => Some(*pit),
+            _ => None,
+        });
         trace.laps_total = run.laps;
         trace.seeds_sown = run.sown;
         let next = self.finish_move(mv, &run, Some(&mut trace));
@@ -705,7 +709,6 @@ impl Position {
         };
         let count = self.get(mv.pit);
         let stage = self.stage();
-        let run = (count > 0).then(|| self.simulate(*mv));
         if stage == Stage::Namua {
             if mv.pit.row() == Row::Back {
                 return illegal(
@@ -749,6 +752,10 @@ impl Position {
                 ),
             );
         }
+        // Only a move of the right shape is run: a namua capture needs seeds facing it.
+        let no_namua_capture =
+            stage == Stage::Namua && !mv.takasa && mv.pit.facing().is_none_or(|f| self.get(f) == 0);
+        let run = (!no_namua_capture).then(|| self.simulate(*mv));
         if let Some(run) = run.filter(|r| self.run_is_illegal(r)) {
             return match run.finish {
                 Finish::NeverEnding(ne) => IllegalMove {

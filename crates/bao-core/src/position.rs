@@ -338,7 +338,11 @@ impl Position {
                 });
             }
             let hand = *setup.hands.get(side);
-            if u32::from(hand) > u32::from(rules.initial_hand()) {
+            // After bao hamna in mid-move the winner's hand also holds the captured seeds
+            // that were not sown (A.4.3), so a finished game may show more.
+            let finished =
+                setup.pits[0].iter().all(|&n| n == 0) || setup.pits[2].iter().all(|&n| n == 0);
+            if u32::from(hand) > u32::from(rules.initial_hand()) && !finished {
                 problems.push(SetupProblem::Hand {
                     side,
                     why: if rules.initial_hand() == 0 {

@@ -322,7 +322,7 @@ fn k1_kete_names_in_messages() {
 /// Rules-reference K1: "every message and label" uses the Lamu words. The M4 message is a
 /// fixed string with "takasa" in it.
 #[test]
-#[ignore = "engine bug: the M4 diagnostic says `takasa` under kete (K1 wants `takata`)"]
+
 fn k1_kete_m4_message_says_takata() {
     // Kete mtaji, kuu destroyed, no capture: A1 holds 3 (front pit with 2 or more), B1 2.
     let mut s = Setup::start(RuleSet::KETE);
@@ -372,7 +372,7 @@ fn k1_kete_g6_and_g10_messages_say_takata() {
 
 /// The position diagram is a label too: under kete the stage should read `nemo`.
 #[test]
-#[ignore = "engine bug: Position's Display writes the stage as `namua` under kete (K1)"]
+
 fn k1_kete_diagram_says_nemo() {
     let text = Position::start(RuleSet::KETE).to_string();
     assert!(text.contains("nemo"), "{text}");
