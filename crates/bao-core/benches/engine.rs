@@ -38,7 +38,7 @@ fn playouts(c: &mut Criterion) {
     let mut group = c.benchmark_group("random_game");
     group
         .sample_size(10)
-        .measurement_time(Duration::from_secs(10));
+        .measurement_time(Duration::from_secs(6));
     for name in PRESET_NAMES {
         let rules = RuleSet::preset(name).expect("preset");
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
