@@ -6,13 +6,14 @@
 //! too-deep variation is skipped.
 
 use crate::ast::{
-    sp, Annotation, Comment, CommentKind, Element, Game, GameResult, MoveItem, MoveNumber, Tag,
+    sp, Annotation, Comment, CommentKind, Element, Game, GameResult, MoveItem, MoveNumber,
+    MoveToken, Nag, Tag,
 };
 use crate::dialect::Directions;
 use crate::error::{SyntaxCode, SyntaxError};
 use crate::lexical::{
-    annotation_item, glyph_word, is_delim, is_tag_start, is_ws, looks_like_move, move_number,
-    move_word, nag_number, tag_name, word_end,
+    annotation_item, fast_move, fast_move_number, glyph_word, is_delim, is_tag_start, is_ws,
+    looks_like_move, move_number, move_word, nag_number, tag_name, word_end,
 };
 use crate::position_string::PositionString;
 use crate::span::{Span, Spanned};
@@ -614,6 +615,33 @@ impl<'s> Parser<'s> {
                     );
                 }
                 _ => {
+                    // The fast paths for the two common words; anything unusual goes on to
+                    // the nom parsers below, which report every defect.
+                    if let Some((token, glyph, token_end, we)) = fast_move(&b[..self.end], start) {
+                        self.pos = we;
+                        last_end = we;
+                        let number = pending.take();
+                        if discard == 0 {
+                            push_move(&mut stack, number, token, glyph, start, token_end, we);
+                        }
+                        continue;
+                    }
+                    if let Some((n, ne)) = fast_move_number(&b[..self.end], start) {
+                        self.pos = ne;
+                        last_end = ne;
+                        if let Some(n) = pending.take() {
+                            self.orphan_number(n);
+                        }
+                        pending = Some(sp(
+                            MoveNumber {
+                                number: n,
+                                ellipsis: false,
+                            },
+                            start,
+                            ne,
+                        ));
+                        continue;
+                    }
                     let we = self.word_end();
                     let word = &self.src[start..we];
                     let span = Span::new(start, we);
@@ -685,21 +713,8 @@ impl<'s> Parser<'s> {
                                 if discard > 0 {
                                     continue;
                                 }
-                                let mut nags = Vec::new();
-                                if let Some(g) = glyph {
-                                    let tl = token_len(word);
-                                    nags.push(sp(g, start + tl, we));
-                                }
-                                let item_start = number.as_ref().map_or(start, |n| n.span.start);
-                                let item = MoveItem {
-                                    number,
-                                    token: sp(token, start, start + token_len(word)),
-                                    nags,
-                                    annotation: None,
-                                };
-                                if let Some(top) = stack.last_mut() {
-                                    top.elems.push(sp(Element::Move(item), item_start, we));
-                                }
+                                let token_end = start + token_len(word);
+                                push_move(&mut stack, number, token, glyph, start, token_end, we);
                             }
                             Err(d) => {
                                 // The number belonged to this broken move.
@@ -831,6 +846,33 @@ impl<'s> Parser<'s> {
             }
         }
         sp(Annotation { items }, start, self.pos)
+    }
+}
+
+/// Adds a move read from `start..we` (the token up to `token_end`, then its glyph) to the
+/// innermost open line.
+fn push_move(
+    stack: &mut [Frame],
+    number: Option<Spanned<MoveNumber>>,
+    token: MoveToken,
+    glyph: Option<Nag>,
+    start: usize,
+    token_end: usize,
+    we: usize,
+) {
+    let mut nags = Vec::new();
+    if let Some(g) = glyph {
+        nags.push(sp(g, token_end, we));
+    }
+    let item_start = number.as_ref().map_or(start, |n| n.span.start);
+    let item = MoveItem {
+        number,
+        token: sp(token, start, token_end),
+        nags,
+        annotation: None,
+    };
+    if let Some(top) = stack.last_mut() {
+        top.elems.push(sp(Element::Move(item), item_start, we));
     }
 }
 
