@@ -252,7 +252,7 @@ impl<R: Read> GameReader<R> {
             if buf.is_empty() {
                 return Ok((total, cut));
             }
-            let (take, eol) = match buf.iter().position(|&b| b == b'\n') {
+            let (take, eol) = match memchr::memchr(b'\n', buf) {
                 Some(p) => (p + 1, true),
                 None => (buf.len(), false),
             };
