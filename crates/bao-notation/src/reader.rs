@@ -290,7 +290,13 @@ impl<R: Read> GameReader<R> {
 
     /// Gathers the next chunk; `false` at the end of input.
     fn fill_chunk(&mut self) -> io::Result<bool> {
-        self.chunk = std::mem::take(&mut self.carry);
+        // The chunk's buffer is kept from chunk to chunk, unless an unusually long game
+        // made it large.
+        if self.chunk.capacity() > 1 << 20 {
+            self.chunk = Vec::new();
+        }
+        self.chunk.clear();
+        self.chunk.append(&mut self.carry);
         let carried = self.chunk.len();
         self.chunk_offset = if self.chunk.is_empty() {
             self.next_offset
