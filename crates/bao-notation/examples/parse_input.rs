@@ -1,7 +1,8 @@
 //! Throughput and memory measurements on the benchmark's input.
 //!
-//! `cargo run --release -p bao-notation --example parse_input -- gen GAMES FILE` writes the
-//! generated file of `benches/parse.rs`; `record FILE` parses it whole with `parse_record`;
+//! `cargo run --release -p bao-notation --example parse_input -- gen GAMES FILE` writes
+//! `GAMES` games with the generator of `benches/parse.rs`, in blocks of 1000 (so a block
+//! repeats); `record FILE` parses it whole with `parse_record`;
 //! `stream FILE` reads it with `GameReader` (for peak RSS: `/usr/bin/time -v`).
 
 use std::io::Write;
