@@ -6,13 +6,14 @@
 //! too-deep variation is skipped.
 
 use crate::ast::{
-    sp, Annotation, Comment, CommentKind, Element, Game, GameResult, MoveItem, MoveNumber, Tag,
+    sp, Annotation, Comment, CommentKind, Element, Game, GameResult, MoveItem, MoveNumber,
+    MoveToken, Nag, Tag,
 };
 use crate::dialect::Directions;
 use crate::error::{SyntaxCode, SyntaxError};
 use crate::lexical::{
-    annotation_item, glyph_word, is_delim, is_tag_start, is_ws, looks_like_move, move_number,
-    move_word, nag_number, tag_name, word_end,
+    annotation_item, fast_move, fast_move_number, glyph_word, is_delim, is_tag_start, is_ws,
+    looks_like_move, move_number, move_word, nag_number, tag_name, word_end,
 };
 use crate::position_string::PositionString;
 use crate::span::{Span, Spanned};
@@ -59,9 +60,20 @@ fn shown(word: &str) -> String {
     format!("{}…", &word[..end])
 }
 
+#[derive(Debug)]
 struct Frame {
     elems: Vec<Spanned<Element>>,
     open: usize,
+}
+
+/// What is kept from game to game (and chunk to chunk): the variation stack, and the sizes
+/// of the last game's lists, so that the next game's start with about the room they need
+/// instead of growing from nothing (a list given too much is shrunk in place at the end).
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    tags_hint: usize,
+    elems_hint: usize,
+    stack: Vec<Frame>,
 }
 
 /// What a game-level parse found.
@@ -80,11 +92,15 @@ pub(crate) struct Parser<'s> {
     /// An unterminated comment ran to the end: a missing result is its consequence.
     swallowed: bool,
     word_cache: (usize, usize),
+    scratch: Scratch,
 }
 
 impl<'s> Parser<'s> {
-    pub(crate) fn new(src: &'s str, start: usize, end: usize) -> Parser<'s> {
+    /// A parser of `src[start..end]` that works in the buffers of `scratch` (see
+    /// [`Parser::into_scratch`]).
+    pub(crate) fn new(src: &'s str, start: usize, end: usize, scratch: Scratch) -> Parser<'s> {
         Parser {
+            scratch,
             src,
             bytes: src.as_bytes(),
             pos: start,
@@ -93,6 +109,11 @@ impl<'s> Parser<'s> {
             swallowed: false,
             word_cache: (0, 0),
         }
+    }
+
+    /// Gives the buffers back for the next parser.
+    pub(crate) fn into_scratch(self) -> Scratch {
+        self.scratch
     }
 
     fn err(&mut self, code: SyntaxCode, span: Span, message: String, label: &str) {
@@ -123,16 +144,15 @@ impl<'s> Parser<'s> {
         e
     }
 
-    /// Parses every game of the chunk; also returns the comments after the last one.
-    pub(crate) fn games(&mut self) -> (Vec<Spanned<Game>>, Vec<Spanned<Comment>>) {
-        let mut games = Vec::new();
+    /// Parses every game of the chunk into `games`; returns the comments after the last one.
+    pub(crate) fn games(&mut self, games: &mut Vec<Spanned<Game>>) -> Vec<Spanned<Comment>> {
         loop {
             let GameParse { game, trailing } = self.game();
             match game {
                 Some(g) => games.push(g),
                 // Nothing but defects: the diagnostics say it all.
                 None if self.pos < self.end && trailing.is_empty() => {}
-                None => return (games, trailing),
+                None => return trailing,
             }
         }
     }
@@ -142,6 +162,7 @@ impl<'s> Parser<'s> {
         self.skip_ws();
         let start = self.pos;
         let mut game = Game::default();
+        let mut tags_reserved = false;
         let mut after_tags: Vec<Spanned<Comment>> = Vec::new();
         let mut seen: Option<std::collections::HashSet<String>> = None;
         let mut last_end = self.pos;
@@ -164,6 +185,10 @@ impl<'s> Parser<'s> {
                 b'[' => {
                     game.comments.append(&mut after_tags);
                     if let Some(tag) = self.tag() {
+                        if !tags_reserved {
+                            tags_reserved = true;
+                            game.tags.reserve_exact(self.scratch.tags_hint);
+                        }
                         let name = &tag.value.name.value;
                         let dup = if game.tags.len() < 16 {
                             game.tags.iter().any(|t| &t.value.name.value == name)
@@ -190,6 +215,10 @@ impl<'s> Parser<'s> {
             .map(|c| Spanned::new(Element::Comment(c.value), c.span))
             .collect();
         let has_tags = !game.tags.is_empty();
+        if has_tags {
+            self.scratch.tags_hint = game.tags.len();
+            game.tags.shrink_to_fit();
+        }
         if !has_tags && self.pos >= self.end {
             // Nothing but comments: they belong to whatever comes next.
             return GameParse {
@@ -454,10 +483,11 @@ impl<'s> Parser<'s> {
         root: Vec<Spanned<Element>>,
         mut last_end: usize,
     ) -> (Vec<Spanned<Element>>, Option<Spanned<GameResult>>, usize) {
-        let mut stack: Vec<Frame> = vec![Frame {
-            elems: root,
-            open: 0,
-        }];
+        let mut stack = std::mem::take(&mut self.scratch.stack);
+        stack.clear();
+        let mut elems = root;
+        elems.reserve_exact(self.scratch.elems_hint);
+        stack.push(Frame { elems, open: 0 });
         let mut discard = 0usize;
         let mut pending: Option<Spanned<MoveNumber>> = None;
         let mut result = None;
@@ -614,6 +644,33 @@ impl<'s> Parser<'s> {
                     );
                 }
                 _ => {
+                    // The fast paths for the two common words; anything unusual goes on to
+                    // the nom parsers below, which report every defect.
+                    if let Some((token, glyph, token_end, we)) = fast_move(&b[..self.end], start) {
+                        self.pos = we;
+                        last_end = we;
+                        let number = pending.take();
+                        if discard == 0 {
+                            push_move(&mut stack, number, token, glyph, start, token_end, we);
+                        }
+                        continue;
+                    }
+                    if let Some((n, ne)) = fast_move_number(&b[..self.end], start) {
+                        self.pos = ne;
+                        last_end = ne;
+                        if let Some(n) = pending.take() {
+                            self.orphan_number(n);
+                        }
+                        pending = Some(sp(
+                            MoveNumber {
+                                number: n,
+                                ellipsis: false,
+                            },
+                            start,
+                            ne,
+                        ));
+                        continue;
+                    }
                     let we = self.word_end();
                     let word = &self.src[start..we];
                     let span = Span::new(start, we);
@@ -685,21 +742,8 @@ impl<'s> Parser<'s> {
                                 if discard > 0 {
                                     continue;
                                 }
-                                let mut nags = Vec::new();
-                                if let Some(g) = glyph {
-                                    let tl = token_len(word);
-                                    nags.push(sp(g, start + tl, we));
-                                }
-                                let item_start = number.as_ref().map_or(start, |n| n.span.start);
-                                let item = MoveItem {
-                                    number,
-                                    token: sp(token, start, start + token_len(word)),
-                                    nags,
-                                    annotation: None,
-                                };
-                                if let Some(top) = stack.last_mut() {
-                                    top.elems.push(sp(Element::Move(item), item_start, we));
-                                }
+                                let token_end = start + token_len(word);
+                                push_move(&mut stack, number, token, glyph, start, token_end, we);
                             }
                             Err(d) => {
                                 // The number belonged to this broken move.
@@ -744,7 +788,11 @@ impl<'s> Parser<'s> {
                 top.elems.push(v);
             }
         }
-        let root = stack.pop().map(|f| f.elems).unwrap_or_default();
+        let mut root = stack.pop().map(|f| f.elems).unwrap_or_default();
+        // A little more than the last game had, so that most games do not grow their list.
+        self.scratch.elems_hint = root.len() + root.len() / 4;
+        root.shrink_to_fit();
+        self.scratch.stack = stack;
         (root, result, last_end)
     }
 
@@ -831,6 +879,33 @@ impl<'s> Parser<'s> {
             }
         }
         sp(Annotation { items }, start, self.pos)
+    }
+}
+
+/// Adds a move read from `start..we` (the token up to `token_end`, then its glyph) to the
+/// innermost open line.
+fn push_move(
+    stack: &mut [Frame],
+    number: Option<Spanned<MoveNumber>>,
+    token: MoveToken,
+    glyph: Option<Nag>,
+    start: usize,
+    token_end: usize,
+    we: usize,
+) {
+    let mut nags = Vec::new();
+    if let Some(g) = glyph {
+        nags.push(sp(g, token_end, we));
+    }
+    let item_start = number.as_ref().map_or(start, |n| n.span.start);
+    let item = MoveItem {
+        number,
+        token: sp(token, start, token_end),
+        nags,
+        annotation: None,
+    };
+    if let Some(top) = stack.last_mut() {
+        top.elems.push(sp(Element::Move(item), item_start, we));
     }
 }
 

@@ -13,26 +13,22 @@ use nom::{IResult, Parser};
 use crate::ast::{AnnotationItem, ItemKind, MoveToken, Nag, PitRef};
 use crate::error::SyntaxCode;
 
+/// The bytes that end a word, as a table (one load instead of a chain of compares).
+static DELIM: [bool; 256] = {
+    let mut t = [false; 256];
+    let ds = b" \t\n\r\x0b\x0c{}()[];\"$";
+    let mut i = 0;
+    while i < ds.len() {
+        t[ds[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
+
 /// Whether `b` ends a word.
 #[inline]
 pub(crate) fn is_delim(b: u8) -> bool {
-    matches!(
-        b,
-        b' ' | b'\t'
-            | b'\n'
-            | b'\r'
-            | b'\x0b'
-            | b'\x0c'
-            | b'{'
-            | b'}'
-            | b'('
-            | b')'
-            | b'['
-            | b']'
-            | b';'
-            | b'"'
-            | b'$'
-    )
+    DELIM[b as usize]
 }
 
 /// Whether `b` is whitespace between tokens.
@@ -210,6 +206,98 @@ pub(crate) fn move_word(word: &str) -> Result<(MoveToken, Option<Nag>), Defect> 
     Ok((token, glyph.and_then(Nag::from_glyph)))
 }
 
+/// A move read by the fast path: the token, its glyph NAG, the end of the token (before the
+/// glyph) and the end of the word.
+pub(crate) type FastMove = (MoveToken, Option<Nag>, usize, usize);
+
+/// The hand-written fast path for the common move word at `bytes[from..]` (`bytes` ends where
+/// the text to parse ends): a full pit, an optional sign, `*` or `**`, `+`, `#`, a glyph, then
+/// a delimiter or the end. It returns `None` for anything else (a number-only pit, a defect,
+/// a word that goes on), and the caller then reads the word with [`move_word`], which gives
+/// the same token for every word accepted here.
+#[inline]
+pub(crate) fn fast_move(bytes: &[u8], from: usize) -> Option<FastMove> {
+    let b = bytes.get(from..)?;
+    let (side, row) = match *b.first()? {
+        b'A' => (Side::South, Row::Front),
+        b'B' => (Side::South, Row::Back),
+        b'a' => (Side::North, Row::Front),
+        b'b' => (Side::North, Row::Back),
+        _ => return None,
+    };
+    let n = *b.get(1)?;
+    if !(b'1'..=b'8').contains(&n) {
+        return None;
+    }
+    let pit = Pit::new(side, row, n - b'0').unwrap_or(Pit::nyumba(side));
+    let mut i = 2;
+    let at = |i: usize| b.get(i).copied().unwrap_or(b' ');
+    let sign = match at(i) {
+        b'<' | b'L' | b'l' => Some(Sign::Left),
+        b'>' | b'R' | b'r' => Some(Sign::Right),
+        _ => None,
+    };
+    i += usize::from(sign.is_some());
+    let mut stars = 0;
+    while stars < 2 && at(i) == b'*' {
+        stars += 1;
+        i += 1;
+    }
+    let safari = at(i) == b'+';
+    i += usize::from(safari);
+    if safari && stars > 0 {
+        return None;
+    }
+    let claims_win = at(i) == b'#';
+    i += usize::from(claims_win);
+    let token_end = i;
+    let nag = match (at(i), at(i + 1)) {
+        (b'!', b'!') => Some((3, 2)),
+        (b'?', b'?') => Some((4, 2)),
+        (b'!', b'?') => Some((5, 2)),
+        (b'?', b'!') => Some((6, 2)),
+        (b'!', _) => Some((1, 1)),
+        (b'?', _) => Some((2, 1)),
+        _ => None,
+    };
+    if let Some((_, len)) = nag {
+        i += len;
+    }
+    if i < b.len() && !is_delim(b[i]) {
+        return None;
+    }
+    let token = MoveToken {
+        pit: PitRef::Pit(pit),
+        sign,
+        takasa: stars > 0,
+        claims_takasia: stars == 2,
+        safari,
+        claims_win,
+    };
+    Some((token, nag.map(|(g, _)| Nag(g)), from + token_end, from + i))
+}
+
+/// The fast path for the common move number `12.` at `bytes[from..]`: up to nine digits, not
+/// zero, one dot not followed by another. Returns the number and the end of the dot; `None`
+/// for anything else, which [`move_number`] then reads.
+#[inline]
+pub(crate) fn fast_move_number(bytes: &[u8], from: usize) -> Option<(u32, usize)> {
+    let b = bytes.get(from..)?;
+    let mut n: u32 = 0;
+    let mut i = 0;
+    while i < b.len() && b[i].is_ascii_digit() {
+        if i == 9 {
+            return None;
+        }
+        n = n * 10 + u32::from(b[i] - b'0');
+        i += 1;
+    }
+    if i == 0 || n == 0 || b.get(i) != Some(&b'.') || b.get(i + 1) == Some(&b'.') {
+        return None;
+    }
+    Some((n, from + i + 1))
+}
+
 /// A move number prefix: the number, the count of dots, and the byte length consumed.
 /// `None` when the word does not start with digits and a dot.
 pub(crate) fn move_number(word: &str) -> Option<(Result<u32, ()>, usize, usize)> {
@@ -292,6 +380,7 @@ pub(crate) fn is_tag_start(s: &str, from: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ast::GameResult;
 
     #[test]
     fn move_words() {
@@ -325,6 +414,52 @@ mod tests {
         assert!(annotation_item("a9").is_none());
         assert!(annotation_item("a5:").is_none());
         assert!(annotation_item("a5:999").is_none());
+    }
+
+    /// Every word over a small alphabet: the fast paths agree with the nom parsers whenever
+    /// they answer, and answer for the common words.
+    #[test]
+    fn fast_paths_agree_with_nom() {
+        let alphabet = b"Aa1589<>Lr*+#!?.x ";
+        let mut words = vec![Vec::new()];
+        let mut checked = 0;
+        for _ in 0..5 {
+            let mut next = Vec::new();
+            for w in &words {
+                for &c in alphabet {
+                    let mut w = w.clone();
+                    w.push(c);
+                    next.push(w);
+                }
+            }
+            for w in &next {
+                let text = std::str::from_utf8(w).unwrap();
+                let we = word_end(w, 0);
+                let word = &text[..we];
+                if let Some((token, nag, token_end, end)) = fast_move(w, 0) {
+                    checked += 1;
+                    assert_eq!(end, we, "{text:?}");
+                    assert!(looks_like_move(word), "{text:?}");
+                    assert_eq!(glyph_word(word), None, "{text:?}");
+                    let (t, g) = move_word(word).unwrap();
+                    assert_eq!((t, g), (token, nag), "{text:?}");
+                    assert_eq!(
+                        token_end,
+                        word.trim_end_matches(['!', '?']).len(),
+                        "{text:?}"
+                    );
+                }
+                if let Some((n, end)) = fast_move_number(w, 0) {
+                    assert_eq!(move_number(word), Some((Ok(n), 1, end)), "{text:?}");
+                    assert_eq!(GameResult::from_token(word), None);
+                }
+            }
+            words = next;
+        }
+        assert!(checked > 1000);
+        assert!(fast_move(b"A6<*", 0).is_some());
+        assert!(fast_move(b"b3>**#?! ", 0).is_some());
+        assert_eq!(fast_move_number(b"12. A6<", 0), Some((12, 3)));
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use crate::ast::{Comment, Game, Record};
 use crate::error::{SyntaxCode, SyntaxError};
-use crate::grammar::Parser;
+use crate::grammar::{Parser, Scratch};
 use crate::span::{Span, Spanned};
 use crate::split::{chunks, Splitter};
 
@@ -34,43 +34,53 @@ pub fn parse_record(src: &str) -> Parsed {
     let start = if src.starts_with('\u{feff}') { 3 } else { 0 };
     let mut parsed = Parsed::default();
     let mut carry: Option<usize> = None;
+    let mut scratch = Scratch::default();
     for range in chunks(src, start) {
         let from = carry.take().unwrap_or(range.start);
-        let (games, cut, errors) = parse_span(src, from, range.end);
-        parsed.record.games.extend(games);
+        let (cut, errors) =
+            parse_span(src, from, range.end, &mut scratch, &mut parsed.record.games);
         parsed.errors.extend(errors);
         carry = cut;
     }
     if let Some(from) = carry {
-        let (game, errors) = leftover_game(src, from, src.len());
+        let (game, errors) = leftover_game(src, from, src.len(), scratch);
         parsed.record.games.extend(game);
         parsed.errors.extend(errors);
     }
     parsed
 }
 
-/// Parses `src[from..end]`; returns the games, where trailing comments start (they belong to
-/// the next chunk), and the errors before that point.
+/// Parses `src[from..end]`, adding its games to `games`; returns where trailing comments start
+/// (they belong to the next chunk), and the errors before that point.
 fn parse_span(
     src: &str,
     from: usize,
     end: usize,
-) -> (Vec<Spanned<Game>>, Option<usize>, Vec<SyntaxError>) {
-    let mut p = Parser::new(src, from, end);
-    let (games, trailing) = p.games();
+    scratch: &mut Scratch,
+    games: &mut Vec<Spanned<Game>>,
+) -> (Option<usize>, Vec<SyntaxError>) {
+    let mut p = Parser::new(src, from, end, std::mem::take(scratch));
+    let trailing = p.games(games);
     let cut = trailing.first().map(|c| c.span.start);
-    let mut errors = p.errors;
+    let mut errors = std::mem::take(&mut p.errors);
+    *scratch = p.into_scratch();
     if let Some(cut) = cut {
         errors.retain(|e| e.span.start < cut);
     }
     errors.sort_by_key(|e| e.span.start);
-    (games, cut, errors)
+    (cut, errors)
 }
 
 /// The comments at the very end of a text, as a game of their own.
-fn leftover_game(src: &str, from: usize, end: usize) -> (Option<Spanned<Game>>, Vec<SyntaxError>) {
-    let mut p = Parser::new(src, from, end);
-    let (mut games, trailing) = p.games();
+fn leftover_game(
+    src: &str,
+    from: usize,
+    end: usize,
+    scratch: Scratch,
+) -> (Option<Spanned<Game>>, Vec<SyntaxError>) {
+    let mut p = Parser::new(src, from, end, scratch);
+    let mut games = Vec::new();
+    let trailing = p.games(&mut games);
     let mut errors = p.errors;
     errors.sort_by_key(|e| e.span.start);
     if !games.is_empty() {
@@ -207,6 +217,7 @@ pub struct GameReader<R> {
     first: bool,
     warned_latin1: bool,
     done: bool,
+    scratch: Scratch,
 }
 
 impl<R: Read> GameReader<R> {
@@ -234,6 +245,7 @@ impl<R: Read> GameReader<R> {
             first: true,
             warned_latin1: false,
             done: false,
+            scratch: Scratch::default(),
         }
     }
 
@@ -252,7 +264,7 @@ impl<R: Read> GameReader<R> {
             if buf.is_empty() {
                 return Ok((total, cut));
             }
-            let (take, eol) = match buf.iter().position(|&b| b == b'\n') {
+            let (take, eol) = match memchr::memchr(b'\n', buf) {
                 Some(p) => (p + 1, true),
                 None => (buf.len(), false),
             };
@@ -278,7 +290,13 @@ impl<R: Read> GameReader<R> {
 
     /// Gathers the next chunk; `false` at the end of input.
     fn fill_chunk(&mut self) -> io::Result<bool> {
-        self.chunk = std::mem::take(&mut self.carry);
+        // The chunk's buffer is kept from chunk to chunk, unless an unusually long game
+        // made it large.
+        if self.chunk.capacity() > 1 << 20 {
+            self.chunk = Vec::new();
+        }
+        self.chunk.clear();
+        self.chunk.append(&mut self.carry);
         let carried = self.chunk.len();
         self.chunk_offset = if self.chunk.is_empty() {
             self.next_offset
@@ -348,7 +366,8 @@ impl<R: Read> GameReader<R> {
             0
         };
         self.first = false;
-        let (games, cut, mut errors) = parse_span(&text, start, text.len());
+        let mut games = Vec::new();
+        let (cut, mut errors) = parse_span(&text, start, text.len(), &mut self.scratch, &mut games);
         if let Some(cut) = cut {
             self.carry = text.as_bytes()[cut..].to_vec();
             self.carry_offset = self.chunk_offset + cut as u64;
@@ -394,7 +413,7 @@ impl<R: Read> GameReader<R> {
         let carry = std::mem::take(&mut self.carry);
         self.chunk_offset = self.carry_offset;
         let text: Arc<str> = Arc::from(String::from_utf8_lossy(&carry).as_ref());
-        let (game, errors) = leftover_game(&text, 0, text.len());
+        let (game, errors) = leftover_game(&text, 0, text.len(), std::mem::take(&mut self.scratch));
         self.push_games(game.into_iter().collect(), errors, &text);
     }
 }

@@ -50,12 +50,25 @@ impl Splitter {
         let mut i = 0;
         while i < n {
             if self.in_brace {
-                match line[i..].iter().position(|&b| b == b'}') {
+                match memchr::memchr(b'}', &line[i..]) {
                     Some(p) => {
                         i += p + 1;
                         self.in_brace = false;
                         continue;
                     }
+                    None => break,
+                }
+            }
+            // Once the chunk has movetext (or on a tag line, which never gives it any), only
+            // the bytes that open a comment or a string matter: jump to the next one.
+            if tag_line {
+                match memchr::memchr3(b'{', b';', b'"', &line[i..]) {
+                    Some(p) => i += p,
+                    None => break,
+                }
+            } else if self.has_movetext {
+                match memchr::memchr2(b'{', b';', &line[i..]) {
+                    Some(p) => i += p,
                     None => break,
                 }
             }
@@ -92,10 +105,8 @@ pub(crate) fn chunks(text: &str, from: usize) -> Vec<std::ops::Range<usize>> {
     let mut start = from;
     let mut line_start = from;
     while line_start < b.len() {
-        let line_end = b[line_start..]
-            .iter()
-            .position(|&c| c == b'\n')
-            .map_or(b.len(), |p| line_start + p + 1);
+        let line_end =
+            memchr::memchr(b'\n', &b[line_start..]).map_or(b.len(), |p| line_start + p + 1);
         if sp.line(&b[line_start..line_end]) && line_start > start {
             out.push(start..line_start);
             start = line_start;
