@@ -12,7 +12,7 @@
 //! ```
 //! use bao_validate::{check_text, CheckOptions};
 //!
-//! let report = check_text("demo.bao", "1. A6<* a6>* *\n".into(), &CheckOptions::default());
+//! let report = check_text("demo.bao", "1. A6<* *\n".into(), &CheckOptions::default());
 //! assert!(report.diagnostics.is_empty());
 //! let report = check_text("bad.bao", "1. A5<* *\n".into(), &CheckOptions::default());
 //! assert_eq!(report.diagnostics[0].code(), "bao::illegal::namua_placement");

@@ -159,7 +159,11 @@ pub(crate) fn check_game(game: &Game, n: usize, opts: &CheckOptions) -> GameChec
         out.final_outcome = Some(pos.outcome().or(ended));
     }
     // A whole game that replays under another sign convention.
-    if out.diagnostics.iter().any(|d| d.code.area() == "illegal") {
+    // Only a game long enough to tell the conventions apart is worth the note.
+    const MIN_PLIES_FOR_CONVENTION: usize = 10;
+    if game.main_line().count() >= MIN_PLIES_FOR_CONVENTION
+        && out.diagnostics.iter().any(|d| d.code.area() == "illegal")
+    {
         if let Some(other) = other_convention(game, start, directions) {
             if let Some(d) = out
                 .diagnostics
@@ -392,7 +396,40 @@ impl Walker<'_> {
                 ))
             }
         };
-        let err = match pos.resolve(&spec) {
+        // bao-core's `diagnose` runs the move before its N1 test, and a namua move from the
+        // back row must never reach the sowing code: answer N1 here.
+        let back_row_namua = pos.stage() == Stage::Namua
+            && spec.pit.side() == pos.to_move()
+            && spec.pit.row() == bao_core::Row::Back
+            && pos.outcome().is_none();
+        let resolved = if back_row_namua {
+            Err(IllegalMove {
+                mv: spec.to_string(),
+                rule: "N1",
+                message: format!(
+                    "in {} the reserve seed goes into an occupied front-row pit, never the back row",
+                    pos.rules().names().namua
+                ),
+                never_ending: None,
+            })
+        } else {
+            pos.resolve(&spec)
+        };
+        // bao-core judges a "capture" written where no capture exists by sowing it, which
+        // may never end (G11); the rule it breaks is G6.
+        let resolved = resolved.map_err(|mut e| {
+            let no_capture = pos.legal_moves().first().is_some_and(|m| m.takasa);
+            if e.rule == "G11" && !spec.takasa && no_capture {
+                e.rule = "G6";
+                e.never_ending = None;
+                e.message = format!(
+                    "no capture is possible here, so every move is a {}",
+                    pos.rules().names().takasa
+                );
+            }
+            e
+        });
+        let err = match resolved {
             Ok(mv) => match pos.play(&mv) {
                 Ok((next, trace)) => {
                     self.out.plies += 1;
