@@ -197,7 +197,7 @@ fn other_convention(game: &Game, start: Position, current: Directions) -> Option
                 let Ok(spec) = token_spec(&pos, item, *d) else {
                     return false;
                 };
-                match pos.resolve(&spec) {
+                match resolve(&pos, &spec) {
                     Ok(mv) => pos = pos.play_fast(&mv),
                     Err(_) => return false,
                 }
@@ -396,39 +396,7 @@ impl Walker<'_> {
                 ))
             }
         };
-        // bao-core's `diagnose` runs the move before its N1 test, and a namua move from the
-        // back row must never reach the sowing code: answer N1 here.
-        let back_row_namua = pos.stage() == Stage::Namua
-            && spec.pit.side() == pos.to_move()
-            && spec.pit.row() == bao_core::Row::Back
-            && pos.outcome().is_none();
-        let resolved = if back_row_namua {
-            Err(IllegalMove {
-                mv: spec.to_string(),
-                rule: "N1",
-                message: format!(
-                    "in {} the reserve seed goes into an occupied front-row pit, never the back row",
-                    pos.rules().names().namua
-                ),
-                never_ending: None,
-            })
-        } else {
-            pos.resolve(&spec)
-        };
-        // bao-core judges a "capture" written where no capture exists by sowing it, which
-        // may never end (G11); the rule it breaks is G6.
-        let resolved = resolved.map_err(|mut e| {
-            let no_capture = pos.legal_moves().first().is_some_and(|m| m.takasa);
-            if e.rule == "G11" && !spec.takasa && no_capture {
-                e.rule = "G6";
-                e.never_ending = None;
-                e.message = format!(
-                    "no capture is possible here, so every move is a {}",
-                    pos.rules().names().takasa
-                );
-            }
-            e
-        });
+        let resolved = resolve(pos, &spec);
         let err = match resolved {
             Ok(mv) => match pos.play(&mv) {
                 Ok((next, trace)) => {
@@ -665,6 +633,78 @@ impl Walker<'_> {
     }
 }
 
+/// Resolves a spec against a position, working around two quirks of bao-core's `diagnose`:
+/// it sows a namua move from the back row before its N1 test (which can panic), and it
+/// judges a "capture" written where no capture exists by sowing it, which may never end.
+pub(crate) fn resolve(pos: &Position, spec: &MoveSpec) -> Result<Move, IllegalMove> {
+    let spec = *spec;
+    // bao-core's `diagnose` runs the move before its N1 test, and a namua move from the
+    // back row must never reach the sowing code: answer N1 here.
+    let back_row_namua = pos.stage() == Stage::Namua
+        && spec.pit.side() == pos.to_move()
+        && spec.pit.row() == bao_core::Row::Back
+        && pos.outcome().is_none();
+    let resolved = if back_row_namua {
+        Err(IllegalMove {
+            mv: spec.to_string(),
+            rule: "N1",
+            message: format!(
+                "in {} the reserve seed goes into an occupied front-row pit, never the back row",
+                pos.rules().names().namua
+            ),
+            never_ending: None,
+        })
+    } else if pos.rules().endless_move == bao_core::EndlessMove::Illegal {
+        pos.resolve(&spec)
+    } else {
+        resolve_capped(pos, &spec)
+    };
+    // bao-core judges a "capture" written where no capture exists by sowing it, which
+    // may never end (G11); the rule it breaks is G6.
+    let resolved = resolved.map_err(|mut e| {
+        let no_capture = pos.legal_moves().first().is_some_and(|m| m.takasa);
+        if e.rule == "G11" && !spec.takasa && no_capture {
+            e.rule = "G6";
+            e.never_ending = None;
+            e.message = format!(
+                "no capture is possible here, so every move is a {}",
+                pos.rules().names().takasa
+            );
+        }
+        e
+    });
+    resolved
+}
+
+/// `resolve` under a seed-cap or draw policy, where bao-core's `diagnose` may sow an illegal
+/// move for ever: the reason is asked of the same position under the `illegal` policy,
+/// which detects cycles.
+fn resolve_capped(pos: &Position, spec: &MoveSpec) -> Result<Move, IllegalMove> {
+    let legal = pos.legal_moves();
+    let matches: Vec<Move> = legal.iter().copied().filter(|m| spec.matches(m)).collect();
+    if !matches.is_empty() || pos.outcome().is_some() {
+        return pos.resolve(spec);
+    }
+    let mut setup = pos.to_setup();
+    setup.rules.endless_move = bao_core::EndlessMove::Illegal;
+    let fallback = || IllegalMove {
+        mv: spec.to_string(),
+        rule: "G4",
+        message: format!(
+            "not a legal move here; the legal moves are {}",
+            move_list(&legal)
+        ),
+        never_ending: None,
+    };
+    match Position::from_setup(setup) {
+        Ok(p) => match p.resolve(spec) {
+            Err(e) if e.rule != "G11" || legal.first().is_some_and(|m| m.takasa) => Err(e),
+            _ => Err(fallback()),
+        },
+        Err(_) => Err(fallback()),
+    }
+}
+
 /// Plies swapped or missing: a note for the help.
 fn ply_slips(
     pos: &Position,
@@ -675,7 +715,7 @@ fn ply_slips(
 ) -> Option<String> {
     let legal_here = |p: &Position, it: &MoveItem| -> Option<Move> {
         let s = token_spec(p, it, directions).ok()?;
-        p.resolve(&s).ok()
+        resolve(p, &s).ok()
     };
     // The written move and the next one swapped.
     if let Some(next_item) = following.first() {

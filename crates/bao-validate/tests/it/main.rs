@@ -10,6 +10,8 @@ use bao_validate::{check_full, CheckOptions, Checked};
 mod fixtures;
 /// Valid records (`fixtures/games/`), `annotate` then `check`, altered annotations.
 mod games;
+/// Mutation test on real games (AbstractPlay transcripts).
+mod mutation;
 /// Repair suggestions, `--assume-fixes`, sign conventions, variations, the mutation test on
 /// the AbstractPlay transcripts.
 mod repair;
