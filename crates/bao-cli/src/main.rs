@@ -12,6 +12,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+mod annotate;
+mod check;
 mod error;
 mod fmt;
 mod io;
@@ -47,7 +49,6 @@ pub(crate) enum Color {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Context {
     /// The `--color` choice.
-    #[allow(dead_code)] // no command colours its own output yet
     pub(crate) color: Color,
 }
 
@@ -58,10 +59,18 @@ pub(crate) enum Status {
     Success,
     /// Some input was invalid: a bad record, position or move (exit 1).
     Invalid,
+    /// Some input could not be read; the command reported it and went on (exit 2).
+    Failed,
 }
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Check records: replay every game and variation, report illegal moves, annotation,
+    /// result and match problems with repair suggestions.
+    #[command(visible_alias = "validate")]
+    Check(check::Args),
+    /// Write a record with the engine's lap/capture annotations and `**`/`#` marks.
+    Annotate(annotate::Args),
     /// Replay games given as JSON Lines and write, for each input line, one JSON line with
     /// every position, the legal moves, the first error and the outcome (a machine
     /// interface).
@@ -75,6 +84,8 @@ enum Command {
 impl Command {
     fn run(&self, ctx: &Context) -> Result<Status, CliError> {
         match self {
+            Command::Check(args) => check::run(args, ctx),
+            Command::Annotate(args) => annotate::run(args, ctx),
             Command::Replay(args) => replay::run(args, ctx),
             Command::Perft(args) => perft::run(args, ctx),
             Command::Fmt(args) => fmt::run(args, ctx),
@@ -111,6 +122,7 @@ fn main() -> ExitCode {
     match cli.command.run(&ctx) {
         Ok(Status::Success) => ExitCode::SUCCESS,
         Ok(Status::Invalid) => ExitCode::from(1),
+        Ok(Status::Failed) => ExitCode::from(2),
         Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
         Err(e) => {
             let code = e.exit_code();

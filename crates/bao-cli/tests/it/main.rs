@@ -3,11 +3,13 @@
 //! `cargo insta review`).
 //!
 //! Modules:
+//! - `check`: `bao check` and `bao annotate`;
 //! - `cmd`: running the binary and rendering a run for a snapshot (helpers, no tests);
 //! - `replay`: `bao replay` on `fixtures/replay/*.jsonl` and on stdin;
 //! - `perft`: `bao perft`;
 //! - `usage`: arguments, exit code 2 for usage and I/O errors.
 
+mod check;
 mod cmd;
 mod perft;
 mod replay;

@@ -1,0 +1,81 @@
+//! `bao check` and `bao annotate`: exit codes, human and JSON output, directories, stdin,
+//! `--deny-warnings`, `--assume-fixes`, and `annotate --write`.
+
+use crate::cmd::{root, run};
+
+#[test]
+fn clean_games_exit_0() {
+    insta::assert_snapshot!(run(&["check", "fixtures/games"], ""));
+}
+
+#[test]
+fn an_illegal_move_exits_1_with_a_rendered_diagnostic() {
+    insta::assert_snapshot!(run(
+        &[
+            "check",
+            "--color",
+            "never",
+            "fixtures/invalid/illegal/capture_mandatory.bao"
+        ],
+        ""
+    ));
+}
+
+#[test]
+fn json_lines_for_a_directory() {
+    let out = run(
+        &["check", "--format", "json", "fixtures/invalid/record"],
+        "",
+    );
+    insta::assert_snapshot!(out);
+    let stdout = out.split("--- stdout\n").nth(1).unwrap();
+    let stdout = stdout.split("--- stderr\n").next().unwrap();
+    let lines: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.last().unwrap()["type"], "summary");
+    assert!(lines.iter().any(|l| l["type"] == "diagnostic"));
+}
+
+#[test]
+fn warnings_pass_unless_denied() {
+    let file = "fixtures/invalid/record/game_ends_early.bao";
+    assert!(run(&["check", "--color", "never", file], "").starts_with("exit: 0"));
+    assert!(
+        run(&["check", "--color", "never", "--deny-warnings", file], "").starts_with("exit: 1")
+    );
+}
+
+#[test]
+fn stdin_missing_files_and_the_alias() {
+    let out = run(&["validate", "--color", "never", "-"], "1. A6<* a6<* *\n");
+    assert!(out.starts_with("exit: 1"), "{out}");
+    assert!(out.contains("stdin"), "{out}");
+    let missing = run(&["check", "no/such/file.bao"], "");
+    assert!(missing.starts_with("exit: 2"), "{missing}");
+}
+
+#[test]
+fn assume_fixes_goes_on() {
+    let text = "1. A7>* a6<* 2. A6> a5> 3. A1< a5>* 1-0\n";
+    let plain = run(&["check", "--color", "never", "-"], text);
+    assert!(plain.contains("4 plies"), "{plain}");
+    let fixed = run(&["check", "--color", "never", "--assume-fixes", "-"], text);
+    assert!(fixed.contains("assuming A2< at ply 5"), "{fixed}");
+}
+
+#[test]
+fn annotate_writes_the_engine_annotations() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("g.bao");
+    std::fs::write(&path, "1. A7>* a6<* 2. A6> a5> 3. A2< 1-0\n").unwrap();
+    let p = path.to_str().unwrap();
+    let out = run(&["annotate", p], "");
+    insta::assert_snapshot!(out);
+    assert!(run(&["annotate", "--write", p], "").starts_with("exit: 0"));
+    let written = std::fs::read_to_string(&path).unwrap();
+    assert!(written.contains("3. A2<# [xa7:2"), "{written}");
+    assert!(run(&["check", p], "").starts_with("exit: 0"));
+    assert!(root().join("fixtures/games").is_dir());
+}

@@ -1,0 +1,301 @@
+//! The diagnostics of a checked record, and the report that carries the record text once.
+
+use std::fmt;
+use std::sync::Arc;
+
+use bao_notation::{Span, SyntaxError};
+use miette::{LabeledSpan, NamedSource, Severity, SourceCode};
+
+use crate::codes::Code;
+
+/// A label: a span of the record text and what it says there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Label {
+    /// Where.
+    pub span: Span,
+    /// The text under the span.
+    pub text: String,
+    /// The primary label (one per diagnostic).
+    pub primary: bool,
+}
+
+/// One validator diagnostic. It carries no source text: [`CheckReport`] attaches it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckDiagnostic {
+    /// The kind.
+    pub code: Code,
+    /// The first line of the rendered diagnostic.
+    pub message: String,
+    /// Labels; the primary one first.
+    pub labels: Vec<Label>,
+    /// The rule in one sentence, the available moves, a repair suggestion.
+    pub help: Option<String>,
+    /// The game, counted from 1 in file order.
+    pub game: usize,
+    /// The ply in its line, counted from 1 from the game's start position (variations
+    /// continue the count of their branch point); `None` for game-level diagnostics.
+    pub ply: Option<usize>,
+    /// The diagnostic follows an earlier repair assumed by `--assume-fixes`: the ply
+    /// (counted from 1) and the move assumed there.
+    pub assumes: Option<(usize, String)>,
+    /// A repair: the move that the best suggestion puts in place of the written one, when
+    /// it is unambiguous.
+    pub fix: Option<String>,
+}
+
+impl CheckDiagnostic {
+    pub(crate) fn new(code: Code, game: usize, message: impl Into<String>) -> CheckDiagnostic {
+        CheckDiagnostic {
+            code,
+            message: message.into(),
+            labels: Vec::new(),
+            help: None,
+            game,
+            ply: None,
+            assumes: None,
+            fix: None,
+        }
+    }
+
+    pub(crate) fn primary(mut self, span: Span, text: impl Into<String>) -> Self {
+        self.labels.insert(
+            0,
+            Label {
+                span,
+                text: text.into(),
+                primary: true,
+            },
+        );
+        self
+    }
+
+    pub(crate) fn secondary(mut self, span: Span, text: impl Into<String>) -> Self {
+        self.labels.push(Label {
+            span,
+            text: text.into(),
+            primary: false,
+        });
+        self
+    }
+
+    pub(crate) fn help(mut self, help: impl Into<String>) -> Self {
+        let help = help.into();
+        if !help.is_empty() {
+            self.help = Some(help);
+        }
+        self
+    }
+
+    pub(crate) fn at_ply(mut self, ply: usize) -> Self {
+        self.ply = Some(ply);
+        self
+    }
+
+    /// Whether it is an error (not a warning).
+    #[must_use]
+    pub fn is_error(&self) -> bool {
+        self.code.severity() == Severity::Error
+    }
+
+    /// The primary span, if any.
+    #[must_use]
+    pub fn span(&self) -> Option<Span> {
+        self.labels.iter().find(|l| l.primary).map(|l| l.span)
+    }
+}
+
+impl fmt::Display for CheckDiagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)?;
+        if let Some((ply, mv)) = &self.assumes {
+            write!(f, " (assuming {mv} at ply {ply})")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for CheckDiagnostic {}
+
+impl miette::Diagnostic for CheckDiagnostic {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(self.code.code()))
+    }
+
+    fn severity(&self) -> Option<Severity> {
+        Some(self.code.severity())
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+
+    fn url<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(self.code.url()))
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        if self.labels.is_empty() {
+            return None;
+        }
+        Some(Box::new(self.labels.iter().map(|l| {
+            if l.primary {
+                LabeledSpan::new_primary_with_span(Some(l.text.clone()), l.span)
+            } else {
+                LabeledSpan::new_with_span(Some(l.text.clone()), l.span)
+            }
+        })))
+    }
+}
+
+/// A syntax or validator diagnostic.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, miette::Diagnostic)]
+pub enum AnyDiagnostic {
+    /// From the parser (`bao::syntax::*`).
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Syntax(SyntaxError),
+    /// From the validator.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Check(CheckDiagnostic),
+}
+
+impl AnyDiagnostic {
+    /// The full code.
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        match self {
+            AnyDiagnostic::Syntax(e) => e.code.code(),
+            AnyDiagnostic::Check(d) => d.code.code(),
+        }
+    }
+
+    /// Whether it is an error (not a warning).
+    #[must_use]
+    pub fn is_error(&self) -> bool {
+        match self {
+            AnyDiagnostic::Syntax(e) => e.is_error(),
+            AnyDiagnostic::Check(d) => d.is_error(),
+        }
+    }
+
+    /// The primary span.
+    #[must_use]
+    pub fn span(&self) -> Option<Span> {
+        match self {
+            AnyDiagnostic::Syntax(e) => Some(e.span),
+            AnyDiagnostic::Check(d) => d.span(),
+        }
+    }
+}
+
+/// Counts of what was checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Stats {
+    /// Games read.
+    pub games: usize,
+    /// Plies replayed (main lines and variations).
+    pub plies: usize,
+    /// Error diagnostics.
+    pub errors: usize,
+    /// Warning diagnostics.
+    pub warnings: usize,
+}
+
+/// Every diagnostic of one record text, with the text attached once (children rely on
+/// miette's fallback to the parent's source).
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{}", summary_line(.name, .stats))]
+pub struct CheckReport {
+    /// The name shown for the text (a path, or `stdin`).
+    pub name: String,
+    /// The text.
+    pub text: Arc<str>,
+    src: NamedSource<Arc<str>>,
+    /// The diagnostics in text order.
+    pub diagnostics: Vec<AnyDiagnostic>,
+    /// What was checked.
+    pub stats: Stats,
+}
+
+fn summary_line(name: &str, stats: &Stats) -> String {
+    let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
+    format!(
+        "{name}: {}, {}",
+        plural(stats.errors, "error"),
+        plural(stats.warnings, "warning")
+    )
+}
+
+impl CheckReport {
+    pub(crate) fn new(
+        name: &str,
+        text: Arc<str>,
+        diagnostics: Vec<AnyDiagnostic>,
+        games: usize,
+        plies: usize,
+    ) -> Self {
+        let errors = diagnostics.iter().filter(|d| d.is_error()).count();
+        CheckReport {
+            name: name.to_owned(),
+            src: NamedSource::new(name, Arc::clone(&text)),
+            text,
+            stats: Stats {
+                games,
+                plies,
+                errors,
+                warnings: diagnostics.len() - errors,
+            },
+            diagnostics,
+        }
+    }
+
+    /// Whether the record is valid (warnings allowed).
+    #[must_use]
+    pub fn is_valid(&self) -> bool {
+        self.stats.errors == 0
+    }
+
+    /// The 1-based line and column (in characters) of a byte offset.
+    #[must_use]
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        line_col(&self.text, offset)
+    }
+}
+
+/// The 1-based line and column (in characters) of a byte offset of `text`.
+#[must_use]
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[start..].chars().count() + 1)
+}
+
+impl miette::Diagnostic for CheckReport {
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        Some(&self.src)
+    }
+
+    fn severity(&self) -> Option<Severity> {
+        Some(if self.stats.errors > 0 {
+            Severity::Error
+        } else {
+            Severity::Warning
+        })
+    }
+
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
+        Some(Box::new(
+            self.diagnostics
+                .iter()
+                .map(|d| d as &dyn miette::Diagnostic),
+        ))
+    }
+}

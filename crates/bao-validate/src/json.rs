@@ -1,0 +1,82 @@
+//! The JSON form of a diagnostic, as `bao check --format json` writes it (`spec/json.md`).
+
+use miette::Diagnostic;
+use serde_json::{json, Value};
+
+use crate::diagnostic::{AnyDiagnostic, CheckReport};
+
+/// One `diagnostic` message of `bao check --format json`: code, severity, message, help,
+/// url, file, game, ply, line and column (1-based), byte span, and the labels.
+#[must_use]
+pub fn diagnostic_json(report: &CheckReport, d: &AnyDiagnostic) -> Value {
+    let span = d.span();
+    let (line, column) = span.map_or((None, None), |s| {
+        let (l, c) = report.line_col(s.start);
+        (Some(l), Some(c))
+    });
+    let (game, ply, assumes, fix) = match d {
+        AnyDiagnostic::Check(c) => (
+            Some(c.game),
+            c.ply,
+            c.assumes
+                .as_ref()
+                .map(|(p, m)| json!({"ply": p, "move": m})),
+            c.fix.clone(),
+        ),
+        AnyDiagnostic::Syntax(_) => (None, None, None, None),
+    };
+    let labels: Vec<Value> = d
+        .labels()
+        .into_iter()
+        .flatten()
+        .map(|l| {
+            json!({
+                "label": l.label(),
+                "primary": l.primary(),
+                "offset": l.offset(),
+                "length": l.len(),
+            })
+        })
+        .collect();
+    json!({
+        "type": "diagnostic",
+        "data": {
+            "file": report.name,
+            "code": d.code(),
+            "severity": if d.is_error() { "error" } else { "warning" },
+            "message": d.to_string(),
+            "help": Diagnostic::help(d).map(|h| h.to_string()),
+            "url": Diagnostic::url(d).map(|u| u.to_string()),
+            "game": game,
+            "ply": ply,
+            "line": line,
+            "column": column,
+            "span": span.map(|s| json!({"offset": s.start, "length": s.len()})),
+            "labels": labels,
+            "fix": fix,
+            "assumes": assumes,
+        }
+    })
+}
+
+/// Every diagnostic of a report, then a `file` message with its counts.
+#[must_use]
+pub fn report_json(report: &CheckReport) -> Vec<Value> {
+    let mut out: Vec<Value> = report
+        .diagnostics
+        .iter()
+        .map(|d| diagnostic_json(report, d))
+        .collect();
+    out.push(json!({
+        "type": "file",
+        "data": {
+            "file": report.name,
+            "ok": report.is_valid(),
+            "games": report.stats.games,
+            "plies": report.stats.plies,
+            "errors": report.stats.errors,
+            "warnings": report.stats.warnings,
+        }
+    }));
+    out
+}

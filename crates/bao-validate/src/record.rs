@@ -1,0 +1,248 @@
+//! Record-level checks: the result and termination against the game's end, best-of-three
+//! matches.
+
+use std::collections::BTreeMap;
+
+use bao_core::{EndReason, Side};
+use bao_notation::{Game, GameResult, Record, Span};
+
+use crate::codes::Code;
+use crate::diagnostic::CheckDiagnostic;
+use crate::replay::{outcome_words, result_of, GameCheck};
+
+/// `Termination` values that say the game ended by the rules, and how.
+fn rule_termination(t: &str) -> Option<Option<EndReason>> {
+    Some(match t {
+        "normal" | "rules" => None,
+        "bao_hamna" => Some(EndReason::BaoHamna),
+        "no_legal_move" => Some(EndReason::NoLegalMove),
+        "own_front_row_empty" => Some(EndReason::OwnFrontRowEmpty),
+        "never_ending" => Some(EndReason::NeverEnding),
+        _ => return None,
+    })
+}
+
+/// `Termination` values that end a game the rules had not ended.
+fn outside_termination(t: &str) -> bool {
+    matches!(
+        t,
+        "resignation"
+            | "resigned"
+            | "time"
+            | "time_forfeit"
+            | "agreement"
+            | "abandoned"
+            | "adjudication"
+            | "forfeit"
+            | "unterminated"
+    )
+}
+
+fn normalise(t: &str) -> String {
+    t.trim().to_ascii_lowercase().replace([' ', '-'], "_")
+}
+
+/// Checks the `Result` tag, the movetext result and `Termination` against the end reached.
+pub(crate) fn check_result(game: &Game, n: usize, c: &mut GameCheck) {
+    let token = game.result.as_ref().map(|r| (r.value, r.span));
+    let tag = game
+        .tag("Result")
+        .and_then(|t| GameResult::from_token(t.value.trim()).map(|r| (r, t.span)));
+    if let (Some((a, sa)), Some((b, sb))) = (token, tag) {
+        if a != b {
+            c.diagnostics.push(
+                CheckDiagnostic::new(
+                    Code::ResultMismatch,
+                    n,
+                    format!("the Result tag says {b}, the movetext ends with {a}"),
+                )
+                .primary(sa, "the movetext's result")
+                .secondary(sb, "the Result tag")
+                .help("The Result tag and the result at the end of the movetext must agree."),
+            );
+            return;
+        }
+    }
+    let Some(outcome) = c.final_outcome else {
+        return;
+    };
+    let recorded = token.or(tag);
+    let termination = game
+        .tag("Termination")
+        .map(|t| (normalise(&t.value), t.span));
+    let secondary = |d: CheckDiagnostic| match (token, tag) {
+        (Some(_), Some((_, sb))) => d.secondary(sb, "the Result tag"),
+        _ => d,
+    };
+    match (&outcome, recorded) {
+        (Some(o), Some((r, span))) if r != GameResult::Unknown => {
+            let expected = result_of(Some(o)).unwrap_or(GameResult::Unknown);
+            if r != expected {
+                c.diagnostics.push(secondary(
+                    CheckDiagnostic::new(
+                        Code::ResultMismatch,
+                        n,
+                        format!(
+                            "the record says {r}, but the game ended {expected} ({})",
+                            outcome_words(o)
+                        ),
+                    )
+                    .primary(span, format!("should be {expected}"))
+                    .help(format!(
+                        "The result must be the game's end: {}. Write {expected}.",
+                        outcome_words(o)
+                    )),
+                ));
+            }
+        }
+        (None, Some((r, span))) if r != GameResult::Unknown => {
+            let explained = termination
+                .as_ref()
+                .is_some_and(|(t, _)| outside_termination(t));
+            if !explained {
+                c.diagnostics.push(secondary(
+                    CheckDiagnostic::new(
+                        Code::GameEndsEarly,
+                        n,
+                        format!("the record ends with {r}, but the game goes on"),
+                    )
+                    .primary(span, "the game has not ended here")
+                    .help(
+                        "A game ends only by an empty front row or no legal move (E1, E2). If a player \
+                         resigned or lost on time, say so with a Termination tag such as \
+                         [Termination \"resignation\"]; otherwise the record is missing moves.",
+                    ),
+                ));
+            }
+        }
+        _ => {}
+    }
+    if let Some((t, span)) = termination {
+        let problem = match (rule_termination(&t), &outcome) {
+            (Some(_), None) => Some("the game has not ended by the rules".to_owned()),
+            (Some(Some(reason)), Some(o)) if reason != o.reason => Some(format!(
+                "the game ended otherwise ({}; reason {})",
+                outcome_words(o),
+                o.reason.name()
+            )),
+            (None, Some(o)) if outside_termination(&t) => Some(format!(
+                "the game ended by the rules ({})",
+                outcome_words(o)
+            )),
+            _ => None,
+        };
+        if let Some(p) = problem {
+            c.diagnostics.push(
+                CheckDiagnostic::new(
+                    Code::TerminationMismatch,
+                    n,
+                    format!("Termination says `{t}`, but {p}"),
+                )
+                .primary(span, "does not match the game's end")
+                .help(
+                    "Termination is `normal`, `bao_hamna`, `no_legal_move`, `own_front_row_empty` or \
+                     `never_ending` for a game the rules ended, and `resignation`, `time_forfeit`, \
+                     `agreement`, `abandoned` or `adjudication` for one they did not.",
+                ),
+            );
+        }
+    }
+}
+
+/// Best-of-three matches: games sharing a `Match` tag, numbered by `Game` tags 1, 2, 3 in
+/// file order, between the same two players, and no game after one player has won two.
+pub(crate) fn check_matches(record: &Record) -> Vec<CheckDiagnostic> {
+    let mut out = Vec::new();
+    let mut matches: BTreeMap<String, Vec<(usize, &Game)>> = BTreeMap::new();
+    for (i, g) in record.games.iter().enumerate() {
+        if let Some(m) = g.value.tag("Match") {
+            matches
+                .entry(m.value.trim().to_owned())
+                .or_default()
+                .push((i + 1, &g.value));
+        }
+    }
+    for (name, games) in matches {
+        let mut wins: BTreeMap<String, u32> = BTreeMap::new();
+        let mut players: Option<[String; 2]> = None;
+        let mut decided: Option<String> = None;
+        for (k, (n, game)) in games.iter().enumerate() {
+            let span = |g: &Game| -> Span {
+                g.tag("Game")
+                    .or_else(|| g.tag("Match"))
+                    .map(|t| t.span)
+                    .unwrap_or_default()
+            };
+            let mut fail = |why: String, help: &str| {
+                out.push(
+                    CheckDiagnostic::new(
+                        Code::MatchInconsistent,
+                        *n,
+                        format!("match `{name}`: {why}"),
+                    )
+                    .primary(span(game), "here")
+                    .help(format!(
+                        "A match is best of three (E3): games 1, 2 and 3 in order, between the same two players, ending when one has won two. {help}"
+                    )),
+                );
+            };
+            let expected = k + 1;
+            match game.tag("Game").map(|t| t.value.trim().parse::<usize>()) {
+                Some(Ok(g)) if g == expected && g <= 3 => {}
+                Some(Ok(g)) if g > 3 || expected > 3 => fail(
+                    format!("game {g} is more than a best-of-three match has"),
+                    "",
+                ),
+                Some(Ok(g)) => fail(
+                    format!("this is game {expected} of the match in the file, but its Game tag says {g}"),
+                    "Number the games 1, 2, 3 in the order they were played.",
+                ),
+                Some(Err(_)) => fail("the Game tag is not a number".to_owned(), ""),
+                None => fail(
+                    format!("game {expected} of the match has no Game tag"),
+                    "",
+                ),
+            }
+            let pair = [
+                game.tag("South")
+                    .map(|t| t.value.clone())
+                    .unwrap_or_default(),
+                game.tag("North")
+                    .map(|t| t.value.clone())
+                    .unwrap_or_default(),
+            ];
+            let mut sorted = pair.clone();
+            sorted.sort();
+            match &players {
+                None => players = Some(sorted),
+                Some(p) if *p != sorted => fail(
+                    format!(
+                        "the players are {} and {}, not {} and {}",
+                        pair[0], pair[1], p[0], p[1]
+                    ),
+                    "",
+                ),
+                Some(_) => {}
+            }
+            if let Some(w) = &decided {
+                fail(format!("{w} had already won two games"), "");
+            }
+            let result = game.result.as_ref().map(|r| r.value).or_else(|| {
+                game.tag("Result")
+                    .and_then(|t| GameResult::from_token(&t.value))
+            });
+            if let Some(side) = result.and_then(GameResult::winner) {
+                let who = match side {
+                    Side::South => pair[0].clone(),
+                    Side::North => pair[1].clone(),
+                };
+                let w = wins.entry(who.clone()).or_default();
+                *w += 1;
+                if *w == 2 && decided.is_none() {
+                    decided = Some(who);
+                }
+            }
+        }
+    }
+    out
+}

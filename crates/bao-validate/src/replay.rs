@@ -1,0 +1,800 @@
+//! Replaying the games of a record: main lines, variations from their branch points, rule
+//! sets and start positions from the tags, dialect tokens resolved against the position.
+
+use bao_core::{
+    EndReason, IllegalMove, Move, MoveSpec, MoveTrace, Outcome, Position, RuleSet, Setup, Side,
+    Stage,
+};
+use bao_notation::{Directions, Element, Game, GameResult, MoveItem, SignUse, Span, Spanned};
+
+use crate::annotate::{agrees, engine_items, items_text};
+use crate::codes::Code;
+use crate::diagnostic::CheckDiagnostic;
+use crate::suggest::{rank, unambiguous, Suggestion};
+use crate::words::{move_list, primary_label, rule_sentence};
+use crate::CheckOptions;
+
+/// A move that replayed, keyed by its token's position in the text (for `annotate`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Played {
+    /// The byte offset of the move token.
+    pub token_start: usize,
+    /// The move.
+    pub mv: Move,
+    /// The engine's annotation items.
+    pub items: Vec<bao_notation::AnnotationItem>,
+    /// The move creates a takasia.
+    pub takasia: bool,
+    /// The move wins.
+    pub wins: bool,
+}
+
+/// The result of checking one game.
+#[derive(Debug, Default)]
+pub(crate) struct GameCheck {
+    pub(crate) diagnostics: Vec<CheckDiagnostic>,
+    pub(crate) plies: usize,
+    pub(crate) played: Vec<Played>,
+    /// The outcome at the end of the main line, if it replayed to its end.
+    pub(crate) final_outcome: Option<Option<Outcome>>,
+}
+
+/// A move of the line walked so far, for secondary labels.
+#[derive(Debug, Clone, Copy)]
+struct Past {
+    span: Span,
+    mover: Side,
+    takasia: Option<bao_core::Pit>,
+}
+
+/// The rules a game is played under: the `RuleSet` preset and the `Rules` overrides.
+pub(crate) fn game_rules(game: &Game, n: usize) -> Result<RuleSet, Box<CheckDiagnostic>> {
+    let mut rules = RuleSet::KISWAHILI;
+    if let Some(tag) = game.tag("RuleSet") {
+        match RuleSet::preset(tag.value.trim()) {
+            Some(r) => rules = r,
+            None => {
+                return Err(Box::new(
+                    CheckDiagnostic::new(
+                        Code::UnknownRules,
+                        n,
+                        format!("unknown rule preset `{}`", tag.value),
+                    )
+                    .primary(tag.span, "no preset has this name")
+                    .help(format!(
+                        "The presets are {}; the game's moves are not checked.",
+                        bao_core::PRESET_NAMES.join(", ")
+                    )),
+                ));
+            }
+        }
+    }
+    if let Some(tag) = game.tag("Rules") {
+        for part in tag
+            .value
+            .split(|c: char| c.is_whitespace() || c == ',' || c == ';')
+            .filter(|p| !p.is_empty())
+        {
+            let (name, value) = part.split_once('=').unwrap_or((part, ""));
+            if let Err(e) = rules.set_option(name.trim(), value.trim()) {
+                return Err(Box::new(
+                    CheckDiagnostic::new(
+                        Code::UnknownRules,
+                        n,
+                        format!("rule override `{part}` cannot be applied"),
+                    )
+                    .primary(tag.span, e.to_string())
+                    .help(
+                        "Overrides are written `name=value`, separated by spaces, as in \
+                     [Rules \"mtaji_takasa_house=relay\"]; the game's moves are not checked.",
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(rules)
+}
+
+/// The start position of a game: the `Position` tag, else the rule set's start.
+pub(crate) fn start_position(
+    game: &Game,
+    rules: RuleSet,
+    n: usize,
+) -> Result<Option<Position>, Box<CheckDiagnostic>> {
+    let Some(tag) = game.tag("Position") else {
+        return Ok(Some(Position::start(rules)));
+    };
+    // A value that is no position string is a syntax error already.
+    let Some(ps) = game.position() else {
+        return Ok(None);
+    };
+    let setup: Setup = ps.to_setup(rules);
+    Position::from_setup(setup).map(Some).map_err(|e| {
+        let reasons: Vec<String> = e.problems.iter().map(ToString::to_string).collect();
+        let mut d = CheckDiagnostic::new(
+            Code::InvalidPosition,
+            n,
+            format!(
+                "the Position tag is no valid position ({} problem{})",
+                reasons.len(),
+                if reasons.len() == 1 { "" } else { "s" }
+            ),
+        )
+        .primary(tag.span, "not a position of this rule set");
+        d.help = Some(format!(
+            "A position holds 64 seeds, hands of at most 22, houses that match their seeds and a takasia only where it can exist; here: {}. The game's moves are not checked.",
+            reasons.join("; ")
+        ));
+        Box::new(d)
+    })
+}
+
+/// Checks one game.
+pub(crate) fn check_game(game: &Game, n: usize, opts: &CheckOptions) -> GameCheck {
+    let mut out = GameCheck::default();
+    let rules = match game_rules(game, n) {
+        Ok(r) => r,
+        Err(d) => {
+            out.diagnostics.push(*d);
+            return out;
+        }
+    };
+    let start = match start_position(game, rules, n) {
+        Ok(Some(p)) => p,
+        Ok(None) => return out,
+        Err(d) => {
+            out.diagnostics.push(*d);
+            return out;
+        }
+    };
+    let directions = game.directions();
+    let mut walker = Walker {
+        n,
+        directions,
+        opts,
+        out: &mut out,
+    };
+    let end = walker.line(&game.movetext, start, 0, true, &[]);
+    if let LineEnd::Complete { pos, ended } = end {
+        out.final_outcome = Some(pos.outcome().or(ended));
+    }
+    // A whole game that replays under another sign convention.
+    // Only a game long enough to tell the conventions apart is worth the note.
+    const MIN_PLIES_FOR_CONVENTION: usize = 10;
+    if game.main_line().count() >= MIN_PLIES_FOR_CONVENTION
+        && out.diagnostics.iter().any(|d| d.code.area() == "illegal")
+    {
+        if let Some(other) = other_convention(game, start, directions) {
+            if let Some(d) = out
+                .diagnostics
+                .iter_mut()
+                .find(|d| d.code.area() == "illegal")
+            {
+                let note = format!(
+                    "The whole game replays cleanly when its signs are read with [Directions \"{other}\"]: the record seems to follow that convention."
+                );
+                d.help = Some(match d.help.take() {
+                    Some(h) => format!("{h}\n{note}"),
+                    None => note,
+                });
+            }
+        }
+    }
+    out.played.sort_by_key(|p| p.token_start);
+    out
+}
+
+/// The other sign convention under which the main line replays without an illegal move.
+fn other_convention(game: &Game, start: Position, current: Directions) -> Option<Directions> {
+    [Directions::Mover, Directions::South, Directions::Clockwise]
+        .into_iter()
+        .filter(|d| *d != current)
+        .find(|d| {
+            let mut pos = start;
+            let mut any = false;
+            for item in game.main_line() {
+                any = true;
+                let Ok(spec) = token_spec(&pos, item, *d) else {
+                    return false;
+                };
+                match resolve(&pos, &spec) {
+                    Ok(mv) => pos = pos.play_fast(&mv),
+                    Err(_) => return false,
+                }
+            }
+            any
+        })
+}
+
+/// How a line ended.
+enum LineEnd {
+    /// Every move replayed (or was repaired by an assumption).
+    Complete {
+        pos: Position,
+        ended: Option<Outcome>,
+    },
+    /// An illegal move stopped it.
+    Stopped,
+}
+
+/// The move spec a token stands for in `pos`, signs converted from the record's convention.
+pub(crate) fn token_spec(
+    pos: &Position,
+    item: &MoveItem,
+    directions: Directions,
+) -> Result<MoveSpec, String> {
+    let token = item.token.value;
+    let mover = pos.to_move();
+    let Some(pit) = token.pit.resolve(mover) else {
+        return Err(format!("`{}` names no pit", token.pit));
+    };
+    let mut spec = token.spec_at(pit);
+    if let Some(sign) = spec.sign {
+        let usage = if pos.stage() == Stage::Namua
+            && !spec.takasa
+            && pit.side() == mover
+            && pit.facing().is_some_and(|f| pos.get(f) > 0)
+            && pos.get(pit) > 0
+        {
+            SignUse::Kichwa
+        } else {
+            SignUse::Sowing(pit.row())
+        };
+        spec.sign = Some(directions.sign(sign, pit.side(), usage));
+    }
+    Ok(spec)
+}
+
+struct Walker<'a> {
+    n: usize,
+    directions: Directions,
+    opts: &'a CheckOptions,
+    out: &'a mut GameCheck,
+}
+
+impl Walker<'_> {
+    fn push(&mut self, mut d: CheckDiagnostic, assumes: &Option<(usize, String)>) {
+        d.assumes.clone_from(assumes);
+        self.out.diagnostics.push(d);
+    }
+
+    /// Walks a line from `start`; `ply0` plies were played before it; `history` holds the
+    /// moves before it (for labels).
+    fn line(
+        &mut self,
+        elems: &[Spanned<Element>],
+        start: Position,
+        ply0: usize,
+        main: bool,
+        history: &[Past],
+    ) -> LineEnd {
+        let mut pos = Some(start);
+        let mut before_last: Option<(Position, usize, usize)> = None; // position, ply, history len
+        let mut ended: Option<(Outcome, Span)> = None;
+        let mut ply = ply0;
+        let mut past: Vec<Past> = history.to_vec();
+        let mut assumes: Option<(usize, String)> = None;
+        let moves: Vec<&MoveItem> = elems
+            .iter()
+            .filter_map(|e| match &e.value {
+                Element::Move(m) => Some(m),
+                _ => None,
+            })
+            .collect();
+        let mut move_index = 0usize;
+        for e in elems {
+            match &e.value {
+                Element::Comment(_) => {}
+                Element::Variation(v) => {
+                    if let Some((bp, bply, hlen)) = before_last {
+                        let hist = past[..hlen].to_vec();
+                        let _ = self.line(v, bp, bply, false, &hist);
+                    }
+                }
+                Element::Move(item) => {
+                    let idx = move_index;
+                    move_index += 1;
+                    let Some(here) = pos else {
+                        before_last = None;
+                        continue;
+                    };
+                    ply += 1;
+                    before_last = Some((here, ply - 1, past.len()));
+                    if let (Some((o, end_span)), true) = (ended, main) {
+                        let d = CheckDiagnostic::new(
+                            Code::GameContinuesAfterEnd,
+                            self.n,
+                            format!(
+                                "the game is over ({}), but the record goes on with {}",
+                                outcome_words(&o),
+                                item.token.value
+                            ),
+                        )
+                        .primary(item.token.span, "a move after the end of the game")
+                        .secondary(end_span, "the game ended with this move")
+                        .help(format!(
+                            "{} Move the result here, or check the moves before it.",
+                            rule_sentence(
+                                Code::GameContinuesAfterEnd,
+                                here.rules(),
+                                here.to_move()
+                            )
+                        ))
+                        .at_ply(ply);
+                        self.push(d, &assumes);
+                        pos = None;
+                        continue;
+                    }
+                    let following: Vec<&MoveItem> = moves[idx + 1..].to_vec();
+                    match self.play(&here, item, ply, &past, ended.map(|e| e.1), &following) {
+                        Ok((mv, next, trace)) => {
+                            self.record(item, ply, &mv, &here, &next, &trace, &assumes);
+                            past.push(Past {
+                                span: item.token.span,
+                                mover: here.to_move(),
+                                takasia: trace.takasia_set(),
+                            });
+                            if let Some(o) = trace.outcome {
+                                ended = Some((o, item.token.span));
+                            }
+                            pos = Some(next);
+                        }
+                        Err(d) => {
+                            let fix = d.fix.as_ref().and_then(|f| {
+                                here.legal_moves().into_iter().find(|m| m.to_string() == *f)
+                            });
+                            self.push(*d, &assumes);
+                            match fix.filter(|_| self.opts.assume_fixes) {
+                                Some(mv) => {
+                                    let (next, trace) = here.play_unchecked(&mv);
+                                    self.out.plies += 1;
+                                    assumes.get_or_insert((ply, mv.to_string()));
+                                    past.push(Past {
+                                        span: item.token.span,
+                                        mover: here.to_move(),
+                                        takasia: trace.takasia_set(),
+                                    });
+                                    if let Some(o) = trace.outcome {
+                                        ended = Some((o, item.token.span));
+                                    }
+                                    pos = Some(next);
+                                }
+                                None => pos = None,
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        match pos {
+            Some(p) if assumes.is_none() => LineEnd::Complete {
+                pos: p,
+                ended: ended.map(|e| e.0),
+            },
+            _ => LineEnd::Stopped,
+        }
+    }
+
+    /// Resolves and plays one move. On an illegal move, pushes its diagnostic and returns
+    /// the unambiguous repair, if any.
+    fn play(
+        &mut self,
+        pos: &Position,
+        item: &MoveItem,
+        ply: usize,
+        past: &[Past],
+        end_span: Option<Span>,
+        following: &[&MoveItem],
+    ) -> Result<(Move, Position, MoveTrace), Box<CheckDiagnostic>> {
+        let spec = match token_spec(pos, item, self.directions) {
+            Ok(s) => s,
+            Err(why) => {
+                return Err(Box::new(
+                    CheckDiagnostic::new(Code::NotLegal, self.n, why)
+                        .primary(item.token.span, "no such pit")
+                        .at_ply(ply),
+                ))
+            }
+        };
+        let resolved = resolve(pos, &spec);
+        let err = match resolved {
+            Ok(mv) => match pos.play(&mv) {
+                Ok((next, trace)) => {
+                    self.out.plies += 1;
+                    return Ok((mv, next, trace));
+                }
+                Err(e) => e,
+            },
+            Err(e) => e,
+        };
+        Err(Box::new(self.illegal(
+            pos, item, &spec, &err, ply, past, end_span, following,
+        )))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn illegal(
+        &self,
+        pos: &Position,
+        item: &MoveItem,
+        spec: &MoveSpec,
+        err: &IllegalMove,
+        ply: usize,
+        past: &[Past],
+        end_span: Option<Span>,
+        following: &[&MoveItem],
+    ) -> CheckDiagnostic {
+        let rules = pos.rules();
+        let mover = pos.to_move();
+        let code = Code::for_rule(err.rule, &err.message, pos.get(spec.pit));
+        let written = item.token.value.to_string();
+        let mut message = format!("{written} is illegal: {}", err.message);
+        if let Some(ne) = err.never_ending {
+            message = format!(
+                "{written} never ends: its sowing repeats every {} lap{} from the end of lap {}",
+                ne.period,
+                if ne.period == 1 { "" } else { "s" },
+                ne.cycle_start_lap
+            );
+        }
+        let mut d = CheckDiagnostic::new(code, self.n, message)
+            .primary(item.token.span, primary_label(code, rules))
+            .at_ply(ply);
+        let last = past.last().filter(|p| p.mover != mover);
+        match code {
+            Code::CaptureMandatory => {
+                if let Some(p) = last {
+                    d = d.secondary(p.span, "after this move a capture is available");
+                }
+            }
+            Code::Takasia => {
+                if let Some(p) = last.filter(|p| p.takasia.is_some()) {
+                    d = d.secondary(
+                        p.span,
+                        format!(
+                            "this {} made the pit {}",
+                            rules.names().takasa,
+                            rules.names().takasia
+                        ),
+                    );
+                }
+            }
+            Code::CapturePriority => {
+                if let Some(p) = past
+                    .iter()
+                    .rev()
+                    .find(|p| p.mover == mover && p.takasia.is_some())
+                {
+                    d = d.secondary(
+                        p.span,
+                        format!(
+                            "this {} made {} {}",
+                            rules.names().takasa,
+                            p.takasia.map(|t| t.to_string()).unwrap_or_default(),
+                            rules.names().takasia
+                        ),
+                    );
+                }
+            }
+            Code::GameOver => {
+                if let Some(s) = end_span {
+                    d = d.secondary(s, "the game ended with this move");
+                }
+            }
+            _ => {}
+        }
+        let mut help = vec![rule_sentence(code, rules, mover)];
+        let legal = pos.legal_moves();
+        if !legal.is_empty() && code != Code::GameOver {
+            let is_capture = !legal[0].takasa;
+            help.push(format!(
+                "The legal {} here: {}.",
+                if is_capture { "captures" } else { "moves" },
+                move_list(&legal)
+            ));
+        }
+        let annotation = item.annotation.as_ref().map(|a| &a.value);
+        let ranked = rank(pos, spec, annotation);
+        let best = unambiguous(&ranked);
+        if let Some(s) = ranked.first() {
+            let mut line = capitalise(&s.sentence());
+            if best.is_none() {
+                let others: Vec<String> = ranked
+                    .iter()
+                    .skip(1)
+                    .take(3)
+                    .filter(|o| o.cost == s.cost)
+                    .map(|o| o.mv.to_string())
+                    .collect();
+                if !others.is_empty() {
+                    line.push_str(&format!(" (or {})", others.join(", ")));
+                }
+            }
+            help.push(line);
+        }
+        if let Some(note) = ply_slips(pos, spec, self.directions, item, following) {
+            help.push(note);
+        }
+        d.fix = best.map(|s: &Suggestion| s.mv.to_string());
+        d.help(help.join("\n"))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn record(
+        &mut self,
+        item: &MoveItem,
+        ply: usize,
+        mv: &Move,
+        pos: &Position,
+        next: &Position,
+        trace: &MoveTrace,
+        assumes: &Option<(usize, String)>,
+    ) {
+        let rules = pos.rules();
+        let names = rules.names();
+        let items = engine_items(trace, next);
+        let takasia = trace.takasia_set();
+        let wins = trace.outcome.is_some_and(|o| o.winner == Some(trace.mover));
+        let token = item.token.value;
+        if token.claims_takasia && takasia.is_none() {
+            let d = CheckDiagnostic::new(
+                Code::FalseTakasiaClaim,
+                self.n,
+                format!(
+                    "{token} claims a {} (`**`), but it creates none",
+                    names.takasia
+                ),
+            )
+            .primary(
+                item.token.span,
+                format!("no {} after this move", names.takasia),
+            )
+            .help(format!(
+                "{} Write {mv} without the second `*`.",
+                rule_sentence(Code::FalseTakasiaClaim, rules, pos.to_move())
+            ))
+            .at_ply(ply);
+            self.push(d, assumes);
+        }
+        if token.claims_win && !wins {
+            let d = CheckDiagnostic::new(
+                Code::FalseWinClaim,
+                self.n,
+                format!("{token} claims to win (`#`), but the game goes on"),
+            )
+            .primary(item.token.span, "this move does not win")
+            .help(format!(
+                "{} After {mv} the opponent still has seeds in his front row and a legal move.",
+                rule_sentence(Code::FalseWinClaim, rules, pos.to_move())
+            ))
+            .at_ply(ply);
+            self.push(d, assumes);
+        }
+        if let Some(a) = &item.annotation {
+            let written: Vec<_> = a.value.items.iter().map(|i| i.value).collect();
+            if let Err(dis) = agrees(&written, &items) {
+                let ranked = rank(pos, &MoveSpec::from(*mv), Some(&a.value));
+                let alt = ranked
+                    .iter()
+                    .find(|s| s.mv != *mv && s.annotation_agrees == Some(true));
+                for (on, code, kind, what) in [
+                    (
+                        dis.captures,
+                        Code::CaptureMismatch,
+                        bao_notation::ItemKind::Capture,
+                        "captures",
+                    ),
+                    (
+                        dis.laps,
+                        Code::LapMismatch,
+                        bao_notation::ItemKind::LapEnd,
+                        "lap ends",
+                    ),
+                ] {
+                    if !on {
+                        continue;
+                    }
+                    let pick = |list: &[bao_notation::AnnotationItem]| {
+                        let v: Vec<_> = list.iter().copied().filter(|i| i.kind == kind).collect();
+                        items_text(&v)
+                    };
+                    let mut help = vec![
+                        rule_sentence(code, rules, pos.to_move()),
+                        format!("Written {}; {mv} gives {}.", pick(&written), pick(&items)),
+                    ];
+                    if let Some(s) = alt {
+                        help.push(capitalise(&s.sentence()));
+                    }
+                    let mut d = CheckDiagnostic::new(
+                        code,
+                        self.n,
+                        format!(
+                            "the {what} written for {token} are not the move's: written {}, actual {}",
+                            pick(&written),
+                            pick(&items)
+                        ),
+                    )
+                    .primary(a.span, format!("{what} do not match"))
+                    .secondary(item.token.span, format!("{mv} {}", crate::words::effect(mv, trace)))
+                    .help(help.join("\n"))
+                    .at_ply(ply);
+                    d.fix = alt.map(|s| s.mv.to_string());
+                    self.push(d, assumes);
+                }
+            }
+        }
+        self.out.played.push(Played {
+            token_start: item.token.span.start,
+            mv: *mv,
+            items,
+            takasia: takasia.is_some(),
+            wins,
+        });
+    }
+}
+
+/// Resolves a spec against a position, working around two quirks of bao-core's `diagnose`:
+/// it sows a namua move from the back row before its N1 test (which can panic), and it
+/// judges a "capture" written where no capture exists by sowing it, which may never end.
+pub(crate) fn resolve(pos: &Position, spec: &MoveSpec) -> Result<Move, IllegalMove> {
+    let spec = *spec;
+    // bao-core's `diagnose` runs the move before its N1 test, and a namua move from the
+    // back row must never reach the sowing code: answer N1 here.
+    let back_row_namua = pos.stage() == Stage::Namua
+        && spec.pit.side() == pos.to_move()
+        && spec.pit.row() == bao_core::Row::Back
+        && pos.outcome().is_none();
+    let resolved = if back_row_namua {
+        Err(IllegalMove {
+            mv: spec.to_string(),
+            rule: "N1",
+            message: format!(
+                "in {} the reserve seed goes into an occupied front-row pit, never the back row",
+                pos.rules().names().namua
+            ),
+            never_ending: None,
+        })
+    } else if pos.rules().endless_move == bao_core::EndlessMove::Illegal {
+        pos.resolve(&spec)
+    } else {
+        resolve_capped(pos, &spec)
+    };
+    // bao-core judges a "capture" written where no capture exists by sowing it, which
+    // may never end (G11); the rule it breaks is G6.
+    let resolved = resolved.map_err(|mut e| {
+        let no_capture = pos.legal_moves().first().is_some_and(|m| m.takasa);
+        if e.rule == "G11" && !spec.takasa && no_capture {
+            e.rule = "G6";
+            e.never_ending = None;
+            e.message = format!(
+                "no capture is possible here, so every move is a {}",
+                pos.rules().names().takasa
+            );
+        }
+        e
+    });
+    resolved
+}
+
+/// `resolve` under a seed-cap or draw policy, where bao-core's `diagnose` may sow an illegal
+/// move for ever: the reason is asked of the same position under the `illegal` policy,
+/// which detects cycles.
+fn resolve_capped(pos: &Position, spec: &MoveSpec) -> Result<Move, IllegalMove> {
+    let legal = pos.legal_moves();
+    let matches: Vec<Move> = legal.iter().copied().filter(|m| spec.matches(m)).collect();
+    if !matches.is_empty() || pos.outcome().is_some() {
+        return pos.resolve(spec);
+    }
+    let mut setup = pos.to_setup();
+    setup.rules.endless_move = bao_core::EndlessMove::Illegal;
+    let fallback = || IllegalMove {
+        mv: spec.to_string(),
+        rule: "G4",
+        message: format!(
+            "not a legal move here; the legal moves are {}",
+            move_list(&legal)
+        ),
+        never_ending: None,
+    };
+    match Position::from_setup(setup) {
+        Ok(p) => match p.resolve(spec) {
+            Err(e) if e.rule != "G11" || legal.first().is_some_and(|m| m.takasa) => Err(e),
+            _ => Err(fallback()),
+        },
+        Err(_) => Err(fallback()),
+    }
+}
+
+/// Plies swapped or missing: a note for the help.
+fn ply_slips(
+    pos: &Position,
+    spec: &MoveSpec,
+    directions: Directions,
+    item: &MoveItem,
+    following: &[&MoveItem],
+) -> Option<String> {
+    let legal_here = |p: &Position, it: &MoveItem| -> Option<Move> {
+        let s = token_spec(p, it, directions).ok()?;
+        resolve(p, &s).ok()
+    };
+    // The written move and the next one swapped.
+    if let Some(next_item) = following.first() {
+        if let Some(m1) = legal_here(pos, next_item) {
+            let after = pos.play_fast(&m1);
+            if legal_here(&after, item).is_some() {
+                return Some(format!(
+                    "It looks like two plies swapped: {} is legal here, and {} after it.",
+                    next_item.token.value, item.token.value
+                ));
+            }
+        }
+    }
+    // The mover's move and his next one swapped.
+    if let (Some(opp), Some(own_next)) = (following.first(), following.get(1)) {
+        if let Some(m2) = legal_here(pos, own_next) {
+            let p1 = pos.play_fast(&m2);
+            if let Some(m_opp) = legal_here(&p1, opp) {
+                let p2 = p1.play_fast(&m_opp);
+                if legal_here(&p2, item).is_some() {
+                    return Some(format!(
+                        "It looks like two of {}'s plies swapped: {} is legal here, and {} two plies later.",
+                        pos.to_move(),
+                        own_next.token.value,
+                        item.token.value
+                    ));
+                }
+            }
+        }
+    }
+    // One ply missing: the written move is the opponent's.
+    if spec.pit.side() != pos.to_move() {
+        let fits: Vec<Move> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| {
+                let after = pos.play_fast(m);
+                legal_here(&after, item).is_some()
+            })
+            .collect();
+        if !fits.is_empty() {
+            return Some(format!(
+                "It looks like a ply of {} is missing before it: after {} the written move is legal.",
+                pos.to_move(),
+                fits.iter().take(4).map(ToString::to_string).collect::<Vec<_>>().join(" or ")
+            ));
+        }
+    }
+    None
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+/// `South won: bao_hamna`.
+pub(crate) fn outcome_words(o: &Outcome) -> String {
+    let reason = match o.reason {
+        EndReason::BaoHamna => "the loser's front row is empty",
+        EndReason::NoLegalMove => "the loser has no legal move",
+        EndReason::OwnFrontRowEmpty => "the loser emptied his own front row",
+        EndReason::NeverEnding => "a never-ending move",
+    };
+    match o.winner {
+        Some(w) => format!("{w} won: {reason}"),
+        None => format!("drawn: {reason}"),
+    }
+}
+
+/// The result token an outcome calls for.
+pub(crate) fn result_of(o: Option<&Outcome>) -> Option<GameResult> {
+    let o = o?;
+    Some(match o.winner {
+        Some(Side::South) => GameResult::SouthWins,
+        Some(Side::North) => GameResult::NorthWins,
+        None => GameResult::Draw,
+    })
+}

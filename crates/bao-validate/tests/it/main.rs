@@ -1,0 +1,32 @@
+//! Integration tests of bao-validate, one module per concern.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use bao_validate::{check_full, CheckOptions, Checked};
+
+/// One fixture per validator code (`fixtures/invalid/{illegal,annotation,record}/`), with
+/// its rendered diagnostic and its JSON; the meta-test over `ALL_CODES`.
+mod fixtures;
+/// Valid records (`fixtures/games/`), `annotate` then `check`, altered annotations.
+mod games;
+/// Mutation test on real games (AbstractPlay transcripts).
+mod mutation;
+/// Repair suggestions, `--assume-fixes`, sign conventions, variations, the mutation test on
+/// the AbstractPlay transcripts.
+mod repair;
+
+/// The fixtures directory at the workspace root.
+pub(crate) fn fixtures_dir() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures"))
+}
+
+/// Checks a text with default options.
+pub(crate) fn check(name: &str, text: &str) -> Checked {
+    check_full(name, Arc::from(text), &CheckOptions::default())
+}
+
+/// The codes of a check, in order.
+pub(crate) fn codes(c: &Checked) -> Vec<&'static str> {
+    c.report.diagnostics.iter().map(|d| d.code()).collect()
+}
