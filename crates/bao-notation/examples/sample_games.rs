@@ -1,8 +1,9 @@
 //! Writes the sample records of `fixtures/games/` by playing seeded random games on the
 //! engine (nothing is invented: every move comes from `legal_moves`), then writing them with
-//! the canonical writer. Run: `cargo run -p bao-notation --example sample_games -- DIR`.
+//! the canonical writer. Run: `cargo run -p bao-notation --example sample_games -- DIR`, then
+//! `bao annotate --write DIR/*.bao` so that the annotations carry every count (as committed).
 
-use bao_core::{Position, RuleSet, Side};
+use bao_core::{LapEnd, Position, RuleSet, Side};
 use bao_notation::{
     write_record, Annotation, AnnotationItem, Comment, CommentKind, Element, Game, GameResult,
     ItemKind, MoveItem, MoveToken, Nag, PositionString, Record, Spanned, Tag, WriteOptions,
@@ -42,7 +43,8 @@ fn play_line(start: Position, rng: &mut Rng, max: usize) -> (Vec<MoveItem>, Posi
                     seeds: Some(c.seeds),
                 }));
             }
-            for l in &trace.laps {
+            // A lap that ends in a capture is written as that capture alone (spec/notation.md).
+            for l in trace.laps.iter().filter(|l| l.ended != LapEnd::Capture) {
                 a.items.push(Spanned::bare(AnnotationItem {
                     kind: ItemKind::LapEnd,
                     pit: l.end,

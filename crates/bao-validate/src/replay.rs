@@ -50,15 +50,19 @@ struct Past {
 /// The rules a game is played under: the `RuleSet` preset and the `Rules` overrides.
 pub(crate) fn game_rules(game: &Game, n: usize) -> Result<RuleSet, Box<CheckDiagnostic>> {
     let mut rules = RuleSet::KISWAHILI;
+    // `[RuleSet "preset name=value ..."]`: the preset, then optional overrides (notation §5).
+    let mut preset_overrides = Vec::new();
     if let Some(tag) = game.tag("RuleSet") {
-        match RuleSet::preset(tag.value.trim()) {
+        let mut words = tag.value.split_whitespace();
+        let preset = words.next().unwrap_or("");
+        match RuleSet::preset(preset) {
             Some(r) => rules = r,
             None => {
                 return Err(Box::new(
                     CheckDiagnostic::new(
                         Code::UnknownRules,
                         n,
-                        format!("unknown rule preset `{}`", tag.value),
+                        format!("unknown rule preset `{preset}`"),
                     )
                     .primary(tag.span, "no preset has this name")
                     .help(format!(
@@ -67,6 +71,24 @@ pub(crate) fn game_rules(game: &Game, n: usize) -> Result<RuleSet, Box<CheckDiag
                     )),
                 ));
             }
+        }
+        preset_overrides = words.map(|w| (w.to_owned(), tag.span)).collect();
+    }
+    for (part, span) in &preset_overrides {
+        let (name, value) = part.split_once('=').unwrap_or((part, ""));
+        if let Err(e) = rules.set_option(name.trim(), value.trim()) {
+            return Err(Box::new(
+                CheckDiagnostic::new(
+                    Code::UnknownRules,
+                    n,
+                    format!("rule override `{part}` cannot be applied"),
+                )
+                .primary(*span, e.to_string())
+                .help(
+                    "Overrides are written `name=value` after the preset, as in \
+                     [RuleSet \"kiswahili mtaji_takasa_house=relay\"]; the game's moves are not checked.",
+                ),
+            ));
         }
     }
     if let Some(tag) = game.tag("Rules") {

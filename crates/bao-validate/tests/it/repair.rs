@@ -105,6 +105,20 @@ fn rule_overrides_are_read() {
 }
 
 #[test]
+fn overrides_after_the_preset_in_the_ruleset_tag_are_read() {
+    let plain = "[RuleSet \"kujifunza\"]\n\n1. A2>* *\n";
+    assert_eq!(
+        codes(&check("s", plain)),
+        ["bao::illegal::capture_mandatory"]
+    );
+    // With a capture threshold of 2 no first lap of two seeds captures: A2>* is legal.
+    let changed = "[RuleSet \"kujifunza capture_threshold=2\"]\n\n1. A2>* *\n";
+    assert_eq!(codes(&check("s", changed)), Vec::<&str>::new());
+    let bad = "[RuleSet \"kujifunza takasia=sometimes\"]\n\n1. A2> *\n";
+    assert_eq!(codes(&check("s", bad)), ["bao::record::unknown_rules"]);
+}
+
+#[test]
 fn kete_messages_use_lamu_words() {
     let text = std::fs::read_to_string(
         crate::fixtures_dir().join("invalid/illegal/first_takata_from_kuu.bao"),
