@@ -1,0 +1,70 @@
+//! SVG export speed: one ply's diagram, and every frame of a 100-ply game.
+
+use bao_core::{MoveTrace, Position, RuleSet};
+use bao_export::{board_svg, board_text, Overlay, SvgOptions, TextOptions};
+use criterion::{black_box, criterion_group, criterion_main, Criterion};
+
+/// A deterministic game of up to `plies` plies (a small LCG picks the moves).
+fn game(plies: usize) -> Vec<(Position, MoveTrace, Position)> {
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut pos = Position::start(RuleSet::KISWAHILI);
+    let mut out = Vec::new();
+    while out.len() < plies {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            // Game over early: start another so the frame count stays the same.
+            pos = Position::start(RuleSet::KISWAHILI);
+            continue;
+        }
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let mv = moves[((state >> 33) % moves.len() as u64) as usize];
+        let (next, trace) = pos.play(&mv).expect("legal");
+        out.push((pos, trace, next));
+        pos = next;
+    }
+    out
+}
+
+fn bench(c: &mut Criterion) {
+    let plies = game(100);
+    let opts = SvgOptions {
+        show_changes: true,
+        ..SvgOptions::default()
+    };
+    let (before, trace, after) = &plies[40];
+    c.bench_function("svg: one ply with overlay", |b| {
+        b.iter(|| {
+            let ov = Overlay::from_trace(before, trace);
+            black_box(board_svg(after, &opts, Some(&ov)))
+        });
+    });
+    c.bench_function("svg: 100-ply game, every frame", |b| {
+        b.iter(|| {
+            let mut bytes = 0;
+            for (before, trace, after) in &plies {
+                let ov = Overlay::from_trace(before, trace);
+                bytes += board_svg(after, &opts, Some(&ov)).len();
+            }
+            black_box(bytes)
+        });
+    });
+    c.bench_function("svg: one ply, overlay built once", |b| {
+        let ov = Overlay::from_trace(before, trace);
+        b.iter(|| black_box(board_svg(after, &opts, Some(&ov))));
+    });
+    c.bench_function("core: outcome of one position (part of every frame)", |b| {
+        b.iter(|| black_box(after.outcome()));
+    });
+    c.bench_function("text: one position", |b| {
+        b.iter(|| black_box(board_text(after, &TextOptions::default())));
+    });
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(30);
+    targets = bench
+}
+criterion_main!(benches);

@@ -1,0 +1,61 @@
+//! `bao-export`: pictures of Bao positions: SVG board diagrams, plain-text diagrams and PNG.
+//!
+//! [`board_svg`] draws a [`Position`](bao_core::Position) as an SVG 1.1 document; an
+//! [`Overlay`] built from a ply's [`MoveTrace`](bao_core::MoveTrace) adds its start pit and
+//! direction, numbered lap ends, captures with the path of the captured seeds, the takasia it
+//! set, and the change in every pit. [`board_text`] draws the same board in ASCII for
+//! terminals and comments, and [`board_png`] renders an SVG to PNG with `resvg`.
+//!
+//! ```
+//! use bao_core::{Position, RuleSet};
+//! use bao_export::{board_svg, board_text, Overlay, SvgOptions, TextOptions, Theme};
+//!
+//! let start = Position::start(RuleSet::KISWAHILI);
+//! let mv = start.legal_moves()[0];
+//! let (next, trace) = start.play(&mv).unwrap();
+//!
+//! let opts = SvgOptions { theme: Theme::Dark, show_changes: true, ..SvgOptions::default() };
+//! let svg = board_svg(&next, &opts, Some(&Overlay::from_trace(&start, &trace)));
+//! assert!(svg.starts_with("<?xml"));
+//! // The same input gives the same bytes.
+//! assert_eq!(svg, board_svg(&next, &opts, Some(&Overlay::from_trace(&start, &trace))));
+//!
+//! println!("{}", board_text(&next, &TextOptions::default()));
+//! ```
+//!
+//! Determinism: every coordinate lies on an integer grid, ids come from pit names, and
+//! nothing depends on hashing, time or the machine. PNG pixels do depend on the fonts found
+//! (see [`PngOptions`]).
+//!
+//! # Related crates
+//! `bao-core` plays the moves; `bao-cli` calls these functions for `bao show` and
+//! `bao export svg`.
+#![deny(missing_docs)]
+#![warn(missing_debug_implementations)]
+
+mod layout;
+mod overlay;
+mod png;
+mod svg;
+mod text;
+mod writer;
+
+pub use overlay::{CaptureMark, Overlay};
+pub use png::{board_png, PngOptions};
+pub use svg::{board_svg, SeedStyle, SvgOptions, Theme};
+pub use text::{board_text, TextOptions};
+
+/// An export that failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ExportError {
+    /// The SVG could not be read.
+    #[error("cannot read the SVG: {0}")]
+    Svg(String),
+    /// The picture could not be drawn (zero or too large a size).
+    #[error("cannot render the picture: {0}")]
+    Render(String),
+    /// The PNG could not be encoded.
+    #[error("cannot encode the PNG: {0}")]
+    Png(String),
+}

@@ -1,0 +1,845 @@
+//! SVG board diagrams.
+//!
+//! Everything is laid out on a fixed integer grid (a pit every 64 units); the `width` option
+//! only scales the picture through the root element's `width`/`height`. No coordinate is ever
+//! a float, so the same input gives byte-identical output on every machine.
+
+use std::collections::BTreeMap;
+
+use bao_core::{BySide, HouseState, Pit, Position, Side};
+
+use crate::layout::{
+    column_of, describe_outcome, game_name, number_at, pit_at, rows_top_to_bottom, screen_row_of,
+    side_title, stage_word, viewer,
+};
+use crate::overlay::Overlay;
+use crate::text::{text_diagram, TextOptions};
+use crate::writer::{Elem, XmlWriter};
+
+/// Colours of a diagram. Every mark also differs in shape, pattern or text, never in colour
+/// alone; the accent colours are the Okabe–Ito palette, safe for colour-blind readers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Theme {
+    /// Wood on white.
+    #[default]
+    Light,
+    /// Light marks on a dark background.
+    Dark,
+    /// Black on white, for printing: marks differ by shape, dash and text only.
+    Print,
+}
+
+/// How seeds are shown in a pit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeedStyle {
+    /// A numeral; empty pits stay blank.
+    Numerals,
+    /// A dot per seed while a pit holds at most `max` seeds (at most 10), else a numeral.
+    Dots {
+        /// The most seeds drawn as dots.
+        max: u8,
+    },
+}
+
+/// Options of [`board_svg`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SvgOptions {
+    /// Draw North's rows at the bottom (the board as North sees it).
+    pub flip: bool,
+    /// Row letters at the left and pit numbers above and below the board.
+    pub coordinates: bool,
+    /// The width of the picture in pixels (the height follows); the drawing itself is always
+    /// on the same grid, so this only scales it.
+    pub width: u32,
+    /// Colours.
+    pub theme: Theme,
+    /// Numerals or dots.
+    pub seeds: SeedStyle,
+    /// Player names, shown beside "South" and "North".
+    pub names: BySide<Option<String>>,
+    /// A caption under the board; without one, an overlay's summary is used.
+    pub caption: Option<String>,
+    /// With an overlay that knows the position before: `+n`/`-n` on every pit that changed.
+    pub show_changes: bool,
+    /// Line breaks and indentation.
+    pub pretty: bool,
+    /// Prefix of every `id`, so that several diagrams can share one HTML page.
+    pub id_prefix: String,
+}
+
+impl Default for SvgOptions {
+    fn default() -> Self {
+        SvgOptions {
+            flip: false,
+            coordinates: true,
+            width: WIDTH as u32,
+            theme: Theme::Light,
+            seeds: SeedStyle::Numerals,
+            names: BySide::new(None, None),
+            caption: None,
+            show_changes: false,
+            pretty: true,
+            id_prefix: "bao-".to_owned(),
+        }
+    }
+}
+
+// The grid. A pit every `PITCH` units; all values are integers.
+const PITCH: i32 = 64;
+const R: i32 = 28;
+const PAD: i32 = 8;
+const FRAME_X: i32 = 36;
+const FRAME_W: i32 = 8 * PITCH + 2 * PAD;
+const STORE_X: i32 = FRAME_X + FRAME_W + 12;
+const STORE_W: i32 = 64;
+const WIDTH: i32 = STORE_X + STORE_W + 12;
+const FRAME_Y: i32 = 80;
+const GAP: i32 = 24;
+const FRAME_H: i32 = 4 * PITCH + GAP + 2 * PAD;
+const HEIGHT: i32 = FRAME_Y + FRAME_H + 144;
+/// The middle of the gap between the two front rows.
+const MID_Y: i32 = FRAME_Y + PAD + 2 * PITCH + GAP / 2;
+const FONT: &str = "DejaVu Sans, Verdana, Arial, sans-serif";
+
+fn cx(col: u8) -> i32 {
+    FRAME_X + PAD + PITCH / 2 + PITCH * i32::from(col)
+}
+
+fn cy(screen_row: usize) -> i32 {
+    let r = screen_row as i32;
+    FRAME_Y + PAD + PITCH / 2 + PITCH * r + if r >= 2 { GAP } else { 0 }
+}
+
+fn centre(pit: Pit, flip: bool) -> (i32, i32) {
+    (cx(column_of(pit, flip)), cy(screen_row_of(pit, flip)))
+}
+
+struct Palette {
+    background: &'static str,
+    board: &'static str,
+    line: &'static str,
+    pit: &'static str,
+    text: &'static str,
+    muted: &'static str,
+    seed: &'static str,
+    start: &'static str,
+    lap: &'static str,
+    capture: &'static str,
+    takasia: &'static str,
+    plus: &'static str,
+    minus: &'static str,
+}
+
+impl Theme {
+    fn palette(self) -> Palette {
+        match self {
+            Theme::Light => Palette {
+                background: "#ffffff",
+                board: "#d9b382",
+                line: "#6b4423",
+                pit: "#f3e3c8",
+                text: "#1a1a1a",
+                muted: "#4d4d4d",
+                seed: "#3b2a1a",
+                start: "#0072B2",
+                lap: "#E69F00",
+                capture: "#D55E00",
+                takasia: "#CC79A7",
+                plus: "#009E73",
+                minus: "#D55E00",
+            },
+            Theme::Dark => Palette {
+                background: "#1b1b1f",
+                board: "#4a3a2a",
+                line: "#c8a27a",
+                pit: "#2b231c",
+                text: "#f0f0f0",
+                muted: "#c0c0c0",
+                seed: "#f0e0c0",
+                start: "#56B4E9",
+                lap: "#E69F00",
+                capture: "#D55E00",
+                takasia: "#CC79A7",
+                plus: "#009E73",
+                minus: "#D55E00",
+            },
+            Theme::Print => Palette {
+                background: "#ffffff",
+                board: "#ffffff",
+                line: "#000000",
+                pit: "#ffffff",
+                text: "#000000",
+                muted: "#000000",
+                seed: "#000000",
+                start: "#000000",
+                lap: "#000000",
+                capture: "#000000",
+                takasia: "#000000",
+                plus: "#000000",
+                minus: "#000000",
+            },
+        }
+    }
+}
+
+/// Seed-dot offsets for 1..=10 seeds, in units of 2 (so the pattern stays on the grid).
+const DOTS: [&[(i8, i8)]; 10] = [
+    &[(0, 0)],
+    &[(-3, 0), (3, 0)],
+    &[(0, -3), (-3, 2), (3, 2)],
+    &[(-3, -3), (3, -3), (-3, 3), (3, 3)],
+    &[(-3, -3), (3, -3), (0, 0), (-3, 3), (3, 3)],
+    &[(-6, -3), (0, -3), (6, -3), (-6, 3), (0, 3), (6, 3)],
+    &[(-6, 0), (6, 0), (0, 0), (-3, -5), (3, -5), (-3, 5), (3, 5)],
+    &[
+        (-6, -6),
+        (0, -6),
+        (6, -6),
+        (-3, 0),
+        (3, 0),
+        (-6, 6),
+        (0, 6),
+        (6, 6),
+    ],
+    &[
+        (-6, -6),
+        (0, -6),
+        (6, -6),
+        (-6, 0),
+        (0, 0),
+        (6, 0),
+        (-6, 6),
+        (0, 6),
+        (6, 6),
+    ],
+    &[
+        (-6, -6),
+        (0, -6),
+        (6, -6),
+        (-9, 0),
+        (-3, 0),
+        (3, 0),
+        (9, 0),
+        (-6, 6),
+        (0, 6),
+        (6, 6),
+    ],
+];
+
+/// Draws a position as an SVG 1.1 document, with the marks of `overlay` on top.
+///
+/// Draw a ply's overlay on the position the ply reached. The output is deterministic: the
+/// same arguments give the same bytes. The root has a `<title>` and a `<desc>` (the text
+/// diagram of [`board_text`](crate::board_text)) for screen readers; pits have stable ids
+/// (`bao-A5`, `bao-b8`, with [`SvgOptions::id_prefix`]).
+///
+/// ```
+/// use bao_core::{Position, RuleSet};
+/// use bao_export::{board_svg, Overlay, SvgOptions};
+///
+/// let start = Position::start(RuleSet::KISWAHILI);
+/// let svg = board_svg(&start, &SvgOptions::default(), None);
+/// assert!(svg.contains("id=\"bao-A5\""));
+///
+/// let mv = start.legal_moves()[0];
+/// let (next, trace) = start.play(&mv).unwrap();
+/// let overlay = Overlay::from_trace(&start, &trace);
+/// let svg = board_svg(&next, &SvgOptions::default(), Some(&overlay));
+/// assert!(svg.contains("South A6&lt;*"));
+/// ```
+#[must_use]
+pub fn board_svg(pos: &Position, opts: &SvgOptions, overlay: Option<&Overlay>) -> String {
+    let pal = opts.theme.palette();
+    let p = opts.id_prefix.as_str();
+    let width = opts.width.max(1);
+    let height = (u64::from(width) * HEIGHT as u64 + WIDTH as u64 / 2) / WIDTH as u64;
+    let ended = pos.outcome();
+    let outcome = ended.map(|o| describe_outcome(o, false));
+    let short_outcome = ended.map(|o| describe_outcome(o, true));
+    let caption = caption_text(opts, overlay, pos);
+
+    let mut w = XmlWriter::new(opts.pretty);
+    w.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>");
+    let mut svg = w.elem("svg");
+    svg.attr("xmlns", "http://www.w3.org/2000/svg")
+        .attr("version", "1.1")
+        .attr("width", width)
+        .attr("height", height)
+        .attr("viewBox", format_args!("0 0 {WIDTH} {HEIGHT}"))
+        .attr("font-family", FONT);
+    svg.elem("title")
+        .text(&title_text(pos, overlay, short_outcome.as_deref()));
+    svg.elem("desc")
+        .text(&desc_text(pos, opts, overlay, outcome.as_deref()));
+    defs(&mut svg, p, &pal);
+    svg.elem("rect")
+        .num("width", WIDTH)
+        .num("height", HEIGHT)
+        .attr("fill", pal.background);
+
+    {
+        let mut g = svg.elem("g");
+        g.attr("id", format_args!("{p}board"));
+        frame(&mut g, &pal);
+        for row in 0..4 {
+            for col in 0..8u8 {
+                if let Some(pit) = pit_at(row, col, opts.flip) {
+                    draw_pit(&mut g, pos, pit, opts, &pal);
+                }
+            }
+        }
+    }
+    side_panels(&mut svg, pos, opts, &pal, outcome.is_some());
+    if opts.coordinates {
+        coordinates(&mut svg, opts.flip, &pal);
+    }
+    if let Some(ov) = overlay {
+        draw_overlay(&mut svg, pos, ov, opts, &pal);
+    }
+    // The takasia'd pits: the position's, and the one the overlay's move created.
+    let mut blocked: Vec<Pit> = Side::ALL
+        .into_iter()
+        .filter_map(|s| pos.blocked_pit(s))
+        .collect();
+    if let Some(t) = overlay.and_then(|o| o.takasia) {
+        if !blocked.contains(&t) {
+            blocked.push(t);
+        }
+    }
+    takasia_marks(&mut svg, pos, &blocked, opts, &pal);
+    if !caption.is_empty() {
+        svg.elem("text")
+            .attr("id", format_args!("{p}caption"))
+            .num("x", WIDTH / 2)
+            .num("y", HEIGHT - 40)
+            .attr("text-anchor", "middle")
+            .num("font-size", 15)
+            .attr("fill", pal.text)
+            .text(&caption);
+    }
+    if let Some(o) = &short_outcome {
+        svg.elem("text")
+            .attr("id", format_args!("{p}outcome"))
+            .num("x", WIDTH / 2)
+            .num("y", HEIGHT - 14)
+            .attr("text-anchor", "middle")
+            .num("font-size", 16)
+            .attr("font-weight", "bold")
+            .attr("fill", pal.text)
+            .text(o);
+    }
+    drop(svg);
+    w.finish()
+}
+
+fn caption_text(opts: &SvgOptions, overlay: Option<&Overlay>, pos: &Position) -> String {
+    match (&opts.caption, overlay) {
+        (Some(c), _) => c.clone(),
+        (None, Some(ov)) => ov.summary(pos.rules()),
+        (None, None) => String::new(),
+    }
+}
+
+fn title_text(pos: &Position, overlay: Option<&Overlay>, outcome: Option<&str>) -> String {
+    let mut s = match outcome {
+        Some(o) => format!("{}: {o}", game_name(pos.rules())),
+        None => format!(
+            "{}: {} to move ({})",
+            game_name(pos.rules()),
+            side_title(pos.to_move()),
+            stage_word(pos, pos.to_move())
+        ),
+    };
+    if let Some(mv) = overlay.and_then(Overlay::move_text) {
+        let mover = overlay.map_or(pos.to_move(), |o| o.mover);
+        s = format!("{s}, after {} {mv}", side_title(mover));
+    }
+    s
+}
+
+fn desc_text(
+    pos: &Position,
+    opts: &SvgOptions,
+    overlay: Option<&Overlay>,
+    outcome: Option<&str>,
+) -> String {
+    let topts = TextOptions {
+        flip: opts.flip,
+        coordinates: true,
+        names: opts.names.clone(),
+    };
+    let mut s = text_diagram(pos, &topts, outcome);
+    if let Some(ov) = overlay {
+        s.push('\n');
+        s.push_str(&ov.summary(pos.rules()));
+        s.push('\n');
+    }
+    s
+}
+
+fn defs(svg: &mut Elem<'_>, p: &str, pal: &Palette) {
+    let mut defs = svg.elem("defs");
+    for (name, colour) in [("arrow-start", pal.start), ("arrow-capture", pal.capture)] {
+        let mut m = defs.elem("marker");
+        m.attr("id", format_args!("{p}{name}"))
+            .attr("viewBox", "0 0 10 10")
+            .num("refX", 8)
+            .num("refY", 5)
+            .num("markerWidth", 4)
+            .num("markerHeight", 4)
+            .attr("orient", "auto");
+        m.elem("path")
+            .attr("d", "M0,0 L10,5 L0,10 z")
+            .attr("fill", colour);
+    }
+    let mut pat = defs.elem("pattern");
+    pat.attr("id", format_args!("{p}hatch"))
+        .attr("patternUnits", "userSpaceOnUse")
+        .num("width", 8)
+        .num("height", 8);
+    pat.elem("path")
+        .attr("d", "M0,8 L8,0 M-2,2 L2,-2 M6,10 L10,6")
+        .attr("stroke", pal.capture)
+        .num("stroke-width", 2);
+}
+
+fn frame(g: &mut Elem<'_>, pal: &Palette) {
+    g.elem("rect")
+        .num("x", FRAME_X)
+        .num("y", FRAME_Y)
+        .num("width", FRAME_W)
+        .num("height", FRAME_H)
+        .num("rx", 10)
+        .attr("fill", pal.board)
+        .attr("stroke", pal.line)
+        .num("stroke-width", 3);
+    g.elem("line")
+        .num("x1", FRAME_X)
+        .num("y1", MID_Y)
+        .num("x2", FRAME_X + FRAME_W)
+        .num("y2", MID_Y)
+        .attr("stroke", pal.line)
+        .num("stroke-width", 2);
+}
+
+fn draw_pit(g: &mut Elem<'_>, pos: &Position, pit: Pit, opts: &SvgOptions, pal: &Palette) {
+    let (x, y) = centre(pit, opts.flip);
+    let mut pg = g.elem("g");
+    pg.attr("id", format_args!("{}{pit}", opts.id_prefix));
+    let house = if pit == Pit::nyumba(pit.side()) {
+        pos.house_state(pit.side())
+    } else {
+        HouseState::None
+    };
+    match house {
+        HouseState::Functional | HouseState::Dormant => {
+            let mut r = pg.elem("rect");
+            r.num("x", x - R)
+                .num("y", y - R)
+                .num("width", 2 * R)
+                .num("height", 2 * R)
+                .num("rx", 6)
+                .attr("fill", pal.pit)
+                .attr("stroke", pal.line);
+            if house == HouseState::Functional {
+                r.num("stroke-width", 4);
+            } else {
+                r.num("stroke-width", 2).attr("stroke-dasharray", "6 4");
+            }
+            drop(r);
+            let label = if house == HouseState::Functional {
+                pos.rules().names().nyumba
+            } else {
+                "dormant"
+            };
+            pg.elem("text")
+                .num("x", x)
+                .num("y", y + 24)
+                .attr("text-anchor", "middle")
+                .num("font-size", 9)
+                .attr("fill", pal.muted)
+                .text(label);
+        }
+        _ => {
+            pg.elem("circle")
+                .num("cx", x)
+                .num("cy", y)
+                .num("r", R)
+                .attr("fill", pal.pit)
+                .attr("stroke", pal.line)
+                .num("stroke-width", 2);
+        }
+    }
+    let n = pos.get(pit);
+    let dots = match opts.seeds {
+        SeedStyle::Dots { max } => n <= max.min(10),
+        SeedStyle::Numerals => false,
+    };
+    if dots {
+        if let Some(pattern) = DOTS.get(usize::from(n).wrapping_sub(1)) {
+            for &(dx, dy) in *pattern {
+                pg.elem("circle")
+                    .num("cx", x + 2 * i32::from(dx))
+                    .num("cy", y + 2 * i32::from(dy))
+                    .num("r", 4)
+                    .attr("fill", pal.seed);
+            }
+        }
+    } else if n > 0 {
+        pg.elem("text")
+            .num("x", x)
+            .num("y", y + 8)
+            .attr("text-anchor", "middle")
+            .num("font-size", 22)
+            .attr("fill", pal.seed)
+            .text(&n.to_string());
+    }
+}
+
+fn side_panels(
+    svg: &mut Elem<'_>,
+    pos: &Position,
+    opts: &SvgOptions,
+    pal: &Palette,
+    game_over: bool,
+) {
+    let near = viewer(opts.flip);
+    for side in [near.opponent(), near] {
+        let top = side != near;
+        let p = &opts.id_prefix;
+        let mut g = svg.elem("g");
+        g.attr("id", format_args!("{p}{}", side.name()));
+        // The hand (reserve), beside the side's two rows.
+        let (y0, y1) = store_span(top);
+        g.elem("rect")
+            .attr("id", format_args!("{p}hand-{}", side.name()))
+            .num("x", STORE_X)
+            .num("y", y0)
+            .num("width", STORE_W)
+            .num("height", y1 - y0)
+            .num("rx", 10)
+            .attr("fill", pal.pit)
+            .attr("stroke", pal.line)
+            .num("stroke-width", 2);
+        g.elem("text")
+            .num("x", STORE_X + STORE_W / 2)
+            .num("y", y0 + 20)
+            .attr("text-anchor", "middle")
+            .num("font-size", 12)
+            .attr("fill", pal.muted)
+            .text("hand");
+        g.elem("text")
+            .num("x", STORE_X + STORE_W / 2)
+            .num("y", (y0 + y1) / 2 + 10)
+            .attr("text-anchor", "middle")
+            .num("font-size", 28)
+            .attr("fill", pal.seed)
+            .text(&pos.hand(side).to_string());
+
+        // Name line and status line.
+        let (y_name, y_info) = if top {
+            (28, 50)
+        } else {
+            (FRAME_Y + FRAME_H + 48, FRAME_Y + FRAME_H + 70)
+        };
+        let to_move = pos.to_move() == side && !game_over;
+        if to_move {
+            let x = FRAME_X;
+            g.elem("path")
+                .attr("id", format_args!("{p}to-move"))
+                .attr(
+                    "d",
+                    format_args!(
+                        "M{},{} L{},{} L{},{} z",
+                        x,
+                        y_name - 13,
+                        x + 12,
+                        y_name - 7,
+                        x,
+                        y_name - 1
+                    ),
+                )
+                .attr("fill", pal.text);
+        }
+        let mut name = side_title(side).to_owned();
+        if let Some(n) = opts.names.get(side) {
+            name.push_str(": ");
+            name.push_str(n);
+        }
+        if to_move {
+            name.push_str(" (to move)");
+        }
+        g.elem("text")
+            .num("x", FRAME_X + 18)
+            .num("y", y_name)
+            .num("font-size", 17)
+            .attr("font-weight", "bold")
+            .attr("fill", pal.text)
+            .text(&name);
+        g.elem("text")
+            .num("x", FRAME_X + 18)
+            .num("y", y_info)
+            .num("font-size", 13)
+            .attr("fill", pal.muted)
+            .text(&status_line(pos, side, " · ", game_over));
+    }
+}
+
+/// The top and bottom of the hand's box, beside the top or the bottom two rows.
+fn store_span(top: bool) -> (i32, i32) {
+    if top {
+        (cy(0) - R - 4, cy(1) + R + 4)
+    } else {
+        (cy(2) - R - 4, cy(3) + R + 4)
+    }
+}
+
+/// `hand 22 · namua · nyumba functional · takasia a3`, with `sep` between the parts; once the
+/// game is over, no stage (a hand may then hold the winner's unsown captured seeds).
+pub(crate) fn status_line(pos: &Position, side: Side, sep: &str, over: bool) -> String {
+    let names = pos.rules().names();
+    let mut parts = vec![format!("hand {}", pos.hand(side))];
+    if !over {
+        parts.push(stage_word(pos, side).to_owned());
+    }
+    let house = pos.house_state(side);
+    if house != HouseState::None {
+        parts.push(format!("{} {}", names.nyumba, house.name()));
+    }
+    if let Some(t) = pos.blocked_pit(side) {
+        parts.push(format!("{} {t}", names.takasia));
+    }
+    parts.join(sep)
+}
+
+fn coordinates(svg: &mut Elem<'_>, flip: bool, pal: &Palette) {
+    let mut g = svg.elem("g");
+    g.attr("fill", pal.muted).num("font-size", 13);
+    for (row, (side, r)) in rows_top_to_bottom(flip).into_iter().enumerate() {
+        let letter = Pit::new(side, r, 1).map_or(' ', Pit::row_letter);
+        g.elem("text")
+            .num("x", FRAME_X / 2)
+            .num("y", cy(row) + 5)
+            .attr("text-anchor", "middle")
+            .attr("font-weight", "bold")
+            .text(&letter.to_string());
+    }
+    let far = viewer(flip).opponent();
+    for col in 0..8u8 {
+        for (side, y) in [(far, FRAME_Y - 8), (viewer(flip), FRAME_Y + FRAME_H + 18)] {
+            g.elem("text")
+                .num("x", cx(col))
+                .num("y", y)
+                .attr("text-anchor", "middle")
+                .text(&number_at(side, col, flip).to_string());
+        }
+    }
+}
+
+fn draw_overlay(
+    svg: &mut Elem<'_>,
+    pos: &Position,
+    ov: &Overlay,
+    opts: &SvgOptions,
+    pal: &Palette,
+) {
+    let p = opts.id_prefix.as_str();
+    let flip = opts.flip;
+    let mut g = svg.elem("g");
+    g.attr("id", format_args!("{p}overlay"));
+
+    // Captured pits: hatched, dashed outline, "×n"; the seeds' path to the kichwa.
+    let mut taken: BTreeMap<Pit, u32> = BTreeMap::new();
+    let mut paths: Vec<(Pit, Pit)> = Vec::new();
+    for c in &ov.captures {
+        *taken.entry(c.pit).or_default() += u32::from(c.seeds);
+        if !paths.contains(&(c.pit, c.kichwa)) {
+            paths.push((c.pit, c.kichwa));
+        }
+    }
+    for (i, (from, kichwa)) in paths.iter().enumerate() {
+        let (x0, y0) = centre(*from, flip);
+        let (x1, y1) = centre(*kichwa, flip);
+        let lane = MID_Y - 6 + 6 * (i as i32 % 3);
+        let edge = |y: i32| if y < MID_Y { y + R } else { y - R };
+        g.elem("polyline")
+            .attr("id", format_args!("{p}path-{from}-{kichwa}"))
+            .attr(
+                "points",
+                format_args!(
+                    "{x0},{} {x0},{lane} {x1},{lane} {x1},{}",
+                    edge(y0),
+                    edge(y1)
+                ),
+            )
+            .attr("fill", "none")
+            .attr("stroke", pal.capture)
+            .num("stroke-width", 3)
+            .attr("stroke-dasharray", "6 3")
+            .attr("marker-end", format_args!("url(#{p}arrow-capture)"));
+    }
+    for (pit, seeds) in &taken {
+        let (x, y) = centre(*pit, flip);
+        let mut cg = g.elem("g");
+        cg.attr("id", format_args!("{p}capture-{pit}"));
+        cg.elem("circle")
+            .num("cx", x)
+            .num("cy", y)
+            .num("r", R)
+            .attr("fill", format_args!("url(#{p}hatch)"))
+            .attr("stroke", pal.capture)
+            .num("stroke-width", 3)
+            .attr("stroke-dasharray", "4 3");
+        badge(
+            &mut cg,
+            x - 18,
+            y + 20,
+            &format!("×{seeds}"),
+            pal.capture,
+            pal,
+        );
+    }
+
+    // The start pit: a thick ring; the first lap: an arrow to the next pit.
+    if let Some(start) = ov.start {
+        let (x, y) = centre(start, flip);
+        g.elem("circle")
+            .attr("id", format_args!("{p}start"))
+            .num("cx", x)
+            .num("cy", y)
+            .num("r", R + 4)
+            .attr("fill", "none")
+            .attr("stroke", pal.start)
+            .num("stroke-width", 4);
+    }
+    if let Some((from, dir)) = ov.first_lap {
+        let next = Pit::from_ring(from.side(), (from.ring() + dir.step()) % bao_core::RING);
+        let (x0, y0) = centre(from, flip);
+        let (x1, y1) = centre(next, flip);
+        let (dx, dy) = ((x1 - x0).signum(), (y1 - y0).signum());
+        g.elem("line")
+            .attr("id", format_args!("{p}direction"))
+            .num("x1", x0 + dx * 16)
+            .num("y1", y0 + dy * 16)
+            .num("x2", x1 - dx * 20)
+            .num("y2", y1 - dy * 20)
+            .attr("stroke", pal.start)
+            .num("stroke-width", 5)
+            .attr("marker-end", format_args!("url(#{p}arrow-start)"));
+    }
+
+    // Lap ends: a numbered badge per pit ("1,4,7…" when several laps end there).
+    let mut ends: BTreeMap<Pit, Vec<u64>> = BTreeMap::new();
+    for &(n, pit) in &ov.lap_ends {
+        ends.entry(pit).or_default().push(n);
+    }
+    for (pit, laps) in &ends {
+        let (x, y) = centre(*pit, flip);
+        let mut text: Vec<String> = laps.iter().take(3).map(u64::to_string).collect();
+        if laps.len() > 3 {
+            text.truncate(2);
+            text.push("…".to_owned());
+        }
+        let mut lg = g.elem("g");
+        lg.attr("id", format_args!("{p}lap-{pit}"));
+        badge(&mut lg, x + 18, y - 20, &text.join(","), pal.lap, pal);
+    }
+
+    drop(g);
+
+    // Changes against the position before.
+    if let (true, Some(before)) = (opts.show_changes, &ov.before) {
+        let mut dg = svg.elem("g");
+        dg.attr("id", format_args!("{p}changes"))
+            .num("font-size", 11)
+            .attr("font-weight", "bold")
+            .attr("text-anchor", "middle");
+        for pit in Pit::all() {
+            let d = i32::from(pos.get(pit)) - i32::from(before.get(pit));
+            if d == 0 {
+                continue;
+            }
+            let (x, y) = centre(pit, flip);
+            let (text, colour) = if d > 0 {
+                (format!("+{d}"), pal.plus)
+            } else {
+                (format!("−{}", -d), pal.minus)
+            };
+            dg.elem("text")
+                .num("x", x)
+                .num("y", y - 15)
+                .attr("fill", colour)
+                .text(&text);
+        }
+        for side in Side::ALL {
+            let d = i32::from(pos.hand(side)) - i32::from(*before.hands.get(side));
+            if d == 0 {
+                continue;
+            }
+            let (_, y1) = store_span(side != viewer(flip));
+            let (text, colour) = if d > 0 {
+                (format!("+{d}"), pal.plus)
+            } else {
+                (format!("−{}", -d), pal.minus)
+            };
+            dg.elem("text")
+                .num("x", STORE_X + STORE_W / 2)
+                .num("y", y1 - 12)
+                .attr("fill", colour)
+                .text(&text);
+        }
+    }
+}
+
+fn takasia_marks(
+    svg: &mut Elem<'_>,
+    pos: &Position,
+    pits: &[Pit],
+    opts: &SvgOptions,
+    pal: &Palette,
+) {
+    let letter: String = pos
+        .rules()
+        .names()
+        .takasia
+        .chars()
+        .take(1)
+        .flat_map(char::to_uppercase)
+        .collect();
+    for pit in pits {
+        let (x, y) = centre(*pit, opts.flip);
+        let mut g = svg.elem("g");
+        g.attr("id", format_args!("{}takasia-{pit}", opts.id_prefix));
+        g.elem("circle")
+            .num("cx", x)
+            .num("cy", y)
+            .num("r", R + 4)
+            .attr("fill", "none")
+            .attr("stroke", pal.takasia)
+            .num("stroke-width", 4)
+            .attr("stroke-dasharray", "2 4");
+        badge(&mut g, x + 18, y + 20, &letter, pal.takasia, pal);
+    }
+}
+
+/// A small pill with text, centred on (x, y).
+fn badge(g: &mut Elem<'_>, x: i32, y: i32, text: &str, colour: &str, pal: &Palette) {
+    let w = 10 + 7 * text.chars().count() as i32;
+    g.elem("rect")
+        .num("x", x - w / 2)
+        .num("y", y - 8)
+        .num("width", w)
+        .num("height", 16)
+        .num("rx", 8)
+        .attr("fill", pal.background)
+        .attr("stroke", colour)
+        .num("stroke-width", 2);
+    g.elem("text")
+        .num("x", x)
+        .num("y", y + 4)
+        .attr("text-anchor", "middle")
+        .num("font-size", 11)
+        .attr("font-weight", "bold")
+        .attr("fill", pal.text)
+        .text(text);
+}
