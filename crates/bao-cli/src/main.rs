@@ -15,9 +15,11 @@ use clap::{Parser, Subcommand, ValueEnum};
 mod annotate;
 mod check;
 mod error;
+mod export;
 mod io;
 mod perft;
 mod replay;
+mod show;
 
 use error::CliError;
 
@@ -74,6 +76,10 @@ enum Command {
     /// every position, the legal moves, the first error and the outcome (a machine
     /// interface).
     Replay(replay::Args),
+    /// Export a record: every game as JSON, or one position as an SVG or PNG diagram.
+    Export(export::Args),
+    /// Print a text diagram of one position of a record.
+    Show(show::Args),
     /// Count the move sequences of a given length from a position (a move-generator test).
     Perft(perft::Args),
 }
@@ -84,6 +90,8 @@ impl Command {
             Command::Check(args) => check::run(args, ctx),
             Command::Annotate(args) => annotate::run(args, ctx),
             Command::Replay(args) => replay::run(args, ctx),
+            Command::Export(args) => export::run(args, ctx),
+            Command::Show(args) => show::run(args, ctx),
             Command::Perft(args) => perft::run(args, ctx),
         }
     }
