@@ -4,11 +4,15 @@
 //!
 //! Modules:
 //! - `cmd`: running the binary and rendering a run for a snapshot (helpers, no tests);
+//! - `export`: `bao export json|svg|png`, invalid records, `--ply` out of range, `-o`;
+//! - `show`: `bao show`;
 //! - `replay`: `bao replay` on `fixtures/replay/*.jsonl` and on stdin;
 //! - `perft`: `bao perft`;
 //! - `usage`: arguments, exit code 2 for usage and I/O errors.
 
 mod cmd;
+mod export;
 mod perft;
 mod replay;
+mod show;
 mod usage;
