@@ -16,6 +16,7 @@ mod annotate;
 mod check;
 mod error;
 mod export;
+mod import;
 mod io;
 mod perft;
 mod replay;
@@ -78,6 +79,8 @@ enum Command {
     Replay(replay::Args),
     /// Export a record: every game as JSON, or one position as an SVG or PNG diagram.
     Export(export::Args),
+    /// Turn the JSON of `bao export json` back into a record.
+    Import(import::Args),
     /// Print a text diagram of one position of a record.
     Show(show::Args),
     /// Count the move sequences of a given length from a position (a move-generator test).
@@ -91,6 +94,7 @@ impl Command {
             Command::Annotate(args) => annotate::run(args, ctx),
             Command::Replay(args) => replay::run(args, ctx),
             Command::Export(args) => export::run(args, ctx),
+            Command::Import(args) => import::run(args, ctx),
             Command::Show(args) => show::run(args, ctx),
             Command::Perft(args) => perft::run(args, ctx),
         }

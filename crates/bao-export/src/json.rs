@@ -9,9 +9,11 @@
 use bao_core::json::{OutcomeJson, PositionJson, SideJson, StageJson};
 use bao_core::{
     Capture, EndCheck, EndlessMove, Event, FrontRowGuard, HouseLap, Lap, LapEnd, LapSource,
-    MoveTrace, Outcome, Position, RuleSet, Takasia, Variant,
+    MoveSpec, MoveTrace, Outcome, Position, RuleSet, Takasia, Variant,
 };
-use bao_notation::{Element, Game, Spanned};
+use bao_notation::{
+    Comment, CommentKind, Element, Game, GameResult, MoveItem, MoveToken, Nag, Record, Spanned, Tag,
+};
 use bao_validate::{Checked, Played};
 use serde::{Deserialize, Serialize};
 
@@ -593,4 +595,102 @@ fn lookup(played: &[Played], token_start: usize) -> Option<bao_core::Move> {
         .ok()
         .and_then(|i| played.get(i))
         .map(|p| p.mv)
+}
+
+/// The record an export describes (`bao import json`): games with their comments, tags,
+/// moves (canonical, with `**` and `#` where the trace shows a takasia set or a win), NAGs,
+/// comments, variations and result. Traces, positions and legal moves are not read: replay
+/// the record to get them back.
+///
+/// A comment is written in braces, or as a line comment when its text holds a `}`.
+///
+/// # Errors
+/// [`ExportError::Import`] for a schema other than 1 or a move that is no move.
+pub fn record_from_json(json: &RecordJson) -> Result<Record, ExportError> {
+    if json.schema != SCHEMA_VERSION {
+        return Err(ExportError::Import(format!(
+            "schema {} is not supported (only {SCHEMA_VERSION})",
+            json.schema
+        )));
+    }
+    let mut games = Vec::new();
+    for g in &json.games {
+        let result = match &g.result {
+            Some(r) => Some(Spanned::bare(GameResult::from_token(r).ok_or_else(
+                || ExportError::Import(format!("game {}: `{r}` is no result", g.game)),
+            )?)),
+            None => None,
+        };
+        games.push(Spanned::bare(Game {
+            comments: g
+                .comments
+                .iter()
+                .map(|c| Spanned::bare(comment(c)))
+                .collect(),
+            tags: g
+                .tags
+                .iter()
+                .map(|t| Spanned::bare(Tag::new(&t.name, &t.value)))
+                .collect(),
+            movetext: line_elements(&g.moves, g.game, 0)?,
+            result,
+        }));
+    }
+    Ok(Record { games })
+}
+
+fn comment(text: &str) -> Comment {
+    if text.contains('}') {
+        Comment {
+            kind: CommentKind::Line,
+            text: text.to_owned(),
+        }
+    } else {
+        Comment::brace(text)
+    }
+}
+
+fn line_elements(
+    plies: &[PlyJson],
+    game: usize,
+    depth: usize,
+) -> Result<Vec<Spanned<Element>>, ExportError> {
+    if depth > MAX_DEPTH {
+        return Err(ExportError::Import(format!(
+            "game {game}: variations nested too deeply"
+        )));
+    }
+    let mut out = Vec::new();
+    for p in plies {
+        for c in &p.comments_before {
+            out.push(Spanned::bare(Element::Comment(comment(c))));
+        }
+        let mut spec: MoveSpec = p.mv.parse().map_err(|e| {
+            ExportError::Import(format!("game {game}, ply {}: `{}`: {e}", p.ply, p.mv))
+        })?;
+        spec.claims_takasia = spec.takasa
+            && p.trace
+                .events
+                .iter()
+                .any(|e| matches!(e, EventJson::TakasiaSet { .. }));
+        spec.claims_win = p
+            .trace
+            .outcome
+            .as_ref()
+            .is_some_and(|o| o.winner == Some(p.side));
+        let mut item = MoveItem::new(MoveToken::from(spec));
+        item.nags = p.nags.iter().map(|n| Spanned::bare(Nag(*n))).collect();
+        out.push(Spanned::bare(Element::Move(item)));
+        for c in &p.comments {
+            out.push(Spanned::bare(Element::Comment(comment(c))));
+        }
+        for v in &p.variations {
+            out.push(Spanned::bare(Element::Variation(line_elements(
+                v,
+                game,
+                depth + 1,
+            )?)));
+        }
+    }
+    Ok(out)
 }

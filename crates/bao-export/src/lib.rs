@@ -45,7 +45,9 @@ mod svg;
 mod text;
 mod writer;
 
-pub use json::{record_json, record_json_pretty, JsonOptions, RecordJson, SCHEMA_VERSION};
+pub use json::{
+    record_from_json, record_json, record_json_pretty, JsonOptions, RecordJson, SCHEMA_VERSION,
+};
 pub use overlay::{CaptureMark, Overlay};
 pub use png::{board_png, PngOptions};
 pub use svg::{board_svg, SeedStyle, SvgOptions, Theme};
@@ -67,6 +69,9 @@ pub enum ExportError {
     /// A game of the record cannot be replayed (export only valid records).
     #[error("cannot replay the record: {0}")]
     Replay(String),
+    /// An exported JSON cannot be turned back into a record.
+    #[error("cannot import the JSON: {0}")]
+    Import(String),
     /// The JSON could not be written.
     #[error("cannot write the JSON: {0}")]
     Json(String),

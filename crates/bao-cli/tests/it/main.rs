@@ -5,6 +5,7 @@
 //! Modules:
 //! - `cmd`: running the binary and rendering a run for a snapshot (helpers, no tests);
 //! - `export`: `bao export json|svg|png`, invalid records, `--ply` out of range, `-o`;
+//! - `import`: `bao import json`, the round trip through `bao export json`;
 //! - `show`: `bao show`;
 //! - `replay`: `bao replay` on `fixtures/replay/*.jsonl` and on stdin;
 //! - `perft`: `bao perft`;
@@ -12,6 +13,7 @@
 
 mod cmd;
 mod export;
+mod import;
 mod perft;
 mod replay;
 mod show;
