@@ -244,3 +244,91 @@ fn validate(root: &Value, schema: &Value, v: &Value, at: &str, errors: &mut Vec<
         }
     }
 }
+
+/// The sample games need not show every event, lap source or lap end: a trace holding each
+/// of them goes through the real conversion and is checked against the schema.
+#[test]
+fn every_event_and_lap_end_matches_the_schema() {
+    use bao_core::{
+        Capture, Direction, Event, Lap, LapEnd, LapSource, MoveTrace, NeverEnding, Outcome, Pit,
+        Side, Stage,
+    };
+    use bao_export::json::TraceJson;
+
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("spec/game.schema.json")).unwrap(),
+    )
+    .unwrap();
+    let pit = |s: &str| s.parse::<Pit>().unwrap();
+    let ends = [
+        LapEnd::EmptyPit,
+        LapEnd::Capture,
+        LapEnd::Relay,
+        LapEnd::HouseStop,
+        LapEnd::Safari,
+        LapEnd::TakasiaStop,
+        LapEnd::Aborted,
+    ];
+    let sources = [LapSource::Lifted, LapSource::Taxed, LapSource::Captured];
+    let laps = ends
+        .iter()
+        .enumerate()
+        .map(|(i, ended)| Lap {
+            number: i as u64 + 1,
+            start: pit("A5"),
+            source: sources[i % 3],
+            direction: if i % 2 == 0 {
+                Direction::Clockwise
+            } else {
+                Direction::Anticlockwise
+            },
+            seeds: 2,
+            end: pit("b8"),
+            ended: *ended,
+        })
+        .collect();
+    let events = vec![
+        Event::Placed { pit: pit("A5") },
+        Event::KichwaChosen { kichwa: pit("A1") },
+        Event::HouseTaxed { left: 4 },
+        Event::HouseStop,
+        Event::Safari,
+        Event::HouseDestroyed { side: Side::North },
+        Event::TakasiaStop { pit: pit("A3") },
+        Event::TakasiaSet { pit: pit("a3") },
+        Event::TakasiaCleared { pit: pit("a3") },
+        Event::BaoHamna,
+    ];
+    let mv = bao_core::Position::start(bao_core::RuleSet::KISWAHILI).legal_moves()[0];
+    let trace = MoveTrace {
+        mv,
+        mover: Side::South,
+        stage: Stage::Namua,
+        placement: Some(pit("A5")),
+        laps,
+        captures: vec![Capture {
+            pit: pit("a5"),
+            seeds: 3,
+            kichwa: pit("A8"),
+            direction: Direction::Anticlockwise,
+            after_lap: 0,
+        }],
+        events,
+        laps_total: 7,
+        seeds_sown: 14,
+        never_ending: Some(NeverEnding {
+            cycle_start_lap: 3,
+            period: 2,
+        }),
+        outcome: Some(Outcome {
+            winner: None,
+            reason: bao_core::EndReason::NeverEnding,
+        }),
+    };
+    let v = serde_json::to_value(TraceJson::from_trace(&trace)).unwrap();
+    let mut errors = Vec::new();
+    validate(&schema, &schema["$defs"]["trace"], &v, "", &mut errors);
+    assert!(errors.is_empty(), "{v:#}: {errors:#?}");
+    assert_eq!(v["events"].as_array().unwrap().len(), 10);
+    assert_eq!(v["laps"].as_array().unwrap().len(), 7);
+}
