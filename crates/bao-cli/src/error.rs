@@ -20,6 +20,9 @@ pub(crate) enum CliError {
         /// Why.
         message: String,
     },
+    /// The arguments ask for something the input does not have (`--ply 90` in a game of
+    /// 40 plies). Exit 2.
+    Usage(String),
     /// A bug: the engine contradicted itself. Exit 2.
     Internal(String),
 }
@@ -36,7 +39,7 @@ impl CliError {
     pub(crate) fn exit_code(&self) -> u8 {
         match self {
             CliError::Invalid { .. } => 1,
-            CliError::Io { .. } | CliError::Internal(_) => 2,
+            CliError::Io { .. } | CliError::Usage(_) | CliError::Internal(_) => 2,
         }
     }
 
@@ -51,6 +54,7 @@ impl fmt::Display for CliError {
         match self {
             CliError::Io { what, source } => write!(f, "{what}: {source}"),
             CliError::Invalid { argument, message } => write!(f, "{argument}: {message}"),
+            CliError::Usage(message) => f.write_str(message),
             CliError::Internal(message) => write!(f, "internal error: {message}"),
         }
     }
@@ -63,6 +67,7 @@ impl miette::Diagnostic for CliError {
         Some(Box::new(match self {
             CliError::Io { .. } => "bao::io::failed",
             CliError::Invalid { .. } => "bao::io::invalid_argument",
+            CliError::Usage(_) => "bao::io::usage",
             CliError::Internal(_) => "bao::io::internal",
         }))
     }

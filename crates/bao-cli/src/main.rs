@@ -16,9 +16,12 @@ mod annotate;
 mod check;
 mod error;
 mod fmt;
+mod export;
+mod import;
 mod io;
 mod perft;
 mod replay;
+mod show;
 
 use error::CliError;
 
@@ -75,6 +78,12 @@ enum Command {
     /// every position, the legal moves, the first error and the outcome (a machine
     /// interface).
     Replay(replay::Args),
+    /// Export a record: every game as JSON, or one position as an SVG or PNG diagram.
+    Export(export::Args),
+    /// Turn the JSON of `bao export json` back into a record.
+    Import(import::Args),
+    /// Print a text diagram of one position of a record.
+    Show(show::Args),
     /// Count the move sequences of a given length from a position (a move-generator test).
     Perft(perft::Args),
     /// Write records in canonical form (to stdout, or check or rewrite the files).
@@ -87,6 +96,9 @@ impl Command {
             Command::Check(args) => check::run(args, ctx),
             Command::Annotate(args) => annotate::run(args, ctx),
             Command::Replay(args) => replay::run(args, ctx),
+            Command::Export(args) => export::run(args, ctx),
+            Command::Import(args) => import::run(args, ctx),
+            Command::Show(args) => show::run(args, ctx),
             Command::Perft(args) => perft::run(args, ctx),
             Command::Fmt(args) => fmt::run(args, ctx),
         }

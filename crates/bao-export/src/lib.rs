@@ -27,12 +27,17 @@
 //! nothing depends on hashing, time or the machine. PNG pixels do depend on the fonts found
 //! (see [`PngOptions`]).
 //!
+//! [`record_json`] turns a checked record (bao-validate) into the versioned JSON model of
+//! [`json`]: every game with its rules, start, plies with traces and positions, and
+//! variations.
+//!
 //! # Related crates
 //! `bao-core` plays the moves; `bao-cli` calls these functions for `bao show` and
 //! `bao export svg`.
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
 
+pub mod json;
 mod layout;
 mod overlay;
 mod png;
@@ -40,6 +45,9 @@ mod svg;
 mod text;
 mod writer;
 
+pub use json::{
+    record_from_json, record_json, record_json_pretty, JsonOptions, RecordJson, SCHEMA_VERSION,
+};
 pub use overlay::{CaptureMark, Overlay};
 pub use png::{board_png, PngOptions};
 pub use svg::{board_svg, SeedStyle, SvgOptions, Theme};
@@ -58,4 +66,13 @@ pub enum ExportError {
     /// The PNG could not be encoded.
     #[error("cannot encode the PNG: {0}")]
     Png(String),
+    /// A game of the record cannot be replayed (export only valid records).
+    #[error("cannot replay the record: {0}")]
+    Replay(String),
+    /// An exported JSON cannot be turned back into a record.
+    #[error("cannot import the JSON: {0}")]
+    Import(String),
+    /// The JSON could not be written.
+    #[error("cannot write the JSON: {0}")]
+    Json(String),
 }

@@ -121,6 +121,23 @@ pub fn check_parsed(name: &str, text: Arc<str>, parsed: Parsed, opts: &CheckOpti
     }
 }
 
+/// The rules a game is played under (its `RuleSet` tag and `Rules` overrides), or `None` when
+/// the tags name no valid rule set (`bao check` reports that as `bao::record::unknown-rules`).
+#[must_use]
+pub fn game_rules(game: &bao_notation::Game) -> Option<bao_core::RuleSet> {
+    replay::game_rules(game, 0).ok()
+}
+
+/// The start position of a game under `rules`: its `Position` tag, else the rule set's
+/// start; `None` when the tag is no valid position.
+#[must_use]
+pub fn game_start(
+    game: &bao_notation::Game,
+    rules: bao_core::RuleSet,
+) -> Option<bao_core::Position> {
+    replay::start_position(game, rules, 0).ok().flatten()
+}
+
 /// The record written back with the engine's annotations on every move that replayed.
 #[must_use]
 pub fn annotated_text(checked: &Checked) -> String {

@@ -5,12 +5,18 @@
 //! Modules:
 //! - `check`: `bao check` and `bao annotate`;
 //! - `cmd`: running the binary and rendering a run for a snapshot (helpers, no tests);
+//! - `export`: `bao export json|svg|png`, invalid records, `--ply` out of range, `-o`;
+//! - `import`: `bao import json`, the round trip through `bao export json`;
+//! - `show`: `bao show`;
 //! - `replay`: `bao replay` on `fixtures/replay/*.jsonl` and on stdin;
 //! - `perft`: `bao perft`;
 //! - `usage`: arguments, exit code 2 for usage and I/O errors.
 
 mod check;
 mod cmd;
+mod export;
+mod import;
 mod perft;
 mod replay;
+mod show;
 mod usage;

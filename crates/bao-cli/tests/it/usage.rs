@@ -26,7 +26,7 @@ fn a_missing_file_exits_2() {
 fn help_lists_the_commands() {
     let out = run(&["--help"], "");
     assert!(out.starts_with("exit: 0\n"), "{out}");
-    for command in ["replay", "perft"] {
+    for command in ["replay", "perft", "export", "show"] {
         assert!(out.contains(command), "{out}");
     }
 }

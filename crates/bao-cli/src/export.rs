@@ -1,0 +1,316 @@
+//! `bao export json|svg|png` and the plumbing `bao show` shares with it: reading and checking
+//! the record, picking a game and a ply, writing output files atomically.
+//!
+//! An invalid record exports nothing: its diagnostics go to stderr as `bao check` prints them
+//! and the exit code is 1. A `--game` or `--ply` beyond the record is a usage error (exit 2).
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use bao_core::Position;
+use bao_export::json::{main_line, Step};
+use bao_export::{
+    board_png, board_svg, record_json_pretty, JsonOptions, Overlay, PngOptions, SeedStyle,
+    SvgOptions, Theme,
+};
+use bao_validate::{check_bytes, CheckOptions, Checked};
+
+use crate::check::render;
+use crate::error::CliError;
+use crate::io::Input;
+use crate::{Context, Status};
+
+/// Arguments of `bao export`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    #[command(subcommand)]
+    format: Format,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Format {
+    /// Every game of the record as JSON (schema in spec/json.md): rules, start, each ply
+    /// with its trace and the position after, comments, glyphs and variations.
+    Json(JsonArgs),
+    /// An SVG diagram of one position (or of every ply with `--all`).
+    Svg(SvgArgs),
+    /// A PNG picture of one position.
+    Png(PngArgs),
+}
+
+/// Arguments of `bao export json`.
+#[derive(Debug, clap::Args)]
+struct JsonArgs {
+    /// The record file (`-` for stdin).
+    #[arg(value_name = "FILE", value_parser = Input::parse)]
+    file: Input,
+    /// Add the legal moves before every ply.
+    #[arg(long)]
+    legal: bool,
+    /// Write to this file instead of stdout.
+    #[arg(short, long, value_name = "OUT")]
+    output: Option<PathBuf>,
+}
+
+/// Which position of a record: the game and the ply.
+#[derive(Debug, Clone, clap::Args)]
+pub(crate) struct Pick {
+    /// The game in the file, from 1.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub(crate) game: usize,
+    /// The position after this ply of the main line (0: the start); default: the last.
+    #[arg(long, value_name = "N")]
+    pub(crate) ply: Option<usize>,
+}
+
+/// The `--theme` choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum ThemeArg {
+    /// Wood on white.
+    Light,
+    /// Light marks on a dark background.
+    Dark,
+    /// Black on white, marks by shape only.
+    Print,
+}
+
+/// Arguments of `bao export svg`.
+#[derive(Debug, clap::Args)]
+struct SvgArgs {
+    /// The record file (`-` for stdin).
+    #[arg(value_name = "FILE", value_parser = Input::parse)]
+    file: Input,
+    #[command(flatten)]
+    pick: Pick,
+    /// One diagram per position of the main line (start and every ply) into the directory
+    /// given by `-o`, named `ply-000.svg`, `ply-001.svg`, ...
+    #[arg(long, conflicts_with = "ply", requires = "output")]
+    all: bool,
+    /// Draw the board as North sees it.
+    #[arg(long)]
+    flip: bool,
+    /// Leave out row letters and pit numbers.
+    #[arg(long)]
+    no_coordinates: bool,
+    /// Colours.
+    #[arg(long, value_enum, default_value_t = ThemeArg::Light)]
+    theme: ThemeArg,
+    /// Draw small counts as dots.
+    #[arg(long)]
+    dots: bool,
+    /// Write to this file (a directory with `--all`) instead of stdout.
+    #[arg(short, long, value_name = "OUT")]
+    output: Option<PathBuf>,
+}
+
+/// Arguments of `bao export png`.
+#[derive(Debug, clap::Args)]
+struct PngArgs {
+    /// The record file (`-` for stdin).
+    #[arg(value_name = "FILE", value_parser = Input::parse)]
+    file: Input,
+    #[command(flatten)]
+    pick: Pick,
+    /// The PNG file to write.
+    #[arg(short, long, value_name = "OUT.png")]
+    output: PathBuf,
+    /// The width in pixels.
+    #[arg(long, value_name = "N")]
+    width: Option<u32>,
+}
+
+/// Reads and checks a record; on errors prints the diagnostics and gives `Err(Invalid)`.
+/// Warnings are printed too, and the export goes on.
+pub(crate) fn load(input: &Input, ctx: &Context) -> Result<Result<Checked, Status>, CliError> {
+    let name = input.name();
+    let mut bytes = Vec::new();
+    input
+        .open()?
+        .read_to_end(&mut bytes)
+        .map_err(|e| CliError::io(format!("cannot read {name}"), e))?;
+    let checked = check_bytes(&name, &bytes, &CheckOptions::default());
+    if !checked.report.diagnostics.is_empty() {
+        eprint!("{}", render(&checked.report, ctx.color));
+    }
+    if !checked.report.is_valid() {
+        eprintln!("bao: {name} is invalid; nothing exported");
+        return Ok(Err(Status::Invalid));
+    }
+    Ok(Ok(checked))
+}
+
+/// The games of a record, as indices into `record.games` (empty games left out).
+fn game_index(checked: &Checked, game: usize) -> Result<usize, CliError> {
+    let games: Vec<usize> = checked
+        .record
+        .games
+        .iter()
+        .enumerate()
+        .filter(|(_, g)| bao_export::json::is_game(&g.value))
+        .map(|(i, _)| i)
+        .collect();
+    game.checked_sub(1)
+        .and_then(|g| games.get(g).copied())
+        .ok_or_else(|| {
+            CliError::Usage(format!(
+                "--game {game}: the record has {} game{}",
+                games.len(),
+                if games.len() == 1 { "" } else { "s" }
+            ))
+        })
+}
+
+/// The chosen game's main line.
+pub(crate) fn line(checked: &Checked, game: usize) -> Result<(Position, Vec<Step>), CliError> {
+    let index = game_index(checked, game)?;
+    main_line(checked, index).map_err(|e| CliError::Internal(e.to_string()))
+}
+
+/// The position after ply `ply` (0: the start), and the step that led there.
+pub(crate) fn at_ply<'a>(
+    start: &'a Position,
+    steps: &'a [Step],
+    ply: Option<usize>,
+) -> Result<(&'a Position, Option<&'a Step>), CliError> {
+    match ply.unwrap_or(steps.len()) {
+        0 => Ok((start, None)),
+        n => steps
+            .get(n - 1)
+            .map(|s| (&s.after, Some(s)))
+            .ok_or_else(|| {
+                CliError::Usage(format!(
+                    "--ply {n}: the game has {} pl{}",
+                    steps.len(),
+                    if steps.len() == 1 { "y" } else { "ies" }
+                ))
+            }),
+    }
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file in the same directory, then a
+/// rename, so that readers never see half a file.
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
+    let fail = |e| CliError::io(format!("cannot write {}", path.display()), e);
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
+    tmp.write_all(bytes).map_err(fail)?;
+    // A temporary file is private (0600); the output gets the target's permissions, or
+    // those of a new file.
+    let perms = match std::fs::metadata(path) {
+        Ok(m) => m.permissions(),
+        Err(_) => default_permissions(tmp.as_file()).map_err(fail)?,
+    };
+    tmp.as_file().set_permissions(perms).map_err(fail)?;
+    tmp.persist(path).map_err(|e| fail(e.error))?;
+    Ok(())
+}
+
+#[cfg(unix)]
+fn default_permissions(_: &std::fs::File) -> std::io::Result<std::fs::Permissions> {
+    use std::os::unix::fs::PermissionsExt;
+    Ok(std::fs::Permissions::from_mode(0o644))
+}
+
+#[cfg(not(unix))]
+fn default_permissions(file: &std::fs::File) -> std::io::Result<std::fs::Permissions> {
+    file.metadata().map(|m| m.permissions())
+}
+
+/// Writes to `-o` or to stdout.
+fn emit(output: Option<&Path>, bytes: &[u8]) -> Result<(), CliError> {
+    match output {
+        Some(p) => write_atomic(p, bytes),
+        None => std::io::stdout()
+            .lock()
+            .write_all(bytes)
+            .map_err(|e| CliError::io("cannot write to stdout", e)),
+    }
+}
+
+/// Runs `bao export`.
+pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
+    match &args.format {
+        Format::Json(a) => json(a, ctx),
+        Format::Svg(a) => svg(a, ctx),
+        Format::Png(a) => png(a, ctx),
+    }
+}
+
+fn json(args: &JsonArgs, ctx: &Context) -> Result<Status, CliError> {
+    let checked = match load(&args.file, ctx)? {
+        Ok(c) => c,
+        Err(status) => return Ok(status),
+    };
+    let text = record_json_pretty(&checked, &JsonOptions { legal: args.legal })
+        .map_err(|e| CliError::Internal(e.to_string()))?;
+    emit(args.output.as_deref(), text.as_bytes())?;
+    Ok(Status::Success)
+}
+
+fn svg_options(args: &SvgArgs) -> SvgOptions {
+    SvgOptions {
+        flip: args.flip,
+        coordinates: !args.no_coordinates,
+        theme: match args.theme {
+            ThemeArg::Light => Theme::Light,
+            ThemeArg::Dark => Theme::Dark,
+            ThemeArg::Print => Theme::Print,
+        },
+        seeds: if args.dots {
+            SeedStyle::Dots { max: 10 }
+        } else {
+            SeedStyle::Numerals
+        },
+        ..SvgOptions::default()
+    }
+}
+
+fn diagram(pos: &Position, step: Option<&Step>, opts: &SvgOptions) -> String {
+    let overlay = step.map(|s| Overlay::from_trace(&s.before, &s.trace));
+    board_svg(pos, opts, overlay.as_ref())
+}
+
+fn svg(args: &SvgArgs, ctx: &Context) -> Result<Status, CliError> {
+    let checked = match load(&args.file, ctx)? {
+        Ok(c) => c,
+        Err(status) => return Ok(status),
+    };
+    let (start, steps) = line(&checked, args.pick.game)?;
+    let opts = svg_options(args);
+    if args.all {
+        let Some(dir) = args.output.as_deref() else {
+            return Err(CliError::Usage("--all needs -o DIR".to_owned()));
+        };
+        std::fs::create_dir_all(dir)
+            .map_err(|e| CliError::io(format!("cannot create {}", dir.display()), e))?;
+        for n in 0..=steps.len() {
+            let (pos, step) = at_ply(&start, &steps, Some(n))?;
+            let path = dir.join(format!("ply-{n:03}.svg"));
+            write_atomic(&path, diagram(pos, step, &opts).as_bytes())?;
+        }
+        return Ok(Status::Success);
+    }
+    let (pos, step) = at_ply(&start, &steps, args.pick.ply)?;
+    emit(args.output.as_deref(), diagram(pos, step, &opts).as_bytes())?;
+    Ok(Status::Success)
+}
+
+fn png(args: &PngArgs, ctx: &Context) -> Result<Status, CliError> {
+    let checked = match load(&args.file, ctx)? {
+        Ok(c) => c,
+        Err(status) => return Ok(status),
+    };
+    let (start, steps) = line(&checked, args.pick.game)?;
+    let (pos, step) = at_ply(&start, &steps, args.pick.ply)?;
+    let svg = diagram(pos, step, &SvgOptions::default());
+    let opts = PngOptions {
+        width: args.width,
+        ..PngOptions::default()
+    };
+    let bytes = board_png(&svg, &opts).map_err(|e| CliError::Usage(e.to_string()))?;
+    write_atomic(&args.output, &bytes)?;
+    Ok(Status::Success)
+}

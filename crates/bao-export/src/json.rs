@@ -1,0 +1,696 @@
+//! The JSON model of whole records (`bao export json`), schema version 1.
+//!
+//! The types here are DTOs, separate from the engine's and the record's types, so that the
+//! format is versioned on its own ([`SCHEMA_VERSION`]). Positions reuse bao-core's
+//! [`PositionJson`] (design §4). Every collection is a `Vec` in a fixed order: the same record
+//! gives the same bytes. The format is documented in `spec/json.md` and described by
+//! `spec/game.schema.json`.
+
+use bao_core::json::{OutcomeJson, PositionJson, SideJson, StageJson};
+use bao_core::{
+    Capture, EndCheck, EndlessMove, Event, FrontRowGuard, HouseLap, Lap, LapEnd, LapSource,
+    MoveSpec, MoveTrace, Outcome, Position, RuleSet, Takasia, Variant,
+};
+use bao_notation::{
+    Comment, CommentKind, Element, Game, GameResult, MoveItem, MoveToken, Nag, Record, Spanned, Tag,
+};
+use bao_validate::{Checked, Played};
+use serde::{Deserialize, Serialize};
+
+use crate::ExportError;
+
+/// The version written in every export's `schema` field.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// What [`record_json`] includes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct JsonOptions {
+    /// Write the legal moves before every ply (`legal`).
+    pub legal: bool,
+}
+
+/// A whole record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordJson {
+    /// Always [`SCHEMA_VERSION`].
+    pub schema: u32,
+    /// The games in file order.
+    pub games: Vec<GameJson>,
+}
+
+/// One game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameJson {
+    /// The game's number in the file, from 1 (as in diagnostics).
+    pub game: usize,
+    /// Comments before the game's tags.
+    pub comments: Vec<String>,
+    /// The tags in file order.
+    pub tags: Vec<TagJson>,
+    /// The rule set the game is played under.
+    pub rules: RulesJson,
+    /// The start position.
+    pub start: PositionJson,
+    /// The main line.
+    pub moves: Vec<PlyJson>,
+    /// The outcome at the end of the main line; null while the game goes on.
+    pub outcome: Option<OutcomeJson>,
+    /// The result token written (`1-0`, `0-1`, `1/2-1/2`, `*`), if any.
+    pub result: Option<String>,
+}
+
+/// One tag.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TagJson {
+    /// Its name.
+    pub name: String,
+    /// Its value.
+    pub value: String,
+}
+
+/// A rule set: the preset it equals, if any, and every option.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RulesJson {
+    /// The preset name when the options are exactly a preset's, else null.
+    pub preset: Option<String>,
+    /// Every option.
+    pub options: RuleOptionsJson,
+}
+
+/// Every option of a rule set; the settable ones are spelled as `[Rules "name=value"]`
+/// accepts them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[allow(missing_docs)]
+pub struct RuleOptionsJson {
+    /// `kiswahili`, `kete` or `kujifunza` (not settable).
+    pub variant: String,
+    /// Built for AbstractPlay compatibility (not settable).
+    pub abstractplay: bool,
+    /// Front pit 5 is a house with powers (not settable).
+    pub houses: bool,
+    pub mtaji_takasa_house: String,
+    pub dormant_house_placeable: bool,
+    pub front_row_guard: String,
+    pub house_lost_on_first_mtaji_capture: bool,
+    pub capture_threshold: u8,
+    pub takasia: String,
+    pub capture_priority: bool,
+    pub kuu_floor: bool,
+    pub first_takata_from_kuu: bool,
+    pub houses_fall_at_move_end: bool,
+    pub bao_hamna_mid_move: bool,
+    pub endless_move: String,
+    pub end_check: String,
+}
+
+/// One ply of a line.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlyJson {
+    /// The ply number, from 1 at the game's start; a variation continues its branch point's
+    /// count.
+    pub ply: usize,
+    /// The mover.
+    pub side: SideJson,
+    /// The mover's stage.
+    pub stage: StageJson,
+    /// The canonical move.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The token as the record wrote it.
+    pub written: String,
+    /// Numeric annotation glyphs (`!` is 1, `?` is 2, ...).
+    pub nags: Vec<u8>,
+    /// Comments at the start of a line, before its first move (only on a line's first ply;
+    /// omitted when empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub comments_before: Vec<String>,
+    /// Comments after the move, up to the next move.
+    pub comments: Vec<String>,
+    /// With `legal`: every legal move in the position before the ply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub legal: Option<Vec<String>>,
+    /// What happened inside the move.
+    pub trace: TraceJson,
+    /// The position after the move.
+    pub position: PositionJson,
+    /// Alternatives to this ply, each a line from the position before it.
+    pub variations: Vec<Vec<PlyJson>>,
+}
+
+/// The story of one move.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TraceJson {
+    /// In namua: the pit the reserve seed went into.
+    pub placement: Option<String>,
+    /// The laps in order (at most 4096 are kept; see `laps_total`).
+    pub laps: Vec<LapJson>,
+    /// How many laps the move had.
+    pub laps_total: u64,
+    /// Seeds sown in all.
+    pub seeds_sown: u64,
+    /// The captures in order.
+    pub captures: Vec<CaptureJson>,
+    /// Decisions and events in order.
+    pub events: Vec<EventJson>,
+    /// Set when the move never ends (under `endless_move=draw` or `mover_loses`).
+    pub never_ending: Option<NeverEndingJson>,
+    /// The outcome, when this move ended the game.
+    pub outcome: Option<OutcomeJson>,
+}
+
+/// One lap.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LapJson {
+    /// From 1.
+    pub number: u64,
+    /// The pit lifted, or the kichwa where captured seeds enter.
+    pub start: String,
+    /// `lifted`, `taxed` or `captured`.
+    pub source: String,
+    /// `clockwise` or `anticlockwise`.
+    pub direction: String,
+    /// Seeds sown.
+    pub seeds: u32,
+    /// The pit of the last seed.
+    pub end: String,
+    /// `empty_pit`, `capture`, `relay`, `house_stop`, `safari`, `takasia_stop` or `aborted`.
+    pub ended: String,
+}
+
+/// One capture.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CaptureJson {
+    /// The opponent's pit emptied.
+    pub pit: String,
+    /// Seeds taken.
+    pub seeds: u8,
+    /// The kichwa where they enter.
+    pub kichwa: String,
+    /// Their sowing direction.
+    pub direction: String,
+    /// The lap whose end made the capture (0: the namua placement).
+    pub after_lap: u64,
+}
+
+/// A decision or event inside a move, tagged by `type`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[allow(missing_docs)]
+pub enum EventJson {
+    /// Namua: the reserve seed was placed.
+    Placed { pit: String },
+    /// The player chose this kichwa for the first namua capture from a central pit.
+    KichwaChosen { kichwa: String },
+    /// Namua tax: two seeds lifted from the functional house, `left` stay.
+    HouseTaxed { left: u8 },
+    /// The move stopped in the functional house.
+    HouseStop,
+    /// Safari through the functional house.
+    Safari,
+    /// A house was destroyed.
+    HouseDestroyed { side: SideJson },
+    /// A lap stopped in the mover's takasia'd pit.
+    TakasiaStop { pit: String },
+    /// The move made the opponent's pit takasia'd.
+    TakasiaSet { pit: String },
+    /// A stored takasia was cleared (AbstractPlay).
+    TakasiaCleared { pit: String },
+    /// The opponent's front row became empty.
+    BaoHamna,
+}
+
+/// A move that never ends: the state at the end of lap `cycle_start_lap` recurs every
+/// `period` laps.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[allow(missing_docs)]
+pub struct NeverEndingJson {
+    pub cycle_start_lap: u64,
+    pub period: u64,
+}
+
+impl RulesJson {
+    /// The JSON of a rule set.
+    #[must_use]
+    pub fn from_rules(r: &RuleSet) -> RulesJson {
+        let variant = match r.variant {
+            Variant::Kiswahili => "kiswahili",
+            Variant::Kete => "kete",
+            Variant::Kujifunza => "kujifunza",
+        };
+        let mtaji_takasa_house = match r.mtaji_takasa_house {
+            HouseLap::Stop => "stop",
+            HouseLap::Relay => "relay",
+        };
+        let front_row_guard = match r.front_row_guard {
+            FrontRowGuard::Strict => "strict",
+            FrontRowGuard::Off => "off",
+        };
+        let takasia = match r.takasia {
+            Takasia::Off => "off",
+            Takasia::Standard => "standard",
+            Takasia::AbstractPlay => "abstractplay",
+        };
+        let endless_move = match r.endless_move {
+            EndlessMove::Illegal => "illegal".to_owned(),
+            EndlessMove::Draw => "draw".to_owned(),
+            EndlessMove::MoverLoses => "mover_loses".to_owned(),
+            EndlessMove::SeedCap(n) => format!("cap:{n}"),
+        };
+        let end_check = match r.end_check {
+            EndCheck::OpponentFirst => "opponent_first",
+            EndCheck::SouthFirst => "south_first",
+        };
+        RulesJson {
+            preset: r.preset_name().map(str::to_owned),
+            options: RuleOptionsJson {
+                variant: variant.to_owned(),
+                abstractplay: r.abstractplay,
+                houses: r.houses,
+                mtaji_takasa_house: mtaji_takasa_house.to_owned(),
+                dormant_house_placeable: r.dormant_house_placeable,
+                front_row_guard: front_row_guard.to_owned(),
+                house_lost_on_first_mtaji_capture: r.house_lost_on_first_mtaji_capture,
+                capture_threshold: r.capture_threshold,
+                takasia: takasia.to_owned(),
+                capture_priority: r.capture_priority,
+                kuu_floor: r.kuu_floor,
+                first_takata_from_kuu: r.first_takata_from_kuu,
+                houses_fall_at_move_end: r.houses_fall_at_move_end,
+                bao_hamna_mid_move: r.bao_hamna_mid_move,
+                endless_move,
+                end_check: end_check.to_owned(),
+            },
+        }
+    }
+}
+
+impl TraceJson {
+    /// The JSON of a move's trace.
+    #[must_use]
+    pub fn from_trace(t: &MoveTrace) -> TraceJson {
+        TraceJson {
+            placement: t.placement.map(|p| p.to_string()),
+            laps: t.laps.iter().map(lap_json).collect(),
+            laps_total: t.laps_total,
+            seeds_sown: t.seeds_sown,
+            captures: t.captures.iter().map(capture_json).collect(),
+            events: t.events.iter().map(event_json).collect(),
+            never_ending: t.never_ending.map(|n| NeverEndingJson {
+                cycle_start_lap: n.cycle_start_lap,
+                period: n.period,
+            }),
+            outcome: t.outcome.as_ref().map(OutcomeJson::from),
+        }
+    }
+}
+
+fn lap_json(l: &Lap) -> LapJson {
+    let source = match l.source {
+        LapSource::Lifted => "lifted",
+        LapSource::Taxed => "taxed",
+        LapSource::Captured => "captured",
+    };
+    let ended = match l.ended {
+        LapEnd::EmptyPit => "empty_pit",
+        LapEnd::Capture => "capture",
+        LapEnd::Relay => "relay",
+        LapEnd::HouseStop => "house_stop",
+        LapEnd::Safari => "safari",
+        LapEnd::TakasiaStop => "takasia_stop",
+        LapEnd::Aborted => "aborted",
+    };
+    LapJson {
+        number: l.number,
+        start: l.start.to_string(),
+        source: source.to_owned(),
+        direction: l.direction.name().to_owned(),
+        seeds: l.seeds,
+        end: l.end.to_string(),
+        ended: ended.to_owned(),
+    }
+}
+
+fn capture_json(c: &Capture) -> CaptureJson {
+    CaptureJson {
+        pit: c.pit.to_string(),
+        seeds: c.seeds,
+        kichwa: c.kichwa.to_string(),
+        direction: c.direction.name().to_owned(),
+        after_lap: c.after_lap,
+    }
+}
+
+fn event_json(e: &Event) -> EventJson {
+    match *e {
+        Event::Placed { pit } => EventJson::Placed {
+            pit: pit.to_string(),
+        },
+        Event::KichwaChosen { kichwa } => EventJson::KichwaChosen {
+            kichwa: kichwa.to_string(),
+        },
+        Event::HouseTaxed { left } => EventJson::HouseTaxed { left },
+        Event::HouseStop => EventJson::HouseStop,
+        Event::Safari => EventJson::Safari,
+        Event::HouseDestroyed { side } => EventJson::HouseDestroyed { side: side.into() },
+        Event::TakasiaStop { pit } => EventJson::TakasiaStop {
+            pit: pit.to_string(),
+        },
+        Event::TakasiaSet { pit } => EventJson::TakasiaSet {
+            pit: pit.to_string(),
+        },
+        Event::TakasiaCleared { pit } => EventJson::TakasiaCleared {
+            pit: pit.to_string(),
+        },
+        Event::BaoHamna => EventJson::BaoHamna,
+    }
+}
+
+/// Whether a parsed game holds anything (an empty file parses as one empty game).
+#[must_use]
+pub fn is_game(game: &Game) -> bool {
+    !(game.tags.is_empty() && game.movetext.is_empty() && game.result.is_none())
+}
+
+/// The rules and start position of a game, or why they are missing.
+///
+/// # Errors
+/// The tags name no valid rule set or position.
+pub fn game_setup(game: &Game, number: usize) -> Result<(RuleSet, Position), ExportError> {
+    let rules = bao_validate::game_rules(game).ok_or_else(|| {
+        ExportError::Replay(format!("game {number}: the rule set cannot be applied"))
+    })?;
+    let start = bao_validate::game_start(game, rules).ok_or_else(|| {
+        ExportError::Replay(format!(
+            "game {number}: the Position tag is no valid position"
+        ))
+    })?;
+    Ok((rules, start))
+}
+
+/// The JSON of every game of a checked record.
+///
+/// The record should be valid (`checked.report` without errors): a move that did not replay
+/// is an error here.
+///
+/// # Errors
+/// [`ExportError::Replay`] when a game's rules, start or a move cannot be replayed.
+pub fn record_json(checked: &Checked, opts: &JsonOptions) -> Result<RecordJson, ExportError> {
+    let mut games = Vec::new();
+    for (i, g) in checked.record.games.iter().enumerate() {
+        let game = &g.value;
+        if !is_game(game) {
+            continue;
+        }
+        let played = checked.played.get(i).map_or(&[][..], Vec::as_slice);
+        games.push(game_json(game, i + 1, played, opts)?);
+    }
+    Ok(RecordJson {
+        schema: SCHEMA_VERSION,
+        games,
+    })
+}
+
+/// The record's JSON, pretty-printed, with a final newline.
+///
+/// # Errors
+/// As [`record_json`].
+pub fn record_json_pretty(checked: &Checked, opts: &JsonOptions) -> Result<String, ExportError> {
+    let json = record_json(checked, opts)?;
+    let mut s =
+        serde_json::to_string_pretty(&json).map_err(|e| ExportError::Json(e.to_string()))?;
+    s.push('\n');
+    Ok(s)
+}
+
+fn game_json(
+    game: &Game,
+    number: usize,
+    played: &[Played],
+    opts: &JsonOptions,
+) -> Result<GameJson, ExportError> {
+    let (rules, start) = game_setup(game, number)?;
+    let walker = LineWalker {
+        number,
+        played,
+        opts,
+    };
+    let (moves, end) = walker.line(&game.movetext, start, 0, 0)?;
+    Ok(GameJson {
+        game: number,
+        comments: game.comments.iter().map(|c| c.value.text.clone()).collect(),
+        tags: game
+            .tags
+            .iter()
+            .map(|t| TagJson {
+                name: t.value.name.value.clone(),
+                value: t.value.value.value.clone(),
+            })
+            .collect(),
+        rules: RulesJson::from_rules(&rules),
+        start: PositionJson::from_position(&start),
+        moves,
+        outcome: end.as_ref().map(OutcomeJson::from),
+        result: game.result.as_ref().map(|r| r.value.as_str().to_owned()),
+    })
+}
+
+/// The most nested variations followed (the record's own limit is lower).
+const MAX_DEPTH: usize = 256;
+
+struct LineWalker<'a> {
+    number: usize,
+    played: &'a [Played],
+    opts: &'a JsonOptions,
+}
+
+impl LineWalker<'_> {
+    /// The plies of a line from `start` and the outcome at its end.
+    fn line(
+        &self,
+        elems: &[Spanned<Element>],
+        start: Position,
+        ply0: usize,
+        depth: usize,
+    ) -> Result<(Vec<PlyJson>, Option<Outcome>), ExportError> {
+        if depth > MAX_DEPTH {
+            return Err(ExportError::Replay(format!(
+                "game {}: variations nested too deeply",
+                self.number
+            )));
+        }
+        let mut pos = start;
+        let mut before: Option<Position> = None;
+        let mut ended: Option<Outcome> = None;
+        let mut plies: Vec<PlyJson> = Vec::new();
+        let mut pending: Vec<String> = Vec::new();
+        for e in elems {
+            match &e.value {
+                Element::Comment(c) => match plies.last_mut() {
+                    Some(last) => last.comments.push(c.text.clone()),
+                    None => pending.push(c.text.clone()),
+                },
+                Element::Variation(v) => {
+                    // A variation before any move has no branch point (the validator skips
+                    // it too).
+                    if let (Some(b), Some(last)) = (before, plies.last_mut()) {
+                        let (line, _) = self.line(v, b, last.ply - 1, depth + 1)?;
+                        last.variations.push(line);
+                    }
+                }
+                Element::Move(item) => {
+                    let start = item.token.span.start;
+                    let mv = lookup(self.played, start).ok_or_else(|| {
+                        ExportError::Replay(format!(
+                            "game {}: the move {} did not replay",
+                            self.number, item.token.value
+                        ))
+                    })?;
+                    let (next, trace) = pos.play(&mv).map_err(|e| {
+                        ExportError::Replay(format!(
+                            "game {}: {mv} is illegal: {}",
+                            self.number, e.message
+                        ))
+                    })?;
+                    let ply = ply0 + plies.len() + 1;
+                    plies.push(PlyJson {
+                        ply,
+                        side: pos.to_move().into(),
+                        stage: trace.stage.into(),
+                        mv: mv.to_string(),
+                        written: item.token.value.to_string(),
+                        nags: item.nags.iter().map(|n| n.value.0).collect(),
+                        comments_before: std::mem::take(&mut pending),
+                        comments: Vec::new(),
+                        legal: self
+                            .opts
+                            .legal
+                            .then(|| pos.legal_moves().iter().map(ToString::to_string).collect()),
+                        trace: TraceJson::from_trace(&trace),
+                        position: PositionJson::from_position(&next),
+                        variations: Vec::new(),
+                    });
+                    if trace.outcome.is_some() {
+                        ended = trace.outcome;
+                    }
+                    before = Some(pos);
+                    pos = next;
+                }
+            }
+        }
+        Ok((plies, pos.outcome().or(ended)))
+    }
+}
+
+/// One ply of a main line: the position before, the move's trace, the position after.
+#[derive(Debug, Clone)]
+pub struct Step {
+    /// The position before the ply.
+    pub before: Position,
+    /// What happened inside the move.
+    pub trace: MoveTrace,
+    /// The position after the ply.
+    pub after: Position,
+}
+
+/// The start position and every ply of the main line of game `index` (0-based, in
+/// `checked.record.games`), for diagrams of single plies.
+///
+/// # Errors
+/// [`ExportError::Replay`] when the game does not exist or cannot be replayed.
+pub fn main_line(checked: &Checked, index: usize) -> Result<(Position, Vec<Step>), ExportError> {
+    let number = index + 1;
+    let game = checked
+        .record
+        .games
+        .get(index)
+        .map(|g| &g.value)
+        .ok_or_else(|| ExportError::Replay(format!("there is no game {number}")))?;
+    let played = checked.played.get(index).map_or(&[][..], Vec::as_slice);
+    let (_, start) = game_setup(game, number)?;
+    let mut pos = start;
+    let mut steps = Vec::new();
+    for item in game.main_line() {
+        let mv = lookup(played, item.token.span.start).ok_or_else(|| {
+            ExportError::Replay(format!(
+                "game {number}: the move {} did not replay",
+                item.token.value
+            ))
+        })?;
+        let (after, trace) = pos.play(&mv).map_err(|e| {
+            ExportError::Replay(format!("game {number}: {mv} is illegal: {}", e.message))
+        })?;
+        steps.push(Step {
+            before: pos,
+            trace,
+            after,
+        });
+        pos = after;
+    }
+    Ok((start, steps))
+}
+
+fn lookup(played: &[Played], token_start: usize) -> Option<bao_core::Move> {
+    played
+        .binary_search_by_key(&token_start, |p| p.token_start)
+        .ok()
+        .and_then(|i| played.get(i))
+        .map(|p| p.mv)
+}
+
+/// The record an export describes (`bao import json`): games with their comments, tags,
+/// moves (canonical, with `**` and `#` where the trace shows a takasia set or a win), NAGs,
+/// comments, variations and result. Traces, positions and legal moves are not read: replay
+/// the record to get them back.
+///
+/// A comment is written in braces, or as a line comment when its text holds a `}`.
+///
+/// # Errors
+/// [`ExportError::Import`] for a schema other than 1 or a move that is no move.
+pub fn record_from_json(json: &RecordJson) -> Result<Record, ExportError> {
+    if json.schema != SCHEMA_VERSION {
+        return Err(ExportError::Import(format!(
+            "schema {} is not supported (only {SCHEMA_VERSION})",
+            json.schema
+        )));
+    }
+    let mut games = Vec::new();
+    for g in &json.games {
+        let result = match &g.result {
+            Some(r) => Some(Spanned::bare(GameResult::from_token(r).ok_or_else(
+                || ExportError::Import(format!("game {}: `{r}` is no result", g.game)),
+            )?)),
+            None => None,
+        };
+        games.push(Spanned::bare(Game {
+            comments: g
+                .comments
+                .iter()
+                .map(|c| Spanned::bare(comment(c)))
+                .collect(),
+            tags: g
+                .tags
+                .iter()
+                .map(|t| Spanned::bare(Tag::new(&t.name, &t.value)))
+                .collect(),
+            movetext: line_elements(&g.moves, g.game, 0)?,
+            result,
+        }));
+    }
+    Ok(Record { games })
+}
+
+fn comment(text: &str) -> Comment {
+    if text.contains('}') {
+        Comment {
+            kind: CommentKind::Line,
+            text: text.to_owned(),
+        }
+    } else {
+        Comment::brace(text)
+    }
+}
+
+fn line_elements(
+    plies: &[PlyJson],
+    game: usize,
+    depth: usize,
+) -> Result<Vec<Spanned<Element>>, ExportError> {
+    if depth > MAX_DEPTH {
+        return Err(ExportError::Import(format!(
+            "game {game}: variations nested too deeply"
+        )));
+    }
+    let mut out = Vec::new();
+    for p in plies {
+        for c in &p.comments_before {
+            out.push(Spanned::bare(Element::Comment(comment(c))));
+        }
+        let mut spec: MoveSpec = p.mv.parse().map_err(|e| {
+            ExportError::Import(format!("game {game}, ply {}: `{}`: {e}", p.ply, p.mv))
+        })?;
+        spec.claims_takasia = spec.takasa
+            && p.trace
+                .events
+                .iter()
+                .any(|e| matches!(e, EventJson::TakasiaSet { .. }));
+        spec.claims_win = p
+            .trace
+            .outcome
+            .as_ref()
+            .is_some_and(|o| o.winner == Some(p.side));
+        let mut item = MoveItem::new(MoveToken::from(spec));
+        item.nags = p.nags.iter().map(|n| Spanned::bare(Nag(*n))).collect();
+        out.push(Spanned::bare(Element::Move(item)));
+        for c in &p.comments {
+            out.push(Spanned::bare(Element::Comment(comment(c))));
+        }
+        for v in &p.variations {
+            out.push(Spanned::bare(Element::Variation(line_elements(
+                v,
+                game,
+                depth + 1,
+            )?)));
+        }
+    }
+    Ok(out)
+}

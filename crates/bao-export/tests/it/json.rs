@@ -1,0 +1,334 @@
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use bao_export::{record_json_pretty, JsonOptions};
+use bao_validate::{check_full, CheckOptions};
+use insta::assert_snapshot;
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The pretty JSON export of a valid record.
+fn export(path: &Path, legal: bool) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    let checked = check_full("test", Arc::from(text), &CheckOptions::default());
+    assert!(
+        checked.report.is_valid(),
+        "{} is invalid: {:?}",
+        path.display(),
+        checked
+            .report
+            .diagnostics
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+    );
+    record_json_pretty(&checked, &JsonOptions { legal }).unwrap()
+}
+
+/// Every record the JSON tests export: the sample games and the annotated test record.
+fn records() -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(root().join("fixtures/games"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "bao"))
+        .collect();
+    paths.sort();
+    paths.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/annotated.bao"));
+    paths
+}
+
+#[test]
+fn short_bao_hamna() {
+    assert_snapshot!(export(
+        &root().join("fixtures/games/short_bao_hamna.bao"),
+        false
+    ));
+}
+
+#[test]
+fn annotated_with_variations_and_legal_moves() {
+    assert_snapshot!(export(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/annotated.bao"),
+        true
+    ));
+}
+
+#[test]
+fn every_export_matches_the_schema() {
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("spec/game.schema.json")).unwrap(),
+    )
+    .unwrap();
+    for path in records() {
+        for legal in [false, true] {
+            let json: Value = serde_json::from_str(&export(&path, legal)).unwrap();
+            let mut errors = Vec::new();
+            validate(&schema, &schema, &json, "", &mut errors);
+            assert!(
+                errors.is_empty(),
+                "{} (legal: {legal}) breaks the schema:\n{}",
+                path.display(),
+                errors.join("\n")
+            );
+        }
+    }
+}
+
+#[test]
+fn the_schema_catches_a_broken_export() {
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("spec/game.schema.json")).unwrap(),
+    )
+    .unwrap();
+    let mut json: Value = serde_json::from_str(&export(
+        &root().join("fixtures/games/short_bao_hamna.bao"),
+        false,
+    ))
+    .unwrap();
+    json["games"][0]["moves"][0]["trace"]["laps"][0]["ended"] = Value::from("somewhere");
+    json["games"][0]["moves"][1]["position"]["pits"]["A"] = Value::from(vec![1, 2, 3]);
+    json["games"][0]["extra"] = Value::from(1);
+    let mut errors = Vec::new();
+    validate(&schema, &schema, &json, "", &mut errors);
+    assert_eq!(errors.len(), 3, "{errors:#?}");
+}
+
+#[test]
+fn export_is_deterministic_and_ply_numbers_run_on() {
+    for path in records() {
+        let a = export(&path, true);
+        assert_eq!(a, export(&path, true));
+        let json: Value = serde_json::from_str(&a).unwrap();
+        for game in json["games"].as_array().unwrap() {
+            check_plies(&game["moves"], 1);
+        }
+    }
+}
+
+/// Plies count on from `first`; a variation of ply `n` starts at `n`.
+fn check_plies(line: &Value, first: u64) {
+    for (i, ply) in line.as_array().unwrap().iter().enumerate() {
+        let n = first + i as u64;
+        assert_eq!(ply["ply"], n);
+        for v in ply["variations"].as_array().unwrap() {
+            check_plies(v, n);
+        }
+    }
+}
+
+/// A validator for the part of JSON Schema (2020-12) that `spec/game.schema.json` uses:
+/// `$ref` (local), `type`, `const`, `enum`, `properties`, `required`,
+/// `additionalProperties: false`, `items`, `minItems`, `maxItems`, `minimum`, `maximum`,
+/// `pattern` and `oneOf`. (The `jsonschema` crate is not in the offline registry; this test
+/// fails on any keyword it does not know, so the schema cannot silently outgrow it.)
+fn validate(root: &Value, schema: &Value, v: &Value, at: &str, errors: &mut Vec<String>) {
+    let Some(obj) = schema.as_object() else {
+        errors.push(format!("{at}: schema is not an object"));
+        return;
+    };
+    for (key, s) in obj {
+        match key.as_str() {
+            "$schema" | "$id" | "title" | "description" | "$defs" => {}
+            "$ref" => {
+                let name = s.as_str().unwrap().strip_prefix("#/$defs/").unwrap();
+                validate(root, &root["$defs"][name], v, at, errors);
+            }
+            "type" => {
+                let types: Vec<&str> = match s {
+                    Value::String(t) => vec![t.as_str()],
+                    Value::Array(ts) => ts.iter().map(|t| t.as_str().unwrap()).collect(),
+                    _ => panic!("bad type"),
+                };
+                let ok = types.iter().any(|t| match *t {
+                    "object" => v.is_object(),
+                    "array" => v.is_array(),
+                    "string" => v.is_string(),
+                    "integer" => v.is_u64() || v.is_i64(),
+                    "boolean" => v.is_boolean(),
+                    "null" => v.is_null(),
+                    other => panic!("unknown type {other}"),
+                });
+                if !ok {
+                    errors.push(format!("{at}: {v} is not of type {s}"));
+                }
+            }
+            "const" => {
+                if v != s {
+                    errors.push(format!("{at}: {v} is not {s}"));
+                }
+            }
+            "enum" => {
+                if !s.as_array().unwrap().contains(v) {
+                    errors.push(format!("{at}: {v} is not one of {s}"));
+                }
+            }
+            "properties" => {
+                if let Some(o) = v.as_object() {
+                    for (name, sub) in s.as_object().unwrap() {
+                        if let Some(x) = o.get(name) {
+                            validate(root, sub, x, &format!("{at}/{name}"), errors);
+                        }
+                    }
+                }
+            }
+            "required" => {
+                if let Some(o) = v.as_object() {
+                    for name in s.as_array().unwrap() {
+                        if !o.contains_key(name.as_str().unwrap()) {
+                            errors.push(format!("{at}: {name} is missing"));
+                        }
+                    }
+                }
+            }
+            "additionalProperties" => {
+                assert_eq!(s, &Value::Bool(false));
+                if let Some(o) = v.as_object() {
+                    let known = obj.get("properties").and_then(Value::as_object);
+                    for name in o.keys() {
+                        if !known.is_some_and(|k| k.contains_key(name)) {
+                            errors.push(format!("{at}: unknown field {name}"));
+                        }
+                    }
+                }
+            }
+            "items" => {
+                if let Some(a) = v.as_array() {
+                    for (i, x) in a.iter().enumerate() {
+                        validate(root, s, x, &format!("{at}/{i}"), errors);
+                    }
+                }
+            }
+            "minItems" | "maxItems" => {
+                if let Some(a) = v.as_array() {
+                    let n = s.as_u64().unwrap() as usize;
+                    if (key == "minItems" && a.len() < n) || (key == "maxItems" && a.len() > n) {
+                        errors.push(format!("{at}: {} items break {key} {n}", a.len()));
+                    }
+                }
+            }
+            "minimum" | "maximum" => {
+                if let Some(x) = v.as_i64() {
+                    let n = s.as_i64().unwrap();
+                    if (key == "minimum" && x < n) || (key == "maximum" && x > n) {
+                        errors.push(format!("{at}: {x} breaks {key} {n}"));
+                    }
+                }
+            }
+            "pattern" => {
+                if let Some(x) = v.as_str() {
+                    let re = regex::Regex::new(s.as_str().unwrap()).unwrap();
+                    if !re.is_match(x) {
+                        errors.push(format!("{at}: {x:?} does not match {s}"));
+                    }
+                }
+            }
+            "oneOf" => {
+                let matching = s
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|sub| {
+                        let mut e = Vec::new();
+                        validate(root, sub, v, at, &mut e);
+                        e.is_empty()
+                    })
+                    .count();
+                if matching != 1 {
+                    errors.push(format!("{at}: {v} matches {matching} of oneOf"));
+                }
+            }
+            other => panic!("the test validator does not know the keyword {other}"),
+        }
+    }
+}
+
+/// The sample games need not show every event, lap source or lap end: a trace holding each
+/// of them goes through the real conversion and is checked against the schema.
+#[test]
+fn every_event_and_lap_end_matches_the_schema() {
+    use bao_core::{
+        Capture, Direction, Event, Lap, LapEnd, LapSource, MoveTrace, NeverEnding, Outcome, Pit,
+        Side, Stage,
+    };
+    use bao_export::json::TraceJson;
+
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("spec/game.schema.json")).unwrap(),
+    )
+    .unwrap();
+    let pit = |s: &str| s.parse::<Pit>().unwrap();
+    let ends = [
+        LapEnd::EmptyPit,
+        LapEnd::Capture,
+        LapEnd::Relay,
+        LapEnd::HouseStop,
+        LapEnd::Safari,
+        LapEnd::TakasiaStop,
+        LapEnd::Aborted,
+    ];
+    let sources = [LapSource::Lifted, LapSource::Taxed, LapSource::Captured];
+    let laps = ends
+        .iter()
+        .enumerate()
+        .map(|(i, ended)| Lap {
+            number: i as u64 + 1,
+            start: pit("A5"),
+            source: sources[i % 3],
+            direction: if i % 2 == 0 {
+                Direction::Clockwise
+            } else {
+                Direction::Anticlockwise
+            },
+            seeds: 2,
+            end: pit("b8"),
+            ended: *ended,
+        })
+        .collect();
+    let events = vec![
+        Event::Placed { pit: pit("A5") },
+        Event::KichwaChosen { kichwa: pit("A1") },
+        Event::HouseTaxed { left: 4 },
+        Event::HouseStop,
+        Event::Safari,
+        Event::HouseDestroyed { side: Side::North },
+        Event::TakasiaStop { pit: pit("A3") },
+        Event::TakasiaSet { pit: pit("a3") },
+        Event::TakasiaCleared { pit: pit("a3") },
+        Event::BaoHamna,
+    ];
+    let mv = bao_core::Position::start(bao_core::RuleSet::KISWAHILI).legal_moves()[0];
+    let trace = MoveTrace {
+        mv,
+        mover: Side::South,
+        stage: Stage::Namua,
+        placement: Some(pit("A5")),
+        laps,
+        captures: vec![Capture {
+            pit: pit("a5"),
+            seeds: 3,
+            kichwa: pit("A8"),
+            direction: Direction::Anticlockwise,
+            after_lap: 0,
+        }],
+        events,
+        laps_total: 7,
+        seeds_sown: 14,
+        never_ending: Some(NeverEnding {
+            cycle_start_lap: 3,
+            period: 2,
+        }),
+        outcome: Some(Outcome {
+            winner: None,
+            reason: bao_core::EndReason::NeverEnding,
+        }),
+    };
+    let v = serde_json::to_value(TraceJson::from_trace(&trace)).unwrap();
+    let mut errors = Vec::new();
+    validate(&schema, &schema["$defs"]["trace"], &v, "", &mut errors);
+    assert!(errors.is_empty(), "{v:#}: {errors:#?}");
+    assert_eq!(v["events"].as_array().unwrap().len(), 10);
+    assert_eq!(v["laps"].as_array().unwrap().len(), 7);
+}
