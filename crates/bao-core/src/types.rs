@@ -516,9 +516,12 @@ impl From<Move> for MoveSpec {
     }
 }
 
-impl fmt::Display for MoveSpec {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.pit)?;
+impl MoveSpec {
+    /// Writes what follows the pit: the sign (if any), `*` or `**`, `+`, `#`.
+    ///
+    /// # Errors
+    /// Those of the formatter.
+    pub fn write_suffixes(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(s) = self.sign {
             write!(f, "{}", s.as_char())?;
         }
@@ -534,6 +537,13 @@ impl fmt::Display for MoveSpec {
             f.write_str("#")?;
         }
         Ok(())
+    }
+}
+
+impl fmt::Display for MoveSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.pit)?;
+        self.write_suffixes(f)
     }
 }
 

@@ -229,21 +229,16 @@ impl From<bao_core::Move> for MoveToken {
 impl fmt::Display for MoveToken {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.pit.fmt(f)?;
-        if let Some(s) = self.sign {
-            write!(f, "{}", s.as_char())?;
+        // The suffixes are written as bao-core writes them (the pit is not used there).
+        MoveSpec {
+            pit: Pit::nyumba(Side::South),
+            sign: self.sign,
+            takasa: self.takasa,
+            safari: self.safari,
+            claims_takasia: self.claims_takasia,
+            claims_win: self.claims_win,
         }
-        if self.claims_takasia {
-            f.write_str("**")?;
-        } else if self.takasa {
-            f.write_str("*")?;
-        }
-        if self.safari {
-            f.write_str("+")?;
-        }
-        if self.claims_win {
-            f.write_str("#")?;
-        }
-        Ok(())
+        .write_suffixes(f)
     }
 }
 
