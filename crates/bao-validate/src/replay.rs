@@ -74,7 +74,39 @@ pub(crate) fn game_rules(game: &Game, n: usize) -> Result<RuleSet, Box<CheckDiag
         }
         preset_overrides = words.map(|w| (w.to_owned(), tag.span)).collect();
     }
-    for (part, span) in &preset_overrides {
+    apply_overrides(
+        &mut rules,
+        &preset_overrides,
+        n,
+        "Overrides are written `name=value` after the preset, as in \
+         [RuleSet \"kiswahili mtaji_takasa_house=relay\"]; the game's moves are not checked.",
+    )?;
+    if let Some(tag) = game.tag("Rules") {
+        let parts: Vec<(String, Span)> = tag
+            .value
+            .split(|c: char| c.is_whitespace() || c == ',' || c == ';')
+            .filter(|p| !p.is_empty())
+            .map(|p| (p.to_owned(), tag.span))
+            .collect();
+        apply_overrides(
+            &mut rules,
+            &parts,
+            n,
+            "Overrides are written `name=value`, separated by spaces, as in \
+             [Rules \"mtaji_takasa_house=relay\"]; the game's moves are not checked.",
+        )?;
+    }
+    Ok(rules)
+}
+
+/// Applies `name=value` overrides in order; the first that fails is the diagnostic.
+fn apply_overrides(
+    rules: &mut RuleSet,
+    parts: &[(String, Span)],
+    n: usize,
+    help: &str,
+) -> Result<(), Box<CheckDiagnostic>> {
+    for (part, span) in parts {
         let (name, value) = part.split_once('=').unwrap_or((part, ""));
         if let Err(e) = rules.set_option(name.trim(), value.trim()) {
             return Err(Box::new(
@@ -84,37 +116,11 @@ pub(crate) fn game_rules(game: &Game, n: usize) -> Result<RuleSet, Box<CheckDiag
                     format!("rule override `{part}` cannot be applied"),
                 )
                 .primary(*span, e.to_string())
-                .help(
-                    "Overrides are written `name=value` after the preset, as in \
-                     [RuleSet \"kiswahili mtaji_takasa_house=relay\"]; the game's moves are not checked.",
-                ),
+                .help(help.to_owned()),
             ));
         }
     }
-    if let Some(tag) = game.tag("Rules") {
-        for part in tag
-            .value
-            .split(|c: char| c.is_whitespace() || c == ',' || c == ';')
-            .filter(|p| !p.is_empty())
-        {
-            let (name, value) = part.split_once('=').unwrap_or((part, ""));
-            if let Err(e) = rules.set_option(name.trim(), value.trim()) {
-                return Err(Box::new(
-                    CheckDiagnostic::new(
-                        Code::UnknownRules,
-                        n,
-                        format!("rule override `{part}` cannot be applied"),
-                    )
-                    .primary(tag.span, e.to_string())
-                    .help(
-                        "Overrides are written `name=value`, separated by spaces, as in \
-                     [Rules \"mtaji_takasa_house=relay\"]; the game's moves are not checked.",
-                    ),
-                ));
-            }
-        }
-    }
-    Ok(rules)
+    Ok(())
 }
 
 /// The start position of a game: the `Position` tag, else the rule set's start.
@@ -132,7 +138,8 @@ pub(crate) fn start_position(
     };
     let setup: Setup = ps.to_setup(rules);
     Position::from_setup(setup).map(Some).map_err(|e| {
-        let reasons: Vec<String> = e.problems.iter().map(ToString::to_string).collect();
+        let names = rules.names();
+        let reasons: Vec<String> = e.problems.iter().map(|p| p.describe(&names)).collect();
         let mut d = CheckDiagnostic::new(
             Code::InvalidPosition,
             n,

@@ -119,6 +119,15 @@ fn overrides_after_the_preset_in_the_ruleset_tag_are_read() {
 }
 
 #[test]
+fn an_invalid_kete_position_is_explained_with_kuu() {
+    let text = "[RuleSet \"kete\"]\n[Position \"0,0,0,0,5,2,2,1/0,0,0,0,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 22/22 S DF -\"]\n\n*\n";
+    let c = check("k", text);
+    assert_eq!(codes(&c), ["bao::record::invalid_position"]);
+    let h = help_of(&c, 0);
+    assert!(h.contains("kuu") && !h.contains("nyumba"), "{h}");
+}
+
+#[test]
 fn kete_messages_use_lamu_words() {
     let text = std::fs::read_to_string(
         crate::fixtures_dir().join("invalid/illegal/first_takata_from_kuu.bao"),
