@@ -152,7 +152,7 @@ impl Position {
         if let Some(o) = self.front_row_outcome() {
             return Some(o);
         }
-        if self.analyse(None).is_empty() {
+        if !self.has_legal_move() {
             return Some(Outcome {
                 winner: Some(self.to_move.opponent()),
                 reason: EndReason::NoLegalMove,
@@ -176,6 +176,12 @@ impl Position {
         let mut moves = self.analyse(None).moves();
         moves.sort_unstable();
         moves
+    }
+
+    /// Whether the side to move has a legal move (the end test of E2), stopping at the
+    /// first legal candidate instead of running them all.
+    fn has_legal_move(&self) -> bool {
+        !self.analyse(Some(&mut |_| 0)).is_empty()
     }
 
     /// A legal move chosen at random, with the position after it; `None` when the game is
@@ -533,7 +539,7 @@ impl Position {
     /// The outcome right after a move, without the (costly) no-legal-move test.
     fn outcome_after_move(&self) -> Option<Outcome> {
         self.ended.or_else(|| self.front_row_outcome()).or_else(|| {
-            self.legal_moves().is_empty().then(|| Outcome {
+            (!self.has_legal_move()).then(|| Outcome {
                 winner: Some(self.to_move.opponent()),
                 reason: EndReason::NoLegalMove,
             })
