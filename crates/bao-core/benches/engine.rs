@@ -34,45 +34,42 @@ fn random_game(rules: RuleSet, rng: &mut Rng) -> u64 {
 
 /// Random games from one continuing stream of seeds: never-ending decisions turn up at their
 /// natural frequency (rare, but each costs up to seconds under exact detection).
+fn game_stream(c: &mut Criterion, group_name: &str, cases: &[(&str, RuleSet)], secs: u64) {
+    let mut group = c.benchmark_group(group_name);
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(secs));
+    for &(name, rules) in cases {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        group.bench_function(BenchmarkId::from_parameter(name), |b| {
+            b.iter_custom(|games| {
+                let start = Instant::now();
+                for _ in 0..games {
+                    black_box(random_game(rules, &mut rng));
+                }
+                start.elapsed()
+            });
+        });
+    }
+    group.finish();
+}
+
 fn playouts(c: &mut Criterion) {
-    let mut group = c.benchmark_group("random_game");
-    group
-        .sample_size(10)
-        .measurement_time(Duration::from_secs(6));
-    for name in PRESET_NAMES {
-        let rules = RuleSet::preset(name).expect("preset");
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-        group.bench_function(BenchmarkId::from_parameter(name), |b| {
-            b.iter_custom(|games| {
-                let start = Instant::now();
-                for _ in 0..games {
-                    black_box(random_game(rules, &mut rng));
-                }
-                start.elapsed()
-            });
-        });
-    }
-    group.finish();
+    let presets: Vec<(&str, RuleSet)> = PRESET_NAMES
+        .iter()
+        .map(|&n| (n, RuleSet::preset(n).expect("preset")))
+        .collect();
+    game_stream(c, "random_game", &presets, 6);
     // The same games with a seed cap instead of exact detection: the cost of the rest.
-    let mut group = c.benchmark_group("random_game_cap800");
-    group
-        .sample_size(10)
-        .measurement_time(Duration::from_secs(5));
-    for name in ["kiswahili", "kete", "kujifunza"] {
-        let mut rules = RuleSet::preset(name).expect("preset");
-        rules.set_option("endless_move", "cap:800").expect("option");
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-        group.bench_function(BenchmarkId::from_parameter(name), |b| {
-            b.iter_custom(|games| {
-                let start = Instant::now();
-                for _ in 0..games {
-                    black_box(random_game(rules, &mut rng));
-                }
-                start.elapsed()
-            });
-        });
-    }
-    group.finish();
+    let capped: Vec<(&str, RuleSet)> = ["kiswahili", "kete", "kujifunza"]
+        .iter()
+        .map(|&n| {
+            let mut rules = RuleSet::preset(n).expect("preset");
+            rules.set_option("endless_move", "cap:800").expect("option");
+            (n, rules)
+        })
+        .collect();
+    game_stream(c, "random_game_cap800", &capped, 5);
 }
 
 /// Positions from random capped games, for per-ply figures.

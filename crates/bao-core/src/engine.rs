@@ -540,45 +540,14 @@ impl<'t, T: Tracer> Runner<'t, T> {
         !(self.capturing || own_house || self.pos.blocked[self.m].is_some() || T::ON)
     }
 
-    /// `after_lap` followed by `sow`, for a plain relay of a takasa, on the ring as one
-    /// `u128`. Only called when [`Runner::fast_eligible`] holds.
-    #[inline]
-    fn lap_fast(&mut self) -> Flow {
-        let m = self.m;
-        let mut r = u128::from_le_bytes(self.pos.board[m]);
-        let cur = self.cur;
-        let n = ((r >> (8 * cur)) & 0xff) as usize;
-        if n == 1 {
-            return Flow::End(Finish::Done);
-        }
-        r -= (n as u128) << (8 * cur);
-        if self.mv.takasa
-            && self.pos.rules.front_row_guard == FrontRowGuard::Strict
-            && cur < 8
-            && (r as u64) == 0
-            && (cur + self.dir.step()) % RING >= 8
-        {
-            self.pos.board[m] = r.to_le_bytes();
-            return Flow::End(Finish::FrontRowEmptied);
-        }
-        let (table, next) = match self.dir {
-            Direction::Clockwise => (&SOW_CW, (cur + n) % RING),
-            Direction::Anticlockwise => (&SOW_ACW, (cur + RING * (n / RING + 1) - n) % RING),
-        };
-        r += table[cur][n % RING] + ONES * (n / RING) as u128;
-        self.pos.board[m] = r.to_le_bytes();
-        self.cur = next;
-        self.hand = n as u32;
-        self.lap += 1;
-        self.sown += n as u64;
-        Flow::Continue
-    }
-
     /// Plays the next lap (from a lap end to the next lap end).
     #[inline]
     fn next_lap(&mut self) -> Flow {
         if self.fast_eligible() {
-            return self.lap_fast();
+            return match self.fast_laps(|_, _| false) {
+                Some(f) => Flow::End(f),
+                None => Flow::Continue,
+            };
         }
         if let Flow::End(f) = self.after_lap() {
             return Flow::End(f);
