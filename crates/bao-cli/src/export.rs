@@ -34,7 +34,7 @@ enum Format {
     Json(JsonArgs),
     /// An SVG diagram of one position (or of every ply with `--all`).
     Svg(SvgArgs),
-    /// A PNG picture of one position.
+    /// A PNG picture of one position (or of every ply with `--all`).
     Png(PngArgs),
 }
 
@@ -101,6 +101,9 @@ struct SvgArgs {
     /// Write to this file (a directory with `--all`) instead of stdout.
     #[arg(short, long, value_name = "OUT")]
     output: Option<PathBuf>,
+    /// No progress bar with `--all`.
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 /// Arguments of `bao export png`.
@@ -111,12 +114,19 @@ struct PngArgs {
     file: Input,
     #[command(flatten)]
     pick: Pick,
-    /// The PNG file to write.
+    /// The PNG file to write (a directory with `--all`).
     #[arg(short, long, value_name = "OUT.png")]
     output: PathBuf,
     /// The width in pixels.
     #[arg(long, value_name = "N")]
     width: Option<u32>,
+    /// One picture per position of the main line (start and every ply) into the directory
+    /// given by `-o`, named `ply-000.png`, `ply-001.png`, ...
+    #[arg(long, conflicts_with = "ply")]
+    all: bool,
+    /// No progress bar with `--all`.
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 /// Reads and checks a record; on errors prints the diagnostics and gives `Err(Invalid)`.
@@ -286,11 +296,14 @@ fn svg(args: &SvgArgs, ctx: &Context) -> Result<Status, CliError> {
         };
         std::fs::create_dir_all(dir)
             .map_err(|e| CliError::io(format!("cannot create {}", dir.display()), e))?;
+        let bar = crate::progress::bar(steps.len() + 1, "exporting", args.quiet);
         for n in 0..=steps.len() {
             let (pos, step) = at_ply(&start, &steps, Some(n))?;
             let path = dir.join(format!("ply-{n:03}.svg"));
             write_atomic(&path, diagram(pos, step, &opts).as_bytes())?;
+            bar.inc(1);
         }
+        bar.finish_and_clear();
         return Ok(Status::Success);
     }
     let (pos, step) = at_ply(&start, &steps, args.pick.ply)?;
@@ -304,13 +317,27 @@ fn png(args: &PngArgs, ctx: &Context) -> Result<Status, CliError> {
         Err(status) => return Ok(status),
     };
     let (start, steps) = line(&checked, args.pick.game)?;
-    let (pos, step) = at_ply(&start, &steps, args.pick.ply)?;
-    let svg = diagram(pos, step, &SvgOptions::default());
     let opts = PngOptions {
         width: args.width,
         ..PngOptions::default()
     };
-    let bytes = board_png(&svg, &opts).map_err(|e| CliError::Usage(e.to_string()))?;
-    write_atomic(&args.output, &bytes)?;
+    let picture = |n: Option<usize>| -> Result<Vec<u8>, CliError> {
+        let (pos, step) = at_ply(&start, &steps, n)?;
+        let svg = diagram(pos, step, &SvgOptions::default());
+        board_png(&svg, &opts).map_err(|e| CliError::Usage(e.to_string()))
+    };
+    if args.all {
+        let dir = &args.output;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| CliError::io(format!("cannot create {}", dir.display()), e))?;
+        let bar = crate::progress::bar(steps.len() + 1, "exporting", args.quiet);
+        for n in 0..=steps.len() {
+            write_atomic(&dir.join(format!("ply-{n:03}.png")), &picture(Some(n))?)?;
+            bar.inc(1);
+        }
+        bar.finish_and_clear();
+        return Ok(Status::Success);
+    }
+    write_atomic(&args.output, &picture(args.pick.ply)?)?;
     Ok(Status::Success)
 }

@@ -14,12 +14,17 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 mod annotate;
 mod check;
+mod completions;
 mod error;
 mod export;
 mod fmt;
 mod import;
 mod io;
+mod legal;
+mod man;
+mod new;
 mod perft;
+mod progress;
 mod replay;
 mod show;
 
@@ -88,6 +93,14 @@ enum Command {
     Perft(perft::Args),
     /// Write records in canonical form (to stdout, or check or rewrite the files).
     Fmt(fmt::FmtArgs),
+    /// Write a record template: the tag roster, today's date, no moves, result `*`.
+    New(new::Args),
+    /// List the legal moves of a position of a record, or of a position string.
+    Legal(legal::Args),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(completions::Args),
+    /// Print the manual page, or write every page into a directory.
+    Man(man::Args),
 }
 
 impl Command {
@@ -101,6 +114,10 @@ impl Command {
             Command::Show(args) => show::run(args, ctx),
             Command::Perft(args) => perft::run(args, ctx),
             Command::Fmt(args) => fmt::run(args, ctx),
+            Command::New(args) => new::run(args, ctx),
+            Command::Legal(args) => legal::run(args, ctx),
+            Command::Completions(args) => completions::run(args, ctx),
+            Command::Man(args) => man::run(args, ctx),
         }
     }
 }
