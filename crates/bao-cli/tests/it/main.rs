@@ -10,13 +10,22 @@
 //! - `show`: `bao show`;
 //! - `replay`: `bao replay` on `fixtures/replay/*.jsonl` and on stdin;
 //! - `perft`: `bao perft`;
-//! - `usage`: arguments, exit code 2 for usage and I/O errors.
+//! - `usage`: arguments, exit code 2 for usage and I/O errors;
+//! - `new`: `bao new` templates, `--force`, bad option values;
+//! - `legal`: `bao legal` on records and position strings, text and JSON;
+//! - `progress`: progress bars on a terminal (through `script`), none when piped or `--quiet`;
+//! - `completions`: `bao completions SHELL` and `bao man`;
+//! - `readme`: the README's example record and pasted outputs are what `bao` does today.
 
 mod check;
 mod cmd;
+mod completions;
 mod export;
 mod import;
+mod legal;
+mod new;
 mod perft;
+mod progress;
 mod replay;
 mod show;
 mod usage;
