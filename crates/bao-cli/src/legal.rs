@@ -221,7 +221,7 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
             };
             let (start, steps) = line(&checked, args.pick.game)?;
             let (pos, _) = at_ply(&start, &steps, args.pick.ply)?;
-            pos.clone()
+            *pos
         }
         (None, None) => {
             return Err(CliError::Usage(
