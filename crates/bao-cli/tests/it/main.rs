@@ -26,6 +26,7 @@ mod legal;
 mod new;
 mod perft;
 mod progress;
+mod readme;
 mod replay;
 mod show;
 mod usage;
