@@ -40,14 +40,10 @@ pub(crate) struct Args {
     /// A position string (spec/notation.md §7) instead of a record.
     #[arg(long, value_name = "STR", conflicts_with_all = ["file", "game", "ply"])]
     position: Option<String>,
-    /// The rules of `--position`: a preset, optionally with `name=value` overrides.
-    #[arg(
-        long,
-        value_name = "RULES",
-        default_value = "kiswahili",
-        requires = "position"
-    )]
-    rules: String,
+    /// The rules of `--position`: a preset, optionally with `name=value` overrides
+    /// [default: kiswahili].
+    #[arg(long, value_name = "RULES", conflicts_with = "file")]
+    rules: Option<String>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -208,10 +204,13 @@ fn title(side: Side) -> &'static str {
 pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
     let pos: Position = match (&args.position, &args.file) {
         (Some(p), _) => {
-            let rules = parse_rules(&args.rules).map_err(|message| CliError::Invalid {
-                argument: "--rules",
-                message,
-            })?;
+            let rules =
+                parse_rules(args.rules.as_deref().unwrap_or("kiswahili")).map_err(|message| {
+                    CliError::Invalid {
+                        argument: "--rules",
+                        message,
+                    }
+                })?;
             parse_position(p, rules)?
         }
         (None, Some(file)) => {

@@ -27,14 +27,10 @@ pub(crate) struct Args {
     /// A position string (spec/notation.md §7) instead of a record.
     #[arg(long, value_name = "STR", conflicts_with_all = ["file", "game", "ply"])]
     position: Option<String>,
-    /// The rules of `--position`: a preset, optionally with `name=value` overrides.
-    #[arg(
-        long,
-        value_name = "RULES",
-        default_value = "kiswahili",
-        requires = "position"
-    )]
-    rules: String,
+    /// The rules of `--position`: a preset, optionally with `name=value` overrides
+    /// [default: kiswahili].
+    #[arg(long, value_name = "RULES", conflicts_with = "file")]
+    rules: Option<String>,
     /// Draw the board as North sees it.
     #[arg(long)]
     flip: bool,
@@ -43,10 +39,13 @@ pub(crate) struct Args {
 /// Runs `bao show`.
 pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
     if let Some(text) = &args.position {
-        let rules = parse_rules(&args.rules).map_err(|message| CliError::Invalid {
-            argument: "--rules",
-            message,
-        })?;
+        let rules =
+            parse_rules(args.rules.as_deref().unwrap_or("kiswahili")).map_err(|message| {
+                CliError::Invalid {
+                    argument: "--rules",
+                    message,
+                }
+            })?;
         let pos = parse_position(text, rules)?;
         let out = format!(
             "Position\n\n{}",

@@ -121,5 +121,14 @@ fn usage_errors_exit_2() {
     insta::assert_snapshot!(run(
         &["--color", "never", "legal", "fixtures/no-such-file.bao"],
         ""
+    )); // --rules belongs to --position: a record names its own rules.
+    insta::assert_snapshot!(run(
+        &[
+            "legal",
+            "fixtures/games/short_bao_hamna.bao",
+            "--rules",
+            "kete"
+        ],
+        ""
     ));
 }
