@@ -242,7 +242,13 @@ fn write_new(path: &Path, bytes: &[u8], force: bool) -> Result<(), CliError> {
     let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
     tmp.write_all(bytes).map_err(fail)?;
     tmp.as_file().sync_all().map_err(fail)?;
-    set_new_file_permissions(tmp.as_file()).map_err(fail)?;
+    // A temporary file is private (0600): a replaced file keeps its permissions, a new one
+    // gets those of a new file.
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_file() => tmp.as_file().set_permissions(m.permissions()),
+        _ => set_new_file_permissions(tmp.as_file()),
+    }
+    .map_err(fail)?;
     if force {
         tmp.persist(path).map_err(|e| fail(e.error))?;
     } else {

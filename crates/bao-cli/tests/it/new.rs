@@ -170,6 +170,13 @@ fn a_file_is_created_and_replaced_only_with_force() {
     assert!(stderr.contains("exists; use --force"), "{stderr}");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), written);
 
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o644, "a new file is readable by all, like any other");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
     let forced = output(
         &[
             "new",
@@ -186,6 +193,12 @@ fn a_file_is_created_and_replaced_only_with_force() {
     assert!(std::fs::read_to_string(&path)
         .unwrap()
         .contains("[South \"Juma\"]"));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "a replaced file keeps its permissions");
+    }
     // No temporary file is left behind.
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }
