@@ -6,7 +6,7 @@
 
 use std::io::IsTerminal;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressFinish, ProgressStyle};
 
 /// A progress bar over `len` items, labelled `what` (`checking`, `exporting`).
 pub(crate) fn bar(len: usize, what: &str, quiet: bool) -> ProgressBar {
@@ -14,7 +14,10 @@ pub(crate) fn bar(len: usize, what: &str, quiet: bool) -> ProgressBar {
     if quiet || len < 2 || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
-    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    // Cleared when dropped too, so that an error message after a failed item starts on a
+    // clean line.
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr())
+        .with_finish(ProgressFinish::AndClear);
     // The template is a constant; should it ever fail to parse, the default style is used.
     if let Ok(style) = ProgressStyle::with_template(
         "{prefix} [{bar:30}] {pos}/{len} {msg} ({elapsed_precise}, eta {eta})",
