@@ -10,6 +10,7 @@
 //! - `show`: `bao show`;
 //! - `replay`: `bao replay` on `fixtures/replay/*.jsonl` and on stdin;
 //! - `perft`: `bao perft`;
+//! - `record`: `bao record` on a pseudo-terminal (expectrl + vt100 screens) and piped;
 //! - `usage`: arguments, exit code 2 for usage and I/O errors.
 
 mod check;
@@ -17,6 +18,7 @@ mod cmd;
 mod export;
 mod import;
 mod perft;
+mod record;
 mod replay;
 mod show;
 mod usage;
