@@ -749,15 +749,28 @@ impl Session {
             say!("{canonical} is kept by the recorder and cannot be changed during a game.");
             return Ok(Flow::Continue);
         }
-        let game = self.game_mut();
-        match game
-            .tags
-            .iter_mut()
-            .find(|t| t.value.name.value == canonical)
-        {
-            Some(t) => t.value.value.value = value.to_owned(),
-            None => game.tags.push(Spanned::bare(Tag::new(&canonical, value))),
+        let mut record = self.record.clone();
+        if let Some(g) = record.games.last_mut() {
+            let game = &mut g.value;
+            match game
+                .tags
+                .iter_mut()
+                .find(|t| t.value.name.value == canonical)
+            {
+                Some(t) => t.value.value.value = value.to_owned(),
+                None => game.tags.push(Spanned::bare(Tag::new(&canonical, value))),
+            }
         }
+        // The file stays a valid record: a change the validator objects to (players that
+        // differ from the match's earlier games) is refused.
+        let text = write_record(&record, &WriteOptions::default());
+        let report = check_text(&self.name, Arc::from(text), &CheckOptions::default());
+        if !report.is_valid() {
+            say!("{}", render(&report, self.colour).trim_end());
+            say!("The tag was not changed.");
+            return Ok(Flow::Continue);
+        }
+        self.record = record;
         self.save()?;
         say!("[{canonical} \"{value}\"]");
         Ok(Flow::Continue)
