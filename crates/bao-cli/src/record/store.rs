@@ -2,8 +2,8 @@
 //! valid on disk at every moment.
 //!
 //! A change that only adds text at the end (a ply, a glyph or a comment replaces the final
-//! ` *` with `A6<* *`) is written in place with one `write` at the offset where the old and
-//! the new text part, then `fsync`'ed. Such a write is all or nothing for a killed process
+//! ` *` with ` A6<* *`; the next game of a match follows the last result) is written in place
+//! with one `write` at the offset where the old and the new text part, then `fsync`'ed. Such a write is all or nothing for a killed process
 //! when it stays inside one page of the page cache, so it is done in place only then; every
 //! other change (undo, tags, a result, a write across a page boundary) goes to a temporary
 //! file in the same directory, which is `fsync`'ed and renamed over the record, and the
@@ -18,6 +18,9 @@ use bao_notation::{write_record, Record, WriteOptions};
 
 /// The page size assumed for writes in place (the smallest page of the platforms served).
 const PAGE: usize = 4096;
+
+/// The most an append overwrites of the old text: the final ` *` and its line end.
+const TAIL: usize = 3;
 
 /// How a change reached the disk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,7 +71,11 @@ impl Store {
             return Ok(Written::Nothing);
         }
         let at = common_prefix(old.as_bytes(), new.as_bytes());
-        let written = if new.len() >= old.len() && at / PAGE == (new.len() - 1) / PAGE {
+        // In place only when the old text loses no more than its final ` *` and line end,
+        // and the write stays inside one page.
+        let in_place =
+            new.len() >= old.len() && old.len() - at <= TAIL && at / PAGE == (new.len() - 1) / PAGE;
+        let written = if in_place {
             let file = OpenOptions::new().write(true).open(&self.path)?;
             file.write_all_at(&new.as_bytes()[at..], at as u64)?;
             file.sync_data()?;
@@ -160,6 +167,11 @@ mod tests {
         assert_eq!(
             std::fs::read_to_string(&path).unwrap(),
             "[Event \"x\"]\n\n*\n"
+        );
+        // A tag changes text far from the end: a rewrite, though the text grows.
+        assert_eq!(
+            store.save(&record("[Event \"xy\"]\n\n*\n")).unwrap(),
+            Written::Rewritten
         );
     }
 
