@@ -395,3 +395,43 @@ fn a_finished_game_is_not_reopened() {
     insta::assert_snapshot!("finished", out);
     assert_eq!(read(&file), before);
 }
+
+#[test]
+fn commands_that_cannot_apply_say_why_and_change_nothing() {
+    let (dir, file) = temp();
+    let out = run_in(
+        dir.path(),
+        &[
+            "record",
+            "game.bao",
+            "--yes",
+            "--date",
+            "2026.11.29",
+            "--match",
+            "M",
+            "--south",
+            "Ali",
+            "--north",
+            "Bakari",
+        ],
+        "undo\n!\ndraw\nresign east\ntag Result 1-0\ntag South Chris\n$300\ncomment {x}\nlegal\n\
+         A6\n\nA6\n9\n>\n",
+    );
+    insta::assert_snapshot!("refusals", out);
+    assert!(read(&file).ends_with("[Match \"M\"]\n[Game \"1\"]\n\n1. A6>* *\n"));
+}
+
+#[test]
+fn a_finished_match_game_goes_on_with_the_next_game() {
+    let (dir, file) = temp();
+    std::fs::write(
+        &file,
+        "[South \"Ali\"]\n[North \"Bakari\"]\n[Result \"0-1\"]\n[Termination \"resignation\"]\n\
+         [Match \"M\"]\n[Game \"1\"]\n\n0-1\n",
+    )
+    .unwrap();
+    let out = run_in(dir.path(), &["record", "game.bao"], "\n\nA6>*\nquit\n");
+    insta::assert_snapshot!("next_game", out);
+    insta::assert_snapshot!("next_game_file", read(&file));
+    insta::assert_snapshot!("next_game_check", check(&file));
+}
