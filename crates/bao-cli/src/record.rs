@@ -154,7 +154,6 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
             return Ok(Status::Invalid);
         }
         record = checked.record;
-        record.games.retain(|g| bao_export::json::is_game(&g.value));
         text = Some(String::from_utf8_lossy(bytes).into_owned());
     }
     let store =
@@ -274,22 +273,23 @@ impl From<CliError> for Stop {
 }
 
 impl Session {
+    /// The index of the current game: the last entry that is a game (comments after the
+    /// last result form an entry of their own, kept where it is).
+    fn current(&self) -> usize {
+        let games = &self.record.games;
+        games
+            .iter()
+            .rposition(|g| bao_export::json::is_game(&g.value))
+            .unwrap_or(games.len().saturating_sub(1))
+    }
+
     fn game(&self) -> &Game {
-        &self
-            .record
-            .games
-            .last()
-            .expect("a session has a game")
-            .value
+        &self.record.games[self.current()].value
     }
 
     fn game_mut(&mut self) -> &mut Game {
-        &mut self
-            .record
-            .games
-            .last_mut()
-            .expect("a session has a game")
-            .value
+        let i = self.current();
+        &mut self.record.games[i].value
     }
 
     fn pos(&self) -> &Position {
@@ -305,7 +305,11 @@ impl Session {
 
     /// Sets up or resumes, then records until the game or match is over or the user leaves.
     fn start(&mut self, args: &Args, date: &str) -> Result<Status, CliError> {
-        let resumed = !self.record.games.is_empty();
+        let resumed = self
+            .record
+            .games
+            .iter()
+            .any(|g| bao_export::json::is_game(&g.value));
         let step = if resumed {
             self.resume()
         } else {
@@ -750,7 +754,7 @@ impl Session {
             return Ok(Flow::Continue);
         }
         let mut record = self.record.clone();
-        if let Some(g) = record.games.last_mut() {
+        if let Some(g) = record.games.get_mut(self.current()) {
             let game = &mut g.value;
             match game
                 .tags
@@ -829,7 +833,7 @@ impl Session {
     /// would print it for the record with that move appended, and the legal moves.
     fn explain_illegal(&self, item: &MoveItem) {
         let mut record = self.record.clone();
-        if let Some(g) = record.games.last_mut() {
+        if let Some(g) = record.games.get_mut(self.current()) {
             g.value
                 .movetext
                 .push(Spanned::bare(Element::Move(item.clone())));

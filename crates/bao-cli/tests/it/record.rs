@@ -435,3 +435,29 @@ fn a_finished_match_game_goes_on_with_the_next_game() {
     insta::assert_snapshot!("next_game_file", read(&file));
     insta::assert_snapshot!("next_game_check", check(&file));
 }
+
+#[test]
+fn comments_around_the_games_are_kept() {
+    let (dir, file) = temp();
+    std::fs::write(&file, "{club notes}\n").unwrap();
+    run_in(
+        dir.path(),
+        &["record", "game.bao", "--yes", "--date", "2026.11.29"],
+        "A6>*\nquit\n",
+    );
+    let text = read(&file);
+    assert!(text.starts_with("{club notes}\n[Event"), "{text}");
+    assert!(text.ends_with("\n\n1. A6>* *\n"), "{text}");
+    std::fs::write(
+        &file,
+        "[South \"A\"]\n[North \"B\"]\n\n1. A6<* *\n\n{written after the game}\n",
+    )
+    .unwrap();
+    run_in(dir.path(), &["record", "game.bao"], "a5>\nquit\n");
+    let text = read(&file);
+    assert!(
+        text.ends_with("\n\n1. A6<* a5> *\n\n{written after the game}\n"),
+        "{text}"
+    );
+    assert!(check(&file).contains("0 errors, 0 warnings"));
+}
