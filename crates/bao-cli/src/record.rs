@@ -76,7 +76,10 @@ const OWN_TAGS: [&str; 8] = [
 /// Arguments of `bao record`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// The record file: a new file, or one whose last game is unfinished (resumed).
+    /// The record file: a new file, or one whose last game is unfinished (resumed), or
+    /// whose match goes on. Default: `bao-YYYY-MM-DD.bao` with today's date.
+    ///
+    /// Without a terminal the moves and answers are read from stdin, one per line.
     #[arg(value_name = "FILE")]
     file: Option<PathBuf>,
     /// Take the default answer of every question not answered by a flag.
