@@ -25,6 +25,7 @@ mod man;
 mod new;
 mod perft;
 mod progress;
+mod record;
 mod replay;
 mod show;
 
@@ -89,6 +90,9 @@ enum Command {
     Import(import::Args),
     /// Print a text diagram of one position of a record.
     Show(show::Args),
+    /// Record a live game or best-of-three match move by move, saving every ply at once;
+    /// `bao record FILE` on an unfinished game resumes it.
+    Record(record::Args),
     /// Count the move sequences of a given length from a position (a move-generator test).
     Perft(perft::Args),
     /// Write records in canonical form (to stdout, or check or rewrite the files).
@@ -112,6 +116,7 @@ impl Command {
             Command::Export(args) => export::run(args, ctx),
             Command::Import(args) => import::run(args, ctx),
             Command::Show(args) => show::run(args, ctx),
+            Command::Record(args) => record::run(args, ctx),
             Command::Perft(args) => perft::run(args, ctx),
             Command::Fmt(args) => fmt::run(args, ctx),
             Command::New(args) => new::run(args, ctx),

@@ -138,6 +138,20 @@ pub fn game_start(
     replay::start_position(game, rules, 0).ok().flatten()
 }
 
+/// The move spec a written move stands for in `pos`, as `bao check` reads it: a pit written
+/// without its row letter taken as the mover's front pit, the sign converted from the
+/// record's `Directions` convention. `Err` says why the token names no pit.
+///
+/// # Errors
+/// The token names no pit of the side to move (a row letter left out in the wrong stage).
+pub fn written_spec(
+    pos: &bao_core::Position,
+    item: &bao_notation::MoveItem,
+    directions: bao_notation::Directions,
+) -> Result<bao_core::MoveSpec, String> {
+    replay::token_spec(pos, item, directions)
+}
+
 /// The record written back with the engine's annotations on every move that replayed.
 #[must_use]
 pub fn annotated_text(checked: &Checked) -> String {

@@ -15,7 +15,8 @@
 //! - `legal`: `bao legal` on records and position strings, text and JSON;
 //! - `progress`: progress bars on a terminal (through `script`), none when piped or `--quiet`;
 //! - `completions`: `bao completions SHELL` and `bao man`;
-//! - `readme`: the README's example record and pasted outputs are what `bao` does today.
+//! - `readme`: the README's example record and pasted outputs are what `bao` does today;
+//! - `record`: `bao record` on a pseudo-terminal (expectrl + vt100 screens) and piped.
 
 mod check;
 mod cmd;
@@ -27,6 +28,7 @@ mod new;
 mod perft;
 mod progress;
 mod readme;
+mod record;
 mod replay;
 mod show;
 mod usage;
