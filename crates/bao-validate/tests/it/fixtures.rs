@@ -91,3 +91,21 @@ fn capital(s: &str) -> String {
         .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
         .unwrap_or_default()
 }
+
+/// Records with plies swapped or missing (`fixtures/invalid/repair/`): the error at the first
+/// ply the slip breaks, with the swap or insertion as the best repair.
+#[test]
+fn ply_repair_fixtures_are_rendered() {
+    insta::glob!("../../../../fixtures", "invalid/repair/*.bao", |path| {
+        let text = std::fs::read_to_string(path).unwrap();
+        let name = path.file_name().unwrap().to_str().unwrap();
+        let checked = check(name, &text);
+        assert!(!codes(&checked).is_empty(), "{name}: no diagnostic");
+        insta::assert_snapshot!("rendered", render(&checked.report));
+        let json: Vec<String> = report_json(&checked.report)
+            .iter()
+            .map(|v| serde_json::to_string_pretty(v).unwrap())
+            .collect();
+        insta::assert_snapshot!("json", json.join("\n"));
+    });
+}
