@@ -385,7 +385,12 @@ impl Walker<'_> {
                             let fix = d.fix.as_ref().and_then(|f| {
                                 here.legal_moves().into_iter().find(|m| m.to_string() == *f)
                             });
-                            let repair = d.repair.clone().filter(|_| self.opts.assume_fixes);
+                            // One pending swap at a time: a second one is not assumed.
+                            let repair = d.repair.clone().filter(|r| {
+                                self.opts.assume_fixes
+                                    && !(swapped.is_some()
+                                        && matches!(r.repair, Repair::Swap { .. }))
+                            });
                             self.push(*d, &assumes);
                             match fix.filter(|_| self.opts.assume_fixes) {
                                 None if repair.is_some() => {
