@@ -27,6 +27,7 @@ mod annotate;
 mod codes;
 mod diagnostic;
 pub mod json;
+mod plies;
 mod record;
 mod replay;
 mod suggest;
@@ -40,7 +41,7 @@ pub use annotate::{agrees, annotate_record, engine_items, items_text, Disagreeme
 pub use codes::{Code, ALL_CODES, REPOSITORY};
 pub use diagnostic::{line_col, AnyDiagnostic, CheckDiagnostic, CheckReport, Label, Stats};
 pub use replay::Played;
-pub use suggest::{annotation_matches, rank, unambiguous, Suggestion};
+pub use suggest::{annotation_matches, rank, unambiguous, Repair, Suggestion, LOOKAHEAD};
 
 /// How to check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
