@@ -12,8 +12,9 @@ use crate::ast::{
 use crate::dialect::Directions;
 use crate::error::{SyntaxCode, SyntaxError};
 use crate::lexical::{
-    annotation_item, fast_move, fast_move_number, glyph_word, is_delim, is_tag_start, is_ws,
-    looks_like_move, move_number, move_word, nag_number, tag_name, word_end,
+    annotation_item, fast_annotation_item, fast_move, fast_move_number, glyph_word, is_delim,
+    is_tag_start, is_ws, looks_like_move, move_number, move_word, nag_number, tag_name_len,
+    word_end,
 };
 use crate::position_string::PositionString;
 use crate::span::{Span, Spanned};
@@ -127,9 +128,12 @@ impl<'s> Parser<'s> {
     }
 
     fn skip_ws(&mut self) {
-        while self.pos < self.end && is_ws(self.bytes[self.pos]) {
-            self.pos += 1;
+        let b = &self.bytes[..self.end];
+        let mut i = self.pos;
+        while i < b.len() && is_ws(b[i]) {
+            i += 1;
         }
+        self.pos = i;
     }
 
     /// The end of the word at `pos`; cached, so that reading a word in pieces (`1.2.3.`)
@@ -260,10 +264,8 @@ impl<'s> Parser<'s> {
         let start = self.pos;
         let b = self.bytes;
         if b[start] == b';' {
-            let line_end = b[start..self.end]
-                .iter()
-                .position(|&c| c == b'\n')
-                .map_or(self.end, |p| start + p);
+            let line_end =
+                memchr::memchr(b'\n', &b[start..self.end]).map_or(self.end, |p| start + p);
             let mut text_end = line_end;
             if text_end > start + 1 && b[text_end - 1] == b'\r' {
                 text_end -= 1;
@@ -278,7 +280,7 @@ impl<'s> Parser<'s> {
                 text_end,
             );
         }
-        let (text_end, end) = match b[start + 1..self.end].iter().position(|&c| c == b'}') {
+        let (text_end, end) = match memchr::memchr(b'}', &b[start + 1..self.end]) {
             Some(p) => (start + 1 + p, start + 2 + p),
             None => {
                 self.swallowed = true;
@@ -331,7 +333,8 @@ impl<'s> Parser<'s> {
             self.pos += 1;
         }
         let name_start = self.pos;
-        let Ok((rest, name)) = tag_name(&self.src[self.pos..self.end]) else {
+        let name_len = tag_name_len(&b[self.pos..self.end]);
+        if name_len == 0 {
             self.skip_tag_rest();
             self.err_help(
                 SyntaxCode::BadTag,
@@ -341,8 +344,9 @@ impl<'s> Parser<'s> {
                 "a tag pair is written [Name \"value\"]",
             );
             return None;
-        };
-        self.pos = self.end - rest.len();
+        }
+        self.pos += name_len;
+        let name = &self.src[name_start..self.pos];
         let name = sp(canonical_tag_name(name).to_owned(), name_start, self.pos);
         while self.pos < self.end && matches!(b[self.pos], b' ' | b'\t') {
             self.pos += 1;
@@ -370,6 +374,12 @@ impl<'s> Parser<'s> {
         let mut value = String::new();
         let mut seg = self.pos;
         let closed = loop {
+            // Up to the next byte that matters.
+            let mut i = self.pos;
+            while i < self.end && !matches!(b[i], b'"' | b'\\' | b'\n' | b'\r') {
+                i += 1;
+            }
+            self.pos = i;
             if self.pos >= self.end || b[self.pos] == b'\n' || b[self.pos] == b'\r' {
                 break false;
             }
@@ -404,7 +414,12 @@ impl<'s> Parser<'s> {
                 _ => self.pos += 1,
             }
         };
-        value.push_str(&self.src[seg..self.pos]);
+        if value.is_empty() {
+            // No escape: one allocation of the right size.
+            value = self.src[seg..self.pos].to_owned();
+        } else {
+            value.push_str(&self.src[seg..self.pos]);
+        }
         if !closed {
             self.err_help(
                 SyntaxCode::UnterminatedString,
@@ -499,7 +514,9 @@ impl<'s> Parser<'s> {
             }
             let start = self.pos;
             let c = b[start];
-            if matches!(c, b'[' | b'(' | b'$') || (is_delim(c) && !matches!(c, b'{' | b';' | b')'))
+            if pending.is_some()
+                && (matches!(c, b'[' | b'(' | b'$')
+                    || (is_delim(c) && !matches!(c, b'{' | b';' | b')')))
             {
                 if let Some(n) = pending.take() {
                     self.orphan_number(n);
@@ -864,7 +881,9 @@ impl<'s> Parser<'s> {
             let ws = self.pos;
             let we = self.word_end();
             self.pos = we;
-            match annotation_item(&self.src[ws..we]) {
+            let item =
+                fast_annotation_item(&b[ws..we]).or_else(|| annotation_item(&self.src[ws..we]));
+            match item {
                 Some(item) => items.push(sp(item, ws, we)),
                 None => self.err_help(
                     SyntaxCode::BadAnnotation,
@@ -884,6 +903,7 @@ impl<'s> Parser<'s> {
 
 /// Adds a move read from `start..we` (the token up to `token_end`, then its glyph) to the
 /// innermost open line.
+#[inline]
 fn push_move(
     stack: &mut [Frame],
     number: Option<Spanned<MoveNumber>>,

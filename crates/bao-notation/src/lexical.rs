@@ -309,11 +309,10 @@ pub(crate) fn move_number(word: &str) -> Option<(Result<u32, ()>, usize, usize)>
 
 /// A NAG after `$`: digits 0..=255.
 pub(crate) fn nag_number(digits: &str) -> Option<Nag> {
-    let r: IResult<&str, &str> = digit1(digits);
-    match r {
-        Ok(("", d)) => d.parse::<u8>().ok().map(Nag),
-        _ => None,
+    if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
+        return None;
     }
+    digits.parse::<u8>().ok().map(Nag)
 }
 
 /// A glyph standing alone.
@@ -326,6 +325,36 @@ pub(crate) fn glyph_word(word: &str) -> Option<Nag> {
 
 fn seeds(input: &str) -> IResult<&str, &str> {
     recognize(pair(char(':'), digit1)).parse(input)
+}
+
+/// The fast path for an annotation item word (`xa5`, `xa5:3`, `A6`, `A6:4` with at most two
+/// digits of seeds). `None` sends the word to [`annotation_item`], which decides, and gives the
+/// same item for every word accepted here.
+#[inline]
+pub(crate) fn fast_annotation_item(w: &[u8]) -> Option<AnnotationItem> {
+    let (kind, rest) = match *w.first()? {
+        b'x' | b'X' => (ItemKind::Capture, &w[1..]),
+        _ => (ItemKind::LapEnd, w),
+    };
+    let (side, row) = match *rest.first()? {
+        b'A' => (Side::South, Row::Front),
+        b'B' => (Side::South, Row::Back),
+        b'a' => (Side::North, Row::Front),
+        b'b' => (Side::North, Row::Back),
+        _ => return None,
+    };
+    let n = *rest.get(1)?;
+    if !(b'1'..=b'8').contains(&n) {
+        return None;
+    }
+    let pit = Pit::new(side, row, n - b'0')?;
+    let seeds = match &rest[2..] {
+        [] => None,
+        [b':', d @ b'0'..=b'9'] => Some(d - b'0'),
+        [b':', d @ b'0'..=b'9', e @ b'0'..=b'9'] => Some((d - b'0') * 10 + (e - b'0')),
+        _ => return None,
+    };
+    Some(AnnotationItem { kind, pit, seeds })
 }
 
 /// One annotation item word: `xa5`, `xa5:3`, `A6`, `A6:4` (`X` is read as `x`).
@@ -351,13 +380,30 @@ pub(crate) fn annotation_item(word: &str) -> Option<AnnotationItem> {
     })
 }
 
-/// A tag name: a letter then letters, digits and `_`.
-pub(crate) fn tag_name(input: &str) -> IResult<&str, &str> {
-    recognize(pair(
-        satisfy(|c| c.is_ascii_alphabetic()),
-        opt(take_while1(|c: char| c.is_ascii_alphanumeric() || c == '_')),
-    ))
-    .parse(input)
+/// The bytes of a tag name after its first letter: ASCII letters, digits and `_`.
+static NAME_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        let c = i as u8;
+        t[i] = c.is_ascii_alphanumeric() || c == b'_';
+        i += 1;
+    }
+    t
+};
+
+/// The length of the tag name at the start of `b`: an ASCII letter, then ASCII letters,
+/// digits and `_`; 0 when `b` does not start with a letter.
+#[inline]
+pub(crate) fn tag_name_len(b: &[u8]) -> usize {
+    if !b.first().is_some_and(u8::is_ascii_alphabetic) {
+        return 0;
+    }
+    let mut i = 1;
+    while i < b.len() && NAME_BYTE[b[i] as usize] {
+        i += 1;
+    }
+    i
 }
 
 /// Whether the text at `from` (a `[`) starts a tag pair: `[`, blanks, a name, blanks, `"`.
@@ -367,10 +413,11 @@ pub(crate) fn is_tag_start(s: &str, from: usize) -> bool {
     while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
         i += 1;
     }
-    let Ok((rest, _)) = tag_name(&s[i..]) else {
+    let len = tag_name_len(&b[i.min(b.len())..]);
+    if len == 0 {
         return false;
-    };
-    let mut j = s.len() - rest.len();
+    }
+    let mut j = i + len;
     while j < b.len() && (b[j] == b' ' || b[j] == b'\t') {
         j += 1;
     }
@@ -460,6 +507,49 @@ mod tests {
         assert!(fast_move(b"A6<*", 0).is_some());
         assert!(fast_move(b"b3>**#?! ", 0).is_some());
         assert_eq!(fast_move_number(b"12. A6<", 0), Some((12, 3)));
+    }
+
+    /// Every annotation word over a small alphabet: the fast path agrees with the nom parser
+    /// whenever it answers.
+    #[test]
+    fn fast_annotation_items_agree_with_nom() {
+        let alphabet = b"xXAb18:0";
+        let mut words = vec![Vec::new()];
+        let mut checked = 0;
+        for _ in 0..6 {
+            let mut next = Vec::new();
+            for w in &words {
+                for &c in alphabet {
+                    let mut w = w.clone();
+                    w.push(c);
+                    next.push(w);
+                }
+            }
+            for w in &next {
+                let word = std::str::from_utf8(w).unwrap();
+                if let Some(item) = fast_annotation_item(w) {
+                    checked += 1;
+                    assert_eq!(annotation_item(word), Some(item), "{word:?}");
+                }
+            }
+            words = next;
+        }
+        assert!(checked > 100);
+        assert!(fast_annotation_item(b"xa5:3").is_some());
+        assert!(fast_annotation_item(b"B6").is_some());
+        assert!(fast_annotation_item(b"xa5:255").is_none());
+        assert_eq!(annotation_item("xa5:255").unwrap().seeds, Some(255));
+    }
+
+    #[test]
+    fn tag_names() {
+        assert_eq!(tag_name_len(b"Event \"x\""), 5);
+        assert_eq!(tag_name_len(b"Rule_Set2\""), 9);
+        assert_eq!(tag_name_len(b"9Event"), 0);
+        assert_eq!(tag_name_len(b"_x"), 0);
+        assert_eq!(tag_name_len("É".as_bytes()), 0);
+        assert_eq!(tag_name_len("aÉ".as_bytes()), 1);
+        assert_eq!(tag_name_len(b""), 0);
     }
 
     #[test]

@@ -5,6 +5,29 @@
 //! line). The parser and the streaming reader share this rule, so a defect in one game can
 //! never swallow the games after it.
 
+/// Below this length a plain loop finds a byte faster than a `memchr` call.
+const SHORT: usize = 24;
+
+/// The first of `a`, `b` or `c` in `hay`.
+#[inline]
+fn find3(a: u8, b: u8, c: u8, hay: &[u8]) -> Option<usize> {
+    if hay.len() < SHORT {
+        hay.iter().position(|&x| x == a || x == b || x == c)
+    } else {
+        memchr::memchr3(a, b, c, hay)
+    }
+}
+
+/// The first of `a` or `b` in `hay`.
+#[inline]
+fn find2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
+    if hay.len() < SHORT {
+        hay.iter().position(|&x| x == a || x == b)
+    } else {
+        memchr::memchr2(a, b, hay)
+    }
+}
+
 /// Whether a line (leading blanks allowed) begins with `[`, a tag name and a `"`.
 pub(crate) fn is_tag_line(line: &[u8]) -> bool {
     let mut i = 0;
@@ -21,9 +44,7 @@ pub(crate) fn is_tag_line(line: &[u8]) -> bool {
     if !line.get(i).is_some_and(u8::is_ascii_alphabetic) {
         return false;
     }
-    while i < line.len() && (line[i].is_ascii_alphanumeric() || line[i] == b'_') {
-        i += 1;
-    }
+    i += crate::lexical::tag_name_len(&line[i..]);
     while i < line.len() && matches!(line[i], b' ' | b'\t') {
         i += 1;
     }
@@ -62,12 +83,12 @@ impl Splitter {
             // Once the chunk has movetext (or on a tag line, which never gives it any), only
             // the bytes that open a comment or a string matter: jump to the next one.
             if tag_line {
-                match memchr::memchr3(b'{', b';', b'"', &line[i..]) {
+                match find3(b'{', b';', b'"', &line[i..]) {
                     Some(p) => i += p,
                     None => break,
                 }
             } else if self.has_movetext {
-                match memchr::memchr2(b'{', b';', &line[i..]) {
+                match find2(b'{', b';', &line[i..]) {
                     Some(p) => i += p,
                     None => break,
                 }
