@@ -41,7 +41,32 @@ pub const KNOWN_TAGS: &[&str] = &[
     "Directions",
 ];
 
+/// The index in [`KNOWN_TAGS`] of a name spelled exactly as there.
+fn known_tag_index(name: &str) -> Option<usize> {
+    Some(match name {
+        "Event" => 0,
+        "Site" => 1,
+        "Date" => 2,
+        "Round" => 3,
+        "South" => 4,
+        "North" => 5,
+        "Result" => 6,
+        "RuleSet" => 7,
+        "Position" => 8,
+        "Termination" => 9,
+        "Match" => 10,
+        "Game" => 11,
+        "Source" => 12,
+        "Transcriber" => 13,
+        "Directions" => 14,
+        _ => return None,
+    })
+}
+
 fn canonical_tag_name(name: &str) -> &str {
+    if let Some(i) = known_tag_index(name) {
+        return KNOWN_TAGS.get(i).copied().unwrap_or(name);
+    }
     KNOWN_TAGS
         .iter()
         .find(|k| k.eq_ignore_ascii_case(name))
@@ -127,6 +152,7 @@ impl<'s> Parser<'s> {
             .push(SyntaxError::new(code, span, message, label).help(help));
     }
 
+    #[inline(always)]
     fn skip_ws(&mut self) {
         let b = &self.bytes[..self.end];
         let mut i = self.pos;
@@ -169,6 +195,8 @@ impl<'s> Parser<'s> {
         let mut tags_reserved = false;
         let mut after_tags: Vec<Spanned<Comment>> = Vec::new();
         let mut seen: Option<std::collections::HashSet<String>> = None;
+        // The known tags already given, one bit each.
+        let mut known_seen = 0u32;
         let mut last_end = self.pos;
         // Tag section.
         loop {
@@ -194,7 +222,11 @@ impl<'s> Parser<'s> {
                             game.tags.reserve_exact(self.scratch.tags_hint);
                         }
                         let name = &tag.value.name.value;
-                        let dup = if game.tags.len() < 16 {
+                        let dup = if let Some(k) = known_tag_index(name) {
+                            let dup = known_seen & (1 << k) != 0;
+                            known_seen |= 1 << k;
+                            dup
+                        } else if game.tags.len() < 16 {
                             game.tags.iter().any(|t| &t.value.name.value == name)
                         } else {
                             let set = seen.get_or_insert_with(|| {
@@ -903,7 +935,7 @@ impl<'s> Parser<'s> {
 
 /// Adds a move read from `start..we` (the token up to `token_end`, then its glyph) to the
 /// innermost open line.
-#[inline]
+#[inline(always)]
 fn push_move(
     stack: &mut [Frame],
     number: Option<Spanned<MoveNumber>>,
@@ -932,4 +964,21 @@ fn push_move(
 /// The length of the move part of a word (without a trailing glyph).
 fn token_len(word: &str) -> usize {
     word.trim_end_matches(['!', '?']).len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_tag_indexes_follow_the_list() {
+        for (i, name) in KNOWN_TAGS.iter().enumerate() {
+            assert_eq!(known_tag_index(name), Some(i));
+            assert_eq!(canonical_tag_name(&name.to_lowercase()), *name);
+        }
+        assert_eq!(known_tag_index("event"), None);
+        assert_eq!(known_tag_index("Annotator"), None);
+        assert_eq!(canonical_tag_name("Annotator"), "Annotator");
+        assert!(KNOWN_TAGS.len() <= 32);
+    }
 }

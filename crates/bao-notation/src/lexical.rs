@@ -31,10 +31,22 @@ pub(crate) fn is_delim(b: u8) -> bool {
     DELIM[b as usize]
 }
 
+/// The whitespace bytes, as a table.
+static WS: [bool; 256] = {
+    let mut t = [false; 256];
+    let ws = b" \t\n\r\x0b\x0c";
+    let mut i = 0;
+    while i < ws.len() {
+        t[ws[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
+
 /// Whether `b` is whitespace between tokens.
 #[inline]
 pub(crate) fn is_ws(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c')
+    WS[b as usize]
 }
 
 /// The end of the word starting at `from`.
@@ -215,7 +227,7 @@ pub(crate) type FastMove = (MoveToken, Option<Nag>, usize, usize);
 /// a delimiter or the end. It returns `None` for anything else (a number-only pit, a defect,
 /// a word that goes on), and the caller then reads the word with [`move_word`], which gives
 /// the same token for every word accepted here.
-#[inline]
+#[inline(always)]
 pub(crate) fn fast_move(bytes: &[u8], from: usize) -> Option<FastMove> {
     let b = bytes.get(from..)?;
     let (side, row) = match *b.first()? {
@@ -280,7 +292,7 @@ pub(crate) fn fast_move(bytes: &[u8], from: usize) -> Option<FastMove> {
 /// The fast path for the common move number `12.` at `bytes[from..]`: up to nine digits, not
 /// zero, one dot not followed by another. Returns the number and the end of the dot; `None`
 /// for anything else, which [`move_number`] then reads.
-#[inline]
+#[inline(always)]
 pub(crate) fn fast_move_number(bytes: &[u8], from: usize) -> Option<(u32, usize)> {
     let b = bytes.get(from..)?;
     let mut n: u32 = 0;
