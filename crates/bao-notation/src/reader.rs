@@ -253,11 +253,13 @@ impl<R: Read> GameReader<R> {
     }
 
     /// Reads one line onto the end of the chunk's buffer, keeping at most `max_bytes` of it;
-    /// returns the bytes read and whether the line was cut.
-    fn read_line(&mut self) -> io::Result<(usize, bool)> {
+    /// returns the bytes read, whether the line was cut, and whether it holds neither `{` nor
+    /// `;` (see [`Splitter::line_hint`]).
+    fn read_line(&mut self) -> io::Result<(usize, bool, bool)> {
         let line_start = self.chunk.len();
         let mut total = 0usize;
         let mut cut = false;
+        let mut plain = true;
         loop {
             let buf = match self.input.fill_buf() {
                 Ok(b) => b,
@@ -265,19 +267,18 @@ impl<R: Read> GameReader<R> {
                 Err(e) => return Err(e),
             };
             if buf.is_empty() {
-                return Ok((total, cut));
+                return Ok((total, cut, plain));
             }
-            let (take, eol) = match memchr::memchr(b'\n', buf) {
-                Some(p) => (p + 1, true),
-                None => (buf.len(), false),
-            };
+            let (take, piece_plain) = crate::split::line_len(buf);
+            plain &= piece_plain;
+            let eol = buf[take - 1] == b'\n';
             let room = self.max_bytes.saturating_sub(self.chunk.len() - line_start);
             self.chunk.extend_from_slice(&buf[..take.min(room)]);
             cut |= take > room;
             self.input.consume(take);
             total += take;
             if eol {
-                return Ok((total, cut));
+                return Ok((total, cut, plain));
             }
         }
     }
@@ -317,7 +318,7 @@ impl<R: Read> GameReader<R> {
             // The line is read straight onto the chunk, and taken off again when it begins
             // the next chunk or does not fit.
             let line_start = self.chunk.len();
-            let (n, truncated) = self.read_line()?;
+            let (n, truncated, plain) = self.read_line()?;
             self.offset += n as u64;
             if n == 0 {
                 if self.chunk.len() > carried || self.overflow {
@@ -326,7 +327,7 @@ impl<R: Read> GameReader<R> {
                 self.carry = std::mem::take(&mut self.chunk);
                 return Ok(false);
             }
-            let boundary = self.splitter.line(&self.chunk[line_start..]);
+            let boundary = self.splitter.line_hint(&self.chunk[line_start..], plain);
             if boundary && (line_start > 0 || self.overflow) {
                 self.next_line.clear();
                 self.next_line.extend_from_slice(&self.chunk[line_start..]);
