@@ -945,20 +945,39 @@ fn push_move(
     token_end: usize,
     we: usize,
 ) {
-    let mut nags = Vec::new();
-    if let Some(g) = glyph {
-        nags.push(sp(g, token_end, we));
-    }
-    let item_start = number.as_ref().map_or(start, |n| n.span.start);
-    let item = MoveItem {
-        number,
-        token: sp(token, start, token_end),
-        nags,
-        annotation: None,
+    let Some(top) = stack.last_mut() else {
+        return;
     };
-    if let Some(top) = stack.last_mut() {
-        top.elems.push(sp(Element::Move(item), item_start, we));
-    }
+    // Room first, so that the item is built where it is stored (`start <= token_end <= we`).
+    top.elems.reserve(1);
+    let item_start = number.as_ref().map_or(start, |n| n.span.start);
+    top.elems.push(Spanned {
+        value: Element::Move(MoveItem {
+            number,
+            token: Spanned {
+                value: token,
+                span: Span {
+                    start,
+                    end: token_end,
+                },
+            },
+            nags: match glyph {
+                None => Vec::new(),
+                Some(g) => vec![Spanned {
+                    value: g,
+                    span: Span {
+                        start: token_end,
+                        end: we,
+                    },
+                }],
+            },
+            annotation: None,
+        }),
+        span: Span {
+            start: item_start,
+            end: we,
+        },
+    });
 }
 
 /// The length of the move part of a word (without a trailing glyph).
