@@ -243,7 +243,17 @@ pub(crate) fn fast_move(bytes: &[u8], from: usize) -> Option<FastMove> {
     }
     let pit = Pit::new(side, row, n - b'0').unwrap_or(Pit::nyumba(side));
     let mut i = 2;
-    let at = |i: usize| b.get(i).copied().unwrap_or(b' ');
+    // The word's first bytes in a fixed window (a blank past the end, which ends a word), so
+    // that reading them needs no bounds checks: a move word accepted here has at most 8.
+    let w: [u8; 16] = match b.first_chunk::<16>() {
+        Some(w) => *w,
+        None => {
+            let mut w = [b' '; 16];
+            w[..b.len()].copy_from_slice(b);
+            w
+        }
+    };
+    let at = |i: usize| w[i & 15];
     let sign = match at(i) {
         b'<' | b'L' | b'l' => Some(Sign::Left),
         b'>' | b'R' | b'r' => Some(Sign::Right),
@@ -275,7 +285,7 @@ pub(crate) fn fast_move(bytes: &[u8], from: usize) -> Option<FastMove> {
     if let Some((_, len)) = nag {
         i += len;
     }
-    if i < b.len() && !is_delim(b[i]) {
+    if !is_delim(at(i)) {
         return None;
     }
     let token = MoveToken {
@@ -516,6 +526,21 @@ mod tests {
             words = next;
         }
         assert!(checked > 1000);
+        // Long enough for the window to come straight from the text.
+        for w in [
+            "A6<*",
+            "b3>**#?!",
+            "A6<*!x",
+            "a5",
+            "a5L+!? rest of the line",
+            "B2R#??",
+        ] {
+            let long = format!("{w} 12. A6<* a5>* B2>");
+            let short = fast_move(w.as_bytes(), 0).map(|m| m.0);
+            assert_eq!(fast_move(long.as_bytes(), 0).map(|m| m.0), short, "{w}");
+            let at_end = format!("1. {w}");
+            assert_eq!(fast_move(at_end.as_bytes(), 3).map(|m| m.0), short, "{w}");
+        }
         assert!(fast_move(b"A6<*", 0).is_some());
         assert!(fast_move(b"b3>**#?! ", 0).is_some());
         assert_eq!(fast_move_number(b"12. A6<", 0), Some((12, 3)));
