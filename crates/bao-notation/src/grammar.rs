@@ -693,31 +693,47 @@ impl<'s> Parser<'s> {
                     );
                 }
                 _ => {
-                    // The fast paths for the two common words; anything unusual goes on to
-                    // the nom parsers below, which report every defect.
-                    if let Some((token, glyph, token_end, we)) = fast_move(&b[..self.end], start) {
-                        self.pos = we;
-                        last_end = we;
-                        let number = pending.take();
-                        if discard == 0 {
-                            push_move(&mut stack, number, token, glyph, start, token_end, we);
+                    // The fast paths for the two common words, in a loop of their own while
+                    // they last; anything unusual goes on to the nom parsers below, which
+                    // report every defect.
+                    let text = &b[..self.end];
+                    let mut at = start;
+                    let mut fast = false;
+                    loop {
+                        if let Some((token, glyph, token_end, we)) = fast_move(text, at) {
+                            last_end = we;
+                            let number = pending.take();
+                            if discard == 0 {
+                                push_move(&mut stack, number, token, glyph, at, token_end, we);
+                            }
+                            at = we;
+                        } else if let Some((n, ne)) = fast_move_number(text, at) {
+                            last_end = ne;
+                            if let Some(n) = pending.take() {
+                                self.orphan_number(n);
+                            }
+                            pending = Some(sp(
+                                MoveNumber {
+                                    number: n,
+                                    ellipsis: false,
+                                },
+                                at,
+                                ne,
+                            ));
+                            at = ne;
+                        } else {
+                            break;
                         }
-                        continue;
+                        fast = true;
+                        while at < text.len() && is_ws(text[at]) {
+                            at += 1;
+                        }
+                        if at >= text.len() {
+                            break;
+                        }
                     }
-                    if let Some((n, ne)) = fast_move_number(&b[..self.end], start) {
-                        self.pos = ne;
-                        last_end = ne;
-                        if let Some(n) = pending.take() {
-                            self.orphan_number(n);
-                        }
-                        pending = Some(sp(
-                            MoveNumber {
-                                number: n,
-                                ellipsis: false,
-                            },
-                            start,
-                            ne,
-                        ));
+                    if fast {
+                        self.pos = at;
                         continue;
                     }
                     let we = self.word_end();
