@@ -725,6 +725,10 @@ impl<'s> Parser<'s> {
                             break;
                         }
                         fast = true;
+                        // Mostly one blank.
+                        if text.get(at) == Some(&b' ') {
+                            at += 1;
+                        }
                         while at < text.len() && is_ws(text[at]) {
                             at += 1;
                         }

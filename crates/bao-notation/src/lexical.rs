@@ -579,6 +579,14 @@ mod tests {
     }
 
     #[test]
+    fn whitespace() {
+        for b in 0..=255u8 {
+            let expected = matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c');
+            assert_eq!(is_ws(b), expected, "{b}");
+        }
+    }
+
+    #[test]
     fn tag_names() {
         assert_eq!(tag_name_len(b"Event \"x\""), 5);
         assert_eq!(tag_name_len(b"Rule_Set2\""), 9);
