@@ -260,6 +260,20 @@ pub(crate) fn fast_move(bytes: &[u8], from: usize) -> Option<FastMove> {
         _ => None,
     };
     i += usize::from(sign.is_some());
+    // The two usual endings, `A6<` and `A6<*`, before the rarer suffixes.
+    let plain = is_delim(at(i));
+    if plain || (at(i) == b'*' && is_delim(at(i + 1))) {
+        let end = from + i + usize::from(!plain);
+        let token = MoveToken {
+            pit: PitRef::Pit(pit),
+            sign,
+            takasa: !plain,
+            claims_takasia: false,
+            safari: false,
+            claims_win: false,
+        };
+        return Some((token, None, end, end));
+    }
     let mut stars = 0;
     while stars < 2 && at(i) == b'*' {
         stars += 1;
