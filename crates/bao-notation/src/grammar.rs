@@ -19,6 +19,16 @@ use crate::lexical::{
 use crate::position_string::PositionString;
 use crate::span::{Span, Spanned};
 
+/// The bytes that end a run of plain text in a tag value: `"`, `\\`, LF, CR.
+static VALUE_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t[b'\n' as usize] = true;
+    t[b'\r' as usize] = true;
+    t
+};
+
 /// The deepest nesting of variations accepted.
 pub const MAX_VARIATION_DEPTH: usize = 64;
 
@@ -408,7 +418,7 @@ impl<'s> Parser<'s> {
         let closed = loop {
             // Up to the next byte that matters.
             let mut i = self.pos;
-            while i < self.end && !matches!(b[i], b'"' | b'\\' | b'\n' | b'\r') {
+            while i < self.end && !VALUE_STOP[b[i] as usize] {
                 i += 1;
             }
             self.pos = i;
