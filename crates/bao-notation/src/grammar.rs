@@ -73,15 +73,14 @@ fn known_tag_index(name: &str) -> Option<usize> {
     })
 }
 
-fn canonical_tag_name(name: &str) -> &str {
-    if let Some(i) = known_tag_index(name) {
-        return KNOWN_TAGS.get(i).copied().unwrap_or(name);
+/// The canonical spelling of a tag name, with its index in [`KNOWN_TAGS`] if it is known.
+fn canonical_tag_name(name: &str) -> (&str, Option<usize>) {
+    let known = known_tag_index(name)
+        .or_else(|| KNOWN_TAGS.iter().position(|k| k.eq_ignore_ascii_case(name)));
+    match known.and_then(|i| KNOWN_TAGS.get(i)) {
+        Some(k) => (k, known),
+        None => (name, None),
     }
-    KNOWN_TAGS
-        .iter()
-        .find(|k| k.eq_ignore_ascii_case(name))
-        .copied()
-        .unwrap_or(name)
 }
 
 fn shown(word: &str) -> String {
@@ -226,13 +225,13 @@ impl<'s> Parser<'s> {
                 }
                 b'[' => {
                     game.comments.append(&mut after_tags);
-                    if let Some(tag) = self.tag() {
+                    if let Some((tag, known)) = self.tag() {
                         if !tags_reserved {
                             tags_reserved = true;
                             game.tags.reserve_exact(self.scratch.tags_hint);
                         }
                         let name = &tag.value.name.value;
-                        let dup = if let Some(k) = known_tag_index(name) {
+                        let dup = if let Some(k) = known {
                             let dup = known_seen & (1 << k) != 0;
                             known_seen |= 1 << k;
                             dup
@@ -367,7 +366,8 @@ impl<'s> Parser<'s> {
         self.pos = i;
     }
 
-    fn tag(&mut self) -> Option<Spanned<Tag>> {
+    /// A tag pair, with the index of its name in [`KNOWN_TAGS`] if it is known.
+    fn tag(&mut self) -> Option<(Spanned<Tag>, Option<usize>)> {
         let start = self.pos;
         let b = self.bytes;
         self.pos += 1;
@@ -389,7 +389,8 @@ impl<'s> Parser<'s> {
         }
         self.pos += name_len;
         let name = &self.src[name_start..self.pos];
-        let name = sp(canonical_tag_name(name).to_owned(), name_start, self.pos);
+        let (name, known) = canonical_tag_name(name);
+        let name = sp(name.to_owned(), name_start, self.pos);
         while self.pos < self.end && matches!(b[self.pos], b' ' | b'\t') {
             self.pos += 1;
         }
@@ -472,7 +473,7 @@ impl<'s> Parser<'s> {
             );
             let value = sp(value, vstart, self.pos);
             // Take the `]` if it is the last thing on the line.
-            return Some(sp(Tag { name, value }, start, self.pos));
+            return Some((sp(Tag { name, value }, start, self.pos), known));
         }
         self.pos += 1;
         let value = sp(value, vstart, self.pos);
@@ -492,7 +493,7 @@ impl<'s> Parser<'s> {
             );
             self.skip_tag_rest();
         }
-        Some(sp(Tag { name, value }, start, self.pos))
+        Some((sp(Tag { name, value }, start, self.pos), known))
     }
 
     fn check_tag(&mut self, duplicate: bool, tag: &Spanned<Tag>) {
@@ -1023,11 +1024,11 @@ mod tests {
     fn known_tag_indexes_follow_the_list() {
         for (i, name) in KNOWN_TAGS.iter().enumerate() {
             assert_eq!(known_tag_index(name), Some(i));
-            assert_eq!(canonical_tag_name(&name.to_lowercase()), *name);
+            assert_eq!(canonical_tag_name(&name.to_lowercase()), (*name, Some(i)));
         }
         assert_eq!(known_tag_index("event"), None);
         assert_eq!(known_tag_index("Annotator"), None);
-        assert_eq!(canonical_tag_name("Annotator"), "Annotator");
+        assert_eq!(canonical_tag_name("Annotator"), ("Annotator", None));
         assert!(KNOWN_TAGS.len() <= 32);
     }
 }

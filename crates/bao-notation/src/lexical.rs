@@ -218,6 +218,20 @@ pub(crate) fn move_word(word: &str) -> Result<(MoveToken, Option<Nag>), Defect> 
     Ok((token, glyph.and_then(Nag::from_glyph)))
 }
 
+/// The first 16 bytes of `b`, blanks past its end (a blank ends every word): a fixed window
+/// the fast paths read without bounds checks (they look at no more than its first 11 bytes).
+#[inline(always)]
+fn window(b: &[u8]) -> [u8; 16] {
+    match b.first_chunk::<16>() {
+        Some(w) => *w,
+        None => {
+            let mut w = [b' '; 16];
+            w[..b.len()].copy_from_slice(b);
+            w
+        }
+    }
+}
+
 /// A move read by the fast path: the token, its glyph NAG, the end of the token (before the
 /// glyph) and the end of the word.
 pub(crate) type FastMove = (MoveToken, Option<Nag>, usize, usize);
@@ -245,14 +259,7 @@ pub(crate) fn fast_move(bytes: &[u8], from: usize) -> Option<FastMove> {
     let mut i = 2;
     // The word's first bytes in a fixed window (a blank past the end, which ends a word), so
     // that reading them needs no bounds checks: a move word accepted here has at most 8.
-    let w: [u8; 16] = match b.first_chunk::<16>() {
-        Some(w) => *w,
-        None => {
-            let mut w = [b' '; 16];
-            w[..b.len()].copy_from_slice(b);
-            w
-        }
-    };
+    let w = window(b);
     let at = |i: usize| w[i & 15];
     let sign = match at(i) {
         b'<' | b'L' | b'l' => Some(Sign::Left),
@@ -318,17 +325,17 @@ pub(crate) fn fast_move(bytes: &[u8], from: usize) -> Option<FastMove> {
 /// for anything else, which [`move_number`] then reads.
 #[inline(always)]
 pub(crate) fn fast_move_number(bytes: &[u8], from: usize) -> Option<(u32, usize)> {
-    let b = bytes.get(from..)?;
+    let w = window(bytes.get(from..)?);
     let mut n: u32 = 0;
     let mut i = 0;
-    while i < b.len() && b[i].is_ascii_digit() {
+    while w[i & 15].is_ascii_digit() {
         if i == 9 {
             return None;
         }
-        n = n * 10 + u32::from(b[i] - b'0');
+        n = n * 10 + u32::from(w[i & 15] - b'0');
         i += 1;
     }
-    if i == 0 || n == 0 || b.get(i) != Some(&b'.') || b.get(i + 1) == Some(&b'.') {
+    if i == 0 || n == 0 || w[i & 15] != b'.' || w[(i + 1) & 15] == b'.' {
         return None;
     }
     Some((n, from + i + 1))
@@ -558,6 +565,15 @@ mod tests {
         assert!(fast_move(b"A6<*", 0).is_some());
         assert!(fast_move(b"b3>**#?! ", 0).is_some());
         assert_eq!(fast_move_number(b"12. A6<", 0), Some((12, 3)));
+        assert_eq!(
+            fast_move_number(b"123456789. A6<", 0),
+            Some((123_456_789, 10))
+        );
+        assert_eq!(fast_move_number(b"1234567890. A6<", 0), None);
+        assert_eq!(fast_move_number(b"1. 12.", 3), Some((12, 6)));
+        assert_eq!(fast_move_number(b"1. 12", 3), None);
+        assert_eq!(fast_move_number(b"12.. A6<", 0), None);
+        assert_eq!(fast_move_number(b"0. A6<", 0), None);
     }
 
     /// Every annotation word over a small alphabet: the fast path agrees with the nom parser
