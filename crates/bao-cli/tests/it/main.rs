@@ -3,18 +3,22 @@
 //! `cargo insta review`).
 //!
 //! Modules:
+//! - `browser`: a small WebDriver client for chromedriver and the viewer's browser test;
 //! - `check`: `bao check` and `bao annotate`;
 //! - `cmd`: running the binary and rendering a run for a snapshot (helpers, no tests);
 //! - `export`: `bao export json|svg|png`, invalid records, `--ply` out of range, `-o`;
+//! - `html`: `bao export html`: the page, `-o`, invalid records, the browser test;
 //! - `import`: `bao import json`, the round trip through `bao export json`;
 //! - `show`: `bao show`;
 //! - `replay`: `bao replay` on `fixtures/replay/*.jsonl` and on stdin;
 //! - `perft`: `bao perft`;
 //! - `usage`: arguments, exit code 2 for usage and I/O errors.
 
+mod browser;
 mod check;
 mod cmd;
 mod export;
+mod html;
 mod import;
 mod perft;
 mod replay;
