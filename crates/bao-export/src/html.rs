@@ -12,7 +12,7 @@ use bao_core::{BySide, Position, Side};
 use bao_notation::{Element, Game, Spanned};
 use bao_validate::{Checked, Played};
 
-use crate::json::game_setup;
+use crate::json::{game_setup, lookup};
 use crate::layout::side_title;
 use crate::overlay::Overlay;
 use crate::svg::{board_svg, SvgOptions, Theme};
@@ -296,14 +296,6 @@ impl Builder<'_> {
         }
         Ok(())
     }
-}
-
-fn lookup(played: &[Played], token_start: usize) -> Option<bao_core::Move> {
-    played
-        .binary_search_by_key(&token_start, |p| p.token_start)
-        .ok()
-        .and_then(|i| played.get(i))
-        .map(|p| p.mv)
 }
 
 /// Escapes text for HTML content and attribute values.
