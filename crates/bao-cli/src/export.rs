@@ -1,4 +1,4 @@
-//! `bao export json|svg|png` and the plumbing `bao show` shares with it: reading and checking
+//! `bao export json|svg|png|html` and the plumbing `bao show` shares with it: reading and checking
 //! the record, picking a game and a ply, writing output files atomically.
 //!
 //! An invalid record exports nothing: its diagnostics go to stderr as `bao check` prints them
@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use bao_core::Position;
 use bao_export::json::{main_line, Step};
 use bao_export::{
-    board_png, board_svg, record_json_pretty, JsonOptions, Overlay, PngOptions, SeedStyle,
-    SvgOptions, Theme,
+    board_png, board_svg, game_html, record_json_pretty, HtmlOptions, JsonOptions, Overlay,
+    PngOptions, SeedStyle, SvgOptions, Theme,
 };
 use bao_validate::{check_bytes, CheckOptions, Checked};
 
@@ -36,6 +36,9 @@ enum Format {
     Svg(SvgArgs),
     /// A PNG picture of one position (or of every ply with `--all`).
     Png(PngArgs),
+    /// One self-contained HTML page to step through a game: the board of every position
+    /// (main line and variations), the move list with comments, buttons and arrow keys.
+    Html(HtmlArgs),
 }
 
 /// Arguments of `bao export json`.
@@ -127,6 +130,32 @@ struct PngArgs {
     /// No progress bar with `--all`.
     #[arg(short, long)]
     quiet: bool,
+}
+
+/// Arguments of `bao export html`.
+#[derive(Debug, clap::Args)]
+struct HtmlArgs {
+    /// The record file (`-` for stdin).
+    #[arg(value_name = "FILE", value_parser = Input::parse)]
+    file: Input,
+    /// The game in the file, from 1.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    game: usize,
+    /// Draw the board as North sees it.
+    #[arg(long)]
+    flip: bool,
+    /// Leave out row letters and pit numbers.
+    #[arg(long)]
+    no_coordinates: bool,
+    /// Colours.
+    #[arg(long, value_enum, default_value_t = ThemeArg::Light)]
+    theme: ThemeArg,
+    /// Draw small counts as dots.
+    #[arg(long)]
+    dots: bool,
+    /// Write to this file instead of stdout.
+    #[arg(short, long, value_name = "OUT.html")]
+    output: Option<PathBuf>,
 }
 
 /// Reads and checks a record; on errors prints the diagnostics and gives `Err(Invalid)`.
@@ -246,6 +275,7 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
         Format::Json(a) => json(a, ctx),
         Format::Svg(a) => svg(a, ctx),
         Format::Png(a) => png(a, ctx),
+        Format::Html(a) => html(a, ctx),
     }
 }
 
@@ -261,15 +291,19 @@ fn json(args: &JsonArgs, ctx: &Context) -> Result<Status, CliError> {
 }
 
 fn svg_options(args: &SvgArgs) -> SvgOptions {
+    drawing(args.flip, args.no_coordinates, args.theme, args.dots)
+}
+
+fn drawing(flip: bool, no_coordinates: bool, theme: ThemeArg, dots: bool) -> SvgOptions {
     SvgOptions {
-        flip: args.flip,
-        coordinates: !args.no_coordinates,
-        theme: match args.theme {
+        flip,
+        coordinates: !no_coordinates,
+        theme: match theme {
             ThemeArg::Light => Theme::Light,
             ThemeArg::Dark => Theme::Dark,
             ThemeArg::Print => Theme::Print,
         },
-        seeds: if args.dots {
+        seeds: if dots {
             SeedStyle::Dots { max: 10 }
         } else {
             SeedStyle::Numerals
@@ -339,5 +373,22 @@ fn png(args: &PngArgs, ctx: &Context) -> Result<Status, CliError> {
         return Ok(Status::Success);
     }
     write_atomic(&args.output, &picture(args.pick.ply)?)?;
+    Ok(Status::Success)
+}
+
+fn html(args: &HtmlArgs, ctx: &Context) -> Result<Status, CliError> {
+    let checked = match load(&args.file, ctx)? {
+        Ok(c) => c,
+        Err(status) => return Ok(status),
+    };
+    let index = game_index(&checked, args.game)?;
+    let opts = HtmlOptions {
+        svg: SvgOptions {
+            show_changes: true,
+            ..drawing(args.flip, args.no_coordinates, args.theme, args.dots)
+        },
+    };
+    let page = game_html(&checked, index, &opts).map_err(|e| CliError::Internal(e.to_string()))?;
+    emit(args.output.as_deref(), page.as_bytes())?;
     Ok(Status::Success)
 }

@@ -84,7 +84,8 @@ enum Command {
     /// every position, the legal moves, the first error and the outcome (a machine
     /// interface).
     Replay(replay::Args),
-    /// Export a record: every game as JSON, or one position as an SVG or PNG diagram.
+    /// Export a record: every game as JSON, one position as an SVG or PNG diagram, or a game
+    /// as a self-contained HTML viewer.
     Export(export::Args),
     /// Turn the JSON of `bao export json` back into a record.
     Import(import::Args),
