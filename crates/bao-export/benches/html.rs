@@ -1,9 +1,10 @@
-//! HTML viewer export speed: a whole 100-ply game, every frame drawn and embedded.
+//! Whole-game export speed: the HTML viewer of a 100-ply game (every frame drawn and
+//! embedded) and the JSON export of the same game, with and without the legal moves.
 
 use bao_core::{Position, RuleSet, Side};
-use bao_export::{game_html, HtmlOptions};
+use bao_export::{game_html, record_json_pretty, HtmlOptions, JsonOptions};
 use bao_validate::{check_bytes, CheckOptions, Checked};
-use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 
 /// The record of a deterministic 100-ply game (a small LCG picks the moves; seeds whose game
 /// ends sooner are skipped).
@@ -54,6 +55,26 @@ fn bench(c: &mut Criterion) {
             black_box(game_html(&checked, 0, &opts).unwrap().len())
         });
     });
+
+    let mut json = c.benchmark_group("json: 100-ply game");
+    json.throughput(Throughput::Elements(100));
+    for legal in [false, true] {
+        let name = if legal { "with legal moves" } else { "plain" };
+        let bytes = record_json_pretty(&checked, &JsonOptions { legal })
+            .unwrap()
+            .len();
+        eprintln!("json ({name}): {bytes} bytes");
+        json.bench_function(name, |b| {
+            b.iter(|| {
+                black_box(
+                    record_json_pretty(&checked, &JsonOptions { legal })
+                        .unwrap()
+                        .len(),
+                )
+            });
+        });
+    }
+    json.finish();
 }
 
 criterion_group!(benches, bench);
