@@ -772,7 +772,19 @@ impl Position {
     pub fn play_if_legal(&self, mv: &Move) -> Option<(Position, MoveTrace)> {
         let mut trace = MoveTrace::new(*mv, self.to_move, self.stage());
         let run = self.legal_run(mv, &mut trace)?;
-        Some(self.complete_traced(mv, &run, trace))
+        Some(self.complete_traced(mv, &run, trace, true))
+    }
+
+    /// [`Position::play_if_legal`] without the costly half of the end test: `trace.outcome`
+    /// holds only what the board shows (an empty front row, a recorded end), not whether
+    /// the side to move next has no legal move (E2). For a caller that often learns that
+    /// otherwise, such as a validator whose next move turns out legal; else
+    /// `next.outcome()` completes it.
+    #[must_use]
+    pub fn play_if_legal_deferred(&self, mv: &Move) -> Option<(Position, MoveTrace)> {
+        let mut trace = MoveTrace::new(*mv, self.to_move, self.stage());
+        let run = self.legal_run(mv, &mut trace)?;
+        Some(self.complete_traced(mv, &run, trace, false))
     }
 
     /// Decides whether `mv` is legal, running it (with `tracer`) once; the run when legal.
@@ -888,11 +900,18 @@ impl Position {
     pub fn play_unchecked(&self, mv: &Move) -> (Position, MoveTrace) {
         let mut trace = MoveTrace::new(*mv, self.to_move, self.stage());
         let run = execute(self, *mv, &mut trace);
-        self.complete_traced(mv, &run, trace)
+        self.complete_traced(mv, &run, trace, true)
     }
 
-    /// The next position and the finished trace of a traced run.
-    fn complete_traced(&self, mv: &Move, run: &Run, mut trace: MoveTrace) -> (Position, MoveTrace) {
+    /// The next position and the finished trace of a traced run; without `end_test`, the
+    /// outcome leaves out the no-legal-move test.
+    fn complete_traced(
+        &self,
+        mv: &Move,
+        run: &Run,
+        mut trace: MoveTrace,
+        end_test: bool,
+    ) -> (Position, MoveTrace) {
         trace.placement = trace.events.iter().find_map(|e| match e {
             Event::Placed { pit } => Some(*pit),
             _ => None,
@@ -900,7 +919,11 @@ impl Position {
         trace.laps_total = run.laps;
         trace.seeds_sown = run.sown;
         let next = self.finish_move(mv, run, Some(&mut trace));
-        trace.outcome = next.outcome_after_move();
+        trace.outcome = if end_test {
+            next.outcome_after_move()
+        } else {
+            next.ended.or_else(|| next.front_row_outcome())
+        };
         (next, trace)
     }
 

@@ -3,7 +3,7 @@
 //! `legal_moves`, and `play_if_legal` against `play_unchecked`, for every move shape in every
 //! position of random games under every preset and a few option variants.
 
-use bao_core::{Move, Pit, Position, RuleSet, Sign, PRESET_NAMES};
+use bao_core::{Move, Pit, Position, RuleSet, Setup, Sign, PRESET_NAMES};
 
 /// Every move that can be written: 32 pits, two signs, plain, takasa or safari (and both).
 fn every_move() -> Vec<Move> {
@@ -63,11 +63,19 @@ fn check_position(pos: &Position, moves: &[Move]) -> usize {
                 let (n2, t2) = pos.play_unchecked(mv);
                 assert_eq!(next, n2, "{mv} in\n{pos}");
                 assert_eq!(trace, t2, "{mv} in\n{pos}");
+                let (n3, mut t3) = pos.play_if_legal_deferred(mv).expect("legal");
+                assert_eq!(n3, n2, "{mv} in\n{pos}");
+                if t3.outcome.is_none() {
+                    // Only the no-legal-move test was left out.
+                    t3.outcome = n3.outcome();
+                }
+                assert_eq!(t3, t2, "{mv} in\n{pos}");
                 assert_eq!(pos.play(mv).ok(), Some((n2, t2)), "{mv} in\n{pos}");
             }
             None => {
                 assert!(!want, "play_if_legal refused legal {mv} in\n{pos}");
                 assert!(pos.play(mv).is_err(), "{mv} in\n{pos}");
+                assert!(pos.play_if_legal_deferred(mv).is_none(), "{mv} in\n{pos}");
             }
         }
     }
@@ -102,4 +110,12 @@ fn fast_legality_agrees_with_legal_moves() {
     }
     assert!(positions > 2000, "only {positions} positions");
     assert!(legal_seen > positions, "{legal_seen} legal moves seen");
+}
+
+#[test]
+fn start_positions_are_those_of_the_setups() {
+    for rules in rule_sets() {
+        let checked = Position::from_setup(Setup::start(rules)).expect("valid start");
+        assert_eq!(Position::start(rules), checked, "{rules:?}");
+    }
 }
