@@ -27,7 +27,10 @@ fn main() {
         eprintln!("unknown preset `{preset}`");
         std::process::exit(2);
     };
-    for opt in args.iter().skip(2) {
+    // `timing`: also time every ply, to tell apart the plies that take over a millisecond
+    // (never-ending decisions under exact detection).
+    let timing = args.iter().skip(2).any(|a| a == "timing");
+    for opt in args.iter().skip(2).filter(|a| *a != "timing") {
         let (name, value) = opt.split_once('=').unwrap_or((opt, ""));
         if let Err(e) = rules.set_option(name, value) {
             eprintln!("{opt}: {e}");
@@ -37,10 +40,22 @@ fn main() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let mut plies = 0u64;
     let start = std::time::Instant::now();
+    let (mut slow, mut slow_secs) = (0u64, 0f64);
     for _ in 0..games {
         let mut pos = Position::start(rules);
         let mut pick = |n: usize| rng.below(n);
-        while let Some((_, next)) = pos.random_move(&mut pick) {
+        loop {
+            let t = timing.then(std::time::Instant::now);
+            let Some((_, next)) = pos.random_move(&mut pick) else {
+                break;
+            };
+            if let Some(t) = t {
+                let s = t.elapsed().as_secs_f64();
+                if s > 1e-3 {
+                    slow += 1;
+                    slow_secs += s;
+                }
+            }
             pos = next;
             plies += 1;
         }
@@ -51,4 +66,11 @@ fn main() {
         plies as f64 / games as f64,
         games as f64 / secs
     );
+    if timing {
+        println!(
+            "{slow} plies over 1 ms took {slow_secs:.2} s of {secs:.2} s ({:.0}%); without them {:.0} games/s",
+            100.0 * slow_secs / secs,
+            games as f64 / (secs - slow_secs)
+        );
+    }
 }

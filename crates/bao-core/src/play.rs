@@ -1376,3 +1376,66 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
         .map(|mv| perft(&pos.play_fast(mv), depth - 1))
         .sum()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{RuleSet, PRESET_NAMES};
+
+    /// The first-lap capture test written out pit by pit, as the rules state it.
+    fn capture_candidates_by_the_book(pos: &Position, side: Side) -> Vec<Move> {
+        let own = pos.ring(side);
+        let opp = pos.ring(side.opponent());
+        let blocked = match pos.rules.takasia {
+            Takasia::Standard => pos.blocked[side.index()].map(usize::from),
+            _ => None,
+        };
+        let mut out = Vec::new();
+        for r in 0..RING {
+            let n = own[r];
+            if n < 2 || n >= pos.rules.capture_threshold || Some(r) == blocked {
+                continue;
+            }
+            for dir in [Direction::Clockwise, Direction::Anticlockwise] {
+                let end = first_lap_end(r, usize::from(n), dir);
+                if end < 8 && own[end] > 0 && opp[7 - end] > 0 {
+                    let pit = Pit::from_ring(side, r);
+                    out.push(Move {
+                        pit,
+                        sign: Sign::for_sowing(pit.row(), dir),
+                        takasa: false,
+                        safari: false,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn bitmask_capture_candidates_agree_with_the_book() {
+        let mut seed = 5u64;
+        let mut pick = move |n: usize| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((seed >> 33) as usize) % n
+        };
+        let mut checked = 0;
+        for name in PRESET_NAMES {
+            let rules = RuleSet::preset(name).expect("preset");
+            for _ in 0..20 {
+                let mut pos = Position::start(rules);
+                while let Some((_, next)) = pos.random_move(&mut pick) {
+                    for side in Side::ALL {
+                        let fast: Vec<Move> = pos.mtaji_capture_candidates(side).iter().collect();
+                        assert_eq!(fast, capture_candidates_by_the_book(&pos, side), "{pos}");
+                        checked += 1;
+                    }
+                    pos = next;
+                }
+            }
+        }
+        assert!(checked > 1000);
+    }
+}
