@@ -3,7 +3,8 @@
 //! Inputs are files, directories (searched recursively for `*.bao`) or `-` for stdin; files
 //! are checked in parallel and reported in the order given. Human output is miette's
 //! graphical report on stderr; `--format json` writes JSON Lines on stdout (`spec/json.md`).
-//! A one-line summary always goes to stderr. Exit 0: no errors (warnings allowed unless
+//! A one-line summary goes to stderr (not with `--quiet`), and over several files a progress
+//! bar when stderr is a terminal. Exit 0: no errors (warnings allowed unless
 //! `--deny-warnings`); 1: a record is invalid; 2: a file could not be read.
 
 use std::io::{IsTerminal, Read, Write};
@@ -46,6 +47,9 @@ pub(crate) struct Args {
     /// The name shown for stdin.
     #[arg(long, value_name = "NAME", default_value = "stdin")]
     stdin_filename: String,
+    /// No progress bar and no summary line (diagnostics are still printed).
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 /// One input to check.
@@ -141,10 +145,16 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
     let opts = CheckOptions {
         assume_fixes: args.assume_fixes,
     };
+    let bar = crate::progress::bar(sources.len(), "checking", args.quiet);
     let results: Vec<Result<Checked, (String, std::io::Error)>> = sources
         .par_iter()
-        .map(|s| check_one(s, &args.stdin_filename, &opts))
+        .map(|s| {
+            let r = check_one(s, &args.stdin_filename, &opts);
+            bar.inc(1);
+            r
+        })
         .collect();
+    bar.finish_and_clear();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let write_err = |e| CliError::io("cannot write to stdout", e);
@@ -197,6 +207,9 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
         out.write_all(b"\n").map_err(write_err)?;
     }
     out.flush().map_err(write_err)?;
+    if args.quiet {
+        return Ok(status(failed, invalid));
+    }
     let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
     eprintln!(
         "bao check: {}, {}, {}: {}, {}{}",
@@ -211,13 +224,18 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
             String::new()
         }
     );
-    Ok(if failed > 0 {
+    Ok(status(failed, invalid))
+}
+
+/// The exit status of a run.
+fn status(failed: usize, invalid: bool) -> Status {
+    if failed > 0 {
         Status::Failed
     } else if invalid {
         Status::Invalid
     } else {
         Status::Success
-    })
+    }
 }
 
 /// Shared with `annotate`: the text of a report as `Arc<str>`.

@@ -1,4 +1,4 @@
-//! `bao export json|svg|png` and the plumbing `bao show` shares with it: reading and checking
+//! `bao export json|svg|png|html` and the plumbing `bao show` shares with it: reading and checking
 //! the record, picking a game and a ply, writing output files atomically.
 //!
 //! An invalid record exports nothing: its diagnostics go to stderr as `bao check` prints them
@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use bao_core::Position;
 use bao_export::json::{main_line, Step};
 use bao_export::{
-    board_png, board_svg, record_json_pretty, JsonOptions, Overlay, PngOptions, SeedStyle,
-    SvgOptions, Theme,
+    board_png, board_svg, game_html, record_json_pretty, HtmlOptions, JsonOptions, Overlay,
+    PngOptions, SeedStyle, SvgOptions, Theme,
 };
 use bao_validate::{check_bytes, CheckOptions, Checked};
 
@@ -34,8 +34,11 @@ enum Format {
     Json(JsonArgs),
     /// An SVG diagram of one position (or of every ply with `--all`).
     Svg(SvgArgs),
-    /// A PNG picture of one position.
+    /// A PNG picture of one position (or of every ply with `--all`).
     Png(PngArgs),
+    /// One self-contained HTML page to step through a game: the board of every position
+    /// (main line and variations), the move list with comments, buttons and arrow keys.
+    Html(HtmlArgs),
 }
 
 /// Arguments of `bao export json`.
@@ -101,6 +104,9 @@ struct SvgArgs {
     /// Write to this file (a directory with `--all`) instead of stdout.
     #[arg(short, long, value_name = "OUT")]
     output: Option<PathBuf>,
+    /// No progress bar with `--all`.
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 /// Arguments of `bao export png`.
@@ -111,12 +117,45 @@ struct PngArgs {
     file: Input,
     #[command(flatten)]
     pick: Pick,
-    /// The PNG file to write.
+    /// The PNG file to write (a directory with `--all`).
     #[arg(short, long, value_name = "OUT.png")]
     output: PathBuf,
     /// The width in pixels.
     #[arg(long, value_name = "N")]
     width: Option<u32>,
+    /// One picture per position of the main line (start and every ply) into the directory
+    /// given by `-o`, named `ply-000.png`, `ply-001.png`, ...
+    #[arg(long, conflicts_with = "ply")]
+    all: bool,
+    /// No progress bar with `--all`.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+/// Arguments of `bao export html`.
+#[derive(Debug, clap::Args)]
+struct HtmlArgs {
+    /// The record file (`-` for stdin).
+    #[arg(value_name = "FILE", value_parser = Input::parse)]
+    file: Input,
+    /// The game in the file, from 1.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    game: usize,
+    /// Draw the board as North sees it.
+    #[arg(long)]
+    flip: bool,
+    /// Leave out row letters and pit numbers.
+    #[arg(long)]
+    no_coordinates: bool,
+    /// Colours.
+    #[arg(long, value_enum, default_value_t = ThemeArg::Light)]
+    theme: ThemeArg,
+    /// Draw small counts as dots.
+    #[arg(long)]
+    dots: bool,
+    /// Write to this file instead of stdout.
+    #[arg(short, long, value_name = "OUT.html")]
+    output: Option<PathBuf>,
 }
 
 /// Reads and checks a record; on errors prints the diagnostics and gives `Err(Invalid)`.
@@ -236,6 +275,7 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
         Format::Json(a) => json(a, ctx),
         Format::Svg(a) => svg(a, ctx),
         Format::Png(a) => png(a, ctx),
+        Format::Html(a) => html(a, ctx),
     }
 }
 
@@ -251,15 +291,19 @@ fn json(args: &JsonArgs, ctx: &Context) -> Result<Status, CliError> {
 }
 
 fn svg_options(args: &SvgArgs) -> SvgOptions {
+    drawing(args.flip, args.no_coordinates, args.theme, args.dots)
+}
+
+fn drawing(flip: bool, no_coordinates: bool, theme: ThemeArg, dots: bool) -> SvgOptions {
     SvgOptions {
-        flip: args.flip,
-        coordinates: !args.no_coordinates,
-        theme: match args.theme {
+        flip,
+        coordinates: !no_coordinates,
+        theme: match theme {
             ThemeArg::Light => Theme::Light,
             ThemeArg::Dark => Theme::Dark,
             ThemeArg::Print => Theme::Print,
         },
-        seeds: if args.dots {
+        seeds: if dots {
             SeedStyle::Dots { max: 10 }
         } else {
             SeedStyle::Numerals
@@ -286,11 +330,14 @@ fn svg(args: &SvgArgs, ctx: &Context) -> Result<Status, CliError> {
         };
         std::fs::create_dir_all(dir)
             .map_err(|e| CliError::io(format!("cannot create {}", dir.display()), e))?;
+        let bar = crate::progress::bar(steps.len() + 1, "exporting", args.quiet);
         for n in 0..=steps.len() {
             let (pos, step) = at_ply(&start, &steps, Some(n))?;
             let path = dir.join(format!("ply-{n:03}.svg"));
             write_atomic(&path, diagram(pos, step, &opts).as_bytes())?;
+            bar.inc(1);
         }
+        bar.finish_and_clear();
         return Ok(Status::Success);
     }
     let (pos, step) = at_ply(&start, &steps, args.pick.ply)?;
@@ -304,13 +351,44 @@ fn png(args: &PngArgs, ctx: &Context) -> Result<Status, CliError> {
         Err(status) => return Ok(status),
     };
     let (start, steps) = line(&checked, args.pick.game)?;
-    let (pos, step) = at_ply(&start, &steps, args.pick.ply)?;
-    let svg = diagram(pos, step, &SvgOptions::default());
     let opts = PngOptions {
         width: args.width,
         ..PngOptions::default()
     };
-    let bytes = board_png(&svg, &opts).map_err(|e| CliError::Usage(e.to_string()))?;
-    write_atomic(&args.output, &bytes)?;
+    let picture = |n: Option<usize>| -> Result<Vec<u8>, CliError> {
+        let (pos, step) = at_ply(&start, &steps, n)?;
+        let svg = diagram(pos, step, &SvgOptions::default());
+        board_png(&svg, &opts).map_err(|e| CliError::Usage(e.to_string()))
+    };
+    if args.all {
+        let dir = &args.output;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| CliError::io(format!("cannot create {}", dir.display()), e))?;
+        let bar = crate::progress::bar(steps.len() + 1, "exporting", args.quiet);
+        for n in 0..=steps.len() {
+            write_atomic(&dir.join(format!("ply-{n:03}.png")), &picture(Some(n))?)?;
+            bar.inc(1);
+        }
+        bar.finish_and_clear();
+        return Ok(Status::Success);
+    }
+    write_atomic(&args.output, &picture(args.pick.ply)?)?;
+    Ok(Status::Success)
+}
+
+fn html(args: &HtmlArgs, ctx: &Context) -> Result<Status, CliError> {
+    let checked = match load(&args.file, ctx)? {
+        Ok(c) => c,
+        Err(status) => return Ok(status),
+    };
+    let index = game_index(&checked, args.game)?;
+    let opts = HtmlOptions {
+        svg: SvgOptions {
+            show_changes: true,
+            ..drawing(args.flip, args.no_coordinates, args.theme, args.dots)
+        },
+    };
+    let page = game_html(&checked, index, &opts).map_err(|e| CliError::Internal(e.to_string()))?;
+    emit(args.output.as_deref(), page.as_bytes())?;
     Ok(Status::Success)
 }

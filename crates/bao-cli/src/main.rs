@@ -14,12 +14,18 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 mod annotate;
 mod check;
+mod completions;
 mod error;
 mod export;
 mod fmt;
 mod import;
 mod io;
+mod legal;
+mod man;
+mod new;
 mod perft;
+mod progress;
+mod record;
 mod replay;
 mod show;
 
@@ -78,16 +84,28 @@ enum Command {
     /// every position, the legal moves, the first error and the outcome (a machine
     /// interface).
     Replay(replay::Args),
-    /// Export a record: every game as JSON, or one position as an SVG or PNG diagram.
+    /// Export a record: every game as JSON, one position as an SVG or PNG diagram, or a game
+    /// as a self-contained HTML viewer.
     Export(export::Args),
     /// Turn the JSON of `bao export json` back into a record.
     Import(import::Args),
     /// Print a text diagram of one position of a record.
     Show(show::Args),
+    /// Record a live game or best-of-three match move by move, saving every ply at once;
+    /// `bao record FILE` on an unfinished game resumes it.
+    Record(record::Args),
     /// Count the move sequences of a given length from a position (a move-generator test).
     Perft(perft::Args),
     /// Write records in canonical form (to stdout, or check or rewrite the files).
     Fmt(fmt::FmtArgs),
+    /// Write a record template: the tag roster, today's date, no moves, result `*`.
+    New(new::Args),
+    /// List the legal moves of a position of a record, or of a position string.
+    Legal(legal::Args),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(completions::Args),
+    /// Print the manual page, or write every page into a directory.
+    Man(man::Args),
 }
 
 impl Command {
@@ -99,8 +117,13 @@ impl Command {
             Command::Export(args) => export::run(args, ctx),
             Command::Import(args) => import::run(args, ctx),
             Command::Show(args) => show::run(args, ctx),
+            Command::Record(args) => record::run(args, ctx),
             Command::Perft(args) => perft::run(args, ctx),
             Command::Fmt(args) => fmt::run(args, ctx),
+            Command::New(args) => new::run(args, ctx),
+            Command::Legal(args) => legal::run(args, ctx),
+            Command::Completions(args) => completions::run(args, ctx),
+            Command::Man(args) => man::run(args, ctx),
         }
     }
 }

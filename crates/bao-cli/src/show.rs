@@ -1,4 +1,5 @@
-//! `bao show`: a text diagram of one position of a record, on stdout.
+//! `bao show`: a text diagram of one position of a record (or of `--position STR`), on
+//! stdout.
 //!
 //! The position after `--ply N` of the main line (0: the start; default: the last), with the
 //! move that led there. Errors as `bao export`: an invalid record exits 1, a `--game` or
@@ -11,16 +12,25 @@ use bao_export::{board_text, Overlay, TextOptions};
 use crate::error::CliError;
 use crate::export::{at_ply, line, load, Pick};
 use crate::io::Input;
+use crate::new::{parse_position, parse_rules};
 use crate::{Context, Status};
 
 /// Arguments of `bao show`.
 #[derive(Debug, clap::Args)]
+#[command(group = clap::ArgGroup::new("source").required(true).args(["file", "position"]))]
 pub(crate) struct Args {
     /// The record file (`-` for stdin).
     #[arg(value_name = "FILE", value_parser = Input::parse)]
-    file: Input,
+    file: Option<Input>,
     #[command(flatten)]
     pick: Pick,
+    /// A position string (spec/notation.md §7) instead of a record.
+    #[arg(long, value_name = "STR", conflicts_with_all = ["file", "game", "ply"])]
+    position: Option<String>,
+    /// The rules of `--position`: a preset, optionally with `name=value` overrides
+    /// [default: kiswahili].
+    #[arg(long, value_name = "RULES", conflicts_with = "file")]
+    rules: Option<String>,
     /// Draw the board as North sees it.
     #[arg(long)]
     flip: bool,
@@ -28,7 +38,33 @@ pub(crate) struct Args {
 
 /// Runs `bao show`.
 pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
-    let checked = match load(&args.file, ctx)? {
+    if let Some(text) = &args.position {
+        let rules =
+            parse_rules(args.rules.as_deref().unwrap_or("kiswahili")).map_err(|message| {
+                CliError::Invalid {
+                    argument: "--rules",
+                    message,
+                }
+            })?;
+        let pos = parse_position(text, rules)?;
+        let out = format!(
+            "Position\n\n{}",
+            board_text(
+                &pos,
+                &TextOptions {
+                    flip: args.flip,
+                    ..TextOptions::default()
+                },
+            )
+        );
+        return write_out(&out);
+    }
+    let Some(file) = &args.file else {
+        return Err(CliError::Usage(
+            "give a record FILE or --position STR".to_owned(),
+        ));
+    };
+    let checked = match load(file, ctx)? {
         Ok(c) => c,
         Err(status) => return Ok(status),
     };
@@ -52,9 +88,13 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
             ..TextOptions::default()
         },
     ));
+    write_out(&out)
+}
+
+fn write_out(text: &str) -> Result<Status, CliError> {
     std::io::stdout()
         .lock()
-        .write_all(out.as_bytes())
+        .write_all(text.as_bytes())
         .map_err(|e| CliError::io("cannot write to stdout", e))?;
     Ok(Status::Success)
 }

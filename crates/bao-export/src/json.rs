@@ -589,7 +589,8 @@ pub fn main_line(checked: &Checked, index: usize) -> Result<(Position, Vec<Step>
     Ok((start, steps))
 }
 
-fn lookup(played: &[Played], token_start: usize) -> Option<bao_core::Move> {
+/// The move the validator resolved for the token starting at `token_start`.
+pub(crate) fn lookup(played: &[Played], token_start: usize) -> Option<bao_core::Move> {
     played
         .binary_search_by_key(&token_start, |p| p.token_start)
         .ok()

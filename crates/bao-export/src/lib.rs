@@ -24,8 +24,12 @@
 //! ```
 //!
 //! Determinism: every coordinate lies on an integer grid, ids come from pit names, and
-//! nothing depends on hashing, time or the machine. PNG pixels do depend on the fonts found
-//! (see [`PngOptions`]).
+//! nothing depends on hashing, time or the machine. PNGs are drawn with fonts built into
+//! the crate (see [`PngOptions`]), so their pixels are the same on every machine too.
+//!
+//! [`game_html`] makes one self-contained HTML page to step through a game: every frame
+//! (main line and variations) drawn by [`board_svg`] and embedded, with the move list,
+//! comments and a small script for buttons and arrow keys.
 //!
 //! [`record_json`] turns a checked record (bao-validate) into the versioned JSON model of
 //! [`json`]: every game with its rules, start, plies with traces and positions, and
@@ -33,10 +37,11 @@
 //!
 //! # Related crates
 //! `bao-core` plays the moves; `bao-cli` calls these functions for `bao show` and
-//! `bao export svg`.
+//! `bao export json|svg|png|html`.
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
 
+mod html;
 pub mod json;
 mod layout;
 mod overlay;
@@ -45,6 +50,7 @@ mod svg;
 mod text;
 mod writer;
 
+pub use html::{game_html, HtmlOptions};
 pub use json::{
     record_from_json, record_json, record_json_pretty, JsonOptions, RecordJson, SCHEMA_VERSION,
 };

@@ -1,33 +1,31 @@
 //! PNG rendering of an SVG diagram through `resvg`.
 
+use std::sync::Arc;
+
 use resvg::{tiny_skia, usvg};
 
 use crate::ExportError;
 
+/// The fonts every PNG is drawn with: subsets of DejaVu Sans and DejaVu Sans Bold (Latin-1,
+/// punctuation, arrows; licence in `fonts/LICENSE`), built into the crate so that the same
+/// diagram gives the same pixels on every machine.
+static REGULAR: &[u8] = include_bytes!("../fonts/DejaVuSans.ttf");
+static BOLD: &[u8] = include_bytes!("../fonts/DejaVuSans-Bold.ttf");
+
 /// Options of [`board_png`].
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// Text is drawn with the bundled DejaVu Sans subsets only (never the fonts installed on the
+/// machine), so a PNG is identical everywhere. They cover Latin-1 and the symbols the
+/// diagrams use; characters outside them (a player name in another script) are left out
+/// unless [`PngOptions::fonts`] supplies a font that has them.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct PngOptions {
     /// The width of the PNG in pixels (the height keeps the SVG's proportions); `None` keeps
     /// the SVG's own `width`.
     pub width: Option<u32>,
-    /// Load the fonts installed on this machine. Text (numerals, names, captions) is drawn
-    /// only with a font that has its glyphs; the diagrams ask for DejaVu Sans first, then
-    /// Verdana, Arial or any sans-serif. Without system fonts and without `fonts`, the PNG
-    /// shows the board, seeds as dots and every mark, but no text.
-    pub system_fonts: bool,
-    /// Font files (TrueType/OpenType data) to use besides or instead of the system's: the way
-    /// to get the same pixels on every machine.
+    /// More font files (TrueType/OpenType data), used for the characters the bundled fonts
+    /// lack.
     pub fonts: Vec<Vec<u8>>,
-}
-
-impl Default for PngOptions {
-    fn default() -> Self {
-        PngOptions {
-            width: None,
-            system_fonts: true,
-            fonts: Vec::new(),
-        }
-    }
 }
 
 /// Renders an SVG (normally from [`board_svg`](crate::board_svg)) to PNG bytes.
@@ -41,7 +39,7 @@ impl Default for PngOptions {
 /// use bao_export::{board_png, board_svg, PngOptions, SvgOptions};
 ///
 /// let svg = board_svg(&Position::start(RuleSet::KISWAHILI), &SvgOptions::default(), None);
-/// let opts = PngOptions { width: Some(326), system_fonts: false, ..PngOptions::default() };
+/// let opts = PngOptions { width: Some(326), ..PngOptions::default() };
 /// let png = board_png(&svg, &opts).unwrap();
 /// assert_eq!(&png[1..4], b"PNG");
 /// ```
@@ -49,13 +47,16 @@ pub fn board_png(svg: &str, opts: &PngOptions) -> Result<Vec<u8>, ExportError> {
     let mut options = usvg::Options::default();
     {
         let db = options.fontdb_mut();
-        if opts.system_fonts {
-            db.load_system_fonts();
+        for data in [REGULAR, BOLD] {
+            db.load_font_source(usvg::fontdb::Source::Binary(Arc::new(data)));
         }
         for data in &opts.fonts {
             db.load_font_data(data.clone());
         }
+        // Every generic family is the bundled font.
         db.set_sans_serif_family("DejaVu Sans");
+        db.set_serif_family("DejaVu Sans");
+        db.set_monospace_family("DejaVu Sans");
     }
     let tree = usvg::Tree::from_str(svg, &options).map_err(|e| ExportError::Svg(e.to_string()))?;
     let size = tree.size();

@@ -12,11 +12,22 @@ use crate::ast::{
 use crate::dialect::Directions;
 use crate::error::{SyntaxCode, SyntaxError};
 use crate::lexical::{
-    annotation_item, fast_move, fast_move_number, glyph_word, is_delim, is_tag_start, is_ws,
-    looks_like_move, move_number, move_word, nag_number, tag_name, word_end,
+    annotation_item, fast_annotation_item, fast_move, fast_move_number, glyph_word, is_delim,
+    is_tag_start, is_ws, looks_like_move, move_number, move_word, nag_number, tag_name_len,
+    word_end,
 };
 use crate::position_string::PositionString;
 use crate::span::{Span, Spanned};
+
+/// The bytes that end a run of plain text in a tag value: `"`, `\\`, LF, CR.
+static VALUE_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t[b'\n' as usize] = true;
+    t[b'\r' as usize] = true;
+    t
+};
 
 /// The deepest nesting of variations accepted.
 pub const MAX_VARIATION_DEPTH: usize = 64;
@@ -40,12 +51,36 @@ pub const KNOWN_TAGS: &[&str] = &[
     "Directions",
 ];
 
-fn canonical_tag_name(name: &str) -> &str {
-    KNOWN_TAGS
-        .iter()
-        .find(|k| k.eq_ignore_ascii_case(name))
-        .copied()
-        .unwrap_or(name)
+/// The index in [`KNOWN_TAGS`] of a name spelled exactly as there.
+fn known_tag_index(name: &str) -> Option<usize> {
+    Some(match name {
+        "Event" => 0,
+        "Site" => 1,
+        "Date" => 2,
+        "Round" => 3,
+        "South" => 4,
+        "North" => 5,
+        "Result" => 6,
+        "RuleSet" => 7,
+        "Position" => 8,
+        "Termination" => 9,
+        "Match" => 10,
+        "Game" => 11,
+        "Source" => 12,
+        "Transcriber" => 13,
+        "Directions" => 14,
+        _ => return None,
+    })
+}
+
+/// The canonical spelling of a tag name, with its index in [`KNOWN_TAGS`] if it is known.
+fn canonical_tag_name(name: &str) -> (&str, Option<usize>) {
+    let known = known_tag_index(name)
+        .or_else(|| KNOWN_TAGS.iter().position(|k| k.eq_ignore_ascii_case(name)));
+    match known.and_then(|i| KNOWN_TAGS.get(i)) {
+        Some(k) => (k, known),
+        None => (name, None),
+    }
 }
 
 fn shown(word: &str) -> String {
@@ -126,10 +161,14 @@ impl<'s> Parser<'s> {
             .push(SyntaxError::new(code, span, message, label).help(help));
     }
 
+    #[inline(always)]
     fn skip_ws(&mut self) {
-        while self.pos < self.end && is_ws(self.bytes[self.pos]) {
-            self.pos += 1;
+        let b = &self.bytes[..self.end];
+        let mut i = self.pos;
+        while i < b.len() && is_ws(b[i]) {
+            i += 1;
         }
+        self.pos = i;
     }
 
     /// The end of the word at `pos`; cached, so that reading a word in pieces (`1.2.3.`)
@@ -165,6 +204,8 @@ impl<'s> Parser<'s> {
         let mut tags_reserved = false;
         let mut after_tags: Vec<Spanned<Comment>> = Vec::new();
         let mut seen: Option<std::collections::HashSet<String>> = None;
+        // The known tags already given, one bit each.
+        let mut known_seen = 0u32;
         let mut last_end = self.pos;
         // Tag section.
         loop {
@@ -184,13 +225,17 @@ impl<'s> Parser<'s> {
                 }
                 b'[' => {
                     game.comments.append(&mut after_tags);
-                    if let Some(tag) = self.tag() {
+                    if let Some((tag, known)) = self.tag() {
                         if !tags_reserved {
                             tags_reserved = true;
                             game.tags.reserve_exact(self.scratch.tags_hint);
                         }
                         let name = &tag.value.name.value;
-                        let dup = if game.tags.len() < 16 {
+                        let dup = if let Some(k) = known {
+                            let dup = known_seen & (1 << k) != 0;
+                            known_seen |= 1 << k;
+                            dup
+                        } else if game.tags.len() < 16 {
                             game.tags.iter().any(|t| &t.value.name.value == name)
                         } else {
                             let set = seen.get_or_insert_with(|| {
@@ -260,10 +305,8 @@ impl<'s> Parser<'s> {
         let start = self.pos;
         let b = self.bytes;
         if b[start] == b';' {
-            let line_end = b[start..self.end]
-                .iter()
-                .position(|&c| c == b'\n')
-                .map_or(self.end, |p| start + p);
+            let line_end =
+                memchr::memchr(b'\n', &b[start..self.end]).map_or(self.end, |p| start + p);
             let mut text_end = line_end;
             if text_end > start + 1 && b[text_end - 1] == b'\r' {
                 text_end -= 1;
@@ -278,7 +321,7 @@ impl<'s> Parser<'s> {
                 text_end,
             );
         }
-        let (text_end, end) = match b[start + 1..self.end].iter().position(|&c| c == b'}') {
+        let (text_end, end) = match memchr::memchr(b'}', &b[start + 1..self.end]) {
             Some(p) => (start + 1 + p, start + 2 + p),
             None => {
                 self.swallowed = true;
@@ -323,7 +366,8 @@ impl<'s> Parser<'s> {
         self.pos = i;
     }
 
-    fn tag(&mut self) -> Option<Spanned<Tag>> {
+    /// A tag pair, with the index of its name in [`KNOWN_TAGS`] if it is known.
+    fn tag(&mut self) -> Option<(Spanned<Tag>, Option<usize>)> {
         let start = self.pos;
         let b = self.bytes;
         self.pos += 1;
@@ -331,7 +375,8 @@ impl<'s> Parser<'s> {
             self.pos += 1;
         }
         let name_start = self.pos;
-        let Ok((rest, name)) = tag_name(&self.src[self.pos..self.end]) else {
+        let name_len = tag_name_len(&b[self.pos..self.end]);
+        if name_len == 0 {
             self.skip_tag_rest();
             self.err_help(
                 SyntaxCode::BadTag,
@@ -341,9 +386,11 @@ impl<'s> Parser<'s> {
                 "a tag pair is written [Name \"value\"]",
             );
             return None;
-        };
-        self.pos = self.end - rest.len();
-        let name = sp(canonical_tag_name(name).to_owned(), name_start, self.pos);
+        }
+        self.pos += name_len;
+        let name = &self.src[name_start..self.pos];
+        let (name, known) = canonical_tag_name(name);
+        let name = sp(name.to_owned(), name_start, self.pos);
         while self.pos < self.end && matches!(b[self.pos], b' ' | b'\t') {
             self.pos += 1;
         }
@@ -370,6 +417,12 @@ impl<'s> Parser<'s> {
         let mut value = String::new();
         let mut seg = self.pos;
         let closed = loop {
+            // Up to the next byte that matters.
+            let mut i = self.pos;
+            while i < self.end && !VALUE_STOP[b[i] as usize] {
+                i += 1;
+            }
+            self.pos = i;
             if self.pos >= self.end || b[self.pos] == b'\n' || b[self.pos] == b'\r' {
                 break false;
             }
@@ -404,7 +457,12 @@ impl<'s> Parser<'s> {
                 _ => self.pos += 1,
             }
         };
-        value.push_str(&self.src[seg..self.pos]);
+        if value.is_empty() {
+            // No escape: one allocation of the right size.
+            value = self.src[seg..self.pos].to_owned();
+        } else {
+            value.push_str(&self.src[seg..self.pos]);
+        }
         if !closed {
             self.err_help(
                 SyntaxCode::UnterminatedString,
@@ -415,7 +473,7 @@ impl<'s> Parser<'s> {
             );
             let value = sp(value, vstart, self.pos);
             // Take the `]` if it is the last thing on the line.
-            return Some(sp(Tag { name, value }, start, self.pos));
+            return Some((sp(Tag { name, value }, start, self.pos), known));
         }
         self.pos += 1;
         let value = sp(value, vstart, self.pos);
@@ -435,7 +493,7 @@ impl<'s> Parser<'s> {
             );
             self.skip_tag_rest();
         }
-        Some(sp(Tag { name, value }, start, self.pos))
+        Some((sp(Tag { name, value }, start, self.pos), known))
     }
 
     fn check_tag(&mut self, duplicate: bool, tag: &Spanned<Tag>) {
@@ -499,7 +557,9 @@ impl<'s> Parser<'s> {
             }
             let start = self.pos;
             let c = b[start];
-            if matches!(c, b'[' | b'(' | b'$') || (is_delim(c) && !matches!(c, b'{' | b';' | b')'))
+            if pending.is_some()
+                && (matches!(c, b'[' | b'(' | b'$')
+                    || (is_delim(c) && !matches!(c, b'{' | b';' | b')')))
             {
                 if let Some(n) = pending.take() {
                     self.orphan_number(n);
@@ -644,31 +704,51 @@ impl<'s> Parser<'s> {
                     );
                 }
                 _ => {
-                    // The fast paths for the two common words; anything unusual goes on to
-                    // the nom parsers below, which report every defect.
-                    if let Some((token, glyph, token_end, we)) = fast_move(&b[..self.end], start) {
-                        self.pos = we;
-                        last_end = we;
-                        let number = pending.take();
-                        if discard == 0 {
-                            push_move(&mut stack, number, token, glyph, start, token_end, we);
+                    // The fast paths for the two common words, in a loop of their own while
+                    // they last; anything unusual goes on to the nom parsers below, which
+                    // report every defect.
+                    let text = &b[..self.end];
+                    let mut at = start;
+                    let mut fast = false;
+                    loop {
+                        if let Some((token, glyph, token_end, we)) = fast_move(text, at) {
+                            last_end = we;
+                            let number = pending.take();
+                            if discard == 0 {
+                                push_move(&mut stack, number, token, glyph, at, token_end, we);
+                            }
+                            at = we;
+                        } else if let Some((n, ne)) = fast_move_number(text, at) {
+                            last_end = ne;
+                            if let Some(n) = pending.take() {
+                                self.orphan_number(n);
+                            }
+                            pending = Some(sp(
+                                MoveNumber {
+                                    number: n,
+                                    ellipsis: false,
+                                },
+                                at,
+                                ne,
+                            ));
+                            at = ne;
+                        } else {
+                            break;
                         }
-                        continue;
+                        fast = true;
+                        // Mostly one blank.
+                        if text.get(at) == Some(&b' ') {
+                            at += 1;
+                        }
+                        while at < text.len() && is_ws(text[at]) {
+                            at += 1;
+                        }
+                        if at >= text.len() {
+                            break;
+                        }
                     }
-                    if let Some((n, ne)) = fast_move_number(&b[..self.end], start) {
-                        self.pos = ne;
-                        last_end = ne;
-                        if let Some(n) = pending.take() {
-                            self.orphan_number(n);
-                        }
-                        pending = Some(sp(
-                            MoveNumber {
-                                number: n,
-                                ellipsis: false,
-                            },
-                            start,
-                            ne,
-                        ));
+                    if fast {
+                        self.pos = at;
                         continue;
                     }
                     let we = self.word_end();
@@ -864,7 +944,9 @@ impl<'s> Parser<'s> {
             let ws = self.pos;
             let we = self.word_end();
             self.pos = we;
-            match annotation_item(&self.src[ws..we]) {
+            let item =
+                fast_annotation_item(&b[ws..we]).or_else(|| annotation_item(&self.src[ws..we]));
+            match item {
                 Some(item) => items.push(sp(item, ws, we)),
                 None => self.err_help(
                     SyntaxCode::BadAnnotation,
@@ -884,6 +966,7 @@ impl<'s> Parser<'s> {
 
 /// Adds a move read from `start..we` (the token up to `token_end`, then its glyph) to the
 /// innermost open line.
+#[inline(always)]
 fn push_move(
     stack: &mut [Frame],
     number: Option<Spanned<MoveNumber>>,
@@ -893,23 +976,59 @@ fn push_move(
     token_end: usize,
     we: usize,
 ) {
-    let mut nags = Vec::new();
-    if let Some(g) = glyph {
-        nags.push(sp(g, token_end, we));
-    }
-    let item_start = number.as_ref().map_or(start, |n| n.span.start);
-    let item = MoveItem {
-        number,
-        token: sp(token, start, token_end),
-        nags,
-        annotation: None,
+    let Some(top) = stack.last_mut() else {
+        return;
     };
-    if let Some(top) = stack.last_mut() {
-        top.elems.push(sp(Element::Move(item), item_start, we));
-    }
+    // Room first, so that the item is built where it is stored (`start <= token_end <= we`).
+    top.elems.reserve(1);
+    let item_start = number.as_ref().map_or(start, |n| n.span.start);
+    top.elems.push(Spanned {
+        value: Element::Move(MoveItem {
+            number,
+            token: Spanned {
+                value: token,
+                span: Span {
+                    start,
+                    end: token_end,
+                },
+            },
+            nags: match glyph {
+                None => Vec::new(),
+                Some(g) => vec![Spanned {
+                    value: g,
+                    span: Span {
+                        start: token_end,
+                        end: we,
+                    },
+                }],
+            },
+            annotation: None,
+        }),
+        span: Span {
+            start: item_start,
+            end: we,
+        },
+    });
 }
 
 /// The length of the move part of a word (without a trailing glyph).
 fn token_len(word: &str) -> usize {
     word.trim_end_matches(['!', '?']).len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_tag_indexes_follow_the_list() {
+        for (i, name) in KNOWN_TAGS.iter().enumerate() {
+            assert_eq!(known_tag_index(name), Some(i));
+            assert_eq!(canonical_tag_name(&name.to_lowercase()), (*name, Some(i)));
+        }
+        assert_eq!(known_tag_index("event"), None);
+        assert_eq!(known_tag_index("Annotator"), None);
+        assert_eq!(canonical_tag_name("Annotator"), ("Annotator", None));
+        assert!(KNOWN_TAGS.len() <= 32);
+    }
 }

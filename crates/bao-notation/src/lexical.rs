@@ -31,10 +31,22 @@ pub(crate) fn is_delim(b: u8) -> bool {
     DELIM[b as usize]
 }
 
+/// The whitespace bytes, as a table.
+static WS: [bool; 256] = {
+    let mut t = [false; 256];
+    let ws = b" \t\n\r\x0b\x0c";
+    let mut i = 0;
+    while i < ws.len() {
+        t[ws[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
+
 /// Whether `b` is whitespace between tokens.
 #[inline]
 pub(crate) fn is_ws(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c')
+    WS[b as usize]
 }
 
 /// The end of the word starting at `from`.
@@ -206,6 +218,20 @@ pub(crate) fn move_word(word: &str) -> Result<(MoveToken, Option<Nag>), Defect> 
     Ok((token, glyph.and_then(Nag::from_glyph)))
 }
 
+/// The first 16 bytes of `b`, blanks past its end (a blank ends every word): a fixed window
+/// the fast paths read without bounds checks (they look at no more than its first 11 bytes).
+#[inline(always)]
+fn window(b: &[u8]) -> [u8; 16] {
+    match b.first_chunk::<16>() {
+        Some(w) => *w,
+        None => {
+            let mut w = [b' '; 16];
+            w[..b.len()].copy_from_slice(b);
+            w
+        }
+    }
+}
+
 /// A move read by the fast path: the token, its glyph NAG, the end of the token (before the
 /// glyph) and the end of the word.
 pub(crate) type FastMove = (MoveToken, Option<Nag>, usize, usize);
@@ -215,7 +241,7 @@ pub(crate) type FastMove = (MoveToken, Option<Nag>, usize, usize);
 /// a delimiter or the end. It returns `None` for anything else (a number-only pit, a defect,
 /// a word that goes on), and the caller then reads the word with [`move_word`], which gives
 /// the same token for every word accepted here.
-#[inline]
+#[inline(always)]
 pub(crate) fn fast_move(bytes: &[u8], from: usize) -> Option<FastMove> {
     let b = bytes.get(from..)?;
     let (side, row) = match *b.first()? {
@@ -231,13 +257,30 @@ pub(crate) fn fast_move(bytes: &[u8], from: usize) -> Option<FastMove> {
     }
     let pit = Pit::new(side, row, n - b'0').unwrap_or(Pit::nyumba(side));
     let mut i = 2;
-    let at = |i: usize| b.get(i).copied().unwrap_or(b' ');
+    // The word's first bytes in a fixed window (a blank past the end, which ends a word), so
+    // that reading them needs no bounds checks: a move word accepted here has at most 8.
+    let w = window(b);
+    let at = |i: usize| w[i & 15];
     let sign = match at(i) {
         b'<' | b'L' | b'l' => Some(Sign::Left),
         b'>' | b'R' | b'r' => Some(Sign::Right),
         _ => None,
     };
     i += usize::from(sign.is_some());
+    // The two usual endings, `A6<` and `A6<*`, before the rarer suffixes.
+    let plain = is_delim(at(i));
+    if plain || (at(i) == b'*' && is_delim(at(i + 1))) {
+        let end = from + i + usize::from(!plain);
+        let token = MoveToken {
+            pit: PitRef::Pit(pit),
+            sign,
+            takasa: !plain,
+            claims_takasia: false,
+            safari: false,
+            claims_win: false,
+        };
+        return Some((token, None, end, end));
+    }
     let mut stars = 0;
     while stars < 2 && at(i) == b'*' {
         stars += 1;
@@ -263,7 +306,7 @@ pub(crate) fn fast_move(bytes: &[u8], from: usize) -> Option<FastMove> {
     if let Some((_, len)) = nag {
         i += len;
     }
-    if i < b.len() && !is_delim(b[i]) {
+    if !is_delim(at(i)) {
         return None;
     }
     let token = MoveToken {
@@ -280,19 +323,19 @@ pub(crate) fn fast_move(bytes: &[u8], from: usize) -> Option<FastMove> {
 /// The fast path for the common move number `12.` at `bytes[from..]`: up to nine digits, not
 /// zero, one dot not followed by another. Returns the number and the end of the dot; `None`
 /// for anything else, which [`move_number`] then reads.
-#[inline]
+#[inline(always)]
 pub(crate) fn fast_move_number(bytes: &[u8], from: usize) -> Option<(u32, usize)> {
-    let b = bytes.get(from..)?;
+    let w = window(bytes.get(from..)?);
     let mut n: u32 = 0;
     let mut i = 0;
-    while i < b.len() && b[i].is_ascii_digit() {
+    while w[i & 15].is_ascii_digit() {
         if i == 9 {
             return None;
         }
-        n = n * 10 + u32::from(b[i] - b'0');
+        n = n * 10 + u32::from(w[i & 15] - b'0');
         i += 1;
     }
-    if i == 0 || n == 0 || b.get(i) != Some(&b'.') || b.get(i + 1) == Some(&b'.') {
+    if i == 0 || n == 0 || w[i & 15] != b'.' || w[(i + 1) & 15] == b'.' {
         return None;
     }
     Some((n, from + i + 1))
@@ -309,11 +352,10 @@ pub(crate) fn move_number(word: &str) -> Option<(Result<u32, ()>, usize, usize)>
 
 /// A NAG after `$`: digits 0..=255.
 pub(crate) fn nag_number(digits: &str) -> Option<Nag> {
-    let r: IResult<&str, &str> = digit1(digits);
-    match r {
-        Ok(("", d)) => d.parse::<u8>().ok().map(Nag),
-        _ => None,
+    if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
+        return None;
     }
+    digits.parse::<u8>().ok().map(Nag)
 }
 
 /// A glyph standing alone.
@@ -326,6 +368,36 @@ pub(crate) fn glyph_word(word: &str) -> Option<Nag> {
 
 fn seeds(input: &str) -> IResult<&str, &str> {
     recognize(pair(char(':'), digit1)).parse(input)
+}
+
+/// The fast path for an annotation item word (`xa5`, `xa5:3`, `A6`, `A6:4` with at most two
+/// digits of seeds). `None` sends the word to [`annotation_item`], which decides, and gives the
+/// same item for every word accepted here.
+#[inline]
+pub(crate) fn fast_annotation_item(w: &[u8]) -> Option<AnnotationItem> {
+    let (kind, rest) = match *w.first()? {
+        b'x' | b'X' => (ItemKind::Capture, &w[1..]),
+        _ => (ItemKind::LapEnd, w),
+    };
+    let (side, row) = match *rest.first()? {
+        b'A' => (Side::South, Row::Front),
+        b'B' => (Side::South, Row::Back),
+        b'a' => (Side::North, Row::Front),
+        b'b' => (Side::North, Row::Back),
+        _ => return None,
+    };
+    let n = *rest.get(1)?;
+    if !(b'1'..=b'8').contains(&n) {
+        return None;
+    }
+    let pit = Pit::new(side, row, n - b'0')?;
+    let seeds = match &rest[2..] {
+        [] => None,
+        [b':', d @ b'0'..=b'9'] => Some(d - b'0'),
+        [b':', d @ b'0'..=b'9', e @ b'0'..=b'9'] => Some((d - b'0') * 10 + (e - b'0')),
+        _ => return None,
+    };
+    Some(AnnotationItem { kind, pit, seeds })
 }
 
 /// One annotation item word: `xa5`, `xa5:3`, `A6`, `A6:4` (`X` is read as `x`).
@@ -351,13 +423,30 @@ pub(crate) fn annotation_item(word: &str) -> Option<AnnotationItem> {
     })
 }
 
-/// A tag name: a letter then letters, digits and `_`.
-pub(crate) fn tag_name(input: &str) -> IResult<&str, &str> {
-    recognize(pair(
-        satisfy(|c| c.is_ascii_alphabetic()),
-        opt(take_while1(|c: char| c.is_ascii_alphanumeric() || c == '_')),
-    ))
-    .parse(input)
+/// The bytes of a tag name after its first letter: ASCII letters, digits and `_`.
+static NAME_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        let c = i as u8;
+        t[i] = c.is_ascii_alphanumeric() || c == b'_';
+        i += 1;
+    }
+    t
+};
+
+/// The length of the tag name at the start of `b`: an ASCII letter, then ASCII letters,
+/// digits and `_`; 0 when `b` does not start with a letter.
+#[inline]
+pub(crate) fn tag_name_len(b: &[u8]) -> usize {
+    if !b.first().is_some_and(u8::is_ascii_alphabetic) {
+        return 0;
+    }
+    let mut i = 1;
+    while i < b.len() && NAME_BYTE[b[i] as usize] {
+        i += 1;
+    }
+    i
 }
 
 /// Whether the text at `from` (a `[`) starts a tag pair: `[`, blanks, a name, blanks, `"`.
@@ -367,10 +456,11 @@ pub(crate) fn is_tag_start(s: &str, from: usize) -> bool {
     while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
         i += 1;
     }
-    let Ok((rest, _)) = tag_name(&s[i..]) else {
+    let len = tag_name_len(&b[i.min(b.len())..]);
+    if len == 0 {
         return false;
-    };
-    let mut j = s.len() - rest.len();
+    }
+    let mut j = i + len;
     while j < b.len() && (b[j] == b' ' || b[j] == b'\t') {
         j += 1;
     }
@@ -457,9 +547,84 @@ mod tests {
             words = next;
         }
         assert!(checked > 1000);
+        // Long enough for the window to come straight from the text.
+        for w in [
+            "A6<*",
+            "b3>**#?!",
+            "A6<*!x",
+            "a5",
+            "a5L+!? rest of the line",
+            "B2R#??",
+        ] {
+            let long = format!("{w} 12. A6<* a5>* B2>");
+            let short = fast_move(w.as_bytes(), 0).map(|m| m.0);
+            assert_eq!(fast_move(long.as_bytes(), 0).map(|m| m.0), short, "{w}");
+            let at_end = format!("1. {w}");
+            assert_eq!(fast_move(at_end.as_bytes(), 3).map(|m| m.0), short, "{w}");
+        }
         assert!(fast_move(b"A6<*", 0).is_some());
         assert!(fast_move(b"b3>**#?! ", 0).is_some());
         assert_eq!(fast_move_number(b"12. A6<", 0), Some((12, 3)));
+        assert_eq!(
+            fast_move_number(b"123456789. A6<", 0),
+            Some((123_456_789, 10))
+        );
+        assert_eq!(fast_move_number(b"1234567890. A6<", 0), None);
+        assert_eq!(fast_move_number(b"1. 12.", 3), Some((12, 6)));
+        assert_eq!(fast_move_number(b"1. 12", 3), None);
+        assert_eq!(fast_move_number(b"12.. A6<", 0), None);
+        assert_eq!(fast_move_number(b"0. A6<", 0), None);
+    }
+
+    /// Every annotation word over a small alphabet: the fast path agrees with the nom parser
+    /// whenever it answers.
+    #[test]
+    fn fast_annotation_items_agree_with_nom() {
+        let alphabet = b"xXAb18:0";
+        let mut words = vec![Vec::new()];
+        let mut checked = 0;
+        for _ in 0..6 {
+            let mut next = Vec::new();
+            for w in &words {
+                for &c in alphabet {
+                    let mut w = w.clone();
+                    w.push(c);
+                    next.push(w);
+                }
+            }
+            for w in &next {
+                let word = std::str::from_utf8(w).unwrap();
+                if let Some(item) = fast_annotation_item(w) {
+                    checked += 1;
+                    assert_eq!(annotation_item(word), Some(item), "{word:?}");
+                }
+            }
+            words = next;
+        }
+        assert!(checked > 100);
+        assert!(fast_annotation_item(b"xa5:3").is_some());
+        assert!(fast_annotation_item(b"B6").is_some());
+        assert!(fast_annotation_item(b"xa5:255").is_none());
+        assert_eq!(annotation_item("xa5:255").unwrap().seeds, Some(255));
+    }
+
+    #[test]
+    fn whitespace() {
+        for b in 0..=255u8 {
+            let expected = matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c');
+            assert_eq!(is_ws(b), expected, "{b}");
+        }
+    }
+
+    #[test]
+    fn tag_names() {
+        assert_eq!(tag_name_len(b"Event \"x\""), 5);
+        assert_eq!(tag_name_len(b"Rule_Set2\""), 9);
+        assert_eq!(tag_name_len(b"9Event"), 0);
+        assert_eq!(tag_name_len(b"_x"), 0);
+        assert_eq!(tag_name_len("É".as_bytes()), 0);
+        assert_eq!(tag_name_len("aÉ".as_bytes()), 1);
+        assert_eq!(tag_name_len(b""), 0);
     }
 
     #[test]

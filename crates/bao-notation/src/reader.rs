@@ -218,6 +218,8 @@ pub struct GameReader<R> {
     warned_latin1: bool,
     done: bool,
     scratch: Scratch,
+    /// The list the parser fills, kept from chunk to chunk.
+    games: Vec<Spanned<Game>>,
 }
 
 impl<R: Read> GameReader<R> {
@@ -246,15 +248,18 @@ impl<R: Read> GameReader<R> {
             warned_latin1: false,
             done: false,
             scratch: Scratch::default(),
+            games: Vec::new(),
         }
     }
 
-    /// Reads one line into `next_line`, keeping at most `max_bytes` of it; returns the bytes
-    /// read and whether the line was cut.
-    fn read_line(&mut self) -> io::Result<(usize, bool)> {
-        self.next_line.clear();
+    /// Reads one line onto the end of the chunk's buffer, keeping at most `max_bytes` of it;
+    /// returns the bytes read, whether the line was cut, and whether it holds neither `{` nor
+    /// `;` (see [`Splitter::line_hint`]).
+    fn read_line(&mut self) -> io::Result<(usize, bool, bool)> {
+        let line_start = self.chunk.len();
         let mut total = 0usize;
         let mut cut = false;
+        let mut plain = true;
         loop {
             let buf = match self.input.fill_buf() {
                 Ok(b) => b,
@@ -262,23 +267,23 @@ impl<R: Read> GameReader<R> {
                 Err(e) => return Err(e),
             };
             if buf.is_empty() {
-                return Ok((total, cut));
+                return Ok((total, cut, plain));
             }
-            let (take, eol) = match memchr::memchr(b'\n', buf) {
-                Some(p) => (p + 1, true),
-                None => (buf.len(), false),
-            };
-            let room = self.max_bytes.saturating_sub(self.next_line.len());
-            self.next_line.extend_from_slice(&buf[..take.min(room)]);
+            let (take, piece_plain) = crate::split::line_len(buf);
+            plain &= piece_plain;
+            let eol = buf[take - 1] == b'\n';
+            let room = self.max_bytes.saturating_sub(self.chunk.len() - line_start);
+            self.chunk.extend_from_slice(&buf[..take.min(room)]);
             cut |= take > room;
             self.input.consume(take);
             total += take;
             if eol {
-                return Ok((total, cut));
+                return Ok((total, cut, plain));
             }
         }
     }
 
+    /// Adds `next_line` (the line that began this chunk) to the chunk.
     fn append(&mut self, truncated: bool) {
         if truncated || self.chunk.len() + self.next_line.len() > self.max_bytes {
             self.overflow = true;
@@ -310,7 +315,10 @@ impl<R: Read> GameReader<R> {
         }
         loop {
             let line_offset = self.offset;
-            let (n, truncated) = self.read_line()?;
+            // The line is read straight onto the chunk, and taken off again when it begins
+            // the next chunk or does not fit.
+            let line_start = self.chunk.len();
+            let (n, truncated, plain) = self.read_line()?;
             self.offset += n as u64;
             if n == 0 {
                 if self.chunk.len() > carried || self.overflow {
@@ -319,16 +327,22 @@ impl<R: Read> GameReader<R> {
                 self.carry = std::mem::take(&mut self.chunk);
                 return Ok(false);
             }
-            let boundary = self.splitter.line(&self.next_line);
-            if boundary && (!self.chunk.is_empty() || self.overflow) {
+            let boundary = self.splitter.line_hint(&self.chunk[line_start..], plain);
+            if boundary && (line_start > 0 || self.overflow) {
+                self.next_line.clear();
+                self.next_line.extend_from_slice(&self.chunk[line_start..]);
+                self.chunk.truncate(line_start);
                 self.next_offset = line_offset;
                 self.next_truncated = truncated;
                 return Ok(true);
             }
-            if self.chunk.is_empty() && !self.overflow {
+            if line_start == 0 && !self.overflow {
                 self.chunk_offset = line_offset;
             }
-            self.append(truncated);
+            if truncated || self.chunk.len() > self.max_bytes {
+                self.overflow = true;
+                self.chunk.truncate(line_start);
+            }
         }
     }
 
@@ -366,7 +380,7 @@ impl<R: Read> GameReader<R> {
             0
         };
         self.first = false;
-        let mut games = Vec::new();
+        let mut games = std::mem::take(&mut self.games);
         let (cut, mut errors) = parse_span(&text, start, text.len(), &mut self.scratch, &mut games);
         if let Some(cut) = cut {
             self.carry = text.as_bytes()[cut..].to_vec();
@@ -375,19 +389,30 @@ impl<R: Read> GameReader<R> {
         if let Some(w) = warning {
             errors.insert(0, w);
         }
-        self.push_games(games, errors, &text);
+        self.push_games(&mut games, errors, &text);
+        // The list's buffer serves the next chunk.
+        self.games = games;
     }
 
-    fn push_games(&mut self, games: Vec<Spanned<Game>>, errors: Vec<SyntaxError>, text: &Arc<str>) {
-        let mut items: Vec<StreamedGame> = games
-            .into_iter()
-            .map(|game| StreamedGame {
-                game,
-                errors: Vec::new(),
-                text: Arc::clone(text),
-                offset: self.chunk_offset,
-            })
-            .collect();
+    /// Queues the games (leaving `games` empty) with the errors given to the game they fall in.
+    fn push_games(
+        &mut self,
+        games: &mut Vec<Spanned<Game>>,
+        errors: Vec<SyntaxError>,
+        text: &Arc<str>,
+    ) {
+        let first = self.queue.len();
+        let offset = self.chunk_offset;
+        self.queue.extend(games.drain(..).map(|game| StreamedGame {
+            game,
+            errors: Vec::new(),
+            text: Arc::clone(text),
+            offset,
+        }));
+        if errors.is_empty() {
+            return;
+        }
+        let mut items: Vec<StreamedGame> = self.queue.drain(first..).collect();
         for e in errors {
             let idx = items
                 .iter()
@@ -414,7 +439,7 @@ impl<R: Read> GameReader<R> {
         self.chunk_offset = self.carry_offset;
         let text: Arc<str> = Arc::from(String::from_utf8_lossy(&carry).as_ref());
         let (game, errors) = leftover_game(&text, 0, text.len(), std::mem::take(&mut self.scratch));
-        self.push_games(game.into_iter().collect(), errors, &text);
+        self.push_games(&mut game.into_iter().collect(), errors, &text);
     }
 }
 

@@ -5,6 +5,29 @@
 //! line). The parser and the streaming reader share this rule, so a defect in one game can
 //! never swallow the games after it.
 
+/// Below this length a plain loop finds a byte faster than a `memchr` call.
+const SHORT: usize = 24;
+
+/// The first of `a`, `b` or `c` in `hay`.
+#[inline]
+fn find3(a: u8, b: u8, c: u8, hay: &[u8]) -> Option<usize> {
+    if hay.len() < SHORT {
+        hay.iter().position(|&x| x == a || x == b || x == c)
+    } else {
+        memchr::memchr3(a, b, c, hay)
+    }
+}
+
+/// The first of `a` or `b` in `hay`.
+#[inline]
+fn find2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
+    if hay.len() < SHORT {
+        hay.iter().position(|&x| x == a || x == b)
+    } else {
+        memchr::memchr2(a, b, hay)
+    }
+}
+
 /// Whether a line (leading blanks allowed) begins with `[`, a tag name and a `"`.
 pub(crate) fn is_tag_line(line: &[u8]) -> bool {
     let mut i = 0;
@@ -21,9 +44,7 @@ pub(crate) fn is_tag_line(line: &[u8]) -> bool {
     if !line.get(i).is_some_and(u8::is_ascii_alphabetic) {
         return false;
     }
-    while i < line.len() && (line[i].is_ascii_alphanumeric() || line[i] == b'_') {
-        i += 1;
-    }
+    i += crate::lexical::tag_name_len(&line[i..]);
     while i < line.len() && matches!(line[i], b' ' | b'\t') {
         i += 1;
     }
@@ -38,6 +59,24 @@ pub(crate) struct Splitter {
 }
 
 impl Splitter {
+    /// [`Splitter::line`] for a line known to hold neither `{` nor `;` when `plain` (as found
+    /// while looking for its end): outside a brace comment, such a line only needs the tag-line
+    /// test, and a look for its first non-blank byte while the chunk has no movetext yet.
+    #[inline]
+    pub(crate) fn line_hint(&mut self, line: &[u8], plain: bool) -> bool {
+        if !plain || self.in_brace {
+            return self.line(line);
+        }
+        let tag_line = is_tag_line(line);
+        let boundary = tag_line && self.has_movetext;
+        if boundary {
+            self.has_movetext = false;
+        } else if !tag_line && !self.has_movetext {
+            self.has_movetext = line.iter().any(|&c| !crate::lexical::is_ws(c));
+        }
+        boundary
+    }
+
     /// Feeds one line (line end included or not); returns whether a new chunk starts at it.
     pub(crate) fn line(&mut self, line: &[u8]) -> bool {
         let tag_line = is_tag_line(line);
@@ -62,12 +101,12 @@ impl Splitter {
             // Once the chunk has movetext (or on a tag line, which never gives it any), only
             // the bytes that open a comment or a string matter: jump to the next one.
             if tag_line {
-                match memchr::memchr3(b'{', b';', b'"', &line[i..]) {
+                match find3(b'{', b';', b'"', &line[i..]) {
                     Some(p) => i += p,
                     None => break,
                 }
             } else if self.has_movetext {
-                match memchr::memchr2(b'{', b';', &line[i..]) {
+                match find2(b'{', b';', &line[i..]) {
                     Some(p) => i += p,
                     None => break,
                 }
@@ -97,6 +136,20 @@ impl Splitter {
     }
 }
 
+/// The length of the line at the start of `b` (its `\n` included; all of `b` when it has
+/// none), and whether the line is free of `{` and `;` (one search finds both).
+#[inline]
+pub(crate) fn line_len(b: &[u8]) -> (usize, bool) {
+    match memchr::memchr3(b'\n', b'{', b';', b) {
+        Some(p) if b[p] == b'\n' => (p + 1, true),
+        Some(p) => (
+            memchr::memchr(b'\n', &b[p..]).map_or(b.len(), |q| p + q + 1),
+            false,
+        ),
+        None => (b.len(), true),
+    }
+}
+
 /// The chunks of a whole text, as byte ranges covering it.
 pub(crate) fn chunks(text: &str, from: usize) -> Vec<std::ops::Range<usize>> {
     let b = text.as_bytes();
@@ -105,9 +158,9 @@ pub(crate) fn chunks(text: &str, from: usize) -> Vec<std::ops::Range<usize>> {
     let mut start = from;
     let mut line_start = from;
     while line_start < b.len() {
-        let line_end =
-            memchr::memchr(b'\n', &b[line_start..]).map_or(b.len(), |p| line_start + p + 1);
-        if sp.line(&b[line_start..line_end]) && line_start > start {
+        let (len, plain) = line_len(&b[line_start..]);
+        let line_end = line_start + len;
+        if sp.line_hint(&b[line_start..line_end], plain) && line_start > start {
             out.push(start..line_start);
             start = line_start;
         }
@@ -129,6 +182,51 @@ mod tests {
         let c = chunks(t, 0);
         assert_eq!(c.len(), 2);
         assert!(t[c[1].clone()].starts_with("[A \"3\"]"));
+    }
+
+    /// Lines made of pieces that matter to the splitter: the plain-line shortcut keeps the
+    /// state and the boundaries of the full scan.
+    #[test]
+    fn plain_lines_agree_with_the_full_scan() {
+        let pieces: [&str; 9] = [
+            "[Event \"x\"]",
+            "1. A6<*",
+            "{",
+            "}",
+            ";c",
+            "  ",
+            "\"",
+            "[A6 xa5]",
+            "[B \"{\"]",
+        ];
+        let n = pieces.len();
+        let mut checked = 0;
+        for code in 0..n.pow(4) {
+            let mut text = String::new();
+            let mut c = code;
+            for _ in 0..4 {
+                text.push_str(pieces[c % n]);
+                c /= n;
+                text.push(if c % 2 == 0 { '\n' } else { ' ' });
+            }
+            let (mut full, mut fast) = (Splitter::default(), Splitter::default());
+            let b = text.as_bytes();
+            let mut at = 0;
+            while at < b.len() {
+                let (len, plain) = line_len(&b[at..]);
+                let line = &b[at..at + len];
+                assert_eq!(plain, !line.iter().any(|&c| c == b'{' || c == b';'));
+                assert_eq!(full.line(line), fast.line_hint(line, plain), "{text:?}");
+                assert_eq!(
+                    (full.in_brace, full.has_movetext),
+                    (fast.in_brace, fast.has_movetext),
+                    "{text:?}"
+                );
+                checked += usize::from(plain);
+                at += len;
+            }
+        }
+        assert!(checked > 1000);
     }
 
     #[test]

@@ -7,6 +7,7 @@ use bao_notation::{Span, SyntaxError};
 use miette::{LabeledSpan, NamedSource, Severity, SourceCode};
 
 use crate::codes::Code;
+use crate::suggest::Suggestion;
 
 /// A label: a span of the record text and what it says there.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,6 +42,9 @@ pub struct CheckDiagnostic {
     /// A repair: the move that the best suggestion puts in place of the written one, when
     /// it is unambiguous.
     pub fix: Option<String>,
+    /// The unambiguous best repair of any kind (a move replaced, two plies swapped, one
+    /// ply inserted), when there is one.
+    pub repair: Option<Suggestion>,
 }
 
 impl CheckDiagnostic {
@@ -54,6 +58,7 @@ impl CheckDiagnostic {
             ply: None,
             assumes: None,
             fix: None,
+            repair: None,
         }
     }
 

@@ -4,6 +4,7 @@ use miette::Diagnostic;
 use serde_json::{json, Value};
 
 use crate::diagnostic::{AnyDiagnostic, CheckReport};
+use crate::suggest::{Repair, Suggestion};
 
 /// One `diagnostic` message of `bao check --format json`: code, severity, message, help,
 /// url, file, game, ply, line and column (1-based), byte span, and the labels.
@@ -25,6 +26,10 @@ pub fn diagnostic_json(report: &CheckReport, d: &AnyDiagnostic) -> Value {
         ),
         AnyDiagnostic::Syntax(_) => (None, None, None, None),
     };
+    let repair = match d {
+        AnyDiagnostic::Check(c) => c.repair.as_ref().and_then(repair_json),
+        AnyDiagnostic::Syntax(_) => None,
+    };
     let labels: Vec<Value> = d
         .labels()
         .into_iter()
@@ -38,7 +43,7 @@ pub fn diagnostic_json(report: &CheckReport, d: &AnyDiagnostic) -> Value {
             })
         })
         .collect();
-    json!({
+    let mut v = json!({
         "type": "diagnostic",
         "data": {
             "file": report.name,
@@ -56,7 +61,37 @@ pub fn diagnostic_json(report: &CheckReport, d: &AnyDiagnostic) -> Value {
             "fix": fix,
             "assumes": assumes,
         }
-    })
+    });
+    // Present only for a swap or an insertion, so that older readers see no change.
+    if let Some(r) = repair {
+        v["data"]["repair"] = r;
+    }
+    v
+}
+
+/// `{"kind": "swap", "ply", "with_ply", "move"}` or `{"kind": "insert", "ply", "move",
+/// "then"}`; `None` for a replaced move (that is `fix`).
+fn repair_json(s: &Suggestion) -> Option<Value> {
+    match s.repair {
+        Repair::Replace => None,
+        Repair::Swap {
+            ply,
+            with_ply,
+            written,
+        } => Some(json!({
+            "kind": "swap",
+            "ply": ply,
+            "with_ply": with_ply,
+            "move": s.mv.to_string(),
+            "then": written.to_string(),
+        })),
+        Repair::Insert { ply, written } => Some(json!({
+            "kind": "insert",
+            "ply": ply,
+            "move": s.mv.to_string(),
+            "then": written.to_string(),
+        })),
+    }
 }
 
 /// Every diagnostic of a report, then a `file` message with its counts.

@@ -27,6 +27,7 @@ mod annotate;
 mod codes;
 mod diagnostic;
 pub mod json;
+mod plies;
 mod record;
 mod replay;
 mod suggest;
@@ -40,7 +41,7 @@ pub use annotate::{agrees, annotate_record, engine_items, items_text, Disagreeme
 pub use codes::{Code, ALL_CODES, REPOSITORY};
 pub use diagnostic::{line_col, AnyDiagnostic, CheckDiagnostic, CheckReport, Label, Stats};
 pub use replay::Played;
-pub use suggest::{annotation_matches, rank, unambiguous, Suggestion};
+pub use suggest::{annotation_matches, rank, unambiguous, Repair, Suggestion, LOOKAHEAD};
 
 /// How to check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -137,6 +138,20 @@ pub fn game_start(
     rules: bao_core::RuleSet,
 ) -> Option<bao_core::Position> {
     replay::start_position(game, rules, 0).ok().flatten()
+}
+
+/// The move spec a written move stands for in `pos`, as `bao check` reads it: a pit written
+/// without its row letter taken as the mover's front pit, the sign converted from the
+/// record's `Directions` convention. `Err` says why the token names no pit.
+///
+/// # Errors
+/// The token names no pit of the side to move (a row letter left out in the wrong stage).
+pub fn written_spec(
+    pos: &bao_core::Position,
+    item: &bao_notation::MoveItem,
+    directions: bao_notation::Directions,
+) -> Result<bao_core::MoveSpec, String> {
+    replay::token_spec(pos, item, directions)
 }
 
 /// The record written back with the engine's annotations on every move that replayed.

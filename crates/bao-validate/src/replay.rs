@@ -10,7 +10,8 @@ use bao_notation::{Directions, Element, Game, GameResult, MoveItem, SignUse, Spa
 use crate::annotate::{agrees, engine_items, items_text};
 use crate::codes::Code;
 use crate::diagnostic::CheckDiagnostic;
-use crate::suggest::{rank, unambiguous, Suggestion};
+use crate::plies::{rank_in_line, InLine};
+use crate::suggest::{rank, unambiguous, Repair, Suggestion};
 use crate::words::{move_list, primary_label, rule_sentence};
 use crate::CheckOptions;
 
@@ -315,6 +316,8 @@ impl Walker<'_> {
         let mut ply = ply0;
         let mut past: Vec<Past> = history.to_vec();
         let mut assumes: Option<(usize, String)> = None;
+        // An assumed swap: the move index whose token is replaced by an earlier one.
+        let mut swapped: Option<(usize, &MoveItem)> = None;
         let moves: Vec<&MoveItem> = elems
             .iter()
             .filter_map(|e| match &e.value {
@@ -338,6 +341,13 @@ impl Walker<'_> {
                 Element::Move(item) => {
                     let idx = move_index;
                     move_index += 1;
+                    let item = match swapped {
+                        Some((k, earlier)) if k == idx => {
+                            swapped = None;
+                            earlier
+                        }
+                        _ => item,
+                    };
                     let Some(here) = pos else {
                         before_last = None;
                         continue;
@@ -380,7 +390,17 @@ impl Walker<'_> {
                         pos = None;
                         continue;
                     }
-                    let following = &moves[idx + 1..];
+                    // The moves after this one (copied only while a swap is assumed).
+                    let swapped_following: Vec<&MoveItem>;
+                    let following: &[&MoveItem] = match swapped {
+                        Some((k, earlier)) => {
+                            let mut v = moves[idx + 1..].to_vec();
+                            v[k - idx - 1] = earlier;
+                            swapped_following = v;
+                            &swapped_following
+                        }
+                        None => &moves[idx + 1..],
+                    };
                     let deferred = fast.is_some();
                     let played = match fast {
                         Some(f) => {
@@ -419,8 +439,60 @@ impl Walker<'_> {
                             let fix = d.fix.as_ref().and_then(|f| {
                                 here.legal_moves().into_iter().find(|m| m.to_string() == *f)
                             });
+                            // One pending swap at a time: a second one is not assumed.
+                            let repair = d.repair.clone().filter(|r| {
+                                self.opts.assume_fixes
+                                    && !(swapped.is_some()
+                                        && matches!(r.repair, Repair::Swap { .. }))
+                            });
                             self.push(*d, &assumes);
                             match fix.filter(|_| self.opts.assume_fixes) {
+                                None if repair.is_some() => {
+                                    // Two plies swapped, or one ply inserted: play the
+                                    // repair's move here (with its own token for a swap).
+                                    let Some(r) = repair else { continue };
+                                    let (mut at, trace) = here.play_unchecked(&r.mv);
+                                    self.out.plies += 1;
+                                    assumes.get_or_insert((ply, r.mv.to_string()));
+                                    let token = match r.repair {
+                                        Repair::Swap {
+                                            ply: p, with_ply, ..
+                                        } => {
+                                            let k = idx + with_ply - p;
+                                            swapped = Some((k, item));
+                                            self.record(
+                                                moves[k], ply, &r.mv, &here, &at, &trace, &assumes,
+                                            );
+                                            moves[k]
+                                        }
+                                        _ => item,
+                                    };
+                                    past.push(Past {
+                                        span: token.token.span,
+                                        mover: here.to_move(),
+                                        takasia: trace.takasia_set(),
+                                    });
+                                    if let Some(o) = trace.outcome {
+                                        ended = Some((o, token.token.span));
+                                    }
+                                    if let Repair::Insert { written, .. } = r.repair {
+                                        let (next, trace) = at.play_unchecked(&written);
+                                        self.out.plies += 1;
+                                        self.record(
+                                            item, ply, &written, &at, &next, &trace, &assumes,
+                                        );
+                                        past.push(Past {
+                                            span: item.token.span,
+                                            mover: at.to_move(),
+                                            takasia: trace.takasia_set(),
+                                        });
+                                        if let Some(o) = trace.outcome {
+                                            ended = Some((o, item.token.span));
+                                        }
+                                        at = next;
+                                    }
+                                    pos = Some(at);
+                                }
                                 Some(mv) => {
                                     let (next, trace) = here.play_unchecked(&mv);
                                     self.out.plies += 1;
@@ -593,8 +665,13 @@ impl Walker<'_> {
                 move_list(&legal)
             ));
         }
-        let annotation = item.annotation.as_ref().map(|a| &a.value);
-        let ranked = rank(pos, spec, annotation);
+        let line = InLine {
+            ply,
+            item,
+            following,
+            directions: self.directions,
+        };
+        let ranked = rank_in_line(pos, spec, &line);
         let best = unambiguous(&ranked);
         if let Some(s) = ranked.first() {
             let mut line = capitalise(&s.sentence());
@@ -604,7 +681,7 @@ impl Walker<'_> {
                     .skip(1)
                     .take(3)
                     .filter(|o| o.cost == s.cost)
-                    .map(|o| o.mv.to_string())
+                    .map(Suggestion::short)
                     .collect();
                 if !others.is_empty() {
                     line.push_str(&format!(" (or {})", others.join(", ")));
@@ -612,10 +689,10 @@ impl Walker<'_> {
             }
             help.push(line);
         }
-        if let Some(note) = ply_slips(pos, spec, self.directions, item, following) {
-            help.push(note);
-        }
-        d.fix = best.map(|s: &Suggestion| s.mv.to_string());
+        d.fix = best
+            .filter(|s| s.repair == Repair::Replace)
+            .map(|s| s.mv.to_string());
+        d.repair = best.cloned();
         d.help(help.join("\n"))
     }
 
@@ -844,68 +921,6 @@ fn resolve_capped(pos: &Position, spec: &MoveSpec) -> Result<Move, IllegalMove> 
         },
         Err(_) => Err(fallback()),
     }
-}
-
-/// Plies swapped or missing: a note for the help.
-fn ply_slips(
-    pos: &Position,
-    spec: &MoveSpec,
-    directions: Directions,
-    item: &MoveItem,
-    following: &[&MoveItem],
-) -> Option<String> {
-    let legal_here = |p: &Position, it: &MoveItem| -> Option<Move> {
-        let s = token_spec(p, it, directions).ok()?;
-        resolve(p, &s).ok()
-    };
-    // The written move and the next one swapped.
-    if let Some(next_item) = following.first() {
-        if let Some(m1) = legal_here(pos, next_item) {
-            let after = pos.play_fast(&m1);
-            if legal_here(&after, item).is_some() {
-                return Some(format!(
-                    "It looks like two plies swapped: {} is legal here, and {} after it.",
-                    next_item.token.value, item.token.value
-                ));
-            }
-        }
-    }
-    // The mover's move and his next one swapped.
-    if let (Some(opp), Some(own_next)) = (following.first(), following.get(1)) {
-        if let Some(m2) = legal_here(pos, own_next) {
-            let p1 = pos.play_fast(&m2);
-            if let Some(m_opp) = legal_here(&p1, opp) {
-                let p2 = p1.play_fast(&m_opp);
-                if legal_here(&p2, item).is_some() {
-                    return Some(format!(
-                        "It looks like two of {}'s plies swapped: {} is legal here, and {} two plies later.",
-                        pos.to_move(),
-                        own_next.token.value,
-                        item.token.value
-                    ));
-                }
-            }
-        }
-    }
-    // One ply missing: the written move is the opponent's.
-    if spec.pit.side() != pos.to_move() {
-        let fits: Vec<Move> = pos
-            .legal_moves()
-            .into_iter()
-            .filter(|m| {
-                let after = pos.play_fast(m);
-                legal_here(&after, item).is_some()
-            })
-            .collect();
-        if !fits.is_empty() {
-            return Some(format!(
-                "It looks like a ply of {} is missing before it: after {} the written move is legal.",
-                pos.to_move(),
-                fits.iter().take(4).map(ToString::to_string).collect::<Vec<_>>().join(" or ")
-            ));
-        }
-    }
-    None
 }
 
 fn capitalise(s: &str) -> String {

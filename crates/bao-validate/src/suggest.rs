@@ -11,12 +11,43 @@ use crate::words::effect;
 const MAX_COST: u32 = 40;
 /// A suggestion at most this costly can be assumed (`--assume-fixes`) when it is unique.
 const ASSUMABLE: u32 = 25;
+/// How many written plies after a repair are replayed to judge it.
+pub const LOOKAHEAD: usize = 6;
 
-/// A legal move offered in place of the written one.
+/// What a suggestion changes in the record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Repair {
+    /// The written move is replaced by [`Suggestion::mv`].
+    Replace,
+    /// The written move (ply `ply`) and the move written at ply `with_ply` (the next ply, or
+    /// the same player's next move two plies later) traded places: [`Suggestion::mv`] is the
+    /// move written at `with_ply`, played here; the written move is played at `with_ply`.
+    Swap {
+        /// The ply of the written move.
+        ply: usize,
+        /// The ply of the move it traded places with.
+        with_ply: usize,
+        /// The written move, as it reads at `with_ply`.
+        written: Move,
+    },
+    /// A ply of the side to move is missing before the written move: [`Suggestion::mv`] is
+    /// inserted, then `written` (the written move) is legal for the other player.
+    Insert {
+        /// The ply of the written move.
+        ply: usize,
+        /// The written move, as it reads after the inserted one.
+        written: Move,
+    },
+}
+
+/// A repair offered in place of the written move: a legal move put in its place, two plies
+/// swapped, or a missing ply inserted.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Suggestion {
-    /// The move.
+    /// The move played at the written move's ply (see [`Repair`]).
     pub mv: Move,
+    /// What changes in the record.
+    pub repair: Repair,
     /// How unlikely the slip is, in tenths (lower is likelier).
     pub cost: u32,
     /// The slips, e.g. `direction flipped`.
@@ -24,15 +55,54 @@ pub struct Suggestion {
     /// What the move does (`captures a5`).
     pub effect: String,
     /// Whether the move's laps and captures match the annotation written (`None`: no
-    /// annotation).
+    /// annotation). For a swap, the annotation of the token moved here; for an insertion,
+    /// that of the written move after the inserted one.
     pub annotation_agrees: Option<bool>,
+    /// How many of the plies written after the repaired ones then replay legally (at most
+    /// [`LOOKAHEAD`]); `None` when the record was not consulted.
+    pub continues: Option<usize>,
 }
 
 impl Suggestion {
     /// `did you mean A4< ? (direction flipped) it captures a5, as the annotation says`.
     #[must_use]
     pub fn sentence(&self) -> String {
-        let mut s = format!("did you mean {} ?", self.mv);
+        let mut s = match self.repair {
+            Repair::Replace => format!("did you mean {} ?", self.mv),
+            Repair::Swap {
+                ply,
+                with_ply,
+                written,
+            } => format!(
+                "plies {ply} and {with_ply} look swapped: {} here (it {}{}), then {written} {}",
+                self.mv,
+                self.effect,
+                if self.annotation_agrees == Some(true) {
+                    ", as its annotation says"
+                } else {
+                    ""
+                },
+                if with_ply == ply + 1 {
+                    "after it"
+                } else {
+                    "two plies later"
+                }
+            ),
+            Repair::Insert { written, .. } => format!(
+                "a ply seems missing before it: after {} (it {}) the written move is legal as {written}{}",
+                self.mv,
+                self.effect,
+                if self.annotation_agrees == Some(true) {
+                    ", as its annotation says"
+                } else {
+                    ""
+                }
+            ),
+        };
+        if self.repair != Repair::Replace {
+            s.push_str(&continuation(self.continues));
+            return s;
+        }
         if !self.slips.is_empty() {
             s.push_str(&format!(" ({})", self.slips.join(", ")));
         }
@@ -40,7 +110,33 @@ impl Suggestion {
         if self.annotation_agrees == Some(true) {
             s.push_str(", as the annotation says");
         }
+        if let Some(n) = self.continues.filter(|n| *n > 0) {
+            s.push_str(&continuation(Some(n)));
+        }
         s
+    }
+
+    /// A few words naming the repair, for a list of equally likely ones.
+    #[must_use]
+    pub fn short(&self) -> String {
+        match self.repair {
+            Repair::Replace => self.mv.to_string(),
+            Repair::Swap { ply, with_ply, .. } => format!("plies {ply} and {with_ply} swapped"),
+            Repair::Insert { .. } => format!("{} inserted before it", self.mv),
+        }
+    }
+}
+
+/// `; the game then replays for 6 more plies`.
+fn continuation(n: Option<usize>) -> String {
+    match n {
+        Some(0) => "; the next written ply is then illegal".to_owned(),
+        Some(n) => format!(
+            "; the game then replays for {}{n} more pl{}",
+            if n >= LOOKAHEAD { "at least " } else { "" },
+            if n == 1 { "y" } else { "ies" }
+        ),
+        None => String::new(),
     }
 }
 
@@ -132,10 +228,22 @@ pub fn rank(
             slips,
             effect: effect(&mv, &trace),
             annotation_agrees,
+            repair: Repair::Replace,
+            continues: None,
         });
     }
-    out.sort_by(|a, b| a.cost.cmp(&b.cost).then(a.mv.cmp(&b.mv)));
+    sort(&mut out);
     out
+}
+
+/// Best first: cheapest, then replacements before swaps before insertions, then by move.
+pub(crate) fn sort(list: &mut [Suggestion]) {
+    list.sort_by(|a, b| {
+        a.cost
+            .cmp(&b.cost)
+            .then(a.repair.cmp(&b.repair))
+            .then(a.mv.cmp(&b.mv))
+    });
 }
 
 /// Whether a move's trace agrees with an annotation (both channels, where written).

@@ -66,6 +66,59 @@ fn assume_fixes_goes_on() {
 }
 
 #[test]
+fn ply_repairs_in_json_and_assumed() {
+    let out = run(
+        &[
+            "check",
+            "--format",
+            "json",
+            "--assume-fixes",
+            "fixtures/invalid/repair",
+        ],
+        "",
+    );
+    assert!(out.starts_with("exit: 1"), "{out}");
+    let stdout = out.split("--- stdout\n").nth(1).unwrap();
+    let stdout = stdout.split("--- stderr\n").next().unwrap();
+    let lines: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let repairs: Vec<(String, String, String)> = lines
+        .iter()
+        .filter(|l| l["type"] == "diagnostic")
+        .map(|l| {
+            let r = &l["data"]["repair"];
+            (
+                l["data"]["file"]
+                    .as_str()
+                    .unwrap()
+                    .rsplit('/')
+                    .next()
+                    .unwrap()
+                    .to_owned(),
+                r["kind"].as_str().unwrap_or("none").to_owned(),
+                r["move"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect();
+    let expect = |f: &str, k: &str, m: &str| (f.to_owned(), k.to_owned(), m.to_owned());
+    assert_eq!(
+        repairs,
+        [
+            expect("missing_ply.bao", "insert", "a6<"),
+            expect("swapped_moves.bao", "swap", "A6>"),
+            expect("swapped_plies.bao", "swap", "A5>"),
+        ]
+    );
+    // Each game replays to its end on the assumption, with no other diagnostic.
+    for l in lines.iter().filter(|l| l["type"] == "file") {
+        assert_eq!(l["data"]["plies"], 15, "{l}");
+        assert_eq!(l["data"]["errors"], 1, "{l}");
+    }
+}
+
+#[test]
 fn annotate_writes_the_engine_annotations() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("g.bao");

@@ -45,3 +45,27 @@ pub(crate) fn run(args: &[&str], stdin: &str) -> String {
         String::from_utf8_lossy(&out.stderr),
     )
 }
+
+/// Runs `bao ARGS` with `stdin` in the repository root (environment pinned as in [`run`])
+/// and gives the raw output, for tests that look at bytes or exit codes.
+pub(crate) fn output(args: &[&str], stdin: &str) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bao"))
+        .args(args)
+        .current_dir(root())
+        .env("TERM", "xterm")
+        .env("LANG", "C.UTF-8")
+        .env_remove("NO_COLOR")
+        .env_remove("COLUMNS")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the bao binary runs");
+    child
+        .stdin
+        .take()
+        .expect("piped stdin")
+        .write_all(stdin.as_bytes())
+        .expect("stdin is written");
+    child.wait_with_output().expect("bao finishes")
+}

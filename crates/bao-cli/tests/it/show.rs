@@ -28,3 +28,17 @@ fn show_the_start_of_a_game_from_stdin() {
         "[Result \"*\"]\n\n1. A7>* *\n"
     ));
 }
+
+#[test]
+fn show_a_position_string() {
+    insta::assert_snapshot!(run(
+        &[
+            "show",
+            "--position",
+            "0,0,0,9,0,0,0,0/1,0,0,0,1,1,0,2/0,1,2,3,1,10,5,0/3,1,1,2,4,2,0,5 5/5 S XX -",
+            "--rules",
+            "kiswahili"
+        ],
+        ""
+    ));
+}

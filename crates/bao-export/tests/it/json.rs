@@ -332,3 +332,45 @@ fn every_event_and_lap_end_matches_the_schema() {
     assert_eq!(v["events"].as_array().unwrap().len(), 10);
     assert_eq!(v["laps"].as_array().unwrap().len(), 7);
 }
+
+/// The JSON of one chosen ply (its trace and the position after), as `bao export json` writes
+/// them inside `plies`.
+fn ply_json(ply: &crate::plies::Ply) -> String {
+    let v = serde_json::json!({
+        "move": ply.trace.mv.to_string(),
+        "trace": bao_export::json::TraceJson::from_trace(&ply.trace),
+        "position": bao_core::json::PositionJson::from_position(&ply.after),
+    });
+    serde_json::to_string_pretty(&v).unwrap()
+}
+
+#[test]
+fn chosen_plies() {
+    use crate::plies;
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("spec/game.schema.json")).unwrap(),
+    )
+    .unwrap();
+    for (name, ply) in [
+        ("namua_capture_with_kichwa_choice", plies::kichwa_chosen()),
+        ("safari", plies::safari()),
+        ("takasia", plies::takasia()),
+        ("bao_hamna", plies::bao_hamna()),
+        ("kete_kuu_floor", plies::kuu_floor()),
+    ] {
+        let text = ply_json(&ply);
+        let v: Value = serde_json::from_str(&text).unwrap();
+        let mut errors = Vec::new();
+        validate(
+            &schema,
+            &schema["$defs"]["trace"],
+            &v["trace"],
+            "trace",
+            &mut errors,
+        );
+        assert!(errors.is_empty(), "{name}: {errors:#?}");
+        insta::with_settings!({ snapshot_suffix => name }, {
+            assert_snapshot!(text);
+        });
+    }
+}

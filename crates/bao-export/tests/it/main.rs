@@ -1,10 +1,12 @@
 //! Integration tests of `bao-export`, one binary with a module per concern.
 
+/// The HTML viewer: frame links through variations, frames equal to the SVG export.
+mod html;
 /// The JSON export: snapshots, and every export against spec/game.schema.json.
 mod json;
 /// Finding interesting plies by playing seeded pseudo-random games.
 mod plies;
-/// PNG rendering: size and non-emptiness (pixels depend on the fonts found).
+/// PNG rendering: size, errors, and pixels pinned by the bundled fonts.
 mod png;
 /// Snapshots of the SVG diagrams.
 mod svg;

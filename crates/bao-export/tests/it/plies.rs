@@ -1,4 +1,4 @@
-use bao_core::{Event, MoveTrace, Position, RuleSet};
+use bao_core::{Event, HouseState, MoveTrace, Pit, Position, RuleSet, Stage};
 
 /// A tiny linear congruential generator (Knuth's MMIX constants): deterministic everywhere.
 pub(crate) struct Lcg(u64);
@@ -86,6 +86,20 @@ pub(crate) fn dormant_house() -> Ply {
     find(RuleSet::KISWAHILI, |p| {
         p.after.house_state(bao_core::Side::South) == bao_core::HouseState::Dormant
             && p.after.house_state(bao_core::Side::North) != bao_core::HouseState::Dormant
+    })
+}
+
+/// Bao la Kete, rule K2 (the kuu floor): a nemo takata from the functional kuu that holds
+/// seven seeds after the placement. Taxing two would leave five, below the floor of six, so
+/// the kuu is not taxed: its seven seeds are sown and the kuu is destroyed.
+pub(crate) fn kuu_floor() -> Ply {
+    find(RuleSet::KETE, |p| {
+        let kuu = Pit::nyumba(p.trace.mover);
+        p.trace.stage == Stage::Namua
+            && p.trace.mv.takasa
+            && p.trace.placement == Some(kuu)
+            && p.before.house_state(p.trace.mover) == HouseState::Functional
+            && p.before.get(kuu) + 1 == 7
     })
 }
 

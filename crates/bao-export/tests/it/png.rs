@@ -12,7 +12,7 @@ fn dimensions(png: &[u8]) -> (u32, u32) {
 }
 
 #[test]
-fn renders_at_the_requested_width_without_system_fonts() {
+fn renders_at_the_requested_width() {
     let svg = board_svg(
         &Position::start(RuleSet::KISWAHILI),
         &SvgOptions::default(),
@@ -20,7 +20,6 @@ fn renders_at_the_requested_width_without_system_fonts() {
     );
     let opts = PngOptions {
         width: Some(800),
-        system_fonts: false,
         ..PngOptions::default()
     };
     let png = board_png(&svg, &opts).unwrap();
@@ -97,11 +96,82 @@ fn bad_input_is_an_error() {
     );
     let opts = PngOptions {
         width: Some(0),
-        system_fonts: false,
         ..PngOptions::default()
     };
     assert!(matches!(
         board_png(&zero, &opts),
         Err(ExportError::Render(_))
     ));
+}
+
+/// FNV-1a, 64 bits: a hash that is the same on every machine and Rust version.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The bundled fonts make the pixels the same on every machine: a hash of the decoded
+/// pixels of two diagrams full of text (names, caption, badges, bold and regular) is pinned.
+/// With `BAO_PNG_DIR` set, the PNGs are written there to be looked at.
+#[test]
+fn pixels_are_the_same_on_every_machine() {
+    let dir = std::env::var("BAO_PNG_DIR").ok();
+    let ply = plies::kichwa_chosen();
+    let ov = Overlay::from_trace(&ply.before, &ply.trace);
+    let named = SvgOptions {
+        names: bao_core::BySide::new(Some("Åsa Mwinyi".to_owned()), Some("Zawadi".to_owned())),
+        show_changes: true,
+        ..SvgOptions::default()
+    };
+    let cases = [
+        (
+            "start",
+            board_svg(
+                &Position::start(RuleSet::KISWAHILI),
+                &SvgOptions::default(),
+                None,
+            ),
+        ),
+        ("kichwa-named", board_svg(&ply.after, &named, Some(&ov))),
+    ];
+    let mut lines = Vec::new();
+    for (name, svg) in cases {
+        let png = board_png(&svg, &PngOptions::default()).unwrap();
+        // The same call gives the same bytes.
+        assert_eq!(png, board_png(&svg, &PngOptions::default()).unwrap());
+        let pixmap = resvg::tiny_skia::Pixmap::decode_png(&png).unwrap();
+        lines.push(format!(
+            "{name}: {}x{} pixels fnv1a {:016x}",
+            pixmap.width(),
+            pixmap.height(),
+            fnv1a(pixmap.data())
+        ));
+        if let Some(dir) = &dir {
+            std::fs::write(format!("{dir}/stable-{name}.png"), &png).unwrap();
+        }
+    }
+    insta::assert_snapshot!(lines.join("\n"));
+}
+
+/// Text is really drawn with the bundled fonts: the same diagram without its caption has
+/// other pixels, and a caption in glyphs the fonts lack draws like no caption at all.
+#[test]
+fn text_is_drawn_with_the_bundled_fonts() {
+    let start = Position::start(RuleSet::KISWAHILI);
+    let draw = |caption: Option<&str>| {
+        let opts = SvgOptions {
+            caption: caption.map(str::to_owned),
+            ..SvgOptions::default()
+        };
+        let png = board_png(&board_svg(&start, &opts, None), &PngOptions::default()).unwrap();
+        resvg::tiny_skia::Pixmap::decode_png(&png)
+            .unwrap()
+            .data()
+            .to_vec()
+    };
+    let none = draw(None);
+    assert_ne!(draw(Some("Caption")), none);
+    // Han characters are not in the Latin subsets.
+    assert_eq!(draw(Some("\u{4e2d}\u{6587}")), none);
 }

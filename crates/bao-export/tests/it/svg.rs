@@ -96,3 +96,27 @@ fn print_theme() {
     };
     assert_snapshot!(with_overlay(&plies::safari(), &opts));
 }
+
+#[test]
+fn kete_kuu_floor() {
+    let ply = plies::kuu_floor();
+    assert!(
+        !ply.trace
+            .events
+            .iter()
+            .any(|e| matches!(e, bao_core::Event::HouseTaxed { .. })),
+        "the kuu floor forbids the tax"
+    );
+    let opts = SvgOptions {
+        show_changes: true,
+        ..SvgOptions::default()
+    };
+    let svg = with_overlay(&ply, &opts);
+    assert!(svg.contains("kuu"));
+    assert!(ply
+        .trace
+        .events
+        .iter()
+        .any(|e| matches!(e, bao_core::Event::HouseDestroyed { .. })));
+    assert_snapshot!(svg);
+}

@@ -113,3 +113,86 @@ fn deep_nesting_is_a_diagnostic_not_a_crash() {
     let out = bao_notation::write_record(&p.record, &Default::default());
     assert_eq!(out.matches('(').count(), bao_notation::MAX_VARIATION_DEPTH);
 }
+
+/// A reader that hands out at most `step` bytes per read.
+struct Trickle<'a> {
+    rest: &'a [u8],
+    step: usize,
+}
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.step.min(buf.len()).min(self.rest.len());
+        buf[..n].copy_from_slice(&self.rest[..n]);
+        self.rest = &self.rest[n..];
+        Ok(n)
+    }
+}
+
+/// What a reader gives, in a form to compare.
+fn stream(r: impl std::io::Read, limit: usize) -> Vec<(u64, String, usize, Vec<SyntaxCode>)> {
+    GameReader::with_limit(r, limit)
+        .map(Result::unwrap)
+        .map(|g| {
+            let codes = g.errors.iter().map(|e| e.code).collect();
+            (
+                g.offset,
+                g.text.to_string(),
+                g.game.value.movetext.len(),
+                codes,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn reads_in_any_pieces_give_the_same_games() {
+    let mut text = String::new();
+    for g in 0..12 {
+        text.push_str(&format!("[Event \"{g}\"]\n  [Site \"a;b{{c\"]\n\n"));
+        for m in 1..=6 {
+            text.push_str(&format!("{m}. A6<* a5>"));
+            match (g + m) % 6 {
+                0 => text.push_str(" [xa5:3 A6]"),
+                1 => text.push_str(" {a comment\nover two lines}"),
+                2 => text.push_str(" ; to the end of the line"),
+                3 => text.push_str(" (A7>*)"),
+                4 => text.push_str(" $14\r"),
+                _ => {}
+            }
+            text.push('\n');
+        }
+        text.push_str(if g % 4 == 3 {
+            "{never closed\n"
+        } else {
+            "1-0\n\n"
+        });
+        if g % 5 == 4 {
+            text.push_str("1. A6<* *\n\n");
+        }
+    }
+    let whole = parse_record(&text);
+    let all = stream(text.as_bytes(), usize::MAX);
+    assert_eq!(all.len(), whole.record.games.len());
+    for ((_, _, moves, _), w) in all.iter().zip(&whole.record.games) {
+        assert_eq!(*moves, w.value.movetext.len());
+    }
+    for limit in [usize::MAX, 400, 120, 60] {
+        let reference = stream(text.as_bytes(), limit);
+        if limit < 200 {
+            assert!(reference
+                .iter()
+                .any(|g| g.3.contains(&SyntaxCode::GameTooLong)));
+        }
+        for step in [1, 3, 7, 64, 1000] {
+            let pieces = stream(
+                Trickle {
+                    rest: text.as_bytes(),
+                    step,
+                },
+                limit,
+            );
+            assert_eq!(pieces, reference, "limit {limit}, step {step}");
+        }
+    }
+}

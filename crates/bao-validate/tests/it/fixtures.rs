@@ -4,10 +4,6 @@ use miette::{GraphicalReportHandler, GraphicalTheme};
 
 use crate::{check, codes, fixtures_dir};
 
-/// Codes that no record is known to reach: the fallback for an engine refusal that names no
-/// rule the validator knows. They are documented but have no fixture.
-const FALLBACK_CODES: &[&str] = &["bao::illegal::not_legal"];
-
 fn render(report: &bao_validate::CheckReport) -> String {
     let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor())
         .with_width(80)
@@ -65,9 +61,6 @@ fn every_code_has_a_fixture_a_snapshot_and_a_spec_entry() {
         if !spec.contains(&format!("### `{code}`")) {
             missing.push(format!("spec/diagnostics.md heading for {code}"));
         }
-        if FALLBACK_CODES.contains(code) {
-            continue;
-        }
         let fixture = fixtures_dir().join(format!("invalid/{area}/{slug}.bao"));
         if !fixture.is_file() {
             missing.push(format!("fixture {}", fixture.display()));
@@ -97,4 +90,22 @@ fn capital(s: &str) -> String {
     c.next()
         .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
         .unwrap_or_default()
+}
+
+/// Records with plies swapped or missing (`fixtures/invalid/repair/`): the error at the first
+/// ply the slip breaks, with the swap or insertion as the best repair.
+#[test]
+fn ply_repair_fixtures_are_rendered() {
+    insta::glob!("../../../../fixtures", "invalid/repair/*.bao", |path| {
+        let text = std::fs::read_to_string(path).unwrap();
+        let name = path.file_name().unwrap().to_str().unwrap();
+        let checked = check(name, &text);
+        assert!(!codes(&checked).is_empty(), "{name}: no diagnostic");
+        insta::assert_snapshot!("rendered", render(&checked.report));
+        let json: Vec<String> = report_json(&checked.report)
+            .iter()
+            .map(|v| serde_json::to_string_pretty(v).unwrap())
+            .collect();
+        insta::assert_snapshot!("json", json.join("\n"));
+    });
 }

@@ -164,3 +164,106 @@ fn one_changed_ply_is_caught_there_and_mostly_repaired() {
         "the top suggestion should restore most slips"
     );
 }
+
+/// A transcription slip that moves plies: two consecutive plies swapped (South's and North's
+/// moves of one number), one player's moves of two consecutive numbers swapped, one ply left
+/// out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PlySlip {
+    SwapNext,
+    SwapOwn,
+    Missing,
+}
+
+#[test]
+fn swapped_and_missing_plies_are_caught_and_mostly_repaired() {
+    let n = std::env::var("BAO_MUTATION_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(GAMES);
+    let games = games(n);
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
+    let kinds = [PlySlip::SwapNext, PlySlip::SwapOwn, PlySlip::Missing];
+    // Per kind: tried, caught at the slip's ply, top suggestion right, unambiguous repair right.
+    let mut tally = [[0u32; 4]; 3];
+    for moves in &games {
+        for _ in 0..5 {
+            let k = rng.gen_range(0..kinds.len());
+            let kind = kinds[k];
+            let distance = if kind == PlySlip::SwapOwn { 2 } else { 1 };
+            // Something must follow the slip for it to show.
+            if moves.len() < distance + 2 {
+                continue;
+            }
+            let ply = rng.gen_range(0..moves.len() - distance - 1);
+            let mut changed = moves.clone();
+            match kind {
+                PlySlip::SwapNext | PlySlip::SwapOwn => changed.swap(ply, ply + distance),
+                PlySlip::Missing => {
+                    changed.remove(ply);
+                }
+            }
+            if changed[ply] == moves[ply] {
+                continue;
+            }
+            tally[k][0] += 1;
+            let c =
+                bao_validate::check_full("g", record(&changed).into(), &CheckOptions::default());
+            let Some(d) = c.report.diagnostics.iter().find_map(|d| match d {
+                AnyDiagnostic::Check(d) if d.code.area() == "illegal" => Some(d),
+                _ => None,
+            }) else {
+                // One player's two moves can be legal in either order.
+                assert_eq!(kind, PlySlip::SwapOwn, "{}", record(&changed));
+                continue;
+            };
+            if kind != PlySlip::SwapOwn {
+                // The other player's move now comes first: illegal right there.
+                assert_eq!(d.ply, Some(ply + 1), "{}: {d:?}", record(&changed));
+            }
+            if d.ply != Some(ply + 1) {
+                continue;
+            }
+            tally[k][1] += 1;
+            let orig = moves[ply];
+            let top = match kind {
+                PlySlip::Missing => format!("A ply seems missing before it: after {orig} "),
+                _ => format!(
+                    "Plies {} and {} look swapped: {orig} here",
+                    ply + 1,
+                    ply + 1 + distance
+                ),
+            };
+            if d.help.as_deref().is_some_and(|h| h.contains(&top)) {
+                tally[k][2] += 1;
+            }
+            let right = d.repair.as_ref().is_some_and(|r| {
+                r.mv == orig
+                    && match r.repair {
+                        bao_validate::Repair::Swap { with_ply, .. } => {
+                            kind != PlySlip::Missing && with_ply == ply + 1 + distance
+                        }
+                        bao_validate::Repair::Insert { .. } => kind == PlySlip::Missing,
+                        bao_validate::Repair::Replace => false,
+                    }
+            });
+            if right {
+                tally[k][3] += 1;
+            }
+        }
+    }
+    for (k, kind) in kinds.iter().enumerate() {
+        let [tried, caught, top, fixed] = tally[k];
+        println!(
+            "ply slips {kind:?}: {tried} tried over {} games; {caught} caught at their ply; \
+             top suggestion right in {top} ({:.0}%), unambiguous repair right in {fixed} ({:.0}%)",
+            games.len(),
+            100.0 * f64::from(top) / f64::from(caught.max(1)),
+            100.0 * f64::from(fixed) / f64::from(caught.max(1)),
+        );
+        assert!(
+            top * 2 >= caught,
+            "{kind:?}: the top suggestion should restore most slips"
+        );
+    }
+}

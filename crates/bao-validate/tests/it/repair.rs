@@ -1,6 +1,6 @@
 use std::sync::Arc;
 
-use bao_validate::{check_full, AnyDiagnostic, CheckOptions};
+use bao_validate::{check_full, AnyDiagnostic, CheckOptions, Repair};
 
 use crate::{check, codes};
 
@@ -88,54 +88,94 @@ fn variations_are_checked_from_their_branch_point() {
 fn swapped_plies_are_noticed() {
     let text = "1. A7>* a6<* 2. a5> A6> 3. A2< 1-0\n";
     let c = check("s", text);
-    assert_eq!(codes(&c)[0], "bao::illegal::not_own_pit");
+    assert_eq!(codes(&c), ["bao::illegal::not_own_pit"]);
+    let h = help_of(&c, 0);
     assert!(
-        help_of(&c, 0).contains("two plies swapped"),
-        "{}",
-        help_of(&c, 0)
+        h.contains("Plies 3 and 4 look swapped: A6> here (it captures a3), then a5> after it"),
+        "{h}"
     );
+    let d = first_check(&c);
+    assert_eq!(d.fix, None);
+    let r = d.repair.as_ref().expect("a repair");
+    assert_eq!(r.mv.to_string(), "A6>");
+    assert!(
+        matches!(r.repair, Repair::Swap { ply: 3, with_ply: 4, written } if written.to_string() == "a5>"),
+        "{r:?}"
+    );
+    // Assumed, the game goes on to its end: every ply replays and the result agrees.
+    let fixed = check_full("s", Arc::from(text), &CheckOptions { assume_fixes: true });
+    assert_eq!(codes(&fixed), ["bao::illegal::not_own_pit"]);
+    assert_eq!(fixed.report.stats.plies, 5);
+}
+
+fn first_check(c: &bao_validate::Checked) -> &bao_validate::CheckDiagnostic {
+    c.report
+        .diagnostics
+        .iter()
+        .find_map(|d| match d {
+            AnyDiagnostic::Check(d) => Some(d),
+            AnyDiagnostic::Syntax(_) => None,
+        })
+        .expect("a diagnostic")
+}
+
+fn fixture(name: &str) -> String {
+    std::fs::read_to_string(crate::fixtures_dir().join("invalid/repair").join(name)).unwrap()
+}
+
+/// The plies of the game the repair fixtures were made from (15, all of them legal).
+const FIXTURE_PLIES: usize = 15;
+
+#[test]
+fn each_ply_repair_fixture_is_repaired_by_its_assumption() {
+    for (name, ply, kind) in [
+        ("swapped_plies.bao", 9, "swap"),
+        ("swapped_moves.bao", 7, "swap"),
+        ("missing_ply.bao", 8, "insert"),
+    ] {
+        let text = fixture(name);
+        let c = check(name, &text);
+        assert_eq!(codes(&c).len(), 1, "{name}: {:?}", codes(&c));
+        let d = first_check(&c);
+        assert_eq!(d.ply, Some(ply), "{name}");
+        let r = d.repair.as_ref().expect("a repair");
+        let got = match r.repair {
+            Repair::Swap { .. } => "swap",
+            Repair::Insert { .. } => "insert",
+            Repair::Replace => "replace",
+        };
+        assert_eq!(got, kind, "{name}");
+        // With --assume-fixes the rest of the game replays without another diagnostic,
+        // annotations included.
+        let fixed = check_full(
+            name,
+            Arc::from(text.as_str()),
+            &CheckOptions { assume_fixes: true },
+        );
+        assert_eq!(codes(&fixed).len(), 1, "{name}: {:?}", codes(&fixed));
+        assert_eq!(fixed.report.stats.plies, FIXTURE_PLIES, "{name}");
+    }
 }
 
 #[test]
-fn rule_overrides_are_read() {
-    let ok = "[Rules \"mtaji_takasa_house=relay capture_threshold=12\"]\n\n1. A6<* *\n";
-    assert_eq!(codes(&check("s", ok)), Vec::<&str>::new());
-    let bad = "[Rules \"mtaji_takasa_house=sometimes\"]\n\n1. A6<* *\n";
-    assert_eq!(codes(&check("s", bad)), ["bao::record::unknown_rules"]);
-}
-
-#[test]
-fn overrides_after_the_preset_in_the_ruleset_tag_are_read() {
-    let plain = "[RuleSet \"kujifunza\"]\n\n1. A2>* *\n";
+fn a_diagnostic_after_an_assumed_swap_says_so() {
+    // The swapped plies of the fixture, then a move of the wrong player.
+    let text = fixture("swapped_plies.bao").replace("8. A6< [xa3:1 A1:1] *", "8. a6< *");
+    let fixed = check_full(
+        "s",
+        Arc::from(text.as_str()),
+        &CheckOptions { assume_fixes: true },
+    );
+    let c = codes(&fixed);
     assert_eq!(
-        codes(&check("s", plain)),
-        ["bao::illegal::capture_mandatory"]
+        c,
+        ["bao::illegal::not_own_pit", "bao::illegal::not_own_pit"]
     );
-    // With a capture threshold of 2 no first lap of two seeds captures: A2>* is legal.
-    let changed = "[RuleSet \"kujifunza capture_threshold=2\"]\n\n1. A2>* *\n";
-    assert_eq!(codes(&check("s", changed)), Vec::<&str>::new());
-    let bad = "[RuleSet \"kujifunza takasia=sometimes\"]\n\n1. A2> *\n";
-    assert_eq!(codes(&check("s", bad)), ["bao::record::unknown_rules"]);
-}
-
-#[test]
-fn an_invalid_kete_position_is_explained_with_kuu() {
-    let text = "[RuleSet \"kete\"]\n[Position \"0,0,0,0,5,2,2,1/0,0,0,0,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 22/22 S DF -\"]\n\n*\n";
-    let c = check("k", text);
-    assert_eq!(codes(&c), ["bao::record::invalid_position"]);
-    let h = help_of(&c, 0);
-    assert!(h.contains("kuu") && !h.contains("nyumba"), "{h}");
-}
-
-#[test]
-fn kete_messages_use_lamu_words() {
-    let text = std::fs::read_to_string(
-        crate::fixtures_dir().join("invalid/illegal/first_takata_from_kuu.bao"),
-    )
-    .unwrap();
-    let c = check("k", &text);
-    let h = help_of(&c, 0);
-    assert!(h.contains("kuu") && h.contains("takata"), "{h}");
+    let AnyDiagnostic::Check(d) = &fixed.report.diagnostics[1] else {
+        panic!()
+    };
+    assert_eq!(d.assumes, Some((9, "A5>".to_owned())));
+    assert_eq!(d.ply, Some(15));
 }
 
 fn to_south_convention(text: &str) -> String {

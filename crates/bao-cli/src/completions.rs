@@ -1,0 +1,40 @@
+//! `bao completions SHELL`: a shell completion script on stdout (clap_complete).
+
+use std::io::Write;
+
+use clap::CommandFactory;
+use clap_complete::Shell;
+
+use crate::error::CliError;
+use crate::{Cli, Context, Status};
+
+/// Arguments of `bao completions`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    bao completions bash > ~/.local/share/bash-completion/completions/bao\n  \
+    bao completions zsh > ~/.zfunc/_bao\n  \
+    bao completions fish > ~/.config/fish/completions/bao.fish")]
+pub(crate) struct Args {
+    /// The shell.
+    #[arg(value_enum)]
+    shell: Shell,
+}
+
+/// The completion script for `shell`.
+pub(crate) fn script(shell: Shell) -> Vec<u8> {
+    let mut out = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "bao", &mut out);
+    out
+}
+
+/// Runs `bao completions`.
+pub(crate) fn run(args: &Args, _ctx: &Context) -> Result<Status, CliError> {
+    // Generated into memory first: the generator cannot report a failed write (a closed
+    // pipe) other than by panicking.
+    let text = script(args.shell);
+    let mut out = std::io::stdout().lock();
+    out.write_all(&text)
+        .and_then(|()| out.flush())
+        .map_err(|e| CliError::io("cannot write to stdout", e))?;
+    Ok(Status::Success)
+}

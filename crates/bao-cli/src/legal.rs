@@ -1,0 +1,252 @@
+//! `bao legal`: the legal moves of one position, in canonical notation.
+//!
+//! The position is that after `--ply N` of a record's main line (as `bao show` picks it) or a
+//! position string given with `--position` (under `--rules`). Text output: one move per line,
+//! sorted, then two spaces and what the move does (takasa or captures, laps, safari, a
+//! takasia set, a win). `--format json` writes one JSON object. A finished game has no legal
+//! moves: the output is empty and stderr says how the game ended. Exit codes as `bao show`:
+//! an invalid record or position exits 1, a `--game` or `--ply` beyond the record exits 2.
+
+use std::io::Write;
+
+use bao_core::{Event, Move, MoveTrace, Position, Side};
+use bao_notation::PositionString;
+use serde::Serialize;
+
+use crate::error::CliError;
+use crate::export::{at_ply, line, load, Pick};
+use crate::io::Input;
+use crate::new::{parse_position, parse_rules};
+use crate::{Context, Status};
+
+/// The output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    /// One move per line with a short description.
+    Text,
+    /// One JSON object: the position and every move with its captures and laps.
+    Json,
+}
+
+/// Arguments of `bao legal`.
+#[derive(Debug, clap::Args)]
+#[command(group = clap::ArgGroup::new("source").required(true).args(["file", "position"]))]
+pub(crate) struct Args {
+    /// The record file (`-` for stdin).
+    #[arg(value_name = "FILE", value_parser = Input::parse)]
+    file: Option<Input>,
+    #[command(flatten)]
+    pick: Pick,
+    /// A position string (spec/notation.md §7) instead of a record.
+    #[arg(long, value_name = "STR", conflicts_with_all = ["file", "game", "ply"])]
+    position: Option<String>,
+    /// The rules of `--position`: a preset, optionally with `name=value` overrides
+    /// [default: kiswahili].
+    #[arg(long, value_name = "RULES", conflicts_with = "file")]
+    rules: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+/// What a move does, in a few words, in the variant's vocabulary.
+fn describe(pos: &Position, trace: &MoveTrace) -> String {
+    let names = pos.rules().names();
+    let mut parts: Vec<String> = Vec::new();
+    if trace.mv.takasa {
+        parts.push(names.takasa.to_owned());
+    }
+    if !trace.captures.is_empty() {
+        let shown: Vec<String> = trace
+            .captures
+            .iter()
+            .take(3)
+            .map(|c| format!("{} ({})", c.pit, c.seeds))
+            .collect();
+        let more = match trace.captures.len() {
+            n if n > 3 => format!(" and {} more", n - 3),
+            _ => String::new(),
+        };
+        parts.push(format!("captures {}{more}", shown.join(", ")));
+    }
+    for e in &trace.events {
+        match e {
+            Event::Safari => parts.push("safari".to_owned()),
+            Event::HouseStop => parts.push(format!("stops in the {}", names.nyumba)),
+            Event::TakasiaSet { pit } => parts.push(format!("{} {pit}", names.takasia)),
+            _ => {}
+        }
+    }
+    let n = trace.laps_total;
+    parts.push(format!("{n} lap{}", if n == 1 { "" } else { "s" }));
+    if let Some(o) = trace.outcome {
+        parts.push(match o.winner {
+            Some(w) if w == trace.mover => format!("wins ({})", o.reason.name()),
+            Some(_) => format!("loses ({})", o.reason.name()),
+            None => format!("draws ({})", o.reason.name()),
+        });
+    }
+    parts.join(", ")
+}
+
+/// The legal moves of `pos` with their traces.
+fn moves(pos: &Position) -> Result<Vec<(Move, MoveTrace)>, CliError> {
+    let mut legal = pos.legal_moves();
+    legal.sort_by_key(ToString::to_string);
+    legal
+        .into_iter()
+        .map(|mv| {
+            pos.play(&mv).map(|(_, t)| (mv, t)).map_err(|e| {
+                CliError::Internal(format!("the engine refused its own legal move {mv}: {e}"))
+            })
+        })
+        .collect()
+}
+
+fn text(pos: &Position, moves: &[(Move, MoveTrace)]) -> String {
+    let width = moves
+        .iter()
+        .map(|(m, _)| m.to_string().len())
+        .max()
+        .unwrap_or(0);
+    moves
+        .iter()
+        .map(|(mv, t)| format!("{:<width$}  {}\n", mv.to_string(), describe(pos, t)))
+        .collect()
+}
+
+/// One legal move in the JSON output.
+#[derive(Serialize)]
+struct MoveJson {
+    /// Canonical notation.
+    #[serde(rename = "move")]
+    mv: String,
+    takasa: bool,
+    safari: bool,
+    captures: Vec<CaptureJson>,
+    laps: u64,
+    takasia: Option<String>,
+    wins: bool,
+    description: String,
+}
+
+/// One capture of a move.
+#[derive(Serialize)]
+struct CaptureJson {
+    pit: String,
+    seeds: u8,
+}
+
+/// How a finished game ended.
+#[derive(Serialize)]
+struct OutcomeJson {
+    winner: Option<&'static str>,
+    loser: Option<&'static str>,
+    reason: &'static str,
+}
+
+/// The JSON output.
+#[derive(Serialize)]
+struct LegalJson {
+    position: String,
+    to_move: &'static str,
+    stage: &'static str,
+    outcome: Option<OutcomeJson>,
+    moves: Vec<MoveJson>,
+}
+
+fn json_text(pos: &Position, moves: &[(Move, MoveTrace)]) -> Result<String, CliError> {
+    let value = LegalJson {
+        position: PositionString::from(pos).to_string(),
+        to_move: pos.to_move().name(),
+        stage: pos.stage().name(),
+        outcome: pos.outcome().map(|o| OutcomeJson {
+            winner: o.winner.map(Side::name),
+            loser: o.loser().map(Side::name),
+            reason: o.reason.name(),
+        }),
+        moves: moves
+            .iter()
+            .map(|(mv, t)| MoveJson {
+                mv: mv.to_string(),
+                takasa: mv.takasa,
+                safari: mv.safari,
+                captures: t
+                    .captures
+                    .iter()
+                    .map(|c| CaptureJson {
+                        pit: c.pit.to_string(),
+                        seeds: c.seeds,
+                    })
+                    .collect(),
+                laps: t.laps_total,
+                takasia: t.takasia_set().map(|p| p.to_string()),
+                wins: t.outcome.is_some_and(|o| o.winner == Some(t.mover)),
+                description: describe(pos, t),
+            })
+            .collect(),
+    };
+    let mut s =
+        serde_json::to_string_pretty(&value).map_err(|e| CliError::Internal(e.to_string()))?;
+    s.push('\n');
+    Ok(s)
+}
+
+/// `South` or `North`.
+fn title(side: Side) -> &'static str {
+    match side {
+        Side::South => "South",
+        Side::North => "North",
+    }
+}
+
+/// Runs `bao legal`.
+pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
+    let pos: Position = match (&args.position, &args.file) {
+        (Some(p), _) => {
+            let rules =
+                parse_rules(args.rules.as_deref().unwrap_or("kiswahili")).map_err(|message| {
+                    CliError::Invalid {
+                        argument: "--rules",
+                        message,
+                    }
+                })?;
+            parse_position(p, rules)?
+        }
+        (None, Some(file)) => {
+            let checked = match load(file, ctx)? {
+                Ok(c) => c,
+                Err(status) => return Ok(status),
+            };
+            let (start, steps) = line(&checked, args.pick.game)?;
+            let (pos, _) = at_ply(&start, &steps, args.pick.ply)?;
+            *pos
+        }
+        (None, None) => {
+            return Err(CliError::Usage(
+                "give a record FILE or --position STR".to_owned(),
+            ))
+        }
+    };
+    let pos = &pos;
+    let moves = moves(pos)?;
+    let out = match args.format {
+        Format::Text => text(pos, &moves),
+        Format::Json => json_text(pos, &moves)?,
+    };
+    std::io::stdout()
+        .lock()
+        .write_all(out.as_bytes())
+        .map_err(|e| CliError::io("cannot write to stdout", e))?;
+    if moves.is_empty() && args.format == Format::Text {
+        let why = match pos.outcome() {
+            Some(o) => match o.winner {
+                Some(w) => format!("the game is over: {} won ({})", title(w), o.reason.name()),
+                None => format!("the game is over: a draw ({})", o.reason.name()),
+            },
+            None => format!("{} has no legal move", title(pos.to_move())),
+        };
+        eprintln!("bao legal: {why}");
+    }
+    Ok(Status::Success)
+}

@@ -1,0 +1,315 @@
+//! `bao new`: a record template to fill in.
+//!
+//! The seven-tag roster (`Event Site Date Round South North Result`), `RuleSet`, the date of
+//! today (UTC) unless `--date` is given, no moves and the result `*`; with `--position` a
+//! problem (`Position` tag), with `--match` the three games of a best-of-three match. The
+//! template is written canonically, so that `bao check` and `bao fmt --check` accept it.
+//! Without `FILE` it goes to stdout; a `FILE` is written atomically and an existing one is
+//! replaced only with `--force` (exit 2 otherwise).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use bao_core::{Position, RuleSet};
+use bao_notation::{Comment, Game, GameResult, PositionString, Record, Spanned, Tag, WriteOptions};
+
+use crate::error::CliError;
+use crate::{Context, Status};
+
+/// Arguments of `bao new`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// The file to create; stdout if left out.
+    #[arg(value_name = "FILE")]
+    file: Option<PathBuf>,
+    /// Replace FILE if it exists.
+    #[arg(long)]
+    force: bool,
+    /// The rule set: a preset, optionally followed by `name=value` overrides
+    /// (`"kiswahili takasia=off"`).
+    #[arg(long, value_name = "RULES", default_value = "kiswahili")]
+    rules: String,
+    /// The `Event` tag.
+    #[arg(long, value_name = "NAME", default_value = "?")]
+    event: String,
+    /// The `Site` tag.
+    #[arg(long, value_name = "PLACE", default_value = "?")]
+    site: String,
+    /// The `Date` tag, `YYYY.MM.DD` (`??` for an unknown part); default: today (UTC).
+    #[arg(long, value_name = "DATE")]
+    date: Option<String>,
+    /// The `Round` tag.
+    #[arg(long, value_name = "ROUND", default_value = "?")]
+    round: String,
+    /// The player of South (who moves first).
+    #[arg(long, value_name = "NAME", default_value = "?")]
+    south: String,
+    /// The player of North.
+    #[arg(long, value_name = "NAME", default_value = "?")]
+    north: String,
+    /// A best-of-three match of this name: three games with `Match` and `Game` tags, the
+    /// players changing sides after each game.
+    #[arg(long = "match", value_name = "NAME")]
+    match_name: Option<String>,
+    /// A problem: the start position as a position string (spec/notation.md §7).
+    #[arg(long, value_name = "STR")]
+    position: Option<String>,
+}
+
+/// Reads a rule set as the `RuleSet` tag writes it: a preset, then `name=value` overrides.
+pub(crate) fn parse_rules(text: &str) -> Result<RuleSet, String> {
+    let mut words = text.split_whitespace();
+    let preset = words.next().unwrap_or("");
+    let mut rules = RuleSet::preset(preset).ok_or_else(|| {
+        format!(
+            "unknown preset `{preset}`; the presets are {}",
+            bao_core::PRESET_NAMES.join(", ")
+        )
+    })?;
+    for word in words {
+        let (name, value) = word.split_once('=').unwrap_or((word, ""));
+        rules.set_option(name, value).map_err(|e| e.to_string())?;
+    }
+    Ok(rules)
+}
+
+/// Reads a position string under `rules` and checks that it is a possible position.
+pub(crate) fn parse_position(text: &str, rules: RuleSet) -> Result<Position, CliError> {
+    let invalid = |message: String| CliError::Invalid {
+        argument: "--position",
+        message,
+    };
+    let ps: PositionString = text.trim().parse().map_err(|e| {
+        invalid(format!(
+            "{e} (expected e.g. `0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 22/22 S FF -`)"
+        ))
+    })?;
+    Position::from_setup(ps.to_setup(rules)).map_err(|e| invalid(e.to_string()))
+}
+
+/// Today's date in UTC, as the `Date` tag writes it.
+fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (y, m, d) = civil_from_days(secs / 86_400);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// The proleptic Gregorian date of a day count since 1970-01-01 (days ≥ 0).
+fn civil_from_days(days: u64) -> (u64, u64, u64) {
+    // Shift the epoch to 0000-03-01 so that leap days end each 400-year era's years.
+    let z = days + 719_468;
+    let era = z / 146_097;
+    let doe = z % 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + u64::from(m <= 2);
+    (y, m, d)
+}
+
+/// Checks a `--date` value: `YYYY.MM.DD` where any part may be question marks.
+fn check_date(date: &str) -> Result<(), CliError> {
+    let parts: Vec<&str> = date.split('.').collect();
+    let ok = parts.len() == 3
+        && parts.iter().zip([4, 2, 2]).all(|(p, n)| {
+            p.len() == n && (p.bytes().all(|b| b == b'?') || p.bytes().all(|b| b.is_ascii_digit()))
+        })
+        && [(1, 12), (2, 31)].iter().all(|&(i, max)| {
+            parts[i]
+                .parse::<u32>()
+                .map_or(true, |v| (1..=max).contains(&v))
+        });
+    if ok {
+        Ok(())
+    } else {
+        Err(CliError::Invalid {
+            argument: "--date",
+            message: format!(
+                "`{date}` is not YYYY.MM.DD (e.g. 2026.11.29, or 2026.??.?? when unknown)"
+            ),
+        })
+    }
+}
+
+/// The tag values must fit in a tag: one line.
+fn check_one_line(argument: &'static str, value: &str) -> Result<(), CliError> {
+    if value.contains(['\n', '\r']) {
+        return Err(CliError::Invalid {
+            argument,
+            message: "a tag value must be one line".to_owned(),
+        });
+    }
+    Ok(())
+}
+
+fn spanned<T>(value: T) -> Spanned<T> {
+    Spanned::bare(value)
+}
+
+/// The template record of `args`.
+fn template(args: &Args, date: &str) -> Result<Record, CliError> {
+    for (argument, value) in [
+        ("--event", &args.event),
+        ("--site", &args.site),
+        ("--round", &args.round),
+        ("--south", &args.south),
+        ("--north", &args.north),
+        ("--rules", &args.rules),
+    ] {
+        check_one_line(argument, value)?;
+    }
+    if let Some(m) = &args.match_name {
+        check_one_line("--match", m)?;
+        if m.trim().is_empty() {
+            return Err(CliError::Invalid {
+                argument: "--match",
+                message: "the match needs a name".to_owned(),
+            });
+        }
+    }
+    let rules = parse_rules(&args.rules).map_err(|message| CliError::Invalid {
+        argument: "--rules",
+        message,
+    })?;
+    let rules_text = args.rules.split_whitespace().collect::<Vec<_>>().join(" ");
+    let position = match &args.position {
+        Some(p) => Some(PositionString::from(&parse_position(p, rules)?).to_string()),
+        None => None,
+    };
+    let games = match &args.match_name {
+        None => 1,
+        Some(_) => 3,
+    };
+    let mut record = Record::default();
+    for n in 1..=games {
+        // In a match the players change sides after every game.
+        let (south, north) = if n % 2 == 1 {
+            (&args.south, &args.north)
+        } else {
+            (&args.north, &args.south)
+        };
+        let mut tags = vec![
+            Tag::new("Event", &args.event),
+            Tag::new("Site", &args.site),
+            Tag::new("Date", date),
+            Tag::new("Round", &args.round),
+            Tag::new("South", south),
+            Tag::new("North", north),
+            Tag::new("Result", "*"),
+            Tag::new("RuleSet", &rules_text),
+        ];
+        if let Some(p) = &position {
+            tags.push(Tag::new("Position", p));
+        }
+        let mut comments = Vec::new();
+        if let Some(m) = &args.match_name {
+            tags.push(Tag::new("Match", m.trim()));
+            tags.push(Tag::new("Game", &n.to_string()));
+            if n == 3 {
+                comments.push(spanned(Comment::brace(
+                    "Game 3 is played only when games 1 and 2 are split; delete it otherwise.",
+                )));
+            }
+        }
+        record.games.push(spanned(Game {
+            comments,
+            tags: tags.into_iter().map(spanned).collect(),
+            movetext: Vec::new(),
+            result: Some(spanned(GameResult::Unknown)),
+        }));
+    }
+    Ok(record)
+}
+
+/// Writes `bytes` to a new file at `path` (a temporary file in the same directory, then a
+/// rename); an existing file is replaced only when `force` is set.
+fn write_new(path: &Path, bytes: &[u8], force: bool) -> Result<(), CliError> {
+    let fail = |e| CliError::io(format!("cannot write {}", path.display()), e);
+    if !force && path.exists() {
+        return Err(CliError::Usage(format!(
+            "{} exists; use --force to replace it",
+            path.display()
+        )));
+    }
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
+    tmp.write_all(bytes).map_err(fail)?;
+    tmp.as_file().sync_all().map_err(fail)?;
+    // A temporary file is private (0600): a replaced file keeps its permissions, a new one
+    // gets those of a new file.
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_file() => tmp.as_file().set_permissions(m.permissions()),
+        _ => set_new_file_permissions(tmp.as_file()),
+    }
+    .map_err(fail)?;
+    if force {
+        tmp.persist(path).map_err(|e| fail(e.error))?;
+    } else {
+        // Another process may have created the file since the check above: never clobber.
+        tmp.persist_noclobber(path).map_err(|e| {
+            if e.error.kind() == std::io::ErrorKind::AlreadyExists {
+                CliError::Usage(format!(
+                    "{} exists; use --force to replace it",
+                    path.display()
+                ))
+            } else {
+                fail(e.error)
+            }
+        })?;
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn set_new_file_permissions(file: &std::fs::File) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    file.set_permissions(std::fs::Permissions::from_mode(0o644))
+}
+
+#[cfg(not(unix))]
+fn set_new_file_permissions(_: &std::fs::File) -> std::io::Result<()> {
+    Ok(())
+}
+
+/// Runs `bao new`.
+pub(crate) fn run(args: &Args, _ctx: &Context) -> Result<Status, CliError> {
+    let date = match &args.date {
+        Some(d) => {
+            check_date(d)?;
+            d.clone()
+        }
+        None => today(),
+    };
+    let record = template(args, &date)?;
+    let text = bao_notation::write_record(&record, &WriteOptions::default());
+    match &args.file {
+        Some(path) => write_new(path, text.as_bytes(), args.force)?,
+        None => std::io::stdout()
+            .lock()
+            .write_all(text.as_bytes())
+            .map_err(|e| CliError::io("cannot write to stdout", e))?,
+    }
+    Ok(Status::Success)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::civil_from_days;
+
+    #[test]
+    fn days_to_dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(59), (1970, 3, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(civil_from_days(11_017), (2000, 3, 1));
+        assert_eq!(civil_from_days(20_786), (2026, 11, 29));
+        assert_eq!(civil_from_days(20_819), (2027, 1, 1));
+    }
+}

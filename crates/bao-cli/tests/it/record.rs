@@ -1,0 +1,463 @@
+//! `bao record`: sessions driven through a pseudo-terminal (expectrl), their screens
+//! rendered by a terminal emulator (vt100) and snapshotted; piped sessions and bad input
+//! through `cmd::run`.
+//!
+//! Every session runs in its own temporary directory with a fixed date, no colour, `TERM`
+//! `xterm` and an 80x40 terminal, so that the screens do not vary.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use expectrl::{Session, Signal};
+
+const ROWS: u16 = 40;
+const COLS: u16 = 80;
+
+/// The last moves of `fixtures/games/problem_position.bao`: South A5<, then North b4># wins.
+const ENDGAME: &str = "0,1,1,0,2,0,0,0/1,0,0,0,1,1,0,2/1,4,5,4,0,5,12,1/3,1,1,9,0,4,5,0 0/0 S XX -";
+
+/// A `bao record` session on a pseudo-terminal, with the screen it draws.
+struct Pty {
+    session: Session,
+    screen: vt100::Parser,
+}
+
+impl Pty {
+    /// Starts `bao --color never record ARGS` in `dir`.
+    fn spawn(dir: &Path, args: &[&str]) -> Pty {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_bao"));
+        cmd.args(["--color", "never", "record"])
+            .args(args)
+            .current_dir(dir)
+            .env("TERM", "xterm")
+            .env("NO_COLOR", "1")
+            .env("LANG", "C.UTF-8")
+            .env_remove("COLUMNS")
+            .env_remove("LINES");
+        let mut session = Session::spawn(cmd).expect("bao starts on a pty");
+        session
+            .get_process_mut()
+            .set_window_size(COLS, ROWS)
+            .expect("the window size is set");
+        session.set_expect_timeout(Some(Duration::from_secs(20)));
+        Pty {
+            session,
+            screen: vt100::Parser::new(ROWS, COLS, 0),
+        }
+    }
+
+    /// Waits for `text` in the output, drawing everything up to it.
+    fn expect(&mut self, text: &str) {
+        match self.session.expect(text) {
+            Ok(found) => self.screen.process(found.as_bytes()),
+            Err(e) => panic!("waiting for {text:?}: {e}\nscreen:\n{}", self.screen_text()),
+        }
+    }
+
+    /// Types `text` and Enter.
+    fn line(&mut self, text: &str) {
+        self.session
+            .send(format!("{text}\r"))
+            .expect("the pty takes input");
+    }
+
+    /// Types raw bytes (control keys).
+    fn keys(&mut self, bytes: &[u8]) {
+        self.session.send(bytes).expect("the pty takes input");
+    }
+
+    /// Types `text`, Enter, and waits for `next`.
+    fn answer(&mut self, text: &str, next: &str) {
+        self.line(text);
+        self.expect(next);
+    }
+
+    /// The visible screen, trailing blanks trimmed.
+    fn screen_text(&self) -> String {
+        let mut s: String = self
+            .screen
+            .screen()
+            .contents()
+            .lines()
+            .map(|l| format!("{}\n", l.trim_end()))
+            .collect();
+        while s.ends_with("\n\n") {
+            s.pop();
+        }
+        s
+    }
+
+    /// Waits for the process to end.
+    fn wait_exit(&mut self) -> i32 {
+        let _ = self.session.expect(expectrl::Eof).map(|f| {
+            self.screen.process(f.as_bytes());
+        });
+        match self.session.get_process().wait() {
+            Ok(expectrl::WaitStatus::Exited(_, code)) => code,
+            other => panic!("bao did not exit normally: {other:?}"),
+        }
+    }
+}
+
+/// Runs `bao ARGS` in `dir` with `stdin` piped, rendered as `cmd::run` renders a run.
+fn run_in(dir: &Path, args: &[&str], stdin: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bao"))
+        .args(args)
+        .current_dir(dir)
+        .env("TERM", "xterm")
+        .env("LANG", "C.UTF-8")
+        .env_remove("NO_COLOR")
+        .env_remove("COLUMNS")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the bao binary runs");
+    child
+        .stdin
+        .take()
+        .expect("piped stdin")
+        .write_all(stdin.as_bytes())
+        .expect("stdin is written");
+    let out = child.wait_with_output().expect("bao finishes");
+    format!(
+        "exit: {}\n--- stdout\n{}--- stderr\n{}",
+        out.status
+            .code()
+            .map_or_else(|| "killed".to_owned(), |c| c.to_string()),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    )
+}
+
+fn temp() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let file = dir.path().join("game.bao");
+    (dir, file)
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).expect("the record exists")
+}
+
+/// `bao check` on a record file: its summary line and exit code.
+fn check(path: &Path) -> String {
+    let dir = path.parent().expect("a file in a directory");
+    let name = path.file_name().expect("a file name").to_string_lossy();
+    run_in(dir, &["check", &name], "")
+}
+
+#[test]
+fn a_full_short_game_with_the_tag_questions() {
+    let (dir, file) = temp();
+    let mut t = Pty::spawn(dir.path(), &["game.bao", "--date", "2026.11.29"]);
+    t.expect("Event [Casual game]: ");
+    t.answer("Club night", "Site [?]: ");
+    t.answer("Stone Town", "Round [1]: ");
+    t.answer("", "South [Player 1]: ");
+    t.answer("Ali", "North [Player 2]: ");
+    t.answer("Bakari", "RuleSet [kiswahili]: ");
+    t.answer("", "Best-of-three match? (y/n) [n]: ");
+    t.answer("n", "1. South> ");
+    insta::assert_snapshot!("full_game_start", t.screen_text());
+    t.answer("A7>*", "1... North> ");
+    t.answer("a6L*", "2. South> ");
+    t.answer("A6>", "2... North> ");
+    t.answer("a5r", "3. South> ");
+    t.line("A2<");
+    assert_eq!(t.wait_exit(), 0);
+    insta::assert_snapshot!("full_game_end", t.screen_text());
+    insta::assert_snapshot!("full_game_file", read(&file));
+    insta::assert_snapshot!("full_game_check", check(&file));
+}
+
+#[test]
+fn an_illegal_move_shows_the_diagnostic_and_the_legal_moves() {
+    let (dir, file) = temp();
+    let mut t = Pty::spawn(dir.path(), &["game.bao", "--yes", "--date", "2026.11.29"]);
+    t.expect("1. South> ");
+    t.answer("A7>*", "1... North> ");
+    // No capture exists: a5 (a capture from a5) is refused.
+    t.answer("a5", "1... North> ");
+    insta::assert_snapshot!("illegal_move", t.screen_text());
+    t.answer("xyz", "1... North> ");
+    t.answer("A6<* a5>", "1... North> ");
+    insta::assert_snapshot!("garbage", t.screen_text());
+    t.line("quit");
+    assert_eq!(t.wait_exit(), 0);
+    // The refused moves never reached the file.
+    assert!(read(&file).ends_with("\n\n1. A7>* *\n"), "{}", read(&file));
+}
+
+#[test]
+fn undo_takes_back_a_ply_and_rewrites_the_file() {
+    let (dir, file) = temp();
+    let mut t = Pty::spawn(dir.path(), &["game.bao", "--yes", "--date", "2026.11.29"]);
+    t.expect("1. South> ");
+    t.answer("A7>*", "1... North> ");
+    t.answer("a6<*", "2. South> ");
+    assert!(read(&file).ends_with("1. A7>* a6<* *\n"));
+    t.answer("undo", "1... North> ");
+    insta::assert_snapshot!("undo", t.screen_text());
+    assert!(read(&file).ends_with("\n\n1. A7>* *\n"), "{}", read(&file));
+    t.answer("a7<*", "2. South> ");
+    t.answer("!?", "2. South> ");
+    t.answer("comment a quiet start", "2. South> ");
+    t.line("quit");
+    assert_eq!(t.wait_exit(), 0);
+    insta::assert_snapshot!("undo_file", read(&file));
+}
+
+#[test]
+fn kichwa_and_safari_questions() {
+    let (dir, file) = temp();
+    let mut t = Pty::spawn(dir.path(), &["game.bao", "--yes", "--date", "2026.11.29"]);
+    t.expect("1. South> ");
+    t.answer("A7<*", "1... North> ");
+    // a5 captures A4 from either kichwa.
+    t.answer("a5", "Choose 1-2 (empty cancels): ");
+    insta::assert_snapshot!("kichwa_question", t.screen_text());
+    t.answer("<", "2. South> ");
+    t.answer("A6<*", "2... North> ");
+    t.answer("a5>", "3. South> ");
+    // A2< reaches the functional nyumba: stop or safari.
+    t.answer("A2<", "Choose 1-2 (empty cancels): ");
+    insta::assert_snapshot!("safari_question", t.screen_text());
+    t.answer("maybe", "Choose 1-2 (empty cancels): ");
+    t.answer("safari", "3... North> ");
+    t.line("quit");
+    assert_eq!(t.wait_exit(), 0);
+    assert!(
+        read(&file).ends_with("\n\n1. A7<* a5< 2. A6<* a5> 3. A2<+ *\n"),
+        "{}",
+        read(&file)
+    );
+}
+
+#[test]
+fn a_killed_session_resumes_with_nothing_lost() {
+    let (dir, file) = temp();
+    let mut t = Pty::spawn(dir.path(), &["game.bao", "--yes", "--date", "2026.11.29"]);
+    t.expect("1. South> ");
+    t.answer("A7>*", "1... North> ");
+    t.answer("a6<*", "2. South> ");
+    t.answer("A6>", "2... North> ");
+    // Half a ply typed, then the battery dies.
+    t.keys(b"a5");
+    t.expect("a5");
+    t.session
+        .get_process_mut()
+        .kill(Signal::SIGKILL)
+        .expect("the process is killed");
+    let _ = t.session.get_process().wait();
+    let saved = read(&file);
+    assert!(saved.ends_with("\n\n1. A7>* a6<* 2. A6> *\n"), "{saved}");
+    insta::assert_snapshot!("killed_check", check(&file));
+
+    let mut t = Pty::spawn(dir.path(), &["game.bao"]);
+    t.expect("2... North> ");
+    insta::assert_snapshot!("resumed", t.screen_text());
+    t.answer("a5>", "3. South> ");
+    t.line("A2<#");
+    assert_eq!(t.wait_exit(), 0);
+    assert!(read(&file).ends_with("1. A7>* a6<* 2. A6> a5> 3. A2<# 1-0\n"));
+    insta::assert_snapshot!("resumed_check", check(&file));
+}
+
+#[test]
+fn ctrl_c_cancels_the_line_and_a_second_leaves() {
+    let (dir, file) = temp();
+    let mut t = Pty::spawn(dir.path(), &["game.bao", "--yes", "--date", "2026.11.29"]);
+    t.expect("1. South> ");
+    t.answer("A7>*", "1... North> ");
+    t.keys(b"a6");
+    t.expect("a6");
+    t.keys(b"\x03");
+    t.expect("1... North> ");
+    t.keys(b"\x03");
+    assert_eq!(t.wait_exit(), 0);
+    insta::assert_snapshot!("ctrl_c", t.screen_text());
+    assert!(read(&file).ends_with("\n\n1. A7>* *\n"));
+    // Ctrl-D at an empty prompt leaves too.
+    let mut t = Pty::spawn(dir.path(), &["game.bao"]);
+    t.expect("1... North> ");
+    t.keys(b"\x04");
+    assert_eq!(t.wait_exit(), 0);
+    insta::assert_snapshot!("ctrl_d", t.screen_text());
+}
+
+#[test]
+fn a_best_of_three_match() {
+    let (dir, file) = temp();
+    let mut t = Pty::spawn(
+        dir.path(),
+        &[
+            "game.bao",
+            "--date",
+            "2026.11.29",
+            "--event",
+            "Club final",
+            "--site",
+            "Lamu",
+            "--round",
+            "1",
+            "--south",
+            "Ali",
+            "--north",
+            "Bakari",
+            "--rules",
+            "kiswahili",
+            "--position",
+            ENDGAME,
+        ],
+    );
+    t.expect("Best-of-three match? (y/n) [n]: ");
+    t.answer("y", "Match name [Club final 2026.11.29]: ");
+    t.answer("", "1. South> ");
+    // Game 1: North wins by the rules.
+    t.answer("A5<", "1... North> ");
+    t.answer("b4>", "South in game 2 [Bakari]: ");
+    insta::assert_snapshot!("match_game_1", t.screen_text());
+    t.answer("", "North in game 2 [Ali]: ");
+    t.answer("", "1. South> ");
+    // Game 2: South (Bakari) resigns: Ali wins.
+    t.answer("resign", "South in game 3 [Ali]: ");
+    t.answer("", "North in game 3 [Bakari]: ");
+    t.answer("", "1. South> ");
+    // Game 3: North (Bakari) loses on time after South's move.
+    t.answer("A5<", "1... North> ");
+    t.line("time");
+    assert_eq!(t.wait_exit(), 0);
+    insta::assert_snapshot!("match_over", t.screen_text());
+    insta::assert_snapshot!("match_file", read(&file));
+    insta::assert_snapshot!("match_check", check(&file));
+}
+
+#[test]
+fn piped_input_records_line_by_line() {
+    let (dir, file) = temp();
+    let out = run_in(
+        dir.path(),
+        &[
+            "record",
+            "game.bao",
+            "--yes",
+            "--date",
+            "2026.11.29",
+            "--position",
+            ENDGAME,
+        ],
+        "board\nhelp\nA5<\nb4>\n",
+    );
+    insta::assert_snapshot!("piped", out);
+    assert!(read(&file).ends_with("\n\n1. A5< b4># 0-1\n"));
+}
+
+#[test]
+fn a_file_that_is_no_valid_record_is_refused_and_left_alone() {
+    let (dir, file) = temp();
+    let bad = "[Event \"x\"]\n\n1. A6<* a5<* *\n";
+    std::fs::write(&file, bad).unwrap();
+    let out = run_in(dir.path(), &["record", "game.bao"], "A7>*\n");
+    insta::assert_snapshot!("invalid_file", out);
+    assert_eq!(read(&file), bad);
+    let garbage = "this is not a record\n";
+    std::fs::write(&file, garbage).unwrap();
+    let out = run_in(dir.path(), &["record", "game.bao"], "");
+    insta::assert_snapshot!("garbage_file", out);
+    assert_eq!(read(&file), garbage);
+}
+
+#[test]
+fn an_unwritable_file_is_refused_before_the_game_starts() {
+    let (dir, _) = temp();
+    let out = run_in(
+        dir.path(),
+        &["record", "no-such-dir/game.bao", "--yes"],
+        "A7>*\n",
+    );
+    insta::assert_snapshot!("unwritable", out);
+    let out = run_in(dir.path(), &["record", ".", "--yes"], "");
+    insta::assert_snapshot!("directory", out);
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn a_finished_game_is_not_reopened() {
+    let (dir, file) = temp();
+    let fixture =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/games/short_bao_hamna.bao");
+    std::fs::copy(fixture, &file).unwrap();
+    let before = read(&file);
+    let out = run_in(dir.path(), &["record", "game.bao"], "");
+    insta::assert_snapshot!("finished", out);
+    assert_eq!(read(&file), before);
+}
+
+#[test]
+fn commands_that_cannot_apply_say_why_and_change_nothing() {
+    let (dir, file) = temp();
+    let out = run_in(
+        dir.path(),
+        &[
+            "record",
+            "game.bao",
+            "--yes",
+            "--date",
+            "2026.11.29",
+            "--match",
+            "M",
+            "--south",
+            "Ali",
+            "--north",
+            "Bakari",
+        ],
+        "undo\n!\ndraw\nresign east\ntag Result 1-0\ntag South Chris\n$300\ncomment {x}\nlegal\n\
+         A6\n\nA6\n9\n>\n",
+    );
+    insta::assert_snapshot!("refusals", out);
+    assert!(read(&file).ends_with("[Match \"M\"]\n[Game \"1\"]\n\n1. A6>* *\n"));
+}
+
+#[test]
+fn a_finished_match_game_goes_on_with_the_next_game() {
+    let (dir, file) = temp();
+    std::fs::write(
+        &file,
+        "[South \"Ali\"]\n[North \"Bakari\"]\n[Result \"0-1\"]\n[Termination \"resignation\"]\n\
+         [Match \"M\"]\n[Game \"1\"]\n\n0-1\n",
+    )
+    .unwrap();
+    let out = run_in(dir.path(), &["record", "game.bao"], "\n\nA6>*\nquit\n");
+    insta::assert_snapshot!("next_game", out);
+    insta::assert_snapshot!("next_game_file", read(&file));
+    insta::assert_snapshot!("next_game_check", check(&file));
+}
+
+#[test]
+fn comments_around_the_games_are_kept() {
+    let (dir, file) = temp();
+    std::fs::write(&file, "{club notes}\n").unwrap();
+    run_in(
+        dir.path(),
+        &["record", "game.bao", "--yes", "--date", "2026.11.29"],
+        "A6>*\nquit\n",
+    );
+    let text = read(&file);
+    assert!(text.starts_with("{club notes}\n[Event"), "{text}");
+    assert!(text.ends_with("\n\n1. A6>* *\n"), "{text}");
+    std::fs::write(
+        &file,
+        "[South \"A\"]\n[North \"B\"]\n\n1. A6<* *\n\n{written after the game}\n",
+    )
+    .unwrap();
+    run_in(dir.path(), &["record", "game.bao"], "a5>\nquit\n");
+    let text = read(&file);
+    assert!(
+        text.ends_with("\n\n1. A6<* a5> *\n\n{written after the game}\n"),
+        "{text}"
+    );
+    assert!(check(&file).contains("0 errors, 0 warnings"));
+}

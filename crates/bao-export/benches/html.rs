@@ -1,0 +1,60 @@
+//! HTML viewer export speed: a whole 100-ply game, every frame drawn and embedded.
+
+use bao_core::{Position, RuleSet, Side};
+use bao_export::{game_html, HtmlOptions};
+use bao_validate::{check_bytes, CheckOptions, Checked};
+use criterion::{black_box, criterion_group, criterion_main, Criterion};
+
+/// The record of a deterministic 100-ply game (a small LCG picks the moves; seeds whose game
+/// ends sooner are skipped).
+fn record(plies: usize) -> String {
+    for seed in 1u64.. {
+        let mut state = seed.wrapping_mul(0x2545_F491_4F6C_DD1D);
+        let mut pos = Position::start(RuleSet::KISWAHILI);
+        let mut text = String::from("[Event \"Benchmark\"]\n[Result \"*\"]\n\n");
+        let mut n = 0;
+        while n < plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let mv = moves[((state >> 33) % moves.len() as u64) as usize];
+            if pos.to_move() == Side::South {
+                text.push_str(&format!("{}. ", n / 2 + 1));
+            }
+            text.push_str(&format!("{mv} "));
+            pos = pos.play(&mv).expect("legal").0;
+            n += 1;
+        }
+        if n == plies && pos.outcome().is_none() {
+            text.push_str("*\n");
+            return text;
+        }
+    }
+    unreachable!("some seed gives a long game")
+}
+
+fn bench(c: &mut Criterion) {
+    let text = record(100);
+    let checked: Checked = check_bytes("bench.bao", text.as_bytes(), &CheckOptions::default());
+    assert!(checked.report.is_valid());
+    let opts = HtmlOptions::default();
+    let page = game_html(&checked, 0, &opts).unwrap();
+    assert_eq!(page.matches("<svg xmlns=").count(), 101);
+    eprintln!("html: 100-ply page is {} bytes", page.len());
+    c.bench_function("html: 100-ply game, whole page", |b| {
+        b.iter(|| black_box(game_html(&checked, 0, &opts).unwrap().len()));
+    });
+    c.bench_function("check + html: 100-ply record to page", |b| {
+        b.iter(|| {
+            let checked = check_bytes("bench.bao", text.as_bytes(), &CheckOptions::default());
+            black_box(game_html(&checked, 0, &opts).unwrap().len())
+        });
+    });
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

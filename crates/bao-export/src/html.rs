@@ -1,0 +1,531 @@
+//! The self-contained HTML game viewer (`bao export html`).
+//!
+//! Every position of a game (the start, each ply of the main line and of every variation) is
+//! drawn at export time by [`board_svg`], the same code as `bao export svg`, and embedded
+//! inline; a small hand-written script only shows one frame and hides the rest. The page
+//! needs nothing from outside: no network, no font files, no scripts or styles by URL. The
+//! page's structure (ids, classes, `data-` attributes) is documented in `spec/html.md`.
+
+use std::fmt::Write as _;
+
+use bao_core::{BySide, Position, Side};
+use bao_notation::{Element, Game, Spanned};
+use bao_validate::{Checked, Played};
+
+use crate::json::{game_setup, lookup};
+use crate::layout::side_title;
+use crate::overlay::Overlay;
+use crate::svg::{board_svg, SvgOptions, Theme};
+use crate::ExportError;
+
+/// Options of [`game_html`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HtmlOptions {
+    /// How every frame is drawn. `pretty` and `id_prefix` are ignored (each frame gets its own
+    /// prefix); player names missing here are taken from the `South` and `North` tags.
+    pub svg: SvgOptions,
+}
+
+impl Default for HtmlOptions {
+    fn default() -> Self {
+        HtmlOptions {
+            svg: SvgOptions {
+                show_changes: true,
+                ..SvgOptions::default()
+            },
+        }
+    }
+}
+
+/// The most nested variations followed (the record's own limit is lower).
+const MAX_DEPTH: usize = 256;
+
+/// One position of the viewer: a frame.
+struct Node {
+    /// The frame before (the position this ply was played in).
+    prev: Option<usize>,
+    /// The next frame of the same line.
+    next: Option<usize>,
+    /// The last frame of this frame's line (`End` goes there).
+    end: usize,
+    /// Nesting: 0 for the main line.
+    depth: usize,
+    /// What the status line says while the frame is shown.
+    label: String,
+    /// The comments after the move, shown under the board.
+    notes: Vec<String>,
+    /// The drawing.
+    svg: String,
+}
+
+struct Builder<'a> {
+    number: usize,
+    played: &'a [Played],
+    opts: SvgOptions,
+    /// 1 when the game starts with North to move (so South's first move is number 2).
+    offset: usize,
+    nodes: Vec<Node>,
+    /// The move list being written.
+    list: String,
+}
+
+/// The viewer page of game `index` (0-based, in `checked.record.games`).
+///
+/// The record should be valid (`checked.report` without errors). The output is
+/// deterministic: the same record and options give the same bytes.
+///
+/// # Errors
+/// [`ExportError::Replay`] when the game does not exist or a move cannot be replayed.
+///
+/// ```
+/// use bao_export::{game_html, HtmlOptions};
+/// use bao_validate::{check_bytes, CheckOptions};
+///
+/// let checked = check_bytes("game.bao", b"1. A7>* a6<* *\n", &CheckOptions::default());
+/// let page = game_html(&checked, 0, &HtmlOptions::default()).unwrap();
+/// assert!(page.starts_with("<!DOCTYPE html>"));
+/// // The start and one frame per ply, each an inline SVG.
+/// assert_eq!(page.matches("<svg xmlns=").count(), 3);
+/// ```
+pub fn game_html(
+    checked: &Checked,
+    index: usize,
+    opts: &HtmlOptions,
+) -> Result<String, ExportError> {
+    let number = index + 1;
+    let game = checked
+        .record
+        .games
+        .get(index)
+        .map(|g| &g.value)
+        .ok_or_else(|| ExportError::Replay(format!("there is no game {number}")))?;
+    let played = checked.played.get(index).map_or(&[][..], Vec::as_slice);
+    let (_, start) = game_setup(game, number)?;
+
+    let mut svg = opts.svg.clone();
+    svg.pretty = false;
+    for side in Side::ALL {
+        if svg.names.get(side).is_none() {
+            let tag = game
+                .tag(side_title(side))
+                .map(|t| t.value.trim())
+                .filter(|t| !t.is_empty() && *t != "?");
+            *svg.names.get_mut(side) = tag.map(str::to_owned);
+        }
+    }
+    let mut b = Builder {
+        number,
+        played,
+        opts: svg,
+        offset: usize::from(start.to_move() == Side::North),
+        nodes: Vec::new(),
+        list: String::new(),
+    };
+    let start_svg = b.frame(0, &start, None);
+    b.nodes.push(Node {
+        prev: None,
+        next: None,
+        end: 0,
+        depth: 0,
+        label: "Start position".to_owned(),
+        notes: Vec::new(),
+        svg: start_svg,
+    });
+    b.line(&game.movetext, start, 0, 0, 0)?;
+    Ok(page(game, &b))
+}
+
+impl Builder<'_> {
+    fn frame(&self, n: usize, pos: &Position, overlay: Option<&Overlay>) -> String {
+        let opts = SvgOptions {
+            id_prefix: format!("bao-f{n}-"),
+            ..self.opts.clone()
+        };
+        let svg = board_svg(pos, &opts, overlay);
+        // Inline SVG in HTML takes no XML declaration.
+        match svg.strip_prefix("<?xml") {
+            Some(rest) => rest
+                .split_once("?>")
+                .map_or(svg.clone(), |(_, body)| body.trim_start().to_owned()),
+            None => svg,
+        }
+    }
+
+    /// Walks a line from `pos`, whose frame is `from`; writes its moves into the list and
+    /// gives every frame of the line its `end`.
+    fn line(
+        &mut self,
+        elems: &[Spanned<Element>],
+        mut pos: Position,
+        from: usize,
+        ply0: usize,
+        depth: usize,
+    ) -> Result<(), ExportError> {
+        if depth > MAX_DEPTH {
+            return Err(ExportError::Replay(format!(
+                "game {}: variations nested too deeply",
+                self.number
+            )));
+        }
+        let mut own: Vec<usize> = Vec::new();
+        let mut prev = from;
+        // The frame and position before the line's last move: where a variation branches.
+        let mut branch: Option<(usize, Position, usize)> = None;
+        let mut plies = 0;
+        // A North move after anything but South's move gets `N...`.
+        let mut interrupted = true;
+        for e in elems {
+            match &e.value {
+                Element::Comment(c) => {
+                    let _ = write!(
+                        self.list,
+                        "<span class=\"bao-comment\">{}</span> ",
+                        escape(&c.text)
+                    );
+                    if plies > 0 {
+                        self.nodes[prev].notes.push(c.text.clone());
+                    }
+                    interrupted = true;
+                }
+                Element::Variation(v) => {
+                    // A variation before any move has no branch point (the validator skips
+                    // it too).
+                    if let Some((at, before, ply)) = branch {
+                        self.list.push_str("<span class=\"bao-variation\">( ");
+                        self.line(v, before, at, ply, depth + 1)?;
+                        self.list.push_str(")</span> ");
+                        interrupted = true;
+                    }
+                }
+                Element::Move(item) => {
+                    let mv = lookup(self.played, item.token.span.start).ok_or_else(|| {
+                        ExportError::Replay(format!(
+                            "game {}: the move {} did not replay",
+                            self.number, item.token.value
+                        ))
+                    })?;
+                    let (next, trace) = pos.play(&mv).map_err(|e| {
+                        ExportError::Replay(format!(
+                            "game {}: {mv} is illegal: {}",
+                            self.number, e.message
+                        ))
+                    })?;
+                    let ply = ply0 + plies + 1;
+                    let side = pos.to_move();
+                    let overlay = Overlay::from_trace(&pos, &trace);
+                    let text = overlay.move_text().unwrap_or_else(|| mv.to_string());
+                    let num = (ply + self.offset).div_ceil(2);
+                    let number = match side {
+                        Side::South => format!("{num}."),
+                        Side::North if interrupted => format!("{num}..."),
+                        Side::North => String::new(),
+                    };
+                    let glyphs: Vec<String> = item
+                        .nags
+                        .iter()
+                        .map(|n| {
+                            n.value
+                                .glyph()
+                                .map_or_else(|| format!(" ${}", n.value.0), str::to_owned)
+                        })
+                        .collect();
+                    let glyphs = glyphs.concat();
+                    let n = self.nodes.len();
+                    let dots = if side == Side::South { "." } else { "..." };
+                    let var = if depth > 0 { " (variation)" } else { "" };
+                    let mut label = format!(
+                        "Ply {ply}{var}: {num}{dots} {text}{glyphs} – {}",
+                        overlay.summary(next.rules())
+                    );
+                    if let Some(o) = crate::layout::outcome_text(&next, true) {
+                        let _ = write!(label, ". {o}");
+                    }
+                    let svg = self.frame(n, &next, Some(&overlay));
+                    self.nodes.push(Node {
+                        prev: Some(prev),
+                        next: None,
+                        end: n,
+                        depth,
+                        label,
+                        notes: Vec::new(),
+                        svg,
+                    });
+                    // The first move of a variation does not replace the main move after
+                    // its branch point.
+                    if self.nodes[prev].next.is_none() {
+                        self.nodes[prev].next = Some(n);
+                    }
+                    // A move and its number never break apart.
+                    self.list.push_str("<span class=\"bao-ply\">");
+                    if !number.is_empty() {
+                        let _ = write!(self.list, "<span class=\"bao-num\">{number}</span> ");
+                    }
+                    let _ = write!(
+                        self.list,
+                        "<button type=\"button\" class=\"bao-mv\" id=\"bao-m{n}\" data-n=\"{n}\" aria-label=\"{} {}{}\">{}",
+                        side_title(side),
+                        escape(&text),
+                        escape(&glyphs),
+                        escape(&text)
+                    );
+                    if !glyphs.is_empty() {
+                        let _ = write!(
+                            self.list,
+                            "<span class=\"bao-nag\">{}</span>",
+                            escape(&glyphs)
+                        );
+                    }
+                    self.list.push_str("</button></span> ");
+                    own.push(n);
+                    branch = Some((prev, pos, ply - 1));
+                    prev = n;
+                    pos = next;
+                    plies += 1;
+                    interrupted = false;
+                }
+            }
+        }
+        // Every frame of this line (not those of its variations) ends at its last move; the
+        // main line's also holds the start, while a variation's branch frame belongs to the
+        // line above.
+        if depth == 0 {
+            own.push(from);
+        }
+        for n in own {
+            self.nodes[n].end = prev;
+        }
+        Ok(())
+    }
+}
+
+/// Escapes text for HTML content and attribute values.
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn page(game: &Game, b: &Builder<'_>) -> String {
+    let tag = |name: &str| {
+        game.tag(name)
+            .map(|t| t.value.trim().to_owned())
+            .filter(|t| !t.is_empty() && t != "?")
+    };
+    let names: BySide<String> = BySide::new(
+        tag("South").unwrap_or_else(|| "South".to_owned()),
+        tag("North").unwrap_or_else(|| "North".to_owned()),
+    );
+    let title = match tag("Event") {
+        Some(e) => format!("{e}: {} – {}", names.south, names.north),
+        None => format!("{} – {}", names.south, names.north),
+    };
+    let mut out =
+        String::with_capacity(b.nodes.iter().map(|n| n.svg.len() + 300).sum::<usize>() + 8192);
+    out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
+    // Nothing may be loaded from anywhere: not even a favicon.
+    out.push_str("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n");
+    out.push_str("<link rel=\"icon\" href=\"data:,\">\n");
+    let _ = writeln!(out, "<title>{}</title>", escape(&title));
+    let _ = writeln!(out, "<style>\n{}{}</style>", theme_css(b.opts.theme), CSS);
+    out.push_str("</head>\n<body>\n<main class=\"bao-viewer\">\n");
+    let _ = writeln!(out, "<h1>{}</h1>", escape(&title));
+
+    // The game's tags.
+    out.push_str("<dl class=\"bao-tags\">");
+    for t in &game.tags {
+        let _ = write!(
+            out,
+            "<div><dt>{}</dt><dd>{}</dd></div>",
+            escape(&t.value.name.value),
+            escape(&t.value.value.value)
+        );
+    }
+    out.push_str("</dl>\n");
+    for c in &game.comments {
+        let _ = writeln!(out, "<p class=\"bao-intro\">{}</p>", escape(&c.value.text));
+    }
+
+    out.push_str(
+        "<div class=\"bao-layout\">\n<section class=\"bao-board\" aria-label=\"Board\">\n",
+    );
+    out.push_str("<div class=\"bao-frames\">\n");
+    for (i, n) in b.nodes.iter().enumerate() {
+        let _ = write!(
+            out,
+            "<div class=\"bao-frame\" id=\"bao-f{i}\" data-prev=\"{}\" data-next=\"{}\" data-end=\"{}\" data-depth=\"{}\" data-label=\"{}\"{}>",
+            opt(n.prev),
+            opt(n.next),
+            n.end,
+            n.depth,
+            escape(&n.label),
+            if i == 0 { "" } else { " hidden" }
+        );
+        out.push_str(&n.svg);
+        for note in &n.notes {
+            let _ = write!(out, "<p class=\"bao-note\">{}</p>", escape(note));
+        }
+        out.push_str("</div>\n");
+    }
+    out.push_str("</div>\n");
+    out.push_str("<nav class=\"bao-controls\" aria-label=\"Move navigation\">\n");
+    // Icons drawn inline (no font has to hold the glyphs).
+    for (go, label, key, icon) in [
+        (
+            "start",
+            "Start position",
+            "Home",
+            "M3,2 H5 V14 H3 Z M14,2 V14 L6,8 Z",
+        ),
+        ("back", "Back one ply", "ArrowLeft", "M12,2 V14 L4,8 Z"),
+        (
+            "forward",
+            "Forward one ply",
+            "ArrowRight",
+            "M4,2 V14 L12,8 Z",
+        ),
+        (
+            "end",
+            "End of the line",
+            "End",
+            "M2,2 V14 L10,8 Z M11,2 H13 V14 H11 Z",
+        ),
+    ] {
+        let _ = writeln!(
+            out,
+            "<button type=\"button\" id=\"bao-{go}\" data-go=\"{go}\" aria-label=\"{label}\" title=\"{label} ({key})\" aria-keyshortcuts=\"{key}\"><svg class=\"bao-icon\" viewBox=\"0 0 16 16\" width=\"16\" height=\"16\" aria-hidden=\"true\" focusable=\"false\"><path d=\"{icon}\" fill=\"currentColor\"/></svg></button>"
+        );
+    }
+    out.push_str("</nav>\n");
+    let _ = writeln!(
+        out,
+        "<p id=\"bao-status\" role=\"status\" aria-live=\"polite\">{}</p>",
+        escape(&b.nodes[0].label)
+    );
+    out.push_str("<noscript><p>The move list and buttons need JavaScript; the start position is shown.</p></noscript>\n");
+    out.push_str("</section>\n");
+    out.push_str("<section class=\"bao-moves\" aria-label=\"Moves\">\n<h2>Moves</h2>\n<p class=\"bao-list\">");
+    out.push_str(&b.list);
+    if let Some(r) = &game.result {
+        let _ = write!(
+            out,
+            "<span class=\"bao-result\">{}</span>",
+            escape(r.value.as_str())
+        );
+    }
+    out.push_str("</p>\n<p class=\"bao-help\">Keys: ← → step, Home and End jump; click a move to go there.</p>\n");
+    out.push_str("</section>\n</div>\n</main>\n");
+    let _ = writeln!(out, "<script>\n{JS}</script>");
+    out.push_str("</body>\n</html>\n");
+    out
+}
+
+fn opt(n: Option<usize>) -> String {
+    n.map_or_else(String::new, |n| n.to_string())
+}
+
+fn theme_css(theme: Theme) -> &'static str {
+    match theme {
+        Theme::Light => ":root { --bg: #ffffff; --fg: #1a1a1a; --muted: #4d4d4d; --accent: #0072B2; --panel: #f3e3c8; }\n",
+        Theme::Dark => ":root { --bg: #1b1b1f; --fg: #f0f0f0; --muted: #c0c0c0; --accent: #56B4E9; --panel: #2b231c; }\n",
+        Theme::Print => ":root { --bg: #ffffff; --fg: #000000; --muted: #000000; --accent: #000000; --panel: #ffffff; }\n",
+    }
+}
+
+const CSS: &str = r#"body { margin: 0; background: var(--bg); color: var(--fg); font-family: "DejaVu Sans", Verdana, Arial, sans-serif; }
+.bao-viewer { max-width: 1200px; margin: 0 auto; padding: 1rem; }
+h1 { font-size: 1.4rem; margin: 0 0 .5rem; }
+h2 { font-size: 1.1rem; margin: 0 0 .5rem; }
+.bao-tags { display: flex; flex-wrap: wrap; gap: .25rem 1rem; margin: 0 0 1rem; font-size: .9rem; }
+.bao-tags div { display: flex; gap: .3rem; }
+.bao-tags dt { color: var(--muted); }
+.bao-tags dd { margin: 0; }
+.bao-layout { display: flex; flex-wrap: wrap; gap: 1.5rem; align-items: flex-start; }
+.bao-board { flex: 0 1 652px; min-width: 0; }
+.bao-frame svg { display: block; max-width: 100%; height: auto; }
+.bao-note { margin: .5rem 0 0; font-style: italic; }
+.bao-controls { display: flex; gap: .5rem; margin: .5rem 0; }
+.bao-controls button { min-width: 3rem; padding: .4rem .6rem; background: var(--panel); color: var(--fg); border: 2px solid var(--muted); border-radius: 6px; cursor: pointer; }
+.bao-icon { display: block; margin: 0 auto; }
+.bao-controls button:disabled { opacity: .4; cursor: default; }
+#bao-status { min-height: 2.6em; margin: .25rem 0; }
+.bao-moves { flex: 1 1 300px; max-height: 80vh; overflow-y: auto; }
+.bao-list { line-height: 1.9; margin: 0; }
+.bao-ply { white-space: nowrap; }
+.bao-num { color: var(--muted); }
+.bao-mv { font: inherit; color: var(--fg); background: none; border: 1px solid transparent; border-radius: 4px; padding: 0 .2rem; cursor: pointer; }
+.bao-mv:hover { border-color: var(--muted); }
+.bao-mv[aria-current] { background: var(--accent); color: var(--bg); font-weight: bold; }
+.bao-nag { font-weight: bold; }
+.bao-comment { color: var(--muted); font-style: italic; }
+.bao-variation { color: var(--muted); }
+.bao-variation .bao-variation { font-size: .95em; }
+.bao-result { font-weight: bold; }
+.bao-help { color: var(--muted); font-size: .85rem; }
+:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+"#;
+
+const JS: &str = r#"(function () {
+  "use strict";
+  var frames = document.querySelectorAll(".bao-frame");
+  var status = document.getElementById("bao-status");
+  var cur = 0;
+  function link(n, key) {
+    var v = frames[n].getAttribute("data-" + key);
+    return v === null || v === "" ? -1 : parseInt(v, 10);
+  }
+  function move(n) { return document.getElementById("bao-m" + n); }
+  function show(n) {
+    if (n < 0 || n >= frames.length || n === cur) { return; }
+    var old = move(cur);
+    var focused = old !== null && document.activeElement === old;
+    frames[cur].hidden = true;
+    if (old !== null) { old.removeAttribute("aria-current"); }
+    cur = n;
+    frames[cur].hidden = false;
+    var now = move(cur);
+    if (now !== null) {
+      now.setAttribute("aria-current", "step");
+      now.scrollIntoView({ block: "nearest" });
+      if (focused) { now.focus(); }
+    }
+    status.textContent = frames[cur].getAttribute("data-label");
+    update();
+  }
+  function update() {
+    document.getElementById("bao-start").disabled = cur === 0;
+    document.getElementById("bao-back").disabled = link(cur, "prev") < 0;
+    document.getElementById("bao-forward").disabled = link(cur, "next") < 0;
+    document.getElementById("bao-end").disabled = link(cur, "end") === cur;
+    document.body.setAttribute("data-frame", String(cur));
+  }
+  var go = {
+    start: function () { show(0); },
+    back: function () { show(link(cur, "prev")); },
+    forward: function () { show(link(cur, "next")); },
+    end: function () { show(link(cur, "end")); }
+  };
+  var keys = { ArrowLeft: "back", ArrowRight: "forward", Home: "start", End: "end" };
+  document.querySelectorAll("[data-go]").forEach(function (b) {
+    b.addEventListener("click", function () { go[b.getAttribute("data-go")](); });
+  });
+  document.querySelectorAll(".bao-mv").forEach(function (b) {
+    b.addEventListener("click", function () { show(parseInt(b.getAttribute("data-n"), 10)); });
+  });
+  document.addEventListener("keydown", function (e) {
+    if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) { return; }
+    var k = keys[e.key];
+    if (k !== undefined) { e.preventDefault(); go[k](); }
+  });
+  update();
+})();
+"#;
