@@ -121,7 +121,7 @@ pub(crate) struct Outcome {
 
 pub(crate) struct Runner<'t, T: Tracer> {
     pos: Position,
-    pos_at_start: Position,
+    pos_at_start: &'t Position,
     m: usize,
     o: usize,
     mv: Move,
@@ -155,7 +155,7 @@ fn front_empty(ring: &[u8; RING]) -> bool {
 }
 
 impl<'t, T: Tracer> Runner<'t, T> {
-    pub(crate) fn new(pos: &Position, mv: Move, tracer: &'t mut T) -> Self {
+    pub(crate) fn new(pos: &'t Position, mv: Move, tracer: &'t mut T) -> Self {
         let m = pos.to_move.index();
         let stage = pos.stage();
         let p = mv.pit.ring();
@@ -163,7 +163,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
             pos.rules.houses && p == 4 && pos.houses[m] == House::Owned && pos.board[m][4] >= 6;
         Runner {
             pos: *pos,
-            pos_at_start: *pos,
+            pos_at_start: pos,
             m,
             o: 1 - m,
             mv,
@@ -725,7 +725,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
             let later = |k: u64| recent[((k + period - anchor_lap) % KEEP as u64) as usize];
             let fixed = self.state();
             let mut unit = ();
-            let mut fresh = Runner::new(&self.pos_at_start, self.mv, &mut unit);
+            let mut fresh = Runner::new(self.pos_at_start, self.mv, &mut unit);
             if matches!(fresh.begin(), Flow::Continue) {
                 fresh.sow();
                 for k in 1..=anchor_lap {

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::engine::{execute, Finish, Outcome as Run};
+use crate::engine::{execute, Finish, Outcome as Run, Tracer};
 use crate::position::{EndReason, House, Outcome, Position};
 use crate::rules::{EndCheck, EndlessMove, Takasia};
 use crate::trace::{Event, MoveTrace, NeverEnding};
@@ -36,42 +36,222 @@ impl std::error::Error for IllegalMove {}
 /// A random choice: `pick(n)` returns a number below `n`.
 type Picker<'a> = Option<&'a mut dyn FnMut(usize) -> usize>;
 
-/// The legal moves of a position with their runs.
-#[derive(Debug, Default)]
+/// What the bits of a [`MoveSet`] stand for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// Namua captures: bit `4 * ring + 2 * sign + safari` (front pits only).
+    NamuaCapture,
+    /// Mtaji captures: bit `2 * ring + direction` (clockwise 0).
+    MtajiCapture,
+    /// Takasa moves: bit `2 * ring + sign` (`<` 0).
+    Takasa,
+}
+
+/// A set of moves of one kind and one side as the bits of a `u32`: move generation
+/// allocates and copies nothing, and sets are tested and combined with bit operations.
+/// Iteration follows the generation order (ring index, then sign or direction).
+#[derive(Debug, Clone, Copy)]
+struct MoveSet {
+    bits: u32,
+    kind: Kind,
+    side: Side,
+}
+
+const fn sign_bit(sign: Sign) -> u32 {
+    match sign {
+        Sign::Left => 0,
+        Sign::Right => 1,
+    }
+}
+
+const fn bit_sign(bit: u32) -> Sign {
+    if bit & 1 == 0 {
+        Sign::Left
+    } else {
+        Sign::Right
+    }
+}
+
+impl MoveSet {
+    const fn empty(kind: Kind, side: Side) -> MoveSet {
+        MoveSet {
+            bits: 0,
+            kind,
+            side,
+        }
+    }
+
+    /// The bit of `mv` in this set's encoding, if `mv` is of this set's kind and side.
+    fn bit_of(&self, mv: &Move) -> Option<u32> {
+        if mv.pit.side() != self.side {
+            return None;
+        }
+        let ring = mv.pit.ring() as u32;
+        match self.kind {
+            Kind::NamuaCapture => (!mv.takasa && ring < 8)
+                .then(|| 4 * ring + 2 * sign_bit(mv.sign) + u32::from(mv.safari)),
+            Kind::MtajiCapture => (!mv.takasa && !mv.safari).then(|| {
+                let dir = mv.sign.sowing_direction(mv.pit.row());
+                2 * ring + u32::from(dir == Direction::Anticlockwise)
+            }),
+            Kind::Takasa => (mv.takasa && !mv.safari).then(|| 2 * ring + sign_bit(mv.sign)),
+        }
+    }
+
+    /// The move of bit `bit`.
+    fn move_at(&self, bit: u32) -> Move {
+        match self.kind {
+            Kind::NamuaCapture => Move {
+                pit: Pit::from_ring(self.side, (bit / 4) as usize),
+                sign: bit_sign(bit / 2),
+                takasa: false,
+                safari: bit & 1 == 1,
+            },
+            Kind::MtajiCapture => {
+                let pit = Pit::from_ring(self.side, (bit / 2) as usize);
+                let dir = if bit & 1 == 0 {
+                    Direction::Clockwise
+                } else {
+                    Direction::Anticlockwise
+                };
+                Move {
+                    pit,
+                    sign: Sign::for_sowing(pit.row(), dir),
+                    takasa: false,
+                    safari: false,
+                }
+            }
+            Kind::Takasa => Move {
+                pit: Pit::from_ring(self.side, (bit / 2) as usize),
+                sign: bit_sign(bit),
+                takasa: true,
+                safari: false,
+            },
+        }
+    }
+
+    #[inline]
+    fn insert(&mut self, mv: &Move) {
+        if let Some(b) = self.bit_of(mv) {
+            self.bits |= 1 << b;
+        }
+    }
+
+    #[inline]
+    fn contains(&self, mv: &Move) -> bool {
+        self.bit_of(mv).is_some_and(|b| self.bits & (1 << b) != 0)
+    }
+
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.bits == 0
+    }
+
+    #[inline]
+    fn len(&self) -> usize {
+        self.bits.count_ones() as usize
+    }
+
+    /// The bit of the `i`-th move (from 0, in order); `i` below `len()`.
+    #[inline]
+    fn nth_bit(&self, i: usize) -> u32 {
+        let mut b = self.bits;
+        for _ in 0..i {
+            b &= b - 1;
+        }
+        b.trailing_zeros()
+    }
+
+    #[inline]
+    fn first(&self) -> Option<Move> {
+        (!self.is_empty()).then(|| self.move_at(self.bits.trailing_zeros()))
+    }
+
+    /// The set bits, in order.
+    fn bit_iter(&self) -> impl Iterator<Item = u32> {
+        let mut b = self.bits;
+        std::iter::from_fn(move || {
+            (b != 0).then(|| {
+                let i = b.trailing_zeros();
+                b &= b - 1;
+                i
+            })
+        })
+    }
+
+    fn iter(&self) -> impl Iterator<Item = Move> + '_ {
+        self.bit_iter().map(|b| self.move_at(b))
+    }
+
+    fn moves(&self) -> Vec<Move> {
+        self.iter().collect()
+    }
+}
+
+/// The legal moves of a position.
+#[derive(Debug)]
 struct Analysis {
     /// Legal captures (after never-ending and priority filters).
-    captures: Vec<(Move, Run)>,
+    captures: MoveSet,
     /// Legal takasa moves (empty when captures exist).
-    takasas: Vec<(Move, Run)>,
+    takasas: MoveSet,
+    /// With a picker: the move kept and its run (the one `random_move` plays).
+    chosen: Option<(Move, Run)>,
 }
 
 impl Analysis {
+    fn new(capture_kind: Kind, side: Side) -> Analysis {
+        Analysis {
+            captures: MoveSet::empty(capture_kind, side),
+            takasas: MoveSet::empty(Kind::Takasa, side),
+            chosen: None,
+        }
+    }
+
     fn is_empty(&self) -> bool {
         self.captures.is_empty() && self.takasas.is_empty()
     }
 
-    fn moves(&self) -> Vec<Move> {
-        let list = if self.captures.is_empty() {
+    fn legal(&self) -> &MoveSet {
+        if self.captures.is_empty() {
             &self.takasas
         } else {
             &self.captures
-        };
-        list.iter().map(|(mv, _)| *mv).collect()
+        }
+    }
+
+    fn moves(&self) -> Vec<Move> {
+        self.legal().moves()
     }
 
     fn captures(&self) -> Vec<Move> {
-        self.captures.iter().map(|(mv, _)| *mv).collect()
+        self.captures.moves()
     }
 }
 
-/// Both directions of a takasa from `pit`.
-fn takasas_from(pit: Pit) -> impl Iterator<Item = Move> {
-    [Sign::Left, Sign::Right].into_iter().map(move |sign| Move {
-        pit,
-        sign,
-        takasa: true,
-        safari: false,
-    })
+/// The ring pits (as bits) holding at least `min` seeds.
+#[inline]
+fn pits_holding(ring: &[u8; RING], min: u8) -> u32 {
+    ring.iter()
+        .enumerate()
+        .fold(0, |bits, (i, &n)| bits | u32::from(n >= min) << i)
+}
+
+/// Both takasa directions from every ring pit in `pits` (16 bits), as [`Kind::Takasa`] bits.
+#[inline]
+fn both_signs(pits: u32) -> u32 {
+    let mut out = 0;
+    let mut p = pits;
+    while p != 0 {
+        out |= takasa_bits(p.trailing_zeros() as usize);
+        p &= p - 1;
+    }
+    out
+}
+
+/// Both directions of a takasa from ring pit `r`, as bits of a [`Kind::Takasa`] set.
+const fn takasa_bits(r: usize) -> u32 {
+    0b11 << (2 * r)
 }
 
 /// The ring index where a first lap of `n` seeds (fewer than 16) from ring `r` ends.
@@ -189,14 +369,21 @@ impl Position {
     ///
     /// Exact (only legal moves come out, and every legal move can) but cheaper than
     /// [`Position::legal_moves`]: candidates are run in random order until one is legal,
-    /// instead of running them all. Not uniform over the legal list.
+    /// instead of running them all, and the run that proved the move legal is the one
+    /// played. Not uniform over the legal list.
     pub fn random_move(&self, pick: &mut dyn FnMut(usize) -> usize) -> Option<(Move, Position)> {
         if self.ended.is_some() || self.front_row_outcome().is_some() {
             return None;
         }
         let a = self.analyse(Some(pick));
-        let (mv, run) = a.captures.first().or_else(|| a.takasas.first())?;
-        Some((*mv, self.finish_move(mv, run, None)))
+        let (mv, run) = match a.chosen {
+            Some(c) => c,
+            None => {
+                let mv = a.captures.first().or_else(|| a.takasas.first())?;
+                (mv, self.simulate(mv))
+            }
+        };
+        Some((mv, self.finish_move(&mv, &run, None)))
     }
 
     /// Classifies the candidates and runs them. With `pick`, each group is tried in random
@@ -208,141 +395,182 @@ impl Position {
         }
     }
 
-    /// Runs candidates and keeps the legal ones (all, or with `pick` the first found in a
-    /// random order).
-    fn select(&self, mut cands: Vec<Move>, pick: &mut Picker<'_>) -> Vec<(Move, Run)> {
+    /// Runs candidates and keeps the legal ones: all of them, or with `pick` the first
+    /// found in a random order, returned with its run.
+    fn select(&self, mut cands: MoveSet, pick: &mut Picker<'_>) -> (MoveSet, Option<(Move, Run)>) {
+        let mut out = MoveSet { bits: 0, ..cands };
         match pick {
             Some(rng) => {
                 while !cands.is_empty() {
-                    let i = rng(cands.len()).min(cands.len() - 1);
-                    let mv = cands.swap_remove(i);
+                    let n = cands.len();
+                    let b = cands.nth_bit(rng(n).min(n - 1));
+                    cands.bits &= !(1 << b);
+                    let mv = cands.move_at(b);
                     let run = self.simulate(mv);
                     if !self.run_is_illegal(&run) {
-                        return vec![(mv, run)];
+                        out.bits |= 1 << b;
+                        return (out, Some((mv, run)));
                     }
                 }
-                Vec::new()
+                (out, None)
             }
-            None => cands
-                .into_iter()
-                .filter_map(|mv| {
-                    let run = self.simulate(mv);
-                    (!self.run_is_illegal(&run)).then_some((mv, run))
-                })
-                .collect(),
+            None => {
+                for b in cands.bit_iter() {
+                    let run = self.simulate(cands.move_at(b));
+                    if !self.run_is_illegal(&run) {
+                        out.bits |= 1 << b;
+                    }
+                }
+                (out, None)
+            }
         }
     }
 
-    fn analyse_namua(&self, pick: &mut Picker<'_>) -> Analysis {
+    /// Whether some move of `cands` has a finite run (a legal move, when they are the
+    /// candidates of one group).
+    fn any_legal(&self, cands: &MoveSet) -> bool {
+        cands
+            .iter()
+            .any(|mv| !self.run_is_illegal(&self.simulate(mv)))
+    }
+
+    /// Namua capture candidates (N2): an occupied front pit facing seeds, each sign that
+    /// may enter at a kichwa from it (no safari).
+    fn namua_capture_candidates(&self) -> MoveSet {
         let side = self.to_move;
         let own = self.ring(side);
         let opp = self.ring(side.opponent());
-        let mut cands = Vec::new();
+        let mut cands = MoveSet::empty(Kind::NamuaCapture, side);
         for i in 0..8 {
             if own[i] == 0 || opp[7 - i] == 0 {
                 continue;
             }
-            let pit = Pit::from_ring(side, i);
-            let signs: &[Sign] = if i <= 1 {
-                &[Sign::Left]
+            // Bits 4i (`<`) and 4i + 2 (`>`); a kimbi enters at its own kichwa only.
+            let signs: u32 = if i <= 1 {
+                0b0001
             } else if i >= 6 {
-                &[Sign::Right]
+                0b0100
             } else {
-                &[Sign::Left, Sign::Right]
+                0b0101
             };
-            for &sign in signs {
-                cands.push(Move {
-                    pit,
-                    sign,
-                    takasa: false,
-                    safari: false,
-                });
-            }
+            cands.bits |= signs << (4 * i);
         }
-        let mut a = Analysis::default();
-        for (mv, run) in self.select(cands, pick) {
+        cands
+    }
+
+    fn analyse_namua(&self, pick: &mut Picker<'_>) -> Analysis {
+        let side = self.to_move;
+        let mut a = Analysis::new(Kind::NamuaCapture, side);
+        let cands = self.namua_capture_candidates();
+        // With a picker, the first legal capture in random order; else every candidate,
+        // each run once (its run also tells whether it stops at the house).
+        let (sel, chosen) = if pick.is_some() {
+            self.select(cands, pick)
+        } else {
+            (cands, None)
+        };
+        for b in sel.bit_iter() {
+            let mv = sel.move_at(b);
+            let run = match chosen {
+                Some((_, run)) => run,
+                None => self.simulate(mv),
+            };
+            if chosen.is_none() && self.run_is_illegal(&run) {
+                continue;
+            }
             let keep_plain = match pick {
                 Some(rng) if run.stopped_at_house => rng(2) == 0,
                 _ => true,
             };
+            let keep = |a: &mut Analysis, mv: Move, run: Run| {
+                if a.captures.is_empty() && pick.is_some() {
+                    a.chosen = Some((mv, run));
+                }
+                a.captures.insert(&mv);
+            };
             if keep_plain {
-                a.captures.push((mv, run));
+                keep(&mut a, mv, run);
             }
             if run.stopped_at_house {
                 let safari = Move { safari: true, ..mv };
                 let srun = self.simulate(safari);
                 if !self.run_is_illegal(&srun) {
-                    a.captures.push((safari, srun));
+                    keep(&mut a, safari, srun);
                 } else if !keep_plain {
-                    a.captures.push((mv, run));
+                    keep(&mut a, mv, run);
                 }
             }
         }
         if !a.captures.is_empty() {
             return a;
         }
-        let cands = self
-            .namua_placements()
-            .into_iter()
-            .flat_map(|i| takasas_from(Pit::from_ring(side, i)))
-            .collect();
-        a.takasas = self.select(cands, pick);
+        let places = self.namua_placements();
+        let mut cands = MoveSet::empty(Kind::Takasa, side);
+        for i in 0..8 {
+            if places & (1 << i) != 0 {
+                cands.bits |= takasa_bits(i);
+            }
+        }
+        (a.takasas, a.chosen) = self.select(cands, pick);
         a
     }
 
-    /// Front pits (ring indices) where a namua takasa may place its seed (N3a, N3b).
-    fn namua_placements(&self) -> Vec<usize> {
+    /// Front pits (ring indices, as bits) where a namua takasa may place its seed (N3a, N3b).
+    fn namua_placements(&self) -> u16 {
         let side = self.to_move;
         let own = self.ring(side);
         let house_owned = self.rules.houses && self.houses[side.index()] == House::Owned;
-        let occupied: Vec<usize> = (0..8).filter(|&i| own[i] > 0).collect();
+        let occupied = (pits_holding(own, 1) & 0xff) as u16;
+        let multi = (pits_holding(own, 2) & 0xff) as u16;
         if house_owned && own[4] >= 6 {
             // N3a: a functional nyumba only when it is the only occupied front pit.
-            let others: Vec<usize> = occupied.iter().copied().filter(|&i| i != 4).collect();
-            return if others.is_empty() { vec![4] } else { others };
+            let others = occupied & !(1 << 4);
+            return if others == 0 { 1 << 4 } else { others };
         }
-        let excluded = |i: usize| i == 4 && house_owned && !self.rules.dormant_house_placeable;
-        let multi: Vec<usize> = occupied
-            .iter()
-            .copied()
-            .filter(|&i| own[i] >= 2 && !excluded(i))
-            .collect();
-        if !multi.is_empty() {
-            return multi;
+        let excluded = if house_owned && !self.rules.dormant_house_placeable {
+            1 << 4
+        } else {
+            0
+        };
+        if multi & !excluded != 0 {
+            return multi & !excluded;
         }
-        let singles: Vec<usize> = occupied.iter().copied().filter(|&i| !excluded(i)).collect();
-        if !singles.is_empty() {
-            return singles;
+        if occupied & !excluded != 0 {
+            return occupied & !excluded;
         }
         occupied
     }
 
     /// Mtaji capture candidates by the first-lap rule (G6, M2), before execution.
-    fn mtaji_capture_candidates(&self, side: Side) -> Vec<Move> {
+    fn mtaji_capture_candidates(&self, side: Side) -> MoveSet {
         let own = self.ring(side);
         let opp = self.ring(side.opponent());
+        let mut out = MoveSet::empty(Kind::MtajiCapture, side);
+        // Front pits where a first lap captures: occupied, facing seeds.
+        let mut targets = 0u32;
+        for e in 0..8 {
+            if own[e] > 0 && opp[7 - e] > 0 {
+                targets |= 1 << e;
+            }
+        }
+        if targets == 0 {
+            return out;
+        }
+        // Doubled so that a first lap ending at r + n (mod 16) is bit r + n.
+        let wrapped = targets | targets << RING;
         let blocked_start = match self.rules.takasia {
-            Takasia::Standard => self.blocked[side.index()].map(usize::from),
-            _ => None,
+            Takasia::Standard => self.blocked[side.index()].map_or(RING, usize::from),
+            _ => RING,
         };
-        let mut out = Vec::new();
-        for r in 0..RING {
-            let n = own[r];
-            if n < 2 || n >= self.rules.capture_threshold || Some(r) == blocked_start {
+        for (r, &n) in own.iter().enumerate() {
+            let n = usize::from(n);
+            if n < 2 || n >= usize::from(self.rules.capture_threshold) || r == blocked_start {
                 continue;
             }
-            for dir in [Direction::Clockwise, Direction::Anticlockwise] {
-                let end = first_lap_end(r, usize::from(n), dir);
-                if end < 8 && own[end] > 0 && opp[7 - end] > 0 {
-                    let pit = Pit::from_ring(side, r);
-                    out.push(Move {
-                        pit,
-                        sign: Sign::for_sowing(pit.row(), dir),
-                        takasa: false,
-                        safari: false,
-                    });
-                }
-            }
+            let n = n % RING;
+            let cw = (wrapped >> (r + n)) & 1;
+            let acw = (wrapped >> (r + RING - n)) & 1;
+            out.bits |= (cw | acw << 1) << (2 * r);
         }
         out
     }
@@ -357,68 +585,91 @@ impl Position {
 
     fn analyse_mtaji(&self, pick: &mut Picker<'_>) -> Analysis {
         let side = self.to_move;
-        let m = self.m();
-        let mut a = Analysis::default();
+        let mut a = Analysis::new(Kind::MtajiCapture, side);
         let cands = self.mtaji_capture_candidates(side);
         if let Some(h) = self.priority_pit().filter(|_| !cands.is_empty()) {
             // Priority needs every capture run: keep those that take h (T5/K4).
-            let all = self.select(cands, &mut None);
-            let (kept, others): (Vec<_>, Vec<_>) = all
-                .into_iter()
-                .partition(|(_, run)| run.captured_mask & (1 << h) != 0);
+            let (mut all, mut kept) = (cands, cands);
+            (all.bits, kept.bits) = (0, 0);
+            for b in cands.bit_iter() {
+                let run = self.simulate(cands.move_at(b));
+                if !self.run_is_illegal(&run) {
+                    all.bits |= 1 << b;
+                    if run.captured_mask & (1 << h) != 0 {
+                        kept.bits |= 1 << b;
+                    }
+                }
+            }
             let pool = if !kept.is_empty() {
                 kept
             } else if self.rules.takasia == Takasia::AbstractPlay {
                 // AbstractPlay: no capture takes the pit, so there is no move at all.
                 return a;
             } else {
-                others
+                all
             };
             a.captures = match pick {
-                Some(rng) if !pool.is_empty() => vec![pool[rng(pool.len()).min(pool.len() - 1)]],
+                Some(rng) if !pool.is_empty() => {
+                    let n = pool.len();
+                    MoveSet {
+                        bits: 1 << pool.nth_bit(rng(n).min(n - 1)),
+                        ..pool
+                    }
+                }
                 _ => pool,
             };
         } else {
-            a.captures = self.select(cands, pick);
+            (a.captures, a.chosen) = self.select(cands, pick);
         }
         if !a.captures.is_empty() {
             return a;
         }
-        let own = self.ring(side);
-        if self.rules.first_takata_from_kuu
-            && self.rules.houses
-            && self.houses[m] == House::Owned
-            && own[4] >= 2
-        {
-            a.takasas = self.select(takasas_from(Pit::nyumba(side)).collect(), pick);
+        if self.kuu_first() {
+            let kuu = MoveSet {
+                bits: takasa_bits(4),
+                ..a.takasas
+            };
+            (a.takasas, a.chosen) = self.select(kuu, pick);
             if !a.takasas.is_empty() {
                 return a;
             }
         }
+        let cands = MoveSet {
+            bits: self.mtaji_takasa_bits(),
+            ..a.takasas
+        };
+        (a.takasas, a.chosen) = self.select(cands, pick);
+        a
+    }
+
+    /// K3: while the kuu stands (and can be sown), a mtaji takata must start from it.
+    fn kuu_first(&self) -> bool {
+        self.rules.first_takata_from_kuu
+            && self.rules.houses
+            && self.houses[self.m()] == House::Owned
+            && self.ring(self.to_move)[4] >= 2
+    }
+
+    /// The mtaji takasa candidates as [`Kind::Takasa`] bits, K3 aside (M4, T3).
+    fn mtaji_takasa_bits(&self) -> u32 {
+        let own = self.ring(self.to_move);
         let excluded = match self.rules.takasia {
             Takasia::Off => None,
-            Takasia::Standard => self.blocked[m].map(usize::from),
+            Takasia::Standard => self.blocked[self.m()].map(usize::from),
             Takasia::AbstractPlay => self.abstractplay_exclusion(),
         };
-        let front: Vec<usize> = (0..8)
-            .filter(|&i| own[i] >= 2 && Some(i) != excluded)
-            .collect();
+        let multi = pits_holding(own, 2);
+        let multi_front = both_signs(multi & 0xff);
+        let front = multi_front & !excluded.map_or(0, takasa_bits);
         let back_allowed = match self.rules.takasia {
             // A takasia'd pit counts as holding two or more (A.4.10).
-            Takasia::Standard | Takasia::Off => !(0..8).any(|i| own[i] >= 2),
-            Takasia::AbstractPlay => front.is_empty(),
+            Takasia::Standard | Takasia::Off => multi_front == 0,
+            Takasia::AbstractPlay => front == 0,
         };
-        let pits: Vec<usize> = if back_allowed {
-            (8..RING).filter(|&r| own[r] >= 2).collect()
-        } else {
-            front
-        };
-        let cands = pits
-            .into_iter()
-            .flat_map(|r| takasas_from(Pit::from_ring(side, r)))
-            .collect();
-        a.takasas = self.select(cands, pick);
-        a
+        if !back_allowed {
+            return front;
+        }
+        both_signs(multi & 0xff00)
     }
 
     /// AbstractPlay recomputes the takasia exclusion of the side to move at generation time.
@@ -434,17 +685,22 @@ impl Position {
     /// AbstractPlay `getBlocked` with the side to move as the blocker X: the pit of Y that
     /// every capture of X takes first.
     fn abstractplay_detect(&self) -> Option<u8> {
-        let mut captures = self.select(self.mtaji_capture_candidates(self.to_move), &mut None);
-        if let Some(h) = self.priority_pit() {
-            captures.retain(|(_, run)| run.captured_mask & (1 << h) != 0);
+        let priority = self.priority_pit();
+        let mut first: Option<Option<u8>> = None;
+        for mv in self.mtaji_capture_candidates(self.to_move).iter() {
+            let run = self.simulate(mv);
+            if self.run_is_illegal(&run)
+                || priority.is_some_and(|h| run.captured_mask & (1 << h) == 0)
+            {
+                continue;
+            }
+            match first {
+                None => first = Some(run.first_capture),
+                Some(f) if f != run.first_capture => return None,
+                Some(_) => {}
+            }
         }
-        let first = captures.first()?.1.first_capture?;
-        if captures
-            .iter()
-            .any(|(_, run)| run.first_capture != Some(first))
-        {
-            return None;
-        }
+        let first = first??;
         (!self.takasia_exempt(usize::from(first))).then_some(first)
     }
 
@@ -469,25 +725,26 @@ impl Position {
         let x = self.to_move;
         let mut cands = self.mtaji_capture_candidates(x);
         // In mtaji the first capture is the pit facing the first lap's end.
-        let first = |mv: &Move| -> usize {
+        let first = |mv: Move| -> usize {
             let n = usize::from(self.get(mv.pit));
             7 - first_lap_end(mv.pit.ring(), n, mv.sign.sowing_direction(mv.pit.row()))
         };
         let h = first(cands.first()?);
         if cands.iter().any(|mv| first(mv) != h) {
             // Only finite captures count: keep them, and they must still agree.
-            cands.retain(|mv| !self.run_is_illegal(&self.simulate(*mv)));
+            for b in cands.bit_iter() {
+                if self.run_is_illegal(&self.simulate(cands.move_at(b))) {
+                    cands.bits &= !(1 << b);
+                }
+            }
             let h = first(cands.first()?);
             if cands.iter().any(|mv| first(mv) != h) {
                 return None;
             }
-        } else if cands
-            .iter()
-            .all(|mv| self.run_is_illegal(&self.simulate(*mv)))
-        {
+        } else if !self.any_legal(&cands) {
             return None;
         }
-        let h = first(&cands[0]);
+        let h = first(cands.first()?);
         if self.takasia_exempt(h) {
             return None;
         }
@@ -495,11 +752,139 @@ impl Position {
         let mut victim = *self;
         victim.to_move = x.opponent();
         victim.blocked = [None, None];
-        let has_capture = victim
-            .mtaji_capture_candidates(victim.to_move)
-            .into_iter()
-            .any(|mv| !victim.run_is_illegal(&victim.simulate(mv)));
+        let has_capture = victim.any_legal(&victim.mtaji_capture_candidates(victim.to_move));
         (!has_capture).then_some(h as u8)
+    }
+
+    /// Whether `mv` is legal here: the same answer as `legal_moves().contains(mv)`, found
+    /// without generating every legal move. A capture is legal when it is a candidate by
+    /// its first lap and its run is finite (and, under priority, takes the reserved pit when
+    /// another capture does); a takasa when no capture is legal and its pit is allowed.
+    #[must_use]
+    pub fn is_legal(&self, mv: &Move) -> bool {
+        self.legal_run(mv, &mut ()).is_some()
+    }
+
+    /// Plays `mv` with its trace when it is legal (`None` otherwise): the same as
+    /// [`Position::play`] on a legal move, but the move is run once, with its trace, and
+    /// its legality is decided without generating every legal move.
+    #[must_use]
+    pub fn play_if_legal(&self, mv: &Move) -> Option<(Position, MoveTrace)> {
+        let mut trace = MoveTrace::new(*mv, self.to_move, self.stage());
+        let run = self.legal_run(mv, &mut trace)?;
+        Some(self.complete_traced(mv, &run, trace, true))
+    }
+
+    /// [`Position::play_if_legal`] without the costly half of the end test: `trace.outcome`
+    /// holds only what the board shows (an empty front row, a recorded end), not whether
+    /// the side to move next has no legal move (E2). For a caller that often learns that
+    /// otherwise, such as a validator whose next move turns out legal; else
+    /// `next.outcome()` completes it.
+    #[must_use]
+    pub fn play_if_legal_deferred(&self, mv: &Move) -> Option<(Position, MoveTrace)> {
+        let mut trace = MoveTrace::new(*mv, self.to_move, self.stage());
+        let run = self.legal_run(mv, &mut trace)?;
+        Some(self.complete_traced(mv, &run, trace, false))
+    }
+
+    /// Decides whether `mv` is legal, running it (with `tracer`) once; the run when legal.
+    fn legal_run<T: Tracer>(&self, mv: &Move, tracer: &mut T) -> Option<Run> {
+        if self.ended.is_some() || self.front_row_outcome().is_some() {
+            return None;
+        }
+        let side = self.to_move;
+        if mv.pit.side() != side {
+            return None;
+        }
+        let own_run = |tracer: &mut T| {
+            let run = execute(self, *mv, tracer);
+            (!self.run_is_illegal(&run)).then_some(run)
+        };
+        match self.stage() {
+            Stage::Namua => {
+                let cands = self.namua_capture_candidates();
+                if !mv.takasa {
+                    let plain = Move {
+                        safari: false,
+                        ..*mv
+                    };
+                    if !cands.contains(&plain) {
+                        return None;
+                    }
+                    if mv.safari {
+                        let prun = self.simulate(plain);
+                        if self.run_is_illegal(&prun) || !prun.stopped_at_house {
+                            return None;
+                        }
+                    }
+                    return own_run(tracer);
+                }
+                let placements = self.namua_placements();
+                if mv.safari
+                    || mv.pit.ring() >= 8
+                    || placements & (1 << mv.pit.ring()) == 0
+                    || self.any_legal(&cands)
+                {
+                    return None;
+                }
+                own_run(tracer)
+            }
+            Stage::Mtaji => {
+                let cands = self.mtaji_capture_candidates(side);
+                let priority = self.priority_pit().filter(|_| !cands.is_empty());
+                if !mv.takasa {
+                    if !cands.contains(mv) {
+                        return None;
+                    }
+                    let run = own_run(tracer)?;
+                    if let Some(h) = priority.filter(|&h| run.captured_mask & (1 << h) == 0) {
+                        // Not taking the reserved pit: legal only when no capture does.
+                        if self.rules.takasia == Takasia::AbstractPlay {
+                            return None;
+                        }
+                        let another_takes = cands.iter().any(|c| {
+                            let r = self.simulate(c);
+                            !self.run_is_illegal(&r) && r.captured_mask & (1 << h) != 0
+                        });
+                        if another_takes {
+                            return None;
+                        }
+                    }
+                    return Some(run);
+                }
+                let takasas = MoveSet::empty(Kind::Takasa, side);
+                // A takasa shape (no safari).
+                takasas.bit_of(mv)?;
+                // A takasa: no capture may be legal (with AbstractPlay priority, a capture
+                // candidate leaves either captures or no move at all).
+                if !cands.is_empty()
+                    && ((priority.is_some() && self.rules.takasia == Takasia::AbstractPlay)
+                        || self.any_legal(&cands))
+                {
+                    return None;
+                }
+                if self.kuu_first() {
+                    if mv.pit == Pit::nyumba(side) {
+                        return own_run(tracer);
+                    }
+                    let kuu = MoveSet {
+                        bits: takasa_bits(4),
+                        ..takasas
+                    };
+                    if self.any_legal(&kuu) {
+                        return None;
+                    }
+                }
+                let allowed = MoveSet {
+                    bits: self.mtaji_takasa_bits(),
+                    ..takasas
+                };
+                if !allowed.contains(mv) {
+                    return None;
+                }
+                own_run(tracer)
+            }
+        }
     }
 
     /// Plays a move, returning the next position and the trace.
@@ -507,10 +892,7 @@ impl Position {
     /// # Errors
     /// The move is not legal here: the rule that forbids it and why.
     pub fn play(&self, mv: &Move) -> Result<(Position, MoveTrace), IllegalMove> {
-        if !self.legal_moves().contains(mv) {
-            return Err(self.diagnose(mv));
-        }
-        Ok(self.play_unchecked(mv))
+        self.play_if_legal(mv).ok_or_else(|| self.diagnose(mv))
     }
 
     /// Plays a move known to be legal (from [`Position::legal_moves`]).
@@ -518,14 +900,30 @@ impl Position {
     pub fn play_unchecked(&self, mv: &Move) -> (Position, MoveTrace) {
         let mut trace = MoveTrace::new(*mv, self.to_move, self.stage());
         let run = execute(self, *mv, &mut trace);
+        self.complete_traced(mv, &run, trace, true)
+    }
+
+    /// The next position and the finished trace of a traced run; without `end_test`, the
+    /// outcome leaves out the no-legal-move test.
+    fn complete_traced(
+        &self,
+        mv: &Move,
+        run: &Run,
+        mut trace: MoveTrace,
+        end_test: bool,
+    ) -> (Position, MoveTrace) {
         trace.placement = trace.events.iter().find_map(|e| match e {
             Event::Placed { pit } => Some(*pit),
             _ => None,
         });
         trace.laps_total = run.laps;
         trace.seeds_sown = run.sown;
-        let next = self.finish_move(mv, &run, Some(&mut trace));
-        trace.outcome = next.outcome_after_move();
+        let next = self.finish_move(mv, run, Some(&mut trace));
+        trace.outcome = if end_test {
+            next.outcome_after_move()
+        } else {
+            next.ended.or_else(|| next.front_row_outcome())
+        };
         (next, trace)
     }
 
@@ -892,7 +1290,7 @@ impl Position {
         // A takasa while no capture exists.
         if stage == Stage::Namua {
             let placements = self.namua_placements();
-            if !placements.contains(&mv.pit.ring()) {
+            if placements & (1 << mv.pit.ring()) == 0 {
                 let functional = self.house_state(side) == crate::HouseState::Functional;
                 return if functional && mv.pit == Pit::nyumba(side) {
                     illegal(
@@ -977,4 +1375,67 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
         .iter()
         .map(|mv| perft(&pos.play_fast(mv), depth - 1))
         .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{RuleSet, PRESET_NAMES};
+
+    /// The first-lap capture test written out pit by pit, as the rules state it.
+    fn capture_candidates_by_the_book(pos: &Position, side: Side) -> Vec<Move> {
+        let own = pos.ring(side);
+        let opp = pos.ring(side.opponent());
+        let blocked = match pos.rules.takasia {
+            Takasia::Standard => pos.blocked[side.index()].map(usize::from),
+            _ => None,
+        };
+        let mut out = Vec::new();
+        for r in 0..RING {
+            let n = own[r];
+            if n < 2 || n >= pos.rules.capture_threshold || Some(r) == blocked {
+                continue;
+            }
+            for dir in [Direction::Clockwise, Direction::Anticlockwise] {
+                let end = first_lap_end(r, usize::from(n), dir);
+                if end < 8 && own[end] > 0 && opp[7 - end] > 0 {
+                    let pit = Pit::from_ring(side, r);
+                    out.push(Move {
+                        pit,
+                        sign: Sign::for_sowing(pit.row(), dir),
+                        takasa: false,
+                        safari: false,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn bitmask_capture_candidates_agree_with_the_book() {
+        let mut seed = 5u64;
+        let mut pick = move |n: usize| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((seed >> 33) as usize) % n
+        };
+        let mut checked = 0;
+        for name in PRESET_NAMES {
+            let rules = RuleSet::preset(name).expect("preset");
+            for _ in 0..20 {
+                let mut pos = Position::start(rules);
+                while let Some((_, next)) = pos.random_move(&mut pick) {
+                    for side in Side::ALL {
+                        let fast: Vec<Move> = pos.mtaji_capture_candidates(side).iter().collect();
+                        assert_eq!(fast, capture_candidates_by_the_book(&pos, side), "{pos}");
+                        checked += 1;
+                    }
+                    pos = next;
+                }
+            }
+        }
+        assert!(checked > 1000);
+    }
 }

@@ -40,8 +40,10 @@ impl MoveTrace {
             mover,
             stage,
             placement: None,
-            laps: Vec::new(),
-            captures: Vec::new(),
+            // Sized for the usual move at once (one allocation each instead of a chain of
+            // reallocations as laps are pushed).
+            laps: Vec::with_capacity(16),
+            captures: Vec::with_capacity(4),
             events: Vec::new(),
             laps_total: 0,
             seeds_sown: 0,

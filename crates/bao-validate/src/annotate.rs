@@ -16,12 +16,15 @@ pub fn engine_items(trace: &MoveTrace, next: &Position) -> Vec<AnnotationItem> {
         pit: c.pit,
         seeds: Some(c.seeds),
     };
-    let mut items: Vec<AnnotationItem> = trace
-        .captures
-        .iter()
-        .filter(|c| c.after_lap == 0)
-        .map(capture)
-        .collect();
+    let mut items: Vec<AnnotationItem> =
+        Vec::with_capacity(trace.captures.len() + trace.laps.len());
+    items.extend(
+        trace
+            .captures
+            .iter()
+            .filter(|c| c.after_lap == 0)
+            .map(capture),
+    );
     let complete = trace.laps_total == trace.laps.len() as u64;
     for (i, lap) in trace.laps.iter().enumerate() {
         if lap.ended == LapEnd::Capture {
@@ -60,15 +63,21 @@ pub struct Disagreement {
 }
 
 fn channel_agrees(written: &[AnnotationItem], actual: &[AnnotationItem], kind: ItemKind) -> bool {
-    let w: Vec<&AnnotationItem> = written.iter().filter(|i| i.kind == kind).collect();
-    if w.is_empty() {
+    // Walks both channels together, allocating nothing (this runs on every annotated ply).
+    let mut w = written.iter().filter(|i| i.kind == kind).peekable();
+    if w.peek().is_none() {
         return true;
     }
-    let a: Vec<&AnnotationItem> = actual.iter().filter(|i| i.kind == kind).collect();
-    w.len() == a.len()
-        && w.iter().zip(&a).all(|(w, a)| {
-            w.pit == a.pit && (w.seeds.is_none() || a.seeds.is_none() || w.seeds == a.seeds)
-        })
+    let mut a = actual.iter().filter(|i| i.kind == kind);
+    loop {
+        match (w.next(), a.next()) {
+            (None, None) => return true,
+            (Some(w), Some(a))
+                if w.pit == a.pit
+                    && (w.seeds.is_none() || a.seeds.is_none() || w.seeds == a.seeds) => {}
+            _ => return false,
+        }
+    }
 }
 
 /// Compares a written annotation with the engine's items, channel by channel: a channel

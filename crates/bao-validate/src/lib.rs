@@ -107,8 +107,9 @@ pub fn check_parsed(name: &str, text: Arc<str>, parsed: Parsed, opts: &CheckOpti
             c
         }))
         .unwrap_or_default();
+        let mut check = check;
         plies += check.plies;
-        played.push(check.played.clone());
+        played.push(std::mem::take(&mut check.played));
         checks.push(check);
     }
     let mut all: Vec<CheckDiagnostic> = checks.into_iter().flat_map(|c| c.diagnostics).collect();

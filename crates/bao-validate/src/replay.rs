@@ -3,7 +3,7 @@
 
 use bao_core::{
     EndReason, IllegalMove, Move, MoveSpec, MoveTrace, Outcome, Position, RuleSet, Setup, Side,
-    Stage,
+    Sign, Stage,
 };
 use bao_notation::{Directions, Element, Game, GameResult, MoveItem, SignUse, Span, Spanned};
 
@@ -38,6 +38,18 @@ pub(crate) struct GameCheck {
     pub(crate) played: Vec<Played>,
     /// The outcome at the end of the main line, if it replayed to its end.
     pub(crate) final_outcome: Option<Option<Outcome>>,
+}
+
+/// A move played by the fast path whose no-legal-move end test is still to run.
+#[derive(Debug, Clone, Copy)]
+struct Pending {
+    /// Its index in `GameCheck::played`.
+    played: usize,
+    /// Its token.
+    span: Span,
+    mover: Side,
+    /// The position after it.
+    next: Position,
 }
 
 /// A move of the line walked so far, for secondary labels.
@@ -314,6 +326,9 @@ impl Walker<'_> {
             })
             .collect();
         let mut move_index = 0usize;
+        // The no-legal-move end test (E2) of the last move, when it was played by the fast
+        // path: a legal next move settles it for free; anything else runs it.
+        let mut pending: Option<Pending> = None;
         for e in elems {
             match &e.value {
                 Element::Comment(_) => {}
@@ -339,6 +354,17 @@ impl Walker<'_> {
                     };
                     ply += 1;
                     before_last = Some((here, ply - 1, past.len()));
+                    let fast = if ended.is_none() {
+                        self.fast_play(&here, item)
+                    } else {
+                        None
+                    };
+                    if fast.is_some() {
+                        // A legal move here: the last move did not end the game by E2.
+                        pending = None;
+                    } else if let Some(p) = pending.take() {
+                        self.settle(p, &mut ended);
+                    }
                     if let (Some((o, end_span)), true) = (ended, main) {
                         let d = CheckDiagnostic::new(
                             Code::GameContinuesAfterEnd,
@@ -364,12 +390,40 @@ impl Walker<'_> {
                         pos = None;
                         continue;
                     }
-                    let mut following: Vec<&MoveItem> = moves[idx + 1..].to_vec();
-                    if let Some((k, earlier)) = swapped {
-                        following[k - idx - 1] = earlier;
-                    }
-                    match self.play(&here, item, ply, &past, ended.map(|e| e.1), &following) {
-                        Ok((mv, next, trace)) => {
+                    // The moves after this one (copied only while a swap is assumed).
+                    let swapped_following: Vec<&MoveItem>;
+                    let following: &[&MoveItem] = match swapped {
+                        Some((k, earlier)) => {
+                            let mut v = moves[idx + 1..].to_vec();
+                            v[k - idx - 1] = earlier;
+                            swapped_following = v;
+                            &swapped_following
+                        }
+                        None => &moves[idx + 1..],
+                    };
+                    let deferred = fast.is_some();
+                    let played = match fast {
+                        Some(f) => {
+                            self.out.plies += 1;
+                            Ok(f)
+                        }
+                        None => self.play(&here, item, ply, &past, ended.map(|e| e.1), following),
+                    };
+                    match played {
+                        Ok((mv, next, mut trace)) => {
+                            if deferred && trace.outcome.is_none() {
+                                if item.token.value.claims_win {
+                                    // The `#` claim is judged now.
+                                    trace.outcome = next.outcome();
+                                } else {
+                                    pending = Some(Pending {
+                                        played: self.out.played.len(),
+                                        span: item.token.span,
+                                        mover: here.to_move(),
+                                        next,
+                                    });
+                                }
+                            }
                             self.record(item, ply, &mv, &here, &next, &trace, &assumes);
                             past.push(Past {
                                 span: item.token.span,
@@ -460,12 +514,36 @@ impl Walker<'_> {
                 }
             }
         }
+        if let Some(p) = pending.take() {
+            self.settle(p, &mut ended);
+        }
         match pos {
             Some(p) if assumes.is_none() => LineEnd::Complete {
                 pos: p,
                 ended: ended.map(|e| e.0),
             },
             _ => LineEnd::Stopped,
+        }
+    }
+
+    /// The fast path of a ply: the move the token names, played with its trace, when it
+    /// names exactly one legal move (the end test E2 left to [`Walker::settle`]); `None`
+    /// for anything else, which [`Walker::play`] explains.
+    fn fast_play(&self, pos: &Position, item: &MoveItem) -> Option<(Move, Position, MoveTrace)> {
+        let spec = token_spec(pos, item, self.directions).ok()?;
+        play_written(pos, &spec)
+    }
+
+    /// Runs a deferred end test: when the side to move after that move has no legal move,
+    /// the game ended with it (and the move wins).
+    fn settle(&mut self, p: Pending, ended: &mut Option<(Outcome, Span)>) {
+        if let Some(o) = p.next.outcome() {
+            *ended = Some((o, p.span));
+            if o.winner == Some(p.mover) {
+                if let Some(played) = self.out.played.get_mut(p.played) {
+                    played.wins = true;
+                }
+            }
         }
     }
 
@@ -730,6 +808,47 @@ impl Walker<'_> {
             wins,
         });
     }
+}
+
+/// The fast path of a ply: when `spec` matches exactly one legal move, that move played
+/// with its trace (without the no-legal-move end test, see
+/// `Position::play_if_legal_deferred`); `None` when it matches none or several (then
+/// [`resolve`] says why).
+///
+/// The moves a token can stand for are its written pit with the written sign (or either),
+/// with `*` as written (or, left out, with or without it). Legality is decided by
+/// `Position::play_if_legal` / `is_legal`, without generating every legal move; a capture
+/// and a takasa from the same pit and sign are never both legal, so with the sign written
+/// the first legal form is the only one.
+pub(crate) fn play_written(pos: &Position, spec: &MoveSpec) -> Option<(Move, Position, MoveTrace)> {
+    let signs: &[Sign] = match spec.sign {
+        Some(Sign::Left) => &[Sign::Left],
+        Some(Sign::Right) => &[Sign::Right],
+        None => &[Sign::Left, Sign::Right],
+    };
+    let forms: &[bool] = if spec.takasa { &[true] } else { &[false, true] };
+    let mut found: Option<(Move, Position, MoveTrace)> = None;
+    for &sign in signs {
+        for &takasa in forms {
+            let mv = Move {
+                pit: spec.pit,
+                sign,
+                takasa,
+                safari: spec.safari,
+            };
+            if found.is_none() {
+                if let Some((next, trace)) = pos.play_if_legal_deferred(&mv) {
+                    found = Some((mv, next, trace));
+                    // The other form with this sign cannot be legal as well.
+                    break;
+                }
+            } else if pos.is_legal(&mv) {
+                // Ambiguous: the slow path words the error.
+                return None;
+            }
+        }
+    }
+    found
 }
 
 /// Resolves a spec against a position, working around two quirks of bao-core's `diagnose`:

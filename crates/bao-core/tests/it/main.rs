@@ -2,6 +2,8 @@
 
 /// Every rule heading of spec/rules.md is covered by a test position or a named test.
 mod coverage;
+/// The fast legality test and traced play against `legal_moves` and `play_unchecked`.
+mod fast_paths;
 /// Mancala World Problem 3: a never-ending move under each `endless_move` policy (G11, E3).
 mod never_ending;
 /// perft from every preset's start against tests/data/perft.txt, and hand counts.

@@ -1,0 +1,121 @@
+//! The fast paths agree with the slow reference: `is_legal` and `play_if_legal` (which
+//! decide a move's legality without generating every legal move) against membership in
+//! `legal_moves`, and `play_if_legal` against `play_unchecked`, for every move shape in every
+//! position of random games under every preset and a few option variants.
+
+use bao_core::{Move, Pit, Position, RuleSet, Setup, Sign, PRESET_NAMES};
+
+/// Every move that can be written: 32 pits, two signs, plain, takasa or safari (and both).
+fn every_move() -> Vec<Move> {
+    let mut out = Vec::new();
+    for pit in Pit::all() {
+        for sign in [Sign::Left, Sign::Right] {
+            for (takasa, safari) in [(false, false), (true, false), (false, true), (true, true)] {
+                out.push(Move {
+                    pit,
+                    sign,
+                    takasa,
+                    safari,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// A small deterministic generator.
+fn lcg(seed: u64) -> impl FnMut(usize) -> usize {
+    let mut s = seed;
+    move |n| {
+        s = s
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (s >> 33) as usize % n
+    }
+}
+
+fn rule_sets() -> Vec<RuleSet> {
+    let mut out: Vec<RuleSet> = PRESET_NAMES
+        .iter()
+        .map(|n| RuleSet::preset(n).expect("preset"))
+        .collect();
+    for (preset, name, value) in [
+        ("kiswahili", "mtaji_takasa_house", "relay"),
+        ("kiswahili", "endless_move", "cap:800"),
+        ("kete", "endless_move", "draw"),
+    ] {
+        let mut r = RuleSet::preset(preset).expect("preset");
+        r.set_option(name, value).expect("option");
+        out.push(r);
+    }
+    out
+}
+
+/// Checks every move shape in `pos`; returns how many were legal.
+fn check_position(pos: &Position, moves: &[Move]) -> usize {
+    let legal = pos.legal_moves();
+    for mv in moves {
+        let want = legal.contains(mv);
+        assert_eq!(pos.is_legal(mv), want, "is_legal({mv}) in\n{pos}");
+        match pos.play_if_legal(mv) {
+            Some((next, trace)) => {
+                assert!(want, "play_if_legal played illegal {mv} in\n{pos}");
+                let (n2, t2) = pos.play_unchecked(mv);
+                assert_eq!(next, n2, "{mv} in\n{pos}");
+                assert_eq!(trace, t2, "{mv} in\n{pos}");
+                let (n3, mut t3) = pos.play_if_legal_deferred(mv).expect("legal");
+                assert_eq!(n3, n2, "{mv} in\n{pos}");
+                if t3.outcome.is_none() {
+                    // Only the no-legal-move test was left out.
+                    t3.outcome = n3.outcome();
+                }
+                assert_eq!(t3, t2, "{mv} in\n{pos}");
+                assert_eq!(pos.play(mv).ok(), Some((n2, t2)), "{mv} in\n{pos}");
+            }
+            None => {
+                assert!(!want, "play_if_legal refused legal {mv} in\n{pos}");
+                assert!(pos.play(mv).is_err(), "{mv} in\n{pos}");
+                assert!(pos.play_if_legal_deferred(mv).is_none(), "{mv} in\n{pos}");
+            }
+        }
+    }
+    legal.len()
+}
+
+#[test]
+fn fast_legality_agrees_with_legal_moves() {
+    let moves = every_move();
+    let mut positions = 0;
+    let mut legal_seen = 0;
+    for (k, rules) in rule_sets().into_iter().enumerate() {
+        for game in 0..8u64 {
+            let mut pick = lcg(1000 * k as u64 + game);
+            let mut pos = Position::start(rules);
+            loop {
+                positions += 1;
+                legal_seen += check_position(&pos, &moves);
+                match pos.random_move(&mut pick) {
+                    Some((mv, next)) => {
+                        assert!(pos.is_legal(&mv), "random_move gave illegal {mv}\n{pos}");
+                        assert_eq!(next, pos.play_fast(&mv), "{mv} in\n{pos}");
+                        pos = next;
+                    }
+                    None => {
+                        assert!(pos.legal_moves().is_empty() || pos.outcome().is_some());
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    assert!(positions > 2000, "only {positions} positions");
+    assert!(legal_seen > positions, "{legal_seen} legal moves seen");
+}
+
+#[test]
+fn start_positions_are_those_of_the_setups() {
+    for rules in rule_sets() {
+        let checked = Position::from_setup(Setup::start(rules)).expect("valid start");
+        assert_eq!(Position::start(rules), checked, "{rules:?}");
+    }
+}

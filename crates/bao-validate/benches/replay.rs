@@ -1,0 +1,46 @@
+//! Validator throughput on a large generated file of fully annotated random games.
+//!
+//! `cargo bench -p bao-validate`. Figures are reported in BENCHMARKS.md.
+
+use std::sync::Arc;
+
+use bao_validate::{check_full, check_parsed, CheckOptions};
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+
+mod gen;
+use gen::annotated_games;
+
+fn bench(c: &mut Criterion) {
+    let opts = CheckOptions::default();
+    let mut group = c.benchmark_group("check");
+    group.sample_size(10);
+    for (name, presets) in [
+        ("kiswahili", &["kiswahili"][..]),
+        ("abstractplay", &["abstractplay"][..]),
+    ] {
+        let (text, plies) = annotated_games(1000, presets, 7);
+        let text: Arc<str> = Arc::from(text);
+        group.throughput(Throughput::Elements(plies as u64));
+        // Parsing and checking, as `bao check` does.
+        group.bench_function(format!("check_full/{name}"), |b| {
+            b.iter(|| check_full("bench", text.clone(), &opts).report.stats.plies);
+        });
+        // Checking a record parsed beforehand: the replay loop alone.
+        group.bench_function(format!("replay/{name}"), |b| {
+            b.iter_batched(
+                || bao_notation::parse_record(&text),
+                |parsed| {
+                    check_parsed("bench", text.clone(), parsed, &opts)
+                        .report
+                        .stats
+                        .plies
+                },
+                BatchSize::LargeInput,
+            );
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
