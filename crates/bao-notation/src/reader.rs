@@ -71,8 +71,8 @@ pub fn parse_record_with(src: &str, limits: &Limits) -> Parsed {
 /// limit, with spans relative to the chunk; the error points at the start of its first line
 /// (at most 80 bytes of it, so that rendering it stays cheap).
 fn too_long(chunk: &str, max: usize) -> (Spanned<Game>, SyntaxError) {
-    let line = chunk.find(['\n', '\r']).unwrap_or(chunk.len());
-    let mut end = line.min(80);
+    let head = &chunk.as_bytes()[..chunk.len().min(80)];
+    let mut end = memchr::memchr2(b'\n', b'\r', head).unwrap_or(head.len());
     while !chunk.is_char_boundary(end) {
         end -= 1;
     }
