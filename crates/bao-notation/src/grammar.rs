@@ -154,9 +154,10 @@ impl<'s> Parser<'s> {
         } else if self.game_errors == max + 1 {
             let start = e.span.start;
             let end = start
-                + self.src[start..self.end]
-                    .chars()
-                    .next()
+                + self
+                    .src
+                    .get(start..self.end)
+                    .and_then(|r| r.chars().next())
                     .map_or(0, char::len_utf8);
             self.errors.push(
                 SyntaxError::new(
