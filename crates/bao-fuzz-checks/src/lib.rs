@@ -262,7 +262,7 @@ pub fn play_arbitrary(data: &[u8]) {
 
 /// A position's own invariants: 64 seeds, and a setup that checks back into it.
 ///
-/// The end of a game by a never-ending move (G11 under a `draw` or `mover_loses` policy) is
+/// The end of a game by a never-ending move (G11, under a rule set whose policy ends it) is
 /// history, not board: a setup and a position string cannot say it, so such a position
 /// reads back as the same board with the game not over (found by fuzzing; regression input
 /// `fixtures/hostile/regressions/play_arbitrary/never_ending_outcome_not_in_setup`).

@@ -78,3 +78,18 @@ fn position_string_inputs() {
         5,
     );
 }
+
+/// Inputs on which `play_arbitrary` took over 30 s in the fuzzer (release build): legal
+/// move generation meets a takasa whose never-ending cycle is very long and detects it
+/// exactly. Correct but slow (bao-core's speed, not a crash); run with `--ignored`.
+#[test]
+#[ignore = "over 30 s per input in the fuzzer; see RELIABILITY.md"]
+fn slow_play_arbitrary_inputs_finish() {
+    let dir = root().join("fixtures/hostile/slow/play_arbitrary");
+    run(
+        "play_arbitrary (slow)",
+        bao_fuzz_checks::play_arbitrary,
+        &[dir],
+        1,
+    );
+}
