@@ -23,20 +23,9 @@ pub(crate) struct Args {
     write: bool,
 }
 
+/// Writes `text` over `path` atomically (see [`crate::io::write_atomic`]).
 fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+    crate::io::write_atomic(path, text.as_bytes())
 }
 
 /// Runs `bao annotate`.

@@ -226,36 +226,11 @@ pub(crate) fn at_ply<'a>(
     }
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file in the same directory, then a
-/// rename, so that readers never see half a file.
+/// Writes `bytes` to `path` atomically (see [`crate::io::write_atomic`]): readers never see
+/// half a file, and a killed run leaves the old file intact.
 pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
-    let fail = |e| CliError::io(format!("cannot write {}", path.display()), e);
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
-    tmp.write_all(bytes).map_err(fail)?;
-    // A temporary file is private (0600); the output gets the target's permissions, or
-    // those of a new file.
-    let perms = match std::fs::metadata(path) {
-        Ok(m) => m.permissions(),
-        Err(_) => default_permissions(tmp.as_file()).map_err(fail)?,
-    };
-    tmp.as_file().set_permissions(perms).map_err(fail)?;
-    tmp.persist(path).map_err(|e| fail(e.error))?;
-    Ok(())
-}
-
-#[cfg(unix)]
-fn default_permissions(_: &std::fs::File) -> std::io::Result<std::fs::Permissions> {
-    use std::os::unix::fs::PermissionsExt;
-    Ok(std::fs::Permissions::from_mode(0o644))
-}
-
-#[cfg(not(unix))]
-fn default_permissions(file: &std::fs::File) -> std::io::Result<std::fs::Permissions> {
-    file.metadata().map(|m| m.permissions())
+    crate::io::write_atomic(path, bytes)
+        .map_err(|e| CliError::io(format!("cannot write {}", path.display()), e))
 }
 
 /// Writes to `-o` or to stdout.

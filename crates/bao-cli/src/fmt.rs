@@ -104,18 +104,7 @@ pub(crate) fn run(args: &FmtArgs, _ctx: &Context) -> Result<Status, CliError> {
     Ok(status)
 }
 
-/// Writes `bytes` to a temporary file next to `path`, then renames it over `path`.
+/// Writes `bytes` over `path` atomically (see [`crate::io::write_atomic`]).
 fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    if let Ok(meta) = std::fs::metadata(path) {
-        std::fs::set_permissions(tmp.path(), meta.permissions())?;
-    }
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    crate::io::write_atomic(path, bytes)
 }

@@ -97,6 +97,14 @@ syntax_codes! {
     Latin1Input = "latin1_input", Warning;
     /// A game longer than the reader's limit.
     GameTooLong = "game_too_long", Error;
+    /// A tag value longer than the limit.
+    TagTooLong = "tag_too_long", Error;
+    /// A comment longer than the limit.
+    CommentTooLong = "comment_too_long", Error;
+    /// A game with more moves than the limit (main line and variations together).
+    TooManyPlies = "too_many_plies", Error;
+    /// More syntax errors in one game than the limit; the rest are not reported.
+    TooManyErrors = "too_many_errors", Error;
 }
 
 impl fmt::Display for SyntaxCode {

@@ -16,6 +16,7 @@ use crate::lexical::{
     is_tag_start, is_ws, looks_like_move, move_number, move_word, nag_number, tag_name_len,
     word_end,
 };
+use crate::limits::Limits;
 use crate::position_string::PositionString;
 use crate::span::{Span, Spanned};
 
@@ -28,6 +29,10 @@ static VALUE_STOP: [bool; 256] = {
     t[b'\r' as usize] = true;
     t
 };
+
+/// The `discard` depth that skips the rest of a game (past the ply limit): no number of `)`
+/// brings it back to 0.
+const SKIP_REST: usize = usize::MAX / 2;
 
 /// The deepest nesting of variations accepted.
 pub const MAX_VARIATION_DEPTH: usize = 64;
@@ -109,6 +114,18 @@ pub(crate) struct Scratch {
     tags_hint: usize,
     elems_hint: usize,
     stack: Vec<Frame>,
+    /// The limits in force.
+    pub(crate) limits: Limits,
+}
+
+impl Scratch {
+    /// Empty buffers for a parse under `limits`.
+    pub(crate) fn with_limits(limits: Limits) -> Scratch {
+        Scratch {
+            limits,
+            ..Scratch::default()
+        }
+    }
 }
 
 /// What a game-level parse found.
@@ -128,6 +145,8 @@ pub(crate) struct Parser<'s> {
     swallowed: bool,
     word_cache: (usize, usize),
     scratch: Scratch,
+    /// Syntax diagnostics of the current game so far.
+    game_errors: usize,
 }
 
 impl<'s> Parser<'s> {
@@ -143,6 +162,7 @@ impl<'s> Parser<'s> {
             errors: Vec::new(),
             swallowed: false,
             word_cache: (0, 0),
+            game_errors: 0,
         }
     }
 
@@ -152,13 +172,38 @@ impl<'s> Parser<'s> {
     }
 
     fn err(&mut self, code: SyntaxCode, span: Span, message: String, label: &str) {
-        self.errors
-            .push(SyntaxError::new(code, span, message, label));
+        self.push_error(SyntaxError::new(code, span, message, label));
     }
 
     fn err_help(&mut self, code: SyntaxCode, span: Span, message: String, label: &str, help: &str) {
-        self.errors
-            .push(SyntaxError::new(code, span, message, label).help(help));
+        self.push_error(SyntaxError::new(code, span, message, label).help(help));
+    }
+
+    /// Keeps a diagnostic of the current game, up to the limit; the first one over it
+    /// becomes a `too_many_errors` diagnostic, and later ones are dropped.
+    fn push_error(&mut self, e: SyntaxError) {
+        let max = self.scratch.limits.max_errors;
+        self.game_errors += 1;
+        if self.game_errors <= max {
+            self.errors.push(e);
+        } else if self.game_errors == max + 1 {
+            let start = e.span.start;
+            let end = start
+                + self
+                    .src
+                    .get(start..self.end)
+                    .and_then(|r| r.chars().next())
+                    .map_or(0, char::len_utf8);
+            self.errors.push(
+                SyntaxError::new(
+                    SyntaxCode::TooManyErrors,
+                    Span::new(start, end),
+                    format!("more than {max} syntax errors in one game; the rest of this game's are not reported"),
+                    "the next one is here",
+                )
+                .help("fix the errors above and check again; is this a record of Bao games?"),
+            );
+        }
     }
 
     #[inline(always)]
@@ -198,6 +243,7 @@ impl<'s> Parser<'s> {
 
     /// One game, or `None` (with the comments read) at the end of the chunk.
     pub(crate) fn game(&mut self) -> GameParse {
+        self.game_errors = 0;
         self.skip_ws();
         let start = self.pos;
         let mut game = Game::default();
@@ -312,6 +358,7 @@ impl<'s> Parser<'s> {
                 text_end -= 1;
             }
             self.pos = line_end;
+            self.check_comment_length(start, text_end);
             return sp(
                 Comment {
                     kind: CommentKind::Line,
@@ -336,6 +383,7 @@ impl<'s> Parser<'s> {
             }
         };
         self.pos = end;
+        self.check_comment_length(start, text_end);
         let raw = &self.src[start + 1..text_end];
         let text = if raw.contains('\r') {
             raw.replace("\r\n", "\n")
@@ -350,6 +398,22 @@ impl<'s> Parser<'s> {
             start,
             end,
         )
+    }
+
+    /// Reports a comment opened at `start` whose text ends at `text_end` when it is longer
+    /// than the limit.
+    fn check_comment_length(&mut self, start: usize, text_end: usize) {
+        let len = text_end.saturating_sub(start + 1);
+        let max = self.scratch.limits.max_comment_bytes;
+        if len > max {
+            self.err_help(
+                SyntaxCode::CommentTooLong,
+                Span::new(start, start + 1),
+                format!("a comment of {len} bytes; the limit is {max}"),
+                "this comment is too long",
+                "shorten the comment or split it; is a closing `}` missing?",
+            );
+        }
     }
 
     /// Skips the rest of a broken tag: to its `]` on the same line, else to the line end.
@@ -508,6 +572,19 @@ impl<'s> Parser<'s> {
             );
         }
         let value = &tag.value.value;
+        let max = self.scratch.limits.max_tag_bytes;
+        if value.value.len() > max {
+            self.err_help(
+                SyntaxCode::TagTooLong,
+                tag.value.name.span,
+                format!(
+                    "the value of the tag `{name}` is {} bytes long; the limit is {max}",
+                    value.value.len()
+                ),
+                "this tag's value is too long",
+                "shorten the value; a long text belongs in a comment",
+            );
+        }
         match name {
             "Position" => {
                 if let Err(e) = value.value.parse::<PositionString>() {
@@ -547,6 +624,9 @@ impl<'s> Parser<'s> {
         elems.reserve_exact(self.scratch.elems_hint);
         stack.push(Frame { elems, open: 0 });
         let mut discard = 0usize;
+        // Moves read in this game, and whether the ply limit stopped the reading.
+        let mut moves = 0usize;
+        let mut over = false;
         let mut pending: Option<Spanned<MoveNumber>> = None;
         let mut result = None;
         let b = self.bytes;
@@ -715,7 +795,12 @@ impl<'s> Parser<'s> {
                             last_end = we;
                             let number = pending.take();
                             if discard == 0 {
-                                push_move(&mut stack, number, token, glyph, at, token_end, we);
+                                if self.admit_move(&mut moves, Span::new(at, token_end)) {
+                                    push_move(&mut stack, number, token, glyph, at, token_end, we);
+                                } else {
+                                    over = true;
+                                    discard = SKIP_REST;
+                                }
                             }
                             at = we;
                         } else if let Some((n, ne)) = fast_move_number(text, at) {
@@ -823,7 +908,14 @@ impl<'s> Parser<'s> {
                                     continue;
                                 }
                                 let token_end = start + token_len(word);
-                                push_move(&mut stack, number, token, glyph, start, token_end, we);
+                                if self.admit_move(&mut moves, Span::new(start, token_end)) {
+                                    push_move(
+                                        &mut stack, number, token, glyph, start, token_end, we,
+                                    );
+                                } else {
+                                    over = true;
+                                    discard = SKIP_REST;
+                                }
                             }
                             Err(d) => {
                                 // The number belonged to this broken move.
@@ -832,7 +924,7 @@ impl<'s> Parser<'s> {
                                 if let Some(h) = d.help {
                                     e = e.help(h);
                                 }
-                                self.errors.push(e);
+                                self.push_error(e);
                             }
                         }
                         continue;
@@ -853,13 +945,16 @@ impl<'s> Parser<'s> {
         }
         while stack.len() > 1 {
             let Some(frame) = stack.pop() else { break };
-            self.err_help(
-                SyntaxCode::UnclosedVariation,
-                Span::new(frame.open, frame.open + 1),
-                "this variation is never closed".to_owned(),
-                "opened here",
-                "close it with `)` before the result",
-            );
+            // Past the ply limit the rest was not read: its variations may well be closed.
+            if !over {
+                self.err_help(
+                    SyntaxCode::UnclosedVariation,
+                    Span::new(frame.open, frame.open + 1),
+                    "this variation is never closed".to_owned(),
+                    "opened here",
+                    "close it with `)` before the result",
+                );
+            }
             let v = Spanned::new(
                 Element::Variation(frame.elems),
                 Span::new(frame.open, last_end),
@@ -874,6 +969,24 @@ impl<'s> Parser<'s> {
         root.shrink_to_fit();
         self.scratch.stack = stack;
         (root, result, last_end)
+    }
+
+    /// Counts a move of the game; the first one over the ply limit is reported, and `false`
+    /// says that it and the rest of the game are to be skipped.
+    fn admit_move(&mut self, moves: &mut usize, span: Span) -> bool {
+        *moves += 1;
+        let max = self.scratch.limits.max_plies;
+        if *moves <= max {
+            return true;
+        }
+        self.err_help(
+            SyntaxCode::TooManyPlies,
+            span,
+            format!("the game has more than {max} moves (main line and variations together)"),
+            "the first move over the limit",
+            "this move and the rest of the game are skipped; split the game, or make long variations games of their own",
+        );
+        false
     }
 
     /// Whether the next token is `)` (comments skipped).

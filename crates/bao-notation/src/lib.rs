@@ -34,6 +34,7 @@ mod dialect;
 mod error;
 mod grammar;
 mod lexical;
+mod limits;
 mod position_string;
 mod reader;
 mod span;
@@ -47,10 +48,11 @@ pub use ast::{
 pub use dialect::{Directions, SignUse, UnknownDirections};
 pub use error::{SourcedError, SyntaxCode, SyntaxError, SyntaxReport, SYNTAX_CODES};
 pub use grammar::{KNOWN_TAGS, MAX_VARIATION_DEPTH};
+pub use limits::Limits;
 pub use position_string::{ParsePositionError, PositionString};
 pub use reader::{
-    decode, parse_bytes, parse_record, Decoded, GameReader, Parsed, StreamedGame,
-    DEFAULT_MAX_GAME_BYTES,
+    decode, parse_bytes, parse_bytes_with, parse_record, parse_record_with, Decoded, GameReader,
+    Parsed, StreamedGame, DEFAULT_MAX_GAME_BYTES,
 };
 pub use span::{Span, Spanned};
 pub use writer::{write_game, write_record, WriteOptions};

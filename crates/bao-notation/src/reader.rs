@@ -8,6 +8,7 @@ use std::sync::Arc;
 use crate::ast::{Comment, Game, Record};
 use crate::error::{SyntaxCode, SyntaxError};
 use crate::grammar::{Parser, Scratch};
+use crate::limits::Limits;
 use crate::span::{Span, Spanned};
 use crate::split::{chunks, Splitter};
 
@@ -28,15 +29,31 @@ impl Parsed {
     }
 }
 
-/// Parses a whole text; never fails, never panics. A leading BOM is skipped.
+/// Parses a whole text under the default [`Limits`]; never fails, never panics. A leading
+/// BOM is skipped.
 #[must_use]
 pub fn parse_record(src: &str) -> Parsed {
+    parse_record_with(src, &Limits::DEFAULT)
+}
+
+/// Parses a whole text under `limits`; never fails, never panics. A leading BOM is skipped.
+#[must_use]
+pub fn parse_record_with(src: &str, limits: &Limits) -> Parsed {
     let start = if src.starts_with('\u{feff}') { 3 } else { 0 };
     let mut parsed = Parsed::default();
     let mut carry: Option<usize> = None;
-    let mut scratch = Scratch::default();
+    let mut scratch = Scratch::with_limits(*limits);
     for range in chunks(src, start) {
         let from = carry.take().unwrap_or(range.start);
+        if range.end - from > limits.max_game_bytes {
+            let (game, error) = too_long(&src[from..range.end], limits.max_game_bytes);
+            parsed
+                .record
+                .games
+                .push(Spanned::new(game.value, game.span.shifted(from)));
+            parsed.errors.push(error.shifted(from));
+            continue;
+        }
         let (cut, errors) =
             parse_span(src, from, range.end, &mut scratch, &mut parsed.record.games);
         parsed.errors.extend(errors);
@@ -48,6 +65,28 @@ pub fn parse_record(src: &str) -> Parsed {
         parsed.errors.extend(errors);
     }
     parsed
+}
+
+/// The empty game and the `game_too_long` error that stand for a chunk of text over the
+/// limit, with spans relative to the chunk; the error points at the start of its first line
+/// (at most 80 bytes of it, so that rendering it stays cheap).
+fn too_long(chunk: &str, max: usize) -> (Spanned<Game>, SyntaxError) {
+    let head = &chunk.as_bytes()[..chunk.len().min(80)];
+    let mut end = memchr::memchr2(b'\n', b'\r', head).unwrap_or(head.len());
+    while !chunk.is_char_boundary(end) {
+        end -= 1;
+    }
+    let error = SyntaxError::new(
+        SyntaxCode::GameTooLong,
+        Span::new(0, end),
+        format!("a game longer than {max} bytes was skipped"),
+        "the game starting here is too long",
+    )
+    .help("split the file, or raise the reader's limit");
+    (
+        Spanned::new(Game::default(), Span::new(0, chunk.len())),
+        error,
+    )
 }
 
 /// Parses `src[from..end]`, adding its games to `games`; returns where trailing comments start
@@ -167,11 +206,19 @@ pub fn decode(bytes: &[u8]) -> Decoded<'_> {
     }
 }
 
-/// Decodes and parses bytes; the text is returned because spans point into it.
+/// Decodes and parses bytes under the default [`Limits`]; the text is returned because
+/// spans point into it.
 #[must_use]
 pub fn parse_bytes(bytes: &[u8]) -> (String, Parsed) {
+    parse_bytes_with(bytes, &Limits::DEFAULT)
+}
+
+/// Decodes and parses bytes under `limits`; the text is returned because spans point into
+/// it.
+#[must_use]
+pub fn parse_bytes_with(bytes: &[u8], limits: &Limits) -> (String, Parsed) {
     let d = decode(bytes);
-    let mut parsed = parse_record(&d.text);
+    let mut parsed = parse_record_with(&d.text, limits);
     if let Some(w) = d.warning {
         parsed.errors.insert(0, w);
     }
@@ -191,8 +238,9 @@ pub struct StreamedGame {
     pub offset: u64,
 }
 
-/// The default largest chunk a [`GameReader`] accepts: 64 MiB.
-pub const DEFAULT_MAX_GAME_BYTES: usize = 64 << 20;
+/// The default largest chunk a [`GameReader`] accepts: [`Limits::DEFAULT`]'s
+/// `max_game_bytes` (4 MiB).
+pub const DEFAULT_MAX_GAME_BYTES: usize = Limits::DEFAULT.max_game_bytes;
 
 /// Reads games one at a time from any reader, holding only one chunk (normally one game) in
 /// memory. A chunk longer than the limit is skipped with a `game_too_long` error.
@@ -223,13 +271,25 @@ pub struct GameReader<R> {
 }
 
 impl<R: Read> GameReader<R> {
-    /// A reader with the default limit.
+    /// A reader with the default limits.
     pub fn new(input: R) -> Self {
-        Self::with_limit(input, DEFAULT_MAX_GAME_BYTES)
+        Self::with_limits(input, &Limits::DEFAULT)
     }
 
-    /// A reader that rejects chunks longer than `max_bytes`.
+    /// A reader that rejects chunks longer than `max_bytes` (the other limits the default).
     pub fn with_limit(input: R, max_bytes: usize) -> Self {
+        Self::with_limits(
+            input,
+            &Limits {
+                max_game_bytes: max_bytes,
+                ..Limits::DEFAULT
+            },
+        )
+    }
+
+    /// A reader under `limits`: a chunk longer than `max_game_bytes` is skipped unread.
+    pub fn with_limits(input: R, limits: &Limits) -> Self {
+        let max_bytes = limits.max_game_bytes;
         GameReader {
             input: BufReader::with_capacity(1 << 16, input),
             splitter: Splitter::default(),
@@ -247,7 +307,7 @@ impl<R: Read> GameReader<R> {
             first: true,
             warned_latin1: false,
             done: false,
-            scratch: Scratch::default(),
+            scratch: Scratch::with_limits(*limits),
             games: Vec::new(),
         }
     }

@@ -196,3 +196,105 @@ fn reads_in_any_pieces_give_the_same_games() {
         }
     }
 }
+
+/// The codes of a parse, in order.
+fn codes(p: &bao_notation::Parsed) -> Vec<SyntaxCode> {
+    p.errors.iter().map(|e| e.code).collect()
+}
+
+/// A game after the hostile text, to see that it is still read.
+const AFTER: &str = "\n[Event \"after\"]\n\n1. A6<* *\n";
+
+fn last_game_is_after(p: &bao_notation::Parsed) {
+    let last = &p.record.games.last().unwrap().value;
+    assert_eq!(last.tag("Event").unwrap().value, "after");
+    assert_eq!(last.main_line().count(), 1);
+}
+
+#[test]
+fn a_ten_megabyte_line_is_one_located_diagnostic() {
+    let line = "1. A6<* a5>* ".repeat(10 << 20 >> 4);
+    assert!(line.len() > 8 << 20);
+    let text = format!("[Event \"long\"]\n{line}*\n{AFTER}");
+    let p = parse_record(&text);
+    assert_eq!(codes(&p), [SyntaxCode::GameTooLong]);
+    let e = &p.errors[0];
+    assert_eq!(&text[e.span.range()], "[Event \"long\"]");
+    last_game_is_after(&p);
+    // The streaming reader says the same.
+    let streamed: Vec<_> = GameReader::new(text.as_bytes())
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(streamed[0].errors[0].code, SyntaxCode::GameTooLong);
+    assert_eq!(streamed.len(), 2);
+}
+
+#[test]
+fn a_ten_megabyte_comment_and_a_long_one() {
+    let text = format!("{{{}}} *\n{AFTER}", "x".repeat(10 << 20));
+    let p = parse_record(&text);
+    assert_eq!(codes(&p), [SyntaxCode::GameTooLong]);
+    assert_eq!(p.errors[0].span.range(), 0..80);
+    last_game_is_after(&p);
+    let text = format!(
+        "1. A6<* {{{}}} ; {}\n*\n{AFTER}",
+        "x".repeat(100_000),
+        "y".repeat(70_000)
+    );
+    let p = parse_record(&text);
+    assert_eq!(
+        codes(&p),
+        [SyntaxCode::CommentTooLong, SyntaxCode::CommentTooLong]
+    );
+    assert_eq!(&text[p.errors[0].span.range()], "{");
+    assert_eq!(&text[p.errors[1].span.range()], ";");
+    last_game_is_after(&p);
+}
+
+#[test]
+fn a_long_tag_value() {
+    let text = format!("[Event \"{}\"]\n*\n{AFTER}", "é".repeat(5000));
+    let p = parse_record(&text);
+    assert_eq!(codes(&p), [SyntaxCode::TagTooLong]);
+    assert_eq!(&text[p.errors[0].span.range()], "Event");
+    last_game_is_after(&p);
+}
+
+#[test]
+fn too_many_moves_skip_the_rest_of_the_game() {
+    let moves = "A6<* (a5>* a6<*) ".repeat(6000);
+    let text = format!("[Event \"many\"]\n\n{moves} (( 1-0\n{AFTER}");
+    let p = parse_record(&text);
+    assert_eq!(codes(&p), [SyntaxCode::TooManyPlies]);
+    let game = &p.record.games[0].value;
+    assert_eq!(game.result.as_ref().unwrap().value.to_string(), "1-0");
+    let kept: usize = bao_notation::write_record(&p.record, &Default::default())
+        .matches("A6<*")
+        .count();
+    assert!(kept <= 10_000 / 3 + 2, "{kept}");
+    last_game_is_after(&p);
+}
+
+#[test]
+fn half_a_million_errors_are_a_hundred_and_one() {
+    let text = format!("[Event \"junk\"]\n\n{} *\n{AFTER}", "junk ".repeat(500_000));
+    let p = parse_record(&text);
+    assert_eq!(p.errors.len(), 101);
+    assert_eq!(p.errors[100].code, SyntaxCode::TooManyErrors);
+    assert!(p.errors[..100]
+        .iter()
+        .all(|e| e.code == SyntaxCode::UnexpectedToken));
+    last_game_is_after(&p);
+}
+
+#[test]
+fn a_hundred_thousand_open_parentheses() {
+    let text = format!("1. A6<* {} *\n{AFTER}", "(".repeat(100_000));
+    let p = parse_record(&text);
+    assert!(codes(&p).contains(&SyntaxCode::VariationTooDeep));
+    assert!(p.errors.len() <= 101);
+    for e in &p.errors {
+        assert!(e.span.end <= text.len());
+    }
+    last_game_is_after(&p);
+}

@@ -1,12 +1,39 @@
 use std::sync::Arc;
 
-use bao_notation::{parse_bytes, GameReader, SourcedError, SyntaxError, SYNTAX_CODES};
+use bao_notation::{
+    parse_bytes, parse_bytes_with, GameReader, Limits, SourcedError, SyntaxCode, SyntaxError,
+    SYNTAX_CODES,
+};
 use miette::{GraphicalReportHandler, GraphicalTheme};
 
 use crate::fixtures;
 
 /// The largest game the `game_too_long` fixture is read with.
 const SMALL_LIMIT: usize = 256;
+
+/// The errors the `too_many_errors` fixture is read with.
+const FEW_ERRORS: usize = 3;
+
+/// The small limits the fixtures of the limit codes are read with, so that they stay small.
+fn small_limits(slug: &str) -> Option<Limits> {
+    let d = Limits::DEFAULT;
+    Some(match slug {
+        "tag_too_long" => Limits {
+            max_tag_bytes: 64,
+            ..d
+        },
+        "comment_too_long" => Limits {
+            max_comment_bytes: 64,
+            ..d
+        },
+        "too_many_plies" => Limits { max_plies: 6, ..d },
+        "too_many_errors" => Limits {
+            max_errors: FEW_ERRORS,
+            ..d
+        },
+        _ => return None,
+    })
+}
 
 fn diagnostics(path: &std::path::Path) -> (Arc<str>, Vec<SyntaxError>) {
     let bytes = std::fs::read(path).unwrap();
@@ -19,6 +46,20 @@ fn diagnostics(path: &std::path::Path) -> (Arc<str>, Vec<SyntaxError>) {
                 text = g.text.to_string();
                 errors.extend(g.errors);
             }
+        }
+        return (Arc::from(text), errors);
+    }
+    let slug = path.file_stem().unwrap().to_str().unwrap();
+    if let Some(limits) = small_limits(slug) {
+        let (text, parsed) = parse_bytes_with(&bytes, &limits);
+        let mut errors = parsed.errors;
+        if slug == "too_many_errors" {
+            // The first errors are reported as usual; the fixture's own one follows them.
+            let (own, others): (Vec<_>, Vec<_>) = errors
+                .into_iter()
+                .partition(|e| e.code == SyntaxCode::TooManyErrors);
+            assert_eq!(others.len(), FEW_ERRORS, "{others:#?}");
+            errors = own;
         }
         return (Arc::from(text), errors);
     }
@@ -92,4 +133,27 @@ fn codes_match_the_enum() {
         .map(|c| c.code())
         .collect();
     assert_eq!(from_enum, SYNTAX_CODES);
+}
+
+#[test]
+fn the_limit_codes_are_in_the_spec() {
+    let spec = std::fs::read_to_string(fixtures().join("../spec/notation.md")).unwrap();
+    let diagnostics = std::fs::read_to_string(fixtures().join("../spec/diagnostics.md")).unwrap();
+    for slug in [
+        "variation_too_deep",
+        "game_too_long",
+        "tag_too_long",
+        "comment_too_long",
+        "too_many_plies",
+        "too_many_errors",
+    ] {
+        assert!(
+            spec.contains(&format!("| `{slug}` |")),
+            "notation.md: {slug}"
+        );
+        assert!(
+            diagnostics.contains(&format!("`{slug}`")),
+            "diagnostics.md: {slug}"
+        );
+    }
 }
