@@ -56,6 +56,21 @@ impl Input {
 /// between its creation and the rename leaves it behind, and the target is then untouched.
 /// The new file gets the permissions of the file it replaces, or 0644 for a new one.
 pub(crate) fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> io::Result<()> {
+    write_file(path, bytes, Replace::Yes)
+}
+
+/// Whether [`write_file`] may replace a file that exists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Replace {
+    /// Replace it (as [`write_atomic`]).
+    Yes,
+    /// Never: if `path` exists, even one created by another process while the bytes were
+    /// being written, fail with [`io::ErrorKind::AlreadyExists`] and leave it alone.
+    No,
+}
+
+/// [`write_atomic`], with the choice whether an existing file may be replaced.
+pub(crate) fn write_file(path: &std::path::Path, bytes: &[u8], replace: Replace) -> io::Result<()> {
     use std::io::Write;
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
@@ -76,7 +91,10 @@ pub(crate) fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> io::Result<(
     };
     tmp.as_file().set_permissions(perms)?;
     tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
+    match replace {
+        Replace::Yes => tmp.persist(path).map_err(|e| e.error)?,
+        Replace::No => tmp.persist_noclobber(path).map_err(|e| e.error)?,
+    };
     sync_dir(dir)
 }
 

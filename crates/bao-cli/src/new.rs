@@ -14,6 +14,7 @@ use bao_core::{Position, RuleSet};
 use bao_notation::{Comment, Game, GameResult, PositionString, Record, Spanned, Tag, WriteOptions};
 
 use crate::error::CliError;
+use crate::io::{write_file, Replace};
 use crate::{Context, Status};
 
 /// Arguments of `bao new`.
@@ -225,57 +226,27 @@ fn template(args: &Args, date: &str) -> Result<Record, CliError> {
     Ok(record)
 }
 
-/// Writes `bytes` to a new file at `path` (a temporary file in the same directory, then a
-/// rename); an existing file is replaced only when `force` is set.
+/// Writes `bytes` to a new file at `path` atomically ([`crate::io::write_file`]); an existing
+/// file is replaced only when `force` is set.
 fn write_new(path: &Path, bytes: &[u8], force: bool) -> Result<(), CliError> {
-    let fail = |e| CliError::io(format!("cannot write {}", path.display()), e);
-    if !force && path.exists() {
-        return Err(CliError::Usage(format!(
+    let exists = || {
+        CliError::Usage(format!(
             "{} exists; use --force to replace it",
             path.display()
-        )));
+        ))
+    };
+    if !force && path.exists() {
+        return Err(exists());
     }
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
-    tmp.write_all(bytes).map_err(fail)?;
-    tmp.as_file().sync_all().map_err(fail)?;
-    // A temporary file is private (0600): a replaced file keeps its permissions, a new one
-    // gets those of a new file.
-    match std::fs::metadata(path) {
-        Ok(m) if m.is_file() => tmp.as_file().set_permissions(m.permissions()),
-        _ => set_new_file_permissions(tmp.as_file()),
-    }
-    .map_err(fail)?;
-    if force {
-        tmp.persist(path).map_err(|e| fail(e.error))?;
-    } else {
-        // Another process may have created the file since the check above: never clobber.
-        tmp.persist_noclobber(path).map_err(|e| {
-            if e.error.kind() == std::io::ErrorKind::AlreadyExists {
-                CliError::Usage(format!(
-                    "{} exists; use --force to replace it",
-                    path.display()
-                ))
-            } else {
-                fail(e.error)
-            }
-        })?;
-    }
-    Ok(())
-}
-
-#[cfg(unix)]
-fn set_new_file_permissions(file: &std::fs::File) -> std::io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    file.set_permissions(std::fs::Permissions::from_mode(0o644))
-}
-
-#[cfg(not(unix))]
-fn set_new_file_permissions(_: &std::fs::File) -> std::io::Result<()> {
-    Ok(())
+    let replace = if force { Replace::Yes } else { Replace::No };
+    write_file(path, bytes, replace).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::AlreadyExists {
+            // Another process created the file since the check above: never clobber it.
+            exists()
+        } else {
+            CliError::io(format!("cannot write {}", path.display()), e)
+        }
+    })
 }
 
 /// Runs `bao new`.

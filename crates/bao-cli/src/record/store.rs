@@ -9,8 +9,7 @@
 //! file in the same directory, which is `fsync`'ed and renamed over the record, and the
 //! directory is `fsync`'ed after the rename.
 
-use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::fs::OpenOptions;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
@@ -88,20 +87,10 @@ impl Store {
         Ok(written)
     }
 
-    /// Replaces the file atomically with `text`.
+    /// Replaces the file atomically with `text` ([`crate::io::write_atomic`]: a temporary
+    /// file, `fsync`, a rename, then the directory `fsync`'ed).
     fn rewrite(&mut self, text: &str) -> std::io::Result<()> {
-        let dir = dir_of(&self.path);
-        let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-        tmp.write_all(text.as_bytes())?;
-        tmp.as_file().sync_all()?;
-        if let Ok(meta) = std::fs::metadata(&self.path) {
-            std::fs::set_permissions(tmp.path(), meta.permissions())?;
-        }
-        tmp.persist(&self.path).map_err(|e| e.error)?;
-        // The rename itself must survive a crash.
-        if let Ok(d) = File::open(dir) {
-            let _ = d.sync_all();
-        }
+        crate::io::write_atomic(&self.path, text.as_bytes())?;
         self.text = Some(text.to_owned());
         Ok(())
     }
