@@ -368,9 +368,9 @@ impl<'s> Parser<'s> {
                 text_end,
             );
         }
-        let (text_end, end) = match memchr::memchr(b'}', &b[start + 1..self.end]) {
-            Some(p) => (start + 1 + p, start + 2 + p),
-            None => {
+        let (text_end, end) = match self.comment_close(start + 1) {
+            Ok(close) => (close, close + 1),
+            Err(stop) => {
                 self.swallowed = true;
                 self.err_help(
                     SyntaxCode::UnterminatedComment,
@@ -379,7 +379,7 @@ impl<'s> Parser<'s> {
                     "opened here",
                     "close it with `}`; a comment cannot contain `}` or run into a tag line",
                 );
-                (self.end, self.end)
+                (stop, stop)
             }
         };
         self.pos = end;
@@ -398,6 +398,28 @@ impl<'s> Parser<'s> {
             start,
             end,
         )
+    }
+
+    /// The `}` that closes a brace comment whose text starts at `from`; or, when there is
+    /// none before the end of the chunk or before a line that begins with a tag pair (a
+    /// comment cannot run into a tag line: the rule the game splitter follows too), where the
+    /// unterminated comment stops.
+    fn comment_close(&self, from: usize) -> Result<usize, usize> {
+        let b = self.bytes;
+        let mut i = from;
+        while let Some(p) = memchr::memchr2(b'}', b'\n', &b[i..self.end]) {
+            let at = i + p;
+            if b[at] == b'}' {
+                return Ok(at);
+            }
+            let next = at + 1;
+            let line_end = memchr::memchr(b'\n', &b[next..self.end]).map_or(self.end, |q| next + q);
+            if crate::split::is_tag_line(&b[next..line_end]) {
+                return Err(next);
+            }
+            i = next;
+        }
+        Err(self.end)
     }
 
     /// Reports a comment opened at `start` whose text ends at `text_end` when it is longer
