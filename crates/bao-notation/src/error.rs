@@ -3,7 +3,9 @@
 use std::fmt;
 use std::sync::Arc;
 
-use miette::{Diagnostic, LabeledSpan, NamedSource, Severity};
+use miette::{Diagnostic, LabeledSpan, Severity};
+
+use crate::source::SourceText;
 
 use crate::span::Span;
 
@@ -200,7 +202,7 @@ impl Diagnostic for SyntaxError {
 pub struct SyntaxReport {
     /// The file name shown.
     pub name: String,
-    src: NamedSource<Arc<str>>,
+    src: SourceText,
     /// The diagnostics.
     pub diagnostics: Vec<SyntaxError>,
 }
@@ -211,7 +213,7 @@ impl SyntaxReport {
     pub fn new(name: &str, text: Arc<str>, diagnostics: Vec<SyntaxError>) -> SyntaxReport {
         SyntaxReport {
             name: name.to_owned(),
-            src: NamedSource::new(name, text),
+            src: SourceText::new(name, text),
             diagnostics,
         }
     }
@@ -233,7 +235,7 @@ impl Diagnostic for SyntaxReport {
 #[derive(Debug, thiserror::Error)]
 #[error("{error}")]
 pub struct SourcedError {
-    src: NamedSource<Arc<str>>,
+    src: SourceText,
     /// The diagnostic.
     pub error: SyntaxError,
 }
@@ -243,7 +245,7 @@ impl SourcedError {
     #[must_use]
     pub fn new(name: &str, text: Arc<str>, error: SyntaxError) -> SourcedError {
         SourcedError {
-            src: NamedSource::new(name, text),
+            src: SourceText::new(name, text),
             error,
         }
     }

@@ -37,6 +37,7 @@ mod lexical;
 mod limits;
 mod position_string;
 mod reader;
+mod source;
 mod span;
 mod split;
 mod writer;
@@ -54,6 +55,7 @@ pub use reader::{
     decode, parse_bytes, parse_bytes_with, parse_record, parse_record_with, Decoded, GameReader,
     Parsed, StreamedGame, DEFAULT_MAX_GAME_BYTES,
 };
+pub use source::SourceText;
 pub use span::{Span, Spanned};
 pub use writer::{write_game, write_record, WriteOptions};
 

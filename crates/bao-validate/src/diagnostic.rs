@@ -3,8 +3,9 @@
 use std::fmt;
 use std::sync::Arc;
 
+use bao_notation::SourceText;
 use bao_notation::{Span, SyntaxError};
-use miette::{LabeledSpan, NamedSource, Severity, SourceCode};
+use miette::{LabeledSpan, Severity, SourceCode};
 
 use crate::codes::Code;
 use crate::suggest::Suggestion;
@@ -218,7 +219,7 @@ pub struct CheckReport {
     pub name: String,
     /// The text.
     pub text: Arc<str>,
-    src: NamedSource<Arc<str>>,
+    src: SourceText,
     /// The diagnostics in text order.
     pub diagnostics: Vec<AnyDiagnostic>,
     /// What was checked.
@@ -245,7 +246,7 @@ impl CheckReport {
         let errors = diagnostics.iter().filter(|d| d.is_error()).count();
         CheckReport {
             name: name.to_owned(),
-            src: NamedSource::new(name, Arc::clone(&text)),
+            src: SourceText::new(name, Arc::clone(&text)),
             text,
             stats: Stats {
                 games,
@@ -266,7 +267,7 @@ impl CheckReport {
     /// The 1-based line and column (in characters) of a byte offset.
     #[must_use]
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        line_col(&self.text, offset)
+        self.src.line_col(offset)
     }
 }
 

@@ -7,6 +7,8 @@ mod format;
 mod reader;
 /// Random records: `parse(write(r)) == r`.
 mod roundtrip;
+/// `SourceText`: indexed reading of spans for miette, windows in long lines.
+mod source;
 /// One fixture per syntax code, with its rendered diagnostic (`fixtures/invalid/syntax/`).
 mod syntax;
 

@@ -1,0 +1,196 @@
+//! The text of a record as miette reads it to draw a diagnostic.
+//!
+//! miette's own `SourceCode` for a string walks the text from its first byte for every span it
+//! reads, and hands back whole lines. On a large file with many diagnostics that is quadratic,
+//! and a diagnostic in a 10 MB line prints the whole line. [`SourceText`] finds the lines of a
+//! span through an index of line starts built once, and shows a line longer than
+//! [`SourceText::MAX_SHOWN`] bytes as a window around the span. A small text (up to
+//! [`SourceText::SMALL`] bytes) is read exactly as miette reads a string, so the drawings of
+//! ordinary records do not change.
+
+use std::sync::{Arc, OnceLock};
+
+use miette::{MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
+
+/// A named text for miette diagnostics; cheap to read spans from, whatever its size.
+#[derive(Debug, Clone)]
+pub struct SourceText {
+    name: String,
+    text: Arc<str>,
+    small: usize,
+    /// The byte offset where each line starts (after `\n`, `\r\n` or a lone `\r`, as miette
+    /// counts lines).
+    starts: OnceLock<Vec<usize>>,
+}
+
+impl SourceText {
+    /// Texts up to this many bytes are read exactly as miette reads a string.
+    pub const SMALL: usize = 64 * 1024;
+    /// In a larger text, the most bytes shown of the lines around a span: a longer stretch is
+    /// cut to a window around the span.
+    pub const MAX_SHOWN: usize = 1024;
+    /// How many bytes of context a window keeps on each side of the span.
+    const AROUND: usize = 160;
+
+    /// The text `text`, shown under the name `name`.
+    #[must_use]
+    pub fn new(name: &str, text: Arc<str>) -> SourceText {
+        SourceText::with_small(name, text, Self::SMALL)
+    }
+
+    /// [`SourceText::new`] with another size limit for the exact reading (for tests).
+    #[doc(hidden)]
+    #[must_use]
+    pub fn with_small(name: &str, text: Arc<str>, small: usize) -> SourceText {
+        SourceText {
+            name: name.to_owned(),
+            text,
+            small,
+            starts: OnceLock::new(),
+        }
+    }
+
+    /// The name shown.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The text.
+    #[must_use]
+    pub fn text(&self) -> &Arc<str> {
+        &self.text
+    }
+
+    fn starts(&self) -> &[usize] {
+        self.starts.get_or_init(|| {
+            let b = self.text.as_bytes();
+            let mut starts = vec![0];
+            for i in memchr::memchr2_iter(b'\n', b'\r', b) {
+                if b[i] == b'\r' && b.get(i + 1) == Some(&b'\n') {
+                    continue;
+                }
+                starts.push(i + 1);
+            }
+            starts
+        })
+    }
+
+    /// The 0-based line holding byte `offset`.
+    fn line_of(&self, offset: usize) -> usize {
+        self.starts().partition_point(|&s| s <= offset) - 1
+    }
+
+    /// The 1-based line and column (in characters) of a byte offset, found through the
+    /// index of line starts (no walk from the start of the text).
+    #[must_use]
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = floor_boundary(&self.text, offset.min(self.text.len()));
+        let line = self.line_of(offset);
+        let start = self.starts()[line];
+        (line + 1, self.text[start..offset].chars().count() + 1)
+    }
+
+    /// Where line `line` ends, its line break included.
+    fn line_end(&self, line: usize) -> usize {
+        self.starts()
+            .get(line + 1)
+            .copied()
+            .unwrap_or(self.text.len())
+    }
+}
+
+/// The largest character boundary of `text` at or before `i`.
+fn floor_boundary(text: &str, mut i: usize) -> usize {
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// The smallest character boundary of `text` at or after `i`.
+fn ceil_boundary(text: &str, mut i: usize) -> usize {
+    while i < text.len() && !text.is_char_boundary(i) {
+        i += 1;
+    }
+    i
+}
+
+impl SourceCode for SourceText {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let text: &'a str = &self.text;
+        let name = || self.name.clone();
+        if text.len() <= self.small {
+            let inner = text.read_span(span, context_lines_before, context_lines_after)?;
+            return Ok(Box::new(MietteSpanContents::new_named(
+                name(),
+                inner.data(),
+                *inner.span(),
+                inner.line(),
+                inner.column(),
+                inner.line_count(),
+            )));
+        }
+        let start = span.offset();
+        let end = start + span.len();
+        if end > text.len() {
+            return Err(MietteError::OutOfBounds);
+        }
+        let first = self.line_of(start);
+        // One line more than the span's last and the context after it: miette stops by itself
+        // (a span that ends with a line break takes the next line too), and never reads
+        // beyond that.
+        let last = self.line_of(end);
+        let from = first.saturating_sub(context_lines_before);
+        let to = (last + context_lines_after + 1).min(self.starts().len() - 1);
+        let (region_lo, region_hi) = (self.starts()[from], self.line_end(to));
+        if region_hi - region_lo <= Self::MAX_SHOWN {
+            // miette's own reading, of the lines concerned only: the same result, at the
+            // cost of those lines.
+            // The slice starts a line early, so that a span never stands at its very start
+            // unless it stands at the start of the text (miette reads an empty span there
+            // as one byte long).
+            let base_line = from.saturating_sub(1);
+            let base = self.starts()[base_line];
+            let sub: &'a str = &text[base..region_hi];
+            let shifted = SourceSpan::from((start - base, span.len()));
+            let inner = sub.read_span(&shifted, context_lines_before, context_lines_after)?;
+            return Ok(Box::new(MietteSpanContents::new_named(
+                name(),
+                inner.data(),
+                (base + inner.span().offset(), inner.span().len()).into(),
+                base_line + inner.line(),
+                inner.column(),
+                inner.line_count(),
+            )));
+        }
+        // Too long to show whole: a window around the span.
+        let (lo, hi) = if context_lines_before == 0 && context_lines_after == 0 {
+            (start, end)
+        } else {
+            (region_lo, region_hi)
+        };
+        let lo = lo.max(start.saturating_sub(Self::AROUND));
+        let hi = hi
+            .min(end.max(start + Self::MAX_SHOWN - Self::AROUND) + Self::AROUND)
+            .min(text.len());
+        let lo = floor_boundary(text, lo);
+        let hi = ceil_boundary(text, hi);
+        let line = self.line_of(lo);
+        let column = text[self.starts()[line]..lo].chars().count();
+        let line_count = self.line_of(hi.saturating_sub(1).max(lo)) - line + 1;
+        Ok(Box::new(MietteSpanContents::new_named(
+            name(),
+            &text.as_bytes()[lo..hi],
+            (lo, hi - lo).into(),
+            line,
+            column,
+            line_count,
+        )))
+    }
+}
