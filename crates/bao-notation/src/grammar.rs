@@ -385,8 +385,10 @@ impl<'s> Parser<'s> {
         self.pos = end;
         self.check_comment_length(start, text_end);
         let raw = &self.src[start + 1..text_end];
+        // Line breaks become `\n`: `\r\n`, and a lone `\r` as well (as miette and old Mac
+        // files count it), so that writing the comment and reading it again gives it back.
         let text = if raw.contains('\r') {
-            raw.replace("\r\n", "\n")
+            raw.replace("\r\n", "\n").replace('\r', "\n")
         } else {
             raw.to_owned()
         };
