@@ -385,10 +385,15 @@ impl<'s> Parser<'s> {
         self.pos = end;
         self.check_comment_length(start, text_end);
         let raw = &self.src[start + 1..text_end];
-        // Line breaks become `\n`: `\r\n`, and a lone `\r` as well (as miette and old Mac
-        // files count it), so that writing the comment and reading it again gives it back.
+        // A line break is `\n`, and so is `\r\n` (with any run of `\r` before the `\n`, so that
+        // writing the comment and reading it again gives it back). A lone `\r` stays: it ends
+        // no line for the game splitter either, so it must not become one here.
         let text = if raw.contains('\r') {
-            raw.replace("\r\n", "\n").replace('\r', "\n")
+            let mut t = raw.replace("\r\n", "\n");
+            while t.contains("\r\n") {
+                t = t.replace("\r\n", "\n");
+            }
+            t
         } else {
             raw.to_owned()
         };
