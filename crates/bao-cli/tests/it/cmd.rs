@@ -35,7 +35,11 @@ pub(crate) fn run(args: &[&str], stdin: &str) -> String {
         .expect("piped stdin")
         .write_all(stdin.as_bytes())
         .expect("stdin is written");
-    let out = child.wait_with_output().expect("bao finishes");
+    render(&child.wait_with_output().expect("bao finishes"))
+}
+
+/// Renders exit code, stdout and stderr of a run for a snapshot.
+pub(crate) fn render(out: &std::process::Output) -> String {
     format!(
         "exit: {}\n--- stdout\n{}--- stderr\n{}",
         out.status
@@ -49,9 +53,14 @@ pub(crate) fn run(args: &[&str], stdin: &str) -> String {
 /// Runs `bao ARGS` with `stdin` in the repository root (environment pinned as in [`run`])
 /// and gives the raw output, for tests that look at bytes or exit codes.
 pub(crate) fn output(args: &[&str], stdin: &str) -> std::process::Output {
+    output_in(&root(), args, stdin)
+}
+
+/// [`output`], run in `dir`.
+pub(crate) fn output_in(dir: &Path, args: &[&str], stdin: &str) -> std::process::Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_bao"))
         .args(args)
-        .current_dir(root())
+        .current_dir(dir)
         .env("TERM", "xterm")
         .env("LANG", "C.UTF-8")
         .env_remove("NO_COLOR")

@@ -5,9 +5,8 @@
 //! Every session runs in its own temporary directory with a fixed date, no colour, `TERM`
 //! `xterm` and an 80x40 terminal, so that the screens do not vary.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 use expectrl::{Session, Signal};
@@ -103,33 +102,7 @@ impl Pty {
 
 /// Runs `bao ARGS` in `dir` with `stdin` piped, rendered as `cmd::run` renders a run.
 fn run_in(dir: &Path, args: &[&str], stdin: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bao"))
-        .args(args)
-        .current_dir(dir)
-        .env("TERM", "xterm")
-        .env("LANG", "C.UTF-8")
-        .env_remove("NO_COLOR")
-        .env_remove("COLUMNS")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the bao binary runs");
-    child
-        .stdin
-        .take()
-        .expect("piped stdin")
-        .write_all(stdin.as_bytes())
-        .expect("stdin is written");
-    let out = child.wait_with_output().expect("bao finishes");
-    format!(
-        "exit: {}\n--- stdout\n{}--- stderr\n{}",
-        out.status
-            .code()
-            .map_or_else(|| "killed".to_owned(), |c| c.to_string()),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr),
-    )
+    crate::cmd::render(&crate::cmd::output_in(dir, args, stdin))
 }
 
 fn temp() -> (tempfile::TempDir, PathBuf) {
