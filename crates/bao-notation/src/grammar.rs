@@ -353,8 +353,10 @@ impl<'s> Parser<'s> {
         if b[start] == b';' {
             let line_end =
                 memchr::memchr(b'\n', &b[start..self.end]).map_or(self.end, |p| start + p);
+            // The line break is not part of the comment: `\r\n`, and any run of `\r` before the
+            // `\n` (written back as one `\n`, it must read back the same).
             let mut text_end = line_end;
-            if text_end > start + 1 && b[text_end - 1] == b'\r' {
+            while text_end > start + 1 && b[text_end - 1] == b'\r' {
                 text_end -= 1;
             }
             self.pos = line_end;
