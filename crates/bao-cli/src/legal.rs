@@ -16,7 +16,7 @@ use serde::Serialize;
 use crate::error::CliError;
 use crate::export::{at_ply, line, load, Pick};
 use crate::io::Input;
-use crate::new::{parse_position, parse_rules};
+use crate::new::position_arg;
 use crate::{Context, Status};
 
 /// The output format.
@@ -203,16 +203,7 @@ fn title(side: Side) -> &'static str {
 /// Runs `bao legal`.
 pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
     let pos: Position = match (&args.position, &args.file) {
-        (Some(p), _) => {
-            let rules =
-                parse_rules(args.rules.as_deref().unwrap_or("kiswahili")).map_err(|message| {
-                    CliError::Invalid {
-                        argument: "--rules",
-                        message,
-                    }
-                })?;
-            parse_position(p, rules)?
-        }
+        (Some(p), _) => position_arg(p, args.rules.as_deref())?,
         (None, Some(file)) => {
             let checked = match load(file, ctx)? {
                 Ok(c) => c,

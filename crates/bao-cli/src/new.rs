@@ -57,25 +57,19 @@ pub(crate) struct Args {
     position: Option<String>,
 }
 
-/// Reads a rule set as the `RuleSet` tag writes it: a preset, then `name=value` overrides.
-pub(crate) fn parse_rules(text: &str) -> Result<RuleSet, String> {
-    let mut words = text.split_whitespace();
-    let preset = words.next().unwrap_or("");
-    let mut rules = RuleSet::preset(preset).ok_or_else(|| {
-        format!(
-            "unknown preset `{preset}`; the presets are {}",
-            bao_core::PRESET_NAMES.join(", ")
-        )
-    })?;
-    for word in words {
-        let (name, value) = word.split_once('=').unwrap_or((word, ""));
-        rules.set_option(name, value).map_err(|e| e.to_string())?;
-    }
-    Ok(rules)
+/// Reads the rules given with `--position` (a preset, optionally with `name=value`
+/// overrides; `kiswahili` when none), then the position string under them.
+pub(crate) fn position_arg(text: &str, rules: Option<&str>) -> Result<Position, CliError> {
+    let rules =
+        RuleSet::from_spec(rules.unwrap_or("kiswahili")).map_err(|message| CliError::Invalid {
+            argument: "--rules",
+            message,
+        })?;
+    parse_position(text, rules)
 }
 
 /// Reads a position string under `rules` and checks that it is a possible position.
-pub(crate) fn parse_position(text: &str, rules: RuleSet) -> Result<Position, CliError> {
+fn parse_position(text: &str, rules: RuleSet) -> Result<Position, CliError> {
     let invalid = |message: String| CliError::Invalid {
         argument: "--position",
         message,
@@ -172,7 +166,7 @@ fn template(args: &Args, date: &str) -> Result<Record, CliError> {
             });
         }
     }
-    let rules = parse_rules(&args.rules).map_err(|message| CliError::Invalid {
+    let rules = RuleSet::from_spec(&args.rules).map_err(|message| CliError::Invalid {
         argument: "--rules",
         message,
     })?;

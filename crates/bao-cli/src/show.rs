@@ -12,7 +12,7 @@ use bao_export::{board_text, Overlay, TextOptions};
 use crate::error::CliError;
 use crate::export::{at_ply, line, load, Pick};
 use crate::io::Input;
-use crate::new::{parse_position, parse_rules};
+use crate::new::position_arg;
 use crate::{Context, Status};
 
 /// Arguments of `bao show`.
@@ -39,14 +39,7 @@ pub(crate) struct Args {
 /// Runs `bao show`.
 pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
     if let Some(text) = &args.position {
-        let rules =
-            parse_rules(args.rules.as_deref().unwrap_or("kiswahili")).map_err(|message| {
-                CliError::Invalid {
-                    argument: "--rules",
-                    message,
-                }
-            })?;
-        let pos = parse_position(text, rules)?;
+        let pos = position_arg(text, args.rules.as_deref())?;
         let out = format!(
             "Position\n\n{}",
             board_text(

@@ -200,6 +200,28 @@ impl RuleSet {
         })
     }
 
+    /// Reads a rule set as the record format's `RuleSet` tag writes it: a preset name, then
+    /// `name=value` overrides separated by blanks (`"kiswahili mtaji_takasa_house=relay"`).
+    ///
+    /// # Errors
+    /// An unknown preset (with the presets' names), or the first override that cannot be
+    /// applied.
+    pub fn from_spec(text: &str) -> Result<RuleSet, String> {
+        let mut words = text.split_whitespace();
+        let preset = words.next().unwrap_or("");
+        let mut rules = RuleSet::preset(preset).ok_or_else(|| {
+            format!(
+                "unknown preset `{preset}`; the presets are {}",
+                PRESET_NAMES.join(", ")
+            )
+        })?;
+        for word in words {
+            let (name, value) = word.split_once('=').unwrap_or((word, ""));
+            rules.set_option(name, value).map_err(|e| e.to_string())?;
+        }
+        Ok(rules)
+    }
+
     /// The name of the preset this rule set equals, if any.
     #[must_use]
     pub fn preset_name(&self) -> Option<&'static str> {
@@ -392,6 +414,17 @@ pub struct Names {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn from_spec_reads_a_preset_and_overrides() {
+        let r = RuleSet::from_spec("kete  kuu_floor=false").unwrap();
+        assert!(!r.kuu_floor);
+        assert_eq!(RuleSet::from_spec("kiswahili"), Ok(RuleSet::KISWAHILI));
+        assert!(RuleSet::from_spec("chess")
+            .unwrap_err()
+            .contains("unknown preset"));
+        assert!(RuleSet::from_spec("kiswahili nonsense=1").is_err());
+    }
 
     #[test]
     fn presets_round_trip_by_name() {
