@@ -12,7 +12,7 @@ use bao_core::{BySide, Position, Side};
 use bao_notation::{Element, Game, Spanned};
 use bao_validate::{Checked, Played};
 
-use crate::json::{game_setup, lookup};
+use crate::json::{game_setup, play_item};
 use crate::layout::side_title;
 use crate::overlay::Overlay;
 use crate::svg::{board_svg, SvgOptions, Theme};
@@ -198,18 +198,7 @@ impl Builder<'_> {
                     }
                 }
                 Element::Move(item) => {
-                    let mv = lookup(self.played, item.token.span.start).ok_or_else(|| {
-                        ExportError::Replay(format!(
-                            "game {}: the move {} did not replay",
-                            self.number, item.token.value
-                        ))
-                    })?;
-                    let (next, trace) = pos.play(&mv).map_err(|e| {
-                        ExportError::Replay(format!(
-                            "game {}: {mv} is illegal: {}",
-                            self.number, e.message
-                        ))
-                    })?;
+                    let (mv, next, trace) = play_item(self.played, item, &pos, self.number)?;
                     let ply = ply0 + plies + 1;
                     let side = pos.to_move();
                     let overlay = Overlay::from_trace(&pos, &trace);

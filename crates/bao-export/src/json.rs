@@ -498,19 +498,7 @@ impl LineWalker<'_> {
                     }
                 }
                 Element::Move(item) => {
-                    let start = item.token.span.start;
-                    let mv = lookup(self.played, start).ok_or_else(|| {
-                        ExportError::Replay(format!(
-                            "game {}: the move {} did not replay",
-                            self.number, item.token.value
-                        ))
-                    })?;
-                    let (next, trace) = pos.play(&mv).map_err(|e| {
-                        ExportError::Replay(format!(
-                            "game {}: {mv} is illegal: {}",
-                            self.number, e.message
-                        ))
-                    })?;
+                    let (mv, next, trace) = play_item(self.played, item, &pos, self.number)?;
                     let ply = ply0 + plies.len() + 1;
                     plies.push(PlyJson {
                         ply,
@@ -570,15 +558,7 @@ pub fn main_line(checked: &Checked, index: usize) -> Result<(Position, Vec<Step>
     let mut pos = start;
     let mut steps = Vec::new();
     for item in game.main_line() {
-        let mv = lookup(played, item.token.span.start).ok_or_else(|| {
-            ExportError::Replay(format!(
-                "game {number}: the move {} did not replay",
-                item.token.value
-            ))
-        })?;
-        let (after, trace) = pos.play(&mv).map_err(|e| {
-            ExportError::Replay(format!("game {number}: {mv} is illegal: {}", e.message))
-        })?;
+        let (_, after, trace) = play_item(played, item, &pos, number)?;
         steps.push(Step {
             before: pos,
             trace,
@@ -589,13 +569,30 @@ pub fn main_line(checked: &Checked, index: usize) -> Result<(Position, Vec<Step>
     Ok((start, steps))
 }
 
-/// The move the validator resolved for the token starting at `token_start`.
-pub(crate) fn lookup(played: &[Played], token_start: usize) -> Option<bao_core::Move> {
-    played
-        .binary_search_by_key(&token_start, |p| p.token_start)
+/// Plays the move of `item` on `pos`: the move the validator resolved for its token, with
+/// its trace and the position after. An item the validator did not resolve, or a move that
+/// does not play, is an error of game `number` (an export only reads valid records).
+pub(crate) fn play_item(
+    played: &[Played],
+    item: &MoveItem,
+    pos: &Position,
+    number: usize,
+) -> Result<(bao_core::Move, Position, MoveTrace), ExportError> {
+    let mv = played
+        .binary_search_by_key(&item.token.span.start, |p| p.token_start)
         .ok()
         .and_then(|i| played.get(i))
         .map(|p| p.mv)
+        .ok_or_else(|| {
+            ExportError::Replay(format!(
+                "game {number}: the move {} did not replay",
+                item.token.value
+            ))
+        })?;
+    let (after, trace) = pos.play(&mv).map_err(|e| {
+        ExportError::Replay(format!("game {number}: {mv} is illegal: {}", e.message))
+    })?;
+    Ok((mv, after, trace))
 }
 
 /// The record an export describes (`bao import json`): games with their comments, tags,
