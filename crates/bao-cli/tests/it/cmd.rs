@@ -12,30 +12,7 @@ pub(crate) fn root() -> PathBuf {
 /// Runs `bao ARGS` with `stdin` and renders exit code, stdout and stderr for a snapshot.
 /// The environment is pinned so that colours and terminal detection do not vary.
 pub(crate) fn run(args: &[&str], stdin: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bao"))
-        .args(args)
-        .current_dir(root())
-        .env("TERM", "xterm")
-        .env("LANG", "C.UTF-8")
-        .env_remove("LC_ALL")
-        .env_remove("LC_CTYPE")
-        .env_remove("NO_COLOR")
-        .env_remove("NO_GRAPHICS")
-        .env_remove("FORCE_COLOR")
-        .env_remove("CLICOLOR_FORCE")
-        .env_remove("COLUMNS")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the bao binary runs");
-    child
-        .stdin
-        .take()
-        .expect("piped stdin")
-        .write_all(stdin.as_bytes())
-        .expect("stdin is written");
-    render(&child.wait_with_output().expect("bao finishes"))
+    render(&output(args, stdin))
 }
 
 /// Renders exit code, stdout and stderr of a run for a snapshot.
@@ -50,8 +27,8 @@ pub(crate) fn render(out: &std::process::Output) -> String {
     )
 }
 
-/// Runs `bao ARGS` with `stdin` in the repository root (environment pinned as in [`run`])
-/// and gives the raw output, for tests that look at bytes or exit codes.
+/// Runs `bao ARGS` with `stdin` in the repository root, the terminal, locale and colour
+/// variables pinned, and gives the raw output, for tests that look at bytes or exit codes.
 pub(crate) fn output(args: &[&str], stdin: &str) -> std::process::Output {
     output_in(&root(), args, stdin)
 }
@@ -63,7 +40,12 @@ pub(crate) fn output_in(dir: &Path, args: &[&str], stdin: &str) -> std::process:
         .current_dir(dir)
         .env("TERM", "xterm")
         .env("LANG", "C.UTF-8")
+        .env_remove("LC_ALL")
+        .env_remove("LC_CTYPE")
         .env_remove("NO_COLOR")
+        .env_remove("NO_GRAPHICS")
+        .env_remove("FORCE_COLOR")
+        .env_remove("CLICOLOR_FORCE")
         .env_remove("COLUMNS")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
