@@ -6,8 +6,8 @@
 //! too-deep variation is skipped.
 
 use crate::ast::{
-    sp, Annotation, Comment, CommentKind, Element, Game, GameResult, MoveItem, MoveNumber,
-    MoveToken, Nag, Tag,
+    sp, Annotation, AnnotationItem, Comment, CommentKind, Element, Game, GameResult, MoveItem,
+    MoveNumber, MoveToken, Nag, Tag,
 };
 use crate::dialect::Directions;
 use crate::error::{SyntaxCode, SyntaxError};
@@ -114,6 +114,9 @@ pub(crate) struct Scratch {
     tags_hint: usize,
     elems_hint: usize,
     stack: Vec<Frame>,
+    /// The items of the annotation being read: the annotation's own list is then allocated
+    /// once, at its final size, instead of growing item by item.
+    items: Vec<Spanned<AnnotationItem>>,
     /// The limits in force.
     pub(crate) limits: Limits,
 }
@@ -1068,7 +1071,8 @@ impl<'s> Parser<'s> {
         let start = self.pos;
         let b = self.bytes;
         self.pos += 1;
-        let mut items = Vec::new();
+        let mut items = std::mem::take(&mut self.scratch.items);
+        items.clear();
         loop {
             self.skip_ws();
             if self.pos < self.end && b[self.pos] == b']' {
@@ -1104,7 +1108,11 @@ impl<'s> Parser<'s> {
                 ),
             }
         }
-        sp(Annotation { items }, start, self.pos)
+        let annotation = Annotation {
+            items: items.as_slice().to_vec(),
+        };
+        self.scratch.items = items;
+        sp(annotation, start, self.pos)
     }
 }
 
