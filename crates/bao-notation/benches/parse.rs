@@ -2,6 +2,10 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
+/// The `bao` binary's allocator, so that the figures are those of `bao check`.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod gen;
 use gen::generate;
 

@@ -7,6 +7,10 @@
 
 use std::io::Write;
 
+/// The `bao` binary's allocator, so that the figures are those of `bao`.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[path = "../benches/gen/mod.rs"]
 mod gen;
 

@@ -7,6 +7,10 @@ use std::sync::Arc;
 use bao_validate::{check_full, check_parsed, CheckOptions};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 
+/// The `bao` binary's allocator, so that the figures are those of `bao check`.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod gen;
 use gen::annotated_games;
 

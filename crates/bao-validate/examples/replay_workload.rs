@@ -9,6 +9,10 @@ use std::sync::Arc;
 
 use bao_validate::{check_full, CheckOptions};
 
+/// The `bao` binary's allocator, so that the figures are those of `bao`.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[path = "../benches/gen/mod.rs"]
 mod gen;
 
