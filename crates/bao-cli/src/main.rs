@@ -14,8 +14,9 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 /// mimalloc instead of the system allocator: a record is many small objects (an annotation's
 /// items, a tag's name and value) allocated one by one and freed together, the pattern where
-/// glibc's malloc leaves its fast path (about 180 instructions a call against 40; the parse
-/// of annotated records costs 14% fewer instructions with it).
+/// glibc's malloc leaves its fast path (about 180 instructions a call; mimalloc's stable
+/// version 2 takes about 55, and the parse of annotated records costs 18% fewer
+/// instructions with it).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
