@@ -9,6 +9,19 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 mod gen;
 use gen::generate;
 
+/// Counts the moves read.
+struct MoveCount(usize);
+
+impl bao_notation::Visitor for MoveCount {
+    fn move_token(
+        &mut self,
+        _: Option<bao_notation::Spanned<bao_notation::MoveNumber>>,
+        _: bao_notation::Spanned<bao_notation::MoveToken>,
+    ) {
+        self.0 += 1;
+    }
+}
+
 fn bench(c: &mut Criterion) {
     let text = generate(40_000);
     let games = bao_notation::parse_record(&text).record.games.len();
@@ -21,6 +34,21 @@ fn bench(c: &mut Criterion) {
     });
     group.bench_function("game_reader", |b| {
         b.iter(|| bao_notation::GameReader::new(text.as_bytes()).count());
+    });
+    // Reading without building the record (the pgn-reader way): a visitor that counts.
+    group.bench_function("visit_record", |b| {
+        b.iter(|| {
+            let mut count = MoveCount(0);
+            bao_notation::visit_record(&text, &mut count);
+            count.0
+        });
+    });
+    group.bench_function("visit_reader", |b| {
+        b.iter(|| {
+            let mut count = MoveCount(0);
+            bao_notation::visit_reader(text.as_bytes(), &mut count).expect("in memory");
+            count.0
+        });
     });
     group.throughput(Throughput::Elements(games as u64));
     group.bench_function("parse_record_games", |b| {

@@ -3,7 +3,9 @@
 //! `cargo run --release -p bao-notation --example parse_input -- gen GAMES FILE` writes
 //! `GAMES` games with the generator of `benches/parse.rs`, in blocks of 1000 (so a block
 //! repeats); `record FILE` parses it whole with `parse_record`;
-//! `stream FILE` reads it with `GameReader` (for peak RSS: `/usr/bin/time -v`).
+//! `stream FILE` reads it with `GameReader` (for peak RSS: `/usr/bin/time -v`); `visit FILE`
+//! reads it with `visit_reader` and a visitor that counts games and moves; `visit-text FILE`
+//! the same with `visit_record` on the whole text read into memory.
 
 use std::io::Write;
 
@@ -13,6 +15,36 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[path = "../benches/gen/mod.rs"]
 mod gen;
+
+/// Counts games, moves and diagnostics.
+#[derive(Default)]
+struct Count {
+    games: usize,
+    moves: usize,
+    errors: usize,
+}
+
+impl bao_notation::Visitor for Count {
+    fn end_game(
+        &mut self,
+        _: bao_notation::Span,
+        _: Option<bao_notation::Spanned<bao_notation::GameResult>>,
+    ) {
+        self.games += 1;
+    }
+
+    fn move_token(
+        &mut self,
+        _: Option<bao_notation::Spanned<bao_notation::MoveNumber>>,
+        _: bao_notation::Spanned<bao_notation::MoveToken>,
+    ) {
+        self.moves += 1;
+    }
+
+    fn syntax_error(&mut self, _: bao_notation::SyntaxError) {
+        self.errors += 1;
+    }
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -54,6 +86,29 @@ fn main() {
             }
             println!("{games} games, {errors} diagnostics");
         }
-        _ => eprintln!("usage: parse_input gen GAMES FILE | record FILE | stream FILE"),
+        ["visit", file] => {
+            // What a scan without the record model costs: the games, moves and diagnostics
+            // counted by a visitor, streaming.
+            let f = std::fs::File::open(file).expect("open");
+            let mut count = Count::default();
+            bao_notation::visit_reader(f, &mut count).expect("read");
+            println!(
+                "{} games, {} moves, {} diagnostics",
+                count.games, count.moves, count.errors
+            );
+        }
+        ["visit-text", file] => {
+            // The same on the whole text in memory (`visit_record`).
+            let text = std::fs::read_to_string(file).expect("read");
+            let mut count = Count::default();
+            bao_notation::visit_record(&text, &mut count);
+            println!(
+                "{} games, {} moves, {} diagnostics",
+                count.games, count.moves, count.errors
+            );
+        }
+        _ => eprintln!(
+            "usage: parse_input gen GAMES FILE | record FILE | stream FILE | visit FILE | visit-text FILE"
+        ),
     }
 }

@@ -5,10 +5,9 @@
 //! exhaust the call stack; nesting deeper than [`MAX_VARIATION_DEPTH`] is reported and the
 //! too-deep variation is skipped.
 
-use crate::ast::{
-    sp, Annotation, AnnotationItem, Comment, CommentKind, Element, Game, GameResult, MoveItem,
-    MoveNumber, MoveToken, Nag, Tag,
-};
+use std::borrow::Cow;
+
+use crate::ast::{sp, AnnotationItem, CommentKind, GameResult, MoveNumber, MoveToken, Nag};
 use crate::dialect::Directions;
 use crate::error::{SyntaxCode, SyntaxError};
 use crate::lexical::{
@@ -19,6 +18,7 @@ use crate::lexical::{
 use crate::limits::Limits;
 use crate::position_string::PositionString;
 use crate::span::{Span, Spanned};
+use crate::visit::Visitor;
 
 /// The bytes that end a run of plain text in a tag value: `"`, `\\`, LF, CR.
 static VALUE_STOP: [bool; 256] = {
@@ -100,23 +100,53 @@ fn shown(word: &str) -> String {
     format!("{}…", &word[..end])
 }
 
-#[derive(Debug)]
-struct Frame {
-    elems: Vec<Spanned<Element>>,
-    open: usize,
+/// What the parser keeps of the last element of an open line: enough to attach NAGs and an
+/// annotation to a move, and to report them where there is none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Last {
+    Nothing,
+    Move { annotated: bool },
+    Other,
 }
 
-/// What is kept from game to game (and chunk to chunk): the variation stack, and the sizes
-/// of the last game's lists, so that the next game's start with about the room they need
-/// instead of growing from nothing (a list given too much is shrunk in place at the end).
+/// An open line (the main line, or a variation opened at `open`), as the parser sees it.
+#[derive(Debug, Clone, Copy)]
+struct Frame {
+    open: usize,
+    has_move: bool,
+    last: Last,
+}
+
+impl Frame {
+    fn new(open: usize) -> Frame {
+        Frame {
+            open,
+            has_move: false,
+            last: Last::Nothing,
+        }
+    }
+}
+
+/// A comment read but not yet given to the visitor: its kind, its span, and where its text
+/// ends (before the `}` or the line end).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CommentAt {
+    kind: CommentKind,
+    pub(crate) span: Span,
+    text_end: usize,
+}
+
+/// What is kept from game to game (and chunk to chunk): the line stack, buffers, the limits.
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
-    tags_hint: usize,
-    elems_hint: usize,
     stack: Vec<Frame>,
-    /// The items of the annotation being read: the annotation's own list is then allocated
-    /// once, at its final size, instead of growing item by item.
+    /// The items of the annotation being read.
     items: Vec<Spanned<AnnotationItem>>,
+    /// Comments of the tag section not yet placed (before the tags, or after them when it is
+    /// not yet known whether another tag follows).
+    comments: Vec<CommentAt>,
+    /// The names of the game's tags that are not known tags.
+    other_tags: Vec<Span>,
     /// The limits in force.
     pub(crate) limits: Limits,
 }
@@ -129,13 +159,6 @@ impl Scratch {
             ..Scratch::default()
         }
     }
-}
-
-/// What a game-level parse found.
-pub(crate) struct GameParse {
-    pub(crate) game: Option<Spanned<Game>>,
-    /// Comments after the last game of the chunk (they belong to the next game).
-    pub(crate) trailing: Vec<Spanned<Comment>>,
 }
 
 pub(crate) struct Parser<'s> {
@@ -231,28 +254,75 @@ impl<'s> Parser<'s> {
         e
     }
 
-    /// Parses every game of the chunk into `games`; returns the comments after the last one.
-    pub(crate) fn games(&mut self, games: &mut Vec<Spanned<Game>>) -> Vec<Spanned<Comment>> {
+    /// The text of a comment read earlier: a line break is `\n`, and so is `\r\n` (with any
+    /// run of `\r` before the `\n`, so that writing the comment and reading it again gives it
+    /// back). A lone `\r` stays: it ends no line for the game splitter either, so it must not
+    /// become one here.
+    fn comment_text(&self, c: CommentAt) -> Cow<'s, str> {
+        let raw = &self.src[c.span.start + 1..c.text_end];
+        if c.kind == CommentKind::Brace && raw.contains('\r') {
+            let mut t = raw.replace("\r\n", "\n");
+            while t.contains("\r\n") {
+                t = t.replace("\r\n", "\n");
+            }
+            Cow::Owned(t)
+        } else {
+            Cow::Borrowed(raw)
+        }
+    }
+
+    /// Gives the comments of the tag section held so far to the visitor as the game's.
+    fn flush_game_comments<V: Visitor>(&mut self, v: &mut V) {
+        if self.scratch.comments.is_empty() {
+            return;
+        }
+        let comments = std::mem::take(&mut self.scratch.comments);
+        for &c in &comments {
+            v.game_comment(c.kind, &self.comment_text(c), c.span);
+        }
+        self.scratch.comments = comments;
+        self.scratch.comments.clear();
+    }
+
+    /// Parses every game of the chunk, giving them to `v`; returns the comments after the
+    /// last one (they belong to the next game).
+    pub(crate) fn games<V: Visitor>(&mut self, v: &mut V) -> Vec<CommentAt> {
         loop {
-            let GameParse { game, trailing } = self.game();
-            match game {
-                Some(g) => games.push(g),
+            match self.game(v) {
+                Ok(()) => {}
                 // Nothing but defects: the diagnostics say it all.
-                None if self.pos < self.end && trailing.is_empty() => {}
-                None => return trailing,
+                Err(trailing) if self.pos < self.end && trailing.is_empty() => {}
+                Err(trailing) => return trailing,
             }
         }
     }
 
-    /// One game, or `None` (with the comments read) at the end of the chunk.
-    pub(crate) fn game(&mut self) -> GameParse {
+    /// Gives a run of comments that belongs to no game to `v` as a game of its own.
+    pub(crate) fn comments_game<V: Visitor>(&mut self, comments: &[CommentAt], v: &mut V) {
+        let Some(span) = comments.iter().map(|c| c.span).reduce(Span::join) else {
+            return;
+        };
+        v.begin_game(span.start);
+        for &c in comments {
+            v.game_comment(c.kind, &self.comment_text(c), c.span);
+        }
+        v.end_game(span, None);
+    }
+
+    /// One game, given to `v`; or, at the end of the chunk, `Err` with the comments read
+    /// (which belong to whatever comes next).
+    pub(crate) fn game<V: Visitor>(&mut self, v: &mut V) -> Result<(), Vec<CommentAt>> {
         self.game_errors = 0;
         self.skip_ws();
         let start = self.pos;
-        let mut game = Game::default();
-        let mut tags_reserved = false;
-        let mut after_tags: Vec<Spanned<Comment>> = Vec::new();
-        let mut seen: Option<std::collections::HashSet<String>> = None;
+        self.scratch.comments.clear();
+        self.scratch.other_tags.clear();
+        let mut begun = false;
+        let mut tags = 0usize;
+        // Comments after the last tag: the game's if another tag follows, else the
+        // movetext's first elements.
+        let mut after_tags = 0usize;
+        let mut seen: Option<std::collections::HashSet<&'s str>> = None;
         // The known tags already given, one bit each.
         let mut known_seen = 0u32;
         let mut last_end = self.pos;
@@ -266,75 +336,77 @@ impl<'s> Parser<'s> {
                 b'{' | b';' => {
                     let c = self.comment();
                     last_end = c.span.end;
-                    if game.tags.is_empty() {
-                        game.comments.push(c);
-                    } else {
-                        after_tags.push(c);
+                    self.scratch.comments.push(c);
+                    if tags > 0 {
+                        after_tags += 1;
                     }
                 }
                 b'[' => {
-                    game.comments.append(&mut after_tags);
-                    if let Some((tag, known)) = self.tag() {
-                        if !tags_reserved {
-                            tags_reserved = true;
-                            game.tags.reserve_exact(self.scratch.tags_hint);
-                        }
-                        let name = &tag.value.name.value;
-                        let dup = if let Some(k) = known {
+                    after_tags = 0;
+                    if let Some(tag) = self.tag() {
+                        let dup = if let Some(k) = tag.known {
                             let dup = known_seen & (1 << k) != 0;
                             known_seen |= 1 << k;
                             dup
-                        } else if game.tags.len() < 16 {
-                            game.tags.iter().any(|t| &t.value.name.value == name)
                         } else {
-                            let set = seen.get_or_insert_with(|| {
-                                game.tags
-                                    .iter()
-                                    .map(|t| t.value.name.value.clone())
-                                    .collect()
-                            });
-                            !set.insert(name.clone())
+                            let name = &self.src[tag.name.range()];
+                            let others = &mut self.scratch.other_tags;
+                            let dup = if others.len() < 16 {
+                                others.iter().any(|s| &self.src[s.range()] == name)
+                            } else {
+                                let src = self.src;
+                                let set = seen.get_or_insert_with(|| {
+                                    others.iter().map(|s| &src[s.range()]).collect()
+                                });
+                                !set.insert(name)
+                            };
+                            others.push(tag.name);
+                            dup
                         };
                         self.check_tag(dup, &tag);
                         last_end = tag.span.end;
-                        game.tags.push(tag);
+                        if !begun {
+                            begun = true;
+                            v.begin_game(start);
+                        }
+                        self.flush_game_comments(v);
+                        tags += 1;
+                        let value = Spanned::new(tag.value.as_ref(), tag.value_span);
+                        v.tag(Spanned::new(tag.canonical, tag.name), value, tag.span);
                     }
                     last_end = last_end.max(self.pos);
                 }
                 _ => break,
             }
         }
-        game.movetext = after_tags
-            .into_iter()
-            .map(|c| Spanned::new(Element::Comment(c.value), c.span))
-            .collect();
-        let has_tags = !game.tags.is_empty();
-        if has_tags {
-            self.scratch.tags_hint = game.tags.len();
-            game.tags.shrink_to_fit();
-        }
-        if !has_tags && self.pos >= self.end {
+        if tags == 0 && self.pos >= self.end {
             // Nothing but comments: they belong to whatever comes next.
-            return GameParse {
-                game: None,
-                trailing: game.comments,
-            };
+            return Err(std::mem::take(&mut self.scratch.comments));
         }
-        let movetext = std::mem::take(&mut game.movetext);
-        let (movetext, result, end) = self.movetext(movetext, last_end);
-        game.movetext = movetext;
-        game.result = result;
-        if !has_tags
-            && game.comments.is_empty()
-            && game.movetext.is_empty()
-            && game.result.is_none()
-        {
-            return GameParse {
-                game: None,
-                trailing: Vec::new(),
-            };
+        // The comments before the movetext: the game's, but those after the last tag, which
+        // open the movetext.
+        let held = self.scratch.comments.len() - after_tags;
+        let mut open_comments = self.scratch.comments.split_off(held);
+        let has_game_comments = !self.scratch.comments.is_empty();
+        if !begun && (has_game_comments || !open_comments.is_empty()) {
+            begun = true;
+            v.begin_game(start);
         }
-        if game.result.is_none() && !std::mem::take(&mut self.swallowed) {
+        self.flush_game_comments(v);
+        for &c in &open_comments {
+            v.comment(c.kind, &self.comment_text(c), c.span);
+        }
+        let opened = !open_comments.is_empty();
+        open_comments.clear();
+        let (result, end) = self.movetext(v, &mut begun, start, opened, last_end);
+        if !begun {
+            if result.is_none() {
+                // Only defects: no game.
+                return Err(Vec::new());
+            }
+            v.begin_game(start);
+        }
+        if result.is_none() && !std::mem::take(&mut self.swallowed) {
             let at = Span::at(end);
             self.err_help(
                 SyntaxCode::MissingResult,
@@ -344,13 +416,12 @@ impl<'s> Parser<'s> {
                 "end every game with 1-0, 0-1, 1/2-1/2 or * (unknown)",
             );
         }
-        GameParse {
-            game: Some(Spanned::new(game, Span::new(start, end))),
-            trailing: Vec::new(),
-        }
+        v.end_game(Span::new(start, end), result);
+        Ok(())
     }
 
-    fn comment(&mut self) -> Spanned<Comment> {
+    /// Reads a comment at `pos` (reporting its defects); its text is taken later.
+    fn comment(&mut self) -> CommentAt {
         let start = self.pos;
         let b = self.bytes;
         if b[start] == b';' {
@@ -364,14 +435,11 @@ impl<'s> Parser<'s> {
             }
             self.pos = line_end;
             self.check_comment_length(start, text_end);
-            return sp(
-                Comment {
-                    kind: CommentKind::Line,
-                    text: self.src[start + 1..text_end].to_owned(),
-                },
-                start,
+            return CommentAt {
+                kind: CommentKind::Line,
+                span: Span::new(start, text_end),
                 text_end,
-            );
+            };
         }
         let (text_end, end) = match self.comment_close(start + 1) {
             Ok(close) => (close, close + 1),
@@ -389,27 +457,11 @@ impl<'s> Parser<'s> {
         };
         self.pos = end;
         self.check_comment_length(start, text_end);
-        let raw = &self.src[start + 1..text_end];
-        // A line break is `\n`, and so is `\r\n` (with any run of `\r` before the `\n`, so that
-        // writing the comment and reading it again gives it back). A lone `\r` stays: it ends
-        // no line for the game splitter either, so it must not become one here.
-        let text = if raw.contains('\r') {
-            let mut t = raw.replace("\r\n", "\n");
-            while t.contains("\r\n") {
-                t = t.replace("\r\n", "\n");
-            }
-            t
-        } else {
-            raw.to_owned()
-        };
-        sp(
-            Comment {
-                kind: CommentKind::Brace,
-                text,
-            },
-            start,
-            end,
-        )
+        CommentAt {
+            kind: CommentKind::Brace,
+            span: Span::new(start, end),
+            text_end,
+        }
     }
 
     /// The `}` that closes a brace comment whose text starts at `from`; or, when there is
@@ -464,8 +516,8 @@ impl<'s> Parser<'s> {
         self.pos = i;
     }
 
-    /// A tag pair, with the index of its name in [`KNOWN_TAGS`] if it is known.
-    fn tag(&mut self) -> Option<(Spanned<Tag>, Option<usize>)> {
+    /// A tag pair.
+    fn tag(&mut self) -> Option<TagRead<'s>> {
         let start = self.pos;
         let b = self.bytes;
         self.pos += 1;
@@ -486,9 +538,9 @@ impl<'s> Parser<'s> {
             return None;
         }
         self.pos += name_len;
-        let name = &self.src[name_start..self.pos];
-        let (name, known) = canonical_tag_name(name);
-        let name = sp(name.to_owned(), name_start, self.pos);
+        let src: &'s str = self.src;
+        let (canonical, known) = canonical_tag_name(&src[name_start..self.pos]);
+        let name = sp(canonical, name_start, self.pos);
         while self.pos < self.end && matches!(b[self.pos], b' ' | b'\t') {
             self.pos += 1;
         }
@@ -504,7 +556,7 @@ impl<'s> Parser<'s> {
                         .next()
                         .map_or(0, char::len_utf8),
                 ),
-                format!("the tag `{}` has no quoted value", name.value),
+                format!("the tag `{canonical}` has no quoted value"),
                 "expected `\"`",
                 "a tag pair is written [Name \"value\"]",
             );
@@ -513,6 +565,7 @@ impl<'s> Parser<'s> {
         let vstart = self.pos;
         self.pos += 1;
         let mut value = String::new();
+        let mut escaped = false;
         let mut seg = self.pos;
         let closed = loop {
             // Up to the next byte that matters.
@@ -527,6 +580,7 @@ impl<'s> Parser<'s> {
             match b[self.pos] {
                 b'"' => break true,
                 b'\\' => {
+                    escaped = true;
                     value.push_str(&self.src[seg..self.pos]);
                     match b.get(self.pos + 1) {
                         Some(&c @ (b'"' | b'\\')) if self.pos + 1 < self.end => {
@@ -555,26 +609,33 @@ impl<'s> Parser<'s> {
                 _ => self.pos += 1,
             }
         };
-        if value.is_empty() {
-            // No escape: one allocation of the right size.
-            value = self.src[seg..self.pos].to_owned();
-        } else {
+        let value: Cow<'s, str> = if escaped {
             value.push_str(&self.src[seg..self.pos]);
-        }
+            Cow::Owned(value)
+        } else {
+            // No escape: the text itself.
+            Cow::Borrowed(&src[seg..self.pos])
+        };
         if !closed {
             self.err_help(
                 SyntaxCode::UnterminatedString,
                 Span::new(vstart, self.pos),
-                format!("the value of the tag `{}` is not closed", name.value),
+                format!("the value of the tag `{canonical}` is not closed"),
                 "this string has no closing quote",
                 "a tag value ends with `\"` on the same line",
             );
-            let value = sp(value, vstart, self.pos);
             // Take the `]` if it is the last thing on the line.
-            return Some((sp(Tag { name, value }, start, self.pos), known));
+            return Some(TagRead {
+                span: Span::new(start, self.pos),
+                name: name.span,
+                canonical,
+                known,
+                value,
+                value_span: Span::new(vstart, self.pos),
+            });
         }
         self.pos += 1;
-        let value = sp(value, vstart, self.pos);
+        let value_span = Span::new(vstart, self.pos);
         while self.pos < self.end && matches!(b[self.pos], b' ' | b'\t') {
             self.pos += 1;
         }
@@ -585,32 +646,39 @@ impl<'s> Parser<'s> {
             self.err_help(
                 SyntaxCode::BadTag,
                 Span::new(start, at),
-                format!("the tag `{}` is not closed", name.value),
+                format!("the tag `{canonical}` is not closed"),
                 "expected `]` after this",
                 "a tag pair is written [Name \"value\"]",
             );
             self.skip_tag_rest();
         }
-        Some((sp(Tag { name, value }, start, self.pos), known))
+        Some(TagRead {
+            span: Span::new(start, self.pos),
+            name: name.span,
+            canonical,
+            known,
+            value,
+            value_span,
+        })
     }
 
-    fn check_tag(&mut self, duplicate: bool, tag: &Spanned<Tag>) {
-        let name = tag.value.name.value.as_str();
+    fn check_tag(&mut self, duplicate: bool, tag: &TagRead<'s>) {
+        let name = tag.canonical;
         if duplicate {
             self.err_help(
                 SyntaxCode::DuplicateTag,
-                tag.value.name.span,
+                tag.name,
                 format!("the tag `{name}` is given twice"),
                 "second time",
                 "keep one of the two tag pairs",
             );
         }
-        let value = &tag.value.value;
+        let value = Spanned::new(tag.value.as_ref(), tag.value_span);
         let max = self.scratch.limits.max_tag_bytes;
         if value.value.len() > max {
             self.err_help(
                 SyntaxCode::TagTooLong,
-                tag.value.name.span,
+                tag.name,
                 format!(
                     "the value of the tag `{name}` is {} bytes long; the limit is {max}",
                     value.value.len()
@@ -636,7 +704,7 @@ impl<'s> Parser<'s> {
                 self.err_help(
                     SyntaxCode::UnknownDirections,
                     value.span,
-                    format!("unknown direction convention `{}`", shown(&value.value)),
+                    format!("unknown direction convention `{}`", shown(value.value)),
                     "not mover, south or clockwise",
                     "Directions is `mover` (the default), `south` or `clockwise`",
                 );
@@ -645,18 +713,33 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// Movetext up to the result, a tag line or the end. Returns the elements, the result,
-    /// and the end of the last thing read.
-    fn movetext(
+    /// Movetext up to the result, a tag line or the end, given to `v` (with the game begun
+    /// on its first event, when `begun` is still false). `opened` says that the comments
+    /// after the tags were given as the movetext's first elements. Returns the result and
+    /// the end of the last thing read.
+    fn movetext<V: Visitor>(
         &mut self,
-        root: Vec<Spanned<Element>>,
+        v: &mut V,
+        begun: &mut bool,
+        game_start: usize,
+        opened: bool,
         mut last_end: usize,
-    ) -> (Vec<Spanned<Element>>, Option<Spanned<GameResult>>, usize) {
+    ) -> (Option<Spanned<GameResult>>, usize) {
+        /// Begins the game on its first event.
+        #[inline(always)]
+        fn begin<V: Visitor>(v: &mut V, begun: &mut bool, start: usize) {
+            if !*begun {
+                *begun = true;
+                v.begin_game(start);
+            }
+        }
         let mut stack = std::mem::take(&mut self.scratch.stack);
         stack.clear();
-        let mut elems = root;
-        elems.reserve_exact(self.scratch.elems_hint);
-        stack.push(Frame { elems, open: 0 });
+        let mut root = Frame::new(0);
+        if opened {
+            root.last = Last::Other;
+        }
+        stack.push(root);
         let mut discard = 0usize;
         // Moves read in this game, and whether the ply limit stopped the reading.
         let mut moves = 0usize;
@@ -687,9 +770,10 @@ impl<'s> Parser<'s> {
                     let cm = self.comment();
                     last_end = cm.span.end;
                     if discard == 0 {
-                        let top = stack.last_mut().map(|f| &mut f.elems);
-                        if let Some(elems) = top {
-                            elems.push(Spanned::new(Element::Comment(cm.value), cm.span));
+                        begin(v, begun, game_start);
+                        v.comment(cm.kind, &self.comment_text(cm), cm.span);
+                        if let Some(top) = stack.last_mut() {
+                            top.last = Last::Other;
                         }
                     }
                 }
@@ -697,20 +781,19 @@ impl<'s> Parser<'s> {
                     if is_tag_start(&self.src[..self.end], start) {
                         break;
                     }
-                    let ann = self.annotation();
-                    last_end = ann.span.end;
+                    let ann_span = self.annotation();
+                    last_end = ann_span.end;
                     if discard > 0 {
                         continue;
                     }
-                    let target = stack.last_mut().and_then(|f| f.elems.last_mut());
-                    match target {
-                        Some(Spanned {
-                            value: Element::Move(m),
-                            ..
-                        }) if m.annotation.is_none() => m.annotation = Some(ann),
+                    match stack.last_mut() {
+                        Some(top) if top.last == (Last::Move { annotated: false }) => {
+                            top.last = Last::Move { annotated: true };
+                            v.annotation(&self.scratch.items, ann_span);
+                        }
                         _ => self.err_help(
                             SyntaxCode::AnnotationWithoutMove,
-                            Span::new(ann.span.start, ann.span.start + 1),
+                            Span::new(ann_span.start, ann_span.start + 1),
                             "this annotation follows no move".to_owned(),
                             "annotation without a move",
                             "a lap/capture annotation comes right after its move (after its NAGs), once",
@@ -732,9 +815,7 @@ impl<'s> Parser<'s> {
                         );
                         discard = 1;
                     } else {
-                        let has_move = stack.last().is_some_and(|f| {
-                            f.elems.iter().any(|e| matches!(e.value, Element::Move(_)))
-                        });
+                        let has_move = stack.last().is_some_and(|f| f.has_move);
                         if !has_move {
                             self.err_help(
                                 SyntaxCode::VariationWithoutMove,
@@ -744,10 +825,9 @@ impl<'s> Parser<'s> {
                                 "a variation ( ... ) gives an alternative to the move just before it",
                             );
                         }
-                        stack.push(Frame {
-                            elems: Vec::new(),
-                            open: start,
-                        });
+                        begin(v, begun, game_start);
+                        v.begin_variation(start);
+                        stack.push(Frame::new(start));
                     }
                 }
                 b')' => {
@@ -767,7 +847,7 @@ impl<'s> Parser<'s> {
                         if let Some(n) = pending.take() {
                             self.orphan_number(n);
                         }
-                        if frame.elems.is_empty() {
+                        if frame.last == Last::Nothing {
                             self.err_help(
                                 SyntaxCode::EmptyVariation,
                                 Span::new(frame.open, self.pos),
@@ -776,12 +856,9 @@ impl<'s> Parser<'s> {
                                 "remove the parentheses or write the alternative moves inside them",
                             );
                         }
-                        let v = Spanned::new(
-                            Element::Variation(frame.elems),
-                            Span::new(frame.open, self.pos),
-                        );
+                        v.end_variation(Span::new(frame.open, self.pos));
                         if let Some(top) = stack.last_mut() {
-                            top.elems.push(v);
+                            top.last = Last::Other;
                         }
                     }
                 }
@@ -793,7 +870,7 @@ impl<'s> Parser<'s> {
                     match nag_number(&self.src[start + 1..we]) {
                         Some(nag) => {
                             if discard == 0 {
-                                self.attach_nag(&mut stack, sp(nag, start, we));
+                                self.attach_nag(v, &stack, sp(nag, start, we));
                             }
                         }
                         None => self.err_help(
@@ -830,7 +907,10 @@ impl<'s> Parser<'s> {
                             let number = pending.take();
                             if discard == 0 {
                                 if self.admit_move(&mut moves, Span::new(at, token_end)) {
-                                    push_move(&mut stack, number, token, glyph, at, token_end, we);
+                                    begin(v, begun, game_start);
+                                    give_move(
+                                        v, &mut stack, number, token, glyph, at, token_end, we,
+                                    );
                                 } else {
                                     over = true;
                                     discard = SKIP_REST;
@@ -930,7 +1010,7 @@ impl<'s> Parser<'s> {
                             self.orphan_number(n);
                         }
                         if discard == 0 {
-                            self.attach_nag(&mut stack, sp(nag, start, we));
+                            self.attach_nag(v, &stack, sp(nag, start, we));
                         }
                         continue;
                     }
@@ -943,8 +1023,9 @@ impl<'s> Parser<'s> {
                                 }
                                 let token_end = start + token_len(word);
                                 if self.admit_move(&mut moves, Span::new(start, token_end)) {
-                                    push_move(
-                                        &mut stack, number, token, glyph, start, token_end, we,
+                                    begin(v, begun, game_start);
+                                    give_move(
+                                        v, &mut stack, number, token, glyph, start, token_end, we,
                                     );
                                 } else {
                                     over = true;
@@ -989,30 +1070,30 @@ impl<'s> Parser<'s> {
                     "close it with `)` before the result",
                 );
             }
-            let v = Spanned::new(
-                Element::Variation(frame.elems),
-                Span::new(frame.open, last_end),
-            );
+            v.end_variation(Span::new(frame.open, last_end));
             if let Some(top) = stack.last_mut() {
-                top.elems.push(v);
+                top.last = Last::Other;
             }
         }
-        let mut root = stack.pop().map(|f| f.elems).unwrap_or_default();
-        // A little more than the last game had, so that most games do not grow their list.
-        self.scratch.elems_hint = root.len() + root.len() / 4;
-        root.shrink_to_fit();
         self.scratch.stack = stack;
-        (root, result, last_end)
+        (result, last_end)
     }
 
     /// Counts a move of the game; the first one over the ply limit is reported, and `false`
     /// says that it and the rest of the game are to be skipped.
+    #[inline(always)]
     fn admit_move(&mut self, moves: &mut usize, span: Span) -> bool {
         *moves += 1;
-        let max = self.scratch.limits.max_plies;
-        if *moves <= max {
+        if *moves <= self.scratch.limits.max_plies {
             return true;
         }
+        self.over_ply_limit(span);
+        false
+    }
+
+    #[cold]
+    fn over_ply_limit(&mut self, span: Span) {
+        let max = self.scratch.limits.max_plies;
         self.err_help(
             SyntaxCode::TooManyPlies,
             span,
@@ -1020,7 +1101,6 @@ impl<'s> Parser<'s> {
             "the first move over the limit",
             "this move and the rest of the game are skipped; split the game, or make long variations games of their own",
         );
-        false
     }
 
     /// Whether the next token is `)` (comments skipped).
@@ -1047,16 +1127,9 @@ impl<'s> Parser<'s> {
         );
     }
 
-    fn attach_nag(&mut self, stack: &mut [Frame], nag: Spanned<crate::ast::Nag>) {
-        let target = stack.last_mut().and_then(|f| f.elems.last_mut());
-        match target {
-            Some(Spanned {
-                value: Element::Move(m),
-                span,
-            }) => {
-                span.end = span.end.max(nag.span.end);
-                m.nags.push(nag);
-            }
+    fn attach_nag<V: Visitor>(&mut self, v: &mut V, stack: &[Frame], nag: Spanned<Nag>) {
+        match stack.last() {
+            Some(top) if matches!(top.last, Last::Move { .. }) => v.nag(nag),
             _ => self.err_help(
                 SyntaxCode::NagWithoutMove,
                 nag.span,
@@ -1067,7 +1140,8 @@ impl<'s> Parser<'s> {
         }
     }
 
-    fn annotation(&mut self) -> Spanned<Annotation> {
+    /// Reads an annotation at `pos` into the scratch list of items; returns its span.
+    fn annotation(&mut self) -> Span {
         let start = self.pos;
         let b = self.bytes;
         self.pos += 1;
@@ -1108,18 +1182,33 @@ impl<'s> Parser<'s> {
                 ),
             }
         }
-        let annotation = Annotation {
-            items: items.as_slice().to_vec(),
-        };
         self.scratch.items = items;
-        sp(annotation, start, self.pos)
+        Span::new(start, self.pos)
     }
 }
 
-/// Adds a move read from `start..we` (the token up to `token_end`, then its glyph) to the
-/// innermost open line.
+/// A tag pair as read.
+struct TagRead<'s> {
+    /// The whole pair.
+    span: Span,
+    /// The name as written.
+    name: Span,
+    /// The name in its canonical spelling.
+    canonical: &'s str,
+    /// Its index in [`KNOWN_TAGS`], if it is known.
+    known: Option<usize>,
+    /// The value, escapes removed.
+    value: Cow<'s, str>,
+    /// The quoted string.
+    value_span: Span,
+}
+
+/// Gives `v` a move read from `start..we` (the token up to `token_end`, then its glyph) and
+/// notes it as the last element of the innermost open line.
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn push_move(
+fn give_move<V: Visitor>(
+    v: &mut V,
     stack: &mut [Frame],
     number: Option<Spanned<MoveNumber>>,
     token: MoveToken,
@@ -1128,39 +1217,14 @@ fn push_move(
     token_end: usize,
     we: usize,
 ) {
-    let Some(top) = stack.last_mut() else {
-        return;
-    };
-    // Room first, so that the item is built where it is stored (`start <= token_end <= we`).
-    top.elems.reserve(1);
-    let item_start = number.as_ref().map_or(start, |n| n.span.start);
-    top.elems.push(Spanned {
-        value: Element::Move(MoveItem {
-            number,
-            token: Spanned {
-                value: token,
-                span: Span {
-                    start,
-                    end: token_end,
-                },
-            },
-            nags: match glyph {
-                None => Vec::new(),
-                Some(g) => vec![Spanned {
-                    value: g,
-                    span: Span {
-                        start: token_end,
-                        end: we,
-                    },
-                }],
-            },
-            annotation: None,
-        }),
-        span: Span {
-            start: item_start,
-            end: we,
-        },
-    });
+    if let Some(top) = stack.last_mut() {
+        top.has_move = true;
+        top.last = Last::Move { annotated: false };
+    }
+    v.move_token(number, sp(token, start, token_end));
+    if let Some(g) = glyph {
+        v.nag(sp(g, token_end, we));
+    }
 }
 
 /// The length of the move part of a word (without a trailing glyph).

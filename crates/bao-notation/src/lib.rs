@@ -40,6 +40,7 @@ mod reader;
 mod source;
 mod span;
 mod split;
+mod visit;
 mod writer;
 
 pub use ast::{
@@ -52,11 +53,13 @@ pub use grammar::{KNOWN_TAGS, MAX_VARIATION_DEPTH};
 pub use limits::Limits;
 pub use position_string::{ParsePositionError, PositionString};
 pub use reader::{
-    decode, parse_bytes, parse_bytes_with, parse_record, parse_record_with, Decoded, GameReader,
-    Parsed, StreamedGame, DEFAULT_MAX_GAME_BYTES,
+    decode, parse_bytes, parse_bytes_with, parse_record, parse_record_with, visit_reader,
+    visit_record, visit_record_with, Decoded, GameReader, Parsed, StreamedGame,
+    DEFAULT_MAX_GAME_BYTES,
 };
 pub use source::SourceText;
 pub use span::{Span, Spanned};
+pub use visit::Visitor;
 pub use writer::{write_game, write_record, WriteOptions};
 
 /// Reads a record strictly: the first syntax error (warnings ignored) fails it.

@@ -5,12 +5,13 @@ use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read};
 use std::sync::Arc;
 
-use crate::ast::{Comment, Game, Record};
+use crate::ast::{Game, Record};
 use crate::error::{SyntaxCode, SyntaxError};
 use crate::grammar::{Parser, Scratch};
 use crate::limits::Limits;
 use crate::span::{Span, Spanned};
 use crate::split::{chunks, Splitter};
+use crate::visit::{RecordBuilder, Visitor};
 
 /// A parsed text: the record and every syntax diagnostic, in text order.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -39,67 +40,81 @@ pub fn parse_record(src: &str) -> Parsed {
 /// Parses a whole text under `limits`; never fails, never panics. A leading BOM is skipped.
 #[must_use]
 pub fn parse_record_with(src: &str, limits: &Limits) -> Parsed {
+    let mut builder = RecordBuilder::default();
+    visit_record_with(src, limits, &mut builder);
+    Parsed {
+        record: Record {
+            games: builder.games,
+        },
+        errors: builder.errors,
+    }
+}
+
+/// Reads a whole text under the default [`Limits`], giving what it reads to `visitor`
+/// instead of building a record; never fails, never panics. A leading BOM is skipped.
+pub fn visit_record<V: Visitor>(src: &str, visitor: &mut V) {
+    visit_record_with(src, &Limits::DEFAULT, visitor);
+}
+
+/// Reads a whole text under `limits`, giving what it reads to `visitor`: the events from
+/// which [`parse_record_with`] builds its record, and the same diagnostics.
+pub fn visit_record_with<V: Visitor>(src: &str, limits: &Limits, visitor: &mut V) {
+    let v = visitor;
+    v.text(src, 0);
     let start = if src.starts_with('\u{feff}') { 3 } else { 0 };
-    let mut parsed = Parsed::default();
     let mut carry: Option<usize> = None;
     let mut scratch = Scratch::with_limits(*limits);
     for range in chunks(src, start) {
         let from = carry.take().unwrap_or(range.start);
         if range.end - from > limits.max_game_bytes {
-            let (game, error) = too_long(&src[from..range.end], limits.max_game_bytes);
-            parsed
-                .record
-                .games
-                .push(Spanned::new(game.value, game.span.shifted(from)));
-            parsed.errors.push(error.shifted(from));
+            let error = too_long(&src[from..range.end], limits.max_game_bytes);
+            v.begin_game(from);
+            v.end_game(Span::new(from, range.end), None);
+            v.syntax_error(error.shifted(from));
             continue;
         }
-        let (cut, errors) =
-            parse_span(src, from, range.end, &mut scratch, &mut parsed.record.games);
-        parsed.errors.extend(errors);
+        let (cut, errors) = parse_span(src, from, range.end, &mut scratch, v);
+        for e in errors {
+            v.syntax_error(e);
+        }
         carry = cut;
     }
     if let Some(from) = carry {
-        let (game, errors) = leftover_game(src, from, src.len(), scratch);
-        parsed.record.games.extend(game);
-        parsed.errors.extend(errors);
+        for e in leftover_game(src, from, src.len(), scratch, v) {
+            v.syntax_error(e);
+        }
     }
-    parsed
 }
 
-/// The empty game and the `game_too_long` error that stand for a chunk of text over the
-/// limit, with spans relative to the chunk; the error points at the start of its first line
-/// (at most 80 bytes of it, so that rendering it stays cheap).
-fn too_long(chunk: &str, max: usize) -> (Spanned<Game>, SyntaxError) {
+/// The `game_too_long` error that stands for a chunk of text over the limit, with its span
+/// relative to the chunk: the start of its first line (at most 80 bytes of it, so that
+/// rendering it stays cheap).
+fn too_long(chunk: &str, max: usize) -> SyntaxError {
     let head = &chunk.as_bytes()[..chunk.len().min(80)];
     let mut end = memchr::memchr2(b'\n', b'\r', head).unwrap_or(head.len());
     while !chunk.is_char_boundary(end) {
         end -= 1;
     }
-    let error = SyntaxError::new(
+    SyntaxError::new(
         SyntaxCode::GameTooLong,
         Span::new(0, end),
         format!("a game longer than {max} bytes was skipped"),
         "the game starting here is too long",
     )
-    .help("split the file, or raise the reader's limit");
-    (
-        Spanned::new(Game::default(), Span::new(0, chunk.len())),
-        error,
-    )
+    .help("split the file, or raise the reader's limit")
 }
 
-/// Parses `src[from..end]`, adding its games to `games`; returns where trailing comments start
+/// Parses `src[from..end]`, giving its games to `v`; returns where trailing comments start
 /// (they belong to the next chunk), and the errors before that point.
-fn parse_span(
+fn parse_span<V: Visitor>(
     src: &str,
     from: usize,
     end: usize,
     scratch: &mut Scratch,
-    games: &mut Vec<Spanned<Game>>,
+    v: &mut V,
 ) -> (Option<usize>, Vec<SyntaxError>) {
     let mut p = Parser::new(src, from, end, std::mem::take(scratch));
-    let trailing = p.games(games);
+    let trailing = p.games(v);
     let cut = trailing.first().map(|c| c.span.start);
     let mut errors = std::mem::take(&mut p.errors);
     *scratch = p.into_scratch();
@@ -110,40 +125,21 @@ fn parse_span(
     (cut, errors)
 }
 
-/// The comments at the very end of a text, as a game of their own.
-fn leftover_game(
+/// The comments at the very end of a text, given to `v` as a game of their own; returns
+/// the errors.
+fn leftover_game<V: Visitor>(
     src: &str,
     from: usize,
     end: usize,
     scratch: Scratch,
-) -> (Option<Spanned<Game>>, Vec<SyntaxError>) {
+    v: &mut V,
+) -> Vec<SyntaxError> {
     let mut p = Parser::new(src, from, end, scratch);
-    let mut games = Vec::new();
-    let trailing = p.games(&mut games);
+    let trailing = p.games(v);
+    p.comments_game(&trailing, v);
     let mut errors = p.errors;
     errors.sort_by_key(|e| e.span.start);
-    if !games.is_empty() {
-        return (games.pop(), errors);
-    }
-    if trailing.is_empty() {
-        return (None, errors);
-    }
-    let span = trailing
-        .iter()
-        .map(|c| c.span)
-        .reduce(Span::join)
-        .unwrap_or_default();
-    let comments: Vec<Spanned<Comment>> = trailing;
-    (
-        Some(Spanned::new(
-            Game {
-                comments,
-                ..Game::default()
-            },
-            span,
-        )),
-        errors,
-    )
+    errors
 }
 
 /// Bytes decoded to text: UTF-8 as is, any byte that is not UTF-8 read as Latin-1.
@@ -266,8 +262,8 @@ pub struct GameReader<R> {
     warned_latin1: bool,
     done: bool,
     scratch: Scratch,
-    /// The list the parser fills, kept from chunk to chunk.
-    games: Vec<Spanned<Game>>,
+    /// The builder the parser fills, kept from chunk to chunk.
+    builder: RecordBuilder,
 }
 
 impl<R: Read> GameReader<R> {
@@ -308,7 +304,7 @@ impl<R: Read> GameReader<R> {
             warned_latin1: false,
             done: false,
             scratch: Scratch::with_limits(*limits),
-            games: Vec::new(),
+            builder: RecordBuilder::default(),
         }
     }
 
@@ -406,30 +402,30 @@ impl<R: Read> GameReader<R> {
         }
     }
 
-    fn process_chunk(&mut self) {
-        if self.overflow {
-            let shown = self.chunk.len().min(256);
-            let d = decode(&self.chunk[..shown]);
-            let text: Arc<str> = Arc::from(d.text.as_ref());
-            let error = SyntaxError::new(
-                SyntaxCode::GameTooLong,
-                Span::new(0, text.find('\n').unwrap_or(text.len())),
-                format!("a game longer than {} bytes was skipped", self.max_bytes),
-                "the game starting here is too long",
-            )
-            .help("split the file, or raise the reader's limit");
-            self.queue.push_back(StreamedGame {
-                game: Spanned::new(Game::default(), Span::new(0, text.len())),
-                errors: vec![error],
-                text,
-                offset: self.chunk_offset,
-            });
-            self.chunk.clear();
-            return;
-        }
-        let d = decode(&self.chunk);
-        let text: Arc<str> = Arc::from(d.text.as_ref());
-        let mut warning = d.warning;
+    /// The text of an overflowing chunk (its first 256 bytes, enough to show where it
+    /// starts) and its `game_too_long` error.
+    fn overflow_chunk(&mut self) -> (Cow<'_, str>, SyntaxError) {
+        let shown = self.chunk.len().min(256);
+        let d = decode(&self.chunk[..shown]);
+        let error = SyntaxError::new(
+            SyntaxCode::GameTooLong,
+            Span::new(0, d.text.find('\n').unwrap_or(d.text.len())),
+            format!("a game longer than {} bytes was skipped", self.max_bytes),
+            "the game starting here is too long",
+        )
+        .help("split the file, or raise the reader's limit");
+        (d.text, error)
+    }
+
+    /// Parses a chunk's decoded `text` into `v`; returns its diagnostics (the first Latin-1
+    /// warning of the input included), keeping its trailing comments for the next chunk.
+    fn parse_chunk<V: Visitor>(
+        &mut self,
+        text: &str,
+        warning: Option<SyntaxError>,
+        v: &mut V,
+    ) -> Vec<SyntaxError> {
+        let mut warning = warning;
         if self.warned_latin1 {
             warning = None;
         }
@@ -440,8 +436,7 @@ impl<R: Read> GameReader<R> {
             0
         };
         self.first = false;
-        let mut games = std::mem::take(&mut self.games);
-        let (cut, mut errors) = parse_span(&text, start, text.len(), &mut self.scratch, &mut games);
+        let (cut, mut errors) = parse_span(text, start, text.len(), &mut self.scratch, v);
         if let Some(cut) = cut {
             self.carry = text.as_bytes()[cut..].to_vec();
             self.carry_offset = self.chunk_offset + cut as u64;
@@ -449,9 +444,31 @@ impl<R: Read> GameReader<R> {
         if let Some(w) = warning {
             errors.insert(0, w);
         }
-        self.push_games(&mut games, errors, &text);
-        // The list's buffer serves the next chunk.
-        self.games = games;
+        errors
+    }
+
+    fn process_chunk(&mut self) {
+        if self.overflow {
+            let (text, error) = self.overflow_chunk();
+            let text: Arc<str> = Arc::from(text.as_ref());
+            self.queue.push_back(StreamedGame {
+                game: Spanned::new(Game::default(), Span::new(0, text.len())),
+                errors: vec![error],
+                text,
+                offset: self.chunk_offset,
+            });
+            self.chunk.clear();
+            return;
+        }
+        let chunk = std::mem::take(&mut self.chunk);
+        let Decoded { text, warning } = decode(&chunk);
+        let text: Arc<str> = Arc::from(text.as_ref());
+        self.chunk = chunk;
+        let mut builder = std::mem::take(&mut self.builder);
+        let errors = self.parse_chunk(&text, warning, &mut builder);
+        self.push_games(&mut builder.games, errors, &text);
+        // The builder's buffers serve the next chunk.
+        self.builder = builder;
     }
 
     /// Queues the games (leaving `games` empty) with the errors given to the game they fall in.
@@ -491,16 +508,73 @@ impl<R: Read> GameReader<R> {
         self.queue.extend(items);
     }
 
-    fn finish(&mut self) {
+    /// The comments left at the end of the input, as a game of their own (in `v`); returns
+    /// its text and errors, or `None` when there are none.
+    fn finish_with<V: Visitor>(&mut self, v: &mut V) -> Option<(Arc<str>, Vec<SyntaxError>)> {
         if self.carry.is_empty() {
-            return;
+            return None;
         }
         let carry = std::mem::take(&mut self.carry);
         self.chunk_offset = self.carry_offset;
         let text: Arc<str> = Arc::from(String::from_utf8_lossy(&carry).as_ref());
-        let (game, errors) = leftover_game(&text, 0, text.len(), std::mem::take(&mut self.scratch));
-        self.push_games(&mut game.into_iter().collect(), errors, &text);
+        v.text(&text, self.chunk_offset);
+        let errors = leftover_game(&text, 0, text.len(), std::mem::take(&mut self.scratch), v);
+        Some((text, errors))
     }
+
+    fn finish(&mut self) {
+        let mut builder = std::mem::take(&mut self.builder);
+        if let Some((text, errors)) = self.finish_with(&mut builder) {
+            self.push_games(&mut builder.games, errors, &text);
+        }
+    }
+
+    /// Reads the rest of the input, giving what it reads to `visitor` instead of building
+    /// games: chunk by chunk (normally a game each, announced by
+    /// [`Visitor::text`] with the chunk's byte offset), in bounded memory, with the
+    /// diagnostics [`GameReader`] gives. Stops at the first read error.
+    ///
+    /// # Errors
+    ///
+    /// An I/O error of the underlying reader.
+    pub fn visit<V: Visitor>(mut self, visitor: &mut V) -> io::Result<()> {
+        let v = visitor;
+        while self.fill_chunk()? {
+            if self.overflow {
+                let offset = self.chunk_offset;
+                let (text, error) = self.overflow_chunk();
+                v.text(&text, offset);
+                v.begin_game(0);
+                v.end_game(Span::new(0, text.len()), None);
+                v.syntax_error(error);
+                self.chunk.clear();
+                continue;
+            }
+            let chunk = std::mem::take(&mut self.chunk);
+            let d = decode(&chunk);
+            v.text(&d.text, self.chunk_offset);
+            for e in self.parse_chunk(&d.text, d.warning, v) {
+                v.syntax_error(e);
+            }
+            self.chunk = chunk;
+        }
+        if let Some((_, errors)) = self.finish_with(v) {
+            for e in errors {
+                v.syntax_error(e);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Reads games from any reader under the default [`Limits`], giving what it reads to
+/// `visitor` (see [`GameReader::visit`]).
+///
+/// # Errors
+///
+/// An I/O error of the underlying reader.
+pub fn visit_reader<R: Read, V: Visitor>(input: R, visitor: &mut V) -> io::Result<()> {
+    GameReader::new(input).visit(visitor)
 }
 
 impl<R: Read> Iterator for GameReader<R> {

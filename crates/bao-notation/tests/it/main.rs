@@ -11,6 +11,8 @@ mod roundtrip;
 mod source;
 /// One fixture per syntax code, with its rendered diagnostic (`fixtures/invalid/syntax/`).
 mod syntax;
+/// The visitor: its events rebuild what `parse_record` and `GameReader` give.
+mod visit;
 
 use std::path::Path;
 
