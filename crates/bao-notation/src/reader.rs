@@ -366,7 +366,9 @@ impl<R: Read> GameReader<R> {
         };
         self.overflow = false;
         if !self.next_line.is_empty() || self.next_truncated {
-            let t = self.next_truncated;
+            // Taken once: a line cut at the end of the input must not begin every chunk
+            // after it (it did, and the reader gave `game_too_long` forever).
+            let t = std::mem::take(&mut self.next_truncated);
             self.append(t);
         }
         loop {

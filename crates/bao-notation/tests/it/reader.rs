@@ -298,3 +298,23 @@ fn a_hundred_thousand_open_parentheses() {
     }
     last_game_is_after(&p);
 }
+
+/// Found by comparing builds on the fuzzing corpus with a small limit: a line longer than the
+/// limit at the very end of the input, beginning a game, was taken again at the start of
+/// every following chunk, and the reader gave `game_too_long` forever.
+#[test]
+fn a_long_last_line_is_skipped_once() {
+    let mut text = String::from("[Event \"a\"]\n1. A6<* *\n\n[Event \"");
+    text.push_str(&"x".repeat(400));
+    for end in ["", "\"]\n1. A6<* *", "\"]\n1. A6<* *\n"] {
+        let input = format!("{text}{end}");
+        let games: Vec<_> = GameReader::with_limit(input.as_bytes(), 300)
+            .take(10)
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(games.len(), 2, "{end:?}");
+        assert!(games[0].errors.is_empty());
+        let codes: Vec<_> = games[1].errors.iter().map(|e| e.code).collect();
+        assert_eq!(codes, [SyntaxCode::GameTooLong], "{end:?}");
+    }
+}
