@@ -62,6 +62,9 @@ impl Tracer for MoveTrace {
         }
     }
     fn event(&mut self, event: Event) {
+        if let (Event::Placed { pit }, None) = (event, self.placement) {
+            self.placement = Some(pit);
+        }
         if self.events.len() < MoveTrace::LAP_LIMIT {
             self.events.push(event);
         }
