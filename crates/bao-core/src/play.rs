@@ -307,7 +307,7 @@ impl Position {
             EndCheck::SouthFirst => [Side::South, Side::North],
         };
         for loser in order {
-            if self.front_row_seeds(loser) == 0 {
+            if crate::engine::front_empty(self.ring(loser)) {
                 let reason = if loser == y {
                     EndReason::BaoHamna
                 } else {
