@@ -62,6 +62,9 @@ impl Tracer for MoveTrace {
         }
     }
     fn event(&mut self, event: Event) {
+        if let (Event::Placed { pit }, None) = (event, self.placement) {
+            self.placement = Some(pit);
+        }
         if self.events.len() < MoveTrace::LAP_LIMIT {
             self.events.push(event);
         }
@@ -150,8 +153,10 @@ enum Flow {
 }
 
 #[inline]
-fn front_empty(ring: &[u8; RING]) -> bool {
-    ring[..8].iter().all(|&n| n == 0)
+pub(crate) fn front_empty(ring: &[u8; RING]) -> bool {
+    // The eight front pits read as one word: no loop, no branch.
+    let [a, b, c, d, e, f, g, h, ..] = *ring;
+    u64::from_le_bytes([a, b, c, d, e, f, g, h]) == 0
 }
 
 impl<'t, T: Tracer> Runner<'t, T> {

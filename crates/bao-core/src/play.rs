@@ -307,7 +307,7 @@ impl Position {
             EndCheck::SouthFirst => [Side::South, Side::North],
         };
         for loser in order {
-            if self.front_row_seeds(loser) == 0 {
+            if crate::engine::front_empty(self.ring(loser)) {
                 let reason = if loser == y {
                     EndReason::BaoHamna
                 } else {
@@ -437,12 +437,17 @@ impl Position {
     /// Namua capture candidates (N2): an occupied front pit facing seeds, each sign that
     /// may enter at a kichwa from it (no safari).
     fn namua_capture_candidates(&self) -> MoveSet {
+        self.namua_capture_candidates_from(0xff)
+    }
+
+    /// The namua capture candidates from the front pits of `pits` (bit i: ring index i).
+    fn namua_capture_candidates_from(&self, pits: u32) -> MoveSet {
         let side = self.to_move;
         let own = self.ring(side);
         let opp = self.ring(side.opponent());
         let mut cands = MoveSet::empty(Kind::NamuaCapture, side);
         for i in 0..8 {
-            if own[i] == 0 || opp[7 - i] == 0 {
+            if pits & (1 << i) == 0 || own[i] == 0 || opp[7 - i] == 0 {
                 continue;
             }
             // Bits 4i (`<`) and 4i + 2 (`>`); a kimbi enters at its own kichwa only.
@@ -543,6 +548,13 @@ impl Position {
 
     /// Mtaji capture candidates by the first-lap rule (G6, M2), before execution.
     fn mtaji_capture_candidates(&self, side: Side) -> MoveSet {
+        self.mtaji_capture_candidates_from(side, u32::MAX)
+    }
+
+    /// The mtaji capture candidates that start in the pits of `starts` (bit r: ring index
+    /// r): the same as [`Position::mtaji_capture_candidates`] restricted to those pits,
+    /// cheaper when they are few (a validator asking about one written move).
+    fn mtaji_capture_candidates_from(&self, side: Side, starts: u32) -> MoveSet {
         let own = self.ring(side);
         let opp = self.ring(side.opponent());
         let mut out = MoveSet::empty(Kind::MtajiCapture, side);
@@ -562,8 +574,11 @@ impl Position {
             Takasia::Standard => self.blocked[side.index()].map_or(RING, usize::from),
             _ => RING,
         };
-        for (r, &n) in own.iter().enumerate() {
-            let n = usize::from(n);
+        let mut pits = starts & ((1 << RING) - 1);
+        while pits != 0 {
+            let r = pits.trailing_zeros() as usize;
+            pits &= pits - 1;
+            let n = usize::from(own[r]);
             if n < 2 || n >= usize::from(self.rules.capture_threshold) || r == blocked_start {
                 continue;
             }
@@ -787,6 +802,20 @@ impl Position {
         Some(self.complete_traced(mv, &run, trace, false))
     }
 
+    /// [`Position::play_if_legal_deferred`] into a trace the caller keeps and reuses: the
+    /// trace is emptied and refilled, so a replay of many moves allocates nothing once its
+    /// lists have grown. Returns the next position when `mv` is legal; when it is not
+    /// (`None`), the trace holds an unspecified part of the run.
+    pub fn play_if_legal_deferred_into(
+        &self,
+        mv: &Move,
+        trace: &mut MoveTrace,
+    ) -> Option<Position> {
+        trace.reset(*mv, self.to_move, self.stage());
+        let run = self.legal_run(mv, trace)?;
+        Some(self.complete_traced_in(mv, &run, trace, false))
+    }
+
     /// Decides whether `mv` is legal, running it (with `tracer`) once; the run when legal.
     fn legal_run<T: Tracer>(&self, mv: &Move, tracer: &mut T) -> Option<Run> {
         if self.ended.is_some() || self.front_row_outcome().is_some() {
@@ -802,8 +831,9 @@ impl Position {
         };
         match self.stage() {
             Stage::Namua => {
-                let cands = self.namua_capture_candidates();
                 if !mv.takasa {
+                    // Whether the move is a candidate depends on its own pit only.
+                    let cands = self.namua_capture_candidates_from(1 << mv.pit.ring());
                     let plain = Move {
                         safari: false,
                         ..*mv
@@ -819,6 +849,7 @@ impl Position {
                     }
                     return own_run(tracer);
                 }
+                let cands = self.namua_capture_candidates();
                 let placements = self.namua_placements();
                 if mv.safari
                     || mv.pit.ring() >= 8
@@ -830,14 +861,18 @@ impl Position {
                 own_run(tracer)
             }
             Stage::Mtaji => {
-                let cands = self.mtaji_capture_candidates(side);
-                let priority = self.priority_pit().filter(|_| !cands.is_empty());
                 if !mv.takasa {
-                    if !cands.contains(mv) {
+                    // Whether the move is a candidate depends on its own pit only; the other
+                    // candidates matter only under priority.
+                    let own = self.mtaji_capture_candidates_from(side, 1 << mv.pit.ring());
+                    if !own.contains(mv) {
                         return None;
                     }
                     let run = own_run(tracer)?;
+                    // A candidate exists (this one), so priority applies when the rules give it.
+                    let priority = self.priority_pit();
                     if let Some(h) = priority.filter(|&h| run.captured_mask & (1 << h) == 0) {
+                        let cands = self.mtaji_capture_candidates(side);
                         // Not taking the reserved pit: legal only when no capture does.
                         if self.rules.takasia == Takasia::AbstractPlay {
                             return None;
@@ -852,6 +887,8 @@ impl Position {
                     }
                     return Some(run);
                 }
+                let cands = self.mtaji_capture_candidates(side);
+                let priority = self.priority_pit().filter(|_| !cands.is_empty());
                 let takasas = MoveSet::empty(Kind::Takasa, side);
                 // A takasa shape (no safari).
                 takasas.bit_of(mv)?;
@@ -912,19 +949,28 @@ impl Position {
         mut trace: MoveTrace,
         end_test: bool,
     ) -> (Position, MoveTrace) {
-        trace.placement = trace.events.iter().find_map(|e| match e {
-            Event::Placed { pit } => Some(*pit),
-            _ => None,
-        });
+        let next = self.complete_traced_in(mv, run, &mut trace, end_test);
+        (next, trace)
+    }
+
+    /// [`Position::complete_traced`] on a borrowed trace.
+    fn complete_traced_in(
+        &self,
+        mv: &Move,
+        run: &Run,
+        trace: &mut MoveTrace,
+        end_test: bool,
+    ) -> Position {
+        // `trace.placement` was set by the tracer at the `Placed` event.
         trace.laps_total = run.laps;
         trace.seeds_sown = run.sown;
-        let next = self.finish_move(mv, run, Some(&mut trace));
+        let next = self.finish_move(mv, run, Some(trace));
         trace.outcome = if end_test {
             next.outcome_after_move()
         } else {
             next.ended.or_else(|| next.front_row_outcome())
         };
-        (next, trace)
+        next
     }
 
     /// Plays a legal move without a trace (fast path for playouts and perft).

@@ -34,7 +34,9 @@ impl MoveTrace {
     /// The most laps a trace keeps.
     pub const LAP_LIMIT: usize = 4096;
 
-    pub(crate) fn new(mv: Move, mover: Side, stage: Stage) -> Self {
+    /// An empty trace of `mv` (the engine fills it while running the move).
+    #[must_use]
+    pub fn new(mv: Move, mover: Side, stage: Stage) -> Self {
         MoveTrace {
             mv,
             mover,
@@ -50,6 +52,22 @@ impl MoveTrace {
             never_ending: None,
             outcome: None,
         }
+    }
+
+    /// Empties the trace for another run of `mv`, keeping the room of its lists (so that a
+    /// trace reused move after move allocates only while its lists grow).
+    pub(crate) fn reset(&mut self, mv: Move, mover: Side, stage: Stage) {
+        self.mv = mv;
+        self.mover = mover;
+        self.stage = stage;
+        self.placement = None;
+        self.laps.clear();
+        self.captures.clear();
+        self.events.clear();
+        self.laps_total = 0;
+        self.seeds_sown = 0;
+        self.never_ending = None;
+        self.outcome = None;
     }
 
     /// Whether the move created a takasia (written `**`).

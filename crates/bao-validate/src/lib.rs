@@ -37,6 +37,7 @@ use std::sync::Arc;
 
 use bao_notation::{parse_record, write_record, Parsed, Record, WriteOptions};
 
+pub use annotate::ItemList;
 pub use annotate::{agrees, annotate_record, engine_items, items_text, Disagreement};
 pub use codes::{Code, ALL_CODES, REPOSITORY};
 pub use diagnostic::{line_col, AnyDiagnostic, CheckDiagnostic, CheckReport, Label, Stats};

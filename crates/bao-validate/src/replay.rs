@@ -7,7 +7,7 @@ use bao_core::{
 };
 use bao_notation::{Directions, Element, Game, GameResult, MoveItem, SignUse, Span, Spanned};
 
-use crate::annotate::{agrees, engine_items, items_text};
+use crate::annotate::{agrees, agrees_written, items_text, ItemList};
 use crate::codes::Code;
 use crate::diagnostic::CheckDiagnostic;
 use crate::plies::{rank_in_line, InLine};
@@ -23,7 +23,7 @@ pub struct Played {
     /// The move.
     pub mv: Move,
     /// The engine's annotation items.
-    pub items: Vec<bao_notation::AnnotationItem>,
+    pub items: ItemList,
     /// The move creates a takasia.
     pub takasia: bool,
     /// The move wins.
@@ -40,7 +40,8 @@ pub(crate) struct GameCheck {
     pub(crate) final_outcome: Option<Option<Outcome>>,
 }
 
-/// A move played by the fast path whose no-legal-move end test is still to run.
+/// A move played by the fast path whose no-legal-move end test is still to run (on the
+/// position after it, which is the line's current position while the test is pending).
 #[derive(Debug, Clone, Copy)]
 struct Pending {
     /// Its index in `GameCheck::played`.
@@ -48,8 +49,6 @@ struct Pending {
     /// Its token.
     span: Span,
     mover: Side,
-    /// The position after it.
-    next: Position,
 }
 
 /// A move of the line walked so far, for secondary labels.
@@ -314,21 +313,34 @@ impl Walker<'_> {
         let mut before_last: Option<(Position, usize, usize)> = None; // position, ply, history len
         let mut ended: Option<(Outcome, Span)> = None;
         let mut ply = ply0;
-        let mut past: Vec<Past> = history.to_vec();
+        let mut past: Vec<Past> = Vec::with_capacity(history.len() + elems.len());
+        past.extend_from_slice(history);
         let mut assumes: Option<(usize, String)> = None;
         // An assumed swap: the move index whose token is replaced by an earlier one.
         let mut swapped: Option<(usize, &MoveItem)> = None;
-        let moves: Vec<&MoveItem> = elems
-            .iter()
-            .filter_map(|e| match &e.value {
-                Element::Move(m) => Some(m),
-                _ => None,
-            })
-            .collect();
+        // Sized at once (most elements are moves) rather than grown move by move.
+        let mut moves: Vec<&MoveItem> = Vec::with_capacity(elems.len());
+        moves.extend(elems.iter().filter_map(|e| match &e.value {
+            Element::Move(m) => Some(m),
+            _ => None,
+        }));
         let mut move_index = 0usize;
         // The no-legal-move end test (E2) of the last move, when it was played by the fast
         // path: a legal next move settles it for free; anything else runs it.
         let mut pending: Option<Pending> = None;
+        // The trace of the ply being replayed, reused from ply to ply (the fast path fills
+        // it; the slow path's own trace replaces it).
+        let mut trace = MoveTrace::new(
+            Move {
+                pit: bao_core::Pit::nyumba(start.to_move()),
+                sign: Sign::Left,
+                takasa: false,
+                safari: false,
+            },
+            start.to_move(),
+            start.stage(),
+        );
+        self.out.played.reserve(moves.len());
         for e in elems {
             match &e.value {
                 Element::Comment(_) => {}
@@ -355,7 +367,7 @@ impl Walker<'_> {
                     ply += 1;
                     before_last = Some((here, ply - 1, past.len()));
                     let fast = if ended.is_none() {
-                        self.fast_play(&here, item)
+                        self.fast_play(&here, item, &mut trace)
                     } else {
                         None
                     };
@@ -363,7 +375,7 @@ impl Walker<'_> {
                         // A legal move here: the last move did not end the game by E2.
                         pending = None;
                     } else if let Some(p) = pending.take() {
-                        self.settle(p, &mut ended);
+                        self.settle(p, &here, &mut ended);
                     }
                     if let (Some((o, end_span)), true) = (ended, main) {
                         let d = CheckDiagnostic::new(
@@ -407,10 +419,15 @@ impl Walker<'_> {
                             self.out.plies += 1;
                             Ok(f)
                         }
-                        None => self.play(&here, item, ply, &past, ended.map(|e| e.1), following),
+                        None => self
+                            .play(&here, item, ply, &past, ended.map(|e| e.1), following)
+                            .map(|(mv, next, t)| {
+                                trace = t;
+                                (mv, next)
+                            }),
                     };
                     match played {
-                        Ok((mv, next, mut trace)) => {
+                        Ok((mv, next)) => {
                             if deferred && trace.outcome.is_none() {
                                 if item.token.value.claims_win {
                                     // The `#` claim is judged now.
@@ -420,15 +437,15 @@ impl Walker<'_> {
                                         played: self.out.played.len(),
                                         span: item.token.span,
                                         mover: here.to_move(),
-                                        next,
                                     });
                                 }
                             }
-                            self.record(item, ply, &mv, &here, &next, &trace, &assumes);
+                            let takasia =
+                                self.record(item, ply, &mv, &here, &next, &trace, &assumes);
                             past.push(Past {
                                 span: item.token.span,
                                 mover: here.to_move(),
-                                takasia: trace.takasia_set(),
+                                takasia,
                             });
                             if let Some(o) = trace.outcome {
                                 ended = Some((o, item.token.span));
@@ -514,8 +531,9 @@ impl Walker<'_> {
                 }
             }
         }
-        if let Some(p) = pending.take() {
-            self.settle(p, &mut ended);
+        // A pending test is set only together with `pos` and taken before `pos` changes.
+        if let (Some(p), Some(at)) = (pending.take(), pos) {
+            self.settle(p, &at, &mut ended);
         }
         match pos {
             Some(p) if assumes.is_none() => LineEnd::Complete {
@@ -529,15 +547,22 @@ impl Walker<'_> {
     /// The fast path of a ply: the move the token names, played with its trace, when it
     /// names exactly one legal move (the end test E2 left to [`Walker::settle`]); `None`
     /// for anything else, which [`Walker::play`] explains.
-    fn fast_play(&self, pos: &Position, item: &MoveItem) -> Option<(Move, Position, MoveTrace)> {
+    /// The trace is left in `trace`.
+    fn fast_play(
+        &self,
+        pos: &Position,
+        item: &MoveItem,
+        trace: &mut MoveTrace,
+    ) -> Option<(Move, Position)> {
         let spec = token_spec(pos, item, self.directions).ok()?;
-        play_written(pos, &spec)
+        play_written(pos, &spec, trace)
     }
 
     /// Runs a deferred end test: when the side to move after that move has no legal move,
     /// the game ended with it (and the move wins).
-    fn settle(&mut self, p: Pending, ended: &mut Option<(Outcome, Span)>) {
-        if let Some(o) = p.next.outcome() {
+    /// `next` is the position after that move.
+    fn settle(&mut self, p: Pending, next: &Position, ended: &mut Option<(Outcome, Span)>) {
+        if let Some(o) = next.outcome() {
             *ended = Some((o, p.span));
             if o.winner == Some(p.mover) {
                 if let Some(played) = self.out.played.get_mut(p.played) {
@@ -696,6 +721,8 @@ impl Walker<'_> {
         d.help(help.join("\n"))
     }
 
+    /// Records a replayed move: its engine items in `played`, and the diagnostics of claims
+    /// and an annotation that the move does not bear out. Returns the takasia it creates.
     #[allow(clippy::too_many_arguments)]
     fn record(
         &mut self,
@@ -706,14 +733,64 @@ impl Walker<'_> {
         next: &Position,
         trace: &MoveTrace,
         assumes: &Option<(usize, String)>,
-    ) {
-        let rules = pos.rules();
-        let names = rules.names();
-        let items = engine_items(trace, next);
+    ) -> Option<bao_core::Pit> {
         let takasia = trace.takasia_set();
         let wins = trace.outcome.is_some_and(|o| o.winner == Some(trace.mover));
+        let mut played = Played {
+            token_start: item.token.span.start,
+            mv: *mv,
+            items: ItemList::new(),
+            takasia: takasia.is_some(),
+            wins,
+        };
+        played.items.extend_from_move(trace, next);
+        let token = item.token.value;
+        // Compared in place; the list of written items is built only for a mismatch.
+        let agreed = item
+            .annotation
+            .as_ref()
+            .map_or(Ok(()), |a| agrees_written(&a.value.items, &played.items));
+        if (token.claims_takasia && takasia.is_none())
+            || (token.claims_win && !wins)
+            || agreed.is_err()
+        {
+            self.record_diagnostics(
+                item,
+                ply,
+                mv,
+                pos,
+                trace,
+                assumes,
+                &played.items,
+                takasia,
+                wins,
+            );
+        }
+        self.out.played.push(played);
+        takasia
+    }
+
+    /// The diagnostics of [`Walker::record`]: false `**` and `#` claims, annotation
+    /// mismatches.
+    #[cold]
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn record_diagnostics(
+        &mut self,
+        item: &MoveItem,
+        ply: usize,
+        mv: &Move,
+        pos: &Position,
+        trace: &MoveTrace,
+        assumes: &Option<(usize, String)>,
+        items: &[bao_notation::AnnotationItem],
+        takasia: Option<bao_core::Pit>,
+        wins: bool,
+    ) {
+        let rules = pos.rules();
         let token = item.token.value;
         if token.claims_takasia && takasia.is_none() {
+            let names = rules.names();
             let d = CheckDiagnostic::new(
                 Code::FalseTakasiaClaim,
                 self.n,
@@ -749,7 +826,7 @@ impl Walker<'_> {
         }
         if let Some(a) = &item.annotation {
             let written: Vec<_> = a.value.items.iter().map(|i| i.value).collect();
-            if let Err(dis) = agrees(&written, &items) {
+            if let Err(dis) = agrees(&written, items) {
                 let ranked = rank(pos, &MoveSpec::from(*mv), Some(&a.value));
                 let alt = ranked
                     .iter()
@@ -777,7 +854,7 @@ impl Walker<'_> {
                     };
                     let mut help = vec![
                         rule_sentence(code, rules, pos.to_move()),
-                        format!("Written {}; {mv} gives {}.", pick(&written), pick(&items)),
+                        format!("Written {}; {mv} gives {}.", pick(&written), pick(items)),
                     ];
                     if let Some(s) = alt {
                         help.push(capitalise(&s.sentence()));
@@ -788,7 +865,7 @@ impl Walker<'_> {
                         format!(
                             "the {what} written for {token} are not the move's: written {}, actual {}",
                             pick(&written),
-                            pick(&items)
+                            pick(items)
                         ),
                     )
                     .primary(a.span, format!("{what} do not match"))
@@ -800,18 +877,11 @@ impl Walker<'_> {
                 }
             }
         }
-        self.out.played.push(Played {
-            token_start: item.token.span.start,
-            mv: *mv,
-            items,
-            takasia: takasia.is_some(),
-            wins,
-        });
     }
 }
 
 /// The fast path of a ply: when `spec` matches exactly one legal move, that move played
-/// with its trace (without the no-legal-move end test, see
+/// with its trace, left in `trace` (without the no-legal-move end test, see
 /// `Position::play_if_legal_deferred`); `None` when it matches none or several (then
 /// [`resolve`] says why).
 ///
@@ -820,14 +890,18 @@ impl Walker<'_> {
 /// `Position::play_if_legal` / `is_legal`, without generating every legal move; a capture
 /// and a takasa from the same pit and sign are never both legal, so with the sign written
 /// the first legal form is the only one.
-pub(crate) fn play_written(pos: &Position, spec: &MoveSpec) -> Option<(Move, Position, MoveTrace)> {
+pub(crate) fn play_written(
+    pos: &Position,
+    spec: &MoveSpec,
+    trace: &mut MoveTrace,
+) -> Option<(Move, Position)> {
     let signs: &[Sign] = match spec.sign {
         Some(Sign::Left) => &[Sign::Left],
         Some(Sign::Right) => &[Sign::Right],
         None => &[Sign::Left, Sign::Right],
     };
     let forms: &[bool] = if spec.takasa { &[true] } else { &[false, true] };
-    let mut found: Option<(Move, Position, MoveTrace)> = None;
+    let mut found: Option<(Move, Position)> = None;
     for &sign in signs {
         for &takasa in forms {
             let mv = Move {
@@ -837,8 +911,8 @@ pub(crate) fn play_written(pos: &Position, spec: &MoveSpec) -> Option<(Move, Pos
                 safari: spec.safari,
             };
             if found.is_none() {
-                if let Some((next, trace)) = pos.play_if_legal_deferred(&mv) {
-                    found = Some((mv, next, trace));
+                if let Some(next) = pos.play_if_legal_deferred_into(&mv, trace) {
+                    found = Some((mv, next));
                     // The other form with this sign cannot be legal as well.
                     break;
                 }

@@ -2,9 +2,9 @@
 //! them into the token written.
 
 use bao_core::{Move, MoveSpec, MoveTrace, Pit, Position, Row, Stage};
-use bao_notation::{Annotation, AnnotationItem};
+use bao_notation::Annotation;
 
-use crate::annotate::{agrees, engine_items};
+use crate::annotate::{agrees_written, ItemList};
 use crate::words::effect;
 
 /// The largest cost a suggestion may have (tenths of a slip).
@@ -249,9 +249,8 @@ pub(crate) fn sort(list: &mut [Suggestion]) {
 /// Whether a move's trace agrees with an annotation (both channels, where written).
 #[must_use]
 pub fn annotation_matches(a: &Annotation, trace: &MoveTrace, next: &Position) -> bool {
-    let actual = engine_items(trace, next);
-    let recorded: Vec<AnnotationItem> = a.items.iter().map(|i| i.value).collect();
-    agrees(&recorded, &actual).is_ok()
+    let actual = ItemList::of_move(trace, next);
+    agrees_written(&a.items, &actual).is_ok()
 }
 
 /// The best suggestion if it stands out: cheap enough, and cheaper than the next.

@@ -1,9 +1,11 @@
 //! The fast paths agree with the slow reference: `is_legal` and `play_if_legal` (which
 //! decide a move's legality without generating every legal move) against membership in
 //! `legal_moves`, and `play_if_legal` against `play_unchecked`, for every move shape in every
-//! position of random games under every preset and a few option variants.
+//! position of random games under every preset and a few option variants; and
+//! `play_if_legal_deferred_into`, with one trace reused for every move, against
+//! `play_if_legal_deferred`.
 
-use bao_core::{Move, Pit, Position, RuleSet, Setup, Sign, PRESET_NAMES};
+use bao_core::{Move, MoveTrace, Pit, Position, RuleSet, Setup, Side, Sign, Stage, PRESET_NAMES};
 
 /// Every move that can be written: 32 pits, two signs, plain, takasa or safari (and both).
 fn every_move() -> Vec<Move> {
@@ -51,8 +53,9 @@ fn rule_sets() -> Vec<RuleSet> {
     out
 }
 
-/// Checks every move shape in `pos`; returns how many were legal.
-fn check_position(pos: &Position, moves: &[Move]) -> usize {
+/// Checks every move shape in `pos`; returns how many were legal. `scratch` is the trace
+/// reused from move to move (it holds the previous run's laps, captures and events).
+fn check_position(pos: &Position, moves: &[Move], scratch: &mut MoveTrace) -> usize {
     let legal = pos.legal_moves();
     for mv in moves {
         let want = legal.contains(mv);
@@ -65,6 +68,9 @@ fn check_position(pos: &Position, moves: &[Move]) -> usize {
                 assert_eq!(trace, t2, "{mv} in\n{pos}");
                 let (n3, mut t3) = pos.play_if_legal_deferred(mv).expect("legal");
                 assert_eq!(n3, n2, "{mv} in\n{pos}");
+                let n4 = pos.play_if_legal_deferred_into(mv, scratch);
+                assert_eq!(n4, Some(n3), "{mv} in\n{pos}");
+                assert_eq!(*scratch, t3, "{mv} in\n{pos}");
                 if t3.outcome.is_none() {
                     // Only the no-legal-move test was left out.
                     t3.outcome = n3.outcome();
@@ -76,6 +82,10 @@ fn check_position(pos: &Position, moves: &[Move]) -> usize {
                 assert!(!want, "play_if_legal refused legal {mv} in\n{pos}");
                 assert!(pos.play(mv).is_err(), "{mv} in\n{pos}");
                 assert!(pos.play_if_legal_deferred(mv).is_none(), "{mv} in\n{pos}");
+                assert!(
+                    pos.play_if_legal_deferred_into(mv, scratch).is_none(),
+                    "{mv} in\n{pos}"
+                );
             }
         }
     }
@@ -87,13 +97,14 @@ fn fast_legality_agrees_with_legal_moves() {
     let moves = every_move();
     let mut positions = 0;
     let mut legal_seen = 0;
+    let mut scratch = MoveTrace::new(moves[0], Side::South, Stage::Namua);
     for (k, rules) in rule_sets().into_iter().enumerate() {
         for game in 0..8u64 {
             let mut pick = lcg(1000 * k as u64 + game);
             let mut pos = Position::start(rules);
             loop {
                 positions += 1;
-                legal_seen += check_position(&pos, &moves);
+                legal_seen += check_position(&pos, &moves, &mut scratch);
                 match pos.random_move(&mut pick) {
                     Some((mv, next)) => {
                         assert!(pos.is_legal(&mv), "random_move gave illegal {mv}\n{pos}");
