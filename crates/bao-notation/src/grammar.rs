@@ -398,7 +398,8 @@ impl<'s> Parser<'s> {
         }
         let opened = !open_comments.is_empty();
         open_comments.clear();
-        let (result, end) = self.movetext(v, &mut begun, start, opened, last_end);
+        let (result, end, started) = self.movetext(v, begun, start, opened, last_end);
+        let begun = started;
         if !begun {
             if result.is_none() {
                 // Only defects: no game.
@@ -715,16 +716,16 @@ impl<'s> Parser<'s> {
 
     /// Movetext up to the result, a tag line or the end, given to `v` (with the game begun
     /// on its first event, when `begun` is still false). `opened` says that the comments
-    /// after the tags were given as the movetext's first elements. Returns the result and
-    /// the end of the last thing read.
+    /// after the tags were given as the movetext's first elements. Returns the result, the
+    /// end of the last thing read, and whether the game has begun.
     fn movetext<V: Visitor>(
         &mut self,
         v: &mut V,
-        begun: &mut bool,
+        begun: bool,
         game_start: usize,
         opened: bool,
         mut last_end: usize,
-    ) -> (Option<Spanned<GameResult>>, usize) {
+    ) -> (Option<Spanned<GameResult>>, usize, bool) {
         /// Begins the game on its first event.
         #[inline(always)]
         fn begin<V: Visitor>(v: &mut V, begun: &mut bool, start: usize) {
@@ -733,6 +734,9 @@ impl<'s> Parser<'s> {
                 v.begin_game(start);
             }
         }
+        // Kept in a local (a register) while the movetext is read, given back at the end.
+        let mut started = begun;
+        let begun = &mut started;
         let mut stack = std::mem::take(&mut self.scratch.stack);
         stack.clear();
         let mut root = Frame::new(0);
@@ -1076,7 +1080,7 @@ impl<'s> Parser<'s> {
             }
         }
         self.scratch.stack = stack;
-        (result, last_end)
+        (result, last_end, started)
     }
 
     /// Counts a move of the game; the first one over the ply limit is reported, and `false`

@@ -29,7 +29,17 @@ fn find2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
 }
 
 /// Whether a line (leading blanks allowed) begins with `[`, a tag name and a `"`.
+#[inline]
 pub(crate) fn is_tag_line(line: &[u8]) -> bool {
+    // Most lines are movetext, which begins with neither `[` nor a blank.
+    match line.first() {
+        Some(b'[' | b' ' | b'\t') => tag_line_from(line),
+        _ => false,
+    }
+}
+
+/// [`is_tag_line`] for a line that begins with `[` or a blank.
+fn tag_line_from(line: &[u8]) -> bool {
     let mut i = 0;
     while i < line.len() && matches!(line[i], b' ' | b'\t') {
         i += 1;
