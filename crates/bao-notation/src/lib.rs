@@ -24,6 +24,41 @@
 //!
 //! The grammar is `spec/notation.md`.
 //!
+//! # Reading without building the record
+//!
+//! A [`Visitor`] receives what the parser reads (tags, moves, NAGs, annotations, comments,
+//! variations, results, diagnostics) without a record being built: the way to scan large
+//! files, several times faster than building every game ([`visit_record`] for a text,
+//! [`visit_reader`] for a stream in bounded memory). [`parse_record`]'s record is itself
+//! built by a visitor of the same events.
+//!
+//! ```
+//! use bao_notation::{visit_record, GameResult, MoveNumber, MoveToken, Span, Spanned, Visitor};
+//!
+//! /// Counts the games South won and the moves of all games.
+//! #[derive(Default)]
+//! struct Tally {
+//!     south_wins: usize,
+//!     moves: usize,
+//! }
+//!
+//! impl Visitor for Tally {
+//!     fn move_token(&mut self, _: Option<Spanned<MoveNumber>>, _: Spanned<MoveToken>) {
+//!         self.moves += 1;
+//!     }
+//!     fn end_game(&mut self, _: Span, result: Option<Spanned<GameResult>>) {
+//!         if result.is_some_and(|r| r.value == GameResult::SouthWins) {
+//!             self.south_wins += 1;
+//!         }
+//!     }
+//! }
+//!
+//! let text = "[Event \"a\"]\n\n1. A6<* a5>* 1-0\n\n[Event \"b\"]\n\n1. A6<* (A7>*) *\n";
+//! let mut tally = Tally::default();
+//! visit_record(text, &mut tally);
+//! assert_eq!((tally.south_wins, tally.moves), (1, 4));
+//! ```
+//!
 //! # Related crates
 //! `bao-core` has the vocabulary and the engine; `bao-validate` replays records on it.
 #![deny(missing_docs)]
