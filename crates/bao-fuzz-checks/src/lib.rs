@@ -111,6 +111,31 @@ pub fn parse_record(data: &[u8]) {
             "a record without errors says something else in canonical form:\n{written}"
         );
     }
+    streams_with_a_small_limit(data);
+}
+
+/// The streaming reader under a small game limit ends, and gives no more games than there
+/// are bytes and line starts (a line cut at the end of the input once began every chunk
+/// after it, forever).
+fn streams_with_a_small_limit(data: &[u8]) {
+    let limits = bao_notation::Limits {
+        max_game_bytes: 64,
+        ..bao_notation::Limits::DEFAULT
+    };
+    let bound = data.len() + 2;
+    let mut games = 0usize;
+    for g in bao_notation::GameReader::with_limits(data, &limits) {
+        let g = g.expect("reading from memory");
+        for e in &g.errors {
+            assert_located(&g.text, e.span, &e.code);
+        }
+        games += 1;
+        assert!(
+            games <= bound,
+            "more than {bound} games from {} bytes",
+            data.len()
+        );
+    }
 }
 
 /// What a game says, without the spelling the writer normalises: its tags in name order,
