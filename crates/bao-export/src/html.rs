@@ -12,7 +12,7 @@ use bao_core::{BySide, Position, Side};
 use bao_notation::{Element, Game, Spanned};
 use bao_validate::{Checked, Played};
 
-use crate::json::{game_setup, play_item};
+use crate::json::{checked_game, play_item};
 use crate::layout::side_title;
 use crate::overlay::Overlay;
 use crate::svg::{board_svg, SvgOptions, Theme};
@@ -93,14 +93,7 @@ pub fn game_html(
     opts: &HtmlOptions,
 ) -> Result<String, ExportError> {
     let number = index + 1;
-    let game = checked
-        .record
-        .games
-        .get(index)
-        .map(|g| &g.value)
-        .ok_or_else(|| ExportError::Replay(format!("there is no game {number}")))?;
-    let played = checked.played.get(index).map_or(&[][..], Vec::as_slice);
-    let (_, start) = game_setup(game, number)?;
+    let (game, played, start) = checked_game(checked, index)?;
 
     let mut svg = opts.svg.clone();
     svg.pretty = false;

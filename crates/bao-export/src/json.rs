@@ -540,12 +540,12 @@ pub struct Step {
     pub after: Position,
 }
 
-/// The start position and every ply of the main line of game `index` (0-based, in
-/// `checked.record.games`), for diagrams of single plies.
-///
-/// # Errors
-/// [`ExportError::Replay`] when the game does not exist or cannot be replayed.
-pub fn main_line(checked: &Checked, index: usize) -> Result<(Position, Vec<Step>), ExportError> {
+/// Game `index` (0-based) of a checked record: the game, what the validator played of it,
+/// and its start position.
+pub(crate) fn checked_game(
+    checked: &Checked,
+    index: usize,
+) -> Result<(&Game, &[Played], Position), ExportError> {
     let number = index + 1;
     let game = checked
         .record
@@ -555,6 +555,17 @@ pub fn main_line(checked: &Checked, index: usize) -> Result<(Position, Vec<Step>
         .ok_or_else(|| ExportError::Replay(format!("there is no game {number}")))?;
     let played = checked.played.get(index).map_or(&[][..], Vec::as_slice);
     let (_, start) = game_setup(game, number)?;
+    Ok((game, played, start))
+}
+
+/// The start position and every ply of the main line of game `index` (0-based, in
+/// `checked.record.games`), for diagrams of single plies.
+///
+/// # Errors
+/// [`ExportError::Replay`] when the game does not exist or cannot be replayed.
+pub fn main_line(checked: &Checked, index: usize) -> Result<(Position, Vec<Step>), ExportError> {
+    let number = index + 1;
+    let (game, played, start) = checked_game(checked, index)?;
     let mut pos = start;
     let mut steps = Vec::new();
     for item in game.main_line() {
