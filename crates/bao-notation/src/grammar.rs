@@ -273,14 +273,9 @@ impl<'s> Parser<'s> {
 
     /// Gives the comments of the tag section held so far to the visitor as the game's.
     fn flush_game_comments<V: Visitor>(&mut self, v: &mut V) {
-        if self.scratch.comments.is_empty() {
-            return;
-        }
-        let comments = std::mem::take(&mut self.scratch.comments);
-        for &c in &comments {
+        for &c in &self.scratch.comments {
             v.game_comment(c.kind, &self.comment_text(c), c.span);
         }
-        self.scratch.comments = comments;
         self.scratch.comments.clear();
     }
 
