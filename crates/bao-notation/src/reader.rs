@@ -372,36 +372,107 @@ impl<R: Read> GameReader<R> {
             self.append(t);
         }
         loop {
-            let line_offset = self.offset;
-            // The line is read straight onto the chunk, and taken off again when it begins
-            // the next chunk or does not fit.
-            let line_start = self.chunk.len();
-            let (n, truncated, plain) = self.read_line()?;
-            self.offset += n as u64;
-            if n == 0 {
-                if self.chunk.len() > carried || self.overflow {
-                    return Ok(true);
-                }
-                self.carry = std::mem::take(&mut self.chunk);
-                return Ok(false);
+            if let Some(more) = self.buffered_lines()? {
+                return Ok(more);
             }
-            let boundary = self.splitter.line_hint(&self.chunk[line_start..], plain);
+            if let Some(more) = self.one_line(carried)? {
+                return Ok(more);
+            }
+        }
+    }
+
+    /// Takes the whole lines that are already in the reader's buffer, found with one search
+    /// over it, onto the chunk (one copy for the run of lines, not one per line); stops at a
+    /// line that begins the next chunk (`Some(true)`), at a line longer than the limit, or at
+    /// the end of the buffer's last whole line (`None`: [`GameReader::one_line`] goes on).
+    /// Each line is fed to the splitter exactly as [`GameReader::one_line`] feeds it.
+    fn buffered_lines(&mut self) -> io::Result<Option<bool>> {
+        let buf = loop {
+            match self.input.fill_buf() {
+                Ok(b) => break b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        };
+        // `line` is where the next line starts, `run` the first byte not yet on the chunk.
+        let (mut line, mut run) = (0usize, 0usize);
+        let mut plain = true;
+        let mut more = None;
+        for hit in memchr::memchr3_iter(b'\n', b'{', b';', buf) {
+            if buf[hit] != b'\n' {
+                plain = false;
+                continue;
+            }
+            let end = hit + 1;
+            let len = end - line;
+            if len > self.max_bytes {
+                // `one_line` cuts it.
+                break;
+            }
+            let line_offset = self.offset;
+            self.offset += len as u64;
+            let boundary = self.splitter.line_hint(&buf[line..end], plain);
+            plain = true;
+            let line_start = self.chunk.len() + (line - run);
             if boundary && (line_start > 0 || self.overflow) {
+                self.chunk.extend_from_slice(&buf[run..line]);
                 self.next_line.clear();
-                self.next_line.extend_from_slice(&self.chunk[line_start..]);
-                self.chunk.truncate(line_start);
+                self.next_line.extend_from_slice(&buf[line..end]);
                 self.next_offset = line_offset;
-                self.next_truncated = truncated;
-                return Ok(true);
+                self.next_truncated = false;
+                (line, run) = (end, end);
+                more = Some(true);
+                break;
             }
             if line_start == 0 && !self.overflow {
                 self.chunk_offset = line_offset;
             }
-            if truncated || self.chunk.len() > self.max_bytes {
+            if line_start + len > self.max_bytes {
+                // The line does not fit: it is left out, and the chunk is skipped.
                 self.overflow = true;
-                self.chunk.truncate(line_start);
+                self.chunk.extend_from_slice(&buf[run..line]);
+                run = end;
             }
+            line = end;
         }
+        self.chunk.extend_from_slice(&buf[run..line]);
+        self.input.consume(line);
+        Ok(more)
+    }
+
+    /// Reads one line (across refills of the reader's buffer, and cut at the limit) and takes
+    /// it onto the chunk; `Some` when the chunk is complete (`false`: the input is done).
+    fn one_line(&mut self, carried: usize) -> io::Result<Option<bool>> {
+        let line_offset = self.offset;
+        // The line is read straight onto the chunk, and taken off again when it begins
+        // the next chunk or does not fit.
+        let line_start = self.chunk.len();
+        let (n, truncated, plain) = self.read_line()?;
+        self.offset += n as u64;
+        if n == 0 {
+            if self.chunk.len() > carried || self.overflow {
+                return Ok(Some(true));
+            }
+            self.carry = std::mem::take(&mut self.chunk);
+            return Ok(Some(false));
+        }
+        let boundary = self.splitter.line_hint(&self.chunk[line_start..], plain);
+        if boundary && (line_start > 0 || self.overflow) {
+            self.next_line.clear();
+            self.next_line.extend_from_slice(&self.chunk[line_start..]);
+            self.chunk.truncate(line_start);
+            self.next_offset = line_offset;
+            self.next_truncated = truncated;
+            return Ok(Some(true));
+        }
+        if line_start == 0 && !self.overflow {
+            self.chunk_offset = line_offset;
+        }
+        if truncated || self.chunk.len() > self.max_bytes {
+            self.overflow = true;
+            self.chunk.truncate(line_start);
+        }
+        Ok(None)
     }
 
     /// The text of an overflowing chunk (its first 256 bytes, enough to show where it
