@@ -262,6 +262,9 @@ pub struct GameReader<R> {
     warned_latin1: bool,
     done: bool,
     scratch: Scratch,
+    /// Where the next `{` or `;` of the input is (a stream offset), as far as the reader's
+    /// buffer showed when it was last searched (see [`GameReader::buffered_lines`]).
+    special: Option<u64>,
     /// The builder the parser fills, kept from chunk to chunk.
     builder: RecordBuilder,
 }
@@ -304,6 +307,7 @@ impl<R: Read> GameReader<R> {
             warned_latin1: false,
             done: false,
             scratch: Scratch::with_limits(*limits),
+            special: None,
             builder: RecordBuilder::default(),
         }
     }
@@ -396,23 +400,31 @@ impl<R: Read> GameReader<R> {
         };
         // `line` is where the next line starts, `run` the first byte not yet on the chunk.
         let (mut line, mut run) = (0usize, 0usize);
-        let mut plain = true;
         let mut more = None;
-        for hit in memchr::memchr3_iter(b'\n', b'{', b';', buf) {
-            if buf[hit] != b'\n' {
-                plain = false;
-                continue;
-            }
+        // The next `{` or `;` at or after `line`, or the end of the buffer when there is
+        // none; searched for again only once passed (they are rare). Kept from call to
+        // call as a stream offset, so that each byte is searched about once.
+        let base = self.offset;
+        let mut special = match self.special {
+            Some(at) if at >= base => usize::try_from(at - base).unwrap_or(usize::MAX),
+            _ => 0,
+        };
+        let mut known = matches!(self.special, Some(at) if at >= base);
+        for hit in memchr::memchr_iter(b'\n', buf) {
             let end = hit + 1;
             let len = end - line;
             if len > self.max_bytes {
                 // `one_line` cuts it.
                 break;
             }
+            if !known || special < line {
+                special = memchr::memchr2(b'{', b';', &buf[line..]).map_or(buf.len(), |p| line + p);
+                known = true;
+            }
+            let plain = special >= end;
             let line_offset = self.offset;
             self.offset += len as u64;
             let boundary = self.splitter.line_hint(&buf[line..end], plain);
-            plain = true;
             let line_start = self.chunk.len() + (line - run);
             if boundary && (line_start > 0 || self.overflow) {
                 self.chunk.extend_from_slice(&buf[run..line]);
@@ -436,6 +448,9 @@ impl<R: Read> GameReader<R> {
             line = end;
         }
         self.chunk.extend_from_slice(&buf[run..line]);
+        if known {
+            self.special = Some(base + special as u64);
+        }
         self.input.consume(line);
         Ok(more)
     }

@@ -38,26 +38,41 @@ pub(crate) fn is_tag_line(line: &[u8]) -> bool {
     }
 }
 
+/// The length of the run of blanks (spaces and tabs) at `from` in `b`.
+#[inline(always)]
+fn blanks(b: &[u8], from: usize) -> usize {
+    b.get(from..).map_or(0, |rest| {
+        rest.iter()
+            .take_while(|&&c| c == b' ' || c == b'\t')
+            .count()
+    })
+}
+
 /// [`is_tag_line`] for a line that begins with `[` or a blank.
 fn tag_line_from(line: &[u8]) -> bool {
-    let mut i = 0;
-    while i < line.len() && matches!(line[i], b' ' | b'\t') {
-        i += 1;
+    // The usual form first: `[`, a name, one space, `"`.
+    if let [b'[', rest @ ..] = line {
+        let n = crate::lexical::tag_name_len(rest);
+        if n > 0 {
+            match rest.get(n..n + 2) {
+                Some([b' ', b'"']) => return true,
+                Some([b'"', _]) => return true,
+                _ => {}
+            }
+        }
     }
+    let mut i = blanks(line, 0);
     if line.get(i) != Some(&b'[') {
         return false;
     }
     i += 1;
-    while i < line.len() && matches!(line[i], b' ' | b'\t') {
-        i += 1;
-    }
-    if !line.get(i).is_some_and(u8::is_ascii_alphabetic) {
+    i += blanks(line, i);
+    let n = line.get(i..).map_or(0, crate::lexical::tag_name_len);
+    if n == 0 {
         return false;
     }
-    i += crate::lexical::tag_name_len(&line[i..]);
-    while i < line.len() && matches!(line[i], b' ' | b'\t') {
-        i += 1;
-    }
+    i += n;
+    i += blanks(line, i);
     line.get(i) == Some(&b'"')
 }
 
@@ -237,6 +252,47 @@ mod tests {
             }
         }
         assert!(checked > 1000);
+    }
+
+    /// The tag-line test, written plainly: blanks, `[`, blanks, a name, blanks, `"`.
+    fn tag_line_reference(line: &[u8]) -> bool {
+        let s = std::str::from_utf8(line).unwrap_or_default();
+        let Some(rest) = s.trim_start_matches([' ', '\t']).strip_prefix('[') else {
+            return false;
+        };
+        let rest = rest.trim_start_matches([' ', '\t']);
+        if !rest.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            return false;
+        }
+        let rest = rest.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_');
+        rest.trim_start_matches([' ', '\t']).starts_with('"')
+    }
+
+    /// The fast form and the general one agree with the plain reading on every line of up to
+    /// six bytes from the bytes that matter.
+    #[test]
+    fn tag_lines_agree_with_a_plain_reading() {
+        let alphabet = b"[ \ta1_\"]x";
+        let mut line = Vec::new();
+        let mut tags = 0;
+        for len in 0..=6u32 {
+            for mut code in 0..alphabet.len().pow(len) {
+                line.clear();
+                for _ in 0..len {
+                    line.push(alphabet[code % alphabet.len()]);
+                    code /= alphabet.len();
+                }
+                let expected = tag_line_reference(&line);
+                assert_eq!(
+                    is_tag_line(&line),
+                    expected,
+                    "{:?}",
+                    String::from_utf8_lossy(&line)
+                );
+                tags += usize::from(expected);
+            }
+        }
+        assert!(tags > 1000, "{tags}");
     }
 
     #[test]
