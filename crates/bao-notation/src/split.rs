@@ -182,9 +182,18 @@ pub(crate) fn chunks(text: &str, from: usize) -> Vec<std::ops::Range<usize>> {
     let mut sp = Splitter::default();
     let mut start = from;
     let mut line_start = from;
+    // The next `{` or `;` at or after `line_start` (the end of the text when there is none),
+    // searched for again only once passed: they are rare, and most lines need only their end.
+    let find_special =
+        |at: usize| memchr::memchr2(b'{', b';', &b[at..]).map_or(b.len(), |p| at + p);
+    let mut special = find_special(from.min(b.len()));
+    let mut lines = memchr::memchr_iter(b'\n', &b[from.min(b.len())..]);
     while line_start < b.len() {
-        let (len, plain) = line_len(&b[line_start..]);
-        let line_end = line_start + len;
+        let line_end = lines.next().map_or(b.len(), |p| from + p + 1);
+        if special < line_start {
+            special = find_special(line_start);
+        }
+        let plain = special >= line_end;
         if sp.line_hint(&b[line_start..line_end], plain) && line_start > start {
             out.push(start..line_start);
             start = line_start;
@@ -207,6 +216,23 @@ mod tests {
         let c = chunks(t, 0);
         assert_eq!(c.len(), 2);
         assert!(t[c[1].clone()].starts_with("[A \"3\"]"));
+    }
+
+    /// The chunks found with the full scan of every line (no hint, no shared search).
+    fn full_scan_chunks(text: &str) -> Vec<std::ops::Range<usize>> {
+        let mut sp = Splitter::default();
+        let (mut out, mut start) = (Vec::new(), 0);
+        for line in text.split_inclusive('\n') {
+            let at = line.as_ptr() as usize - text.as_ptr() as usize;
+            if sp.line(line.as_bytes()) && at > start {
+                out.push(start..at);
+                start = at;
+            }
+        }
+        if start < text.len() || out.is_empty() {
+            out.push(start..text.len());
+        }
+        out
     }
 
     /// Lines made of pieces that matter to the splitter: the plain-line shortcut keeps the
@@ -250,6 +276,7 @@ mod tests {
                 checked += usize::from(plain);
                 at += len;
             }
+            assert_eq!(chunks(&text, 0), full_scan_chunks(&text), "{text:?}");
         }
         assert!(checked > 1000);
     }
