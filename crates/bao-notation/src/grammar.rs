@@ -1171,7 +1171,8 @@ impl<'s> Parser<'s> {
     /// [`fast_token`] reads them, and the whitespace after them), as the movetext loop
     /// would, in the state `run` of that loop and its line stack; returns where the run
     /// stops (`at` when there is none). Anything unusual is left to the movetext loop.
-    #[inline(never)]
+    /// Inlined there, so that the state stays in registers on either side of the call.
+    #[inline(always)]
     fn fast_run<V: Visitor>(
         &mut self,
         v: &mut V,
