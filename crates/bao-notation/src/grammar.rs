@@ -1406,6 +1406,7 @@ struct TagSection<'s> {
 }
 
 /// A tag pair as read.
+#[cfg_attr(test, derive(Debug, PartialEq))]
 struct TagRead<'s> {
     /// The whole pair.
     span: Span,
@@ -1464,5 +1465,137 @@ mod tests {
         assert_eq!(known_tag_index("Annotator"), None);
         assert_eq!(canonical_tag_name("Annotator"), ("Annotator", None));
         assert!(KNOWN_TAGS.len() <= 32);
+        assert_eq!(KNOWN_TAGS[POSITION], "Position");
+        assert_eq!(KNOWN_TAGS[DIRECTIONS], "Directions");
+    }
+
+    /// A parser at the start of `text`.
+    fn parser(text: &str) -> Parser<'_> {
+        Parser::new(text, 0, text.len(), Scratch::with_limits(Limits::DEFAULT))
+    }
+
+    /// Every tag pair put together from odd and usual pieces: whenever the fast path reads
+    /// one, the general path reads the same, to the same place, without a diagnostic; and the
+    /// fast path reads the usual ones.
+    #[test]
+    fn plain_tags_read_as_the_general_path_reads_them() {
+        let opens = ["[", "[ ", "[\t"];
+        let names = [
+            "Event",
+            "event",
+            "EVENT",
+            "Annotator",
+            "x_1",
+            "Directions",
+            "9x",
+            "",
+            "É",
+        ];
+        let blanks = ["", " ", "\t", "  "];
+        let values = [
+            "\"v\"",
+            "\"\"",
+            "\"Bench 12 of 1999, round 3\"",
+            "\"a\\\"b\"",
+            "\"a\\\\\"",
+            "\"a\\qb\"",
+            "\"unclosed",
+            "\"a\rb\"",
+            "\"é ü\"",
+            "\"1234567\"",
+            "\"12345678\"",
+            "\"123456789\"",
+            "v",
+        ];
+        let closes = ["]", " ]", "\t]", "", " x]", "]]", "\"]"];
+        let ends = ["", "\n", "\r\n", " 1. A6<", "\n[Site \"x\"]"];
+        let (mut fast, mut all) = (0, 0);
+        for open in opens {
+            for name in names {
+                for blank in blanks {
+                    for value in values {
+                        for close in closes {
+                            for end in ends {
+                                let text = format!("{open}{name}{blank}{value}{close}{end}");
+                                all += 1;
+                                let mut p = parser(&text);
+                                let Some(t) = p.plain_tag() else {
+                                    assert_eq!(p.pos, 0, "{text:?}");
+                                    continue;
+                                };
+                                fast += 1;
+                                let mut g = parser(&text);
+                                assert_eq!(g.tag_general().as_ref(), Some(&t), "{text:?}");
+                                assert_eq!(p.pos, g.pos, "{text:?}");
+                                assert!(g.errors.is_empty(), "{text:?}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(fast > 1000 && fast < all / 4, "{fast} of {all}");
+        for usual in [
+            "[Event \"Bench 0\"]",
+            "[Site \"Zanzibar\"]",
+            "[Date \"2026.11.29\"]",
+        ] {
+            assert!(parser(usual).plain_tag().is_some(), "{usual}");
+        }
+        for odd in [
+            "[ Event \"x\"]",
+            "[Event \"a\\\"b\"]",
+            "[Event \"x]",
+            "[Event \"x\" x]",
+            "[Event \"x\"",
+            "[Event x]",
+            "[Event \"a\rb\"]",
+        ] {
+            assert!(parser(odd).plain_tag().is_none(), "{odd}");
+        }
+        // Other spellings of known names are given in the canonical one, by either path.
+        let mut p = parser("[EVENT \"x\"]");
+        let t = p.plain_tag().unwrap();
+        assert_eq!((t.canonical, t.known), ("Event", Some(0)));
+        assert_eq!((t.name, t.value_span), (Span::new(1, 6), Span::new(7, 10)));
+    }
+
+    /// The events of a record whose moves and move numbers the fast run reads, with every
+    /// kind of whitespace between them and no line end at the end.
+    #[test]
+    fn runs_of_moves_keep_their_spans() {
+        let text = "1.  A6<*\t a5>\r\n2. B2<  \n  b3>** 3.A1< 1-0";
+        let parsed = crate::parse_record(text);
+        assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+        let game = &parsed.record.games[0].value;
+        let moves: Vec<_> = game
+            .movetext
+            .iter()
+            .map(|e| match &e.value {
+                crate::ast::Element::Move(m) => (
+                    m.number.map(|n| (n.value.number, n.span.range())),
+                    m.token.value.to_string(),
+                    m.token.span.range(),
+                ),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            moves,
+            [
+                (Some((1, 0..2)), "A6<*".to_owned(), 4..8),
+                (None, "a5>".to_owned(), 10..13),
+                (Some((2, 15..17)), "B2<".to_owned(), 18..21),
+                (None, "b3>**".to_owned(), 26..31),
+                (Some((3, 32..34)), "A1<".to_owned(), 34..37),
+            ]
+        );
+        assert_eq!(game.result.map(|r| r.span.range()), Some(38..41));
+        assert_eq!(parsed.record.games[0].span.range(), 0..41);
+        // A move at the very end: the game's span ends with it, and the result is missing.
+        let parsed = crate::parse_record("1. A6<");
+        assert_eq!(parsed.record.games[0].span.range(), 0..6);
+        assert_eq!(parsed.errors.len(), 1);
+        assert_eq!(parsed.errors[0].code, SyntaxCode::MissingResult);
     }
 }

@@ -711,6 +711,62 @@ mod tests {
         assert_eq!(annotation_item("xa5:255").unwrap().seeds, Some(255));
     }
 
+    /// The word scan eight bytes at a time stops where the byte by byte scan stops.
+    #[test]
+    fn value_runs_end_at_the_first_stop() {
+        let pieces: [&[u8]; 8] = [
+            b"a",
+            b"\"",
+            b"\\",
+            b"\n",
+            b"\r",
+            "é".as_bytes(),
+            b" ",
+            b"\x80",
+        ];
+        let mut state: u32 = 0x2545_f491;
+        for len in 0..40 {
+            for _ in 0..40 {
+                let mut b = Vec::new();
+                while b.len() < len {
+                    state ^= state << 13;
+                    state ^= state >> 17;
+                    state ^= state << 5;
+                    // Mostly plain text, so that the stops come late as well as early.
+                    let k = state as usize % 24;
+                    b.extend_from_slice(pieces[if k < 17 { 0 } else { k - 16 }]);
+                }
+                for from in 0..=b.len() {
+                    let slow = (from..b.len())
+                        .find(|&i| is_value_stop(b[i]))
+                        .unwrap_or(b.len());
+                    assert_eq!(value_run_end(&b, from), slow, "{b:?} from {from}");
+                }
+            }
+        }
+    }
+
+    /// Where the reading goes on after a fast token: past one blank, never past the end.
+    #[test]
+    fn fast_tokens_take_the_blank_after_them() {
+        let next = |t: &str, from| fast_token(t.as_bytes(), from).map(|(_, n)| n);
+        assert_eq!(next("A6<", 0), Some(3));
+        assert_eq!(next("A6< ", 0), Some(4));
+        assert_eq!(next("A6<  a5>", 0), Some(4));
+        assert_eq!(next("A6<\na5>", 0), Some(3));
+        assert_eq!(next("12. A6<", 0), Some(4));
+        assert_eq!(next("12.", 0), Some(3));
+        assert_eq!(next("1. 12.", 3), Some(6));
+        assert_eq!(next("A6<*!? a5>", 0), Some(7));
+        assert_eq!(next(" A6<", 0), None);
+        assert_eq!(next("A6<", 3), None);
+        assert_eq!(next("A6<", 4), None);
+        assert_eq!(
+            fast_token(b"12. A6<", 0).map(|(t, _)| t),
+            Some(FastToken::Number(12, 3))
+        );
+    }
+
     #[test]
     fn whitespace() {
         for b in 0..=255u8 {
