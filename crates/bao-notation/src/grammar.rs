@@ -54,23 +54,23 @@ const DIRECTIONS: usize = 14;
 
 /// The index in [`KNOWN_TAGS`] of a name spelled exactly as there.
 #[inline(always)]
-fn known_tag_index(name: &str) -> Option<usize> {
+fn known_tag_index(name: &[u8]) -> Option<usize> {
     Some(match name {
-        "Event" => 0,
-        "Site" => 1,
-        "Date" => 2,
-        "Round" => 3,
-        "South" => 4,
-        "North" => 5,
-        "Result" => 6,
-        "RuleSet" => 7,
-        "Position" => POSITION,
-        "Termination" => 9,
-        "Match" => 10,
-        "Game" => 11,
-        "Source" => 12,
-        "Transcriber" => 13,
-        "Directions" => DIRECTIONS,
+        b"Event" => 0,
+        b"Site" => 1,
+        b"Date" => 2,
+        b"Round" => 3,
+        b"South" => 4,
+        b"North" => 5,
+        b"Result" => 6,
+        b"RuleSet" => 7,
+        b"Position" => POSITION,
+        b"Termination" => 9,
+        b"Match" => 10,
+        b"Game" => 11,
+        b"Source" => 12,
+        b"Transcriber" => 13,
+        b"Directions" => DIRECTIONS,
         _ => return None,
     })
 }
@@ -78,7 +78,7 @@ fn known_tag_index(name: &str) -> Option<usize> {
 /// The canonical spelling of a tag name, with its index in [`KNOWN_TAGS`] if it is known.
 #[inline(always)]
 fn canonical_tag_name(name: &str) -> (&str, Option<usize>) {
-    match known_tag_index(name) {
+    match known_tag_index(name.as_bytes()) {
         // Spelled as in the list: the name is its own canonical spelling.
         Some(i) => (name, Some(i)),
         None => other_tag_name(name),
@@ -580,7 +580,11 @@ impl<'s> Parser<'s> {
         if name_end == name_start {
             return None;
         }
-        let vstart = blanks_end(b, name_end);
+        // Mostly one blank before the value, and none after it.
+        let vstart = match (b.get(name_end), b.get(name_end + 1)) {
+            (Some(b' '), Some(b'"')) => name_end + 1,
+            _ => blanks_end(b, name_end),
+        };
         if b.get(vstart) != Some(&b'"') {
             return None;
         }
@@ -589,13 +593,19 @@ impl<'s> Parser<'s> {
             return None;
         }
         let vend = close + 1;
-        let i = blanks_end(b, vend);
+        let i = match b.get(vend) {
+            Some(b']') => vend,
+            _ => blanks_end(b, vend),
+        };
         if b.get(i) != Some(&b']') {
             return None;
         }
         // Cut next to ASCII bytes (`[`, a blank or `"`, `"`): on character boundaries.
         let src: &'s str = self.src;
-        let (canonical, known) = canonical_tag_name(&src[name_start..name_end]);
+        let (canonical, known) = match known_tag_index(&b[name_start..name_end]) {
+            Some(k) => (KNOWN_TAGS.get(k).copied()?, Some(k)),
+            None => other_tag_name(&src[name_start..name_end]),
+        };
         let value = &src[vstart + 1..close];
         self.pos = i + 1;
         Some(TagRead {
@@ -1458,11 +1468,11 @@ mod tests {
     #[test]
     fn known_tag_indexes_follow_the_list() {
         for (i, name) in KNOWN_TAGS.iter().enumerate() {
-            assert_eq!(known_tag_index(name), Some(i));
+            assert_eq!(known_tag_index(name.as_bytes()), Some(i));
             assert_eq!(canonical_tag_name(&name.to_lowercase()), (*name, Some(i)));
         }
-        assert_eq!(known_tag_index("event"), None);
-        assert_eq!(known_tag_index("Annotator"), None);
+        assert_eq!(known_tag_index(b"event"), None);
+        assert_eq!(known_tag_index(b"Annotator"), None);
         assert_eq!(canonical_tag_name("Annotator"), ("Annotator", None));
         assert!(KNOWN_TAGS.len() <= 32);
         assert_eq!(KNOWN_TAGS[POSITION], "Position");
