@@ -491,15 +491,14 @@ static NAME_BYTE: [bool; 256] = {
 /// digits and `_`; 0 when `b` does not start with a letter.
 #[inline]
 pub(crate) fn tag_name_len(b: &[u8]) -> usize {
-    match b.split_first() {
-        Some((first, rest)) if first.is_ascii_alphabetic() => {
-            1 + rest
-                .iter()
-                .position(|&c| !NAME_BYTE[usize::from(c)])
-                .unwrap_or(rest.len())
-        }
-        _ => 0,
+    if !b.first().is_some_and(u8::is_ascii_alphabetic) {
+        return 0;
     }
+    let mut i = 1;
+    while i < b.len() && NAME_BYTE[b[i] as usize] {
+        i += 1;
+    }
+    i
 }
 
 /// The bytes that end a run of plain text in a tag value: `"`, `\\`, LF, CR.
