@@ -152,6 +152,8 @@ pub(crate) struct CommentAt {
     kind: CommentKind,
     pub(crate) span: Span,
     text_end: usize,
+    /// Whether the text of a brace comment holds a CR (the scan for its end notes them).
+    cr: bool,
 }
 
 /// What is kept from game to game (and chunk to chunk): the line stack, buffers, the limits.
@@ -276,7 +278,7 @@ impl<'s> Parser<'s> {
     /// become one here.
     fn comment_text(&self, c: CommentAt) -> Cow<'s, str> {
         let raw = &self.src[c.span.start + 1..c.text_end];
-        if c.kind == CommentKind::Brace && memchr::memchr(b'\r', raw.as_bytes()).is_some() {
+        if c.kind == CommentKind::Brace && c.cr {
             let mut t = raw.replace("\r\n", "\n");
             while t.contains("\r\n") {
                 t = t.replace("\r\n", "\n");
@@ -489,9 +491,11 @@ impl<'s> Parser<'s> {
                 kind: CommentKind::Line,
                 span: Span::new(start, text_end),
                 text_end,
+                cr: false,
             };
         }
-        let (text_end, end) = match self.comment_close(start + 1) {
+        let (close, cr) = self.comment_close(start + 1);
+        let (text_end, end) = match close {
             Ok(close) => (close, close + 1),
             Err(stop) => {
                 self.swallowed = true;
@@ -511,29 +515,39 @@ impl<'s> Parser<'s> {
             kind: CommentKind::Brace,
             span: Span::new(start, end),
             text_end,
+            cr,
         }
     }
 
-    /// The `}` that closes a brace comment whose text starts at `from`; or, when there is
+    /// The `}` that closes a brace comment whose text starts at `from`, and whether its text
+    /// holds a CR; or, when there is
     /// none before the end of the chunk or before a line that begins with a tag pair (a
     /// comment cannot run into a tag line: the rule the game splitter follows too), where the
     /// unterminated comment stops.
-    fn comment_close(&self, from: usize) -> Result<usize, usize> {
+    fn comment_close(&self, from: usize) -> (Result<usize, usize>, bool) {
         let b = self.bytes;
         let mut i = from;
-        while let Some(p) = memchr::memchr2(b'}', b'\n', &b[i..self.end]) {
+        // Whether a CR was seen: the text up to where the comment stops has been scanned.
+        let mut cr = false;
+        while let Some(p) = memchr::memchr3(b'}', b'\n', b'\r', &b[i..self.end]) {
             let at = i + p;
-            if b[at] == b'}' {
-                return Ok(at);
+            match b[at] {
+                b'}' => return (Ok(at), cr),
+                b'\r' => {
+                    cr = true;
+                    i = at + 1;
+                    continue;
+                }
+                _ => {}
             }
             let next = at + 1;
             let line_end = memchr::memchr(b'\n', &b[next..self.end]).map_or(self.end, |q| next + q);
             if crate::split::is_tag_line(&b[next..line_end]) {
-                return Err(next);
+                return (Err(next), cr);
             }
             i = next;
         }
-        Err(self.end)
+        (Err(self.end), cr)
     }
 
     /// Reports a comment opened at `start` whose text ends at `text_end` when it is longer
@@ -1568,6 +1582,31 @@ mod tests {
         let t = p.plain_tag().unwrap();
         assert_eq!((t.canonical, t.known), ("Event", Some(0)));
         assert_eq!((t.name, t.value_span), (Span::new(1, 6), Span::new(7, 10)));
+    }
+
+    /// The CRs of a brace comment, noted while its end is looked for: a CR LF (and any CRs
+    /// before the LF) is a line break, a lone CR stays, in closed and unclosed comments.
+    #[test]
+    fn comment_line_breaks() {
+        let texts = |text: &str| -> Vec<String> {
+            let parsed = crate::parse_record(text);
+            parsed.record.games[0]
+                .value
+                .movetext
+                .iter()
+                .filter_map(|e| match &e.value {
+                    crate::ast::Element::Comment(c) => Some(c.text.clone()),
+                    _ => None,
+                })
+                .collect()
+        };
+        assert_eq!(texts("1. A6< {a\r\nb\r\r\nc} *"), ["a\nb\nc"]);
+        assert_eq!(texts("1. A6< {a\rb} {plain} *"), ["a\rb", "plain"]);
+        assert_eq!(texts("1. A6< {a\r\nb *\r\n"), ["a\nb *\n"]);
+        assert_eq!(
+            texts("1. A6< {a\r\nb\r\n[Event \"x\"]\r\n1. A6< *"),
+            ["a\nb\n"]
+        );
     }
 
     /// The events of a record whose moves and move numbers the fast run reads, with every
