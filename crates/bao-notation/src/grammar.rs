@@ -11,24 +11,14 @@ use crate::ast::{sp, AnnotationItem, CommentKind, GameResult, MoveNumber, MoveTo
 use crate::dialect::Directions;
 use crate::error::{SyntaxCode, SyntaxError};
 use crate::lexical::{
-    annotation_item, fast_annotation_item, fast_move, fast_move_number, glyph_word, is_delim,
-    is_tag_start, is_ws, looks_like_move, move_number, move_word, nag_number, tag_name_len,
-    word_end,
+    annotation_item, fast_annotation_item, fast_token, glyph_word, is_delim, is_tag_start,
+    is_value_stop, is_ws, looks_like_move, move_number, move_word, nag_number, tag_name_len,
+    value_run_end, word_end, FastToken,
 };
 use crate::limits::Limits;
 use crate::position_string::PositionString;
 use crate::span::{Span, Spanned};
 use crate::visit::Visitor;
-
-/// The bytes that end a run of plain text in a tag value: `"`, `\\`, LF, CR.
-static VALUE_STOP: [bool; 256] = {
-    let mut t = [false; 256];
-    t[b'"' as usize] = true;
-    t[b'\\' as usize] = true;
-    t[b'\n' as usize] = true;
-    t[b'\r' as usize] = true;
-    t
-};
 
 /// The `discard` depth that skips the rest of a game (past the ply limit): no number of `)`
 /// brings it back to 0.
@@ -56,36 +46,64 @@ pub const KNOWN_TAGS: &[&str] = &[
     "Directions",
 ];
 
+/// The index of `Position` in [`KNOWN_TAGS`].
+const POSITION: usize = 8;
+
+/// The index of `Directions` in [`KNOWN_TAGS`].
+const DIRECTIONS: usize = 14;
+
 /// The index in [`KNOWN_TAGS`] of a name spelled exactly as there.
-fn known_tag_index(name: &str) -> Option<usize> {
+#[inline(always)]
+fn known_tag_index(name: &[u8]) -> Option<usize> {
     Some(match name {
-        "Event" => 0,
-        "Site" => 1,
-        "Date" => 2,
-        "Round" => 3,
-        "South" => 4,
-        "North" => 5,
-        "Result" => 6,
-        "RuleSet" => 7,
-        "Position" => 8,
-        "Termination" => 9,
-        "Match" => 10,
-        "Game" => 11,
-        "Source" => 12,
-        "Transcriber" => 13,
-        "Directions" => 14,
+        b"Event" => 0,
+        b"Site" => 1,
+        b"Date" => 2,
+        b"Round" => 3,
+        b"South" => 4,
+        b"North" => 5,
+        b"Result" => 6,
+        b"RuleSet" => 7,
+        b"Position" => POSITION,
+        b"Termination" => 9,
+        b"Match" => 10,
+        b"Game" => 11,
+        b"Source" => 12,
+        b"Transcriber" => 13,
+        b"Directions" => DIRECTIONS,
         _ => return None,
     })
 }
 
 /// The canonical spelling of a tag name, with its index in [`KNOWN_TAGS`] if it is known.
+#[inline(always)]
 fn canonical_tag_name(name: &str) -> (&str, Option<usize>) {
-    let known = known_tag_index(name)
-        .or_else(|| KNOWN_TAGS.iter().position(|k| k.eq_ignore_ascii_case(name)));
+    match known_tag_index(name.as_bytes()) {
+        // Spelled as in the list: the name is its own canonical spelling.
+        Some(i) => (name, Some(i)),
+        None => other_tag_name(name),
+    }
+}
+
+/// [`canonical_tag_name`] for a name not spelled as in [`KNOWN_TAGS`].
+#[inline(never)]
+fn other_tag_name(name: &str) -> (&str, Option<usize>) {
+    let known = KNOWN_TAGS.iter().position(|k| k.eq_ignore_ascii_case(name));
     match known.and_then(|i| KNOWN_TAGS.get(i)) {
         Some(k) => (k, known),
         None => (name, None),
     }
+}
+
+/// The end of the run of blanks (spaces and tabs) at `from` in `b`.
+#[inline(always)]
+fn blanks_end(b: &[u8], from: usize) -> usize {
+    b.get(from..).map_or(from, |rest| {
+        from + rest
+            .iter()
+            .position(|&c| c != b' ' && c != b'\t')
+            .unwrap_or(rest.len())
+    })
 }
 
 fn shown(word: &str) -> String {
@@ -134,6 +152,8 @@ pub(crate) struct CommentAt {
     kind: CommentKind,
     pub(crate) span: Span,
     text_end: usize,
+    /// Whether the text of a brace comment holds a CR (the scan for its end notes them).
+    cr: bool,
 }
 
 /// What is kept from game to game (and chunk to chunk): the line stack, buffers, the limits.
@@ -235,11 +255,9 @@ impl<'s> Parser<'s> {
     #[inline(always)]
     fn skip_ws(&mut self) {
         let b = &self.bytes[..self.end];
-        let mut i = self.pos;
-        while i < b.len() && is_ws(b[i]) {
-            i += 1;
+        if let Some(rest) = b.get(self.pos..) {
+            self.pos += rest.iter().position(|&c| !is_ws(c)).unwrap_or(rest.len());
         }
-        self.pos = i;
     }
 
     /// The end of the word at `pos`; cached, so that reading a word in pieces (`1.2.3.`)
@@ -260,7 +278,7 @@ impl<'s> Parser<'s> {
     /// become one here.
     fn comment_text(&self, c: CommentAt) -> Cow<'s, str> {
         let raw = &self.src[c.span.start + 1..c.text_end];
-        if c.kind == CommentKind::Brace && raw.contains('\r') {
+        if c.kind == CommentKind::Brace && c.cr {
             let mut t = raw.replace("\r\n", "\n");
             while t.contains("\r\n") {
                 t = t.replace("\r\n", "\n");
@@ -272,7 +290,16 @@ impl<'s> Parser<'s> {
     }
 
     /// Gives the comments of the tag section held so far to the visitor as the game's.
+    #[inline(always)]
     fn flush_game_comments<V: Visitor>(&mut self, v: &mut V) {
+        if self.scratch.comments.is_empty() {
+            return;
+        }
+        self.flush_held_comments(v);
+    }
+
+    #[inline(never)]
+    fn flush_held_comments<V: Visitor>(&mut self, v: &mut V) {
         for &c in &self.scratch.comments {
             v.game_comment(c.kind, &self.comment_text(c), c.span);
         }
@@ -312,15 +339,17 @@ impl<'s> Parser<'s> {
         let start = self.pos;
         self.scratch.comments.clear();
         self.scratch.other_tags.clear();
-        let mut begun = false;
-        let mut tags = 0usize;
+        let mut section = TagSection {
+            start,
+            begun: false,
+            tags: 0,
+            known_seen: 0,
+            seen: None,
+            last_end: self.pos,
+        };
         // Comments after the last tag: the game's if another tag follows, else the
         // movetext's first elements.
         let mut after_tags = 0usize;
-        let mut seen: Option<std::collections::HashSet<&'s str>> = None;
-        // The known tags already given, one bit each.
-        let mut known_seen = 0u32;
-        let mut last_end = self.pos;
         // Tag section.
         loop {
             self.skip_ws();
@@ -330,50 +359,32 @@ impl<'s> Parser<'s> {
             match self.bytes[self.pos] {
                 b'{' | b';' => {
                     let c = self.comment();
-                    last_end = c.span.end;
+                    section.last_end = c.span.end;
                     self.scratch.comments.push(c);
-                    if tags > 0 {
+                    if section.tags > 0 {
                         after_tags += 1;
                     }
                 }
                 b'[' => {
                     after_tags = 0;
-                    if let Some(tag) = self.tag() {
-                        let dup = if let Some(k) = tag.known {
-                            let dup = known_seen & (1 << k) != 0;
-                            known_seen |= 1 << k;
-                            dup
-                        } else {
-                            let name = &self.src[tag.name.range()];
-                            let others = &mut self.scratch.other_tags;
-                            let dup = if others.len() < 16 {
-                                others.iter().any(|s| &self.src[s.range()] == name)
-                            } else {
-                                let src = self.src;
-                                let set = seen.get_or_insert_with(|| {
-                                    others.iter().map(|s| &src[s.range()]).collect()
-                                });
-                                !set.insert(name)
-                            };
-                            others.push(tag.name);
-                            dup
-                        };
-                        self.check_tag(dup, &tag);
-                        last_end = tag.span.end;
-                        if !begun {
-                            begun = true;
-                            v.begin_game(start);
-                        }
-                        self.flush_game_comments(v);
-                        tags += 1;
-                        let value = Spanned::new(tag.value.as_ref(), tag.value_span);
-                        v.tag(Spanned::new(tag.canonical, tag.name), value, tag.span);
+                    // The usual pair and any other apart, so that the usual one is never
+                    // copied through memory.
+                    if let Some(tag) = self.plain_tag() {
+                        self.give_tag(v, &tag, &mut section);
+                    } else if let Some(tag) = self.tag_general() {
+                        self.give_tag(v, &tag, &mut section);
                     }
-                    last_end = last_end.max(self.pos);
+                    section.last_end = section.last_end.max(self.pos);
                 }
                 _ => break,
             }
         }
+        let TagSection {
+            mut begun,
+            tags,
+            last_end,
+            ..
+        } = section;
         if tags == 0 && self.pos >= self.end {
             // Nothing but comments: they belong to whatever comes next.
             return Err(std::mem::take(&mut self.scratch.comments));
@@ -416,6 +427,51 @@ impl<'s> Parser<'s> {
         Ok(())
     }
 
+    /// Gives a tag pair read in the tag section to `v` (beginning the game, and giving it the
+    /// comments held, first), after checking it.
+    #[inline(always)]
+    fn give_tag<V: Visitor>(&mut self, v: &mut V, tag: &TagRead<'s>, section: &mut TagSection<'s>) {
+        let dup = if let Some(k) = tag.known {
+            let dup = section.known_seen & (1 << k) != 0;
+            section.known_seen |= 1 << k;
+            dup
+        } else {
+            self.other_tag_seen(tag.name, &mut section.seen)
+        };
+        self.check_tag(dup, tag);
+        section.last_end = tag.span.end;
+        if !section.begun {
+            section.begun = true;
+            v.begin_game(section.start);
+        }
+        self.flush_game_comments(v);
+        section.tags += 1;
+        let value = Spanned::new(tag.value.as_ref(), tag.value_span);
+        v.tag(Spanned::new(tag.canonical, tag.name), value, tag.span);
+    }
+
+    /// Whether the game already has a tag of the name at `name`, which is not a known tag;
+    /// notes it. The names are compared in a list while they are few, in `seen` (built on
+    /// first need) when they are many.
+    #[inline(never)]
+    fn other_tag_seen(
+        &mut self,
+        name: Span,
+        seen: &mut Option<std::collections::HashSet<&'s str>>,
+    ) -> bool {
+        let src: &'s str = self.src;
+        let text = &src[name.range()];
+        let others = &mut self.scratch.other_tags;
+        let dup = if others.len() < 16 {
+            others.iter().any(|s| &src[s.range()] == text)
+        } else {
+            let set = seen.get_or_insert_with(|| others.iter().map(|s| &src[s.range()]).collect());
+            !set.insert(text)
+        };
+        others.push(name);
+        dup
+    }
+
     /// Reads a comment at `pos` (reporting its defects); its text is taken later.
     fn comment(&mut self) -> CommentAt {
         let start = self.pos;
@@ -435,9 +491,11 @@ impl<'s> Parser<'s> {
                 kind: CommentKind::Line,
                 span: Span::new(start, text_end),
                 text_end,
+                cr: false,
             };
         }
-        let (text_end, end) = match self.comment_close(start + 1) {
+        let (close, cr) = self.comment_close(start + 1);
+        let (text_end, end) = match close {
             Ok(close) => (close, close + 1),
             Err(stop) => {
                 self.swallowed = true;
@@ -457,29 +515,39 @@ impl<'s> Parser<'s> {
             kind: CommentKind::Brace,
             span: Span::new(start, end),
             text_end,
+            cr,
         }
     }
 
-    /// The `}` that closes a brace comment whose text starts at `from`; or, when there is
+    /// The `}` that closes a brace comment whose text starts at `from`, and whether its text
+    /// holds a CR; or, when there is
     /// none before the end of the chunk or before a line that begins with a tag pair (a
     /// comment cannot run into a tag line: the rule the game splitter follows too), where the
     /// unterminated comment stops.
-    fn comment_close(&self, from: usize) -> Result<usize, usize> {
+    fn comment_close(&self, from: usize) -> (Result<usize, usize>, bool) {
         let b = self.bytes;
         let mut i = from;
-        while let Some(p) = memchr::memchr2(b'}', b'\n', &b[i..self.end]) {
+        // Whether a CR was seen: the text up to where the comment stops has been scanned.
+        let mut cr = false;
+        while let Some(p) = memchr::memchr3(b'}', b'\n', b'\r', &b[i..self.end]) {
             let at = i + p;
-            if b[at] == b'}' {
-                return Ok(at);
+            match b[at] {
+                b'}' => return (Ok(at), cr),
+                b'\r' => {
+                    cr = true;
+                    i = at + 1;
+                    continue;
+                }
+                _ => {}
             }
             let next = at + 1;
             let line_end = memchr::memchr(b'\n', &b[next..self.end]).map_or(self.end, |q| next + q);
             if crate::split::is_tag_line(&b[next..line_end]) {
-                return Err(next);
+                return (Err(next), cr);
             }
             i = next;
         }
-        Err(self.end)
+        (Err(self.end), cr)
     }
 
     /// Reports a comment opened at `start` whose text ends at `text_end` when it is longer
@@ -512,8 +580,61 @@ impl<'s> Parser<'s> {
         self.pos = i;
     }
 
-    /// A tag pair.
-    fn tag(&mut self) -> Option<TagRead<'s>> {
+    /// The fast path for the common tag pair: `[`, a name, blanks, a quoted value without
+    /// escapes, blanks, `]`. It returns `None` without reading anything for any other pair
+    /// (blanks after `[`, an escape, a value or pair not closed on its line, a bad name),
+    /// which [`Parser::tag_general`] then reads, reporting its defects; for a pair it
+    /// accepts, the general path would give the same [`TagRead`] and no diagnostic.
+    #[inline(always)]
+    fn plain_tag(&mut self) -> Option<TagRead<'s>> {
+        let start = self.pos;
+        let b = &self.bytes[..self.end];
+        let name_start = start + 1;
+        let name_end = name_start + tag_name_len(b.get(name_start..)?);
+        if name_end == name_start {
+            return None;
+        }
+        // Mostly one blank before the value, and none after it.
+        let vstart = match (b.get(name_end), b.get(name_end + 1)) {
+            (Some(b' '), Some(b'"')) => name_end + 1,
+            _ => blanks_end(b, name_end),
+        };
+        if b.get(vstart) != Some(&b'"') {
+            return None;
+        }
+        let close = value_run_end(b, vstart + 1);
+        if b.get(close) != Some(&b'"') {
+            return None;
+        }
+        let vend = close + 1;
+        let i = match b.get(vend) {
+            Some(b']') => vend,
+            _ => blanks_end(b, vend),
+        };
+        if b.get(i) != Some(&b']') {
+            return None;
+        }
+        // Cut next to ASCII bytes (`[`, a blank or `"`, `"`): on character boundaries.
+        let src: &'s str = self.src;
+        let (canonical, known) = match known_tag_index(&b[name_start..name_end]) {
+            Some(k) => (KNOWN_TAGS.get(k).copied()?, Some(k)),
+            None => other_tag_name(&src[name_start..name_end]),
+        };
+        let value = &src[vstart + 1..close];
+        self.pos = i + 1;
+        Some(TagRead {
+            span: Span::new(start, self.pos),
+            name: Span::new(name_start, name_end),
+            canonical,
+            known,
+            value: Cow::Borrowed(value),
+            value_span: Span::new(vstart, vend),
+        })
+    }
+
+    /// A tag pair, any: the general path, which reports every defect.
+    #[inline(never)]
+    fn tag_general(&mut self) -> Option<TagRead<'s>> {
         let start = self.pos;
         let b = self.bytes;
         self.pos += 1;
@@ -566,7 +687,7 @@ impl<'s> Parser<'s> {
         let closed = loop {
             // Up to the next byte that matters.
             let mut i = self.pos;
-            while i < self.end && !VALUE_STOP[b[i] as usize] {
+            while i < self.end && !is_value_stop(b[i]) {
                 i += 1;
             }
             self.pos = i;
@@ -658,23 +779,44 @@ impl<'s> Parser<'s> {
         })
     }
 
+    /// Reports a tag given twice, too long, or whose value must be and is not a position
+    /// string or a direction convention.
+    #[inline(always)]
     fn check_tag(&mut self, duplicate: bool, tag: &TagRead<'s>) {
-        let name = tag.canonical;
+        if duplicate
+            || tag.value.len() > self.scratch.limits.max_tag_bytes
+            || matches!(tag.known, Some(POSITION | DIRECTIONS))
+        {
+            let value = Spanned::new(tag.value.as_ref(), tag.value_span);
+            self.check_tag_further(duplicate, tag.name, tag.canonical, tag.known, value);
+        }
+    }
+
+    /// [`Parser::check_tag`] once something may be wrong: the tag's name as written, its
+    /// canonical spelling, its index in [`KNOWN_TAGS`], and its value.
+    #[inline(never)]
+    fn check_tag_further(
+        &mut self,
+        duplicate: bool,
+        name_span: Span,
+        name: &str,
+        known: Option<usize>,
+        value: Spanned<&str>,
+    ) {
         if duplicate {
             self.err_help(
                 SyntaxCode::DuplicateTag,
-                tag.name,
+                name_span,
                 format!("the tag `{name}` is given twice"),
                 "second time",
                 "keep one of the two tag pairs",
             );
         }
-        let value = Spanned::new(tag.value.as_ref(), tag.value_span);
         let max = self.scratch.limits.max_tag_bytes;
         if value.value.len() > max {
             self.err_help(
                 SyntaxCode::TagTooLong,
-                tag.name,
+                name_span,
                 format!(
                     "the value of the tag `{name}` is {} bytes long; the limit is {max}",
                     value.value.len()
@@ -683,8 +825,8 @@ impl<'s> Parser<'s> {
                 "shorten the value; a long text belongs in a comment",
             );
         }
-        match name {
-            "Position" => {
+        match known {
+            Some(POSITION) => {
                 if let Err(e) = value.value.parse::<PositionString>() {
                     self.err_help(
                         SyntaxCode::BadPosition,
@@ -696,7 +838,7 @@ impl<'s> Parser<'s> {
                     );
                 }
             }
-            "Directions" if value.value.parse::<Directions>().is_err() => {
+            Some(DIRECTIONS) if value.value.parse::<Directions>().is_err() => {
                 self.err_help(
                     SyntaxCode::UnknownDirections,
                     value.span,
@@ -740,8 +882,8 @@ impl<'s> Parser<'s> {
         }
         stack.push(root);
         let mut discard = 0usize;
-        // Moves read in this game, and whether the ply limit stopped the reading.
-        let mut moves = 0usize;
+        // The moves this game may still have, and whether the ply limit stopped the reading.
+        let mut plies_left = self.scratch.limits.max_plies;
         let mut over = false;
         let mut pending: Option<Spanned<MoveNumber>> = None;
         let mut result = None;
@@ -897,55 +1039,26 @@ impl<'s> Parser<'s> {
                     // The fast paths for the two common words, in a loop of their own while
                     // they last; anything unusual goes on to the nom parsers below, which
                     // report every defect.
-                    let text = &b[..self.end];
-                    let mut at = start;
-                    let mut fast = false;
-                    loop {
-                        if let Some((token, glyph, token_end, we)) = fast_move(text, at) {
-                            last_end = we;
-                            let number = pending.take();
-                            if discard == 0 {
-                                if self.admit_move(&mut moves, Span::new(at, token_end)) {
-                                    begin(v, begun, game_start);
-                                    give_move(
-                                        v, &mut stack, number, token, glyph, at, token_end, we,
-                                    );
-                                } else {
-                                    over = true;
-                                    discard = SKIP_REST;
-                                }
-                            }
-                            at = we;
-                        } else if let Some((n, ne)) = fast_move_number(text, at) {
-                            last_end = ne;
-                            if let Some(n) = pending.take() {
-                                self.orphan_number(n);
-                            }
-                            pending = Some(sp(
-                                MoveNumber {
-                                    number: n,
-                                    ellipsis: false,
-                                },
-                                at,
-                                ne,
-                            ));
-                            at = ne;
-                        } else {
-                            break;
-                        }
-                        fast = true;
-                        // Mostly one blank.
-                        if text.get(at) == Some(&b' ') {
-                            at += 1;
-                        }
-                        while at < text.len() && is_ws(text[at]) {
-                            at += 1;
-                        }
-                        if at >= text.len() {
-                            break;
-                        }
-                    }
-                    if fast {
+                    let mut run = Run {
+                        pending,
+                        last_end,
+                        plies_left,
+                        discard,
+                        over,
+                        begun: *begun,
+                        game_start,
+                    };
+                    let at = self.fast_run(v, start, &mut run, &mut stack);
+                    Run {
+                        pending,
+                        last_end,
+                        plies_left,
+                        discard,
+                        over,
+                        ..
+                    } = run;
+                    *begun = run.begun;
+                    if at > start {
                         self.pos = at;
                         continue;
                     }
@@ -1021,7 +1134,7 @@ impl<'s> Parser<'s> {
                                     continue;
                                 }
                                 let token_end = start + token_len(word);
-                                if self.admit_move(&mut moves, Span::new(start, token_end)) {
+                                if self.admit_move(&mut plies_left, Span::new(start, token_end)) {
                                     begin(v, begun, game_start);
                                     give_move(
                                         v, &mut stack, number, token, glyph, start, token_end, we,
@@ -1078,12 +1191,97 @@ impl<'s> Parser<'s> {
         (result, last_end, started)
     }
 
+    /// Reads a run of the common words from `at` (moves and move numbers as
+    /// [`fast_token`] reads them, and the whitespace after them), as the movetext loop
+    /// would, in the state `run` of that loop and its line stack; returns where the run
+    /// stops (`at` when there is none). Anything unusual is left to the movetext loop.
+    /// Inlined there, so that the state stays in registers on either side of the call.
+    #[inline(always)]
+    fn fast_run<V: Visitor>(
+        &mut self,
+        v: &mut V,
+        mut at: usize,
+        run: &mut Run,
+        stack: &mut [Frame],
+    ) -> usize {
+        let text: &'s [u8] = &self.bytes[..self.end];
+        // In locals (registers) during the run.
+        let Run {
+            mut pending,
+            mut last_end,
+            mut plies_left,
+            mut discard,
+            mut over,
+            mut begun,
+            game_start,
+        } = *run;
+        loop {
+            let Some((token, next)) = fast_token(text, at) else {
+                // Whitespace still there after a word (a line end, blanks): skipped, and the
+                // run goes on; anything else ends it.
+                match text.get(at) {
+                    Some(&c) if is_ws(c) => {
+                        at += 1;
+                        while at < text.len() && is_ws(text[at]) {
+                            at += 1;
+                        }
+                        continue;
+                    }
+                    _ => break,
+                }
+            };
+            match token {
+                FastToken::Move((token, glyph, token_end, we)) => {
+                    last_end = we;
+                    let number = pending.take();
+                    if discard == 0 {
+                        if self.admit_move(&mut plies_left, Span::new(at, token_end)) {
+                            if !begun {
+                                begun = true;
+                                v.begin_game(game_start);
+                            }
+                            give_move(v, stack, number, token, glyph, at, token_end, we);
+                        } else {
+                            over = true;
+                            discard = SKIP_REST;
+                        }
+                    }
+                }
+                FastToken::Number(n, ne) => {
+                    last_end = ne;
+                    if let Some(n) = pending.take() {
+                        self.orphan_number(n);
+                    }
+                    pending = Some(sp(
+                        MoveNumber {
+                            number: n,
+                            ellipsis: false,
+                        },
+                        at,
+                        ne,
+                    ));
+                }
+            }
+            at = next;
+        }
+        *run = Run {
+            pending,
+            last_end,
+            plies_left,
+            discard,
+            over,
+            begun,
+            game_start,
+        };
+        at
+    }
+
     /// Counts a move of the game; the first one over the ply limit is reported, and `false`
     /// says that it and the rest of the game are to be skipped.
     #[inline(always)]
-    fn admit_move(&mut self, moves: &mut usize, span: Span) -> bool {
-        *moves += 1;
-        if *moves <= self.scratch.limits.max_plies {
+    fn admit_move(&mut self, plies_left: &mut usize, span: Span) -> bool {
+        if *plies_left > 0 {
+            *plies_left -= 1;
             return true;
         }
         self.over_ply_limit(span);
@@ -1142,51 +1340,97 @@ impl<'s> Parser<'s> {
     /// Reads an annotation at `pos` into the scratch list of items; returns its span.
     fn annotation(&mut self) -> Span {
         let start = self.pos;
-        let b = self.bytes;
-        self.pos += 1;
+        let text: &'s [u8] = &self.bytes[..self.end];
+        let mut at = start + 1;
         let mut items = std::mem::take(&mut self.scratch.items);
         items.clear();
         loop {
-            self.skip_ws();
-            if self.pos < self.end && b[self.pos] == b']' {
-                self.pos += 1;
-                break;
+            while at < text.len() && is_ws(text[at]) {
+                at += 1;
             }
-            if self.pos >= self.end || is_delim(b[self.pos]) {
-                self.err_help(
-                    SyntaxCode::UnclosedAnnotation,
-                    Span::new(start, start + 1),
-                    "this annotation is never closed".to_owned(),
-                    "opened here",
-                    "close a lap/capture annotation with `]`",
-                );
-                break;
+            match text.get(at) {
+                Some(b']') => {
+                    at += 1;
+                    break;
+                }
+                Some(&c) if !is_delim(c) => {}
+                _ => {
+                    self.pos = at;
+                    self.err_help(
+                        SyntaxCode::UnclosedAnnotation,
+                        Span::new(start, start + 1),
+                        "this annotation is never closed".to_owned(),
+                        "opened here",
+                        "close a lap/capture annotation with `]`",
+                    );
+                    break;
+                }
             }
-            let ws = self.pos;
-            let we = self.word_end();
-            self.pos = we;
+            let ws = at;
+            at = word_end(text, ws);
             let item =
-                fast_annotation_item(&b[ws..we]).or_else(|| annotation_item(&self.src[ws..we]));
+                fast_annotation_item(&text[ws..at]).or_else(|| annotation_item(&self.src[ws..at]));
             match item {
-                Some(item) => items.push(sp(item, ws, we)),
-                None => self.err_help(
-                    SyntaxCode::BadAnnotation,
-                    Span::new(ws, we),
-                    format!(
-                        "cannot read `{}` in a lap/capture annotation",
-                        shown(&self.src[ws..we])
-                    ),
-                    "not a capture or lap end",
-                    "items are captures like xa5 or xa5:3 and lap ends like A6 or A6:4",
-                ),
+                Some(item) => items.push(sp(item, ws, at)),
+                None => {
+                    self.pos = at;
+                    self.err_help(
+                        SyntaxCode::BadAnnotation,
+                        Span::new(ws, at),
+                        format!(
+                            "cannot read `{}` in a lap/capture annotation",
+                            shown(&self.src[ws..at])
+                        ),
+                        "not a capture or lap end",
+                        "items are captures like xa5 or xa5:3 and lap ends like A6 or A6:4",
+                    );
+                }
             }
         }
+        self.pos = at;
         self.scratch.items = items;
-        Span::new(start, self.pos)
+        Span::new(start, at)
     }
 }
 
+/// The state of the movetext loop that a run of common words changes (see
+/// [`Parser::fast_run`]).
+#[derive(Debug, Clone, Copy)]
+struct Run {
+    /// The move number read and not yet given with its move.
+    pending: Option<Spanned<MoveNumber>>,
+    /// The end of the last thing read.
+    last_end: usize,
+    /// The moves the game may still have.
+    plies_left: usize,
+    /// How many variations deep the words are skipped (see [`SKIP_REST`]).
+    discard: usize,
+    /// Whether the ply limit stopped the reading.
+    over: bool,
+    /// Whether the game has begun (its first event given).
+    begun: bool,
+    /// Where the game starts.
+    game_start: usize,
+}
+
+/// What the parser keeps while it reads a game's tag section.
+struct TagSection<'s> {
+    /// Where the game starts.
+    start: usize,
+    /// Whether the game has begun (its first event given).
+    begun: bool,
+    /// The tag pairs read.
+    tags: usize,
+    /// The known tags already given, one bit each.
+    known_seen: u32,
+    /// The names of the other tags, once there are many.
+    seen: Option<std::collections::HashSet<&'s str>>,
+    /// The end of the last thing read.
+    last_end: usize,
+}
+
 /// A tag pair as read.
+#[cfg_attr(test, derive(Debug, PartialEq))]
 struct TagRead<'s> {
     /// The whole pair.
     span: Span,
@@ -1238,12 +1482,169 @@ mod tests {
     #[test]
     fn known_tag_indexes_follow_the_list() {
         for (i, name) in KNOWN_TAGS.iter().enumerate() {
-            assert_eq!(known_tag_index(name), Some(i));
+            assert_eq!(known_tag_index(name.as_bytes()), Some(i));
             assert_eq!(canonical_tag_name(&name.to_lowercase()), (*name, Some(i)));
         }
-        assert_eq!(known_tag_index("event"), None);
-        assert_eq!(known_tag_index("Annotator"), None);
+        assert_eq!(known_tag_index(b"event"), None);
+        assert_eq!(known_tag_index(b"Annotator"), None);
         assert_eq!(canonical_tag_name("Annotator"), ("Annotator", None));
         assert!(KNOWN_TAGS.len() <= 32);
+        assert_eq!(KNOWN_TAGS[POSITION], "Position");
+        assert_eq!(KNOWN_TAGS[DIRECTIONS], "Directions");
+    }
+
+    /// A parser at the start of `text`.
+    fn parser(text: &str) -> Parser<'_> {
+        Parser::new(text, 0, text.len(), Scratch::with_limits(Limits::DEFAULT))
+    }
+
+    /// Every tag pair put together from odd and usual pieces: whenever the fast path reads
+    /// one, the general path reads the same, to the same place, without a diagnostic; and the
+    /// fast path reads the usual ones.
+    #[test]
+    fn plain_tags_read_as_the_general_path_reads_them() {
+        let opens = ["[", "[ ", "[\t"];
+        let names = [
+            "Event",
+            "event",
+            "EVENT",
+            "Annotator",
+            "x_1",
+            "Directions",
+            "9x",
+            "",
+            "É",
+        ];
+        let blanks = ["", " ", "\t", "  "];
+        let values = [
+            "\"v\"",
+            "\"\"",
+            "\"Bench 12 of 1999, round 3\"",
+            "\"a\\\"b\"",
+            "\"a\\\\\"",
+            "\"a\\qb\"",
+            "\"unclosed",
+            "\"a\rb\"",
+            "\"é ü\"",
+            "\"1234567\"",
+            "\"12345678\"",
+            "\"123456789\"",
+            "v",
+        ];
+        let closes = ["]", " ]", "\t]", "", " x]", "]]", "\"]"];
+        let ends = ["", "\n", "\r\n", " 1. A6<", "\n[Site \"x\"]"];
+        let (mut fast, mut all) = (0, 0);
+        for open in opens {
+            for name in names {
+                for blank in blanks {
+                    for value in values {
+                        for close in closes {
+                            for end in ends {
+                                let text = format!("{open}{name}{blank}{value}{close}{end}");
+                                all += 1;
+                                let mut p = parser(&text);
+                                let Some(t) = p.plain_tag() else {
+                                    assert_eq!(p.pos, 0, "{text:?}");
+                                    continue;
+                                };
+                                fast += 1;
+                                let mut g = parser(&text);
+                                assert_eq!(g.tag_general().as_ref(), Some(&t), "{text:?}");
+                                assert_eq!(p.pos, g.pos, "{text:?}");
+                                assert!(g.errors.is_empty(), "{text:?}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(fast > 1000 && fast < all / 4, "{fast} of {all}");
+        for usual in [
+            "[Event \"Bench 0\"]",
+            "[Site \"Zanzibar\"]",
+            "[Date \"2026.11.29\"]",
+        ] {
+            assert!(parser(usual).plain_tag().is_some(), "{usual}");
+        }
+        for odd in [
+            "[ Event \"x\"]",
+            "[Event \"a\\\"b\"]",
+            "[Event \"x]",
+            "[Event \"x\" x]",
+            "[Event \"x\"",
+            "[Event x]",
+            "[Event \"a\rb\"]",
+        ] {
+            assert!(parser(odd).plain_tag().is_none(), "{odd}");
+        }
+        // Other spellings of known names are given in the canonical one, by either path.
+        let mut p = parser("[EVENT \"x\"]");
+        let t = p.plain_tag().unwrap();
+        assert_eq!((t.canonical, t.known), ("Event", Some(0)));
+        assert_eq!((t.name, t.value_span), (Span::new(1, 6), Span::new(7, 10)));
+    }
+
+    /// The CRs of a brace comment, noted while its end is looked for: a CR LF (and any CRs
+    /// before the LF) is a line break, a lone CR stays, in closed and unclosed comments.
+    #[test]
+    fn comment_line_breaks() {
+        let texts = |text: &str| -> Vec<String> {
+            let parsed = crate::parse_record(text);
+            parsed.record.games[0]
+                .value
+                .movetext
+                .iter()
+                .filter_map(|e| match &e.value {
+                    crate::ast::Element::Comment(c) => Some(c.text.clone()),
+                    _ => None,
+                })
+                .collect()
+        };
+        assert_eq!(texts("1. A6< {a\r\nb\r\r\nc} *"), ["a\nb\nc"]);
+        assert_eq!(texts("1. A6< {a\rb} {plain} *"), ["a\rb", "plain"]);
+        assert_eq!(texts("1. A6< {a\r\nb *\r\n"), ["a\nb *\n"]);
+        assert_eq!(
+            texts("1. A6< {a\r\nb\r\n[Event \"x\"]\r\n1. A6< *"),
+            ["a\nb\n"]
+        );
+    }
+
+    /// The events of a record whose moves and move numbers the fast run reads, with every
+    /// kind of whitespace between them and no line end at the end.
+    #[test]
+    fn runs_of_moves_keep_their_spans() {
+        let text = "1.  A6<*\t a5>\r\n2. B2<  \n  b3>** 3.A1< 1-0";
+        let parsed = crate::parse_record(text);
+        assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+        let game = &parsed.record.games[0].value;
+        let moves: Vec<_> = game
+            .movetext
+            .iter()
+            .map(|e| match &e.value {
+                crate::ast::Element::Move(m) => (
+                    m.number.map(|n| (n.value.number, n.span.range())),
+                    m.token.value.to_string(),
+                    m.token.span.range(),
+                ),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            moves,
+            [
+                (Some((1, 0..2)), "A6<*".to_owned(), 4..8),
+                (None, "a5>".to_owned(), 10..13),
+                (Some((2, 15..17)), "B2<".to_owned(), 18..21),
+                (None, "b3>**".to_owned(), 26..31),
+                (Some((3, 32..34)), "A1<".to_owned(), 34..37),
+            ]
+        );
+        assert_eq!(game.result.map(|r| r.span.range()), Some(38..41));
+        assert_eq!(parsed.record.games[0].span.range(), 0..41);
+        // A move at the very end: the game's span ends with it, and the result is missing.
+        let parsed = crate::parse_record("1. A6<");
+        assert_eq!(parsed.record.games[0].span.range(), 0..6);
+        assert_eq!(parsed.errors.len(), 1);
+        assert_eq!(parsed.errors[0].code, SyntaxCode::MissingResult);
     }
 }

@@ -218,14 +218,19 @@ pub(crate) fn move_word(word: &str) -> Result<(MoveToken, Option<Nag>), Defect> 
     Ok((token, glyph.and_then(Nag::from_glyph)))
 }
 
-/// The first 16 bytes of `b`, blanks past its end (a blank ends every word): a fixed window
-/// the fast paths read without bounds checks (they look at no more than its first 11 bytes).
+/// What the fast paths' window holds past the end of the text: a delimiter (it ends a word
+/// as the end of the text does) that is not whitespace (so that it is never taken for the
+/// blank after a word).
+const PAST_END: u8 = b'"';
+
+/// The first 16 bytes of `b`, [`PAST_END`] past its end: a fixed window the fast paths read
+/// without bounds checks (they look at no more than its first 11 bytes).
 #[inline(always)]
 fn window(b: &[u8]) -> [u8; 16] {
     match b.first_chunk::<16>() {
         Some(w) => *w,
         None => {
-            let mut w = [b' '; 16];
+            let mut w = [PAST_END; 16];
             w[..b.len()].copy_from_slice(b);
             w
         }
@@ -238,29 +243,28 @@ pub(crate) type FastMove = (MoveToken, Option<Nag>, usize, usize);
 
 /// The hand-written fast path for the common move word at `bytes[from..]` (`bytes` ends where
 /// the text to parse ends): a full pit, an optional sign, `*` or `**`, `+`, `#`, a glyph, then
-/// a delimiter or the end. It returns `None` for anything else (a number-only pit, a defect,
+/// a delimiter or the end (tests only: the parser reads it with [`fast_token`]). It returns `None` for anything else (a number-only pit, a defect,
 /// a word that goes on), and the caller then reads the word with [`move_word`], which gives
 /// the same token for every word accepted here.
-#[inline(always)]
+#[cfg(test)]
 pub(crate) fn fast_move(bytes: &[u8], from: usize) -> Option<FastMove> {
-    let b = bytes.get(from..)?;
-    let (side, row) = match *b.first()? {
-        b'A' => (Side::South, Row::Front),
-        b'B' => (Side::South, Row::Back),
-        b'a' => (Side::North, Row::Front),
-        b'b' => (Side::North, Row::Back),
-        _ => return None,
-    };
-    let n = *b.get(1)?;
+    match fast_token(bytes, from)?.0 {
+        FastToken::Move(m) => Some(m),
+        FastToken::Number(..) => None,
+    }
+}
+
+/// [`fast_move`] on the window `w` of the text at `from`, whose first byte is the row letter
+/// of `side` and `row`.
+#[inline(always)]
+fn move_in(w: &[u8; 16], from: usize, side: Side, row: Row) -> Option<FastMove> {
+    let at = |i: usize| w[i & 15];
+    let n = at(1);
     if !(b'1'..=b'8').contains(&n) {
         return None;
     }
     let pit = Pit::new(side, row, n - b'0').unwrap_or(Pit::nyumba(side));
     let mut i = 2;
-    // The word's first bytes in a fixed window (a blank past the end, which ends a word), so
-    // that reading them needs no bounds checks: a move word accepted here has at most 8.
-    let w = window(b);
-    let at = |i: usize| w[i & 15];
     let sign = match at(i) {
         b'<' | b'L' | b'l' => Some(Sign::Left),
         b'>' | b'R' | b'r' => Some(Sign::Right),
@@ -323,9 +327,17 @@ pub(crate) fn fast_move(bytes: &[u8], from: usize) -> Option<FastMove> {
 /// The fast path for the common move number `12.` at `bytes[from..]`: up to nine digits, not
 /// zero, one dot not followed by another. Returns the number and the end of the dot; `None`
 /// for anything else, which [`move_number`] then reads.
-#[inline(always)]
+#[cfg(test)]
 pub(crate) fn fast_move_number(bytes: &[u8], from: usize) -> Option<(u32, usize)> {
-    let w = window(bytes.get(from..)?);
+    match fast_token(bytes, from)?.0 {
+        FastToken::Number(n, end) => Some((n, end)),
+        FastToken::Move(_) => None,
+    }
+}
+
+/// [`fast_move_number`] on the window `w` of the text at `from`.
+#[inline(always)]
+fn number_in(w: &[u8; 16], from: usize) -> Option<(u32, usize)> {
     let mut n: u32 = 0;
     let mut i = 0;
     while w[i & 15].is_ascii_digit() {
@@ -339,6 +351,46 @@ pub(crate) fn fast_move_number(bytes: &[u8], from: usize) -> Option<(u32, usize)
         return None;
     }
     Some((n, from + i + 1))
+}
+
+/// A token read by the fast paths.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FastToken {
+    /// A move word, as [`fast_move`] reads it.
+    Move(FastMove),
+    /// A move number `12.`, as [`fast_move_number`] reads it: the number and the end of the
+    /// dot.
+    Number(u32, usize),
+}
+
+/// The common tokens of movetext at `bytes[from..]` (`bytes` ends where the text to parse
+/// ends): a move word as [`fast_move`] reads it, or a move number as [`fast_move_number`]
+/// reads it; `None` for anything else. With the token, where the reading goes on: past the
+/// blank after it if there is one (the usual case), else at its end.
+#[inline(always)]
+pub(crate) fn fast_token(bytes: &[u8], from: usize) -> Option<(FastToken, usize)> {
+    let w = window(bytes.get(from..)?);
+    let (token, end) = match w[0] {
+        c @ (b'A' | b'B' | b'a' | b'b') => {
+            let side = if c & 0x20 == 0 {
+                Side::South
+            } else {
+                Side::North
+            };
+            let row = if c & 1 == 1 { Row::Front } else { Row::Back };
+            let m = move_in(&w, from, side, row)?;
+            (FastToken::Move(m), m.3)
+        }
+        b'0'..=b'9' => {
+            let (n, e) = number_in(&w, from)?;
+            (FastToken::Number(n, e), e)
+        }
+        _ => return None,
+    };
+    // A token read here is at most 10 bytes long, so the byte after it is in the window; a
+    // blank there is in the text (past its end the window holds `PAST_END`).
+    let next = end + usize::from(w[(end - from) & 15] == b' ');
+    Some((token, next))
 }
 
 /// A move number prefix: the number, the count of dots, and the byte length consumed.
@@ -444,6 +496,56 @@ pub(crate) fn tag_name_len(b: &[u8]) -> usize {
     }
     let mut i = 1;
     while i < b.len() && NAME_BYTE[b[i] as usize] {
+        i += 1;
+    }
+    i
+}
+
+/// The bytes that end a run of plain text in a tag value: `"`, `\\`, LF, CR.
+static VALUE_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t[b'\n' as usize] = true;
+    t[b'\r' as usize] = true;
+    t
+};
+
+/// Whether `b` ends a run of plain text in a tag value: `"`, `\\`, LF or CR.
+#[inline]
+pub(crate) fn is_value_stop(b: u8) -> bool {
+    VALUE_STOP[usize::from(b)]
+}
+
+/// The index of the first byte of `b` at or after `from` that ends a run of plain text in a
+/// tag value ([`is_value_stop`]), or the length of `b`. Eight bytes at a time while they
+/// last (tag values are mostly short words), then byte by byte.
+#[inline]
+pub(crate) fn value_run_end(b: &[u8], from: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    /// The high bit of each byte of `x` equal to `c` (exact up to the first such byte: the
+    /// bits above it may be wrong, those below are right).
+    #[inline(always)]
+    fn bytes_equal(x: u64, c: u8) -> u64 {
+        let y = x ^ (ONES * u64::from(c));
+        y.wrapping_sub(ONES) & !y & HIGH
+    }
+    let mut i = from;
+    while let Some(chunk) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+        let x = u64::from_le_bytes(*chunk);
+        let hits = bytes_equal(x, b'"')
+            | bytes_equal(x, b'\\')
+            | bytes_equal(x, b'\n')
+            | bytes_equal(x, b'\r');
+        if hits != 0 {
+            // The lowest bit set marks the first stop byte (little-endian: the first byte is
+            // the lowest).
+            return i + (hits.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < b.len() && !is_value_stop(b[i]) {
         i += 1;
     }
     i
@@ -606,6 +708,62 @@ mod tests {
         assert!(fast_annotation_item(b"B6").is_some());
         assert!(fast_annotation_item(b"xa5:255").is_none());
         assert_eq!(annotation_item("xa5:255").unwrap().seeds, Some(255));
+    }
+
+    /// The word scan eight bytes at a time stops where the byte by byte scan stops.
+    #[test]
+    fn value_runs_end_at_the_first_stop() {
+        let pieces: [&[u8]; 8] = [
+            b"a",
+            b"\"",
+            b"\\",
+            b"\n",
+            b"\r",
+            "é".as_bytes(),
+            b" ",
+            b"\x80",
+        ];
+        let mut state: u32 = 0x2545_f491;
+        for len in 0..40 {
+            for _ in 0..40 {
+                let mut b = Vec::new();
+                while b.len() < len {
+                    state ^= state << 13;
+                    state ^= state >> 17;
+                    state ^= state << 5;
+                    // Mostly plain text, so that the stops come late as well as early.
+                    let k = state as usize % 24;
+                    b.extend_from_slice(pieces[if k < 17 { 0 } else { k - 16 }]);
+                }
+                for from in 0..=b.len() {
+                    let slow = (from..b.len())
+                        .find(|&i| is_value_stop(b[i]))
+                        .unwrap_or(b.len());
+                    assert_eq!(value_run_end(&b, from), slow, "{b:?} from {from}");
+                }
+            }
+        }
+    }
+
+    /// Where the reading goes on after a fast token: past one blank, never past the end.
+    #[test]
+    fn fast_tokens_take_the_blank_after_them() {
+        let next = |t: &str, from| fast_token(t.as_bytes(), from).map(|(_, n)| n);
+        assert_eq!(next("A6<", 0), Some(3));
+        assert_eq!(next("A6< ", 0), Some(4));
+        assert_eq!(next("A6<  a5>", 0), Some(4));
+        assert_eq!(next("A6<\na5>", 0), Some(3));
+        assert_eq!(next("12. A6<", 0), Some(4));
+        assert_eq!(next("12.", 0), Some(3));
+        assert_eq!(next("1. 12.", 3), Some(6));
+        assert_eq!(next("A6<*!? a5>", 0), Some(7));
+        assert_eq!(next(" A6<", 0), None);
+        assert_eq!(next("A6<", 3), None);
+        assert_eq!(next("A6<", 4), None);
+        assert_eq!(
+            fast_token(b"12. A6<", 0).map(|(t, _)| t),
+            Some(FastToken::Number(12, 3))
+        );
     }
 
     #[test]
