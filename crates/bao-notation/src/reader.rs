@@ -154,6 +154,14 @@ pub struct Decoded<'a> {
 /// Decodes bytes: UTF-8 (a BOM is kept; the parser skips it), else Latin-1 with a warning.
 #[must_use]
 pub fn decode(bytes: &[u8]) -> Decoded<'_> {
+    // The SIMD check first (the usual case: valid UTF-8); the std one, which says where the
+    // first bad byte is, only when it fails.
+    if let Ok(s) = simdutf8::basic::from_utf8(bytes) {
+        return Decoded {
+            text: Cow::Borrowed(s),
+            warning: None,
+        };
+    }
     match std::str::from_utf8(bytes) {
         Ok(s) => Decoded {
             text: Cow::Borrowed(s),
