@@ -223,18 +223,15 @@ pub(crate) fn move_word(word: &str) -> Result<(MoveToken, Option<Nag>), Defect> 
 /// blank after a word).
 const PAST_END: u8 = b'"';
 
-/// The first 16 bytes of `b`, [`PAST_END`] past its end: a fixed window the fast paths read
-/// without bounds checks (they look at no more than its first 11 bytes).
-#[inline(always)]
-fn window(b: &[u8]) -> [u8; 16] {
-    match b.first_chunk::<16>() {
-        Some(w) => *w,
-        None => {
-            let mut w = [PAST_END; 16];
-            w[..b.len()].copy_from_slice(b);
-            w
-        }
-    }
+/// The first 16 bytes of `b`, when `b` has fewer, followed by [`PAST_END`]: the fast paths'
+/// window near the end of the text (elsewhere it is the text itself, read in place: a copy
+/// to the stack read back byte by byte cost a store-forwarding wait on every token).
+#[cold]
+fn padded_window(b: &[u8]) -> [u8; 16] {
+    let mut w = [PAST_END; 16];
+    let n = b.len().min(16);
+    w[..n].copy_from_slice(&b[..n]);
+    w
 }
 
 /// A move read by the fast path: the token, its glyph NAG, the end of the token (before the
@@ -369,7 +366,17 @@ pub(crate) enum FastToken {
 /// blank after it if there is one (the usual case), else at its end.
 #[inline(always)]
 pub(crate) fn fast_token(bytes: &[u8], from: usize) -> Option<(FastToken, usize)> {
-    let w = window(bytes.get(from..)?);
+    // A fixed window the fast paths read without bounds checks (they look at no more than
+    // its first 11 bytes).
+    let rest = bytes.get(from..)?;
+    let padded;
+    let w: &[u8; 16] = match rest.first_chunk::<16>() {
+        Some(w) => w,
+        None => {
+            padded = padded_window(rest);
+            &padded
+        }
+    };
     let (token, end) = match w[0] {
         c @ (b'A' | b'B' | b'a' | b'b') => {
             let side = if c & 0x20 == 0 {
@@ -378,11 +385,11 @@ pub(crate) fn fast_token(bytes: &[u8], from: usize) -> Option<(FastToken, usize)
                 Side::North
             };
             let row = if c & 1 == 1 { Row::Front } else { Row::Back };
-            let m = move_in(&w, from, side, row)?;
+            let m = move_in(w, from, side, row)?;
             (FastToken::Move(m), m.3)
         }
         b'0'..=b'9' => {
-            let (n, e) = number_in(&w, from)?;
+            let (n, e) = number_in(w, from)?;
             (FastToken::Number(n, e), e)
         }
         _ => return None,
