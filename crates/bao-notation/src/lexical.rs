@@ -268,14 +268,15 @@ fn move_in(w: &[u8; 16], from: usize, side: Side, row: Row) -> Option<FastMove> 
         _ => None,
     };
     i += usize::from(sign.is_some());
-    // The two usual endings, `A6<` and `A6<*`, before the rarer suffixes.
-    let plain = is_delim(at(i));
-    if plain || (at(i) == b'*' && is_delim(at(i + 1))) {
-        let end = from + i + usize::from(!plain);
+    // The two usual endings, `A6<` and `A6<*`, before the rarer suffixes; told apart without
+    // a branch (which of the two comes next is as good as random).
+    let star = at(i) == b'*';
+    if is_delim(at(i + usize::from(star))) {
+        let end = from + i + usize::from(star);
         let token = MoveToken {
             pit: PitRef::Pit(pit),
             sign,
-            takasa: !plain,
+            takasa: star,
             claims_takasia: false,
             safari: false,
             claims_win: false,
@@ -500,6 +501,17 @@ static NAME_BYTE: [bool; 256] = {
 pub(crate) fn tag_name_len(b: &[u8]) -> usize {
     if !b.first().is_some_and(u8::is_ascii_alphabetic) {
         return 0;
+    }
+    // The usual name is shorter than 8 bytes: its end is found in the first 8 without a
+    // loop, whose exit (at a length that changes from tag to tag) the processor mispredicts.
+    if let Some(head) = b.first_chunk::<8>() {
+        let mut stops = 0u32;
+        for (k, &c) in head.iter().enumerate() {
+            stops |= u32::from(!NAME_BYTE[c as usize]) << k;
+        }
+        if stops != 0 {
+            return stops.trailing_zeros() as usize;
+        }
     }
     let mut i = 1;
     while i < b.len() && NAME_BYTE[b[i] as usize] {
@@ -790,6 +802,36 @@ mod tests {
         assert_eq!(tag_name_len("É".as_bytes()), 0);
         assert_eq!(tag_name_len("aÉ".as_bytes()), 1);
         assert_eq!(tag_name_len(b""), 0);
+        // Every word of up to 7 bytes from letters, digits, `_`, a blank, a quote and a byte
+        // of a UTF-8 letter, and every word of 8 to 10 bytes from four of them (names that
+        // fill the 8-byte form, or end after it), against a plain reading.
+        let mut word = Vec::new();
+        for (alphabet, lens) in [(&b"aZ1_ \"\xc3"[..], 0..=7u32), (&b"a_ \xc3"[..], 8..=10)] {
+            for len in lens {
+                for code in 0..alphabet.len().pow(len) {
+                    word.clear();
+                    let mut c = code;
+                    for _ in 0..len {
+                        word.push(alphabet[c % alphabet.len()]);
+                        c /= alphabet.len();
+                    }
+                    let plain = if word.first().is_some_and(u8::is_ascii_alphabetic) {
+                        1 + word[1..]
+                            .iter()
+                            .take_while(|&&c| c.is_ascii_alphanumeric() || c == b'_')
+                            .count()
+                    } else {
+                        0
+                    };
+                    assert_eq!(
+                        tag_name_len(&word),
+                        plain,
+                        "{:?}",
+                        String::from_utf8_lossy(&word)
+                    );
+                }
+            }
+        }
     }
 
     #[test]
