@@ -229,6 +229,16 @@ pub fn parse_bytes_with(bytes: &[u8], limits: &Limits) -> (String, Parsed) {
     (d.text.into_owned(), parsed)
 }
 
+/// The line that starts at `offset` in the input, without the byte order mark that may open
+/// the input: the splitter must see the first line as the whole text's chunking sees it
+/// (after the mark), or a first tag line read as movetext cut its game in two.
+fn without_bom(line: &[u8], offset: u64) -> &[u8] {
+    match line.strip_prefix("\u{feff}".as_bytes()) {
+        Some(rest) if offset == 0 => rest,
+        _ => line,
+    }
+}
+
 /// One game from a [`GameReader`].
 #[derive(Debug, Clone)]
 pub struct StreamedGame {
@@ -432,7 +442,9 @@ impl<R: Read> GameReader<R> {
             let plain = special >= end;
             let line_offset = self.offset;
             self.offset += len as u64;
-            let boundary = self.splitter.line_hint(&buf[line..end], plain);
+            let boundary = self
+                .splitter
+                .line_hint(without_bom(&buf[line..end], line_offset), plain);
             let line_start = self.chunk.len() + (line - run);
             if boundary && (line_start > 0 || self.overflow) {
                 self.chunk.extend_from_slice(&buf[run..line]);
@@ -479,7 +491,9 @@ impl<R: Read> GameReader<R> {
             self.carry = std::mem::take(&mut self.chunk);
             return Ok(Some(false));
         }
-        let boundary = self.splitter.line_hint(&self.chunk[line_start..], plain);
+        let boundary = self
+            .splitter
+            .line_hint(without_bom(&self.chunk[line_start..], line_offset), plain);
         if boundary && (line_start > 0 || self.overflow) {
             self.next_line.clear();
             self.next_line.extend_from_slice(&self.chunk[line_start..]);
