@@ -10,8 +10,9 @@
 //! too. None of them prints.
 //!
 //! - [`parse_record`]: parsing never panics, every span lies on the text's character
-//!   boundaries, writing is idempotent, and a record without syntax errors reads back equal
-//!   from its canonical text.
+//!   boundaries, writing is idempotent, a record without syntax errors reads back equal
+//!   from its canonical text, and (UTF-8 input) the streaming reader gives a visitor the
+//!   events the whole text gives.
 //! - [`check_record`]: the whole validator (parse, replay, match checks, annotation,
 //!   rendering, JSON) never panics, and every diagnostic is located in the text.
 //! - [`play_arbitrary`]: moves chosen by index from the legal list keep every engine
@@ -112,6 +113,126 @@ pub fn parse_record(data: &[u8]) {
         );
     }
     streams_with_a_small_limit(data);
+    streams_like_the_whole_text(data);
+}
+
+/// Every event a visitor receives, as text, its spans made absolute (a chunk's spans are
+/// relative to the chunk, whose offset the reader announces with [`bao_notation::Visitor::text`]).
+#[derive(Default)]
+struct EventLog {
+    offset: usize,
+    events: Vec<String>,
+}
+
+impl EventLog {
+    fn at(&self, span: Span) -> Span {
+        span.shifted(self.offset)
+    }
+}
+
+impl bao_notation::Visitor for EventLog {
+    fn text(&mut self, _text: &str, offset: u64) {
+        self.offset = usize::try_from(offset).unwrap_or(usize::MAX);
+    }
+    fn begin_game(&mut self, start: usize) {
+        self.events.push(format!("begin {}", start + self.offset));
+    }
+    fn game_comment(&mut self, kind: bao_notation::CommentKind, text: &str, span: Span) {
+        let at = self.at(span);
+        self.events
+            .push(format!("game comment {kind:?} {text:?} {at:?}"));
+    }
+    fn tag(&mut self, name: Spanned<&str>, value: Spanned<&str>, span: Span) {
+        let (n, v, at) = (self.at(name.span), self.at(value.span), self.at(span));
+        self.events.push(format!(
+            "tag {:?} {n:?} {:?} {v:?} {at:?}",
+            name.value, value.value
+        ));
+    }
+    fn comment(&mut self, kind: bao_notation::CommentKind, text: &str, span: Span) {
+        let at = self.at(span);
+        self.events
+            .push(format!("comment {kind:?} {text:?} {at:?}"));
+    }
+    fn move_token(
+        &mut self,
+        number: Option<Spanned<bao_notation::MoveNumber>>,
+        token: Spanned<bao_notation::MoveToken>,
+    ) {
+        let number = number.map(|n| (n.value, self.at(n.span)));
+        let at = self.at(token.span);
+        self.events
+            .push(format!("move {number:?} {:?} {at:?}", token.value));
+    }
+    fn nag(&mut self, nag: Spanned<bao_notation::Nag>) {
+        let at = self.at(nag.span);
+        self.events.push(format!("nag {:?} {at:?}", nag.value));
+    }
+    fn annotation(&mut self, items: &[Spanned<bao_notation::AnnotationItem>], span: Span) {
+        let items: Vec<_> = items.iter().map(|i| (i.value, self.at(i.span))).collect();
+        let at = self.at(span);
+        self.events.push(format!("annotation {items:?} {at:?}"));
+    }
+    fn begin_variation(&mut self, open: usize) {
+        self.events
+            .push(format!("variation {}", open + self.offset));
+    }
+    fn end_variation(&mut self, span: Span) {
+        let at = self.at(span);
+        self.events.push(format!("end variation {at:?}"));
+    }
+    fn end_game(&mut self, span: Span, result: Option<Spanned<bao_notation::GameResult>>) {
+        let result = result.map(|r| (r.value, self.at(r.span)));
+        let at = self.at(span);
+        self.events.push(format!("end {at:?} {result:?}"));
+    }
+    fn syntax_error(&mut self, error: bao_notation::SyntaxError) {
+        let at = self.at(error.span);
+        self.events
+            .push(format!("error {:?} {at:?} {}", error.code, error.message));
+    }
+}
+
+/// A reader that hands out at most `step` bytes a read, so that lines cross the reader's
+/// refills.
+struct Trickle<'a> {
+    rest: &'a [u8],
+    step: usize,
+}
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.step.min(buf.len()).min(self.rest.len());
+        buf[..n].copy_from_slice(&self.rest[..n]);
+        self.rest = &self.rest[n..];
+        Ok(n)
+    }
+}
+
+/// For UTF-8 input, the streaming reader gives a visitor exactly the events (at the same
+/// absolute places) that reading the whole text does, whether the input comes in one piece or
+/// a few bytes at a time: the reader's own line splitting agrees with the whole text's.
+fn streams_like_the_whole_text(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        // Latin-1 input: decoded chunk by chunk, its offsets are not the decoded text's.
+        return;
+    };
+    let mut whole = EventLog::default();
+    bao_notation::visit_record(text, &mut whole);
+    let mut streamed = EventLog::default();
+    bao_notation::visit_reader(data, &mut streamed).expect("reading from memory");
+    assert_eq!(
+        whole.events, streamed.events,
+        "the streaming reader gives other events than the whole text"
+    );
+    let step = 1 + data.len() % 13;
+    let mut trickled = EventLog::default();
+    bao_notation::visit_reader(Trickle { rest: data, step }, &mut trickled)
+        .expect("reading from memory");
+    assert_eq!(
+        whole.events, trickled.events,
+        "the streaming reader, fed {step} bytes a read, gives other events than the whole text"
+    );
 }
 
 /// The streaming reader under a small game limit ends, and gives no more games than there
