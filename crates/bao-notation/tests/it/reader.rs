@@ -202,7 +202,8 @@ fn reads_in_any_pieces_give_the_same_games() {
 /// reader cut it in two, a first game of one tag with no result, until the mark was skipped).
 #[test]
 fn a_byte_order_mark_keeps_the_first_game_whole() {
-    let text = "\u{feff}[Event \"x\"]\r\n[Site \"y\"]\r\n\r\n1. A6<* 1-0\r\n[Event \"z\"]\r\n\r\n*\r\n";
+    let text =
+        "\u{feff}[Event \"x\"]\r\n[Site \"y\"]\r\n\r\n1. A6<* 1-0\r\n[Event \"z\"]\r\n\r\n*\r\n";
     let whole = parse_record(text);
     assert!(whole.errors.is_empty(), "{:?}", whole.errors);
     assert_eq!(whole.record.games.len(), 2);
@@ -216,7 +217,10 @@ fn a_byte_order_mark_keeps_the_first_game_whole() {
         assert_eq!(streamed.len(), 2, "step {step}");
         assert!(streamed.iter().all(|g| g.errors.is_empty()), "step {step}");
         assert_eq!(streamed[0].game.value.tags.len(), 2, "step {step}");
-        assert_eq!(streamed[0].game.value.tags, whole.record.games[0].value.tags);
+        assert_eq!(
+            streamed[0].game.value.tags,
+            whole.record.games[0].value.tags
+        );
     }
 }
 
