@@ -77,18 +77,9 @@ enum ThemeArg {
     Print,
 }
 
-/// Arguments of `bao export svg`.
+/// The diagram flags of `bao export svg` and `bao export html`.
 #[derive(Debug, clap::Args)]
-struct SvgArgs {
-    /// The record file (`-` for stdin).
-    #[arg(value_name = "FILE", value_parser = Input::parse)]
-    file: Input,
-    #[command(flatten)]
-    pick: Pick,
-    /// One diagram per position of the main line (start and every ply) into the directory
-    /// given by `-o`, named `ply-000.svg`, `ply-001.svg`, ...
-    #[arg(long, conflicts_with = "ply", requires = "output")]
-    all: bool,
+struct Drawing {
     /// Draw the board as North sees it.
     #[arg(long)]
     flip: bool,
@@ -101,6 +92,22 @@ struct SvgArgs {
     /// Draw small counts as dots.
     #[arg(long)]
     dots: bool,
+}
+
+/// Arguments of `bao export svg`.
+#[derive(Debug, clap::Args)]
+struct SvgArgs {
+    /// The record file (`-` for stdin).
+    #[arg(value_name = "FILE", value_parser = Input::parse)]
+    file: Input,
+    #[command(flatten)]
+    pick: Pick,
+    /// One diagram per position of the main line (start and every ply) into the directory
+    /// given by `-o`, named `ply-000.svg`, `ply-001.svg`, ...
+    #[arg(long, conflicts_with = "ply", requires = "output")]
+    all: bool,
+    #[command(flatten)]
+    drawing: Drawing,
     /// Write to this file (a directory with `--all`) instead of stdout.
     #[arg(short, long, value_name = "OUT")]
     output: Option<PathBuf>,
@@ -141,18 +148,8 @@ struct HtmlArgs {
     /// The game in the file, from 1.
     #[arg(long, value_name = "N", default_value_t = 1)]
     game: usize,
-    /// Draw the board as North sees it.
-    #[arg(long)]
-    flip: bool,
-    /// Leave out row letters and pit numbers.
-    #[arg(long)]
-    no_coordinates: bool,
-    /// Colours.
-    #[arg(long, value_enum, default_value_t = ThemeArg::Light)]
-    theme: ThemeArg,
-    /// Draw small counts as dots.
-    #[arg(long)]
-    dots: bool,
+    #[command(flatten)]
+    drawing: Drawing,
     /// Write to this file instead of stdout.
     #[arg(short, long, value_name = "OUT.html")]
     output: Option<PathBuf>,
@@ -265,25 +262,24 @@ fn json(args: &JsonArgs, ctx: &Context) -> Result<Status, CliError> {
     Ok(Status::Success)
 }
 
-fn svg_options(args: &SvgArgs) -> SvgOptions {
-    drawing(args.flip, args.no_coordinates, args.theme, args.dots)
-}
-
-fn drawing(flip: bool, no_coordinates: bool, theme: ThemeArg, dots: bool) -> SvgOptions {
-    SvgOptions {
-        flip,
-        coordinates: !no_coordinates,
-        theme: match theme {
-            ThemeArg::Light => Theme::Light,
-            ThemeArg::Dark => Theme::Dark,
-            ThemeArg::Print => Theme::Print,
-        },
-        seeds: if dots {
-            SeedStyle::Dots { max: 10 }
-        } else {
-            SeedStyle::Numerals
-        },
-        ..SvgOptions::default()
+impl Drawing {
+    /// The drawing options these flags ask for.
+    fn options(&self) -> SvgOptions {
+        SvgOptions {
+            flip: self.flip,
+            coordinates: !self.no_coordinates,
+            theme: match self.theme {
+                ThemeArg::Light => Theme::Light,
+                ThemeArg::Dark => Theme::Dark,
+                ThemeArg::Print => Theme::Print,
+            },
+            seeds: if self.dots {
+                SeedStyle::Dots { max: 10 }
+            } else {
+                SeedStyle::Numerals
+            },
+            ..SvgOptions::default()
+        }
     }
 }
 
@@ -298,7 +294,7 @@ fn svg(args: &SvgArgs, ctx: &Context) -> Result<Status, CliError> {
         Err(status) => return Ok(status),
     };
     let (start, steps) = line(&checked, args.pick.game)?;
-    let opts = svg_options(args);
+    let opts = args.drawing.options();
     if args.all {
         let Some(dir) = args.output.as_deref() else {
             return Err(CliError::Usage("--all needs -o DIR".to_owned()));
@@ -360,7 +356,7 @@ fn html(args: &HtmlArgs, ctx: &Context) -> Result<Status, CliError> {
     let opts = HtmlOptions {
         svg: SvgOptions {
             show_changes: true,
-            ..drawing(args.flip, args.no_coordinates, args.theme, args.dots)
+            ..args.drawing.options()
         },
     };
     let page = game_html(&checked, index, &opts).map_err(|e| CliError::Internal(e.to_string()))?;
