@@ -11,9 +11,9 @@ use crate::ast::{sp, AnnotationItem, CommentKind, GameResult, MoveNumber, MoveTo
 use crate::dialect::Directions;
 use crate::error::{SyntaxCode, SyntaxError};
 use crate::lexical::{
-    annotation_item, fast_annotation_item, fast_token, glyph_word, is_delim, is_tag_start,
-    is_value_stop, is_ws, looks_like_move, move_number, move_word, nag_number, tag_name_len,
-    value_run_end, word_end, FastToken,
+    annotation_item, blanks_end, fast_annotation_item, fast_token, glyph_word, is_delim,
+    is_tag_start, is_value_stop, is_ws, looks_like_move, move_number, move_word, nag_number,
+    tag_name_len, value_run_end, word_end, FastToken,
 };
 use crate::limits::Limits;
 use crate::position_string::PositionString;
@@ -93,17 +93,6 @@ fn other_tag_name(name: &str) -> (&str, Option<usize>) {
         Some(k) => (k, known),
         None => (name, None),
     }
-}
-
-/// The end of the run of blanks (spaces and tabs) at `from` in `b`.
-#[inline(always)]
-fn blanks_end(b: &[u8], from: usize) -> usize {
-    b.get(from..).map_or(from, |rest| {
-        from + rest
-            .iter()
-            .position(|&c| c != b' ' && c != b'\t')
-            .unwrap_or(rest.len())
-    })
 }
 
 fn shown(word: &str) -> String {
@@ -638,9 +627,7 @@ impl<'s> Parser<'s> {
         let start = self.pos;
         let b = self.bytes;
         self.pos += 1;
-        while self.pos < self.end && matches!(b[self.pos], b' ' | b'\t') {
-            self.pos += 1;
-        }
+        self.pos = blanks_end(&b[..self.end], self.pos);
         let name_start = self.pos;
         let name_len = tag_name_len(&b[self.pos..self.end]);
         if name_len == 0 {
@@ -658,9 +645,7 @@ impl<'s> Parser<'s> {
         let src: &'s str = self.src;
         let (canonical, known) = canonical_tag_name(&src[name_start..self.pos]);
         let name = sp(canonical, name_start, self.pos);
-        while self.pos < self.end && matches!(b[self.pos], b' ' | b'\t') {
-            self.pos += 1;
-        }
+        self.pos = blanks_end(&b[..self.end], self.pos);
         if self.pos >= self.end || b[self.pos] != b'"' {
             let at = self.pos;
             self.skip_tag_rest();
@@ -753,9 +738,7 @@ impl<'s> Parser<'s> {
         }
         self.pos += 1;
         let value_span = Span::new(vstart, self.pos);
-        while self.pos < self.end && matches!(b[self.pos], b' ' | b'\t') {
-            self.pos += 1;
-        }
+        self.pos = blanks_end(&b[..self.end], self.pos);
         if self.pos < self.end && b[self.pos] == b']' {
             self.pos += 1;
         } else {
@@ -919,7 +902,7 @@ impl<'s> Parser<'s> {
                     }
                 }
                 b'[' => {
-                    if is_tag_start(&self.src[..self.end], start) {
+                    if is_tag_start(&self.bytes[..self.end], start) {
                         break;
                     }
                     let ann_span = self.annotation();

@@ -570,22 +570,22 @@ pub(crate) fn value_run_end(b: &[u8], from: usize) -> usize {
     i
 }
 
-/// Whether the text at `from` (a `[`) starts a tag pair: `[`, blanks, a name, blanks, `"`.
-pub(crate) fn is_tag_start(s: &str, from: usize) -> bool {
-    let b = s.as_bytes();
-    let mut i = from + 1;
-    while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
+/// The end of the run of blanks (spaces and tabs) at `from` in `b`.
+#[inline(always)]
+pub(crate) fn blanks_end(b: &[u8], from: usize) -> usize {
+    let mut i = from;
+    while i < b.len() && matches!(b[i], b' ' | b'\t') {
         i += 1;
     }
-    let len = tag_name_len(&b[i.min(b.len())..]);
-    if len == 0 {
-        return false;
-    }
-    let mut j = i + len;
-    while j < b.len() && (b[j] == b' ' || b[j] == b'\t') {
-        j += 1;
-    }
-    b.get(j) == Some(&b'"')
+    i
+}
+
+/// Whether the text at `from` (a `[`) starts a tag pair: `[`, blanks, a name, blanks, `"`.
+#[inline]
+pub(crate) fn is_tag_start(b: &[u8], from: usize) -> bool {
+    let i = blanks_end(b, from + 1);
+    let len = tag_name_len(b.get(i..).unwrap_or_default());
+    len > 0 && b.get(blanks_end(b, i + len)) == Some(&b'"')
 }
 
 #[cfg(test)]
@@ -836,11 +836,11 @@ mod tests {
 
     #[test]
     fn tag_starts() {
-        assert!(is_tag_start("[Event \"x\"]", 0));
-        assert!(is_tag_start("[ Event\t\"x\"]", 0));
-        assert!(!is_tag_start("[A6 xa5]", 0));
-        assert!(is_tag_start("[Event\"x\"]", 0));
-        assert!(!is_tag_start("[Event x]", 0));
-        assert!(!is_tag_start("[", 0));
+        assert!(is_tag_start(b"[Event \"x\"]", 0));
+        assert!(is_tag_start(b"[ Event\t\"x\"]", 0));
+        assert!(!is_tag_start(b"[A6 xa5]", 0));
+        assert!(is_tag_start(b"[Event\"x\"]", 0));
+        assert!(!is_tag_start(b"[Event x]", 0));
+        assert!(!is_tag_start(b"[", 0));
     }
 }

@@ -38,42 +38,17 @@ pub(crate) fn is_tag_line(line: &[u8]) -> bool {
     }
 }
 
-/// The length of the run of blanks (spaces and tabs) at `from` in `b`.
-#[inline(always)]
-fn blanks(b: &[u8], from: usize) -> usize {
-    b.get(from..).map_or(0, |rest| {
-        rest.iter()
-            .take_while(|&&c| c == b' ' || c == b'\t')
-            .count()
-    })
-}
-
 /// [`is_tag_line`] for a line that begins with `[` or a blank.
 fn tag_line_from(line: &[u8]) -> bool {
-    // The usual form first: `[`, a name, one space, `"`.
+    // The usual form first: `[`, a name, one blank or none, `"`.
     if let [b'[', rest @ ..] = line {
         let n = crate::lexical::tag_name_len(rest);
-        if n > 0 {
-            match rest.get(n..n + 2) {
-                Some([b' ', b'"']) => return true,
-                Some([b'"', _]) => return true,
-                _ => {}
-            }
+        if n > 0 && matches!(rest.get(n..n + 2), Some([b' ', b'"'] | [b'"', _])) {
+            return true;
         }
     }
-    let mut i = blanks(line, 0);
-    if line.get(i) != Some(&b'[') {
-        return false;
-    }
-    i += 1;
-    i += blanks(line, i);
-    let n = line.get(i..).map_or(0, crate::lexical::tag_name_len);
-    if n == 0 {
-        return false;
-    }
-    i += n;
-    i += blanks(line, i);
-    line.get(i) == Some(&b'"')
+    let i = crate::lexical::blanks_end(line, 0);
+    line.get(i) == Some(&b'[') && crate::lexical::is_tag_start(line, i)
 }
 
 /// The chunking state, fed one line at a time.
