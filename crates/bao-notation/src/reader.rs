@@ -95,9 +95,15 @@ fn too_long(chunk: &str, max: usize) -> SyntaxError {
     while !chunk.is_char_boundary(end) {
         end -= 1;
     }
+    game_too_long(Span::new(0, end), max)
+}
+
+/// The `game_too_long` error of a game longer than `max` bytes, at `span` (the start of the
+/// game's first line).
+fn game_too_long(span: Span, max: usize) -> SyntaxError {
     SyntaxError::new(
         SyntaxCode::GameTooLong,
-        Span::new(0, end),
+        span,
         format!("a game longer than {max} bytes was skipped"),
         "the game starting here is too long",
     )
@@ -232,11 +238,12 @@ pub fn parse_bytes_with(bytes: &[u8], limits: &Limits) -> (String, Parsed) {
 /// The line that starts at `offset` in the input, without the byte order mark that may open
 /// the input: the splitter must see the first line as the whole text's chunking sees it
 /// (after the mark), or a first tag line read as movetext cut its game in two.
+#[inline(always)]
 fn without_bom(line: &[u8], offset: u64) -> &[u8] {
-    match line.strip_prefix("\u{feff}".as_bytes()) {
-        Some(rest) if offset == 0 => rest,
-        _ => line,
+    if offset > 0 {
+        return line;
     }
+    line.strip_prefix("\u{feff}".as_bytes()).unwrap_or(line)
 }
 
 /// One game from a [`GameReader`].
@@ -517,13 +524,10 @@ impl<R: Read> GameReader<R> {
     fn overflow_chunk(&mut self) -> (Cow<'_, str>, SyntaxError) {
         let shown = self.chunk.len().min(256);
         let d = decode(&self.chunk[..shown]);
-        let error = SyntaxError::new(
-            SyntaxCode::GameTooLong,
+        let error = game_too_long(
             Span::new(0, d.text.find('\n').unwrap_or(d.text.len())),
-            format!("a game longer than {} bytes was skipped", self.max_bytes),
-            "the game starting here is too long",
-        )
-        .help("split the file, or raise the reader's limit");
+            self.max_bytes,
+        );
         (d.text, error)
     }
 
