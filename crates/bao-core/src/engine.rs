@@ -84,6 +84,9 @@ pub(crate) enum Finish {
     NeverEnding(NeverEnding),
     /// AbstractPlay's seed cap aborted the move.
     Capped,
+    /// A quick run ([`execute_quick`]) reached the lap where never-ending detection would
+    /// begin: the move is not decided.
+    Undecided,
 }
 
 impl Finish {
@@ -144,6 +147,8 @@ pub(crate) struct Runner<'t, T: Tracer> {
     first_capture: Option<u8>,
     captured_mask: u8,
     pending_destroy: [bool; 2],
+    /// Stop undecided where never-ending detection would begin ([`execute_quick`]).
+    quick: bool,
     tracer: &'t mut T,
 }
 
@@ -188,6 +193,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
             first_capture: None,
             captured_mask: 0,
             pending_destroy: [false; 2],
+            quick: false,
             tracer,
         }
     }
@@ -529,6 +535,9 @@ impl<'t, T: Tracer> Runner<'t, T> {
         loop {
             self.sow();
             if exact && self.lap >= DETECT_AFTER {
+                if self.quick {
+                    return Finish::Undecided;
+                }
                 return self.run_detecting();
             }
             if let Flow::End(f) = self.after_lap() {
@@ -786,6 +795,18 @@ fn cycle_start(pos: &Position, mv: Move, period: u64) -> u64 {
             return 0;
         }
     }
+}
+
+/// Runs `mv` from `pos` untraced as far as the lap where never-ending detection would begin
+/// (64 laps): its outcome if it ended by then (the same as [`execute`]'s), `None` if it is
+/// still going. A caller that needs only some legal move can try the other candidates
+/// before paying for a cycle decision (rules-reference §5.1 meets periods of 10^8 laps).
+pub(crate) fn execute_quick(pos: &Position, mv: Move) -> Option<Outcome> {
+    let mut untraced = ();
+    let mut runner = Runner::new(pos, mv, &mut untraced);
+    runner.quick = true;
+    let out = runner.run();
+    (out.finish != Finish::Undecided).then_some(out)
 }
 
 /// Runs `mv` from `pos` with a tracer; never-ending moves get their exact cycle start.

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::engine::{execute, Finish, Outcome as Run, Tracer};
+use crate::engine::{execute, execute_quick, Finish, Outcome as Run, Tracer};
 use crate::position::{EndReason, House, Outcome, Position};
 use crate::rules::{EndCheck, EndlessMove, Takasia};
 use crate::trace::{Event, MoveTrace, NeverEnding};
@@ -367,10 +367,13 @@ impl Position {
     /// A legal move chosen at random, with the position after it; `None` when the game is
     /// over. `pick(n)` must return a number below `n`.
     ///
-    /// Exact (only legal moves come out, and every legal move can) but cheaper than
-    /// [`Position::legal_moves`]: candidates are run in random order until one is legal,
-    /// instead of running them all, and the run that proved the move legal is the one
-    /// played. Not uniform over the legal list.
+    /// Exact (only legal moves come out) but cheaper than [`Position::legal_moves`]:
+    /// candidates are run in random order until one is legal, instead of running them all,
+    /// and the run that proved the move legal is the one played. A candidate still going
+    /// after 64 laps (where never-ending detection begins) is set aside and decided only if
+    /// no other candidate of its group is legal, so a random game seldom pays for a cycle of
+    /// millions of laps (rules-reference §5.1); such a long move can still come out, but
+    /// only when nothing quicker is legal. Not uniform over the legal list.
     pub fn random_move(&self, pick: &mut dyn FnMut(usize) -> usize) -> Option<(Move, Position)> {
         if self.ended.is_some() || self.front_row_outcome().is_some() {
             return None;
@@ -397,15 +400,32 @@ impl Position {
 
     /// Runs candidates and keeps the legal ones: all of them, or with `pick` the first
     /// found in a random order, returned with its run.
+    ///
+    /// With `pick`, a candidate still going where never-ending detection would begin is set
+    /// aside, and decided exactly only if no other candidate is legal: a random playout
+    /// rarely pays for a cycle of millions of laps when another move will do. The move
+    /// chosen is legal all the same.
     fn select(&self, mut cands: MoveSet, pick: &mut Picker<'_>) -> (MoveSet, Option<(Move, Run)>) {
         let mut out = MoveSet { bits: 0, ..cands };
         match pick {
             Some(rng) => {
+                let mut set_aside = MoveSet { bits: 0, ..cands };
                 while !cands.is_empty() {
                     let n = cands.len();
                     let b = cands.nth_bit(rng(n).min(n - 1));
                     cands.bits &= !(1 << b);
                     let mv = cands.move_at(b);
+                    let Some(run) = execute_quick(self, mv) else {
+                        set_aside.bits |= 1 << b;
+                        continue;
+                    };
+                    if !self.run_is_illegal(&run) {
+                        out.bits |= 1 << b;
+                        return (out, Some((mv, run)));
+                    }
+                }
+                for b in set_aside.bit_iter() {
+                    let mv = set_aside.move_at(b);
                     let run = self.simulate(mv);
                     if !self.run_is_illegal(&run) {
                         out.bits |= 1 << b;
@@ -428,10 +448,22 @@ impl Position {
 
     /// Whether some move of `cands` has a finite run (a legal move, when they are the
     /// candidates of one group).
+    ///
+    /// Candidates that need a never-ending decision are decided last, only if none of the
+    /// others is legal.
     fn any_legal(&self, cands: &MoveSet) -> bool {
-        cands
+        let mut set_aside = MoveSet { bits: 0, ..*cands };
+        for b in cands.bit_iter() {
+            match execute_quick(self, cands.move_at(b)) {
+                Some(run) if !self.run_is_illegal(&run) => return true,
+                Some(_) => {}
+                None => set_aside.bits |= 1 << b,
+            }
+        }
+        let decided_legal = set_aside
             .iter()
-            .any(|mv| !self.run_is_illegal(&self.simulate(mv)))
+            .any(|mv| !self.run_is_illegal(&self.simulate(mv)));
+        decided_legal
     }
 
     /// Namua capture candidates (N2): an occupied front pit facing seeds, each sign that
@@ -1023,7 +1055,8 @@ impl Position {
                 });
                 return next;
             }
-            Finish::Done | Finish::BaoHamna | Finish::FrontRowEmptied => {}
+            // (A quick run's `Undecided` never reaches here: it is decided in full first.)
+            Finish::Done | Finish::BaoHamna | Finish::FrontRowEmptied | Finish::Undecided => {}
         }
         match self.rules.takasia {
             Takasia::Off => {}
@@ -1456,6 +1489,135 @@ mod tests {
             }
         }
         out
+    }
+
+    /// Mancala World Problem 3 (as in `tests/it/never_ending.rs`): the namua takasa `A3<*`
+    /// never ends (cycle from lap 1, period 228); the other takasas end.
+    fn problem_3(rules: RuleSet) -> Position {
+        let mut s = crate::position::Setup::start(rules);
+        s.hands = crate::types::BySide::new(11, 11);
+        s.pits = [
+            [1, 6, 3, 1, 0, 5, 4, 0],
+            [2, 1, 0, 5, 0, 3, 0, 1],
+            [1, 0, 0, 9, 0, 0, 0, 0],
+            [0; 8],
+        ];
+        s.houses = crate::types::BySide::new(
+            crate::position::HouseState::Destroyed,
+            crate::position::HouseState::Destroyed,
+        );
+        Position::from_setup(s).expect("Problem 3 is a valid position")
+    }
+
+    fn takasas(pos: &Position, moves: &[&str]) -> MoveSet {
+        let mut set = MoveSet::empty(Kind::Takasa, pos.to_move);
+        for mv in moves {
+            set.insert(&mv.parse().expect("a move"));
+        }
+        set
+    }
+
+    #[test]
+    fn a_candidate_set_aside_is_decided_when_no_other_is_legal() {
+        let endless: Move = "A3<*".parse().expect("a move");
+        let mut draw = RuleSet::KISWAHILI;
+        draw.set_option("endless_move", "draw").expect("an option");
+        for rules in [RuleSet::KISWAHILI, draw] {
+            let pos = problem_3(rules);
+            let legal = rules.endless_move == EndlessMove::Draw;
+            // Alone, it is decided in full: illegal (G11) by default, legal under `draw`.
+            let alone = takasas(&pos, &["A3<*"]);
+            let (kept, chosen) = pos.select(alone, &mut Some(&mut |_| 0));
+            assert_eq!(kept.contains(&endless), legal, "{rules:?}");
+            match chosen {
+                Some((mv, run)) => {
+                    assert!(legal);
+                    assert_eq!(mv, endless);
+                    assert_eq!(
+                        run.finish,
+                        Finish::NeverEnding(NeverEnding {
+                            cycle_start_lap: 1,
+                            period: 228
+                        })
+                    );
+                }
+                None => assert!(!legal),
+            }
+            assert_eq!(pos.any_legal(&alone), legal);
+            // Beside a move that ends, it is set aside even when picked first (the lower
+            // bit, index 0), under either policy.
+            let pair = takasas(&pos, &["A3<*", "A6<*"]);
+            assert_eq!(pair.nth_bit(0), alone.nth_bit(0));
+            let (kept, chosen) = pos.select(pair, &mut Some(&mut |_| 0));
+            let other: Move = "A6<*".parse().expect("a move");
+            assert_eq!(kept.iter().collect::<Vec<_>>(), [other]);
+            assert_eq!(chosen.map(|(mv, _)| mv), Some(other));
+            assert!(pos.any_legal(&pair));
+        }
+    }
+
+    #[test]
+    fn quick_runs_agree_with_full_runs() {
+        let mut seed = 11u64;
+        let mut pick = move |n: usize| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((seed >> 33) as usize) % n
+        };
+        let (mut decided, mut undecided) = (0, 0);
+        let mut check = |pos: &Position, cands: MoveSet| {
+            for mv in cands.iter() {
+                let full = pos.simulate(mv);
+                match execute_quick(pos, mv) {
+                    Some(quick) => {
+                        decided += 1;
+                        assert_eq!(quick.pos, full.pos, "{mv} in\n{pos}");
+                        assert_eq!(quick.finish, full.finish, "{mv} in\n{pos}");
+                        assert_eq!(quick.laps, full.laps, "{mv} in\n{pos}");
+                        assert_eq!(quick.sown, full.sown, "{mv} in\n{pos}");
+                        assert_eq!(quick.captured_mask, full.captured_mask);
+                        assert_eq!(quick.first_capture, full.first_capture);
+                        assert_eq!(quick.stopped_at_house, full.stopped_at_house);
+                    }
+                    None => {
+                        undecided += 1;
+                        assert!(full.laps >= 64, "{mv} in\n{pos}");
+                    }
+                }
+            }
+            let by_definition = cands
+                .iter()
+                .any(|mv| !pos.run_is_illegal(&pos.simulate(mv)));
+            assert_eq!(pos.any_legal(&cands), by_definition, "{pos}");
+        };
+        for name in PRESET_NAMES {
+            let rules = RuleSet::preset(name).expect("preset");
+            for _ in 0..12 {
+                let mut pos = Position::start(rules);
+                while let Some((_, next)) = pos.random_move(&mut pick) {
+                    if pos.stage() == Stage::Mtaji {
+                        check(&pos, pos.mtaji_capture_candidates(pos.to_move));
+                        check(
+                            &pos,
+                            MoveSet {
+                                bits: pos.mtaji_takasa_bits(),
+                                ..MoveSet::empty(Kind::Takasa, pos.to_move)
+                            },
+                        );
+                    } else {
+                        check(&pos, pos.namua_capture_candidates());
+                    }
+                    pos = next;
+                }
+            }
+        }
+        check(
+            &problem_3(RuleSet::KISWAHILI),
+            takasas(&problem_3(RuleSet::KISWAHILI), &["A3<*", "A3>*"]),
+        );
+        assert!(decided > 5000, "{decided} quick runs decided");
+        assert!(undecided > 0, "no quick run was left undecided");
     }
 
     #[test]
