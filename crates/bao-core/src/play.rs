@@ -229,12 +229,77 @@ impl Analysis {
     }
 }
 
+/// One in every byte of a word.
+const LOW_BYTES: u64 = u64::from_le_bytes([1; 8]);
+
+/// Bit i set when byte i of `x` holds at least `min`, every byte holding at most 64 seeds:
+/// all eight compared at once (adding `128 - min` sets a byte's high bit exactly when it
+/// holds `min` or more, and no byte carries into the next), the high bits then gathered by
+/// one multiplication.
+#[inline]
+fn bytes_at_least(x: u64, min: u8) -> u32 {
+    match min {
+        0 => 0xff,
+        1..=128 => {
+            let high = (x + LOW_BYTES * u64::from(128 - min)) & (LOW_BYTES << 7);
+            ((high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
+        }
+        _ => 0,
+    }
+}
+
+/// The eight front pits of a ring as one word (byte i: ring index i).
+#[inline]
+fn front_word(ring: &[u8; RING]) -> u64 {
+    let [a, b, c, d, e, f, g, h, ..] = *ring;
+    u64::from_le_bytes([a, b, c, d, e, f, g, h])
+}
+
+/// The eight back pits of a ring as one word (byte i: ring index 8 + i).
+#[inline]
+fn back_word(ring: &[u8; RING]) -> u64 {
+    let [.., a, b, c, d, e, f, g, h] = *ring;
+    u64::from_le_bytes([a, b, c, d, e, f, g, h])
+}
+
 /// The ring pits (as bits) holding at least `min` seeds.
 #[inline]
 fn pits_holding(ring: &[u8; RING], min: u8) -> u32 {
-    ring.iter()
-        .enumerate()
-        .fold(0, |bits, (i, &n)| bits | u32::from(n >= min) << i)
+    bytes_at_least(front_word(ring), min) | bytes_at_least(back_word(ring), min) << 8
+}
+
+/// The front pits (ring indices, as bits) of `own` that are occupied and face an occupied
+/// pit of `opp` (own ring index i faces the opponent's 7 - i): where a lap can capture.
+#[inline]
+fn facing_seeds(own: &[u8; RING], opp: &[u8; RING]) -> u32 {
+    bytes_at_least(front_word(own), 1) & bytes_at_least(front_word(opp).swap_bytes(), 1)
+}
+
+/// `NAMUA_SIGNS[f]`: the namua capture bits (`4 * i` for `<`, `4 * i + 2` for `>`) of the
+/// front pits `f` (bit i: ring index i); a kimbi pit enters at its own kichwa only.
+static NAMUA_SIGNS: [u32; 256] = namua_signs();
+
+const fn namua_signs() -> [u32; 256] {
+    let mut t = [0u32; 256];
+    let mut f = 0;
+    while f < 256 {
+        let mut i = 0;
+        while i < 8 {
+            if f & (1 << i) != 0 {
+                let signs: u32 = if i <= 1 {
+                    0b0001
+                } else if i >= 6 {
+                    0b0100
+                } else {
+                    0b0101
+                };
+                t[f] |= signs << (4 * i);
+            }
+            i += 1;
+        }
+        f += 1;
+    }
+    t
 }
 
 /// Both takasa directions from every ring pit in `pits` (16 bits), as [`Kind::Takasa`] bits.
@@ -475,24 +540,11 @@ impl Position {
     /// The namua capture candidates from the front pits of `pits` (bit i: ring index i).
     fn namua_capture_candidates_from(&self, pits: u32) -> MoveSet {
         let side = self.to_move;
-        let own = self.ring(side);
-        let opp = self.ring(side.opponent());
-        let mut cands = MoveSet::empty(Kind::NamuaCapture, side);
-        for i in 0..8 {
-            if pits & (1 << i) == 0 || own[i] == 0 || opp[7 - i] == 0 {
-                continue;
-            }
-            // Bits 4i (`<`) and 4i + 2 (`>`); a kimbi enters at its own kichwa only.
-            let signs: u32 = if i <= 1 {
-                0b0001
-            } else if i >= 6 {
-                0b0100
-            } else {
-                0b0101
-            };
-            cands.bits |= signs << (4 * i);
+        let targets = facing_seeds(self.ring(side), self.ring(side.opponent())) & pits;
+        MoveSet {
+            bits: NAMUA_SIGNS[targets as usize & 0xff],
+            ..MoveSet::empty(Kind::NamuaCapture, side)
         }
-        cands
     }
 
     fn analyse_namua(&self, pick: &mut Picker<'_>) -> Analysis {
@@ -557,8 +609,8 @@ impl Position {
         let side = self.to_move;
         let own = self.ring(side);
         let house_owned = self.rules.houses && self.houses[side.index()] == House::Owned;
-        let occupied = (pits_holding(own, 1) & 0xff) as u16;
-        let multi = (pits_holding(own, 2) & 0xff) as u16;
+        let occupied = bytes_at_least(front_word(own), 1) as u16;
+        let multi = bytes_at_least(front_word(own), 2) as u16;
         if house_owned && own[4] >= 6 {
             // N3a: a functional nyumba only when it is the only occupied front pit.
             let others = occupied & !(1 << 4);
@@ -591,30 +643,25 @@ impl Position {
         let opp = self.ring(side.opponent());
         let mut out = MoveSet::empty(Kind::MtajiCapture, side);
         // Front pits where a first lap captures: occupied, facing seeds.
-        let mut targets = 0u32;
-        for e in 0..8 {
-            if own[e] > 0 && opp[7 - e] > 0 {
-                targets |= 1 << e;
-            }
-        }
+        let targets = facing_seeds(own, opp);
         if targets == 0 {
             return out;
         }
         // Doubled so that a first lap ending at r + n (mod 16) is bit r + n.
         let wrapped = targets | targets << RING;
         let blocked_start = match self.rules.takasia {
-            Takasia::Standard => self.blocked[side.index()].map_or(RING, usize::from),
-            _ => RING,
+            Takasia::Standard => self.blocked[side.index()].map_or(0, |h| 1 << h),
+            _ => 0,
         };
-        let mut pits = starts & ((1 << RING) - 1);
+        // Starts of two seeds or more, below the threshold (G6, M2), not takasia'd.
+        let mut pits = starts
+            & pits_holding(own, 2)
+            & !pits_holding(own, self.rules.capture_threshold)
+            & !blocked_start;
         while pits != 0 {
             let r = pits.trailing_zeros() as usize;
             pits &= pits - 1;
-            let n = usize::from(own[r]);
-            if n < 2 || n >= usize::from(self.rules.capture_threshold) || r == blocked_start {
-                continue;
-            }
-            let n = n % RING;
+            let n = usize::from(own[r]) % RING;
             let cw = (wrapped >> (r + n)) & 1;
             let acw = (wrapped >> (r + RING - n)) & 1;
             out.bits |= (cw | acw << 1) << (2 * r);
@@ -1515,6 +1562,36 @@ mod tests {
             set.insert(&mv.parse().expect("a move"));
         }
         set
+    }
+
+    #[test]
+    fn bytewise_counts_agree_with_a_loop() {
+        let mut seed = 3u64;
+        for _ in 0..20_000 {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            // Bytes 0..=64 (a pit never holds more), often small or equal to `min`.
+            let bytes = (seed >> 8)
+                .to_le_bytes()
+                .map(|b| if b & 0x80 == 0 { b & 7 } else { b % 65 });
+            let word = u64::from_le_bytes(bytes);
+            for min in (0..=70).chain([127, 128, 129, 200, 255]) {
+                let by_loop = (0..8).fold(0, |bits, i| bits | u32::from(bytes[i] >= min) << i);
+                assert_eq!(bytes_at_least(word, min), by_loop, "{bytes:?} >= {min}");
+            }
+            let mut ring = [0u8; RING];
+            ring[..8].copy_from_slice(&bytes);
+            ring[8..].copy_from_slice(&bytes.map(|b| 64 - b));
+            let holding = (0..RING).fold(0, |bits, i| bits | u32::from(ring[i] >= 3) << i);
+            assert_eq!(pits_holding(&ring, 3), holding);
+            let mut opp = ring;
+            opp.rotate_left(3);
+            let facing = (0..8).fold(0, |bits, i| {
+                bits | u32::from(ring[i] > 0 && opp[7 - i] > 0) << i
+            });
+            assert_eq!(facing_seeds(&ring, &opp), facing);
+        }
     }
 
     #[test]
