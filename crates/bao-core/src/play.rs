@@ -444,14 +444,11 @@ impl Position {
             return None;
         }
         let a = self.analyse(Some(pick));
-        let (mv, run) = match a.chosen {
-            Some(c) => c,
-            None => {
-                let mv = a.captures.first().or_else(|| a.takasas.first())?;
-                (mv, self.simulate(mv))
-            }
-        };
-        Some((mv, self.finish_move(&mv, &run, None)))
+        if let Some((mv, run)) = &a.chosen {
+            return Some((*mv, self.finish_move(mv, run, None)));
+        }
+        let mv = a.captures.first().or_else(|| a.takasas.first())?;
+        Some((mv, self.finish_move(&mv, &self.simulate(mv), None)))
     }
 
     /// Classifies the candidates and runs them. With `pick`, each group is tried in random
@@ -464,13 +461,18 @@ impl Position {
     }
 
     /// Runs candidates and keeps the legal ones: all of them, or with `pick` the first
-    /// found in a random order, returned with its run.
+    /// found in a random order, stored with its run in `chosen`.
     ///
     /// With `pick`, a candidate still going where never-ending detection would begin is set
     /// aside, and decided exactly only if no other candidate is legal: a random playout
     /// rarely pays for a cycle of millions of laps when another move will do. The move
     /// chosen is legal all the same.
-    fn select(&self, mut cands: MoveSet, pick: &mut Picker<'_>) -> (MoveSet, Option<(Move, Run)>) {
+    fn select(
+        &self,
+        mut cands: MoveSet,
+        pick: &mut Picker<'_>,
+        chosen: &mut Option<(Move, Run)>,
+    ) -> MoveSet {
         let mut out = MoveSet { bits: 0, ..cands };
         match pick {
             Some(rng) => {
@@ -486,7 +488,8 @@ impl Position {
                     };
                     if !self.run_is_illegal(&run) {
                         out.bits |= 1 << b;
-                        return (out, Some((mv, run)));
+                        *chosen = Some((mv, run));
+                        return out;
                     }
                 }
                 for b in set_aside.bit_iter() {
@@ -494,10 +497,11 @@ impl Position {
                     let run = self.simulate(mv);
                     if !self.run_is_illegal(&run) {
                         out.bits |= 1 << b;
-                        return (out, Some((mv, run)));
+                        *chosen = Some((mv, run));
+                        return out;
                     }
                 }
-                (out, None)
+                out
             }
             None => {
                 for b in cands.bit_iter() {
@@ -506,7 +510,7 @@ impl Position {
                         out.bits |= 1 << b;
                     }
                 }
-                (out, None)
+                out
             }
         }
     }
@@ -551,42 +555,39 @@ impl Position {
         let side = self.to_move;
         let mut a = Analysis::new(Kind::NamuaCapture, side);
         let cands = self.namua_capture_candidates();
-        // With a picker, the first legal capture in random order; else every candidate,
-        // each run once (its run also tells whether it stops at the house).
-        let (sel, chosen) = if pick.is_some() {
-            self.select(cands, pick)
-        } else {
-            (cands, None)
-        };
-        for b in sel.bit_iter() {
-            let mv = sel.move_at(b);
-            let run = match chosen {
-                Some((_, run)) => run,
-                None => self.simulate(mv),
-            };
-            if chosen.is_none() && self.run_is_illegal(&run) {
-                continue;
+        if pick.is_some() {
+            // The first legal capture in random order; where it stops in the functional
+            // nyumba, a coin decides whether it goes on (safari), when that is legal.
+            a.captures = self.select(cands, pick, &mut a.chosen);
+            if let (Some((mv, run)), Some(rng)) = (&mut a.chosen, pick.as_mut()) {
+                if run.stopped_at_house && rng(2) != 0 {
+                    let safari = Move {
+                        safari: true,
+                        ..*mv
+                    };
+                    let srun = self.simulate(safari);
+                    if !self.run_is_illegal(&srun) {
+                        a.captures.bits = 0;
+                        a.captures.insert(&safari);
+                        (*mv, *run) = (safari, srun);
+                    }
+                }
             }
-            let keep_plain = match pick {
-                Some(rng) if run.stopped_at_house => rng(2) == 0,
-                _ => true,
-            };
-            let keep = |a: &mut Analysis, mv: Move, run: Run| {
-                if a.captures.is_empty() && pick.is_some() {
-                    a.chosen = Some((mv, run));
+        } else {
+            // Every candidate, each run once (its run also tells whether it stops at the
+            // house, where the safari is a second move).
+            for b in cands.bit_iter() {
+                let mv = cands.move_at(b);
+                let run = self.simulate(mv);
+                if self.run_is_illegal(&run) {
+                    continue;
                 }
                 a.captures.insert(&mv);
-            };
-            if keep_plain {
-                keep(&mut a, mv, run);
-            }
-            if run.stopped_at_house {
-                let safari = Move { safari: true, ..mv };
-                let srun = self.simulate(safari);
-                if !self.run_is_illegal(&srun) {
-                    keep(&mut a, safari, srun);
-                } else if !keep_plain {
-                    keep(&mut a, mv, run);
+                if run.stopped_at_house {
+                    let safari = Move { safari: true, ..mv };
+                    if !self.run_is_illegal(&self.simulate(safari)) {
+                        a.captures.insert(&safari);
+                    }
                 }
             }
         }
@@ -600,7 +601,7 @@ impl Position {
                 cands.bits |= takasa_bits(i);
             }
         }
-        (a.takasas, a.chosen) = self.select(cands, pick);
+        a.takasas = self.select(cands, pick, &mut a.chosen);
         a
     }
 
@@ -713,7 +714,7 @@ impl Position {
                 _ => pool,
             };
         } else {
-            (a.captures, a.chosen) = self.select(cands, pick);
+            a.captures = self.select(cands, pick, &mut a.chosen);
         }
         if !a.captures.is_empty() {
             return a;
@@ -723,7 +724,7 @@ impl Position {
                 bits: takasa_bits(4),
                 ..a.takasas
             };
-            (a.takasas, a.chosen) = self.select(kuu, pick);
+            a.takasas = self.select(kuu, pick, &mut a.chosen);
             if !a.takasas.is_empty() {
                 return a;
             }
@@ -732,7 +733,7 @@ impl Position {
             bits: self.mtaji_takasa_bits(),
             ..a.takasas
         };
-        (a.takasas, a.chosen) = self.select(cands, pick);
+        a.takasas = self.select(cands, pick, &mut a.chosen);
         a
     }
 
@@ -1604,7 +1605,8 @@ mod tests {
             let legal = rules.endless_move == EndlessMove::Draw;
             // Alone, it is decided in full: illegal (G11) by default, legal under `draw`.
             let alone = takasas(&pos, &["A3<*"]);
-            let (kept, chosen) = pos.select(alone, &mut Some(&mut |_| 0));
+            let mut chosen = None;
+            let kept = pos.select(alone, &mut Some(&mut |_| 0), &mut chosen);
             assert_eq!(kept.contains(&endless), legal, "{rules:?}");
             match chosen {
                 Some((mv, run)) => {
@@ -1625,7 +1627,8 @@ mod tests {
             // bit, index 0), under either policy.
             let pair = takasas(&pos, &["A3<*", "A6<*"]);
             assert_eq!(pair.nth_bit(0), alone.nth_bit(0));
-            let (kept, chosen) = pos.select(pair, &mut Some(&mut |_| 0));
+            let mut chosen = None;
+            let kept = pos.select(pair, &mut Some(&mut |_| 0), &mut chosen);
             let other: Move = "A6<*".parse().expect("a move");
             assert_eq!(kept.iter().collect::<Vec<_>>(), [other]);
             assert_eq!(chosen.map(|(mv, _)| mv), Some(other));
