@@ -25,8 +25,7 @@ fn random_game(rules: RuleSet, rng: &mut Rng) -> u64 {
     let mut pos = Position::start(rules);
     let mut plies = 0;
     let mut pick = |n: usize| rng.below(n);
-    while let Some((_, next)) = pos.random_move(&mut pick) {
-        pos = next;
+    while pos.play_random_move(&mut pick).is_some() {
         plies += 1;
     }
     plies

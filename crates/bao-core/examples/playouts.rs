@@ -46,9 +46,9 @@ fn main() {
         let mut pick = |n: usize| rng.below(n);
         loop {
             let t = timing.then(std::time::Instant::now);
-            let Some((_, next)) = pos.random_move(&mut pick) else {
+            if pos.play_random_move(&mut pick).is_none() {
                 break;
-            };
+            }
             if let Some(t) = t {
                 let s = t.elapsed().as_secs_f64();
                 if s > 1e-3 {
@@ -56,7 +56,6 @@ fn main() {
                     slow_secs += s;
                 }
             }
-            pos = next;
             plies += 1;
         }
     }

@@ -440,15 +440,28 @@ impl Position {
     /// millions of laps (rules-reference §5.1); such a long move can still come out, but
     /// only when nothing quicker is legal. Not uniform over the legal list.
     pub fn random_move(&self, pick: &mut dyn FnMut(usize) -> usize) -> Option<(Move, Position)> {
+        let mut next = *self;
+        let mv = next.play_random_move(pick)?;
+        Some((mv, next))
+    }
+
+    /// [`Position::random_move`] played in place: the position becomes the one after the
+    /// move, which is returned; `None` (the position unchanged) when the game is over. The
+    /// same move as `random_move` for the same `pick`, without copying whole positions: the
+    /// form for playouts.
+    pub fn play_random_move(&mut self, pick: &mut dyn FnMut(usize) -> usize) -> Option<Move> {
         if self.ended.is_some() || self.front_row_outcome().is_some() {
             return None;
         }
         let a = self.analyse(Some(pick));
         if let Some((mv, run)) = &a.chosen {
-            return Some((*mv, self.finish_move(mv, run, None)));
+            self.settle(mv, run, None);
+            return Some(*mv);
         }
         let mv = a.captures.first().or_else(|| a.takasas.first())?;
-        Some((mv, self.finish_move(&mv, &self.simulate(mv), None)))
+        let run = self.simulate(mv);
+        self.settle(&mv, &run, None);
+        Some(mv)
     }
 
     /// Classifies the candidates and runs them. With `pick`, each group is tried in random
@@ -1070,22 +1083,37 @@ impl Position {
         })
     }
 
-    /// Everything after the sowing: takasia bookkeeping, side switch, recorded ends.
+    /// The position after a move: [`Position::settle`] on a copy.
     fn finish_move(&self, mv: &Move, run: &Run, trace: Option<&mut MoveTrace>) -> Position {
+        let mut next = *self;
+        next.settle(mv, run, trace);
+        next
+    }
+
+    /// Everything after the sowing, in place (`self` is the position the move was played
+    /// from, `run` its run): the board the run left, takasia bookkeeping, side switch,
+    /// recorded ends. In place, so that a playout never copies a whole position.
+    fn settle(&mut self, mv: &Move, run: &Run, trace: Option<&mut MoveTrace>) {
         let mover = self.to_move;
         let (m, o) = (mover.index(), mover.opponent().index());
-        let mut next = match run.finish {
-            // A never-ending move cannot be carried out: the board stays as it was.
-            Finish::NeverEnding(_) => *self,
-            _ => run.pos,
-        };
+        let mtaji = self.stage() == Stage::Mtaji;
+        let next = self;
+        // A never-ending move cannot be carried out: the board stays as it was. Otherwise
+        // the run changed the board, the hands, the houses and the takasia marks.
+        if !matches!(run.finish, Finish::NeverEnding(_)) {
+            next.board = run.pos.board;
+            next.hands = run.pos.hands;
+            next.houses = run.pos.houses;
+            next.blocked = run.pos.blocked;
+            next.ended = run.pos.ended;
+        }
         next.to_move = mover.opponent();
         next.last_move_takasa = mv.takasa;
         let mut set = None;
         match run.finish {
             Finish::NeverEnding(ne) => {
                 next.ended = Some(Outcome {
-                    winner: match self.rules.endless_move {
+                    winner: match next.rules.endless_move {
                         EndlessMove::Draw => None,
                         _ => Some(mover.opponent()),
                     },
@@ -1094,25 +1122,25 @@ impl Position {
                 if let Some(t) = trace {
                     t.never_ending = Some(ne);
                 }
-                return next;
+                return;
             }
             Finish::Capped => {
                 next.ended = Some(Outcome {
                     winner: Some(mover.opponent()),
                     reason: EndReason::NeverEnding,
                 });
-                return next;
+                return;
             }
             // (A quick run's `Undecided` never reaches here: it is decided in full first.)
             Finish::Done | Finish::BaoHamna | Finish::FrontRowEmptied | Finish::Undecided => {}
         }
-        match self.rules.takasia {
+        match next.rules.takasia {
             Takasia::Off => {}
             Takasia::Standard => {
                 // The mover's own takasia lasted this move; under Kete priority it now
                 // tells the opponent which pit he must capture. The pit the mover had to
                 // capture is spent.
-                let priority = if self.rules.capture_priority {
+                let priority = if next.rules.capture_priority {
                     next.blocked[m]
                 } else {
                     None
@@ -1120,11 +1148,11 @@ impl Position {
                 next.blocked = [None, None];
                 next.blocked[m] = priority;
                 if mv.takasa
-                    && self.stage() == Stage::Mtaji
+                    && mtaji
                     && run.finish == Finish::Done
                     && next.front_row_outcome().is_none()
                 {
-                    let mut blocker = next;
+                    let mut blocker = *next;
                     blocker.to_move = mover;
                     blocker.blocked = [None, None];
                     if let Some(h) = blocker.standard_detect() {
@@ -1135,7 +1163,7 @@ impl Position {
             }
             Takasia::AbstractPlay => {
                 if mv.takasa && next.hands == [0, 0] {
-                    let mut blocker = next;
+                    let mut blocker = *next;
                     blocker.to_move = mover;
                     if let Some(h) = blocker.abstractplay_detect() {
                         next.blocked[o] = Some(h);
@@ -1149,7 +1177,6 @@ impl Position {
                 pit: Pit::from_ring(mover.opponent(), usize::from(h)),
             });
         }
-        next
     }
 
     /// Resolves a move token (sign or `*` left out where forced) against this position.

@@ -130,3 +130,35 @@ fn start_positions_are_those_of_the_setups() {
         assert_eq!(Position::start(rules), checked, "{rules:?}");
     }
 }
+
+#[test]
+fn a_random_move_played_in_place_is_the_random_move() {
+    let mut plies = 0;
+    for (k, rules) in rule_sets().into_iter().enumerate() {
+        for game in 0..6u64 {
+            let seed = 7_000 + 100 * k as u64 + game;
+            let (mut copied, mut in_place) = (lcg(seed), lcg(seed));
+            let mut pos = Position::start(rules);
+            let mut played = pos;
+            loop {
+                let expected = pos.random_move(&mut copied);
+                let before = played;
+                let got = played.play_random_move(&mut in_place);
+                match expected {
+                    Some((mv, next)) => {
+                        assert_eq!(got, Some(mv), "in\n{pos}");
+                        assert_eq!(played, next, "{mv} in\n{pos}");
+                        pos = next;
+                        plies += 1;
+                    }
+                    None => {
+                        assert_eq!(got, None, "in\n{pos}");
+                        assert_eq!(played, before, "a finished game is left as it was");
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    assert!(plies > 1000, "only {plies} plies");
+}
