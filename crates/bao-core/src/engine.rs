@@ -798,15 +798,15 @@ fn cycle_start(pos: &Position, mv: Move, period: u64) -> u64 {
 }
 
 /// Runs `mv` from `pos` untraced as far as the lap where never-ending detection would begin
-/// (64 laps): its outcome if it ended by then (the same as [`execute`]'s), `None` if it is
-/// still going. A caller that needs only some legal move can try the other candidates
-/// before paying for a cycle decision (rules-reference §5.1 meets periods of 10^8 laps).
-pub(crate) fn execute_quick(pos: &Position, mv: Move) -> Option<Outcome> {
+/// (64 laps): its outcome if it ended by then (the same as [`execute`]'s), or one whose
+/// finish is [`Finish::Undecided`] if it is still going. A caller that needs only some legal
+/// move can try the other candidates before paying for a cycle decision (rules-reference
+/// §5.1 meets periods of 10^8 laps).
+pub(crate) fn execute_quick(pos: &Position, mv: Move) -> Outcome {
     let mut untraced = ();
     let mut runner = Runner::new(pos, mv, &mut untraced);
     runner.quick = true;
-    let out = runner.run();
-    (out.finish != Finish::Undecided).then_some(out)
+    runner.run()
 }
 
 /// Runs `mv` from `pos` with a tracer; never-ending moves get their exact cycle start.

@@ -495,10 +495,11 @@ impl Position {
                     let b = cands.nth_bit(rng(n).min(n - 1));
                     cands.bits &= !(1 << b);
                     let mv = cands.move_at(b);
-                    let Some(run) = execute_quick(self, mv) else {
+                    let run = execute_quick(self, mv);
+                    if run.finish == Finish::Undecided {
                         set_aside.bits |= 1 << b;
                         continue;
-                    };
+                    }
                     if !self.run_is_illegal(&run) {
                         out.bits |= 1 << b;
                         *chosen = Some((mv, run));
@@ -536,10 +537,11 @@ impl Position {
     fn any_legal(&self, cands: &MoveSet) -> bool {
         let mut set_aside = MoveSet { bits: 0, ..*cands };
         for b in cands.bit_iter() {
-            match execute_quick(self, cands.move_at(b)) {
-                Some(run) if !self.run_is_illegal(&run) => return true,
-                Some(_) => {}
-                None => set_aside.bits |= 1 << b,
+            let run = execute_quick(self, cands.move_at(b));
+            if run.finish == Finish::Undecided {
+                set_aside.bits |= 1 << b;
+            } else if !self.run_is_illegal(&run) {
+                return true;
             }
         }
         let decided_legal = set_aside
@@ -1676,7 +1678,8 @@ mod tests {
         let mut check = |pos: &Position, cands: MoveSet| {
             for mv in cands.iter() {
                 let full = pos.simulate(mv);
-                match execute_quick(pos, mv) {
+                let quick = execute_quick(pos, mv);
+                match (quick.finish != Finish::Undecided).then_some(quick) {
                     Some(quick) => {
                         decided += 1;
                         assert_eq!(quick.pos, full.pos, "{mv} in\n{pos}");
