@@ -125,6 +125,21 @@ pub(crate) struct Outcome {
     pub(crate) sown: u64,
 }
 
+impl Outcome {
+    /// A placeholder for a run not made yet: the position as it stands, no laps.
+    pub(crate) fn unplayed(pos: &Position) -> Outcome {
+        Outcome {
+            pos: *pos,
+            finish: Finish::Done,
+            stopped_at_house: false,
+            first_capture: None,
+            captured_mask: 0,
+            laps: 0,
+            sown: 0,
+        }
+    }
+}
+
 pub(crate) struct Runner<'t, T: Tracer> {
     pos: Position,
     pos_at_start: &'t Position,

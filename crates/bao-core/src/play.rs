@@ -196,15 +196,27 @@ struct Analysis {
     /// Legal takasa moves (empty when captures exist).
     takasas: MoveSet,
     /// With a picker: the move kept and its run (the one `random_move` plays).
-    chosen: Option<(Move, Run)>,
+    chosen: Chosen,
+}
+
+/// A move picked at random and its run. Candidates are run straight into `run`, so the run
+/// of the move kept is never copied.
+#[derive(Debug)]
+struct Chosen {
+    mv: Option<Move>,
+    /// The run of `mv`; with `mv` unset, that of the last candidate tried, or none yet.
+    run: Run,
 }
 
 impl Analysis {
-    fn new(capture_kind: Kind, side: Side) -> Analysis {
+    fn new(capture_kind: Kind, pos: &Position) -> Analysis {
         Analysis {
-            captures: MoveSet::empty(capture_kind, side),
-            takasas: MoveSet::empty(Kind::Takasa, side),
-            chosen: None,
+            captures: MoveSet::empty(capture_kind, pos.to_move),
+            takasas: MoveSet::empty(Kind::Takasa, pos.to_move),
+            chosen: Chosen {
+                mv: None,
+                run: Run::unplayed(pos),
+            },
         }
     }
 
@@ -454,9 +466,9 @@ impl Position {
             return None;
         }
         let a = self.analyse(Some(pick));
-        if let Some((mv, run)) = &a.chosen {
-            self.settle(mv, run, None);
-            return Some(*mv);
+        if let Some(mv) = a.chosen.mv {
+            self.settle(&mv, &a.chosen.run, None);
+            return Some(mv);
         }
         let mv = a.captures.first().or_else(|| a.takasas.first())?;
         let run = self.simulate(mv);
@@ -474,18 +486,13 @@ impl Position {
     }
 
     /// Runs candidates and keeps the legal ones: all of them, or with `pick` the first
-    /// found in a random order, stored with its run in `chosen`.
+    /// found in a random order, left with its run in `chosen`.
     ///
     /// With `pick`, a candidate still going where never-ending detection would begin is set
     /// aside, and decided exactly only if no other candidate is legal: a random playout
     /// rarely pays for a cycle of millions of laps when another move will do. The move
     /// chosen is legal all the same.
-    fn select(
-        &self,
-        mut cands: MoveSet,
-        pick: &mut Picker<'_>,
-        chosen: &mut Option<(Move, Run)>,
-    ) -> MoveSet {
+    fn select(&self, mut cands: MoveSet, pick: &mut Picker<'_>, chosen: &mut Chosen) -> MoveSet {
         let mut out = MoveSet { bits: 0, ..cands };
         match pick {
             Some(rng) => {
@@ -495,23 +502,23 @@ impl Position {
                     let b = cands.nth_bit(rng(n).min(n - 1));
                     cands.bits &= !(1 << b);
                     let mv = cands.move_at(b);
-                    let run = execute_quick(self, mv);
-                    if run.finish == Finish::Undecided {
+                    chosen.run = execute_quick(self, mv);
+                    if chosen.run.finish == Finish::Undecided {
                         set_aside.bits |= 1 << b;
                         continue;
                     }
-                    if !self.run_is_illegal(&run) {
+                    if !self.run_is_illegal(&chosen.run) {
                         out.bits |= 1 << b;
-                        *chosen = Some((mv, run));
+                        chosen.mv = Some(mv);
                         return out;
                     }
                 }
                 for b in set_aside.bit_iter() {
                     let mv = set_aside.move_at(b);
-                    let run = self.simulate(mv);
-                    if !self.run_is_illegal(&run) {
+                    chosen.run = self.simulate(mv);
+                    if !self.run_is_illegal(&chosen.run) {
                         out.bits |= 1 << b;
-                        *chosen = Some((mv, run));
+                        chosen.mv = Some(mv);
                         return out;
                     }
                 }
@@ -568,23 +575,21 @@ impl Position {
 
     fn analyse_namua(&self, pick: &mut Picker<'_>) -> Analysis {
         let side = self.to_move;
-        let mut a = Analysis::new(Kind::NamuaCapture, side);
+        let mut a = Analysis::new(Kind::NamuaCapture, self);
         let cands = self.namua_capture_candidates();
         if pick.is_some() {
             // The first legal capture in random order; where it stops in the functional
             // nyumba, a coin decides whether it goes on (safari), when that is legal.
             a.captures = self.select(cands, pick, &mut a.chosen);
-            if let (Some((mv, run)), Some(rng)) = (&mut a.chosen, pick.as_mut()) {
-                if run.stopped_at_house && rng(2) != 0 {
-                    let safari = Move {
-                        safari: true,
-                        ..*mv
-                    };
+            if let (Some(mv), Some(rng)) = (a.chosen.mv, pick.as_mut()) {
+                if a.chosen.run.stopped_at_house && rng(2) != 0 {
+                    let safari = Move { safari: true, ..mv };
                     let srun = self.simulate(safari);
                     if !self.run_is_illegal(&srun) {
                         a.captures.bits = 0;
                         a.captures.insert(&safari);
-                        (*mv, *run) = (safari, srun);
+                        a.chosen.mv = Some(safari);
+                        a.chosen.run = srun;
                     }
                 }
             }
@@ -695,7 +700,7 @@ impl Position {
 
     fn analyse_mtaji(&self, pick: &mut Picker<'_>) -> Analysis {
         let side = self.to_move;
-        let mut a = Analysis::new(Kind::MtajiCapture, side);
+        let mut a = Analysis::new(Kind::MtajiCapture, self);
         let cands = self.mtaji_capture_candidates(side);
         if let Some(h) = self.priority_pit().filter(|_| !cands.is_empty()) {
             // Priority needs every capture run: keep those that take h (T5/K4).
@@ -1634,15 +1639,15 @@ mod tests {
             let legal = rules.endless_move == EndlessMove::Draw;
             // Alone, it is decided in full: illegal (G11) by default, legal under `draw`.
             let alone = takasas(&pos, &["A3<*"]);
-            let mut chosen = None;
+            let mut chosen = Analysis::new(Kind::Takasa, &pos).chosen;
             let kept = pos.select(alone, &mut Some(&mut |_| 0), &mut chosen);
             assert_eq!(kept.contains(&endless), legal, "{rules:?}");
-            match chosen {
-                Some((mv, run)) => {
+            match chosen.mv {
+                Some(mv) => {
                     assert!(legal);
                     assert_eq!(mv, endless);
                     assert_eq!(
-                        run.finish,
+                        chosen.run.finish,
                         Finish::NeverEnding(NeverEnding {
                             cycle_start_lap: 1,
                             period: 228
@@ -1656,11 +1661,12 @@ mod tests {
             // bit, index 0), under either policy.
             let pair = takasas(&pos, &["A3<*", "A6<*"]);
             assert_eq!(pair.nth_bit(0), alone.nth_bit(0));
-            let mut chosen = None;
+            let mut chosen = Analysis::new(Kind::Takasa, &pos).chosen;
             let kept = pos.select(pair, &mut Some(&mut |_| 0), &mut chosen);
             let other: Move = "A6<*".parse().expect("a move");
             assert_eq!(kept.iter().collect::<Vec<_>>(), [other]);
-            assert_eq!(chosen.map(|(mv, _)| mv), Some(other));
+            assert_eq!(chosen.mv, Some(other));
+            assert_eq!(chosen.run.finish, Finish::Done);
             assert!(pos.any_legal(&pair));
         }
     }
