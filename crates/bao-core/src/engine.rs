@@ -126,18 +126,27 @@ pub(crate) struct Outcome {
 }
 
 impl Outcome {
-    /// A placeholder for a run not made yet: the position as it stands, no laps.
-    pub(crate) fn unplayed(pos: &Position) -> Outcome {
-        Outcome {
-            pos: *pos,
-            finish: Finish::Done,
-            stopped_at_house: false,
-            first_capture: None,
-            captured_mask: 0,
-            laps: 0,
-            sown: 0,
-        }
-    }
+    /// A placeholder for a run not made yet, to be overwritten by one (an empty board, no
+    /// laps; never read as a position). A constant, so that filling a slot with it reads
+    /// no position just written.
+    pub(crate) const UNPLAYED: Outcome = Outcome {
+        pos: Position {
+            board: [[0; RING]; 2],
+            hands: [0; 2],
+            houses: [House::Absent; 2],
+            blocked: [None; 2],
+            to_move: Side::South,
+            last_move_takasa: false,
+            ended: None,
+            rules: crate::rules::RuleSet::KISWAHILI,
+        },
+        finish: Finish::Done,
+        stopped_at_house: false,
+        first_capture: None,
+        captured_mask: 0,
+        laps: 0,
+        sown: 0,
+    };
 }
 
 pub(crate) struct Runner<'t, T: Tracer> {

@@ -204,18 +204,18 @@ struct Analysis {
 #[derive(Debug)]
 struct Chosen {
     mv: Option<Move>,
-    /// The run of `mv`; with `mv` unset, that of the last candidate tried, or none yet.
+    /// The run of `mv`; with `mv` unset, that of the last candidate tried, or a placeholder.
     run: Run,
 }
 
 impl Analysis {
-    fn new(capture_kind: Kind, pos: &Position) -> Analysis {
+    fn new(capture_kind: Kind, side: Side) -> Analysis {
         Analysis {
-            captures: MoveSet::empty(capture_kind, pos.to_move),
-            takasas: MoveSet::empty(Kind::Takasa, pos.to_move),
+            captures: MoveSet::empty(capture_kind, side),
+            takasas: MoveSet::empty(Kind::Takasa, side),
             chosen: Chosen {
                 mv: None,
-                run: Run::unplayed(pos),
+                run: Run::UNPLAYED,
             },
         }
     }
@@ -575,7 +575,7 @@ impl Position {
 
     fn analyse_namua(&self, pick: &mut Picker<'_>) -> Analysis {
         let side = self.to_move;
-        let mut a = Analysis::new(Kind::NamuaCapture, self);
+        let mut a = Analysis::new(Kind::NamuaCapture, side);
         let cands = self.namua_capture_candidates();
         if pick.is_some() {
             // The first legal capture in random order; where it stops in the functional
@@ -700,7 +700,7 @@ impl Position {
 
     fn analyse_mtaji(&self, pick: &mut Picker<'_>) -> Analysis {
         let side = self.to_move;
-        let mut a = Analysis::new(Kind::MtajiCapture, self);
+        let mut a = Analysis::new(Kind::MtajiCapture, side);
         let cands = self.mtaji_capture_candidates(side);
         if let Some(h) = self.priority_pit().filter(|_| !cands.is_empty()) {
             // Priority needs every capture run: keep those that take h (T5/K4).
@@ -1639,7 +1639,7 @@ mod tests {
             let legal = rules.endless_move == EndlessMove::Draw;
             // Alone, it is decided in full: illegal (G11) by default, legal under `draw`.
             let alone = takasas(&pos, &["A3<*"]);
-            let mut chosen = Analysis::new(Kind::Takasa, &pos).chosen;
+            let mut chosen = Analysis::new(Kind::Takasa, pos.to_move).chosen;
             let kept = pos.select(alone, &mut Some(&mut |_| 0), &mut chosen);
             assert_eq!(kept.contains(&endless), legal, "{rules:?}");
             match chosen.mv {
@@ -1661,7 +1661,7 @@ mod tests {
             // bit, index 0), under either policy.
             let pair = takasas(&pos, &["A3<*", "A6<*"]);
             assert_eq!(pair.nth_bit(0), alone.nth_bit(0));
-            let mut chosen = Analysis::new(Kind::Takasa, &pos).chosen;
+            let mut chosen = Analysis::new(Kind::Takasa, pos.to_move).chosen;
             let kept = pos.select(pair, &mut Some(&mut |_| 0), &mut chosen);
             let other: Move = "A6<*".parse().expect("a move");
             assert_eq!(kept.iter().collect::<Vec<_>>(), [other]);
