@@ -377,6 +377,10 @@ impl Position {
 
     /// The outcome decided by the board alone (front rows), in the rule set's order.
     fn front_row_outcome(&self) -> Option<Outcome> {
+        if front_word(&self.board[0]) != 0 && front_word(&self.board[1]) != 0 {
+            // Both front rows hold seeds (nearly always): no order to look at.
+            return None;
+        }
         let y = self.to_move;
         let x = y.opponent();
         let order = match self.rules.end_check {
