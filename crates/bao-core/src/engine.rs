@@ -223,32 +223,19 @@ impl<'t, T: Tracer> Runner<'t, T> {
         let o = 1 - m;
         let stage = pos.stage();
         let p = mv.pit.ring();
-        let mut special = 0u16;
-        let mut capture_special = 0u8;
-        if rules.houses {
-            if pos.houses[m] == House::Owned {
-                special |= 1 << 4;
-            }
-            if pos.houses[o] == House::Owned {
-                capture_special |= 1 << 4;
-            }
+        // Supersets are enough (the slow paths test the rules themselves), which keeps this
+        // short: a house counts while owned, a takasia'd pit under every kind of takasia.
+        let owned = |s: usize| u8::from(pos.houses[s] == House::Owned);
+        let mut special = u16::from(owned(m)) << 4;
+        let mut capture_special = owned(o) << 4;
+        if let Some(h) = pos.blocked[m] {
+            special |= 1 << (h % 16);
+            capture_special |= 1 << (7 - h % 8);
         }
-        // A takasia'd pit is a front pit (ring 0..8).
-        if let Some(h) = pos.blocked[m].filter(|&h| h < 8) {
-            special |= 1 << h;
-            if rules.takasia == Takasia::AbstractPlay {
-                capture_special |= 1 << (7 - h);
-            }
+        if let Some(h) = pos.blocked[o] {
+            capture_special |= 1 << (h % 8);
         }
-        if rules.takasia == Takasia::AbstractPlay {
-            if let Some(h) = pos.blocked[o].filter(|&h| h < 8) {
-                capture_special |= 1 << h;
-            }
-        }
-        if stage == Stage::Mtaji
-            && rules.house_lost_on_first_mtaji_capture
-            && pos.houses[m] == House::Owned
-        {
+        if rules.house_lost_on_first_mtaji_capture && stage == Stage::Mtaji && owned(m) == 1 {
             capture_special = u8::MAX;
         }
         Runner {
