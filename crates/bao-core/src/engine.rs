@@ -8,13 +8,15 @@ use crate::types::{Direction, Move, Pit, Row, Side, Sign, Stage, RING};
 /// Laps played before never-ending detection starts (keeps it off the hot path).
 const DETECT_AFTER: u64 = 64;
 
+/// One seed in every pit of half a ring.
+const ONES_64: u64 = u64::from_le_bytes([1; 8]);
+
 /// One seed in every pit of a ring.
 const ONES: u128 = u128::from_le_bytes([1; RING]);
 
-/// `SOW_CW[cur][n]`: one seed in each of the `n` pits after `cur`, clockwise.
-static SOW_CW: [[u128; RING]; RING] = sow_table(1);
-/// `SOW_ACW[cur][n]`: the same anticlockwise.
-static SOW_ACW: [[u128; RING]; RING] = sow_table(RING - 1);
+/// `SOW[dir][cur][n]`: one seed in each of the `n` pits after `cur` in direction `dir`
+/// (indexed by `Direction as usize`).
+static SOW: [[[u128; RING]; RING]; 2] = [sow_table(1), sow_table(RING - 1)];
 
 const fn sow_table(step: usize) -> [[u128; RING]; RING] {
     let mut t = [[0u128; RING]; RING];
@@ -99,10 +101,11 @@ impl Finish {
     }
 }
 
-/// The in-move state compared for never-ending detection.
+/// The in-move state compared for never-ending detection (the mover's ring first).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 struct LapState {
-    board: [[u8; RING]; 2],
+    me: [u8; RING],
+    op: [u8; RING],
     houses: [House; 2],
     blocked: [Option<u8>; 2],
     cur: u8,
@@ -149,36 +152,82 @@ impl Outcome {
     };
 }
 
+/// The state of a move being run. The position it starts from is only read (its rules, its
+/// side to move); what changes is held here, the two rings relative to the mover, and the
+/// next position is built once at the end. Rule tests that cannot change during a move and
+/// would run at every lap are folded into the masks `special` and `capture_special`, so
+/// the usual lap (empty pit, capture, plain relay) tests nothing else.
+#[repr(C)]
 pub(crate) struct Runner<'t, T: Tracer> {
-    pos: Position,
+    /// The mover's ring.
+    me: [u8; RING],
+    /// The opponent's ring.
+    op: [u8; RING],
     pos_at_start: &'t Position,
+    tracer: &'t mut T,
     m: usize,
-    o: usize,
-    mv: Move,
-    stage: Stage,
-    capturing: bool,
+    /// The pit of the last seed sown (after a lift or a capture: the pit before the first).
     cur: usize,
-    dir: Direction,
-    hand: u32,
+    /// Where the current lap started (kept for tracing only).
     lap_start: usize,
-    lap_source: LapSource,
+    // The fields that start at zero, together (`repr(C)`): cleared in a few wide stores.
     lap: u64,
     sown: u64,
-    captured: bool,
+    /// Seeds in hand for the next lap.
+    hand: u32,
+    dir: Direction,
+    capturing: bool,
     choose_kichwa: bool,
-    from_functional_house: bool,
+    captured: bool,
     stopped_at_house: bool,
     first_capture: Option<u8>,
     captured_mask: u8,
     pending_destroy: [bool; 2],
     /// Stop undecided where never-ending detection would begin ([`execute_quick`]).
     quick: bool,
-    tracer: &'t mut T,
+    /// Where the current lap's seeds came from (kept for tracing only).
+    lap_source: LapSource,
+    // Copied or computed from the start position.
+    /// Bit r: the mover's ring pit r may be his house or his takasia'd pit, so a lift there
+    /// or a lap ending there takes the slow path. Computed at the start: houses and takasia
+    /// only ever go away during a move, so it stays a superset.
+    special: u16,
+    /// Bit j: capturing the opponent's front pit j may destroy a house or clear a takasia
+    /// (a superset in the same way).
+    capture_special: u8,
+    /// The mover's reserve.
+    hand_m: u8,
+    stage: Stage,
+    houses: [House; 2],
+    blocked: [Option<u8>; 2],
+    mv: Move,
+}
+
+/// How a step of the move ended it (a never-ending move is decided elsewhere). One byte, so
+/// that the hot steps return it in a register.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum End {
+    Done,
+    BaoHamna,
+    FrontRowEmptied,
+    Capped,
+}
+
+impl From<End> for Finish {
+    #[inline]
+    fn from(end: End) -> Finish {
+        match end {
+            End::Done => Finish::Done,
+            End::BaoHamna => Finish::BaoHamna,
+            End::FrontRowEmptied => Finish::FrontRowEmptied,
+            End::Capped => Finish::Capped,
+        }
+    }
 }
 
 enum Flow {
     Continue,
-    End(Finish),
+    End(End),
 }
 
 #[inline]
@@ -188,36 +237,63 @@ pub(crate) fn front_empty(ring: &[u8; RING]) -> bool {
     u64::from_le_bytes([a, b, c, d, e, f, g, h]) == 0
 }
 
+/// Ring index of the last pit of a lap of `n` seeds sown from after `cur`.
+#[inline]
+fn lap_end(cur: usize, n: usize, dir: Direction) -> usize {
+    // Anticlockwise steps are 15 = -1 (mod 16).
+    (cur + n * dir.step()) % RING
+}
+
 impl<'t, T: Tracer> Runner<'t, T> {
+    #[inline(always)]
     pub(crate) fn new(pos: &'t Position, mv: Move, tracer: &'t mut T) -> Self {
+        let rules = &pos.rules;
         let m = pos.to_move.index();
+        let o = 1 - m;
         let stage = pos.stage();
         let p = mv.pit.ring();
-        let from_functional_house =
-            pos.rules.houses && p == 4 && pos.houses[m] == House::Owned && pos.board[m][4] >= 6;
+        // Supersets are enough (the slow paths test the rules themselves), which keeps this
+        // short: a house counts while owned, a takasia'd pit under every kind of takasia.
+        let owned = |s: usize| u8::from(pos.houses[s] == House::Owned);
+        let mut special = u16::from(owned(m)) << 4;
+        let mut capture_special = owned(o) << 4;
+        if let Some(h) = pos.blocked[m] {
+            special |= 1 << (h % 16);
+            capture_special |= 1 << (7 - h % 8);
+        }
+        if let Some(h) = pos.blocked[o] {
+            capture_special |= 1 << (h % 8);
+        }
+        if rules.house_lost_on_first_mtaji_capture && stage == Stage::Mtaji && owned(m) == 1 {
+            capture_special = u8::MAX;
+        }
         Runner {
-            pos: *pos,
-            pos_at_start: pos,
-            m,
-            o: 1 - m,
-            mv,
-            stage,
-            capturing: false,
+            me: pos.board[m],
+            op: pos.board[o],
             cur: p,
-            dir: Direction::Clockwise,
             hand: 0,
-            lap_start: p,
-            lap_source: LapSource::Lifted,
+            dir: Direction::Clockwise,
+            capturing: false,
             lap: 0,
             sown: 0,
-            captured: false,
+            special,
+            capture_special,
             choose_kichwa: false,
-            from_functional_house,
+            captured: false,
             stopped_at_house: false,
+            hand_m: pos.hands[m],
             first_capture: None,
             captured_mask: 0,
+            stage,
+            houses: pos.houses,
+            blocked: pos.blocked,
             pending_destroy: [false; 2],
             quick: false,
+            m,
+            mv,
+            lap_start: p,
+            lap_source: LapSource::Lifted,
+            pos_at_start: pos,
             tracer,
         }
     }
@@ -235,12 +311,12 @@ impl<'t, T: Tracer> Runner<'t, T> {
     }
 
     fn destroy_house(&mut self, who: usize) {
-        if self.pos.rules.houses_fall_at_move_end {
+        if self.pos_at_start.rules.houses_fall_at_move_end {
             self.pending_destroy[who] = true;
             return;
         }
-        if self.pos.houses[who] == House::Owned {
-            self.pos.houses[who] = House::Destroyed;
+        if self.houses[who] == House::Owned {
+            self.houses[who] = House::Destroyed;
             if T::ON {
                 let side = if who == 0 { Side::South } else { Side::North };
                 self.tracer.event(Event::HouseDestroyed { side });
@@ -248,12 +324,43 @@ impl<'t, T: Tracer> Runner<'t, T> {
         }
     }
 
-    /// AbstractPlay clears a stored block when its pit is lifted.
-    fn lifted(&mut self, ring: usize) {
-        if self.pos.rules.takasia == Takasia::AbstractPlay
-            && self.pos.blocked[self.m] == Some(ring as u8)
+    /// Lifts `n` seeds from `ring` to start a lap; checks the front-row guard.
+    #[inline(always)]
+    fn lift(&mut self, ring: usize, n: u8, source: LapSource) -> Flow {
+        let ring = ring % RING;
+        self.me[ring] -= n;
+        if self.special & (1 << ring) != 0 {
+            self.lift_special(ring, source);
+        }
+        self.cur = ring;
+        self.hand = u32::from(n);
+        if T::ON {
+            self.lap_start = ring;
+            self.lap_source = source;
+        }
+        if self.mv.takasa
+            && ring < 8
+            && front_empty(&self.me)
+            && (ring + self.dir.step()) % RING >= 8
+            && self.pos_at_start.rules.front_row_guard == FrontRowGuard::Strict
         {
-            self.pos.blocked[self.m] = None;
+            return Flow::End(End::FrontRowEmptied);
+        }
+        Flow::Continue
+    }
+
+    /// A lift from the mover's house (it falls) or his stored AbstractPlay block (cleared).
+    #[cold]
+    #[inline(never)]
+    fn lift_special(&mut self, ring: usize, source: LapSource) {
+        let rules = &self.pos_at_start.rules;
+        if ring == 4 && rules.houses && source != LapSource::Taxed {
+            self.destroy_house(self.m);
+        }
+        if self.pos_at_start.rules.takasia == Takasia::AbstractPlay
+            && self.blocked[self.m] == Some(ring as u8)
+        {
+            self.blocked[self.m] = None;
             if T::ON {
                 let pit = self.pit(ring);
                 self.tracer.event(Event::TakasiaCleared { pit });
@@ -261,35 +368,13 @@ impl<'t, T: Tracer> Runner<'t, T> {
         }
     }
 
-    /// Lifts `n` seeds from `ring` to start a lap; checks the front-row guard.
-    fn lift(&mut self, ring: usize, n: u8, source: LapSource) -> Flow {
-        self.pos.board[self.m][ring] -= n;
-        if ring == 4 && self.pos.rules.houses && source != LapSource::Taxed {
-            self.destroy_house(self.m);
-        }
-        self.lifted(ring);
-        self.cur = ring;
-        self.hand = u32::from(n);
-        self.lap_start = ring;
-        self.lap_source = source;
-        if self.mv.takasa
-            && self.pos.rules.front_row_guard == FrontRowGuard::Strict
-            && ring < 8
-            && front_empty(&self.pos.board[self.m])
-            && (ring + self.dir.step()) % RING >= 8
-        {
-            return Flow::End(Finish::FrontRowEmptied);
-        }
-        Flow::Continue
-    }
-
     /// Starts the move: namua placement or mtaji lift.
+    #[inline(always)]
     fn begin(&mut self) -> Flow {
-        let p = self.mv.pit.ring();
-        let rules = self.pos.rules;
+        let p = self.mv.pit.ring() % RING;
         if self.stage == Stage::Namua {
-            self.pos.hands[self.m] -= 1;
-            self.pos.board[self.m][p] += 1;
+            self.hand_m -= 1;
+            self.me[p] += 1;
             if T::ON {
                 self.tracer.event(Event::Placed { pit: self.mv.pit });
             }
@@ -298,78 +383,73 @@ impl<'t, T: Tracer> Runner<'t, T> {
                 self.choose_kichwa = true;
                 return self.capture_at(p, 0);
             }
-            self.dir = self.mv.sign.sowing_direction(Row::Front);
-            let count = self.pos.board[self.m][p];
-            let functional_before =
-                rules.houses && p == 4 && self.pos.houses[self.m] == House::Owned && count > 6;
-            let taxed = functional_before && !(rules.kuu_floor && count - 2 < 6);
-            if taxed {
-                if T::ON {
-                    self.tracer.event(Event::HouseTaxed { left: count - 2 });
-                }
-                return self.lift(p, 2, LapSource::Taxed);
-            }
-            self.lift(p, count, LapSource::Lifted)
+            self.begin_namua_takasa(p)
         } else {
             self.dir = self.mv.sign.sowing_direction(self.mv.pit.row());
-            let count = self.pos.board[self.m][p];
-            if rules.takasia == Takasia::AbstractPlay
-                && self.mv.takasa
-                && self.pos.blocked[self.m] == Some(p as u8)
+            let count = self.me[p];
+            if self.mv.takasa
+                && self.pos_at_start.rules.takasia == Takasia::AbstractPlay
+                && self.blocked[self.m] == Some(p as u8)
             {
                 // AbstractPlay: a takasa from the stored blocked pit stops at once (a pass).
                 if T::ON {
                     self.tracer.event(Event::TakasiaStop { pit: self.mv.pit });
                 }
-                return Flow::End(Finish::Done);
+                return Flow::End(End::Done);
             }
-            self.capturing = !self.mv.takasa && count < rules.capture_threshold;
+            self.capturing = !self.mv.takasa && count < self.pos_at_start.rules.capture_threshold;
             self.lift(p, count, LapSource::Lifted)
         }
     }
 
+    /// A namua takasa: the placed seed's pit is sown, or taxed when it is the functional house.
+    #[inline(never)]
+    fn begin_namua_takasa(&mut self, p: usize) -> Flow {
+        let rules = &self.pos_at_start.rules;
+        self.dir = self.mv.sign.sowing_direction(Row::Front);
+        let count = self.me[p];
+        let functional_before =
+            rules.houses && p == 4 && self.houses[self.m] == House::Owned && count > 6;
+        let taxed = functional_before && !(rules.kuu_floor && count - 2 < 6);
+        if taxed {
+            if T::ON {
+                self.tracer.event(Event::HouseTaxed { left: count - 2 });
+            }
+            return self.lift(p, 2, LapSource::Taxed);
+        }
+        self.lift(p, count, LapSource::Lifted)
+    }
+
     /// Captures the opponent pit facing own front pit `i`, and prepares the captured lap.
+    #[inline(always)]
     fn capture_at(&mut self, i: usize, after_lap: u64) -> Flow {
-        let (m, o) = (self.m, self.o);
-        if i >= 8 || self.pos.board[o][7 - i] == 0 {
+        if i >= 8 || self.op[7 - i] == 0 {
             // Not a capture at all (a malformed move run anyway): nothing to sow.
-            return Flow::End(Finish::Done);
+            return Flow::End(End::Done);
         }
         let j = 7 - i;
-        let seeds = self.pos.board[o][j];
-        self.pos.board[o][j] = 0;
+        let seeds = self.op[j];
+        self.op[j] = 0;
         self.captured = true;
         self.captured_mask |= 1 << j;
         if self.first_capture.is_none() {
             self.first_capture = Some(j as u8);
         }
-        if self.pos.rules.houses && j == 4 {
-            self.destroy_house(o);
+        if self.capture_special & (1 << j) != 0 {
+            self.capture_special(i, j);
         }
-        if self.pos.rules.takasia == Takasia::AbstractPlay {
-            if self.pos.blocked[o] == Some(j as u8) {
-                self.pos.blocked[o] = None;
-            }
-            if self.pos.blocked[m] == Some(i as u8) {
-                self.pos.blocked[m] = None;
-            }
-        }
-        if self.stage == Stage::Mtaji && self.pos.rules.house_lost_on_first_mtaji_capture {
-            self.destroy_house(m);
-        }
-        let (kichwa, dir) = if i <= 1 {
-            (0, Direction::Clockwise)
-        } else if i >= 6 {
+        // The kichwa: fixed at the ends of the row; chosen by the sign at the first capture
+        // of a namua move; otherwise the one the sowing comes from.
+        let anticlockwise = match i {
+            0 | 1 => false,
+            6 | 7 => true,
+            _ if self.choose_kichwa => self.mv.sign == Sign::Right,
+            _ => self.dir == Direction::Anticlockwise,
+        };
+        let (kichwa, dir) = if anticlockwise {
             (7, Direction::Anticlockwise)
-        } else if self.choose_kichwa {
-            match self.mv.sign {
-                Sign::Left => (0, Direction::Clockwise),
-                Sign::Right => (7, Direction::Anticlockwise),
-            }
-        } else if self.dir == Direction::Clockwise {
-            (0, Direction::Clockwise)
         } else {
-            (7, Direction::Anticlockwise)
+            (0, Direction::Clockwise)
         };
         if T::ON {
             let kp = self.pit(kichwa);
@@ -385,19 +465,44 @@ impl<'t, T: Tracer> Runner<'t, T> {
             });
         }
         self.choose_kichwa = false;
-        if self.pos.rules.bao_hamna_mid_move && front_empty(&self.pos.board[o]) {
-            self.pos.hands[m] += seeds;
+        if front_empty(&self.op) && self.pos_at_start.rules.bao_hamna_mid_move {
+            self.hand_m += seeds;
             if T::ON {
                 self.tracer.event(Event::BaoHamna);
             }
-            return Flow::End(Finish::BaoHamna);
+            return Flow::End(End::BaoHamna);
         }
         self.dir = dir;
-        self.cur = (kichwa + RING - dir.step()) % RING;
+        // The pit before the kichwa: 15 (clockwise from 0) or 8 (anticlockwise from 7).
+        self.cur = if anticlockwise { 8 } else { RING - 1 };
         self.hand = u32::from(seeds);
-        self.lap_start = kichwa;
-        self.lap_source = LapSource::Captured;
+        if T::ON {
+            self.lap_start = kichwa;
+            self.lap_source = LapSource::Captured;
+        }
         Flow::Continue
+    }
+
+    /// A capture that may destroy a house or clear a takasia.
+    #[cold]
+    #[inline(never)]
+    fn capture_special(&mut self, i: usize, j: usize) {
+        let (m, o) = (self.m, 1 - self.m);
+        let rules = &self.pos_at_start.rules;
+        if rules.houses && j == 4 {
+            self.destroy_house(o);
+        }
+        if self.pos_at_start.rules.takasia == Takasia::AbstractPlay {
+            if self.blocked[o] == Some(j as u8) {
+                self.blocked[o] = None;
+            }
+            if self.blocked[m] == Some(i as u8) {
+                self.blocked[m] = None;
+            }
+        }
+        if self.stage == Stage::Mtaji && self.pos_at_start.rules.house_lost_on_first_mtaji_capture {
+            self.destroy_house(m);
+        }
     }
 
     fn record_lap(&mut self, ended: LapEnd) {
@@ -419,40 +524,65 @@ impl<'t, T: Tracer> Runner<'t, T> {
     ///
     /// The ring of 16 pits is handled as one `u128` (a byte per pit; counts never exceed 64,
     /// so no byte carries into the next): a lap is one table look-up and one addition.
-    #[inline]
+    #[inline(always)]
     fn sow(&mut self) {
         let n = self.hand as usize;
-        let (full, rest) = (n / RING, n % RING);
-        let table = match self.dir {
-            Direction::Clockwise => &SOW_CW,
-            Direction::Anticlockwise => &SOW_ACW,
-        };
-        let ring = &mut self.pos.board[self.m];
-        let mut r = u128::from_le_bytes(*ring);
-        r += table[self.cur][rest] + ONES * full as u128;
-        *ring = r.to_le_bytes();
-        self.cur = match self.dir {
-            Direction::Clockwise => (self.cur + n) % RING,
-            Direction::Anticlockwise => (self.cur + RING * (n / RING + 1) - n) % RING,
-        };
+        let cur = self.cur % RING;
+        let r = u128::from_le_bytes(self.me);
+        // Added as two halves with one multiplication: no byte carries, so no half does.
+        let t = SOW[self.dir as usize][cur][n % RING];
+        let full = (n / RING) as u64 * ONES_64;
+        let lo = (r as u64) + (t as u64) + full;
+        let hi = ((r >> 64) as u64) + ((t >> 64) as u64) + full;
+        self.me = (u128::from(hi) << 64 | u128::from(lo)).to_le_bytes();
+        self.cur = lap_end(cur, n, self.dir);
         self.lap += 1;
         self.sown += n as u64;
     }
 
     /// Decides what the lap that just ended leads to.
+    #[inline(always)]
     fn after_lap(&mut self) -> Flow {
-        let rules = self.pos.rules;
-        let (m, o, cur) = (self.m, self.o, self.cur);
-        let count = self.pos.board[m][cur];
+        let cur = self.cur % RING;
+        let count = self.me[cur];
         if count == 1 {
             self.record_lap(LapEnd::EmptyPit);
-            return Flow::End(Finish::Done);
+            return Flow::End(End::Done);
         }
-        if self.capturing && cur < 8 && self.pos.board[o][7 - cur] > 0 {
+        if self.capturing && cur < 8 && self.op[7 - cur] > 0 {
             self.record_lap(LapEnd::Capture);
             return self.capture_at(cur, self.lap);
         }
-        if rules.houses && cur == 4 && self.pos.houses[m] == House::Owned && count >= 6 {
+        if self.special & (1 << cur) != 0 {
+            return self.after_lap_special(cur, count);
+        }
+        self.relay_or_cap(cur, count)
+    }
+
+    /// AbstractPlay's seed cap, tested at every lift after the start.
+    #[inline(always)]
+    fn over_cap(&self) -> bool {
+        matches!(self.pos_at_start.rules.endless_move, EndlessMove::SeedCap(cap) if self.sown > u64::from(cap))
+    }
+
+    /// The relay from the pit where the lap ended, unless the seed cap aborts the move.
+    #[inline(always)]
+    fn relay_or_cap(&mut self, cur: usize, count: u8) -> Flow {
+        if self.over_cap() {
+            self.record_lap(LapEnd::Aborted);
+            return Flow::End(End::Capped);
+        }
+        self.record_lap(LapEnd::Relay);
+        self.lift(cur, count, LapSource::Lifted)
+    }
+
+    /// A lap ending in the mover's house or takasia'd pit (or where they were).
+    #[cold]
+    #[inline(never)]
+    fn after_lap_special(&mut self, cur: usize, count: u8) -> Flow {
+        let rules = self.pos_at_start.rules;
+        let m = self.m;
+        if rules.houses && cur == 4 && self.houses[m] == House::Owned && count >= 6 {
             let stop = match (self.stage, self.capturing) {
                 (Stage::Namua, false) => true,
                 (Stage::Namua, true) => !self.mv.safari,
@@ -467,25 +597,25 @@ impl<'t, T: Tracer> Runner<'t, T> {
                 if T::ON {
                     self.tracer.event(Event::HouseStop);
                 }
-                return Flow::End(Finish::Done);
+                return Flow::End(End::Done);
             }
             if self.stage == Stage::Namua {
                 if self.over_cap() {
                     self.record_lap(LapEnd::Aborted);
-                    return Flow::End(Finish::Capped);
+                    return Flow::End(End::Capped);
                 }
                 self.record_lap(LapEnd::Safari);
                 if T::ON {
                     self.tracer.event(Event::Safari);
                 }
-                return self.relay();
+                return self.lift(cur, count, LapSource::Lifted);
             }
         }
-        if let Some(h) = self.pos.blocked[m] {
+        if let Some(h) = self.blocked[m] {
             if usize::from(h) == cur {
                 let stops = match rules.takasia {
                     Takasia::Off => false,
-                    Takasia::Standard => !(self.lap == 1 && self.from_functional_house),
+                    Takasia::Standard => !(self.lap == 1 && self.started_in_functional_house()),
                     Takasia::AbstractPlay => self.mv.takasa,
                 };
                 if stops {
@@ -494,34 +624,28 @@ impl<'t, T: Tracer> Runner<'t, T> {
                         let pit = self.pit(cur);
                         self.tracer.event(Event::TakasiaStop { pit });
                     }
-                    return Flow::End(Finish::Done);
+                    return Flow::End(End::Done);
                 }
             }
         }
-        if self.over_cap() {
-            self.record_lap(LapEnd::Aborted);
-            return Flow::End(Finish::Capped);
-        }
-        self.record_lap(LapEnd::Relay);
-        self.relay()
+        self.relay_or_cap(cur, count)
     }
 
-    /// AbstractPlay's seed cap, tested at every lift after the start.
-    fn over_cap(&self) -> bool {
-        matches!(self.pos.rules.endless_move, EndlessMove::SeedCap(cap) if self.sown > u64::from(cap))
-    }
-
-    fn relay(&mut self) -> Flow {
-        let cur = self.cur;
-        let n = self.pos.board[self.m][cur];
-        self.lift(cur, n, LapSource::Lifted)
+    /// The move started by lifting the mover's functional nyumba.
+    fn started_in_functional_house(&self) -> bool {
+        let pos = self.pos_at_start;
+        pos.rules.houses
+            && self.mv.pit.ring() == 4
+            && pos.houses[self.m] == House::Owned
+            && pos.board[self.m][4] >= 6
     }
 
     fn state(&self) -> LapState {
         LapState {
-            board: self.pos.board,
-            houses: self.pos.houses,
-            blocked: self.pos.blocked,
+            me: self.me,
+            op: self.op,
+            houses: self.houses,
+            blocked: self.blocked,
             cur: self.cur as u8,
             dir: self.dir,
             captured: self.captured,
@@ -529,43 +653,71 @@ impl<'t, T: Tracer> Runner<'t, T> {
     }
 
     /// Runs the move to its end.
+    #[inline]
     pub(crate) fn run(mut self) -> Outcome {
         let finish = self.run_inner();
-        for who in 0..2 {
-            if self.pending_destroy[who] && self.pos.houses[who] == House::Owned {
-                self.pos.houses[who] = House::Destroyed;
-                if T::ON {
-                    let side = if who == 0 { Side::South } else { Side::North };
-                    self.tracer.event(Event::HouseDestroyed { side });
-                }
-            }
+        if self.pending_destroy != [false; 2] {
+            self.destroy_pending();
         }
-        Outcome {
-            pos: self.pos,
+        // Built in place: the start position with what the move changed.
+        let mut out = Outcome {
+            pos: *self.pos_at_start,
             finish,
             stopped_at_house: self.stopped_at_house,
             first_capture: self.first_capture,
             captured_mask: self.captured_mask,
             laps: self.lap,
             sown: self.sown,
+        };
+        if self.m == 0 {
+            out.pos.board = [self.me, self.op];
+            out.pos.hands[0] = self.hand_m;
+        } else {
+            out.pos.board = [self.op, self.me];
+            out.pos.hands[1] = self.hand_m;
+        }
+        out.pos.houses = self.houses;
+        out.pos.blocked = self.blocked;
+        out
+    }
+
+    /// The houses that fall when the move is over (AbstractPlay).
+    #[cold]
+    fn destroy_pending(&mut self) {
+        for who in 0..2 {
+            if self.pending_destroy[who] && self.houses[who] == House::Owned {
+                self.houses[who] = House::Destroyed;
+                if T::ON {
+                    let side = if who == 0 { Side::South } else { Side::North };
+                    self.tracer.event(Event::HouseDestroyed { side });
+                }
+            }
         }
     }
 
+    /// Whether never-ending moves are detected exactly (no seed cap).
+    fn exact(&self) -> bool {
+        !matches!(
+            self.pos_at_start.rules.endless_move,
+            EndlessMove::SeedCap(_)
+        )
+    }
+
+    #[inline]
     fn run_inner(&mut self) -> Finish {
         if let Flow::End(f) = self.begin() {
-            return f;
+            return f.into();
         }
-        let exact = !matches!(self.pos.rules.endless_move, EndlessMove::SeedCap(_));
         loop {
             self.sow();
-            if exact && self.lap >= DETECT_AFTER {
+            if self.lap >= DETECT_AFTER && self.exact() {
                 if self.quick {
                     return Finish::Undecided;
                 }
                 return self.run_detecting();
             }
             if let Flow::End(f) = self.after_lap() {
-                return f;
+                return f.into();
             }
         }
     }
@@ -574,8 +726,8 @@ impl<'t, T: Tracer> Runner<'t, T> {
     /// no takasia'd pit of his, no seed cap. Then [`Runner::lap_fast`] may replace
     /// `after_lap` + `sow`.
     fn fast_eligible(&self) -> bool {
-        let own_house = self.pos.rules.houses && self.pos.houses[self.m] == House::Owned;
-        !(self.capturing || own_house || self.pos.blocked[self.m].is_some() || T::ON)
+        let own_house = self.pos_at_start.rules.houses && self.houses[self.m] == House::Owned;
+        !(self.capturing || own_house || self.blocked[self.m].is_some() || T::ON)
     }
 
     /// Plays the next lap (from a lap end to the next lap end).
@@ -598,23 +750,23 @@ impl<'t, T: Tracer> Runner<'t, T> {
     #[inline]
     fn same_state(&self, s: &LapState) -> bool {
         self.cur == usize::from(s.cur)
-            && self.pos.board[self.m] == s.board[self.m]
-            && self.pos.board[self.o] == s.board[self.o]
+            && self.me == s.me
+            && self.op == s.op
             && self.dir == s.dir
             && self.captured == s.captured
-            && self.pos.houses == s.houses
-            && self.pos.blocked == s.blocked
+            && self.houses == s.houses
+            && self.blocked == s.blocked
     }
 
     /// Runs plain takasa relays on local copies of the ring (the hot loop of never-ending
     /// detection) while `keep_going(ring, cur)` says so after each lap. Returns how the move
     /// ended, or `None` when `keep_going` stopped it. Only while [`Runner::fast_eligible`].
     #[inline]
-    fn fast_laps(&mut self, mut keep_going: impl FnMut(u128, usize) -> bool) -> Option<Finish> {
-        let m = self.m;
-        let guard = self.mv.takasa && self.pos.rules.front_row_guard == FrontRowGuard::Strict;
+    fn fast_laps(&mut self, mut keep_going: impl FnMut(u128, usize) -> bool) -> Option<End> {
+        let guard =
+            self.mv.takasa && self.pos_at_start.rules.front_row_guard == FrontRowGuard::Strict;
         let clockwise = self.dir == Direction::Clockwise;
-        let table = if clockwise { &SOW_CW } else { &SOW_ACW };
+        let table = &SOW[self.dir as usize];
         let back_next = |cur: usize| {
             if clockwise {
                 cur == 7
@@ -622,17 +774,17 @@ impl<'t, T: Tracer> Runner<'t, T> {
                 cur == 0
             }
         };
-        let mut r = u128::from_le_bytes(self.pos.board[m]);
+        let mut r = u128::from_le_bytes(self.me);
         let mut cur = self.cur;
         let (mut laps, mut sown) = (0u64, 0u64);
         let result = loop {
             let n = ((r >> (8 * cur)) & 0xff) as usize;
             if n == 1 {
-                break Some(Finish::Done);
+                break Some(End::Done);
             }
             r -= (n as u128) << (8 * cur);
             if guard && cur < 8 && (r as u64) == 0 && back_next(cur) {
-                break Some(Finish::FrontRowEmptied);
+                break Some(End::FrontRowEmptied);
             }
             r += table[cur][n % RING] + ONES * (n / RING) as u128;
             cur = if clockwise {
@@ -646,7 +798,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
                 break None;
             }
         };
-        self.pos.board[m] = r.to_le_bytes();
+        self.me = r.to_le_bytes();
         self.cur = cur;
         self.lap += laps;
         self.sown += sown;
@@ -654,7 +806,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
     }
 
     /// Plays `k` laps (fewer if the move ends: then how it ended).
-    fn advance(&mut self, k: u64) -> Option<Finish> {
+    fn advance(&mut self, k: u64) -> Option<End> {
         let mut left = k;
         while left > 0 {
             if self.fast_eligible() {
@@ -678,6 +830,8 @@ impl<'t, T: Tracer> Runner<'t, T> {
 
     /// The slow path after many laps: Brent's cycle detection on the lap-end states, in O(1)
     /// memory. Returns the period; the cycle's start is found afterwards by [`execute`].
+    #[cold]
+    #[inline(never)]
     fn run_detecting(&mut self) -> Finish {
         let mut tortoise = self.state();
         let mut power: u64 = 1;
@@ -687,7 +841,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
                 return self.run_detecting_fast(tortoise, power, lam);
             }
             if let Flow::End(f) = self.next_lap() {
-                return f;
+                return f.into();
             }
             lam += 1;
             if self.same_state(&tortoise) {
@@ -712,14 +866,10 @@ impl<'t, T: Tracer> Runner<'t, T> {
     /// cycle's first lap without running the period again.
     fn run_detecting_fast(&mut self, tortoise: LapState, mut power: u64, mut lam: u64) -> Finish {
         const KEEP: usize = 64;
-        let m = self.m;
         let anchor_lap = self.lap;
-        let anchor = (u128::from_le_bytes(self.pos.board[m]), self.cur);
+        let anchor = (u128::from_le_bytes(self.me), self.cur);
         let mut others_equal = self.same_state_except_ring(&tortoise);
-        let (mut t_ring, mut t_cur) = (
-            u128::from_le_bytes(tortoise.board[m]),
-            usize::from(tortoise.cur),
-        );
+        let (mut t_ring, mut t_cur) = (u128::from_le_bytes(tortoise.me), usize::from(tortoise.cur));
         let mut recent = [(0u128, 0usize); KEEP];
         let mut since_anchor: u64 = 0;
         let mut hit = None;
@@ -744,7 +894,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
             true
         });
         if let Some(f) = end {
-            return f;
+            return f.into();
         }
         let Some(by_anchor) = hit else {
             unreachable!("fast_laps stops only at a move end or a found cycle");
@@ -769,7 +919,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
                 for k in 1..=anchor_lap {
                     let (r, cur) = later(k);
                     if fresh.cur == cur
-                        && u128::from_le_bytes(fresh.pos.board[m]) == r
+                        && u128::from_le_bytes(fresh.me) == r
                         && fresh.same_state_except_ring(&fixed)
                     {
                         cycle_start_lap = k;
@@ -789,11 +939,11 @@ impl<'t, T: Tracer> Runner<'t, T> {
 
     /// Whether everything but the mover's ring and the current pit equals a saved state.
     fn same_state_except_ring(&self, s: &LapState) -> bool {
-        self.pos.board[self.o] == s.board[self.o]
+        self.op == s.op
             && self.dir == s.dir
             && self.captured == s.captured
-            && self.pos.houses == s.houses
-            && self.pos.blocked == s.blocked
+            && self.houses == s.houses
+            && self.blocked == s.blocked
     }
 }
 
