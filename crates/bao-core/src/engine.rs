@@ -654,21 +654,30 @@ impl<'t, T: Tracer> Runner<'t, T> {
 
     /// Runs the move to its end.
     #[inline]
-    pub(crate) fn run(mut self) -> Outcome {
+    pub(crate) fn run(self) -> Outcome {
+        let mut out = Outcome::UNPLAYED;
+        self.run_into(&mut out);
+        out
+    }
+
+    /// [`Runner::run`] into a slot the caller keeps (a random playout's run): written once,
+    /// where it is read next, instead of being copied there.
+    #[inline]
+    pub(crate) fn run_into(mut self, out: &mut Outcome) {
         let finish = self.run_inner();
         if self.pending_destroy != [false; 2] {
             self.destroy_pending();
         }
-        // Built in place: the start position with what the move changed.
-        let mut out = Outcome {
-            pos: *self.pos_at_start,
-            finish,
-            stopped_at_house: self.stopped_at_house,
-            first_capture: self.first_capture,
-            captured_mask: self.captured_mask,
-            laps: self.lap,
-            sown: self.sown,
-        };
+        // Built in place: the start position with what the move changed. Field by field:
+        // a whole `Outcome` built first and copied in would be read back in chunks that
+        // straddle the stores just made (store-forwarding stalls).
+        out.pos = *self.pos_at_start;
+        out.finish = finish;
+        out.stopped_at_house = self.stopped_at_house;
+        out.first_capture = self.first_capture;
+        out.captured_mask = self.captured_mask;
+        out.laps = self.lap;
+        out.sown = self.sown;
         if self.m == 0 {
             out.pos.board = [self.me, self.op];
             out.pos.hands[0] = self.hand_m;
@@ -678,7 +687,6 @@ impl<'t, T: Tracer> Runner<'t, T> {
         }
         out.pos.houses = self.houses;
         out.pos.blocked = self.blocked;
-        out
     }
 
     /// The houses that fall when the move is over (AbstractPlay).
@@ -977,10 +985,17 @@ fn cycle_start(pos: &Position, mv: Move, period: u64) -> u64 {
 /// move can try the other candidates before paying for a cycle decision (rules-reference
 /// §5.1 meets periods of 10^8 laps).
 pub(crate) fn execute_quick(pos: &Position, mv: Move) -> Outcome {
+    let mut out = Outcome::UNPLAYED;
+    execute_quick_into(pos, mv, &mut out);
+    out
+}
+
+/// [`execute_quick`] into a slot the caller keeps.
+pub(crate) fn execute_quick_into(pos: &Position, mv: Move, out: &mut Outcome) {
     let mut untraced = ();
     let mut runner = Runner::new(pos, mv, &mut untraced);
     runner.quick = true;
-    runner.run()
+    runner.run_into(out);
 }
 
 /// Runs `mv` from `pos` with a tracer; never-ending moves get their exact cycle start.

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::engine::{execute, execute_quick, Finish, Outcome as Run, Tracer};
+use crate::engine::{execute, execute_quick, execute_quick_into, Finish, Outcome as Run, Tracer};
 use crate::position::{EndReason, House, Outcome, Position};
 use crate::rules::{EndCheck, EndlessMove, Takasia};
 use crate::trace::{Event, MoveTrace, NeverEnding};
@@ -209,7 +209,13 @@ struct Chosen {
 }
 
 impl Analysis {
-    fn new(capture_kind: Kind, side: Side) -> Analysis {
+    /// An empty analysis of `pos`: the capture kind of its stage.
+    fn new(pos: &Position) -> Analysis {
+        let capture_kind = match pos.stage() {
+            Stage::Namua => Kind::NamuaCapture,
+            Stage::Mtaji => Kind::MtajiCapture,
+        };
+        let side = pos.to_move;
         Analysis {
             captures: MoveSet::empty(capture_kind, side),
             takasas: MoveSet::empty(Kind::Takasa, side),
@@ -469,7 +475,8 @@ impl Position {
         if self.ended.is_some() || self.front_row_outcome().is_some() {
             return None;
         }
-        let a = self.analyse(Some(pick));
+        let mut a = Analysis::new(self);
+        self.analyse_into(Some(pick), &mut a);
         if let Some(mv) = a.chosen.mv {
             self.settle(&mv, &a.chosen.run, None);
             return Some(mv);
@@ -482,10 +489,19 @@ impl Position {
 
     /// Classifies the candidates and runs them. With `pick`, each group is tried in random
     /// order and only its first legal move is kept.
-    fn analyse(&self, mut pick: Option<&mut dyn FnMut(usize) -> usize>) -> Analysis {
+    fn analyse(&self, pick: Option<&mut dyn FnMut(usize) -> usize>) -> Analysis {
+        let mut a = Analysis::new(self);
+        self.analyse_into(pick, &mut a);
+        a
+    }
+
+    /// [`Position::analyse`] into an analysis the caller keeps: a random playout reads the
+    /// chosen run where it was written, not from a copy (copies of it stalled on store
+    /// forwarding).
+    fn analyse_into(&self, mut pick: Option<&mut dyn FnMut(usize) -> usize>, a: &mut Analysis) {
         match self.stage() {
-            Stage::Namua => self.analyse_namua(&mut pick),
-            Stage::Mtaji => self.analyse_mtaji(&mut pick),
+            Stage::Namua => self.analyse_namua(&mut pick, a),
+            Stage::Mtaji => self.analyse_mtaji(&mut pick, a),
         }
     }
 
@@ -506,7 +522,7 @@ impl Position {
                     let b = cands.nth_bit(rng(n).min(n - 1));
                     cands.bits &= !(1 << b);
                     let mv = cands.move_at(b);
-                    chosen.run = execute_quick(self, mv);
+                    execute_quick_into(self, mv, &mut chosen.run);
                     if chosen.run.finish == Finish::Undecided {
                         set_aside.bits |= 1 << b;
                         continue;
@@ -577,9 +593,8 @@ impl Position {
         }
     }
 
-    fn analyse_namua(&self, pick: &mut Picker<'_>) -> Analysis {
+    fn analyse_namua(&self, pick: &mut Picker<'_>, a: &mut Analysis) {
         let side = self.to_move;
-        let mut a = Analysis::new(Kind::NamuaCapture, side);
         let cands = self.namua_capture_candidates();
         if pick.is_some() {
             // The first legal capture in random order; where it stops in the functional
@@ -616,7 +631,7 @@ impl Position {
             }
         }
         if !a.captures.is_empty() {
-            return a;
+            return;
         }
         let places = self.namua_placements();
         let mut cands = MoveSet::empty(Kind::Takasa, side);
@@ -626,7 +641,6 @@ impl Position {
             }
         }
         a.takasas = self.select(cands, pick, &mut a.chosen);
-        a
     }
 
     /// Front pits (ring indices, as bits) where a namua takasa may place its seed (N3a, N3b).
@@ -702,9 +716,8 @@ impl Position {
         self.blocked[self.to_move.opponent().index()]
     }
 
-    fn analyse_mtaji(&self, pick: &mut Picker<'_>) -> Analysis {
+    fn analyse_mtaji(&self, pick: &mut Picker<'_>, a: &mut Analysis) {
         let side = self.to_move;
-        let mut a = Analysis::new(Kind::MtajiCapture, side);
         let cands = self.mtaji_capture_candidates(side);
         if let Some(h) = self.priority_pit().filter(|_| !cands.is_empty()) {
             // Priority needs every capture run: keep those that take h (T5/K4).
@@ -723,7 +736,7 @@ impl Position {
                 kept
             } else if self.rules.takasia == Takasia::AbstractPlay {
                 // AbstractPlay: no capture takes the pit, so there is no move at all.
-                return a;
+                return;
             } else {
                 all
             };
@@ -741,7 +754,7 @@ impl Position {
             a.captures = self.select(cands, pick, &mut a.chosen);
         }
         if !a.captures.is_empty() {
-            return a;
+            return;
         }
         if self.kuu_first() {
             let kuu = MoveSet {
@@ -750,7 +763,7 @@ impl Position {
             };
             a.takasas = self.select(kuu, pick, &mut a.chosen);
             if !a.takasas.is_empty() {
-                return a;
+                return;
             }
         }
         let cands = MoveSet {
@@ -758,7 +771,6 @@ impl Position {
             ..a.takasas
         };
         a.takasas = self.select(cands, pick, &mut a.chosen);
-        a
     }
 
     /// K3: while the kuu stands (and can be sown), a mtaji takata must start from it.
@@ -1643,7 +1655,7 @@ mod tests {
             let legal = rules.endless_move == EndlessMove::Draw;
             // Alone, it is decided in full: illegal (G11) by default, legal under `draw`.
             let alone = takasas(&pos, &["A3<*"]);
-            let mut chosen = Analysis::new(Kind::Takasa, pos.to_move).chosen;
+            let mut chosen = Analysis::new(&pos).chosen;
             let kept = pos.select(alone, &mut Some(&mut |_| 0), &mut chosen);
             assert_eq!(kept.contains(&endless), legal, "{rules:?}");
             match chosen.mv {
@@ -1665,7 +1677,7 @@ mod tests {
             // bit, index 0), under either policy.
             let pair = takasas(&pos, &["A3<*", "A6<*"]);
             assert_eq!(pair.nth_bit(0), alone.nth_bit(0));
-            let mut chosen = Analysis::new(Kind::Takasa, pos.to_move).chosen;
+            let mut chosen = Analysis::new(&pos).chosen;
             let kept = pos.select(pair, &mut Some(&mut |_| 0), &mut chosen);
             let other: Move = "A6<*".parse().expect("a move");
             assert_eq!(kept.iter().collect::<Vec<_>>(), [other]);
