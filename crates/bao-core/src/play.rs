@@ -861,7 +861,8 @@ impl Position {
             7 - first_lap_end(mv.pit.ring(), n, mv.sign.sowing_direction(mv.pit.row()))
         };
         let h = first(cands.first()?);
-        if cands.iter().any(|mv| first(mv) != h) {
+        let agree = cands.iter().all(|mv| first(mv) == h);
+        if !agree {
             // Only finite captures count: keep them, and they must still agree.
             for b in cands.bit_iter() {
                 if self.run_is_illegal(&self.simulate(cands.move_at(b))) {
@@ -872,19 +873,24 @@ impl Position {
             if cands.iter().any(|mv| first(mv) != h) {
                 return None;
             }
-        } else if !self.any_legal(&cands) {
-            return None;
         }
         let h = first(cands.first()?);
+        // The cheap test first (T2), then the victim's captures (one legal capture of his
+        // undoes the takasia), and only then whether the blocker's captures are finite
+        // (already known when they disagreed): each test that fails saves the runs after it.
         if self.takasia_exempt(h) {
             return None;
         }
-        // The victim must have no legal capture.
         let mut victim = *self;
         victim.to_move = x.opponent();
         victim.blocked = [None, None];
-        let has_capture = victim.any_legal(&victim.mtaji_capture_candidates(victim.to_move));
-        (!has_capture).then_some(h as u8)
+        if victim.any_legal(&victim.mtaji_capture_candidates(victim.to_move)) {
+            return None;
+        }
+        if agree && !self.any_legal(&cands) {
+            return None;
+        }
+        Some(h as u8)
     }
 
     /// Whether `mv` is legal here: the same answer as `legal_moves().contains(mv)`, found
