@@ -1595,6 +1595,16 @@ mod tests {
         out
     }
 
+    /// A small deterministic choice of a number below `n` (an LCG) for random games.
+    fn lcg(mut seed: u64) -> impl FnMut(usize) -> usize {
+        move |n| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((seed >> 33) as usize) % n
+        }
+    }
+
     /// Mancala World Problem 3 (as in `tests/it/never_ending.rs`): the namua takasa `A3<*`
     /// never ends (cycle from lap 1, period 228); the other takasas end.
     fn problem_3(rules: RuleSet) -> Position {
@@ -1695,13 +1705,7 @@ mod tests {
 
     #[test]
     fn quick_runs_agree_with_full_runs() {
-        let mut seed = 11u64;
-        let mut pick = move |n: usize| {
-            seed = seed
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            ((seed >> 33) as usize) % n
-        };
+        let mut pick = lcg(11);
         let (mut decided, mut undecided) = (0, 0);
         let mut check = |pos: &Position, cands: MoveSet| {
             for mv in cands.iter() {
@@ -1760,13 +1764,7 @@ mod tests {
 
     #[test]
     fn bitmask_capture_candidates_agree_with_the_book() {
-        let mut seed = 5u64;
-        let mut pick = move |n: usize| {
-            seed = seed
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            ((seed >> 33) as usize) % n
-        };
+        let mut pick = lcg(5);
         let mut checked = 0;
         for name in PRESET_NAMES {
             let rules = RuleSet::preset(name).expect("preset");
