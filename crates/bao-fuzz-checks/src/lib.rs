@@ -355,7 +355,8 @@ pub fn check_record(data: &[u8]) {
 pub const MAX_ARBITRARY_PLIES: usize = 400;
 
 /// The `play_arbitrary` target: the first byte picks the rule set, every later byte picks a
-/// move by its index in the legal list (modulo its length).
+/// move by its index in the legal list (modulo its length). At every ply the byte also drives
+/// a random move ([`check_random_move`]).
 ///
 /// # Panics
 /// When an engine invariant fails after some move.
@@ -376,6 +377,7 @@ pub fn play_arbitrary(data: &[u8]) {
             moves.len(),
             pos.is_over()
         );
+        check_random_move(&pos, &moves, pick);
         let Some(mv) = moves.get(usize::from(pick) % moves.len().max(1)) else {
             break;
         };
@@ -403,6 +405,35 @@ pub fn play_arbitrary(data: &[u8]) {
         );
         check_position(&next);
         pos = next;
+    }
+}
+
+/// `random_move` with choices drawn from `seed`: a legal move and the position `play_fast`
+/// gives, or `None` exactly when there is no legal move; `play_random_move` with the same
+/// choices plays the same move in place (and leaves a finished game as it was).
+fn check_random_move(pos: &Position, legal: &[bao_core::Move], seed: u8) {
+    let picker = || {
+        let mut state = u64::from(seed);
+        move |n: usize| {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (state >> 33) as usize % n
+        }
+    };
+    let chosen = pos.random_move(&mut picker());
+    let mut in_place = *pos;
+    let played = in_place.play_random_move(&mut picker());
+    match chosen {
+        Some((mv, next)) => {
+            assert!(legal.contains(&mv), "random_move gave {mv}, not legal in {pos}");
+            assert_eq!(next, pos.play_fast(&mv), "random_move's position after {mv}");
+            assert_eq!(played, Some(mv), "play_random_move in {pos}");
+            assert_eq!(in_place, next, "play_random_move's position after {mv}");
+        }
+        None => {
+            assert!(legal.is_empty(), "random_move found no move in {pos}");
+            assert_eq!(played, None, "play_random_move in {pos}");
+            assert_eq!(in_place, *pos, "a finished game is left as it was");
+        }
     }
 }
 
