@@ -415,7 +415,9 @@ fn check_random_move(pos: &Position, legal: &[bao_core::Move], seed: u8) {
     let picker = || {
         let mut state = u64::from(seed);
         move |n: usize| {
-            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
             (state >> 33) as usize % n
         }
     };
@@ -424,8 +426,15 @@ fn check_random_move(pos: &Position, legal: &[bao_core::Move], seed: u8) {
     let played = in_place.play_random_move(&mut picker());
     match chosen {
         Some((mv, next)) => {
-            assert!(legal.contains(&mv), "random_move gave {mv}, not legal in {pos}");
-            assert_eq!(next, pos.play_fast(&mv), "random_move's position after {mv}");
+            assert!(
+                legal.contains(&mv),
+                "random_move gave {mv}, not legal in {pos}"
+            );
+            assert_eq!(
+                next,
+                pos.play_fast(&mv),
+                "random_move's position after {mv}"
+            );
             assert_eq!(played, Some(mv), "play_random_move in {pos}");
             assert_eq!(in_place, next, "play_random_move's position after {mv}");
         }
