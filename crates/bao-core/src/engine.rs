@@ -113,10 +113,20 @@ struct LapState {
     captured: bool,
 }
 
+/// What a move changes in a position (the rest, the side to move and the rules, it keeps).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Changed {
+    pub(crate) board: [[u8; RING]; 2],
+    pub(crate) hands: [u8; 2],
+    pub(crate) houses: [House; 2],
+    pub(crate) blocked: [Option<u8>; 2],
+}
+
 /// The result of running a move.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Outcome {
-    pub(crate) pos: Position,
+    /// The position's board, hands, houses and takasia marks after the move.
+    pub(crate) after: Changed,
     pub(crate) finish: Finish,
     /// The move stopped in the functional nyumba where a safari was possible.
     pub(crate) stopped_at_house: bool,
@@ -130,18 +140,13 @@ pub(crate) struct Outcome {
 
 impl Outcome {
     /// A placeholder for a run not made yet, to be overwritten by one (an empty board, no
-    /// laps; never read as a position). A constant, so that filling a slot with it reads
-    /// no position just written.
+    /// laps). A constant, so that filling a slot with it reads no position just written.
     pub(crate) const UNPLAYED: Outcome = Outcome {
-        pos: Position {
+        after: Changed {
             board: [[0; RING]; 2],
             hands: [0; 2],
             houses: [House::Absent; 2],
             blocked: [None; 2],
-            to_move: Side::South,
-            last_move_takasa: false,
-            ended: None,
-            rules: crate::rules::RuleSet::KISWAHILI,
         },
         finish: Finish::Done,
         stopped_at_house: false,
@@ -154,7 +159,7 @@ impl Outcome {
 
 /// The state of a move being run. The position it starts from is only read (its rules, its
 /// side to move); what changes is held here, the two rings relative to the mover, and the
-/// next position is built once at the end. Rule tests that cannot change during a move and
+/// changes are written out once at the end ([`Changed`]). Rule tests that cannot change during a move and
 /// would run at every lap are folded into the masks `special` and `capture_special`, so
 /// the usual lap (empty pit, capture, plain relay) tests nothing else.
 #[repr(C)]
@@ -668,25 +673,25 @@ impl<'t, T: Tracer> Runner<'t, T> {
         if self.pending_destroy != [false; 2] {
             self.destroy_pending();
         }
-        // Built in place: the start position with what the move changed. Field by field:
-        // a whole `Outcome` built first and copied in would be read back in chunks that
-        // straddle the stores just made (store-forwarding stalls).
-        out.pos = *self.pos_at_start;
+        // Built in place, field by field: a whole `Outcome` built first and copied in would
+        // be read back in chunks that straddle the stores just made (store-forwarding
+        // stalls).
         out.finish = finish;
         out.stopped_at_house = self.stopped_at_house;
         out.first_capture = self.first_capture;
         out.captured_mask = self.captured_mask;
         out.laps = self.lap;
         out.sown = self.sown;
+        out.after.hands = self.pos_at_start.hands;
         if self.m == 0 {
-            out.pos.board = [self.me, self.op];
-            out.pos.hands[0] = self.hand_m;
+            out.after.board = [self.me, self.op];
+            out.after.hands[0] = self.hand_m;
         } else {
-            out.pos.board = [self.op, self.me];
-            out.pos.hands[1] = self.hand_m;
+            out.after.board = [self.op, self.me];
+            out.after.hands[1] = self.hand_m;
         }
-        out.pos.houses = self.houses;
-        out.pos.blocked = self.blocked;
+        out.after.houses = self.houses;
+        out.after.blocked = self.blocked;
     }
 
     /// The houses that fall when the move is over (AbstractPlay).

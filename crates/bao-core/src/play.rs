@@ -1130,11 +1130,10 @@ impl Position {
         // A never-ending move cannot be carried out: the board stays as it was. Otherwise
         // the run changed the board, the hands, the houses and the takasia marks.
         if !matches!(run.finish, Finish::NeverEnding(_)) {
-            next.board = run.pos.board;
-            next.hands = run.pos.hands;
-            next.houses = run.pos.houses;
-            next.blocked = run.pos.blocked;
-            next.ended = run.pos.ended;
+            next.board = run.after.board;
+            next.hands = run.after.hands;
+            next.houses = run.after.houses;
+            next.blocked = run.after.blocked;
         }
         next.to_move = mover.opponent();
         next.last_move_takasa = mv.takasa;
@@ -1714,7 +1713,7 @@ mod tests {
                 match (quick.finish != Finish::Undecided).then_some(quick) {
                     Some(quick) => {
                         decided += 1;
-                        assert_eq!(quick.pos, full.pos, "{mv} in\n{pos}");
+                        assert_eq!(quick.after, full.after, "{mv} in\n{pos}");
                         assert_eq!(quick.finish, full.finish, "{mv} in\n{pos}");
                         assert_eq!(quick.laps, full.laps, "{mv} in\n{pos}");
                         assert_eq!(quick.sown, full.sown, "{mv} in\n{pos}");
