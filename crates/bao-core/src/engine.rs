@@ -158,9 +158,9 @@ impl Outcome {
 }
 
 /// The state of a move being run. The position it starts from is only read (its rules, its
-/// side to move); what changes is held here, the two rings relative to the mover, and the
-/// changes are written out once at the end ([`Changed`]). Rule tests that cannot change during a move and
-/// would run at every lap are folded into the masks `special` and `capture_special`, so
+/// side to move); what changes is held here, the two rings relative to the mover, and is
+/// written out once at the end ([`Changed`]). Rule tests that cannot change during a move
+/// and would run at every lap are folded into the masks `special` and `capture_special`, so
 /// the usual lap (empty pit, capture, plain relay) tests nothing else.
 #[repr(C)]
 pub(crate) struct Runner<'t, T: Tracer> {
