@@ -235,11 +235,17 @@ enum Flow {
     End(End),
 }
 
+/// The eight front pits of a ring as one word (byte i: ring index i).
+#[inline]
+pub(crate) fn front_word(ring: &[u8; RING]) -> u64 {
+    let [a, b, c, d, e, f, g, h, ..] = *ring;
+    u64::from_le_bytes([a, b, c, d, e, f, g, h])
+}
+
 #[inline]
 pub(crate) fn front_empty(ring: &[u8; RING]) -> bool {
     // The eight front pits read as one word: no loop, no branch.
-    let [a, b, c, d, e, f, g, h, ..] = *ring;
-    u64::from_le_bytes([a, b, c, d, e, f, g, h]) == 0
+    front_word(ring) == 0
 }
 
 /// Ring index of the last pit of a lap of `n` seeds sown from after `cur`.

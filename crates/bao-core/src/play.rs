@@ -2,7 +2,9 @@
 
 use std::fmt;
 
-use crate::engine::{execute, execute_quick, execute_quick_into, Finish, Outcome as Run, Tracer};
+use crate::engine::{
+    execute, execute_quick, execute_quick_into, front_word, Finish, Outcome as Run, Tracer,
+};
 use crate::position::{EndReason, House, Outcome, Position};
 use crate::rules::{EndCheck, EndlessMove, Takasia};
 use crate::trace::{Event, MoveTrace, NeverEnding};
@@ -264,13 +266,6 @@ fn bytes_at_least(x: u64, min: u8) -> u32 {
         }
         _ => 0,
     }
-}
-
-/// The eight front pits of a ring as one word (byte i: ring index i).
-#[inline]
-fn front_word(ring: &[u8; RING]) -> u64 {
-    let [a, b, c, d, e, f, g, h, ..] = *ring;
-    u64::from_le_bytes([a, b, c, d, e, f, g, h])
 }
 
 /// The eight back pits of a ring as one word (byte i: ring index 8 + i).
