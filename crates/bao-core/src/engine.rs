@@ -11,9 +11,6 @@ const DETECT_AFTER: u64 = 64;
 /// One seed in every pit of half a ring.
 const ONES_64: u64 = u64::from_le_bytes([1; 8]);
 
-/// One seed in every pit of a ring.
-const ONES: u128 = u128::from_le_bytes([1; RING]);
-
 /// `SOW[dir][cur][n]`: one seed in each of the `n` pits after `cur` in direction `dir`
 /// (indexed by `Direction as usize`).
 static SOW: [[[u128; RING]; RING]; 2] = [sow_table(1), sow_table(RING - 1)];
@@ -86,7 +83,7 @@ pub(crate) enum Finish {
     NeverEnding(NeverEnding),
     /// AbstractPlay's seed cap aborted the move.
     Capped,
-    /// A quick run ([`execute_quick`]) reached the lap where never-ending detection would
+    /// A quick run ([`execute_quick_into`]) reached the lap where never-ending detection would
     /// begin: the move is not decided.
     Undecided,
 }
@@ -188,7 +185,7 @@ pub(crate) struct Runner<'t, T: Tracer> {
     first_capture: Option<u8>,
     captured_mask: u8,
     pending_destroy: [bool; 2],
-    /// Stop undecided where never-ending detection would begin ([`execute_quick`]).
+    /// Stop undecided where never-ending detection would begin ([`execute_quick_into`]).
     quick: bool,
     /// Where the current lap's seeds came from (kept for tracing only).
     lap_source: LapSource,
@@ -253,6 +250,20 @@ pub(crate) fn front_empty(ring: &[u8; RING]) -> bool {
 fn lap_end(cur: usize, n: usize, dir: Direction) -> usize {
     // Anticlockwise steps are 15 = -1 (mod 16).
     (cur + n * dir.step()) % RING
+}
+
+/// One lap on a ring held as a `u128` (a byte per pit; counts never exceed 64, so no byte
+/// carries into the next): `n` seeds sown from after `cur` in direction `dir`. Returns the
+/// ring and the pit of the last seed. A table look-up and an addition, no loop over seeds.
+#[inline(always)]
+fn sow_ring(r: u128, cur: usize, n: usize, dir: Direction) -> (u128, usize) {
+    let cur = cur % RING;
+    // Added as two halves with one multiplication: no byte carries, so no half does.
+    let t = SOW[dir as usize][cur][n % RING];
+    let full = (n / RING) as u64 * ONES_64;
+    let lo = (r as u64) + (t as u64) + full;
+    let hi = ((r >> 64) as u64) + ((t >> 64) as u64) + full;
+    (u128::from(hi) << 64 | u128::from(lo), lap_end(cur, n, dir))
 }
 
 impl<'t, T: Tracer> Runner<'t, T> {
@@ -368,9 +379,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
         if ring == 4 && rules.houses && source != LapSource::Taxed {
             self.destroy_house(self.m);
         }
-        if self.pos_at_start.rules.takasia == Takasia::AbstractPlay
-            && self.blocked[self.m] == Some(ring as u8)
-        {
+        if rules.takasia == Takasia::AbstractPlay && self.blocked[self.m] == Some(ring as u8) {
             self.blocked[self.m] = None;
             if T::ON {
                 let pit = self.pit(ring);
@@ -503,7 +512,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
         if rules.houses && j == 4 {
             self.destroy_house(o);
         }
-        if self.pos_at_start.rules.takasia == Takasia::AbstractPlay {
+        if rules.takasia == Takasia::AbstractPlay {
             if self.blocked[o] == Some(j as u8) {
                 self.blocked[o] = None;
             }
@@ -511,7 +520,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
                 self.blocked[m] = None;
             }
         }
-        if self.stage == Stage::Mtaji && self.pos_at_start.rules.house_lost_on_first_mtaji_capture {
+        if self.stage == Stage::Mtaji && rules.house_lost_on_first_mtaji_capture {
             self.destroy_house(m);
         }
     }
@@ -531,22 +540,13 @@ impl<'t, T: Tracer> Runner<'t, T> {
         }
     }
 
-    /// Sows the hand; the state at the lap's end is then ready for comparison.
-    ///
-    /// The ring of 16 pits is handled as one `u128` (a byte per pit; counts never exceed 64,
-    /// so no byte carries into the next): a lap is one table look-up and one addition.
+    /// Sows the hand ([`sow_ring`]); the state at the lap's end is then ready for comparison.
     #[inline(always)]
     fn sow(&mut self) {
         let n = self.hand as usize;
-        let cur = self.cur % RING;
-        let r = u128::from_le_bytes(self.me);
-        // Added as two halves with one multiplication: no byte carries, so no half does.
-        let t = SOW[self.dir as usize][cur][n % RING];
-        let full = (n / RING) as u64 * ONES_64;
-        let lo = (r as u64) + (t as u64) + full;
-        let hi = ((r >> 64) as u64) + ((t >> 64) as u64) + full;
-        self.me = (u128::from(hi) << 64 | u128::from(lo)).to_le_bytes();
-        self.cur = lap_end(cur, n, self.dir);
+        let (r, cur) = sow_ring(u128::from_le_bytes(self.me), self.cur, n, self.dir);
+        self.me = r.to_le_bytes();
+        self.cur = cur;
         self.lap += 1;
         self.sown += n as u64;
     }
@@ -742,7 +742,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
     }
 
     /// Whether the next laps are plain relays of a takasa: no capture, no house of the mover,
-    /// no takasia'd pit of his, no seed cap. Then [`Runner::lap_fast`] may replace
+    /// no takasia'd pit of his, no seed cap. Then [`Runner::fast_laps`] may replace
     /// `after_lap` + `sow`.
     fn fast_eligible(&self) -> bool {
         let own_house = self.pos_at_start.rules.houses && self.houses[self.m] == House::Owned;
@@ -784,8 +784,8 @@ impl<'t, T: Tracer> Runner<'t, T> {
     fn fast_laps(&mut self, mut keep_going: impl FnMut(u128, usize) -> bool) -> Option<End> {
         let guard =
             self.mv.takasa && self.pos_at_start.rules.front_row_guard == FrontRowGuard::Strict;
-        let clockwise = self.dir == Direction::Clockwise;
-        let table = &SOW[self.dir as usize];
+        let dir = self.dir;
+        let clockwise = dir == Direction::Clockwise;
         let back_next = |cur: usize| {
             if clockwise {
                 cur == 7
@@ -805,12 +805,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
             if guard && cur < 8 && (r as u64) == 0 && back_next(cur) {
                 break Some(End::FrontRowEmptied);
             }
-            r += table[cur][n % RING] + ONES * (n / RING) as u128;
-            cur = if clockwise {
-                (cur + n) % RING
-            } else {
-                (cur + RING * (n / RING + 1) - n) % RING
-            };
+            (r, cur) = sow_ring(r, cur, n, dir);
             laps += 1;
             sown += n as u64;
             if !keep_going(r, cur) {
@@ -991,17 +986,10 @@ fn cycle_start(pos: &Position, mv: Move, period: u64) -> u64 {
 }
 
 /// Runs `mv` from `pos` untraced as far as the lap where never-ending detection would begin
-/// (64 laps): its outcome if it ended by then (the same as [`execute`]'s), or one whose
-/// finish is [`Finish::Undecided`] if it is still going. A caller that needs only some legal
-/// move can try the other candidates before paying for a cycle decision (rules-reference
-/// §5.1 meets periods of 10^8 laps).
-pub(crate) fn execute_quick(pos: &Position, mv: Move) -> Outcome {
-    let mut out = Outcome::UNPLAYED;
-    execute_quick_into(pos, mv, &mut out);
-    out
-}
-
-/// [`execute_quick`] into a slot the caller keeps.
+/// (64 laps), into a slot the caller keeps: its outcome if it ended by then (the same as
+/// [`execute`]'s), or one whose finish is [`Finish::Undecided`] if it is still going. A
+/// caller that needs only some legal move can try the other candidates before paying for a
+/// cycle decision (rules-reference §5.1 meets periods of 10^8 laps).
 pub(crate) fn execute_quick_into(pos: &Position, mv: Move, out: &mut Outcome) {
     let mut untraced = ();
     let mut runner = Runner::new(pos, mv, &mut untraced);

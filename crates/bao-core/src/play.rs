@@ -2,9 +2,7 @@
 
 use std::fmt;
 
-use crate::engine::{
-    execute, execute_quick, execute_quick_into, front_word, Finish, Outcome as Run, Tracer,
-};
+use crate::engine::{execute, execute_quick_into, front_word, Finish, Outcome as Run, Tracer};
 use crate::position::{EndReason, House, Outcome, Position};
 use crate::rules::{EndCheck, EndlessMove, Takasia};
 use crate::trace::{Event, MoveTrace, NeverEnding};
@@ -210,6 +208,15 @@ struct Chosen {
     run: Run,
 }
 
+impl Chosen {
+    fn new() -> Chosen {
+        Chosen {
+            mv: None,
+            run: Run::UNPLAYED,
+        }
+    }
+}
+
 impl Analysis {
     /// An empty analysis of `pos`: the capture kind of its stage.
     fn new(pos: &Position) -> Analysis {
@@ -221,10 +228,7 @@ impl Analysis {
         Analysis {
             captures: MoveSet::empty(capture_kind, side),
             takasas: MoveSet::empty(Kind::Takasa, side),
-            chosen: Chosen {
-                mv: None,
-                run: Run::UNPLAYED,
-            },
+            chosen: Chosen::new(),
         }
     }
 
@@ -557,19 +561,11 @@ impl Position {
     /// Candidates that need a never-ending decision are decided last, only if none of the
     /// others is legal.
     fn any_legal(&self, cands: &MoveSet) -> bool {
-        let mut set_aside = MoveSet { bits: 0, ..*cands };
-        for b in cands.bit_iter() {
-            let run = execute_quick(self, cands.move_at(b));
-            if run.finish == Finish::Undecided {
-                set_aside.bits |= 1 << b;
-            } else if !self.run_is_illegal(&run) {
-                return true;
-            }
-        }
-        let decided_legal = set_aside
-            .iter()
-            .any(|mv| !self.run_is_illegal(&self.simulate(mv)));
-        decided_legal
+        // The random selection with a fixed choice: the first candidate in order that is
+        // legal, those needing a cycle decision last.
+        !self
+            .select(*cands, &mut Some(&mut |_| 0), &mut Chosen::new())
+            .is_empty()
     }
 
     /// Namua capture candidates (N2): an occupied front pit facing seeds, each sign that
@@ -1665,7 +1661,7 @@ mod tests {
             let legal = rules.endless_move == EndlessMove::Draw;
             // Alone, it is decided in full: illegal (G11) by default, legal under `draw`.
             let alone = takasas(&pos, &["A3<*"]);
-            let mut chosen = Analysis::new(&pos).chosen;
+            let mut chosen = Chosen::new();
             let kept = pos.select(alone, &mut Some(&mut |_| 0), &mut chosen);
             assert_eq!(kept.contains(&endless), legal, "{rules:?}");
             match chosen.mv {
@@ -1687,7 +1683,7 @@ mod tests {
             // bit, index 0), under either policy.
             let pair = takasas(&pos, &["A3<*", "A6<*"]);
             assert_eq!(pair.nth_bit(0), alone.nth_bit(0));
-            let mut chosen = Analysis::new(&pos).chosen;
+            let mut chosen = Chosen::new();
             let kept = pos.select(pair, &mut Some(&mut |_| 0), &mut chosen);
             let other: Move = "A6<*".parse().expect("a move");
             assert_eq!(kept.iter().collect::<Vec<_>>(), [other]);
@@ -1704,7 +1700,8 @@ mod tests {
         let mut check = |pos: &Position, cands: MoveSet| {
             for mv in cands.iter() {
                 let full = pos.simulate(mv);
-                let quick = execute_quick(pos, mv);
+                let mut quick = Run::UNPLAYED;
+                execute_quick_into(pos, mv, &mut quick);
                 match (quick.finish != Finish::Undecided).then_some(quick) {
                     Some(quick) => {
                         decided += 1;
