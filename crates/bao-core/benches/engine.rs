@@ -6,7 +6,9 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use bao_core::{perft, BySide, HouseState, Move, Position, RuleSet, Setup, PRESET_NAMES};
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{
+    criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput,
+};
 
 /// A small deterministic generator (xorshift64*), so the game stream is the same every run.
 struct Rng(u64);
@@ -149,13 +151,64 @@ fn problem3() -> Position {
     Position::from_setup(s).expect("valid")
 }
 
-/// Deciding never-ending moves: Problem 3, and the seeds sown per second on its long relay.
+/// The stress case of rules-reference §5.1: South to move in mtaji, both houses destroyed,
+/// hands 0; the takasa `A4>*` never ends, with a cycle from lap 1 of 156,182,288 laps.
+fn stress_case() -> Position {
+    let mut s = Setup::start(RuleSet::KISWAHILI);
+    s.pits = [
+        [3, 0, 3, 2, 7, 1, 13, 2], // A
+        [4, 3, 2, 1, 2, 1, 4, 9],  // B
+        [0, 1, 0, 0, 0, 0, 0, 0],  // a
+        [1, 1, 2, 0, 0, 1, 0, 1],  // b
+    ];
+    s.hands = BySide::new(0, 0);
+    s.houses = BySide::new(HouseState::Destroyed, HouseState::Destroyed);
+    Position::from_setup(s).expect("valid")
+}
+
+const STRESS_PERIOD: u64 = 156_182_288;
+
+/// Deciding never-ending moves (Problem 3), and the cost of long relays: per seed sown on the
+/// ordinary lap path (Problem 3's relay under a seed cap of 60,000, which stops within one
+/// lap, at most 64 seeds, past the cap), and per lap in exact cycle detection (the §5.1
+/// stress case: one decision sows one period of 156,182,288 laps, plus under 130 laps of
+/// detection start-up and cycle-start search).
 fn never_ending(c: &mut Criterion) {
     let pos = problem3();
     let mv: Move = "A3<*".parse().expect("move");
     let mut group = c.benchmark_group("never_ending");
     group.bench_function("problem3_decide", |b| {
         b.iter(|| black_box(pos.diagnose(&mv)));
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("relay");
+    const CAP: u64 = 60_000;
+    let mut capped = problem3().to_setup();
+    capped
+        .rules
+        .set_option("endless_move", &format!("cap:{CAP}"))
+        .expect("option");
+    let capped = Position::from_setup(capped).expect("valid");
+    group.throughput(Throughput::Elements(CAP));
+    group.bench_function("seeds_capped", |b| {
+        b.iter(|| black_box(capped.play_fast(&mv)));
+    });
+
+    let stress = stress_case();
+    let stress_mv: Move = "A4>*".parse().expect("move");
+    let found = stress
+        .diagnose(&stress_mv)
+        .never_ending
+        .expect("never-ending");
+    assert_eq!((found.cycle_start_lap, found.period), (1, STRESS_PERIOD));
+    group
+        .sample_size(10)
+        .sampling_mode(SamplingMode::Flat)
+        .measurement_time(Duration::from_secs(15))
+        .throughput(Throughput::Elements(STRESS_PERIOD));
+    group.bench_function("laps_exact_detection", |b| {
+        b.iter(|| black_box(stress.diagnose(&stress_mv)));
     });
     group.finish();
 }
