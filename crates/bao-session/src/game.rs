@@ -1,0 +1,151 @@
+//! The game being recorded: its rules, its written-move convention and the positions of its
+//! main line; and the one place where a game's tags are read and a written move is resolved
+//! (the replay and move-reading layers below are used here and nowhere else in the crate).
+
+use bao_core::{Move, MoveSpec, Position, RuleSet, Side};
+use bao_notation::{parse_record, Directions, Element, Game, MoveItem, Spanned};
+
+use crate::error::SessionError;
+use crate::reply::Refusal;
+
+/// The current game replayed: rules, convention and positions.
+#[derive(Debug, Clone)]
+pub(crate) struct Live {
+    /// The rules of the game.
+    pub(crate) rules: RuleSet,
+    /// How its moves' signs are written.
+    pub(crate) directions: Directions,
+    /// The start and the position after each ply of the main line.
+    pub(crate) positions: Vec<Position>,
+}
+
+impl Live {
+    /// Replays the main line of a game the validator accepted.
+    pub(crate) fn of(game: &Game) -> Result<Self, SessionError> {
+        let rules = rules_of(game).ok_or(SessionError::Replay { ply: None })?;
+        let start = start_of(game, rules).ok_or(SessionError::Replay { ply: None })?;
+        let directions = game.directions();
+        let mut positions = vec![start];
+        for (i, item) in game.main_line().enumerate() {
+            let pos = positions.last().copied().unwrap_or(start);
+            let mv = bao_validate::written_spec(&pos, item, directions)
+                .ok()
+                .and_then(|spec| pos.resolve(&spec).ok())
+                .ok_or(SessionError::Replay { ply: Some(i + 1) })?;
+            positions.push(pos.play_fast(&mv));
+        }
+        Ok(Self {
+            rules,
+            directions,
+            positions,
+        })
+    }
+
+    /// The position to move from.
+    pub(crate) fn pos(&self) -> &Position {
+        // `of` always starts the list with the start position, and `undo` never pops it.
+        &self.positions[self.positions.len() - 1]
+    }
+
+    /// The plies of the main line.
+    pub(crate) fn plies(&self) -> usize {
+        self.positions.len() - 1
+    }
+
+    /// The move number of the next ply.
+    pub(crate) fn turn(&self) -> usize {
+        let offset = usize::from(self.positions[0].to_move() == Side::North);
+        (self.plies() + offset) / 2 + 1
+    }
+
+    /// The legal moves that a written move may stand for, leaving open what was not
+    /// written (the sign, a forced `*`, and `+` when it was left out).
+    pub(crate) fn candidates(&self, item: &MoveItem) -> Vec<Move> {
+        let pos = self.pos();
+        match bao_validate::written_spec(pos, item, self.directions) {
+            Ok(spec) => pos
+                .legal_moves()
+                .into_iter()
+                .filter(|m| fits(&spec, m))
+                .collect(),
+            Err(_) => Vec::new(),
+        }
+    }
+}
+
+/// The rules a game's tags name, if they read.
+pub(crate) fn rules_of(game: &Game) -> Option<RuleSet> {
+    bao_validate::game_rules(game)
+}
+
+/// The start position a game's tags give under `rules`, if it reads.
+pub(crate) fn start_of(game: &Game, rules: RuleSet) -> Option<Position> {
+    bao_validate::game_start(game, rules)
+}
+
+/// Whether a parsed game holds anything (an empty file parses as one empty game).
+pub(crate) fn is_game(game: &Game) -> bool {
+    !(game.tags.is_empty() && game.movetext.is_empty() && game.result.is_none())
+}
+
+/// Whether a legal move is one the written spec may stand for.
+fn fits(spec: &MoveSpec, m: &Move) -> bool {
+    m.pit == spec.pit
+        && spec.sign.is_none_or(|s| s == m.sign)
+        && (!spec.takasa || m.takasa)
+        && (!spec.safari || m.safari)
+}
+
+/// Reads a line as one move in the record format (number, token, glyphs), or says why not.
+pub(crate) fn read_move(line: &str) -> Result<MoveItem, Refusal> {
+    let parsed = parse_record(&format!("{line}\n*\n"));
+    if let Some(e) = parsed.errors.iter().find(|e| e.is_error()) {
+        return Err(Refusal::NotAMove {
+            line: line.to_owned(),
+            why: e.message.clone(),
+        });
+    }
+    let mut games = parsed.record.games.into_iter();
+    let only = match (games.next(), games.next()) {
+        (Some(g), None) => Some(g.value),
+        _ => None,
+    };
+    let item = only.filter(|g| g.tags.is_empty()).and_then(|g| {
+        let mut it = g.movetext.into_iter();
+        match (it.next(), it.next()) {
+            (
+                Some(Spanned {
+                    value: Element::Move(m),
+                    ..
+                }),
+                None,
+            ) => Some(m),
+            _ => None,
+        }
+    });
+    match item {
+        Some(m) if m.annotation.is_some() => Err(Refusal::Annotated),
+        Some(m) => Ok(m),
+        None => Err(Refusal::NotOneMove {
+            line: line.to_owned(),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_are_read_in_both_dialects() {
+        assert_eq!(read_move("A6L*").unwrap().token.value.to_string(), "A6<*");
+        assert_eq!(read_move("1. a5r!").unwrap().nags.len(), 1);
+        assert!(matches!(read_move("hello"), Err(Refusal::NotAMove { .. })));
+        assert!(matches!(
+            read_move("A6<* a5>*"),
+            Err(Refusal::NotOneMove { .. })
+        ));
+        assert!(matches!(read_move("1-0"), Err(Refusal::NotOneMove { .. })));
+        assert_eq!(read_move("A4> [xa5]"), Err(Refusal::Annotated));
+    }
+}
