@@ -215,15 +215,18 @@ impl Session {
         if !matches!(self.stage, Stage::Unstarted) {
             return Ok(out);
         }
-        if self.record.games.iter().any(|g| is_game(&g.value)) {
+        let started = if self.record.games.iter().any(|g| is_game(&g.value)) {
             self.stage = Stage::Over;
-            self.resume(&mut out)?;
+            self.resume(&mut out)
         } else {
             out.push(Reply::NewRecord);
             self.stage = Stage::NewRecord(Box::default());
-            self.answer_setup(&mut out)?;
+            self.answer_setup(&mut out)
+        };
+        if started.is_err() {
+            self.stage = Stage::Over;
         }
-        Ok(out)
+        started.map(|()| out)
     }
 
     /// Takes one input; returns the replies, every change they report already on disk.
@@ -564,27 +567,33 @@ impl Session {
 
     /// A prompt command.
     fn command(&mut self, command: Command, out: &mut Vec<Reply>) -> Result<(), SessionError> {
-        match command {
-            Command::Undo => self.undo(out)?,
-            Command::Comment { text } => self.comment(text.trim(), out)?,
+        let reply = match command {
+            Command::Undo => return self.undo(out),
+            Command::Comment { text } => return self.comment(text.trim(), out),
             Command::Resign { side } => {
-                self.loss(side.map(Side::from), Ending::Resignation, out)?
+                return self.loss(side.map(Side::from), Ending::Resignation, out);
             }
-            Command::Time { side } => self.loss(side.map(Side::from), Ending::TimeForfeit, out)?,
-            Command::Draw => self.draw(out)?,
-            Command::Tag { name, value } => self.set_tag(&name, value.as_deref(), out)?,
-            Command::Tags { .. } => out.push(Reply::Tags(
+            Command::Time { side } => {
+                return self.loss(side.map(Side::from), Ending::TimeForfeit, out);
+            }
+            Command::Draw => return self.draw(out),
+            Command::Tag { name, value } => return self.set_tag(&name, value.as_deref(), out),
+            Command::Quit { .. } => {
+                self.leave(out);
+                return Ok(());
+            }
+            Command::Tags { .. } => Reply::Tags(
                 self.game()
                     .tags
                     .iter()
                     .map(|t| (t.value.name.value.clone(), t.value.value.value.clone()))
                     .collect(),
-            )),
-            Command::Board => out.push(self.board()),
-            Command::Legal => out.push(Reply::Legal(self.live().pos().legal_moves())),
-            Command::Help { .. } => out.push(Reply::Help(Help::new())),
-            Command::Quit { .. } => self.leave(out),
-        }
+            ),
+            Command::Board => self.board(),
+            Command::Legal => Reply::Legal(self.live().pos().legal_moves()),
+            Command::Help { .. } => Reply::Help(Help::new()),
+        };
+        out.push(reply);
         Ok(())
     }
 
