@@ -174,7 +174,7 @@ fn cli_error(e: SessionError, name: &str) -> CliError {
         SessionError::FinishedGamesOnly => CliError::Usage(format!(
             "{name} holds finished games only; give another file name to record a new game"
         )),
-        other => CliError::Internal(other.to_string()),
+        SessionError::Replay { .. } | SessionError::Engine(_) => CliError::Internal(e.to_string()),
     }
 }
 

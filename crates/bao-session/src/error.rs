@@ -20,7 +20,6 @@ pub enum OpenError {
 
 /// Why a session stopped with an error (what was saved before stays saved).
 #[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
 pub enum SessionError {
     /// The record could not be written.
     #[error("cannot write the record")]

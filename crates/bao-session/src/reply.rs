@@ -14,8 +14,10 @@ use bao_validate::CheckReport;
 use crate::command::Help;
 
 /// One reply of a session to an input.
+///
+/// Not `non_exhaustive`: a front end must show every reply, so a new one should not compile
+/// until it does.
 #[derive(Debug, Clone)]
-#[non_exhaustive]
 pub enum Reply {
     /// A new record is being set up (its tag questions follow).
     NewRecord,
@@ -284,7 +286,6 @@ impl fmt::Display for AnswerProblem {
 
 /// Why a line at the move prompt was not carried out (nothing changed).
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum Refusal {
     /// A line that does not read as a move.
     NotAMove {

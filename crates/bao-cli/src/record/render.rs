@@ -100,8 +100,6 @@ impl Screen {
                 if *plies == 1 { "y" } else { "ies" },
                 shell_word(name)
             ),
-            // A reply this version does not know: nothing to show.
-            _ => String::new(),
         }
     }
 }
@@ -205,8 +203,6 @@ fn refusal_text(refusal: &Refusal) -> String {
         Refusal::OwnTag { name } => {
             format!("{name} is kept by the recorder and cannot be changed during a game.")
         }
-        // A refusal this version does not know.
-        _ => "That was not done.".to_owned(),
     }
 }
 
