@@ -30,7 +30,7 @@ pub enum Asking {
     #[default]
     Ask,
     /// Never ask: every tag question takes its default, and a move that leaves a decision
-    /// open is refused ([`Refusal::Undecided`]).
+    /// open is refused ([`Refusal::Undecided`](crate::Refusal::Undecided)).
     Never,
 }
 
