@@ -164,3 +164,25 @@ fn commands_may_come_parsed_and_help_comes_from_the_commands() {
     assert!(s.handle(Input::Command(Command::Board)).unwrap().is_empty());
     assert!(read(&file).ends_with("\n\n{from a button} 0-1\n"));
 }
+
+#[test]
+fn a_tag_change_the_validator_objects_to_is_refused() {
+    let (_dir, file) = temp();
+    let text =
+        "[South \"Ali\"]\n[North \"Bakari\"]\n[Result \"0-1\"]\n[Termination \"resignation\"]\n\
+         [Match \"M\"]\n[Game \"1\"]\n\n0-1\n\n\
+         [South \"Bakari\"]\n[North \"Ali\"]\n[Result \"*\"]\n[Match \"M\"]\n[Game \"2\"]\n\n*\n";
+    std::fs::write(&file, text).unwrap();
+    let (mut s, replies) = started(&file, bao_session::Options::default());
+    assert!(matches!(
+        replies[..],
+        [Reply::Resuming { ply: 0 }, Reply::Board(_)]
+    ));
+    // A third player in game 2 of a match between Ali and Bakari.
+    let replies = line(&mut s, "tag South Chris");
+    let [Reply::TagRefused(report)] = &replies[..] else {
+        panic!("{replies:?}");
+    };
+    assert!(!report.is_valid());
+    assert_eq!(read(&file), text);
+}
