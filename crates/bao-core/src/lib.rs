@@ -27,6 +27,7 @@
 #![warn(missing_debug_implementations)]
 
 mod engine;
+mod illegal;
 #[cfg(feature = "serde")]
 pub mod json;
 mod play;
@@ -35,13 +36,15 @@ mod rules;
 mod trace;
 mod types;
 
-pub use play::{perft, IllegalMove};
+pub use illegal::{IllegalReason, PlayError, ResolveError};
+pub use play::perft;
 pub use position::{
-    EndReason, HouseState, Outcome, Position, Setup, SetupError, SetupProblem, TOTAL_SEEDS,
+    EndReason, HandProblem, HouseProblem, HouseState, Outcome, Position, Setup, SetupError,
+    SetupProblem, TakasiaProblem, TOTAL_SEEDS,
 };
 pub use rules::{
-    EndCheck, EndlessMove, FrontRowGuard, HouseLap, Names, RuleOptionError, RuleSet, Takasia,
-    UnknownPreset, Variant, PRESET_NAMES,
+    EndCheck, EndlessMove, FrontRowGuard, HouseLap, Names, RuleOptionError, RuleSet, RuleSpecError,
+    Takasia, UnknownPreset, Variant, PRESET_NAMES,
 };
 pub use trace::{Capture, Event, Lap, LapEnd, LapSource, MoveTrace, NeverEnding};
 pub use types::{
