@@ -17,6 +17,29 @@
 //! assert!(!trace.laps.is_empty());
 //! ```
 //!
+//! # Illegal moves
+//! A refusal is data, never prose: [`Position::play`] returns a [`PlayError`] (the move and
+//! its [`IllegalReason`], whose [`rule`](IllegalReason::rule) is the `spec/rules.md`
+//! identifier), and [`Position::resolve`] a [`ResolveError`] for a written [`MoveSpec`] that
+//! stands for no single legal move. Setups are refused with [`SetupProblem`]s, rule-set specs
+//! with a [`RuleSpecError`]. The sentences a player reads are `bao_validate::words`'.
+//!
+//! ```
+//! use bao_core::{IllegalReason, MoveSpec, Position, ResolveError, RuleSet};
+//!
+//! let start = Position::start(RuleSet::KISWAHILI);
+//! let written: MoveSpec = "A6>".parse().unwrap(); // `*` left out: no capture exists
+//! let mv = start.resolve(&written).unwrap();
+//! assert_eq!(mv.to_string(), "A6>*");
+//! match start.resolve(&"A6*".parse().unwrap()) {
+//!     Err(ResolveError::Ambiguous(moves)) => assert_eq!(moves.len(), 2),
+//!     other => panic!("{other:?}"),
+//! }
+//! let err = start.play(&"B1<*".parse().unwrap()).unwrap_err();
+//! assert_eq!(err.reason.rule(), "N1");
+//! assert!(matches!(err.reason, IllegalReason::NamuaBackRow { .. }));
+//! ```
+//!
 //! # Feature flags
 //! - `serde`: the position JSON of `spec/json.md` (module `json`).
 //!
