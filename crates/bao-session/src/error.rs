@@ -53,5 +53,5 @@ pub enum SessionError {
     },
     /// A legal move did not play (a bug).
     #[error("a legal move did not play: {0}")]
-    Engine(#[source] bao_core::IllegalMove),
+    Engine(#[source] bao_core::PlayError),
 }
