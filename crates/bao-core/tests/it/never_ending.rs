@@ -143,3 +143,34 @@ fn an_independent_relay_model_agrees_on_lap_1_and_period_228() {
     }
     panic!("no cycle within 10000 laps");
 }
+
+/// The stress case of rules-reference §5.1: South to move in mtaji, both houses destroyed,
+/// hands 0; the takasa `A4>*` never ends, with a cycle from lap 1 of 156,182,288 laps,
+/// found exactly (bao-core is built with `opt-level = 3` in the test profile for this).
+#[test]
+fn section_5_1_stress_case_has_period_156_182_288() {
+    let mut s = Setup::start(with_policy("draw"));
+    s.pits = [
+        [3, 0, 3, 2, 7, 1, 13, 2], // A
+        [4, 3, 2, 1, 2, 1, 4, 9],  // B
+        [0, 1, 0, 0, 0, 0, 0, 0],  // a
+        [1, 1, 2, 0, 0, 1, 0, 1],  // b
+    ];
+    s.hands = BySide::new(0, 0);
+    s.houses = BySide::new(HouseState::Destroyed, HouseState::Destroyed);
+    let pos = Position::from_setup(s).expect("valid");
+    let (next, trace) = pos
+        .play(&"A4>*".parse().unwrap())
+        .expect("legal under draw");
+    assert_eq!(
+        trace.never_ending,
+        Some(NeverEnding {
+            cycle_start_lap: 1,
+            period: 156_182_288,
+        })
+    );
+    assert_eq!(
+        next.outcome().map(|o| o.reason),
+        Some(EndReason::NeverEnding)
+    );
+}

@@ -16,8 +16,7 @@ const PLY_LIMIT: usize = 300;
 ///
 /// The seed is fixed because rare positions make `legal_moves` very slow: a takasa whose
 /// never-ending cycle is tens of millions of laps long is detected exactly, which takes
-/// about 10 s in release and minutes in debug (one random game in a few thousand meets
-/// one). A fixed seed keeps the suite's time predictable; set `PROPTEST_RNG_SEED` (and
+/// seconds even with bao-core optimised (one random game in a few thousand meets one). A fixed seed keeps the suite's time predictable; set `PROPTEST_RNG_SEED` (and
 /// `PROPTEST_CASES`) to explore further.
 fn config(cases: u32) -> ProptestConfig {
     let mut c = ProptestConfig::default();
