@@ -356,7 +356,8 @@ pub const MAX_ARBITRARY_PLIES: usize = 400;
 
 /// The `play_arbitrary` target: the first byte picks the rule set, every later byte picks a
 /// move by its index in the legal list (modulo its length). At every ply the byte also drives
-/// a random move ([`check_random_move`]).
+/// a random move: `random_move` and `play_random_move` must play a legal move, the same one,
+/// and none exactly when the legal list is empty.
 ///
 /// # Panics
 /// When an engine invariant fails after some move.
