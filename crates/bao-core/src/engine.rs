@@ -1042,16 +1042,13 @@ mod tests {
     }
 
     /// A tiny deterministic generator for positions from random play.
-    fn lcg(state: &mut u64, n: usize) -> usize {
-        *state = state
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((*state >> 33) as usize) % n
+    fn lcg(state: &mut bao_testkit::Lcg, n: usize) -> usize {
+        state.below(n)
     }
 
     #[test]
     fn cycle_detection_agrees_with_remembering_every_state() {
-        let mut seed = 11u64;
+        let mut seed = bao_testkit::Lcg::new(11);
         let mut found = 0;
         let mut late_start = 0;
         for rules in [RuleSet::KUJIFUNZA, RuleSet::KISWAHILI] {

@@ -413,15 +413,7 @@ pub fn play_arbitrary(data: &[u8]) {
 /// gives, or `None` exactly when there is no legal move; `play_random_move` with the same
 /// choices plays the same move in place (and leaves a finished game as it was).
 fn check_random_move(pos: &Position, legal: &[bao_core::Move], seed: u8) {
-    let picker = || {
-        let mut state = u64::from(seed);
-        move |n: usize| {
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1);
-            (state >> 33) as usize % n
-        }
-    };
+    let picker = || bao_testkit::Lcg::with_increment(u64::from(seed), 1).picker();
     let chosen = pos.random_move(&mut picker());
     let mut in_place = *pos;
     let played = in_place.play_random_move(&mut picker());

@@ -65,13 +65,7 @@ fn a3_takasa_is_not_a_legal_move_under_the_default_policy() {
         assert_eq!(trace.never_ending, None, "{mv}");
     }
     // random_move never picks it either.
-    let mut state = 1u64;
-    let mut pick = |n: usize| {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (state >> 33) as usize % n
-    };
+    let mut pick = bao_testkit::Lcg::new(1).picker();
     for _ in 0..200 {
         let (mv, _) = pos.random_move(&mut pick).unwrap();
         assert_ne!(mv, a3_left_takasa());

@@ -473,13 +473,8 @@ fn damage() -> impl Strategy<Value = Damage> {
 /// A valid setup: `plies` random moves from the start of a preset.
 fn valid_setup(preset: usize, plies: usize, seed: u64) -> Setup {
     let mut pos = Position::start(RuleSet::preset(PRESET_NAMES[preset]).unwrap());
-    let mut state = seed | 1;
-    let mut pick = |n: usize| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state % n as u64) as usize
-    };
+    let mut rng = bao_testkit::XorShift64::new(seed | 1);
+    let mut pick = |n: usize| (rng.next_u64() % n as u64) as usize;
     for _ in 0..plies {
         match pos.random_move(&mut pick) {
             Some((_, next)) if next.outcome().is_none() => pos = next,
