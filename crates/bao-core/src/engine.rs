@@ -681,9 +681,8 @@ impl<'t, T: Tracer> Runner<'t, T> {
         if self.pending_destroy != [false; 2] {
             self.destroy_pending();
         }
-        // Built in place, field by field: a whole `Outcome` built first and copied in would
-        // be read back in chunks that straddle the stores just made (store-forwarding
-        // stalls).
+        // Written in place, field by field, where the caller reads it: no whole `Outcome` is
+        // built first and copied in.
         out.finish = finish;
         out.stopped_at_house = self.stopped_at_house;
         out.first_capture = self.first_capture;

@@ -495,8 +495,7 @@ impl Position {
     }
 
     /// [`Position::analyse`] into an analysis the caller keeps: a random playout reads the
-    /// chosen run where it was written, not from a copy (copies of it stalled on store
-    /// forwarding).
+    /// chosen run where it was written, not from a copy.
     fn analyse_into(&self, mut pick: Option<&mut dyn FnMut(usize) -> usize>, a: &mut Analysis) {
         match self.stage() {
             Stage::Namua => self.analyse_namua(&mut pick, a),
