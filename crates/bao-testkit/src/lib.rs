@@ -67,6 +67,39 @@ impl Lcg {
     }
 }
 
+/// A 32-bit linear congruential generator (Knuth's multiplicative constant 2,654,435,761,
+/// increment 1); a draw below `n` takes bits 7 and up of the state. Small and weak: for
+/// drawing a few choices from a fuzz or proptest byte.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lcg32(u32);
+
+impl Lcg32 {
+    /// The multiplier.
+    pub const MULTIPLIER: u32 = 2_654_435_761;
+
+    /// A generator from `seed`.
+    #[must_use]
+    pub const fn new(seed: u32) -> Self {
+        Self(seed)
+    }
+
+    /// Advances and returns the state.
+    pub fn next_u32(&mut self) -> u32 {
+        self.0 = self.0.wrapping_mul(Self::MULTIPLIER).wrapping_add(1);
+        self.0
+    }
+
+    /// A number below `n` (`n` must not be 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u32() >> 7) as usize % n
+    }
+
+    /// The generator as a closure drawing numbers below its argument.
+    pub fn picker(mut self) -> impl FnMut(usize) -> usize {
+        move |n| self.below(n)
+    }
+}
+
 /// Marsaglia's xorshift64* (shifts 12, 25, 27, then a multiplication); a draw below `n`
 /// takes bits 33 and up of the product.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -166,6 +199,12 @@ mod tests {
             y ^= y >> 17;
             y ^= y << 5;
             assert_eq!(x32.next_u32(), y);
+        }
+        let mut k = 200u32;
+        let mut lcg32 = Lcg32::new(k);
+        for _ in 0..100 {
+            k = k.wrapping_mul(2_654_435_761).wrapping_add(1);
+            assert_eq!(lcg32.below(37), (k >> 7) as usize % 37);
         }
         let mut z = 12345u64;
         let mut x64 = XorShift64::new(z);

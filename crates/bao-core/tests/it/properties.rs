@@ -383,11 +383,7 @@ fn random_game(rules: RuleSet, picks: &[u16]) -> Result<usize, TestCaseError> {
                 trace
             );
         }
-        let mut k = u32::from(pick);
-        let mut picker = |n: usize| {
-            k = k.wrapping_mul(2_654_435_761).wrapping_add(1);
-            (k >> 7) as usize % n
-        };
+        let mut picker = bao_testkit::Lcg32::new(u32::from(pick)).picker();
         let (rmv, rnext) = pos.random_move(&mut picker).expect("a move exists");
         prop_assert!(
             legal.contains(&rmv),
