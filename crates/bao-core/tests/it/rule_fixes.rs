@@ -251,6 +251,9 @@ fn end_by_no_legal_move_leaves_no_priority_pit() {
         assert_eq!(outcome.winner, Some(Side::South));
         assert!(next.legal_moves().is_empty());
         assert_no_takasia(&next);
+        // North has no legal move with or without the pit: nothing is recorded beyond the
+        // board, which reads back into the same position.
+        assert_eq!(Position::from_setup(next.to_setup()).ok(), Some(next));
     }
 }
 
