@@ -460,3 +460,186 @@ fn empty_trace(pos: &Position) -> MoveTrace {
         pos.stage(),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use bao_core::{Position, RuleSet};
+    use bao_notation::parse_record;
+
+    use crate::{replay_game, InLine, LineEnd, Observer, Problem, Repair, Source};
+
+    /// A game of Kiswahili Bao, 15 plies, all legal.
+    const GAME: &str = "1. A7>* a7<* 2. A5< a6<* 3. A6< a4< 4. A6> a6< 5. A5> a5> 6. A2< a5> 7. A7> a5< 8. A6< *\n";
+
+    fn game(text: &str) -> bao_notation::Game {
+        let parsed = parse_record(text);
+        assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+        parsed.record.games[0].value.clone()
+    }
+
+    #[test]
+    fn every_ply_holds_what_a_full_play_gives() {
+        let replayed = replay_game(&game(GAME), None);
+        let plies = &replayed.main.plies;
+        assert_eq!(plies.len(), 15);
+        let mut pos = Position::start(RuleSet::KISWAHILI);
+        for (k, ply) in plies.iter().enumerate() {
+            assert_eq!(ply.number, k + 1);
+            assert_eq!(ply.before, pos);
+            let played = ply.played().expect("legal");
+            let (after, trace) = pos.play(&played.mv).expect("legal");
+            assert_eq!(played.after, after);
+            assert_eq!(played.trace, trace, "ply {}", k + 1);
+            assert_eq!(played.source, Source::Written);
+            assert!(ply.problems().is_empty());
+            pos = after;
+        }
+        assert!(matches!(replayed.main.end, LineEnd::Complete { position, .. } if position == pos));
+        assert_eq!(replayed.played_count(), 15);
+    }
+
+    #[test]
+    fn a_game_that_ends_by_no_legal_move_has_the_outcome_in_its_last_trace() {
+        // Random games until one ends with the loser unable to move.
+        for seed in 0..400u64 {
+            let mut pos = Position::start(RuleSet::KISWAHILI);
+            let mut moves = Vec::new();
+            let mut s = seed;
+            while pos.outcome().is_none() && moves.len() < 300 {
+                let legal = pos.legal_moves();
+                s = s
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                let mv = legal[(s >> 33) as usize % legal.len()];
+                moves.push(mv);
+                pos = pos.play_fast(&mv);
+            }
+            if pos.outcome().map(|o| o.reason) != Some(bao_core::EndReason::NoLegalMove) {
+                continue;
+            }
+            let text: Vec<String> = moves.iter().map(ToString::to_string).collect();
+            let replayed = replay_game(&game(&format!("{} *\n", text.join(" "))), None);
+            let last = replayed.main.plies.last().and_then(|p| p.played());
+            let last = last.expect("the game replays");
+            assert_eq!(last.trace.outcome, pos.outcome());
+            assert!(last.wins);
+            return;
+        }
+        panic!("no random game ended without a legal move");
+    }
+
+    #[test]
+    fn a_variation_hangs_on_the_ply_it_replaces() {
+        let replayed = replay_game(&game("1. A7>* (1. A6<*) a7<* *\n"), None);
+        let plies = &replayed.main.plies;
+        assert_eq!(plies.len(), 2);
+        let v = &plies[0].variations;
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].element, 1);
+        let alt = &v[0].line.plies[0];
+        assert_eq!(alt.number, 1);
+        assert_eq!(alt.before, plies[0].before);
+        assert_eq!(alt.played().expect("legal").mv.to_string(), "A6<*");
+        assert!(plies[1].variations.is_empty());
+    }
+
+    #[test]
+    fn a_token_after_a_refused_one_is_not_read_and_the_line_stops() {
+        let replayed = replay_game(&game("1. A7>* A5<* a7<* *\n"), None);
+        let plies = &replayed.main.plies;
+        assert_eq!(plies.len(), 2);
+        assert!(matches!(plies[1].problems(), [Problem::Refused { .. }]));
+        assert!(matches!(replayed.main.end, LineEnd::Stopped));
+        assert_eq!(replayed.final_outcome(), None);
+    }
+
+    /// Answers every refused ply with a fixed repair, and counts the plies seen.
+    struct Fixed(Option<Repair>, usize);
+
+    impl Observer for Fixed {
+        fn ply(&mut self, at: &InLine<'_>) -> Option<Repair> {
+            self.1 += 1;
+            match at.ply.outcome {
+                Err(Problem::Refused { .. }) => self.0.take(),
+                _ => None,
+            }
+        }
+    }
+
+    #[test]
+    fn an_assumed_swap_plays_the_later_token_then_the_refused_one() {
+        // Plies 1 and 2 swapped.
+        let text = GAME.replacen("1. A7>* a7<*", "1. a7<* A7>*", 1);
+        let g = game(&text);
+        let start = Position::start(RuleSet::KISWAHILI);
+        let mv = start
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.to_string() == "A7>*");
+        let mut obs = Fixed(
+            Some(Repair::Swap {
+                mv: mv.expect("legal"),
+                distance: 1,
+            }),
+            0,
+        );
+        let replayed = replay_game(&g, Some(&mut obs));
+        let plies = &replayed.main.plies;
+        // The refused token, the later one played in its place, the refused one read again.
+        assert!(plies[0].played().is_none());
+        assert_eq!(plies[1].element, 1);
+        assert_eq!(plies[1].played().expect("played").mv.to_string(), "A7>*");
+        assert_eq!(plies[2].element, 0);
+        assert_eq!(plies[2].played().expect("played").mv.to_string(), "a7<*");
+        assert_eq!(replayed.played_count(), 15);
+        assert_eq!(obs.1, plies.len());
+        // Every ply after the repair says it assumes it; the line is not complete.
+        assert!(plies[0].assumes.is_none());
+        assert!(plies[1..]
+            .iter()
+            .all(|p| p.assumes.is_some_and(|a| a.ply == 1)));
+        assert!(matches!(replayed.main.end, LineEnd::Stopped));
+    }
+
+    #[test]
+    fn an_assumed_insertion_plays_a_move_the_record_does_not_have() {
+        // North's a7<* left out.
+        let text = GAME.replacen("1. A7>* a7<* 2. A5<", "1. A7>* 2. A5<", 1);
+        let g = game(&text);
+        let start = Position::start(RuleSet::KISWAHILI);
+        let after = start.play_fast(
+            &start
+                .legal_moves()
+                .into_iter()
+                .find(|m| m.to_string() == "A7>*")
+                .expect("legal"),
+        );
+        let missing = after
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.to_string() == "a7<*")
+            .expect("legal");
+        let mid = after.play_fast(&missing);
+        let written = mid
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.to_string() == "A5<")
+            .expect("legal");
+        let mut obs = Fixed(
+            Some(Repair::Insert {
+                mv: missing,
+                written,
+            }),
+            0,
+        );
+        let replayed = replay_game(&g, Some(&mut obs));
+        let plies = &replayed.main.plies;
+        assert!(plies[1].played().is_none());
+        let inserted = plies[2].played().expect("played");
+        assert_eq!((inserted.mv, inserted.source), (missing, Source::Assumed));
+        let again = plies[3].played().expect("played");
+        assert_eq!((again.mv, again.source), (written, Source::Written));
+        assert_eq!(plies[3].element, plies[1].element);
+        assert_eq!(replayed.played_count(), 15);
+    }
+}
