@@ -6,7 +6,7 @@
 //! it could read with every [`SyntaxError`] found, each with a byte span and a
 //! `bao::syntax::*` code. [`write_record`] writes the canonical form. [`GameReader`] streams
 //! games from any `io::Read`. The notation layer never decides legality: move tokens stay
-//! tokens until the validator resolves them against a position.
+//! tokens until `bao-replay` resolves them against a position.
 //!
 //! ```
 //! use bao_notation::{parse_record, write_record, WriteOptions};

@@ -40,7 +40,7 @@ mod walk;
 
 use bao_core::{Move, MoveSpec, MoveTrace, Outcome, Pit, Position, RuleSet, Side};
 use bao_notation::meaning::{game_rules, game_start, RulesError, StartError};
-use bao_notation::{Directions, Game, MoveItem, Span};
+use bao_notation::{Directions, Element, Game, MoveItem, Span, Spanned};
 
 pub use items::{agrees, agrees_written, engine_items, Disagreement, ItemList};
 pub use read::{legal_move, main_line_replays, resolve, written_spec, NoSuchPit, Refusal};
@@ -207,6 +207,16 @@ impl Ply {
     #[must_use]
     pub fn mover(&self) -> Side {
         self.before.to_move()
+    }
+
+    /// The written item this ply was read from, in the elements of its line (the game's
+    /// `movetext` for the main line, a variation's elements for its plies).
+    #[must_use]
+    pub fn item<'g>(&self, line: &'g [Spanned<Element>]) -> Option<&'g MoveItem> {
+        match &line.get(self.element)?.value {
+            Element::Move(m) => Some(m),
+            _ => None,
+        }
     }
 }
 

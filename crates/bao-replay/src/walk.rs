@@ -536,6 +536,14 @@ mod tests {
         let v = &plies[0].variations;
         assert_eq!(v.len(), 1);
         assert_eq!(v[0].element, 1);
+        let g = game("1. A7>* (1. A6<*) a7<* *\n");
+        let item = plies[1].item(&g.movetext).expect("a move");
+        assert_eq!(item.token.value.to_string(), "a7<*");
+        let bao_notation::Element::Variation(elems) = &g.movetext[1].value else {
+            panic!("a variation");
+        };
+        let alt_item = v[0].line.plies[0].item(elems).expect("a move");
+        assert_eq!(alt_item.token.span, v[0].line.plies[0].span);
         let alt = &v[0].line.plies[0];
         assert_eq!(alt.number, 1);
         assert_eq!(alt.before, plies[0].before);
