@@ -38,12 +38,12 @@ mod items;
 mod read;
 mod walk;
 
-use bao_core::{Move, MoveSpec, MoveTrace, Outcome, Pit, Position, RuleSet, Side};
+use bao_core::{Move, MoveSpec, MoveTrace, Outcome, Pit, Position, ResolveError, RuleSet, Side};
 use bao_notation::meaning::{game_rules, game_start, RulesError, StartError};
 use bao_notation::{Directions, Element, Game, MoveItem, Span, Spanned};
 
 pub use items::{agrees, agrees_written, engine_items, Disagreement, ItemList};
-pub use read::{legal_move, main_line_replays, resolve, written_spec, NoSuchPit, Refusal};
+pub use read::{legal_move, main_line_replays, resolve, written_spec, NoSuchPit};
 
 /// What a game is played under, from its tags.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -288,8 +288,8 @@ pub enum Problem {
     Refused {
         /// The spec the token stands for.
         spec: MoveSpec,
-        /// Why it is refused.
-        refusal: Refusal,
+        /// The engine's refusal.
+        refusal: ResolveError,
         /// The move that ended the game, when the line had ended.
         end: Option<Span>,
     },

@@ -1,12 +1,13 @@
 //! Reading a written move in a position: the move spec a token stands for (dialect rows and
-//! the record's sign convention), the move it resolves to, or the engine's refusal.
-//!
-//! This is the one place that reads the engine's refusal (`IllegalMove`) to recast it; the
-//! rest of the crate carries it as a [`Refusal`].
+//! the record's sign convention), the move it resolves to, or the engine's refusal (carried
+//! as the engine's own [`ResolveError`]; wording it is the validator's business).
 
 use std::fmt;
 
-use bao_core::{EndlessMove, IllegalMove, Move, MoveSpec, MoveTrace, Position, Row, Sign, Stage};
+use bao_core::{
+    EndlessMove, IllegalReason, Move, MoveSpec, MoveTrace, PlayError, Position, ResolveError, Row,
+    Sign, Stage,
+};
 use bao_notation::{Directions, MoveItem, PitRef, SignUse};
 
 /// A token whose pit is no pit of the side to move (a row letter left out in the wrong
@@ -24,21 +25,6 @@ impl fmt::Display for NoSuchPit {
 }
 
 impl std::error::Error for NoSuchPit {}
-
-/// Why a written move is not played.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Refusal {
-    /// The engine's refusal of the spec or of the move it resolved to.
-    Engine(IllegalMove),
-    /// A namua move from the mover's back row (N1), refused before the engine sows it.
-    BackRowNamua,
-    /// A capture written where none is possible (G6): the engine judged the sowing, which
-    /// never ends, but the rule it breaks is that every move here is a takasa.
-    NoCapture,
-    /// Under a seed-cap or draw policy, no legal move matches the spec (G4); the engine's
-    /// own reason would have sown the move for ever.
-    NotLegal,
-}
 
 /// The move spec a written token stands for in `pos`: a pit written without its row letter
 /// taken as the mover's front pit, the sign converted from the record's `Directions`
@@ -125,65 +111,74 @@ pub(crate) fn play_written(
     found
 }
 
-/// Resolves a spec against a position, working around two quirks of bao-core's `diagnose`:
-/// it sows a namua move from the back row before its N1 test (which can panic), and it
-/// judges a "capture" written where no capture exists by sowing it, which may never end.
+/// Resolves a spec against a position: the one legal move it names, or the engine's
+/// refusal. A namua move from the back row is answered (N1) before any sowing, and under a
+/// seed-cap or draw policy the reason is asked where cycles are detected (see
+/// `resolve_capped`).
+///
+/// A move written without `*` where no capture exists is read as the takasa: when that
+/// takasa never ends, the reason is G11 with its cycle, as for the move written with `*`
+/// (spec/notation.md, "Leaving out `*`").
 ///
 /// # Errors
 /// Why the spec names no single legal move.
-pub fn resolve(pos: &Position, spec: &MoveSpec) -> Result<Move, Refusal> {
-    // bao-core's `diagnose` runs the move before its N1 test, and a namua move from the
-    // back row must never reach the sowing code: answer N1 here.
+pub fn resolve(pos: &Position, spec: &MoveSpec) -> Result<Move, ResolveError> {
+    // A namua move from the back row must never reach the sowing code: answer N1 here.
     let back_row_namua = pos.stage() == Stage::Namua
         && spec.pit.side() == pos.to_move()
         && spec.pit.row() == Row::Back
         && pos.outcome().is_none();
     if back_row_namua {
-        return Err(Refusal::BackRowNamua);
-    }
-    let resolved = if pos.rules().endless_move == EndlessMove::Illegal {
-        pos.resolve(spec).map_err(Refusal::Engine)
+        Err(ResolveError::Illegal(PlayError {
+            mv: guessed_move(spec),
+            reason: IllegalReason::NamuaBackRow { pit: spec.pit },
+        }))
+    } else if pos.rules().endless_move == EndlessMove::Illegal {
+        pos.resolve(spec)
     } else {
         resolve_capped(pos, spec)
-    };
-    // bao-core judges a "capture" written where no capture exists by sowing it, which
-    // may never end (G11); the rule it breaks is G6.
-    resolved.map_err(|r| match r {
-        Refusal::Engine(e) if never_ends(&e) && !spec.takasa && no_capture(pos) => {
-            Refusal::NoCapture
-        }
-        r => r,
-    })
+    }
 }
 
-/// The engine refused a move because it never ends (G11).
-fn never_ends(e: &IllegalMove) -> bool {
-    e.rule == "G11"
-}
-
-/// No capture is legal in `pos` (its legal moves are takasas).
-fn no_capture(pos: &Position) -> bool {
-    pos.legal_moves().first().is_some_and(|m| m.takasa)
+/// The move a spec is read as when no legal move matches it (the left sign if none is
+/// written), as bao-core's `resolve` reads it.
+fn guessed_move(spec: &MoveSpec) -> Move {
+    Move {
+        pit: spec.pit,
+        sign: spec.sign.unwrap_or(Sign::Left),
+        takasa: spec.takasa,
+        safari: spec.safari,
+    }
 }
 
 /// `resolve` under a seed-cap or draw policy, where bao-core's `diagnose` may sow an illegal
 /// move for ever: the reason is asked of the same position under the `illegal` policy,
 /// which detects cycles.
-fn resolve_capped(pos: &Position, spec: &MoveSpec) -> Result<Move, Refusal> {
+fn resolve_capped(pos: &Position, spec: &MoveSpec) -> Result<Move, ResolveError> {
     let legal = pos.legal_moves();
     if legal.iter().any(|m| spec.matches(m)) || pos.outcome().is_some() {
-        return pos.resolve(spec).map_err(Refusal::Engine);
+        return pos.resolve(spec);
     }
     let mut setup = pos.to_setup();
     setup.rules.endless_move = EndlessMove::Illegal;
+    let no_capture = legal.first().is_some_and(|m| m.takasa);
+    let fallback = || {
+        ResolveError::Illegal(PlayError {
+            mv: guessed_move(spec),
+            reason: IllegalReason::NotLegal {
+                legal: legal.clone(),
+            },
+        })
+    };
     match Position::from_setup(setup) {
         Ok(p) => match p.resolve(spec) {
-            Err(e) if !never_ends(&e) || legal.first().is_some_and(|m| m.takasa) => {
-                Err(Refusal::Engine(e))
+            Err(ResolveError::Illegal(e)) if e.reason.never_ending().is_some() && !no_capture => {
+                Err(fallback())
             }
-            _ => Err(Refusal::NotLegal),
+            Err(e) => Err(e),
+            Ok(_) => Err(fallback()),
         },
-        Err(_) => Err(Refusal::NotLegal),
+        Err(_) => Err(fallback()),
     }
 }
 

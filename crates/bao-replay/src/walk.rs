@@ -2,7 +2,7 @@
 //! one legal move, else resolved to say why not; variations from their branch points;
 //! repairs assumed where an [`Observer`] asks for them.
 
-use bao_core::{Move, MoveTrace, Outcome, Pit, Position, Sign};
+use bao_core::{Move, MoveTrace, Outcome, Pit, Position, ResolveError, Sign};
 use bao_notation::{Directions, Element, MoveItem, Span, Spanned};
 
 use crate::items::{agrees_written, ItemList};
@@ -248,7 +248,7 @@ impl<'o> Walker<'o> {
                     self.play(line, tok, here, (mv, next, trace), Source::Written);
                     return;
                 }
-                Err(e) => crate::Refusal::Engine(e),
+                Err(e) => ResolveError::Illegal(e),
             },
             Err(r) => r,
         };

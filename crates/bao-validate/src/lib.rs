@@ -25,8 +25,8 @@
 //! Its modules read one way: `moves` (the diagnostics of a game's tags and plies, the
 //! replay's observer) and `record` (result, termination, matches) use `plies` (repairs
 //! that look past the written move), which uses `suggest` (the legal moves ranked as
-//! readings of a token); `diagnostic`, `codes`, `words` and `refusal` are the vocabulary
-//! they share; `annotate` writes a record back from its replay.
+//! readings of a token); `diagnostic`, `codes` and `words` are the vocabulary they
+//! share; `annotate` writes a record back from its replay.
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
 
@@ -37,9 +37,8 @@ pub mod json;
 mod moves;
 mod plies;
 mod record;
-mod refusal;
 mod suggest;
-mod words;
+pub mod words;
 
 use std::sync::Arc;
 

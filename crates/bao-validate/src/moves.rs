@@ -2,21 +2,20 @@
 //! every ply once and shows it here ([`Words`] is its observer); a refused ply is worded
 //! with its repairs, and with `--assume-fixes` the unambiguous repair is handed back.
 
-use bao_core::{EndReason, MoveSpec, Outcome, Pit, Position, RuleSet, Side};
+use bao_core::{EndReason, MoveSpec, Outcome, Pit, Position, ResolveError, RuleSet, Side};
 use bao_notation::meaning::{RulesError, RulesTag, StartError};
 use bao_notation::{AnnotationItem, Directions, Game, GameResult, ItemKind, Span};
 use bao_replay::{
     main_line_replays, replay_game, Disagreement, InLine, Observer, OpeningProblem, Past, Played,
-    Ply, Problem, Refusal, Repair, ReplayedGame,
+    Ply, Problem, Repair, ReplayedGame,
 };
 
 use crate::annotate::items_text;
 use crate::codes::Code;
 use crate::diagnostic::CheckDiagnostic;
 use crate::plies::{rank_in_line, InLine as Written};
-use crate::refusal::refusal_parts;
 use crate::suggest::{rank, unambiguous, Repair as RepairKind, Suggestion};
-use crate::words::{effect, move_list, primary_label, rule_sentence};
+use crate::words::{self, effect, move_list, primary_label, rule_sentence};
 use crate::CheckOptions;
 
 /// The result of checking one game.
@@ -107,7 +106,11 @@ fn position_diagnostic(
     n: usize,
 ) -> CheckDiagnostic {
     let names = rules.names();
-    let reasons: Vec<String> = error.problems.iter().map(|p| p.describe(&names)).collect();
+    let reasons: Vec<String> = error
+        .problems
+        .iter()
+        .map(|p| words::setup_problem(p, &names))
+        .collect();
     let mut d = CheckDiagnostic::new(
         Code::InvalidPosition,
         n,
@@ -262,7 +265,7 @@ impl Words<'_> {
         &self,
         at: &InLine<'_>,
         spec: &MoveSpec,
-        refusal: &Refusal,
+        err: &ResolveError,
         end_span: Option<Span>,
     ) -> CheckDiagnostic {
         let pos = &at.ply.before;
@@ -270,11 +273,17 @@ impl Words<'_> {
         let ply = at.ply.number;
         let rules = pos.rules();
         let mover = pos.to_move();
-        let refused = refusal_parts(refusal, pos);
-        let code = Code::for_rule(refused.rule, &refused.message, pos.get(spec.pit));
+        let code = Code::for_resolve_error(err);
         let written = item.token.value.to_string();
-        let mut message = format!("{written} is illegal: {}", refused.message);
-        if let Some(ne) = refused.never_ending {
+        let mut message = format!(
+            "{written} is illegal: {}",
+            words::resolve_reason(err, rules)
+        );
+        let never_ending = match err {
+            ResolveError::Illegal(e) => e.reason.never_ending(),
+            _ => None,
+        };
+        if let Some(ne) = never_ending {
             message = format!(
                 "{written} never ends: its sowing repeats every {} lap{} from the end of lap {}",
                 ne.period,
