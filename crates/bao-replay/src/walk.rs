@@ -3,14 +3,37 @@
 //! repairs assumed where an [`Observer`] asks for them.
 
 use bao_core::{Move, MoveTrace, Outcome, Pit, Position, ResolveError, Sign};
-use bao_notation::{Directions, Element, MoveItem, Span, Spanned};
+use bao_notation::meaning::{game_rules, game_start};
+use bao_notation::{Directions, Element, Game, MoveItem, Span, Spanned};
 
 use crate::items::{agrees_written, ItemList};
-use crate::read::{play_written, resolve, written_spec};
-use crate::{
-    Assumption, InLine, LineEnd, Observer, Past, Played, Ply, Problem, Repair, ReplayedLine,
-    Source, Variation,
+use crate::model::{
+    Assumption, InLine, LineEnd, Observer, Opening, OpeningProblem, Past, Played, Ply, Problem,
+    Repair, ReplayedGame, ReplayedLine, Source, Variation,
 };
+use crate::read::{play_written, resolve, written_spec};
+
+/// Replays a game: its opening from the tags, then the main line and every variation.
+/// With an `observer`, each ply is shown to it as it is read.
+#[must_use]
+pub fn replay_game(game: &Game, observer: Option<&mut dyn Observer>) -> ReplayedGame {
+    let opening = game_rules(game)
+        .map_err(OpeningProblem::Rules)
+        .and_then(|rules| {
+            let start =
+                game_start(game, rules).map_err(|error| OpeningProblem::Start { rules, error })?;
+            Ok(Opening {
+                rules,
+                start,
+                directions: game.directions(),
+            })
+        });
+    let main = match &opening {
+        Ok(o) => Walker::new(o.directions, observer).main_line(&game.movetext, o.start),
+        Err(_) => ReplayedLine::default(),
+    };
+    ReplayedGame { opening, main }
+}
 
 /// Replays the lines of one game.
 pub(crate) struct Walker<'o> {
