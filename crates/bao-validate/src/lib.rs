@@ -93,9 +93,30 @@ pub fn check_full(name: &str, text: Arc<str>, opts: &CheckOptions) -> Checked {
     check_parsed(name, text, parsed, opts)
 }
 
+/// Decodes, parses and checks bytes as [`check_bytes`] does, keeping only the report: each
+/// game's replay is dropped as soon as its diagnostics are worded, so that checking a large
+/// file holds one replayed game at a time (what `bao check` needs).
+#[must_use]
+pub fn check_bytes_report(name: &str, bytes: &[u8], opts: &CheckOptions) -> CheckReport {
+    let (text, parsed) = bao_notation::parse_bytes(bytes);
+    check_games(name, Arc::from(text), parsed, opts, false).report
+}
+
 /// Checks a parsed text (its syntax diagnostics are part of the report).
 #[must_use]
 pub fn check_parsed(name: &str, text: Arc<str>, parsed: Parsed, opts: &CheckOptions) -> Checked {
+    check_games(name, text, parsed, opts, true)
+}
+
+/// [`check_parsed`]; without `keep`, `Checked::replayed` is left empty and each game's
+/// replay is dropped once checked.
+fn check_games(
+    name: &str,
+    text: Arc<str>,
+    parsed: Parsed,
+    opts: &CheckOptions,
+    keep: bool,
+) -> Checked {
     let mut diagnostics: Vec<AnyDiagnostic> = parsed
         .errors
         .into_iter()
@@ -103,7 +124,7 @@ pub fn check_parsed(name: &str, text: Arc<str>, parsed: Parsed, opts: &CheckOpti
         .collect();
     let mut diagnostics_of_games = Vec::new();
     let mut plies = 0;
-    let mut replayed = Vec::with_capacity(parsed.record.games.len());
+    let mut replayed = Vec::with_capacity(if keep { parsed.record.games.len() } else { 0 });
     let mut games = 0;
     for (i, g) in parsed.record.games.iter().enumerate() {
         let game = &g.value;
@@ -120,12 +141,15 @@ pub fn check_parsed(name: &str, text: Arc<str>, parsed: Parsed, opts: &CheckOpti
             Ok(c) => {
                 plies += c.replayed.played_count();
                 diagnostics_of_games.extend(c.diagnostics);
-                replayed.push(c.replayed);
+                if keep {
+                    replayed.push(c.replayed);
+                }
             }
-            Err(_) => replayed.push(ReplayedGame {
+            Err(_) if keep => replayed.push(ReplayedGame {
                 opening: Err(bao_replay::OpeningProblem::Panicked),
                 main: ReplayedLine::default(),
             }),
+            Err(_) => {}
         }
     }
     diagnostics_of_games.extend(record::check_matches(&parsed.record));
