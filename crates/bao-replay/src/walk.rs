@@ -190,20 +190,7 @@ impl<'o> Walker<'o> {
 
     /// The next token of the line.
     fn token<'e>(&mut self, line: &mut Line<'e>) {
-        let index = line.next_move;
-        line.next_move += 1;
-        let (element, item) = match line.swapped {
-            Some((k, element, earlier)) if k == index => {
-                line.swapped = None;
-                (element, earlier)
-            }
-            _ => line.moves[index],
-        };
-        let tok = Token {
-            index,
-            element,
-            item,
-        };
+        let tok = next_token(line);
         let Some(here) = line.pos else {
             line.branch = None;
             return;
@@ -217,7 +204,7 @@ impl<'o> Walker<'o> {
         });
         let mut trace = self.spare.take().unwrap_or_else(|| empty_trace(&here));
         let fast = if line.ended.is_none() {
-            written_spec(&here, item, self.directions)
+            written_spec(&here, tok.item, self.directions)
                 .ok()
                 .and_then(|spec| play_written(&here, &spec, &mut trace))
         } else {
@@ -229,30 +216,37 @@ impl<'o> Walker<'o> {
         } else if let Some(p) = line.pending.take() {
             settle(line, p, &here);
         }
-        if let (Some((outcome, end)), true) = (line.ended, line.main) {
-            self.spare = Some(trace);
-            let problem = Problem::AfterEnd { outcome, end };
-            self.refused(line, tok, here, problem);
-            line.pos = None;
-            return;
-        }
-        match fast {
-            Some((mv, next)) => {
-                if trace.outcome.is_none() {
-                    if item.token.value.claims_win {
-                        // The `#` claim is judged now.
-                        trace.outcome = next.outcome();
-                    } else {
-                        line.pending = Some(line.plies.len());
-                    }
-                }
-                self.play(line, tok, here, (mv, next, trace), Source::Written);
+        match (fast, line.ended.filter(|_| line.main)) {
+            (_, Some((outcome, end))) => {
+                self.spare = Some(trace);
+                self.refused(line, tok, here, Problem::AfterEnd { outcome, end });
+                line.pos = None;
             }
-            None => {
+            (Some((mv, next)), None) => self.fast(line, tok, here, (mv, next, trace)),
+            (None, None) => {
                 self.spare = Some(trace);
                 self.slow(line, tok, here);
             }
         }
+    }
+
+    /// A token the fast path played: its no-legal-move end test left pending unless its
+    /// `#` claim is to be judged now.
+    fn fast<'e>(
+        &mut self,
+        line: &mut Line<'e>,
+        tok: Token<'e>,
+        here: Position,
+        (mv, next, mut trace): (Move, Position, MoveTrace),
+    ) {
+        if trace.outcome.is_none() {
+            if tok.item.token.value.claims_win {
+                trace.outcome = next.outcome();
+            } else {
+                line.pending = Some(line.plies.len());
+            }
+        }
+        self.play(line, tok, here, (mv, next, trace), Source::Written);
     }
 
     /// A token the fast path did not play: resolved, played, or refused with its problem.
@@ -428,6 +422,25 @@ impl<'o> Walker<'o> {
             line.ended = Some((o, tok.item.token.span));
         }
         line.pos = Some(next);
+    }
+}
+
+/// The next token of a line: the written one, or the earlier token an assumed swap put in
+/// its place.
+fn next_token<'e>(line: &mut Line<'e>) -> Token<'e> {
+    let index = line.next_move;
+    line.next_move += 1;
+    let (element, item) = match line.swapped {
+        Some((k, element, earlier)) if k == index => {
+            line.swapped = None;
+            (element, earlier)
+        }
+        _ => line.moves[index],
+    };
+    Token {
+        index,
+        element,
+        item,
     }
 }
 
