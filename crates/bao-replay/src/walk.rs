@@ -540,13 +540,10 @@ mod tests {
         for seed in 0..400u64 {
             let mut pos = Position::start(RuleSet::KISWAHILI);
             let mut moves = Vec::new();
-            let mut s = seed;
+            let mut pick = bao_testkit::Lcg::new(seed).picker();
             while pos.outcome().is_none() && moves.len() < 300 {
                 let legal = pos.legal_moves();
-                s = s
-                    .wrapping_mul(6_364_136_223_846_793_005)
-                    .wrapping_add(1_442_695_040_888_963_407);
-                let mv = legal[(s >> 33) as usize % legal.len()];
+                let mv = legal[pick(legal.len())];
                 moves.push(mv);
                 pos = pos.play_fast(&mv);
             }
