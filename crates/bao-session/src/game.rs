@@ -1,9 +1,11 @@
 //! The game being recorded: its rules, its written-move convention and the positions of its
-//! main line; and the one place where a game's tags are read and a written move is resolved
-//! (the replay and move-reading layers below are used here and nowhere else in the crate).
+//! main line; and the one place where a game's tags are read, a game is replayed and a
+//! written move is read and resolved (the meaning, replay and move-reading layers below are
+//! used here and nowhere else in the crate).
 
 use bao_core::{Move, MoveSpec, Position, RuleSet, Side};
-use bao_notation::{parse_record, Directions, Element, Game, MoveItem, Spanned};
+pub(crate) use bao_notation::meaning::is_game;
+use bao_notation::{meaning, parse_record, Directions, Element, Game, MoveItem, Spanned};
 
 use crate::error::SessionError;
 use crate::reply::Refusal;
@@ -20,23 +22,31 @@ pub(crate) struct Live {
 }
 
 impl Live {
-    /// Replays the main line of a game the validator accepted.
+    /// The main line of a game the validator accepted, as the replay played it.
     pub(crate) fn of(game: &Game) -> Result<Self, SessionError> {
-        let rules = rules_of(game).ok_or(SessionError::Replay { ply: None })?;
-        let start = start_of(game, rules).ok_or(SessionError::Replay { ply: None })?;
-        let directions = game.directions();
-        let mut positions = vec![start];
-        for (i, item) in game.main_line().enumerate() {
-            let pos = positions.last().copied().unwrap_or(start);
-            let mv = bao_validate::written_spec(&pos, item, directions)
-                .ok()
-                .and_then(|spec| pos.resolve(&spec).ok())
-                .ok_or(SessionError::Replay { ply: Some(i + 1) })?;
-            positions.push(pos.play_fast(&mv));
+        let replayed = bao_replay::replay_game(game, None);
+        let opening = replayed
+            .opening()
+            .ok_or(SessionError::Replay { ply: None })?;
+        let mut positions = vec![opening.start];
+        for ply in &replayed.main.plies {
+            let after = ply
+                .played()
+                .filter(|_| ply.assumes.is_none())
+                .map(|p| p.after)
+                .ok_or(SessionError::Replay {
+                    ply: Some(ply.number),
+                })?;
+            positions.push(after);
+        }
+        if positions.len() != game.main_line().count() + 1 {
+            return Err(SessionError::Replay {
+                ply: Some(positions.len()),
+            });
         }
         Ok(Self {
-            rules,
-            directions,
+            rules: opening.rules,
+            directions: opening.directions,
             positions,
         })
     }
@@ -62,7 +72,7 @@ impl Live {
     /// written (the sign, a forced `*`, and `+` when it was left out).
     pub(crate) fn candidates(&self, item: &MoveItem) -> Vec<Move> {
         let pos = self.pos();
-        match bao_validate::written_spec(pos, item, self.directions) {
+        match bao_replay::written_spec(pos, item, self.directions) {
             Ok(spec) => pos
                 .legal_moves()
                 .into_iter()
@@ -75,17 +85,12 @@ impl Live {
 
 /// The rules a game's tags name, if they read.
 pub(crate) fn rules_of(game: &Game) -> Option<RuleSet> {
-    bao_validate::game_rules(game)
+    meaning::game_rules(game).ok()
 }
 
 /// The start position a game's tags give under `rules`, if it reads.
 pub(crate) fn start_of(game: &Game, rules: RuleSet) -> Option<Position> {
-    bao_validate::game_start(game, rules)
-}
-
-/// Whether a parsed game holds anything (an empty file parses as one empty game).
-pub(crate) fn is_game(game: &Game) -> bool {
-    !(game.tags.is_empty() && game.movetext.is_empty() && game.result.is_none())
+    meaning::game_start(game, rules).ok()
 }
 
 /// Whether a legal move is one the written spec may stand for.
