@@ -53,14 +53,19 @@ mod engine;
 mod illegal;
 #[cfg(feature = "serde")]
 pub mod json;
+mod legality;
+mod movegen;
+mod perft;
+mod pitset;
 mod play;
 mod position;
 mod rules;
+mod takasia;
 mod trace;
 mod types;
 
 pub use illegal::{IllegalReason, PlayError, ResolveError};
-pub use play::perft;
+pub use perft::perft;
 pub use position::{
     EndReason, HandProblem, HouseProblem, HouseState, Outcome, Position, Setup, SetupError,
     SetupProblem, TakasiaProblem, TOTAL_SEEDS,
