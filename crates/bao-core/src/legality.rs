@@ -3,10 +3,11 @@
 
 use crate::engine::{execute, Finish, Outcome as Run, Tracer};
 use crate::illegal::{IllegalReason, PlayError, ResolveError};
-use crate::movegen::{takasa_bits, Kind, MoveSet};
+use crate::movegen::{takasa_bits, Kind, MoveSet, MTAJI_MIN_SEEDS};
+use crate::pitset::PitSet;
 use crate::position::{EndReason, House, Outcome, Position};
 use crate::rules::Takasia;
-use crate::types::{Move, MoveSpec, Pit, Row, Sign, Stage};
+use crate::types::{Move, MoveSpec, Pit, Row, Sign, Stage, HOUSE_RING};
 
 impl Position {
     /// Whether `mv` is legal here: the same answer as `legal_moves().contains(mv)`, found
@@ -35,7 +36,7 @@ impl Position {
             Stage::Namua => {
                 if !mv.takasa {
                     // Whether the move is a candidate depends on its own pit only.
-                    let cands = self.namua_capture_candidates_from(1 << mv.pit.ring());
+                    let cands = self.namua_capture_candidates_from(PitSet::single(mv.pit.ring()));
                     let plain = Move {
                         safari: false,
                         ..*mv
@@ -53,11 +54,7 @@ impl Position {
                 }
                 let cands = self.namua_capture_candidates();
                 let placements = self.namua_placements();
-                if mv.safari
-                    || mv.pit.ring() >= 8
-                    || placements & (1 << mv.pit.ring()) == 0
-                    || self.any_legal(&cands)
-                {
+                if mv.safari || !placements.contains(mv.pit.ring()) || self.any_legal(&cands) {
                     return None;
                 }
                 own_run(tracer)
@@ -66,7 +63,8 @@ impl Position {
                 if !mv.takasa {
                     // Whether the move is a candidate depends on its own pit only; the other
                     // candidates matter only under priority.
-                    let own = self.mtaji_capture_candidates_from(side, 1 << mv.pit.ring());
+                    let own =
+                        self.mtaji_capture_candidates_from(side, PitSet::single(mv.pit.ring()));
                     if !own.contains(mv) {
                         return None;
                     }
@@ -107,7 +105,7 @@ impl Position {
                         return own_run(tracer);
                     }
                     let kuu = MoveSet {
-                        bits: takasa_bits(4),
+                        bits: takasa_bits(HOUSE_RING),
                         ..takasas
                     };
                     if self.any_legal(&kuu) {
@@ -243,7 +241,7 @@ impl Position {
             if count == 0 {
                 return fail(IllegalReason::NamuaEmptyPit { pit: mv.pit });
             }
-        } else if count < 2 {
+        } else if count < MTAJI_MIN_SEEDS {
             return fail(IllegalReason::TooFewSeeds { pit: mv.pit, count });
         }
         if mv.takasa && !captures.is_empty() {
@@ -320,7 +318,7 @@ impl Position {
         // A takasa while no capture exists.
         if stage == Stage::Namua {
             let placements = self.namua_placements();
-            if placements & (1 << mv.pit.ring()) == 0 {
+            if !placements.contains(mv.pit.ring()) {
                 let functional = self.house_state(side) == crate::HouseState::Functional;
                 return fail(if functional && mv.pit == Pit::nyumba(side) {
                     IllegalReason::NamuaHousePlacement { pit: mv.pit }

@@ -1,11 +1,14 @@
 //! Move generation: candidate moves as bit sets ([`MoveSet`]), the legal moves of a
 //! position, and random choice among them for playouts.
 
-use crate::engine::{execute_quick_into, front_word, Finish, Outcome as Run};
-use crate::pitset::{bytes_at_least, facing_seeds, pits_holding};
-use crate::position::{House, Position};
+use crate::engine::{execute_quick_into, Finish, Outcome as Run};
+use crate::pitset::PitSet;
+use crate::position::{House, Position, HOUSE_THRESHOLD};
 use crate::rules::Takasia;
-use crate::types::{Direction, Move, Pit, Side, Sign, Stage, RING};
+use crate::types::{Direction, Move, Pit, Side, Sign, Stage, HOUSE_RING, RING, ROW_PITS};
+
+/// The fewest seeds a mtaji move may start from (G6, M2, M4): a pit of one seed is not sown.
+pub(crate) const MTAJI_MIN_SEEDS: u8 = 2;
 
 /// A random choice: `pick(n)` returns a number below `n`.
 pub(crate) type Picker<'a> = Option<&'a mut dyn FnMut(usize) -> usize>;
@@ -227,20 +230,24 @@ impl Analysis {
     }
 }
 
+/// The number of sets of front pits (one bit a pit).
+const FRONT_SETS: usize = 1 << ROW_PITS;
+
 /// `NAMUA_SIGNS[f]`: the namua capture bits (`4 * i` for `<`, `4 * i + 2` for `>`) of the
 /// front pits `f` (bit i: ring index i); a kimbi pit enters at its own kichwa only.
-static NAMUA_SIGNS: [u32; 256] = namua_signs();
+static NAMUA_SIGNS: [u32; FRONT_SETS] = namua_signs();
 
-const fn namua_signs() -> [u32; 256] {
-    let mut t = [0u32; 256];
+const fn namua_signs() -> [u32; FRONT_SETS] {
+    let mut t = [0u32; FRONT_SETS];
     let mut f = 0;
-    while f < 256 {
+    while f < FRONT_SETS {
         let mut i = 0;
-        while i < 8 {
+        while i < ROW_PITS {
             if f & (1 << i) != 0 {
+                // Kimbi pits 1, 2 (ring 0, 1) enter at the left kichwa, 7, 8 at the right.
                 let signs: u32 = if i <= 1 {
                     0b0001
-                } else if i >= 6 {
+                } else if i >= ROW_PITS - 2 {
                     0b0100
                 } else {
                     0b0101
@@ -254,16 +261,10 @@ const fn namua_signs() -> [u32; 256] {
     t
 }
 
-/// Both takasa directions from every ring pit in `pits` (16 bits), as [`Kind::Takasa`] bits.
+/// Both takasa directions from every ring pit in `pits`, as [`Kind::Takasa`] bits.
 #[inline]
-fn both_signs(pits: u32) -> u32 {
-    let mut out = 0;
-    let mut p = pits;
-    while p != 0 {
-        out |= takasa_bits(p.trailing_zeros() as usize);
-        p &= p - 1;
-    }
-    out
+fn both_signs(pits: PitSet) -> u32 {
+    pits.iter().fold(0, |out, r| out | takasa_bits(r))
 }
 
 /// Both directions of a takasa from ring pit `r`, as bits of a [`Kind::Takasa`] set.
@@ -410,15 +411,15 @@ impl Position {
     /// Namua capture candidates (N2): an occupied front pit facing seeds, each sign that
     /// may enter at a kichwa from it (no safari).
     pub(crate) fn namua_capture_candidates(&self) -> MoveSet {
-        self.namua_capture_candidates_from(0xff)
+        self.namua_capture_candidates_from(PitSet::FRONT)
     }
 
-    /// The namua capture candidates from the front pits of `pits` (bit i: ring index i).
-    pub(crate) fn namua_capture_candidates_from(&self, pits: u32) -> MoveSet {
+    /// The namua capture candidates from the front pits of `pits`.
+    pub(crate) fn namua_capture_candidates_from(&self, pits: PitSet) -> MoveSet {
         let side = self.to_move;
-        let targets = facing_seeds(self.ring(side), self.ring(side.opponent())) & pits;
+        let targets = PitSet::facing_seeds(self.ring(side), self.ring(side.opponent())) & pits;
         MoveSet {
-            bits: NAMUA_SIGNS[targets as usize & 0xff],
+            bits: NAMUA_SIGNS[usize::from((targets & PitSet::FRONT).bits())],
             ..MoveSet::empty(Kind::NamuaCapture, side)
         }
     }
@@ -463,73 +464,73 @@ impl Position {
         if !a.captures.is_empty() {
             return;
         }
-        let places = self.namua_placements();
-        let mut cands = MoveSet::empty(Kind::Takasa, side);
-        for i in 0..8 {
-            if places & (1 << i) != 0 {
-                cands.bits |= takasa_bits(i);
-            }
-        }
+        let cands = MoveSet {
+            bits: both_signs(self.namua_placements()),
+            ..MoveSet::empty(Kind::Takasa, side)
+        };
         a.takasas = self.select(cands, pick, &mut a.chosen);
     }
 
-    /// Front pits (ring indices, as bits) where a namua takasa may place its seed (N3a, N3b).
-    pub(crate) fn namua_placements(&self) -> u16 {
+    /// Front pits where a namua takasa may place its seed (N3a, N3b).
+    pub(crate) fn namua_placements(&self) -> PitSet {
         let side = self.to_move;
         let own = self.ring(side);
         let house_owned = self.rules.houses && self.houses[side.index()] == House::Owned;
-        let occupied = bytes_at_least(front_word(own), 1) as u16;
-        let multi = bytes_at_least(front_word(own), 2) as u16;
-        if house_owned && own[4] >= 6 {
+        let occupied = PitSet::front_holding(own, 1);
+        let multi = PitSet::front_holding(own, 2);
+        if house_owned && own[HOUSE_RING] >= HOUSE_THRESHOLD {
             // N3a: a functional nyumba only when it is the only occupied front pit.
-            let others = occupied & !(1 << 4);
-            return if others == 0 { 1 << 4 } else { others };
+            let others = occupied.without(HOUSE_RING);
+            return if others.is_empty() {
+                PitSet::single(HOUSE_RING)
+            } else {
+                others
+            };
         }
-        let excluded = if house_owned && !self.rules.dormant_house_placeable {
-            1 << 4
+        let allowed = if house_owned && !self.rules.dormant_house_placeable {
+            PitSet::FRONT.without(HOUSE_RING)
         } else {
-            0
+            PitSet::FRONT
         };
-        if multi & !excluded != 0 {
-            return multi & !excluded;
+        if !(multi & allowed).is_empty() {
+            return multi & allowed;
         }
-        if occupied & !excluded != 0 {
-            return occupied & !excluded;
+        if !(occupied & allowed).is_empty() {
+            return occupied & allowed;
         }
         occupied
     }
 
     /// Mtaji capture candidates by the first-lap rule (G6, M2), before execution.
     pub(crate) fn mtaji_capture_candidates(&self, side: Side) -> MoveSet {
-        self.mtaji_capture_candidates_from(side, u32::MAX)
+        self.mtaji_capture_candidates_from(side, PitSet::ALL)
     }
 
-    /// The mtaji capture candidates that start in the pits of `starts` (bit r: ring index
-    /// r): the same as [`Position::mtaji_capture_candidates`] restricted to those pits,
+    /// The mtaji capture candidates that start in the pits of `starts`: the same as [`Position::mtaji_capture_candidates`] restricted to those pits,
     /// cheaper when they are few (a validator asking about one written move).
-    pub(crate) fn mtaji_capture_candidates_from(&self, side: Side, starts: u32) -> MoveSet {
+    pub(crate) fn mtaji_capture_candidates_from(&self, side: Side, starts: PitSet) -> MoveSet {
         let own = self.ring(side);
         let opp = self.ring(side.opponent());
         let mut out = MoveSet::empty(Kind::MtajiCapture, side);
         // Front pits where a first lap captures: occupied, facing seeds.
-        let targets = facing_seeds(own, opp);
-        if targets == 0 {
+        let targets = PitSet::facing_seeds(own, opp);
+        if targets.is_empty() {
             return out;
         }
         // Doubled so that a first lap ending at r + n (mod 16) is bit r + n.
-        let wrapped = targets | targets << RING;
+        let wrapped = u32::from(targets.bits()) | u32::from(targets.bits()) << RING;
         let blocked_start = match self.rules.takasia {
-            Takasia::Standard => self.blocked[side.index()].map_or(0, |h| 1 << h),
-            _ => 0,
+            Takasia::Standard => {
+                self.blocked[side.index()].map_or(PitSet::EMPTY, |h| PitSet::single(usize::from(h)))
+            }
+            _ => PitSet::EMPTY,
         };
         // Starts of two seeds or more, below the threshold (G6, M2), not takasia'd.
-        let mut pits = starts
-            & pits_holding(own, 2)
-            & !pits_holding(own, self.rules.capture_threshold)
+        let pits = starts
+            & PitSet::holding(own, MTAJI_MIN_SEEDS)
+            & !PitSet::holding(own, self.rules.capture_threshold)
             & !blocked_start;
-        while pits != 0 {
-            let r = pits.trailing_zeros() as usize;
-            pits &= pits - 1;
+        for r in pits.iter() {
             let n = usize::from(own[r]) % RING;
             let cw = (wrapped >> (r + n)) & 1;
             let acw = (wrapped >> (r + RING - n)) & 1;
@@ -588,7 +589,7 @@ impl Position {
         }
         if self.kuu_first() {
             let kuu = MoveSet {
-                bits: takasa_bits(4),
+                bits: takasa_bits(HOUSE_RING),
                 ..a.takasas
             };
             a.takasas = self.select(kuu, pick, &mut a.chosen);
@@ -610,8 +611,8 @@ impl Position {
         self.rules.first_takata_from_kuu
             && self.rules.houses
             && self.houses[self.m()] == House::Owned
-            && self.ring(self.to_move)[4] >= 2
-            && self.takasa_excluded() != Some(4)
+            && self.ring(self.to_move)[HOUSE_RING] >= MTAJI_MIN_SEEDS
+            && self.takasa_excluded() != Some(HOUSE_RING)
     }
 
     /// The front pit (ring index) the side to move may not start a mtaji takasa from (T3).
@@ -627,8 +628,8 @@ impl Position {
     pub(crate) fn mtaji_takasa_bits(&self) -> u32 {
         let own = self.ring(self.to_move);
         let excluded = self.takasa_excluded();
-        let multi = pits_holding(own, 2);
-        let multi_front = both_signs(multi & 0xff);
+        let multi = PitSet::holding(own, MTAJI_MIN_SEEDS);
+        let multi_front = both_signs(multi & PitSet::FRONT);
         let front = multi_front & !excluded.map_or(0, takasa_bits);
         let back_allowed = match self.rules.takasia {
             // A takasia'd pit counts as holding two or more (A.4.10).
@@ -638,7 +639,7 @@ impl Position {
         if !back_allowed {
             return front;
         }
-        both_signs(multi & 0xff00)
+        both_signs(multi & PitSet::BACK)
     }
 }
 
@@ -712,36 +713,6 @@ mod tests {
             set.insert(&mv.parse().expect("a move"));
         }
         set
-    }
-
-    #[test]
-    fn bytewise_counts_agree_with_a_loop() {
-        let mut seed = 3u64;
-        for _ in 0..20_000 {
-            seed = seed
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            // Bytes 0..=64 (a pit never holds more), often small or equal to `min`.
-            let bytes = (seed >> 8)
-                .to_le_bytes()
-                .map(|b| if b & 0x80 == 0 { b & 7 } else { b % 65 });
-            let word = u64::from_le_bytes(bytes);
-            for min in (0..=70).chain([127, 128, 129, 200, 255]) {
-                let by_loop = (0..8).fold(0, |bits, i| bits | u32::from(bytes[i] >= min) << i);
-                assert_eq!(bytes_at_least(word, min), by_loop, "{bytes:?} >= {min}");
-            }
-            let mut ring = [0u8; RING];
-            ring[..8].copy_from_slice(&bytes);
-            ring[8..].copy_from_slice(&bytes.map(|b| 64 - b));
-            let holding = (0..RING).fold(0, |bits, i| bits | u32::from(ring[i] >= 3) << i);
-            assert_eq!(pits_holding(&ring, 3), holding);
-            let mut opp = ring;
-            opp.rotate_left(3);
-            let facing = (0..8).fold(0, |bits, i| {
-                bits | u32::from(ring[i] > 0 && opp[7 - i] > 0) << i
-            });
-            assert_eq!(facing_seeds(&ring, &opp), facing);
-        }
     }
 
     #[test]

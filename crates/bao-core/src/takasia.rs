@@ -1,8 +1,9 @@
 //! Takasia detection (T1, T2; A.4.6): which pit of the victim a takata blocks, in the
 //! standard reading and in AbstractPlay's.
 
-use crate::position::{House, Position};
-use crate::types::{Direction, Move, RING};
+use crate::pitset::PitSet;
+use crate::position::{House, Position, HOUSE_THRESHOLD};
+use crate::types::{Direction, Move, HOUSE_RING, RING};
 
 /// The ring index where a first lap of `n` seeds (fewer than 16) from ring `r` ends.
 pub(crate) fn first_lap_end(r: usize, n: usize, dir: Direction) -> usize {
@@ -51,11 +52,13 @@ impl Position {
     fn takasia_exempt(&self, h: usize) -> bool {
         let y = self.to_move.opponent();
         let yr = self.ring(y);
-        let functional_house =
-            self.rules.houses && h == 4 && self.houses[y.index()] == House::Owned && yr[4] >= 6;
-        let occupied = (0..8).filter(|&i| yr[i] > 0).count();
+        let functional_house = self.rules.houses
+            && h == HOUSE_RING
+            && self.houses[y.index()] == House::Owned
+            && yr[HOUSE_RING] >= HOUSE_THRESHOLD;
+        let occupied = PitSet::front_holding(yr, 1).len();
         let only_occupied = occupied == 1 && yr[h] > 0;
-        let only_multi = yr[h] >= 2 && (0..8).filter(|&i| yr[i] >= 2).count() == 1;
+        let only_multi = yr[h] >= 2 && PitSet::front_holding(yr, 2).len() == 1;
         functional_house || only_occupied || only_multi
     }
 
