@@ -208,7 +208,7 @@ impl Position {
 
     /// Explains why a move is not legal here: the reason of the first rule it breaks, in
     /// the order of `spec/rules.md`'s checks (the game's end, the pit, the stage, the
-    /// captures, the sowing). Meant for a move [`Position::play_if_legal`] refused; for a
+    /// captures, the sowing). Meant for a move [`Position::play_into`] or [`Position::is_legal`] refused; for a
     /// legal move the answer is meaningless.
     #[must_use]
     pub fn diagnose(&self, mv: &Move) -> PlayError {

@@ -87,51 +87,61 @@ impl Position {
         self.outcome().is_some()
     }
 
-    /// Plays `mv` with its trace when it is legal (`None` otherwise): the same as
-    /// [`Position::play`] on a legal move, but the move is run once, with its trace, and
-    /// its legality is decided without generating every legal move.
-    #[must_use]
-    pub fn play_if_legal(&self, mv: &Move) -> Option<(Position, MoveTrace)> {
+    /// Plays a move: the next position and the [`MoveTrace`] of everything that happened
+    /// inside the move, or why the move is illegal. The checked way to play a move that
+    /// comes from outside (a player, a record); the crate docs ("Playing moves") list the
+    /// faster forms and when each fits.
+    ///
+    /// Legality is decided without generating every legal move, the move is run once with
+    /// its trace, and the reason of a refusal is worked out only then.
+    ///
+    /// # Errors
+    /// The move is not legal here: why, as data.
+    pub fn play(&self, mv: &Move) -> Result<(Position, MoveTrace), PlayError> {
         let mut trace = MoveTrace::new(*mv, self.to_move, self.stage());
-        let run = self.legal_run(mv, &mut trace)?;
-        Some(self.complete_traced(mv, &run, trace, true))
+        match self.legal_run(mv, &mut trace) {
+            Some(run) => Ok(self.complete_traced(mv, &run, trace, true)),
+            None => Err(self.diagnose(mv)),
+        }
     }
 
-    /// [`Position::play_if_legal`] without the costly half of the end test: `trace.outcome`
-    /// holds only what the board shows (an empty front row, a recorded end), not whether
-    /// the side to move next has no legal move (E2). For a caller that often learns that
-    /// otherwise, such as a validator whose next move turns out legal; else
-    /// `next.outcome()` completes it.
-    #[must_use]
-    pub fn play_if_legal_deferred(&self, mv: &Move) -> Option<(Position, MoveTrace)> {
-        let mut trace = MoveTrace::new(*mv, self.to_move, self.stage());
-        let run = self.legal_run(mv, &mut trace)?;
-        Some(self.complete_traced(mv, &run, trace, false))
-    }
-
-    /// [`Position::play_if_legal_deferred`] into a trace the caller keeps and reuses: the
-    /// trace is emptied and refilled, so a replay of many moves allocates nothing once its
-    /// lists have grown. Returns the next position when `mv` is legal; when it is not
-    /// (`None`), the trace holds an unspecified part of the run.
-    pub fn play_if_legal_deferred_into(
-        &self,
-        mv: &Move,
-        trace: &mut MoveTrace,
-    ) -> Option<Position> {
+    /// Plays `mv` when it is legal into a trace the caller keeps and reuses: the form for
+    /// replaying a record move after move. The trace is emptied and refilled, so a replay
+    /// allocates nothing once its lists have grown; legality is decided as by
+    /// [`Position::play`], and the move is run once.
+    ///
+    /// Returns the next position, or `None` when `mv` is illegal ([`Position::diagnose`]
+    /// says why; the trace then holds an unspecified part of the run).
+    ///
+    /// The end test is left half done, for a replay that usually learns it from the next
+    /// move: `trace.outcome` holds what the board shows (an empty front row, a recorded
+    /// end), not whether the side to move next has no legal move (E2); `next.outcome()`
+    /// completes it.
+    ///
+    /// ```
+    /// use bao_core::{Move, MoveTrace, Position, RuleSet};
+    ///
+    /// let mut pos = Position::start(RuleSet::KISWAHILI);
+    /// let first: Move = "A6<*".parse().unwrap();
+    /// let mut trace = MoveTrace::new(first, pos.to_move(), pos.stage());
+    /// for _ in 0..10 {
+    ///     let mv = pos.legal_moves()[0]; // in a replay: the record's next move
+    ///     pos = pos.play_into(&mv, &mut trace).expect("legal");
+    ///     assert_eq!(trace.mv, mv);
+    /// }
+    /// // An illegal move is refused; `diagnose` says why.
+    /// let back_row: Move = "b1<*".parse().unwrap();
+    /// assert!(pos.play_into(&back_row, &mut trace).is_none());
+    /// ```
+    pub fn play_into(&self, mv: &Move, trace: &mut MoveTrace) -> Option<Position> {
         trace.reset(*mv, self.to_move, self.stage());
         let run = self.legal_run(mv, trace)?;
         Some(self.complete_traced_in(mv, &run, trace, false))
     }
 
-    /// Plays a move, returning the next position and the trace.
-    ///
-    /// # Errors
-    /// The move is not legal here: why, as data (the reason is worked out only then).
-    pub fn play(&self, mv: &Move) -> Result<(Position, MoveTrace), PlayError> {
-        self.play_if_legal(mv).ok_or_else(|| self.diagnose(mv))
-    }
-
-    /// Plays a move known to be legal (from [`Position::legal_moves`]).
+    /// Plays a move known to be legal (from [`Position::legal_moves`], say), with its
+    /// trace: no legality test, and for an illegal move the result is unspecified; use
+    /// [`Position::play`] for a move from outside.
     #[must_use]
     pub fn play_unchecked(&self, mv: &Move) -> (Position, MoveTrace) {
         let mut trace = MoveTrace::new(*mv, self.to_move, self.stage());
@@ -172,7 +182,9 @@ impl Position {
         next
     }
 
-    /// Plays a legal move without a trace (fast path for playouts and perft).
+    /// Plays a move known to be legal without a trace: the fast path for search, perft and
+    /// playouts, where nobody reads what happened inside the move. As with
+    /// [`Position::play_unchecked`], the move is not tested.
     #[must_use]
     pub fn play_fast(&self, mv: &Move) -> Position {
         let run = self.simulate(*mv);
