@@ -4,7 +4,8 @@
 //! [`BySide`]), [`Setup`] (unchecked) and [`Position`] (checked), [`Move`] in the canonical
 //! notation, [`RuleSet`] with its presets, legal move generation and `play`, which returns
 //! the next position and a [`MoveTrace`] of everything that happened inside the move, and
-//! random playouts ([`Position::play_random_move`]: over 100,000 exact games a second).
+//! random playouts ([`Position::play_random_move`]; its speed is in the workspace's
+//! `BENCHMARKS.md`).
 //!
 //! ```
 //! use bao_core::{Position, RuleSet};

@@ -335,8 +335,7 @@ impl Position {
     }
 
     /// [`Position::analyse`] into an analysis the caller keeps: a random playout reads the
-    /// chosen run where it was written, not from a copy (copies of it stalled on store
-    /// forwarding).
+    /// chosen run where it was written, not from a copy.
     fn analyse_into(&self, mut pick: Option<&mut dyn FnMut(usize) -> usize>, a: &mut Analysis) {
         match self.stage() {
             Stage::Namua => self.analyse_namua(&mut pick, a),
@@ -680,13 +679,8 @@ mod tests {
     }
 
     /// A small deterministic choice of a number below `n` (an LCG) for random games.
-    fn lcg(mut seed: u64) -> impl FnMut(usize) -> usize {
-        move |n| {
-            seed = seed
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            ((seed >> 33) as usize) % n
-        }
+    fn lcg(seed: u64) -> impl FnMut(usize) -> usize {
+        bao_testkit::Lcg::new(seed).picker()
     }
 
     /// Mancala World Problem 3 (as in `tests/it/never_ending.rs`): the namua takasa `A3<*`

@@ -303,13 +303,15 @@ impl Position {
                 next.blocked = [None, None];
                 set = None;
             } else if !next.has_legal_move() {
-                // Recorded, since without the takasia the board may show a legal move.
-                next.ended = Some(Outcome {
-                    winner: Some(next.to_move.opponent()),
-                    reason: EndReason::NoLegalMove,
-                });
                 next.blocked = [None, None];
                 set = None;
+                // Recorded only where the board without the pit shows a legal move.
+                if next.has_legal_move() {
+                    next.ended = Some(Outcome {
+                        winner: Some(next.to_move.opponent()),
+                        reason: EndReason::NoLegalMove,
+                    });
+                }
             }
         }
         if let (Some(h), Some(t)) = (set, trace) {
