@@ -29,12 +29,14 @@
 mod engine;
 #[cfg(feature = "serde")]
 pub mod json;
+mod move_text;
 mod play;
 mod position;
 mod rules;
 mod trace;
 mod types;
 
+pub use move_text::{MoveSyntax, MoveText, MoveTextError, WrittenPit};
 pub use play::{perft, IllegalMove};
 pub use position::{
     EndReason, HouseState, Outcome, Position, Setup, SetupError, SetupProblem, TOTAL_SEEDS,

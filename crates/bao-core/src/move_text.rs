@@ -1,0 +1,239 @@
+//! The one reader of a written move token: a pit, a sign, `*`, `+` and the marks after them.
+//!
+//! [`MoveText::read_prefix`] reads a token from the start of a byte slice and says how many
+//! bytes it took, the way a tokenizer needs it; [`MoveSpec`]'s and [`Move`]'s `FromStr`, the
+//! record grammar and the JSON import all read moves with it. The marks `**` (the move creates
+//! a takasia) and `#` (it wins) are read here because they are part of the token's letters,
+//! but they mean nothing to the engine: a [`MoveSpec`] does not carry them, the record
+//! notation does.
+//!
+//! [`Move`]: crate::Move
+
+use crate::types::{MoveSpec, Pit, Row, Side, Sign};
+
+/// The forms a reader accepts beyond the canonical `A6<*`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MoveSyntax {
+    /// A pit may be written as its number alone (`5<`): the row is left to the position.
+    pub number_only_pits: bool,
+    /// The K.I.B.A. letters may be written in lower case (`l`, `r`) as well as `L`, `R`.
+    pub lower_case_letters: bool,
+}
+
+impl MoveSyntax {
+    /// A move on its own (`FromStr`): a full pit; `<`, `>`, `L`, `R`.
+    pub const STRICT: MoveSyntax = MoveSyntax {
+        number_only_pits: false,
+        lower_case_letters: false,
+    };
+    /// A move in a record (`spec/notation.md`): also number-only pits and `l`, `r`.
+    pub const RECORD: MoveSyntax = MoveSyntax {
+        number_only_pits: true,
+        lower_case_letters: true,
+    };
+}
+
+/// The pit of a move token as written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum WrittenPit {
+    /// A full pit name (`A6`).
+    Pit(Pit),
+    /// Only the pit's number, 1 to 8 (where [`MoveSyntax::number_only_pits`] allows it).
+    Number(u8),
+}
+
+/// A move token's letters, as [`MoveText::read_prefix`] reads them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MoveText {
+    /// The start pit.
+    pub pit: WrittenPit,
+    /// The sign, if written (`L`/`R` read as `<`/`>`).
+    pub sign: Option<Sign>,
+    /// `*` or `**`: the move is a takasa.
+    pub takasa: bool,
+    /// `**` rather than `*`: the mark that the move creates a takasia.
+    pub takasia_mark: bool,
+    /// `+`: safari.
+    pub safari: bool,
+    /// `#`: the mark that the move wins.
+    pub win_mark: bool,
+}
+
+/// Why a move token cannot be read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum MoveTextError {
+    /// The text ends before a pit.
+    Short,
+    /// The first byte is no row letter (`A`, `B`, `a`, `b`), nor a pit number where
+    /// [`MoveSyntax::number_only_pits`] allows one.
+    RowLetter,
+    /// The byte after the row letter is no pit number 1 to 8.
+    PitNumber,
+    /// Both `*` and `+`: a takasa captures nothing, so it cannot go on safari. `end` is where
+    /// the token's letters end.
+    TakasaSafari {
+        /// The length of the token read.
+        end: usize,
+    },
+}
+
+/// The byte that stands for "past the end" when reading (no letter of a move token is 0).
+const END: u8 = 0;
+
+/// The most stars a token has (`**`).
+const MAX_STARS: usize = 2;
+
+impl MoveText {
+    /// Reads a move token from the start of `bytes` under `syntax`: the pit, then a sign,
+    /// `*` or `**`, `+` and `#`, each if present, in that order. Returns the token and the
+    /// number of bytes it took; what follows is left to the caller (a delimiter, a glyph, an
+    /// error).
+    ///
+    /// # Errors
+    /// [`MoveTextError`]: no pit at the start, or `*` and `+` together.
+    ///
+    /// ```
+    /// use bao_core::{MoveSyntax, MoveText, Sign, WrittenPit};
+    ///
+    /// let (text, len) = MoveText::read_prefix(b"a5R**# {comment}", MoveSyntax::STRICT).unwrap();
+    /// assert_eq!(len, 6);
+    /// assert_eq!(text.sign, Some(Sign::Right));
+    /// assert!(text.takasa && text.takasia_mark && text.win_mark);
+    /// let (text, len) = MoveText::read_prefix(b"5<", MoveSyntax::RECORD).unwrap();
+    /// assert_eq!((text.pit, len), (WrittenPit::Number(5), 2));
+    /// ```
+    #[inline]
+    pub fn read_prefix(
+        bytes: &[u8],
+        syntax: MoveSyntax,
+    ) -> Result<(MoveText, usize), MoveTextError> {
+        let at = |i: usize| bytes.get(i).copied().unwrap_or(END);
+        let (pit, mut i) = match at(0) {
+            c @ (b'A' | b'B' | b'a' | b'b') => {
+                let n = at(1);
+                if !(b'1'..=b'8').contains(&n) {
+                    return Err(if n == END && bytes.len() < 2 {
+                        MoveTextError::Short
+                    } else {
+                        MoveTextError::PitNumber
+                    });
+                }
+                let side = if c & 0x20 == 0 {
+                    Side::South
+                } else {
+                    Side::North
+                };
+                let row = if c & 1 == 1 { Row::Front } else { Row::Back };
+                let pit = Pit::new(side, row, n - b'0').unwrap_or(Pit::nyumba(side));
+                (WrittenPit::Pit(pit), 2)
+            }
+            n @ b'1'..=b'8' if syntax.number_only_pits => (WrittenPit::Number(n - b'0'), 1),
+            _ if bytes.is_empty() => return Err(MoveTextError::Short),
+            _ => return Err(MoveTextError::RowLetter),
+        };
+        let sign = match at(i) {
+            b'<' | b'L' => Some(Sign::Left),
+            b'>' | b'R' => Some(Sign::Right),
+            b'l' if syntax.lower_case_letters => Some(Sign::Left),
+            b'r' if syntax.lower_case_letters => Some(Sign::Right),
+            _ => None,
+        };
+        i += usize::from(sign.is_some());
+        let mut stars = 0;
+        while stars < MAX_STARS && at(i) == b'*' {
+            stars += 1;
+            i += 1;
+        }
+        let safari = at(i) == b'+';
+        i += usize::from(safari);
+        let win_mark = at(i) == b'#';
+        i += usize::from(win_mark);
+        if safari && stars > 0 {
+            return Err(MoveTextError::TakasaSafari { end: i });
+        }
+        let text = MoveText {
+            pit,
+            sign,
+            takasa: stars > 0,
+            takasia_mark: stars == MAX_STARS,
+            safari,
+            win_mark,
+        };
+        Ok((text, i))
+    }
+
+    /// The move spec, when the token names a full pit (the marks are not part of it).
+    #[must_use]
+    pub const fn spec(&self) -> Option<MoveSpec> {
+        match self.pit {
+            WrittenPit::Pit(pit) => Some(self.spec_at(pit)),
+            WrittenPit::Number(_) => None,
+        }
+    }
+
+    /// The move spec with the start pit supplied (for a number-only pit).
+    #[must_use]
+    pub const fn spec_at(&self, pit: Pit) -> MoveSpec {
+        MoveSpec {
+            pit,
+            sign: self.sign,
+            takasa: self.takasa,
+            safari: self.safari,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(s: &str, syntax: MoveSyntax) -> Result<(MoveText, usize), MoveTextError> {
+        MoveText::read_prefix(s.as_bytes(), syntax)
+    }
+
+    #[test]
+    fn reads_a_prefix_and_its_length() {
+        let (t, n) = read("A6<*", MoveSyntax::STRICT).unwrap();
+        assert_eq!(n, 4);
+        assert_eq!(t.spec().unwrap().to_string(), "A6<*");
+        let (t, n) = read("b8+#!!", MoveSyntax::STRICT).unwrap();
+        assert_eq!(n, 4);
+        assert!(t.safari && t.win_mark && t.sign.is_none());
+        let (t, n) = read("A1***", MoveSyntax::STRICT).unwrap();
+        assert_eq!(n, 4);
+        assert!(t.takasia_mark);
+        assert_eq!(read("A6l", MoveSyntax::STRICT).unwrap().1, 2);
+        assert_eq!(read("A6l", MoveSyntax::RECORD).unwrap().1, 3);
+    }
+
+    #[test]
+    fn errors() {
+        assert_eq!(read("", MoveSyntax::RECORD), Err(MoveTextError::Short));
+        assert_eq!(read("A", MoveSyntax::RECORD), Err(MoveTextError::Short));
+        assert_eq!(
+            read("A9", MoveSyntax::RECORD),
+            Err(MoveTextError::PitNumber)
+        );
+        assert_eq!(
+            read("C1", MoveSyntax::RECORD),
+            Err(MoveTextError::RowLetter)
+        );
+        assert_eq!(
+            read("5<", MoveSyntax::STRICT),
+            Err(MoveTextError::RowLetter)
+        );
+        assert_eq!(
+            read("9<", MoveSyntax::RECORD),
+            Err(MoveTextError::RowLetter)
+        );
+        assert_eq!(
+            read("A6<*+x", MoveSyntax::STRICT),
+            Err(MoveTextError::TakasaSafari { end: 5 })
+        );
+        assert_eq!(
+            read("A6**+#", MoveSyntax::STRICT),
+            Err(MoveTextError::TakasaSafari { end: 6 })
+        );
+    }
+}
