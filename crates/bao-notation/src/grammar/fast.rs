@@ -1,6 +1,6 @@
 //! The fast path of movetext: runs of the common words (moves and move numbers).
 
-use super::movetext::{give_move, Frame, SKIP_REST};
+use super::movetext::{give_move, Frame, MoveRead, SKIP_REST};
 use super::Parser;
 use crate::ast::{sp, MoveNumber};
 use crate::lexical::{fast_token, is_ws, FastToken};
@@ -57,7 +57,18 @@ impl<'s> Parser<'s> {
                                 begun = true;
                                 v.begin_game(game_start);
                             }
-                            give_move(v, stack, number, token, glyph, at, token_end, we);
+                            give_move(
+                                v,
+                                stack,
+                                MoveRead {
+                                    number,
+                                    token,
+                                    glyph,
+                                    start: at,
+                                    token_end,
+                                    end: we,
+                                },
+                            );
                         } else {
                             over = true;
                             discard = SKIP_REST;
@@ -112,4 +123,15 @@ pub(super) struct Run {
     pub(super) begun: bool,
     /// Where the game starts.
     pub(super) game_start: usize,
+}
+
+impl Run {
+    /// Begins the game on its first event.
+    #[inline(always)]
+    pub(super) fn begin<V: Visitor>(&mut self, v: &mut V) {
+        if !self.begun {
+            self.begun = true;
+            v.begin_game(self.game_start);
+        }
+    }
 }
