@@ -764,22 +764,30 @@ impl Position {
         a.takasas = self.select(cands, pick, &mut a.chosen);
     }
 
-    /// K3: while the kuu stands (and can be sown), a mtaji takata must start from it.
+    /// K3: while the kuu stands (and can be sown, and is not the mover's takasia'd pit), a
+    /// mtaji takata must start from it. Where neither direction is legal the rule lapses
+    /// (A.4.11); the callers test that.
     fn kuu_first(&self) -> bool {
         self.rules.first_takata_from_kuu
             && self.rules.houses
             && self.houses[self.m()] == House::Owned
             && self.ring(self.to_move)[4] >= 2
+            && self.takasa_excluded() != Some(4)
+    }
+
+    /// The front pit (ring index) the side to move may not start a mtaji takasa from (T3).
+    fn takasa_excluded(&self) -> Option<usize> {
+        match self.rules.takasia {
+            Takasia::Off => None,
+            Takasia::Standard => self.blocked[self.m()].map(usize::from),
+            Takasia::AbstractPlay => self.abstractplay_exclusion(),
+        }
     }
 
     /// The mtaji takasa candidates as [`Kind::Takasa`] bits, K3 aside (M4, T3).
     fn mtaji_takasa_bits(&self) -> u32 {
         let own = self.ring(self.to_move);
-        let excluded = match self.rules.takasia {
-            Takasia::Off => None,
-            Takasia::Standard => self.blocked[self.m()].map(usize::from),
-            Takasia::AbstractPlay => self.abstractplay_exclusion(),
-        };
+        let excluded = self.takasa_excluded();
         let multi = pits_holding(own, 2);
         let multi_front = both_signs(multi & 0xff);
         let front = multi_front & !excluded.map_or(0, takasa_bits);
@@ -841,10 +849,15 @@ impl Position {
     }
 
     /// Standard takasia (T1, T2; A.4.6): after the blocker's mtaji takasa, with the blocker
-    /// to move on `self`. Cheap first-lap tests come first; moves are run only where a
-    /// never-ending capture could change the answer.
+    /// to move on `self`; only when the victim is in mtaji too. Cheap first-lap tests come
+    /// first; moves are run only where a never-ending capture could change the answer.
     fn standard_detect(&self) -> Option<u8> {
         let x = self.to_move;
+        // The victim must be in mtaji too (both hands empty, P1): a victim still in namua
+        // is not tested with mtaji captures, and keeps every pit.
+        if self.hands != [0, 0] {
+            return None;
+        }
         let mut cands = self.mtaji_capture_candidates(x);
         // In mtaji the first capture is the pit facing the first lap's end.
         let first = |mv: Move| -> usize {
@@ -1129,8 +1142,14 @@ impl Position {
         next.to_move = mover.opponent();
         next.last_move_takasa = mv.takasa;
         let mut set = None;
+        // A game that ends keeps no takasia or priority pit (standard takasia; AbstractPlay
+        // keeps its stored block, T4).
+        let standard = next.rules.takasia == Takasia::Standard;
         match run.finish {
             Finish::NeverEnding(ne) => {
+                if standard {
+                    next.blocked = [None, None];
+                }
                 next.ended = Some(Outcome {
                     winner: match next.rules.endless_move {
                         EndlessMove::Draw => None,
@@ -1144,6 +1163,9 @@ impl Position {
                 return;
             }
             Finish::Capped => {
+                if standard {
+                    next.blocked = [None, None];
+                }
                 next.ended = Some(Outcome {
                     winner: Some(mover.opponent()),
                     reason: EndReason::NeverEnding,
@@ -1189,6 +1211,20 @@ impl Position {
                         set = Some(h);
                     }
                 }
+            }
+        }
+        if standard && next.blocked != [None, None] {
+            if next.front_row_outcome().is_some() {
+                next.blocked = [None, None];
+                set = None;
+            } else if !next.has_legal_move() {
+                // Recorded, since without the takasia the board may show a legal move.
+                next.ended = Some(Outcome {
+                    winner: Some(next.to_move.opponent()),
+                    reason: EndReason::NoLegalMove,
+                });
+                next.blocked = [None, None];
+                set = None;
             }
         }
         if let (Some(h), Some(t)) = (set, trace) {
