@@ -7,9 +7,10 @@
 use std::fmt;
 
 use crate::ast::{Element, MoveItem};
-use crate::error::SyntaxError;
-use crate::reader::parse_record;
+use crate::error::{SyntaxCode, SyntaxError};
+use crate::reader::visit_record;
 use crate::span::Spanned;
+use crate::visit::RecordBuilder;
 
 /// Why a line is not one move item.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,16 +59,24 @@ impl std::error::Error for MoveLineError {}
 /// assert!(matches!(read_move_line("C3<"), Err(MoveLineError::Syntax(_))));
 /// ```
 pub fn read_move_line(line: &str) -> Result<MoveItem, MoveLineError> {
-    // The line is read as the movetext of a game with an unknown result: the one grammar
-    // reads it, so a move reads here exactly as in a record file.
-    let parsed = parse_record(&format!("{line}\n*\n"));
-    if let Some(e) = parsed.errors.into_iter().find(SyntaxError::is_error) {
+    // The line is read by the one grammar, as the movetext of a game without a result (so
+    // that the result is not missing, and a result written is not one move).
+    let mut builder = RecordBuilder::default();
+    visit_record(line, &mut builder);
+    if let Some(e) = builder
+        .errors
+        .into_iter()
+        .find(|e| e.is_error() && e.code != SyntaxCode::MissingResult)
+    {
         return Err(MoveLineError::Syntax(e));
     }
-    let mut games = parsed.record.games.into_iter();
+    let mut games = builder.games.into_iter();
     let (Some(game), None) = (games.next(), games.next()) else {
         return Err(MoveLineError::NotOneMove);
     };
+    if game.value.result.is_some() {
+        return Err(MoveLineError::NotOneMove);
+    }
     let game = game.value;
     if !game.tags.is_empty() {
         return Err(MoveLineError::NotOneMove);
@@ -95,7 +104,6 @@ pub fn read_move_line(line: &str) -> Result<MoveItem, MoveLineError> {
 mod tests {
     use super::*;
     use crate::ast::{MoveNumber, PitRef};
-    use crate::error::SyntaxCode;
 
     #[test]
     fn one_move_with_number_and_glyph() {
@@ -142,6 +150,49 @@ mod tests {
                 assert_eq!(e.span.range(), 0..5);
             }
             other => panic!("{other:?}"),
+        }
+    }
+
+    /// The line reads as it would as the movetext of a game ended with `*`.
+    #[test]
+    fn as_the_movetext_of_a_game() {
+        for line in [
+            "A6<*",
+            "12. a5>",
+            "3... b2r**?!",
+            "A6<* $14",
+            "A9",
+            "C3<",
+            "A6<*+",
+            "A6<x",
+            "1. 2.",
+            "A6<* !!",
+            "5",
+            "A12",
+            "{open",
+            "(A6<",
+            "A6<) ",
+            "$300",
+            "A6<* [xa5]",
+            "1-0",
+            "\"",
+            "A6<* ; note",
+            "0. A6<",
+            "A6<* *",
+            "   A6<  ",
+        ] {
+            let parsed = crate::reader::parse_record(&format!("{line}\n*\n"));
+            let first_error = parsed.errors.into_iter().find(SyntaxError::is_error);
+            match read_move_line(line) {
+                Err(MoveLineError::Syntax(e)) => assert_eq!(Some(e), first_error, "{line}"),
+                Ok(item) => {
+                    assert_eq!(first_error, None, "{line}");
+                    let game = &parsed.record.games[0].value;
+                    assert_eq!(game.movetext.len(), 1, "{line}");
+                    assert_eq!(game.movetext[0].value, Element::Move(item), "{line}");
+                }
+                Err(_) => assert_eq!(first_error, None, "{line}"),
+            }
         }
     }
 }
