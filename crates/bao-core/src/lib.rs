@@ -36,7 +36,7 @@ mod rules;
 mod trace;
 mod types;
 
-pub use move_text::{MoveSyntax, MoveText, MoveTextError, WrittenPit};
+pub use move_text::{MoveSyntax, MoveText, MoveTextError, WrittenPit, WINDOW};
 pub use play::{perft, IllegalMove};
 pub use position::{
     EndReason, HouseState, Outcome, Position, Setup, SetupError, SetupProblem, TOTAL_SEEDS,

@@ -81,8 +81,18 @@ pub enum MoveTextError {
 /// The byte that stands for "past the end" when reading (no letter of a move token is 0).
 const END: u8 = 0;
 
-/// The most stars a token has (`**`).
-const MAX_STARS: usize = 2;
+/// The bytes that may follow `*` or the sign in a token: `*`, `+`, `#` (a table: one load).
+static MARKS: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'*' as usize] = true;
+    t[b'+' as usize] = true;
+    t[b'#' as usize] = true;
+    t
+};
+
+/// The bytes [`MoveText::read_window`] reads from: more than the longest token (`A6<**#`,
+/// `A6<+#`: 7 bytes).
+pub const WINDOW: usize = 16;
 
 impl MoveText {
     /// Reads a move token from the start of `bytes` under `syntax`: the pit, then a sign,
@@ -108,16 +118,41 @@ impl MoveText {
         bytes: &[u8],
         syntax: MoveSyntax,
     ) -> Result<(MoveText, usize), MoveTextError> {
-        let at = |i: usize| bytes.get(i).copied().unwrap_or(END);
+        match bytes.first_chunk::<WINDOW>() {
+            Some(w) => MoveText::read_window(w, syntax),
+            None => {
+                if bytes.is_empty() {
+                    return Err(MoveTextError::Short);
+                }
+                if bytes.len() < 2 && matches!(bytes[0], b'A' | b'B' | b'a' | b'b') {
+                    return Err(MoveTextError::Short);
+                }
+                let mut w = [END; WINDOW];
+                w[..bytes.len()].copy_from_slice(bytes);
+                MoveText::read_window(&w, syntax)
+            }
+        }
+    }
+
+    /// [`MoveText::read_prefix`] on a window of 16 bytes (a token is at most 7 bytes long):
+    /// the text's next bytes, or, near its end, the rest of it followed by bytes that are no
+    /// letter of a move token. Read without bounds checks, for tokenizers that hold such a
+    /// window.
+    ///
+    /// # Errors
+    /// As [`MoveText::read_prefix`] (a window too short to hold a pit reads as
+    /// [`MoveTextError::PitNumber`] or [`MoveTextError::RowLetter`]).
+    #[inline(always)]
+    pub fn read_window(
+        w: &[u8; WINDOW],
+        syntax: MoveSyntax,
+    ) -> Result<(MoveText, usize), MoveTextError> {
+        let at = |i: usize| w[i % WINDOW];
         let (pit, mut i) = match at(0) {
             c @ (b'A' | b'B' | b'a' | b'b') => {
                 let n = at(1);
                 if !(b'1'..=b'8').contains(&n) {
-                    return Err(if n == END && bytes.len() < 2 {
-                        MoveTextError::Short
-                    } else {
-                        MoveTextError::PitNumber
-                    });
+                    return Err(MoveTextError::PitNumber);
                 }
                 let side = if c & 0x20 == 0 {
                     Side::South
@@ -129,7 +164,6 @@ impl MoveText {
                 (WrittenPit::Pit(pit), 2)
             }
             n @ b'1'..=b'8' if syntax.number_only_pits => (WrittenPit::Number(n - b'0'), 1),
-            _ if bytes.is_empty() => return Err(MoveTextError::Short),
             _ => return Err(MoveTextError::RowLetter),
         };
         let sign = match at(i) {
@@ -140,26 +174,43 @@ impl MoveText {
             _ => None,
         };
         i += usize::from(sign.is_some());
-        let mut stars = 0;
-        while stars < MAX_STARS && at(i) == b'*' {
-            stars += 1;
-            i += 1;
-        }
-        let safari = at(i) == b'+';
-        i += usize::from(safari);
-        let win_mark = at(i) == b'#';
-        i += usize::from(win_mark);
-        if safari && stars > 0 {
-            return Err(MoveTextError::TakasaSafari { end: i });
-        }
+        // The two usual endings, `A6<` and `A6<*`, told apart without a branch (which of the
+        // two comes is as good as random); the rarer suffixes after them.
+        let star = at(i) == b'*';
+        i += usize::from(star);
         let text = MoveText {
             pit,
             sign,
-            takasa: stars > 0,
-            takasia_mark: stars == MAX_STARS,
-            safari,
-            win_mark,
+            takasa: star,
+            takasia_mark: false,
+            safari: false,
+            win_mark: false,
         };
+        if !MARKS[usize::from(at(i))] {
+            return Ok((text, i));
+        }
+        Self::read_marks(w, text, i)
+    }
+
+    /// The rarer suffixes from `i`: a second `*`, `+`, `#`. (Inlined: a call here would make
+    /// the caller keep the token in memory on the common path too.)
+    #[inline(always)]
+    fn read_marks(
+        w: &[u8; WINDOW],
+        mut text: MoveText,
+        mut i: usize,
+    ) -> Result<(MoveText, usize), MoveTextError> {
+        let at = |i: usize| w[i % WINDOW];
+        let second_star = text.takasa && at(i) == b'*';
+        i += usize::from(second_star);
+        text.takasia_mark = second_star;
+        text.safari = at(i) == b'+';
+        i += usize::from(text.safari);
+        text.win_mark = at(i) == b'#';
+        i += usize::from(text.win_mark);
+        if text.safari && text.takasa {
+            return Err(MoveTextError::TakasaSafari { end: i });
+        }
         Ok((text, i))
     }
 

@@ -228,20 +228,18 @@ pub(crate) fn fast_move(bytes: &[u8], from: usize) -> Option<FastMove> {
 /// [`fast_move`] on the window `w` of the text at `from`, whose first byte is a row letter.
 #[inline(always)]
 fn move_in(w: &[u8; 16], from: usize) -> Option<FastMove> {
-    let (text, end) = MoveText::read_prefix(w, MoveSyntax::RECORD).ok()?;
+    let (text, end) = MoveText::read_window(w, MoveSyntax::RECORD).ok()?;
     let at = |i: usize| w[i & 15];
-    let glyph = glyph_at(at(end), at(end + 1));
-    let word_end = end + glyph.map_or(0, |(_, len)| len);
-    if !is_delim(at(word_end)) {
+    let token = MoveToken::from(text);
+    // The usual word ends with the token; a glyph after it is rarer.
+    if is_delim(at(end)) {
+        return Some((token, None, from + end, from + end));
+    }
+    let (nag, len) = glyph_at(at(end), at(end + 1))?;
+    if !is_delim(at(end + len)) {
         return None;
     }
-    let token = MoveToken::from(text);
-    Some((
-        token,
-        glyph.map(|(nag, _)| nag),
-        from + end,
-        from + word_end,
-    ))
+    Some((token, Some(nag), from + end, from + end + len))
 }
 
 /// The fast path for the common move number `12.` at `bytes[from..]`: up to nine digits, not
@@ -301,15 +299,15 @@ pub(crate) fn fast_token(bytes: &[u8], from: usize) -> Option<(FastToken, usize)
         }
     };
     let (token, end) = match w[0] {
-        b'A' | b'B' | b'a' | b'b' => {
-            let m = move_in(w, from)?;
-            (FastToken::Move(m), m.3)
-        }
         b'0'..=b'9' => {
             let (n, e) = number_in(w, from)?;
             (FastToken::Number(n, e), e)
         }
-        _ => return None,
+        // The move reader turns down anything else that starts no pit.
+        _ => {
+            let m = move_in(w, from)?;
+            (FastToken::Move(m), m.3)
+        }
     };
     // A token read here is at most 10 bytes long, so the byte after it is in the window; a
     // blank there is in the text (past its end the window holds `PAST_END`).

@@ -105,7 +105,7 @@ impl<'s> Parser<'s> {
             }
         }
         self.drop_pending(&mut run);
-        self.close_open_variations(v, &run, &mut stack);
+        self.close_open_variations(v, &mut stack, run.over, run.last_end);
         self.scratch.stack = stack;
         (result, run.last_end, run.begun)
     }
@@ -346,6 +346,7 @@ impl<'s> Parser<'s> {
     }
 
     /// A result word: the end of the game, or a defect inside a variation.
+    #[inline(always)]
     fn result_word(&mut self, run: &mut Run, stack: &[Frame], r: Spanned<GameResult>) -> Step {
         self.pos = r.span.end;
         run.last_end = r.span.end;
@@ -367,6 +368,7 @@ impl<'s> Parser<'s> {
 
     /// A move number as the general path reads it (`number` is `Err` when it is 0 or too
     /// large), with its count of dots.
+    #[inline(always)]
     fn number_word(&mut self, run: &mut Run, nspan: Span, number: Result<u32, ()>, dots: usize) {
         self.pos = nspan.end;
         run.last_end = nspan.end;
@@ -393,6 +395,7 @@ impl<'s> Parser<'s> {
 
     /// A word that looks like a move and that the fast path did not take, at `start..we`:
     /// read with [`move_word`], which reports its defects.
+    #[inline(always)]
     fn slow_move<V: Visitor>(
         &mut self,
         v: &mut V,
@@ -440,13 +443,19 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// At the end of the movetext, the variations still open are reported (unless the ply
-    /// limit stopped the reading) and closed.
-    fn close_open_variations<V: Visitor>(&mut self, v: &mut V, run: &Run, stack: &mut Vec<Frame>) {
+    /// At the end of the movetext (at `last_end`), the variations still open are reported
+    /// (unless the ply limit stopped the reading: `over`) and closed.
+    fn close_open_variations<V: Visitor>(
+        &mut self,
+        v: &mut V,
+        stack: &mut Vec<Frame>,
+        over: bool,
+        last_end: usize,
+    ) {
         while stack.len() > 1 {
             let Some(frame) = stack.pop() else { break };
             // Past the ply limit the rest was not read: its variations may well be closed.
-            if !run.over {
+            if !over {
                 self.err_help(
                     SyntaxCode::UnclosedVariation,
                     Span::new(frame.open, frame.open + 1),
@@ -455,7 +464,7 @@ impl<'s> Parser<'s> {
                     "close it with `)` before the result",
                 );
             }
-            v.end_variation(Span::new(frame.open, run.last_end));
+            v.end_variation(Span::new(frame.open, last_end));
             if let Some(top) = stack.last_mut() {
                 top.last = Last::Other;
             }
