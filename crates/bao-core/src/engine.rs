@@ -681,9 +681,8 @@ impl<'t, T: Tracer> Runner<'t, T> {
         if self.pending_destroy != [false; 2] {
             self.destroy_pending();
         }
-        // Built in place, field by field: a whole `Outcome` built first and copied in would
-        // be read back in chunks that straddle the stores just made (store-forwarding
-        // stalls).
+        // Written in place, field by field, where the caller reads it: no whole `Outcome` is
+        // built first and copied in.
         out.finish = finish;
         out.stopped_at_house = self.stopped_at_house;
         out.first_capture = self.first_capture;
@@ -1042,16 +1041,13 @@ mod tests {
     }
 
     /// A tiny deterministic generator for positions from random play.
-    fn lcg(state: &mut u64, n: usize) -> usize {
-        *state = state
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((*state >> 33) as usize) % n
+    fn lcg(state: &mut bao_testkit::Lcg, n: usize) -> usize {
+        state.below(n)
     }
 
     #[test]
     fn cycle_detection_agrees_with_remembering_every_state() {
-        let mut seed = 11u64;
+        let mut seed = bao_testkit::Lcg::new(11);
         let mut found = 0;
         let mut late_start = 0;
         for rules in [RuleSet::KUJIFUNZA, RuleSet::KISWAHILI] {

@@ -10,7 +10,7 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughpu
 /// ends sooner are skipped).
 fn record(plies: usize) -> String {
     for seed in 1u64.. {
-        let mut state = seed.wrapping_mul(0x2545_F491_4F6C_DD1D);
+        let mut rng = bao_testkit::Lcg::new(seed.wrapping_mul(0x2545_F491_4F6C_DD1D));
         let mut pos = Position::start(RuleSet::KISWAHILI);
         let mut text = String::from("[Event \"Benchmark\"]\n[Result \"*\"]\n\n");
         let mut n = 0;
@@ -19,10 +19,7 @@ fn record(plies: usize) -> String {
             if moves.is_empty() {
                 break;
             }
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            let mv = moves[((state >> 33) % moves.len() as u64) as usize];
+            let mv = moves[rng.below(moves.len())];
             if pos.to_move() == Side::South {
                 text.push_str(&format!("{}. ", n / 2 + 1));
             }

@@ -28,9 +28,9 @@
 //!
 //! A [`Visitor`] receives what the parser reads (tags, moves, NAGs, annotations, comments,
 //! variations, results, diagnostics) without a record being built: the way to scan large
-//! files, several times faster than building every game ([`visit_record`] for a text,
-//! [`visit_reader`] for a stream in bounded memory). [`parse_record`]'s record is itself
-//! built by a visitor of the same events.
+//! files without the cost of building every game (BENCHMARKS.md has the figures;
+//! [`visit_record`] for a text, [`visit_reader`] for a stream in bounded memory).
+//! [`parse_record`]'s record is itself built by a visitor of the same events.
 //!
 //! ```
 //! use bao_notation::{visit_record, GameResult, MoveNumber, MoveToken, Span, Spanned, Visitor};

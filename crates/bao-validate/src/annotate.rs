@@ -346,13 +346,7 @@ mod tests {
 
     /// A small deterministic generator.
     fn lcg(seed: u64) -> impl FnMut(usize) -> usize {
-        let mut s = seed;
-        move |n| {
-            s = s
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (s >> 33) as usize % n
-        }
+        bao_testkit::Lcg::new(seed).picker()
     }
 
     /// Every move of random capped games under every preset, with its trace and the next

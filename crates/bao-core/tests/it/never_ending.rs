@@ -1,7 +1,8 @@
 use std::collections::HashMap;
 
 use bao_core::{
-    BySide, EndReason, EndlessMove, HouseState, Move, NeverEnding, Position, RuleSet, Setup, Side,
+    BySide, EndReason, EndlessMove, HouseState, IllegalReason, Move, NeverEnding, Position,
+    ResolveError, RuleSet, Setup, Side,
 };
 
 /// Mancala World Problem 3 (rules-reference B5.3-19): South to move in namua, hands 11/11,
@@ -40,15 +41,37 @@ fn a3_takasa_is_rejected_by_g11_with_its_cycle() {
     let pos = problem_3(RuleSet::KISWAHILI);
     assert_eq!(RuleSet::KISWAHILI.endless_move, EndlessMove::Illegal);
     let err = pos.play(&a3_left_takasa()).unwrap_err();
-    assert_eq!(err.rule, "G11", "{err}");
-    assert_eq!(err.never_ending, Some(CYCLE));
-    assert_eq!(err.mv, "A3<*");
-    assert!(err.message.contains("lap 1"), "{}", err.message);
-    assert!(err.message.contains("228"), "{}", err.message);
+    assert_eq!(err.rule(), "G11", "{err}");
+    assert_eq!(err.reason.never_ending(), Some(CYCLE));
+    assert_eq!(err.mv.to_string(), "A3<*");
+    // The cycle from lap 1, every 228 laps, is the reason's data.
+    assert_eq!(err.reason, IllegalReason::NeverEnding(CYCLE));
     // diagnose and resolve give the same answer.
     assert_eq!(pos.diagnose(&a3_left_takasa()), err);
     let spec = "A3<*".parse().unwrap();
-    assert_eq!(pos.resolve(&spec).unwrap_err().never_ending, Some(CYCLE));
+    assert_eq!(pos.resolve(&spec).unwrap_err(), ResolveError::Illegal(err));
+}
+
+/// No capture exists, so `A3<` (or `A3L`) written without `*` is read as the takasa
+/// `A3<*`, which never ends: resolving it gives G11 with the cycle, not G6 (issue 14).
+#[test]
+fn a3_written_without_star_is_read_as_the_takasa_and_rejected_by_g11() {
+    let pos = problem_3(RuleSet::KISWAHILI);
+    assert!(
+        pos.legal_moves().iter().all(|m| m.takasa),
+        "no capture exists"
+    );
+    for text in ["A3<", "A3L"] {
+        let spec = text.parse().unwrap();
+        let Err(ResolveError::Illegal(err)) = pos.resolve(&spec) else {
+            panic!("{text} resolved");
+        };
+        assert_eq!(err.mv, a3_left_takasa(), "{text}");
+        assert_eq!(err.reason, IllegalReason::NeverEnding(CYCLE), "{text}");
+    }
+    // Without a sign the token is A3>*, the one legal move from A3.
+    let spec = "A3".parse().unwrap();
+    assert_eq!(pos.resolve(&spec), Ok("A3>*".parse().unwrap()));
 }
 
 #[test]
@@ -65,13 +88,7 @@ fn a3_takasa_is_not_a_legal_move_under_the_default_policy() {
         assert_eq!(trace.never_ending, None, "{mv}");
     }
     // random_move never picks it either.
-    let mut state = 1u64;
-    let mut pick = |n: usize| {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (state >> 33) as usize % n
-    };
+    let mut pick = bao_testkit::Lcg::new(1).picker();
     for _ in 0..200 {
         let (mv, _) = pos.random_move(&mut pick).unwrap();
         assert_ne!(mv, a3_left_takasa());
@@ -95,7 +112,7 @@ fn under_draw_it_is_legal_and_the_game_is_drawn() {
     assert_eq!(next.to_move(), Side::North);
     assert_eq!(next.total_seeds(), 64);
     assert!(next.legal_moves().is_empty());
-    assert_eq!(next.diagnose(&"a4<*".parse().unwrap()).rule, "E4");
+    assert_eq!(next.diagnose(&"a4<*".parse().unwrap()).rule(), "E4");
 }
 
 #[test]
@@ -142,4 +159,35 @@ fn an_independent_relay_model_agrees_on_lap_1_and_period_228() {
         }
     }
     panic!("no cycle within 10000 laps");
+}
+
+/// The stress case of rules-reference §5.1: South to move in mtaji, both houses destroyed,
+/// hands 0; the takasa `A4>*` never ends, with a cycle from lap 1 of 156,182,288 laps,
+/// found exactly (bao-core is built with `opt-level = 3` in the test profile for this).
+#[test]
+fn section_5_1_stress_case_has_period_156_182_288() {
+    let mut s = Setup::start(with_policy("draw"));
+    s.pits = [
+        [3, 0, 3, 2, 7, 1, 13, 2], // A
+        [4, 3, 2, 1, 2, 1, 4, 9],  // B
+        [0, 1, 0, 0, 0, 0, 0, 0],  // a
+        [1, 1, 2, 0, 0, 1, 0, 1],  // b
+    ];
+    s.hands = BySide::new(0, 0);
+    s.houses = BySide::new(HouseState::Destroyed, HouseState::Destroyed);
+    let pos = Position::from_setup(s).expect("valid");
+    let (next, trace) = pos
+        .play(&"A4>*".parse().unwrap())
+        .expect("legal under draw");
+    assert_eq!(
+        trace.never_ending,
+        Some(NeverEnding {
+            cycle_start_lap: 1,
+            period: 156_182_288,
+        })
+    );
+    assert_eq!(
+        next.outcome().map(|o| o.reason),
+        Some(EndReason::NeverEnding)
+    );
 }
