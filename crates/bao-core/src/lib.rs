@@ -62,7 +62,7 @@ mod trace;
 mod types;
 
 pub use illegal::{IllegalReason, PlayError, ResolveError};
-pub use move_text::{MoveSyntax, MoveText, MoveTextError, WrittenPit, WINDOW};
+pub use move_text::{MoveSyntax, MoveText, MoveTextError, WrittenPit, MOVE_TEXT_WINDOW};
 pub use play::perft;
 pub use position::{
     EndReason, HandProblem, HouseProblem, HouseState, Outcome, Position, Setup, SetupError,

@@ -90,9 +90,12 @@ static MARKS: [bool; 256] = {
     t
 };
 
+/// No byte ends a word: [`MoveText::read_window`] looks for the marks after every token.
+static NO_WORD_ENDS: [bool; 256] = [false; 256];
+
 /// The bytes [`MoveText::read_window`] reads from: more than the longest token (`A6<**#`,
 /// `A6<+#`: 7 bytes).
-pub const WINDOW: usize = 16;
+pub const MOVE_TEXT_WINDOW: usize = 16;
 
 impl MoveText {
     /// Reads a move token from the start of `bytes` under `syntax`: the pit, then a sign,
@@ -118,7 +121,7 @@ impl MoveText {
         bytes: &[u8],
         syntax: MoveSyntax,
     ) -> Result<(MoveText, usize), MoveTextError> {
-        match bytes.first_chunk::<WINDOW>() {
+        match bytes.first_chunk::<MOVE_TEXT_WINDOW>() {
             Some(w) => MoveText::read_window(w, syntax),
             None => {
                 if bytes.is_empty() {
@@ -127,7 +130,7 @@ impl MoveText {
                 if bytes.len() < 2 && matches!(bytes[0], b'A' | b'B' | b'a' | b'b') {
                     return Err(MoveTextError::Short);
                 }
-                let mut w = [END; WINDOW];
+                let mut w = [END; MOVE_TEXT_WINDOW];
                 w[..bytes.len()].copy_from_slice(bytes);
                 MoveText::read_window(&w, syntax)
             }
@@ -144,10 +147,25 @@ impl MoveText {
     /// [`MoveTextError::PitNumber`] or [`MoveTextError::RowLetter`]).
     #[inline(always)]
     pub fn read_window(
-        w: &[u8; WINDOW],
+        w: &[u8; MOVE_TEXT_WINDOW],
         syntax: MoveSyntax,
     ) -> Result<(MoveText, usize), MoveTextError> {
-        let at = |i: usize| w[i % WINDOW];
+        MoveText::read_window_until(w, syntax, &NO_WORD_ENDS)
+    }
+
+    /// [`MoveText::read_window`] for a tokenizer that knows which bytes end a word (`ends`,
+    /// which must hold none of `*`, `+`, `#`): where the sign or `*` is followed by one of
+    /// them, the token ends there without looking for the rarer marks.
+    ///
+    /// # Errors
+    /// As [`MoveText::read_window`].
+    #[inline(always)]
+    pub fn read_window_until(
+        w: &[u8; MOVE_TEXT_WINDOW],
+        syntax: MoveSyntax,
+        ends: &[bool; 256],
+    ) -> Result<(MoveText, usize), MoveTextError> {
+        let at = |i: usize| w[i % MOVE_TEXT_WINDOW];
         let (pit, mut i) = match at(0) {
             c @ (b'A' | b'B' | b'a' | b'b') => {
                 let n = at(1);
@@ -186,7 +204,8 @@ impl MoveText {
             safari: false,
             win_mark: false,
         };
-        if !MARKS[usize::from(at(i))] {
+        let next = usize::from(at(i));
+        if ends[next] || !MARKS[next] {
             return Ok((text, i));
         }
         Self::read_marks(w, text, i)
@@ -196,11 +215,11 @@ impl MoveText {
     /// the caller keep the token in memory on the common path too.)
     #[inline(always)]
     fn read_marks(
-        w: &[u8; WINDOW],
+        w: &[u8; MOVE_TEXT_WINDOW],
         mut text: MoveText,
         mut i: usize,
     ) -> Result<(MoveText, usize), MoveTextError> {
-        let at = |i: usize| w[i % WINDOW];
+        let at = |i: usize| w[i % MOVE_TEXT_WINDOW];
         let second_star = text.takasa && at(i) == b'*';
         i += usize::from(second_star);
         text.takasia_mark = second_star;
@@ -256,6 +275,21 @@ mod tests {
         assert!(t.takasia_mark);
         assert_eq!(read("A6l", MoveSyntax::STRICT).unwrap().1, 2);
         assert_eq!(read("A6l", MoveSyntax::RECORD).unwrap().1, 3);
+    }
+
+    #[test]
+    fn word_ends_stop_the_token_early_and_change_nothing_else() {
+        let mut ends = [false; 256];
+        ends[usize::from(b' ')] = true;
+        for s in ["A6<* x", "A6< ", "a5>*+", "b2**#", "A6<+# ", "A6<*) "] {
+            let mut w = [0; MOVE_TEXT_WINDOW];
+            w[..s.len()].copy_from_slice(s.as_bytes());
+            assert_eq!(
+                MoveText::read_window_until(&w, MoveSyntax::RECORD, &ends),
+                MoveText::read_window(&w, MoveSyntax::RECORD),
+                "{s}"
+            );
+        }
     }
 
     #[test]

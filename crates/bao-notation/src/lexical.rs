@@ -228,7 +228,7 @@ pub(crate) fn fast_move(bytes: &[u8], from: usize) -> Option<FastMove> {
 /// [`fast_move`] on the window `w` of the text at `from`, whose first byte is a row letter.
 #[inline(always)]
 fn move_in(w: &[u8; 16], from: usize) -> Option<FastMove> {
-    let (text, end) = MoveText::read_window(w, MoveSyntax::RECORD).ok()?;
+    let (text, end) = MoveText::read_window_until(w, MoveSyntax::RECORD, &DELIM).ok()?;
     let at = |i: usize| w[i & 15];
     let token = MoveToken::from(text);
     // The usual word ends with the token; a glyph after it is rarer.
