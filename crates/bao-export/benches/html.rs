@@ -40,16 +40,26 @@ fn bench(c: &mut Criterion) {
     let checked: Checked = check_bytes("bench.bao", text.as_bytes(), &CheckOptions::default());
     assert!(checked.report.is_valid());
     let opts = HtmlOptions::default();
-    let page = game_html(&checked, 0, &opts).unwrap();
+    let page = game_html(&checked.record, &checked.replayed, 0, &opts).unwrap();
     assert_eq!(page.matches("<svg xmlns=").count(), 101);
     eprintln!("html: 100-ply page is {} bytes", page.len());
     c.bench_function("html: 100-ply game, whole page", |b| {
-        b.iter(|| black_box(game_html(&checked, 0, &opts).unwrap().len()));
+        b.iter(|| {
+            black_box(
+                game_html(&checked.record, &checked.replayed, 0, &opts)
+                    .unwrap()
+                    .len(),
+            )
+        });
     });
     c.bench_function("check + html: 100-ply record to page", |b| {
         b.iter(|| {
             let checked = check_bytes("bench.bao", text.as_bytes(), &CheckOptions::default());
-            black_box(game_html(&checked, 0, &opts).unwrap().len())
+            black_box(
+                game_html(&checked.record, &checked.replayed, 0, &opts)
+                    .unwrap()
+                    .len(),
+            )
         });
     });
 
@@ -57,14 +67,14 @@ fn bench(c: &mut Criterion) {
     json.throughput(Throughput::Elements(100));
     for legal in [false, true] {
         let name = if legal { "with legal moves" } else { "plain" };
-        let bytes = record_json_pretty(&checked, &JsonOptions { legal })
+        let bytes = record_json_pretty(&checked.record, &checked.replayed, &JsonOptions { legal })
             .unwrap()
             .len();
         eprintln!("json ({name}): {bytes} bytes");
         json.bench_function(name, |b| {
             b.iter(|| {
                 black_box(
-                    record_json_pretty(&checked, &JsonOptions { legal })
+                    record_json_pretty(&checked.record, &checked.replayed, &JsonOptions { legal })
                         .unwrap()
                         .len(),
                 )

@@ -77,7 +77,12 @@ fn games_ending_without_a_legal_move_end_there() {
                 "{preset} seed {seed}\n{text}"
             );
             assert_eq!(c.report.stats.plies, moves.len());
-            let last = c.played[0].last().expect("moves");
+            let last = c.replayed[0]
+                .main
+                .plies
+                .last()
+                .and_then(|p| p.played())
+                .expect("moves");
             assert_eq!(last.mv, *moves.last().expect("moves"));
             assert!(
                 last.wins,
