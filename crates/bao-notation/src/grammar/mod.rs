@@ -24,6 +24,7 @@ use tags::TagSection;
 pub use movetext::MAX_VARIATION_DEPTH;
 pub use tags::KNOWN_TAGS;
 
+/// A word as a message shows it: at most `MAX` bytes of it, then `…`.
 fn shown(word: &str) -> String {
     const MAX: usize = 40;
     if word.len() <= MAX {
@@ -35,6 +36,7 @@ fn shown(word: &str) -> String {
     }
     format!("{}…", &word[..end])
 }
+
 /// A comment read but not yet given to the visitor: its kind, its span, and where its text
 /// ends (before the `}` or the line end).
 #[derive(Debug, Clone, Copy)]

@@ -14,8 +14,10 @@ use crate::visit::Visitor;
 /// The `discard` depth that skips the rest of a game (past the ply limit): no number of `)`
 /// brings it back to 0.
 pub(super) const SKIP_REST: usize = usize::MAX / 2;
+
 /// The deepest nesting of variations accepted.
 pub const MAX_VARIATION_DEPTH: usize = 64;
+
 /// What the parser keeps of the last element of an open line: enough to attach NAGs and an
 /// annotation to a move, and to report them where there is none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,6 +44,7 @@ impl Frame {
         }
     }
 }
+
 impl<'s> Parser<'s> {
     /// Movetext up to the result, a tag line or the end, given to `v` (with the game begun
     /// on its first event, when `begun` is still false). `opened` says that the comments

@@ -36,6 +36,9 @@ const POSITION: usize = 8;
 /// The index of `Directions` in [`KNOWN_TAGS`].
 const DIRECTIONS: usize = 14;
 
+/// Up to this many other tag names a game's names are compared in a list; beyond, in a set.
+const OTHER_TAGS_IN_A_LIST: usize = 16;
+
 /// The index in [`KNOWN_TAGS`] of a name spelled exactly as there.
 #[inline(always)]
 fn known_tag_index(name: &[u8]) -> Option<usize> {
@@ -120,7 +123,7 @@ impl<'s> Parser<'s> {
         let src: &'s str = self.src;
         let text = &src[name.range()];
         let others = &mut self.scratch.other_tags;
-        let dup = if others.len() < 16 {
+        let dup = if others.len() < OTHER_TAGS_IN_A_LIST {
             others.iter().any(|s| &src[s.range()] == text)
         } else {
             let set = seen.get_or_insert_with(|| others.iter().map(|s| &src[s.range()]).collect());
