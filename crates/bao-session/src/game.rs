@@ -5,7 +5,7 @@
 
 use bao_core::{Move, MoveSpec, Position, RuleSet, Side};
 pub(crate) use bao_notation::meaning::is_game;
-use bao_notation::{meaning, parse_record, Directions, Element, Game, MoveItem, Spanned};
+use bao_notation::{meaning, read_move_line, Directions, Game, MoveItem, MoveLineError};
 
 use crate::error::SessionError;
 use crate::reply::Refusal;
@@ -103,38 +103,17 @@ fn fits(spec: &MoveSpec, m: &Move) -> bool {
 
 /// Reads a line as one move in the record format (number, token, glyphs), or says why not.
 pub(crate) fn read_move(line: &str) -> Result<MoveItem, Refusal> {
-    let parsed = parse_record(&format!("{line}\n*\n"));
-    if let Some(e) = parsed.errors.iter().find(|e| e.is_error()) {
-        return Err(Refusal::NotAMove {
+    read_move_line(line).map_err(|e| match e {
+        MoveLineError::Syntax(e) => Refusal::NotAMove {
             line: line.to_owned(),
-            why: e.message.clone(),
-        });
-    }
-    let mut games = parsed.record.games.into_iter();
-    let only = match (games.next(), games.next()) {
-        (Some(g), None) => Some(g.value),
-        _ => None,
-    };
-    let item = only.filter(|g| g.tags.is_empty()).and_then(|g| {
-        let mut it = g.movetext.into_iter();
-        match (it.next(), it.next()) {
-            (
-                Some(Spanned {
-                    value: Element::Move(m),
-                    ..
-                }),
-                None,
-            ) => Some(m),
-            _ => None,
-        }
-    });
-    match item {
-        Some(m) if m.annotation.is_some() => Err(Refusal::Annotated),
-        Some(m) => Ok(m),
-        None => Err(Refusal::NotOneMove {
+            why: e.message,
+        },
+        MoveLineError::Annotated => Refusal::Annotated,
+        // Nothing, several moves, a result, or another reason the line is not one move.
+        _ => Refusal::NotOneMove {
             line: line.to_owned(),
-        }),
-    }
+        },
+    })
 }
 
 #[cfg(test)]
