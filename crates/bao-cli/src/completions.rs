@@ -1,4 +1,4 @@
-//! `bao completions SHELL`: a shell completion script on stdout (clap_complete).
+//! `bao completions SHELL`: a shell completion script on stdout (`clap_complete`).
 
 use std::io::Write;
 

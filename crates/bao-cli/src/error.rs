@@ -39,8 +39,8 @@ pub(crate) fn position_json_error(e: &bao_core::json::PositionJsonError) -> Stri
 }
 
 impl CliError {
-    pub(crate) fn io(what: impl Into<String>, source: std::io::Error) -> CliError {
-        CliError::Io {
+    pub(crate) fn io(what: impl Into<String>, source: std::io::Error) -> Self {
+        Self::Io {
             what: what.into(),
             source,
         }
@@ -49,24 +49,24 @@ impl CliError {
     /// The process exit code for this error.
     pub(crate) fn exit_code(&self) -> u8 {
         match self {
-            CliError::Invalid { .. } => 1,
-            CliError::Io { .. } | CliError::Usage(_) | CliError::Internal(_) => 2,
+            Self::Invalid { .. } => 1,
+            Self::Io { .. } | Self::Usage(_) | Self::Internal(_) => 2,
         }
     }
 
     /// Whether this is a write to a closed pipe (`bao replay x | head`): not an error.
     pub(crate) fn is_broken_pipe(&self) -> bool {
-        matches!(self, CliError::Io { source, .. } if source.kind() == std::io::ErrorKind::BrokenPipe)
+        matches!(self, Self::Io { source, .. } if source.kind() == std::io::ErrorKind::BrokenPipe)
     }
 }
 
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CliError::Io { what, source } => write!(f, "{what}: {source}"),
-            CliError::Invalid { argument, message } => write!(f, "{argument}: {message}"),
-            CliError::Usage(message) => f.write_str(message),
-            CliError::Internal(message) => write!(f, "internal error: {message}"),
+            Self::Io { what, source } => write!(f, "{what}: {source}"),
+            Self::Invalid { argument, message } => write!(f, "{argument}: {message}"),
+            Self::Usage(message) => f.write_str(message),
+            Self::Internal(message) => write!(f, "internal error: {message}"),
         }
     }
 }
@@ -76,10 +76,10 @@ impl std::error::Error for CliError {}
 impl miette::Diagnostic for CliError {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         Some(Box::new(match self {
-            CliError::Io { .. } => "bao::io::failed",
-            CliError::Invalid { .. } => "bao::io::invalid_argument",
-            CliError::Usage(_) => "bao::io::usage",
-            CliError::Internal(_) => "bao::io::internal",
+            Self::Io { .. } => "bao::io::failed",
+            Self::Invalid { .. } => "bao::io::invalid_argument",
+            Self::Usage(_) => "bao::io::usage",
+            Self::Internal(_) => "bao::io::internal",
         }))
     }
 }

@@ -17,27 +17,27 @@ pub(crate) enum Input {
 
 impl Input {
     /// Reads a command-line value: `-` is stdin.
-    pub(crate) fn parse(s: &str) -> Result<Input, String> {
+    pub(crate) fn parse(s: &str) -> Result<Self, String> {
         Ok(if s == "-" {
-            Input::Stdin
+            Self::Stdin
         } else {
-            Input::Path(PathBuf::from(s))
+            Self::Path(PathBuf::from(s))
         })
     }
 
     /// The name used in messages.
     pub(crate) fn name(&self) -> String {
         match self {
-            Input::Stdin => "stdin".to_owned(),
-            Input::Path(p) => p.display().to_string(),
+            Self::Stdin => "stdin".to_owned(),
+            Self::Path(p) => p.display().to_string(),
         }
     }
 
     /// Opens the input for buffered reading.
     pub(crate) fn open(&self) -> Result<Box<dyn BufRead>, CliError> {
         Ok(match self {
-            Input::Stdin => Box::new(BufReader::new(io::stdin())),
-            Input::Path(p) => {
+            Self::Stdin => Box::new(BufReader::new(io::stdin())),
+            Self::Path(p) => {
                 let file = File::open(p)
                     .map_err(|e| CliError::io(format!("cannot read {}", self.name()), e))?;
                 Box::new(BufReader::new(file))

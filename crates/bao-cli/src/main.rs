@@ -119,19 +119,19 @@ enum Command {
 impl Command {
     fn run(&self, ctx: &Context) -> Result<Status, CliError> {
         match self {
-            Command::Check(args) => check::run(args, ctx),
-            Command::Annotate(args) => annotate::run(args, ctx),
-            Command::Replay(args) => replay::run(args, ctx),
-            Command::Export(args) => export::run(args, ctx),
-            Command::Import(args) => import::run(args, ctx),
-            Command::Show(args) => show::run(args, ctx),
-            Command::Record(args) => record::run(args, ctx),
-            Command::Perft(args) => perft::run(args, ctx),
-            Command::Fmt(args) => fmt::run(args, ctx),
-            Command::New(args) => new::run(args, ctx),
-            Command::Legal(args) => legal::run(args, ctx),
-            Command::Completions(args) => completions::run(args, ctx),
-            Command::Man(args) => man::run(args, ctx),
+            Self::Check(args) => check::run(args, ctx),
+            Self::Annotate(args) => annotate::run(args, ctx),
+            Self::Replay(args) => replay::run(args, ctx),
+            Self::Export(args) => export::run(args, ctx),
+            Self::Import(args) => import::run(args, ctx),
+            Self::Show(args) => show::run(args, ctx),
+            Self::Record(args) => record::run(args, ctx),
+            Self::Perft(args) => perft::run(args, ctx),
+            Self::Fmt(args) => fmt::run(args, ctx),
+            Self::New(args) => new::run(args, ctx),
+            Self::Legal(args) => legal::run(args, ctx),
+            Self::Completions(args) => completions::run(args, ctx),
+            Self::Man(args) => man::run(args, ctx),
         }
     }
 }

@@ -1,4 +1,4 @@
-//! `bao man`: manual pages in roff (clap_mangen).
+//! `bao man`: manual pages in roff (`clap_mangen`).
 //!
 //! Without `-o` one page goes to stdout: `bao(1)`, or with `COMMAND` (`bao man export svg`)
 //! that command's page. With `-o DIR` the main page and one page per subcommand

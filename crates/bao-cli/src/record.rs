@@ -64,7 +64,7 @@ pub(crate) struct Args {
     /// North's player.
     #[arg(long, value_name = "NAME")]
     north: Option<String>,
-    /// The rule set: a preset and optional `name=value` overrides (the RuleSet tag).
+    /// The rule set: a preset and optional `name=value` overrides (the `RuleSet` tag).
     #[arg(long, value_name = "RULES")]
     rules: Option<String>,
     /// Start from this position string (the Position tag) instead of the start position.

@@ -68,8 +68,8 @@ struct ReplayError {
 }
 
 impl ReplayError {
-    fn line(kind: &'static str, reason: String) -> ReplayError {
-        ReplayError {
+    fn line(kind: &'static str, reason: String) -> Self {
+        Self {
             kind,
             ply: None,
             mv: None,
@@ -80,11 +80,11 @@ impl ReplayError {
         }
     }
 
-    fn at(kind: &'static str, ply: usize, mv: String, reason: String) -> ReplayError {
-        ReplayError {
+    fn at(kind: &'static str, ply: usize, mv: String, reason: String) -> Self {
+        Self {
             ply: Some(ply),
             mv: Some(mv),
-            ..ReplayError::line(kind, reason)
+            ..Self::line(kind, reason)
         }
     }
 
@@ -96,16 +96,16 @@ impl ReplayError {
         shown: &dyn std::fmt::Display,
         e: &ResolveError,
         rules: &RuleSet,
-    ) -> ReplayError {
+    ) -> Self {
         let never_ending = match e {
             ResolveError::Illegal(e) => e.reason.never_ending(),
             _ => None,
         };
-        ReplayError {
+        Self {
             rule: Some(e.rule()),
             cycle_start_lap: never_ending.map(|n| n.cycle_start_lap),
             period: never_ending.map(|n| n.period),
-            ..ReplayError::at(
+            ..Self::at(
                 "illegal",
                 ply,
                 text.to_owned(),

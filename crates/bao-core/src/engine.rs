@@ -51,12 +51,12 @@ impl Tracer for () {
 impl Tracer for MoveTrace {
     const ON: bool = true;
     fn lap(&mut self, lap: Lap) {
-        if self.laps.len() < MoveTrace::LAP_LIMIT {
+        if self.laps.len() < Self::LAP_LIMIT {
             self.laps.push(lap);
         }
     }
     fn capture(&mut self, capture: Capture) {
-        if self.captures.len() < MoveTrace::LAP_LIMIT {
+        if self.captures.len() < Self::LAP_LIMIT {
             self.captures.push(capture);
         }
     }
@@ -64,7 +64,7 @@ impl Tracer for MoveTrace {
         if let (Event::Placed { pit }, None) = (event, self.placement) {
             self.placement = Some(pit);
         }
-        if self.events.len() < MoveTrace::LAP_LIMIT {
+        if self.events.len() < Self::LAP_LIMIT {
             self.events.push(event);
         }
     }
@@ -90,9 +90,9 @@ pub(crate) enum Finish {
 
 impl Finish {
     /// `Some(self)` for a never-ending finish whose cycle start is still unknown.
-    fn filter_unknown_start(self) -> Option<Finish> {
+    fn filter_unknown_start(self) -> Option<Self> {
         match self {
-            Finish::NeverEnding(ne) if ne.cycle_start_lap == 0 => Some(self),
+            Self::NeverEnding(ne) if ne.cycle_start_lap == 0 => Some(self),
             _ => None,
         }
     }
@@ -138,7 +138,7 @@ pub(crate) struct Outcome {
 impl Outcome {
     /// A placeholder for a run not made yet, to be overwritten by one (an empty board, no
     /// laps). A constant, so that filling a slot with it reads no position just written.
-    pub(crate) const UNPLAYED: Outcome = Outcome {
+    pub(crate) const UNPLAYED: Self = Self {
         after: Changed {
             board: [[0; RING]; 2],
             hands: [0; 2],
@@ -217,12 +217,12 @@ enum End {
 
 impl From<End> for Finish {
     #[inline]
-    fn from(end: End) -> Finish {
+    fn from(end: End) -> Self {
         match end {
-            End::Done => Finish::Done,
-            End::BaoHamna => Finish::BaoHamna,
-            End::FrontRowEmptied => Finish::FrontRowEmptied,
-            End::Capped => Finish::Capped,
+            End::Done => Self::Done,
+            End::BaoHamna => Self::BaoHamna,
+            End::FrontRowEmptied => Self::FrontRowEmptied,
+            End::Capped => Self::Capped,
         }
     }
 }
@@ -1069,7 +1069,7 @@ mod tests {
                                 takasa,
                                 safari: false,
                             };
-                            if pos.stage() == crate::types::Stage::Mtaji && pos.get(mv.pit) >= 2 {
+                            if pos.stage() == Stage::Mtaji && pos.get(mv.pit) >= 2 {
                                 let want = naive(&pos, mv, 200_000);
                                 let got = execute(&pos, mv, &mut ());
                                 match (want, got.finish) {

@@ -150,28 +150,26 @@ impl IllegalReason {
     #[must_use]
     pub const fn rule(&self) -> &'static str {
         match self {
-            IllegalReason::GameOver { .. } => "E4",
-            IllegalReason::NotOwnPit { .. } => "G1",
-            IllegalReason::NamuaBackRow { .. } | IllegalReason::NamuaEmptyPit { .. } => "N1",
-            IllegalReason::TooFewSeeds { .. } => "M1",
-            IllegalReason::CaptureMandatory { .. } => "G5",
-            IllegalReason::NeverEnding(_) => "G11",
-            IllegalReason::FrontRowGuard { .. } => "G10",
-            IllegalReason::SafariWithoutHouse { .. } => "N7",
-            IllegalReason::KichwaNotChoosable { .. } => "G7",
-            IllegalReason::TooManySeedsToCapture { .. } => "M2",
-            IllegalReason::NoCaptureExists { .. } | IllegalReason::NotACapture { .. } => "G6",
-            IllegalReason::CapturePriority { variant, .. } => match variant {
+            Self::GameOver { .. } => "E4",
+            Self::NotOwnPit { .. } => "G1",
+            Self::NamuaBackRow { .. } | Self::NamuaEmptyPit { .. } => "N1",
+            Self::TooFewSeeds { .. } => "M1",
+            Self::CaptureMandatory { .. } => "G5",
+            Self::NeverEnding(_) => "G11",
+            Self::FrontRowGuard { .. } => "G10",
+            Self::SafariWithoutHouse { .. } => "N7",
+            Self::KichwaNotChoosable { .. } => "G7",
+            Self::TooManySeedsToCapture { .. } => "M2",
+            Self::NoCaptureExists { .. } | Self::NotACapture { .. } => "G6",
+            Self::CapturePriority { variant, .. } => match variant {
                 Variant::Kete => "K4",
                 _ => "T5",
             },
-            IllegalReason::TakasiaPit { .. } => "T3",
-            IllegalReason::NamuaHousePlacement { .. } | IllegalReason::NamuaPlacement { .. } => {
-                "N3"
-            }
-            IllegalReason::FirstTakataFromKuu { .. } => "K3",
-            IllegalReason::BackRowTakasa { .. } => "M4",
-            IllegalReason::NotLegal { .. } => "G4",
+            Self::TakasiaPit { .. } => "T3",
+            Self::NamuaHousePlacement { .. } | Self::NamuaPlacement { .. } => "N3",
+            Self::FirstTakataFromKuu { .. } => "K3",
+            Self::BackRowTakasa { .. } => "M4",
+            Self::NotLegal { .. } => "G4",
         }
     }
 
@@ -180,7 +178,7 @@ impl IllegalReason {
     #[must_use]
     pub const fn never_ending(&self) -> Option<NeverEnding> {
         match self {
-            IllegalReason::NeverEnding(ne) => Some(*ne),
+            Self::NeverEnding(ne) => Some(*ne),
             _ => None,
         }
     }
@@ -272,8 +270,8 @@ impl ResolveError {
     #[must_use]
     pub const fn rule(&self) -> &'static str {
         match self {
-            ResolveError::Illegal(e) => e.reason.rule(),
-            ResolveError::Ambiguous(_) => "G7",
+            Self::Illegal(e) => e.reason.rule(),
+            Self::Ambiguous(_) => "G7",
         }
     }
 }
@@ -281,8 +279,8 @@ impl ResolveError {
 impl fmt::Display for ResolveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ResolveError::Illegal(e) => e.fmt(f),
-            ResolveError::Ambiguous(moves) => {
+            Self::Illegal(e) => e.fmt(f),
+            Self::Ambiguous(moves) => {
                 write!(f, "ambiguous (G7): {} moves match", moves.len())
             }
         }
@@ -293,7 +291,7 @@ impl std::error::Error for ResolveError {}
 
 impl From<PlayError> for ResolveError {
     fn from(e: PlayError) -> Self {
-        ResolveError::Illegal(e)
+        Self::Illegal(e)
     }
 }
 

@@ -45,8 +45,8 @@ pub enum SideJson {
 impl From<Side> for SideJson {
     fn from(side: Side) -> Self {
         match side {
-            Side::South => SideJson::South,
-            Side::North => SideJson::North,
+            Side::South => Self::South,
+            Side::North => Self::North,
         }
     }
 }
@@ -54,8 +54,8 @@ impl From<Side> for SideJson {
 impl From<SideJson> for Side {
     fn from(side: SideJson) -> Self {
         match side {
-            SideJson::South => Side::South,
-            SideJson::North => Side::North,
+            SideJson::South => Self::South,
+            SideJson::North => Self::North,
         }
     }
 }
@@ -73,8 +73,8 @@ pub enum StageJson {
 impl From<Stage> for StageJson {
     fn from(stage: Stage) -> Self {
         match stage {
-            Stage::Namua => StageJson::Namua,
-            Stage::Mtaji => StageJson::Mtaji,
+            Stage::Namua => Self::Namua,
+            Stage::Mtaji => Self::Mtaji,
         }
     }
 }
@@ -82,8 +82,8 @@ impl From<Stage> for StageJson {
 impl From<StageJson> for Stage {
     fn from(stage: StageJson) -> Self {
         match stage {
-            StageJson::Namua => Stage::Namua,
-            StageJson::Mtaji => Stage::Mtaji,
+            StageJson::Namua => Self::Namua,
+            StageJson::Mtaji => Self::Mtaji,
         }
     }
 }
@@ -105,10 +105,10 @@ pub enum HouseJson {
 impl From<HouseState> for HouseJson {
     fn from(state: HouseState) -> Self {
         match state {
-            HouseState::Functional => HouseJson::Functional,
-            HouseState::Dormant => HouseJson::Dormant,
-            HouseState::Destroyed => HouseJson::Destroyed,
-            HouseState::None => HouseJson::None,
+            HouseState::Functional => Self::Functional,
+            HouseState::Dormant => Self::Dormant,
+            HouseState::Destroyed => Self::Destroyed,
+            HouseState::None => Self::None,
         }
     }
 }
@@ -116,10 +116,10 @@ impl From<HouseState> for HouseJson {
 impl From<HouseJson> for HouseState {
     fn from(state: HouseJson) -> Self {
         match state {
-            HouseJson::Functional => HouseState::Functional,
-            HouseJson::Dormant => HouseState::Dormant,
-            HouseJson::Destroyed => HouseState::Destroyed,
-            HouseJson::None => HouseState::None,
+            HouseJson::Functional => Self::Functional,
+            HouseJson::Dormant => Self::Dormant,
+            HouseJson::Destroyed => Self::Destroyed,
+            HouseJson::None => Self::None,
         }
     }
 }
@@ -135,7 +135,7 @@ pub struct BySideJson<T> {
 
 impl<T, U: From<T>> From<BySide<T>> for BySideJson<U> {
     fn from(v: BySide<T>) -> Self {
-        BySideJson {
+        Self {
             south: v.south.into(),
             north: v.north.into(),
         }
@@ -227,11 +227,11 @@ pub enum PositionJsonProblem {
 impl fmt::Display for PositionJsonProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PositionJsonProblem::StageMismatch { stage, side, hand } => write!(
+            Self::StageMismatch { stage, side, hand } => write!(
                 f,
                 "stage is {stage} but {side}, to move, has {hand} seeds in hand (namua while the hand is not empty, else mtaji)"
             ),
-            PositionJsonProblem::Setup(p) => write!(f, "{p}"),
+            Self::Setup(p) => write!(f, "{p}"),
         }
     }
 }
@@ -261,10 +261,10 @@ impl std::error::Error for PositionJsonError {}
 impl PositionJson {
     /// The JSON of a position.
     #[must_use]
-    pub fn from_position(pos: &Position) -> PositionJson {
+    pub fn from_position(pos: &Position) -> Self {
         let setup = pos.to_setup();
         let abstractplay = pos.rules().takasia == Takasia::AbstractPlay;
-        PositionJson {
+        Self {
             to_move: setup.to_move.into(),
             stage: pos.stage().into(),
             hands: setup.hands.into(),
@@ -352,7 +352,7 @@ pub struct OutcomeJson {
 
 impl From<&Outcome> for OutcomeJson {
     fn from(outcome: &Outcome) -> Self {
-        OutcomeJson {
+        Self {
             winner: outcome.winner.map(SideJson::from),
             loser: outcome.loser().map(SideJson::from),
             reason: outcome.reason.name().to_owned(),

@@ -22,12 +22,12 @@ pub struct MoveSyntax {
 
 impl MoveSyntax {
     /// A move on its own (`FromStr`): a full pit; `<`, `>`, `L`, `R`.
-    pub const STRICT: MoveSyntax = MoveSyntax {
+    pub const STRICT: Self = Self {
         number_only_pits: false,
         lower_case_letters: false,
     };
     /// A move in a record (`spec/notation.md`): also number-only pits and `l`, `r`.
-    pub const RECORD: MoveSyntax = MoveSyntax {
+    pub const RECORD: Self = Self {
         number_only_pits: true,
         lower_case_letters: true,
     };
@@ -117,12 +117,9 @@ impl MoveText {
     /// assert_eq!((text.pit, len), (WrittenPit::Number(5), 2));
     /// ```
     #[inline]
-    pub fn read_prefix(
-        bytes: &[u8],
-        syntax: MoveSyntax,
-    ) -> Result<(MoveText, usize), MoveTextError> {
+    pub fn read_prefix(bytes: &[u8], syntax: MoveSyntax) -> Result<(Self, usize), MoveTextError> {
         match bytes.first_chunk::<MOVE_TEXT_WINDOW>() {
-            Some(w) => MoveText::read_window(w, syntax),
+            Some(w) => Self::read_window(w, syntax),
             None => {
                 if bytes.is_empty() {
                     return Err(MoveTextError::Short);
@@ -132,7 +129,7 @@ impl MoveText {
                 }
                 let mut w = [END; MOVE_TEXT_WINDOW];
                 w[..bytes.len()].copy_from_slice(bytes);
-                MoveText::read_window(&w, syntax)
+                Self::read_window(&w, syntax)
             }
         }
     }
@@ -149,8 +146,8 @@ impl MoveText {
     pub fn read_window(
         w: &[u8; MOVE_TEXT_WINDOW],
         syntax: MoveSyntax,
-    ) -> Result<(MoveText, usize), MoveTextError> {
-        MoveText::read_window_until(w, syntax, &NO_WORD_ENDS)
+    ) -> Result<(Self, usize), MoveTextError> {
+        Self::read_window_until(w, syntax, &NO_WORD_ENDS)
     }
 
     /// [`MoveText::read_window`] for a tokenizer that knows which bytes end a word (`ends`,
@@ -164,7 +161,7 @@ impl MoveText {
         w: &[u8; MOVE_TEXT_WINDOW],
         syntax: MoveSyntax,
         ends: &[bool; 256],
-    ) -> Result<(MoveText, usize), MoveTextError> {
+    ) -> Result<(Self, usize), MoveTextError> {
         let at = |i: usize| w[i % MOVE_TEXT_WINDOW];
         let (pit, mut i) = match at(0) {
             c @ (b'A' | b'B' | b'a' | b'b') => {
@@ -196,7 +193,7 @@ impl MoveText {
         // two comes is as good as random); the rarer suffixes after them.
         let star = at(i) == b'*';
         i += usize::from(star);
-        let text = MoveText {
+        let text = Self {
             pit,
             sign,
             takasa: star,
@@ -216,9 +213,9 @@ impl MoveText {
     #[inline(always)]
     fn read_marks(
         w: &[u8; MOVE_TEXT_WINDOW],
-        mut text: MoveText,
+        mut text: Self,
         mut i: usize,
-    ) -> Result<(MoveText, usize), MoveTextError> {
+    ) -> Result<(Self, usize), MoveTextError> {
         let at = |i: usize| w[i % MOVE_TEXT_WINDOW];
         let second_star = text.takasa && at(i) == b'*';
         i += usize::from(second_star);

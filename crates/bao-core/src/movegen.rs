@@ -50,8 +50,8 @@ const fn bit_sign(bit: u32) -> Sign {
 }
 
 impl MoveSet {
-    pub(crate) const fn empty(kind: Kind, side: Side) -> MoveSet {
-        MoveSet {
+    pub(crate) const fn empty(kind: Kind, side: Side) -> Self {
+        Self {
             bits: 0,
             kind,
             side,
@@ -186,8 +186,8 @@ struct Chosen {
 }
 
 impl Chosen {
-    fn new() -> Chosen {
-        Chosen {
+    fn new() -> Self {
+        Self {
             mv: None,
             run: Run::UNPLAYED,
         }
@@ -196,13 +196,13 @@ impl Chosen {
 
 impl Analysis {
     /// An empty analysis of `pos`: the capture kind of its stage.
-    fn new(pos: &Position) -> Analysis {
+    fn new(pos: &Position) -> Self {
         let capture_kind = match pos.stage() {
             Stage::Namua => Kind::NamuaCapture,
             Stage::Mtaji => Kind::MtajiCapture,
         };
         let side = pos.to_move;
-        Analysis {
+        Self {
             captures: MoveSet::empty(capture_kind, side),
             takasas: MoveSet::empty(Kind::Takasa, side),
             chosen: Chosen::new(),
@@ -300,7 +300,7 @@ impl Position {
     /// no other candidate of its group is legal, so a random game seldom pays for a cycle of
     /// millions of laps (rules-reference §5.1); such a long move can still come out, but
     /// only when nothing quicker is legal. Not uniform over the legal list.
-    pub fn random_move(&self, pick: &mut dyn FnMut(usize) -> usize) -> Option<(Move, Position)> {
+    pub fn random_move(&self, pick: &mut dyn FnMut(usize) -> usize) -> Option<(Move, Self)> {
         let mut next = *self;
         let mv = next.play_random_move(pick)?;
         Some((mv, next))

@@ -17,18 +17,18 @@ pub(crate) struct PitSet(u16);
 
 impl PitSet {
     /// No pit.
-    pub(crate) const EMPTY: PitSet = PitSet(0);
+    pub(crate) const EMPTY: Self = Self(0);
     /// The front row.
-    pub(crate) const FRONT: PitSet = PitSet((1 << ROW_PITS) - 1);
+    pub(crate) const FRONT: Self = Self((1 << ROW_PITS) - 1);
     /// The back row.
-    pub(crate) const BACK: PitSet = PitSet(!PitSet::FRONT.0);
+    pub(crate) const BACK: Self = Self(!Self::FRONT.0);
     /// Every pit of the ring.
-    pub(crate) const ALL: PitSet = PitSet(u16::MAX);
+    pub(crate) const ALL: Self = Self(u16::MAX);
 
     /// The set of the one pit at ring index `r` (below [`RING`]).
     #[inline]
-    pub(crate) const fn single(r: usize) -> PitSet {
-        PitSet(1 << r)
+    pub(crate) const fn single(r: usize) -> Self {
+        Self(1 << r)
     }
 
     /// The bits: bit `r` set for ring index `r`.
@@ -57,8 +57,8 @@ impl PitSet {
 
     /// The set without ring index `r`.
     #[inline]
-    pub(crate) const fn without(self, r: usize) -> PitSet {
-        PitSet(self.0 & !(1 << r))
+    pub(crate) const fn without(self, r: usize) -> Self {
+        Self(self.0 & !(1 << r))
     }
 
     /// The ring indices in the set, in increasing order.
@@ -76,45 +76,45 @@ impl PitSet {
 
     /// The pits of `ring` holding at least `min` seeds.
     #[inline]
-    pub(crate) fn holding(ring: &[u8; RING], min: u8) -> PitSet {
-        PitSet(pits_holding(ring, min) as u16)
+    pub(crate) fn holding(ring: &[u8; RING], min: u8) -> Self {
+        Self(pits_holding(ring, min) as u16)
     }
 
     /// The front pits of `ring` holding at least `min` seeds (the back row not looked at).
     #[inline]
-    pub(crate) fn front_holding(ring: &[u8; RING], min: u8) -> PitSet {
-        PitSet(bytes_at_least(front_word(ring), min) as u16)
+    pub(crate) fn front_holding(ring: &[u8; RING], min: u8) -> Self {
+        Self(bytes_at_least(front_word(ring), min) as u16)
     }
 
     /// The front pits of `own` that are occupied and face an occupied pit of `opp` (own
     /// ring index `i` faces the opponent's `7 - i`): where a lap can capture.
     #[inline]
-    pub(crate) fn facing_seeds(own: &[u8; RING], opp: &[u8; RING]) -> PitSet {
-        PitSet(facing_seeds(own, opp) as u16)
+    pub(crate) fn facing_seeds(own: &[u8; RING], opp: &[u8; RING]) -> Self {
+        Self(facing_seeds(own, opp) as u16)
     }
 }
 
 impl BitAnd for PitSet {
-    type Output = PitSet;
+    type Output = Self;
     #[inline]
-    fn bitand(self, rhs: PitSet) -> PitSet {
-        PitSet(self.0 & rhs.0)
+    fn bitand(self, rhs: Self) -> Self {
+        Self(self.0 & rhs.0)
     }
 }
 
 impl BitOr for PitSet {
-    type Output = PitSet;
+    type Output = Self;
     #[inline]
-    fn bitor(self, rhs: PitSet) -> PitSet {
-        PitSet(self.0 | rhs.0)
+    fn bitor(self, rhs: Self) -> Self {
+        Self(self.0 | rhs.0)
     }
 }
 
 impl Not for PitSet {
-    type Output = PitSet;
+    type Output = Self;
     #[inline]
-    fn not(self) -> PitSet {
-        PitSet(!self.0)
+    fn not(self) -> Self {
+        Self(!self.0)
     }
 }
 

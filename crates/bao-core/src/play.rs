@@ -97,7 +97,7 @@ impl Position {
     ///
     /// # Errors
     /// The move is not legal here: why, as data.
-    pub fn play(&self, mv: &Move) -> Result<(Position, MoveTrace), PlayError> {
+    pub fn play(&self, mv: &Move) -> Result<(Self, MoveTrace), PlayError> {
         let mut trace = MoveTrace::new(*mv, self.to_move, self.stage());
         match self.legal_run(mv, &mut trace) {
             Some(run) => Ok(self.complete_traced(mv, &run, trace, true)),
@@ -133,7 +133,7 @@ impl Position {
     /// let back_row: Move = "b1<*".parse().unwrap();
     /// assert!(pos.play_into(&back_row, &mut trace).is_none());
     /// ```
-    pub fn play_into(&self, mv: &Move, trace: &mut MoveTrace) -> Option<Position> {
+    pub fn play_into(&self, mv: &Move, trace: &mut MoveTrace) -> Option<Self> {
         trace.reset(*mv, self.to_move, self.stage());
         let run = self.legal_run(mv, trace)?;
         Some(self.complete_traced_in(mv, &run, trace, false))
@@ -143,7 +143,7 @@ impl Position {
     /// trace: no legality test, and for an illegal move the result is unspecified; use
     /// [`Position::play`] for a move from outside.
     #[must_use]
-    pub fn play_unchecked(&self, mv: &Move) -> (Position, MoveTrace) {
+    pub fn play_unchecked(&self, mv: &Move) -> (Self, MoveTrace) {
         let mut trace = MoveTrace::new(*mv, self.to_move, self.stage());
         let run = execute(self, *mv, &mut trace);
         self.complete_traced(mv, &run, trace, true)
@@ -157,7 +157,7 @@ impl Position {
         run: &Run,
         mut trace: MoveTrace,
         end_test: bool,
-    ) -> (Position, MoveTrace) {
+    ) -> (Self, MoveTrace) {
         let next = self.complete_traced_in(mv, run, &mut trace, end_test);
         (next, trace)
     }
@@ -169,7 +169,7 @@ impl Position {
         run: &Run,
         trace: &mut MoveTrace,
         end_test: bool,
-    ) -> Position {
+    ) -> Self {
         // `trace.placement` was set by the tracer at the `Placed` event.
         trace.laps_total = run.laps;
         trace.seeds_sown = run.sown;
@@ -186,7 +186,7 @@ impl Position {
     /// playouts, where nobody reads what happened inside the move. As with
     /// [`Position::play_unchecked`], the move is not tested.
     #[must_use]
-    pub fn play_fast(&self, mv: &Move) -> Position {
+    pub fn play_fast(&self, mv: &Move) -> Self {
         let run = self.simulate(*mv);
         self.finish_move(mv, &run, None)
     }
@@ -202,7 +202,7 @@ impl Position {
     }
 
     /// The position after a move: [`Position::settle`] on a copy.
-    fn finish_move(&self, mv: &Move, run: &Run, trace: Option<&mut MoveTrace>) -> Position {
+    fn finish_move(&self, mv: &Move, run: &Run, trace: Option<&mut MoveTrace>) -> Self {
         let mut next = *self;
         next.settle(mv, run, trace);
         next

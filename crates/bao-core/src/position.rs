@@ -30,21 +30,21 @@ impl HouseState {
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
-            HouseState::Functional => "functional",
-            HouseState::Dormant => "dormant",
-            HouseState::Destroyed => "destroyed",
-            HouseState::None => "none",
+            Self::Functional => "functional",
+            Self::Dormant => "dormant",
+            Self::Destroyed => "destroyed",
+            Self::None => "none",
         }
     }
 
     /// Reads the JSON name.
     #[must_use]
-    pub fn from_name(s: &str) -> Option<HouseState> {
+    pub fn from_name(s: &str) -> Option<Self> {
         Some(match s {
-            "functional" => HouseState::Functional,
-            "dormant" => HouseState::Dormant,
-            "destroyed" => HouseState::Destroyed,
-            "none" => HouseState::None,
+            "functional" => Self::Functional,
+            "dormant" => Self::Dormant,
+            "destroyed" => Self::Destroyed,
+            "none" => Self::None,
             _ => return None,
         })
     }
@@ -86,10 +86,10 @@ impl EndReason {
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
-            EndReason::BaoHamna => "bao_hamna",
-            EndReason::NoLegalMove => "no_legal_move",
-            EndReason::OwnFrontRowEmpty => "own_front_row_empty",
-            EndReason::NeverEnding => "never_ending",
+            Self::BaoHamna => "bao_hamna",
+            Self::NoLegalMove => "no_legal_move",
+            Self::OwnFrontRowEmpty => "own_front_row_empty",
+            Self::NeverEnding => "never_ending",
         }
     }
 }
@@ -129,7 +129,7 @@ fn row_slot(side: Side, row: Row) -> usize {
 impl Setup {
     /// The start position of a rule set.
     #[must_use]
-    pub fn start(rules: RuleSet) -> Setup {
+    pub fn start(rules: RuleSet) -> Self {
         let mut pits = [[0u8; 8]; 4];
         let hand = rules.initial_hand();
         let house = if rules.houses {
@@ -147,7 +147,7 @@ impl Setup {
                 }
             }
         }
-        Setup {
+        Self {
             rules,
             to_move: Side::South,
             hands: BySide::new(hand, hand),
@@ -251,10 +251,10 @@ pub enum TakasiaProblem {
 impl fmt::Display for SetupProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SetupProblem::SeedCount { found } => write!(f, "seed count {found}"),
-            SetupProblem::House { side, why } => write!(f, "{side}'s house: {why:?}"),
-            SetupProblem::Hand { side, why } => write!(f, "{side}'s hand: {why:?}"),
-            SetupProblem::Takasia { pit, why } => write!(f, "takasia pit {pit}: {why:?}"),
+            Self::SeedCount { found } => write!(f, "seed count {found}"),
+            Self::House { side, why } => write!(f, "{side}'s house: {why:?}"),
+            Self::Hand { side, why } => write!(f, "{side}'s hand: {why:?}"),
+            Self::Takasia { pit, why } => write!(f, "takasia pit {pit}: {why:?}"),
         }
     }
 }
@@ -315,7 +315,7 @@ pub struct Position {
 impl Position {
     /// The start position of a rule set.
     #[must_use]
-    pub fn start(rules: RuleSet) -> Position {
+    pub fn start(rules: RuleSet) -> Self {
         // Built directly (a playout starts here every game); the same position as
         // `from_setup(Setup::start(rules))`, which a test checks.
         let (front, house) = match rules.variant {
@@ -327,7 +327,7 @@ impl Position {
         if rules.variant == Variant::Kujifunza {
             ring[8..].copy_from_slice(&[2; 8]);
         }
-        Position {
+        Self {
             board: [ring; 2],
             hands: [rules.initial_hand(); 2],
             houses: [if rules.houses { house } else { House::Absent }; 2],
@@ -343,7 +343,7 @@ impl Position {
     ///
     /// # Errors
     /// Every reason the setup is impossible.
-    pub fn from_setup(setup: Setup) -> Result<Position, SetupError> {
+    pub fn from_setup(setup: Setup) -> Result<Self, SetupError> {
         let mut problems = Vec::new();
         let rules = setup.rules;
         let on_board: u32 = setup.pits.iter().flatten().map(|&n| u32::from(n)).sum();
@@ -451,7 +451,7 @@ impl Position {
         for pit in Pit::all() {
             board[pit.side().index()][pit.ring()] = setup.get(pit);
         }
-        Ok(Position {
+        Ok(Self {
             board,
             hands: [setup.hands.south, setup.hands.north],
             houses,

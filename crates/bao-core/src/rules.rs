@@ -124,7 +124,7 @@ pub const PRESET_NAMES: [&str; 5] = [
 
 impl RuleSet {
     /// Bao la Kiswahili with the defaults of rules-reference A.2 (the default preset).
-    pub const KISWAHILI: RuleSet = RuleSet {
+    pub const KISWAHILI: Self = Self {
         variant: Variant::Kiswahili,
         abstractplay: false,
         houses: true,
@@ -144,24 +144,24 @@ impl RuleSet {
     };
 
     /// Bao la Kete (Lamu): Kiswahili plus K1-K4.
-    pub const KETE: RuleSet = RuleSet {
+    pub const KETE: Self = Self {
         variant: Variant::Kete,
         capture_priority: true,
         kuu_floor: true,
         first_takata_from_kuu: true,
-        ..RuleSet::KISWAHILI
+        ..Self::KISWAHILI
     };
 
     /// Bao la Kujifunza: mtaji rules only, no house powers, no takasia.
-    pub const KUJIFUNZA: RuleSet = RuleSet {
+    pub const KUJIFUNZA: Self = Self {
         variant: Variant::Kujifunza,
         houses: false,
         takasia: Takasia::Off,
-        ..RuleSet::KISWAHILI
+        ..Self::KISWAHILI
     };
 
     /// The AbstractPlay engine's Kiswahili (snapshot b8c3115), exactly.
-    pub const ABSTRACTPLAY: RuleSet = RuleSet {
+    pub const ABSTRACTPLAY: Self = Self {
         variant: Variant::Kiswahili,
         abstractplay: true,
         houses: true,
@@ -181,21 +181,21 @@ impl RuleSet {
     };
 
     /// The AbstractPlay engine's Kujifunza, exactly (it keeps takasia).
-    pub const ABSTRACTPLAY_KUJIFUNZA: RuleSet = RuleSet {
+    pub const ABSTRACTPLAY_KUJIFUNZA: Self = Self {
         variant: Variant::Kujifunza,
         houses: false,
-        ..RuleSet::ABSTRACTPLAY
+        ..Self::ABSTRACTPLAY
     };
 
     /// The preset called `name`.
     #[must_use]
-    pub fn preset(name: &str) -> Option<RuleSet> {
+    pub fn preset(name: &str) -> Option<Self> {
         Some(match name {
-            "kiswahili" => RuleSet::KISWAHILI,
-            "kete" => RuleSet::KETE,
-            "kujifunza" => RuleSet::KUJIFUNZA,
-            "abstractplay" => RuleSet::ABSTRACTPLAY,
-            "abstractplay-kujifunza" => RuleSet::ABSTRACTPLAY_KUJIFUNZA,
+            "kiswahili" => Self::KISWAHILI,
+            "kete" => Self::KETE,
+            "kujifunza" => Self::KUJIFUNZA,
+            "abstractplay" => Self::ABSTRACTPLAY,
+            "abstractplay-kujifunza" => Self::ABSTRACTPLAY_KUJIFUNZA,
             _ => return None,
         })
     }
@@ -214,10 +214,10 @@ impl RuleSet {
     /// assert!(!kete.kuu_floor);
     /// assert!(matches!(RuleSet::from_spec("chess"), Err(RuleSpecError::UnknownPreset(_))));
     /// ```
-    pub fn from_spec(text: &str) -> Result<RuleSet, RuleSpecError> {
+    pub fn from_spec(text: &str) -> Result<Self, RuleSpecError> {
         let mut words = text.split_whitespace();
         let preset = words.next().unwrap_or("");
-        let mut rules = RuleSet::preset(preset)
+        let mut rules = Self::preset(preset)
             .ok_or_else(|| RuleSpecError::UnknownPreset(UnknownPreset(preset.to_owned())))?;
         for word in words {
             let (name, value) = word.split_once('=').unwrap_or((word, ""));
@@ -233,7 +233,7 @@ impl RuleSet {
     pub fn preset_name(&self) -> Option<&'static str> {
         PRESET_NAMES
             .into_iter()
-            .find(|n| RuleSet::preset(n) == Some(*self))
+            .find(|n| Self::preset(n) == Some(*self))
     }
 
     /// The seeds each player has in hand at the start.
@@ -351,7 +351,7 @@ impl RuleSet {
 
 impl Default for RuleSet {
     fn default() -> Self {
-        RuleSet::KISWAHILI
+        Self::KISWAHILI
     }
 }
 
@@ -375,7 +375,7 @@ impl std::error::Error for UnknownPreset {}
 impl FromStr for RuleSet {
     type Err = UnknownPreset;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        RuleSet::preset(s).ok_or_else(|| UnknownPreset(s.to_owned()))
+        Self::preset(s).ok_or_else(|| UnknownPreset(s.to_owned()))
     }
 }
 
@@ -416,12 +416,12 @@ pub enum RuleSpecError {
 impl fmt::Display for RuleSpecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RuleSpecError::UnknownPreset(UnknownPreset(preset)) => write!(
+            Self::UnknownPreset(UnknownPreset(preset)) => write!(
                 f,
                 "unknown preset `{preset}`; the presets are {}",
                 PRESET_NAMES.join(", ")
             ),
-            RuleSpecError::Option(e) => e.fmt(f),
+            Self::Option(e) => e.fmt(f),
         }
     }
 }
@@ -429,8 +429,8 @@ impl fmt::Display for RuleSpecError {
 impl std::error::Error for RuleSpecError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            RuleSpecError::UnknownPreset(e) => Some(e),
-            RuleSpecError::Option(e) => Some(e),
+            Self::UnknownPreset(e) => Some(e),
+            Self::Option(e) => Some(e),
         }
     }
 }

@@ -37,7 +37,7 @@ impl MoveTrace {
     /// An empty trace of `mv` (the engine fills it while running the move).
     #[must_use]
     pub fn new(mv: Move, mover: Side, stage: Stage) -> Self {
-        MoveTrace {
+        Self {
             mv,
             mover,
             stage,

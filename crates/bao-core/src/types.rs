@@ -17,15 +17,15 @@ pub enum Side {
 
 impl Side {
     /// Both sides, South first.
-    pub const ALL: [Side; 2] = [Side::South, Side::North];
+    pub const ALL: [Self; 2] = [Self::South, Self::North];
 
     /// The other player.
     #[inline]
     #[must_use]
-    pub const fn opponent(self) -> Side {
+    pub const fn opponent(self) -> Self {
         match self {
-            Side::South => Side::North,
-            Side::North => Side::South,
+            Self::South => Self::North,
+            Self::North => Self::South,
         }
     }
 
@@ -40,8 +40,8 @@ impl Side {
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
-            Side::South => "south",
-            Side::North => "north",
+            Self::South => "south",
+            Self::North => "north",
         }
     }
 }
@@ -56,8 +56,8 @@ impl FromStr for Side {
     type Err = ParsePitError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.to_ascii_lowercase().as_str() {
-            "south" | "s" => Ok(Side::South),
-            "north" | "n" => Ok(Side::North),
+            "south" | "s" => Ok(Self::South),
+            "north" | "n" => Ok(Self::North),
             _ => Err(ParsePitError::new(s, "expected `south` or `north`")),
         }
     }
@@ -75,7 +75,7 @@ pub struct BySide<T> {
 impl<T> BySide<T> {
     /// Builds from the two values.
     pub const fn new(south: T, north: T) -> Self {
-        BySide { south, north }
+        Self { south, north }
     }
 
     /// The value of `side`.
@@ -138,9 +138,9 @@ pub(crate) const HOUSE_RING: usize = 4;
 impl Pit {
     /// Builds a pit; `number` is 1..=8 from the owner's left. Returns `None` out of range.
     #[must_use]
-    pub const fn new(side: Side, row: Row, number: u8) -> Option<Pit> {
+    pub const fn new(side: Side, row: Row, number: u8) -> Option<Self> {
         if number >= 1 && number <= 8 {
-            Some(Pit {
+            Some(Self {
                 side,
                 row,
                 index: number - 1,
@@ -185,15 +185,15 @@ impl Pit {
     /// The pit at ring position `ring` (0..16) of `side`.
     #[inline]
     #[must_use]
-    pub const fn from_ring(side: Side, ring: usize) -> Pit {
+    pub const fn from_ring(side: Side, ring: usize) -> Self {
         if ring < ROW_PITS {
-            Pit {
+            Self {
                 side,
                 row: Row::Front,
                 index: ring as u8,
             }
         } else {
-            Pit {
+            Self {
                 side,
                 row: Row::Back,
                 index: (RING - 1 - ring) as u8,
@@ -201,11 +201,11 @@ impl Pit {
         }
     }
 
-    /// The opponent's front pit facing this front pit (A_i faces a_(9-i)); `None` for a back pit.
+    /// The opponent's front pit facing this front pit (`A_i` faces `a_(9-i)`); `None` for a back pit.
     #[must_use]
-    pub const fn facing(self) -> Option<Pit> {
+    pub const fn facing(self) -> Option<Self> {
         match self.row {
-            Row::Front => Some(Pit {
+            Row::Front => Some(Self {
                 side: self.side.opponent(),
                 row: Row::Front,
                 index: 7 - self.index,
@@ -216,8 +216,8 @@ impl Pit {
 
     /// The nyumba (Kete: kuu) of `side`: front pit 5.
     #[must_use]
-    pub const fn nyumba(side: Side) -> Pit {
-        Pit {
+    pub const fn nyumba(side: Side) -> Self {
+        Self {
             side,
             row: Row::Front,
             index: HOUSE_RING as u8,
@@ -248,11 +248,11 @@ impl Pit {
     }
 
     /// Every pit: A1..A8, B1..B8, a1..a8, b1..b8.
-    pub fn all() -> impl Iterator<Item = Pit> {
+    pub fn all() -> impl Iterator<Item = Self> {
         Side::ALL.into_iter().flat_map(|side| {
             [Row::Front, Row::Back]
                 .into_iter()
-                .flat_map(move |row| (1..=8).filter_map(move |n| Pit::new(side, row, n)))
+                .flat_map(move |row| (1..=8).filter_map(move |n| Self::new(side, row, n)))
         })
     }
 }
@@ -274,7 +274,7 @@ pub struct ParsePitError {
 
 impl ParsePitError {
     fn new(text: &str, reason: &'static str) -> Self {
-        ParsePitError {
+        Self {
             text: text.to_owned(),
             reason,
         }
@@ -309,7 +309,7 @@ impl FromStr for Pit {
         if !(b'1'..=b'8').contains(&b[1]) {
             return Err(ParsePitError::new(s, "the pit number must be 1 to 8"));
         }
-        Ok(Pit {
+        Ok(Self {
             side,
             row,
             index: b[1] - b'1',
@@ -330,10 +330,10 @@ pub enum Direction {
 impl Direction {
     /// The other direction.
     #[must_use]
-    pub const fn reversed(self) -> Direction {
+    pub const fn reversed(self) -> Self {
         match self {
-            Direction::Clockwise => Direction::Anticlockwise,
-            Direction::Anticlockwise => Direction::Clockwise,
+            Self::Clockwise => Self::Anticlockwise,
+            Self::Anticlockwise => Self::Clockwise,
         }
     }
 
@@ -342,8 +342,8 @@ impl Direction {
     #[must_use]
     pub const fn step(self) -> usize {
         match self {
-            Direction::Clockwise => 1,
-            Direction::Anticlockwise => RING - 1,
+            Self::Clockwise => 1,
+            Self::Anticlockwise => RING - 1,
         }
     }
 
@@ -351,8 +351,8 @@ impl Direction {
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
-            Direction::Clockwise => "clockwise",
-            Direction::Anticlockwise => "anticlockwise",
+            Self::Clockwise => "clockwise",
+            Self::Anticlockwise => "anticlockwise",
         }
     }
 }
@@ -382,17 +382,17 @@ impl Sign {
     #[must_use]
     pub const fn as_char(self) -> char {
         match self {
-            Sign::Left => '<',
-            Sign::Right => '>',
+            Self::Left => '<',
+            Self::Right => '>',
         }
     }
 
     /// The other sign.
     #[must_use]
-    pub const fn flipped(self) -> Sign {
+    pub const fn flipped(self) -> Self {
         match self {
-            Sign::Left => Sign::Right,
-            Sign::Right => Sign::Left,
+            Self::Left => Self::Right,
+            Self::Right => Self::Left,
         }
     }
 
@@ -400,19 +400,19 @@ impl Sign {
     #[must_use]
     pub const fn sowing_direction(self, row: Row) -> Direction {
         match (row, self) {
-            (Row::Front, Sign::Right) | (Row::Back, Sign::Left) => Direction::Clockwise,
+            (Row::Front, Self::Right) | (Row::Back, Self::Left) => Direction::Clockwise,
             _ => Direction::Anticlockwise,
         }
     }
 
     /// The sign that sows from a pit of `row` in `dir`.
     #[must_use]
-    pub const fn for_sowing(row: Row, dir: Direction) -> Sign {
+    pub const fn for_sowing(row: Row, dir: Direction) -> Self {
         match (row, dir) {
             (Row::Front, Direction::Clockwise) | (Row::Back, Direction::Anticlockwise) => {
-                Sign::Right
+                Self::Right
             }
-            _ => Sign::Left,
+            _ => Self::Left,
         }
     }
 
@@ -420,8 +420,8 @@ impl Sign {
     #[must_use]
     pub const fn kichwa_direction(self) -> Direction {
         match self {
-            Sign::Left => Direction::Clockwise,
-            Sign::Right => Direction::Anticlockwise,
+            Self::Left => Direction::Clockwise,
+            Self::Right => Direction::Anticlockwise,
         }
     }
 }
@@ -441,8 +441,8 @@ impl Stage {
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
-            Stage::Namua => "namua",
-            Stage::Mtaji => "mtaji",
+            Self::Namua => "namua",
+            Self::Mtaji => "mtaji",
         }
     }
 }
@@ -511,7 +511,7 @@ impl MoveSpec {
 
 impl From<Move> for MoveSpec {
     fn from(mv: Move) -> Self {
-        MoveSpec {
+        Self {
             pit: mv.pit,
             sign: Some(mv.sign),
             takasa: mv.takasa,
@@ -591,7 +591,7 @@ impl FromStr for Move {
                 "the sign (< or >) is missing; a sign left out must be resolved against a position",
             )
         })?;
-        Ok(Move {
+        Ok(Self {
             pit: spec.pit,
             sign,
             takasa: spec.takasa,

@@ -17,7 +17,7 @@ use serde_json::Value;
 const KISWAHILI: &str = "ap_kiswahili_reload_s1001_300.jsonl";
 const KUJIFUNZA: &str = "ap_kujifunza_s2001_300.jsonl";
 
-/// AbstractPlay's pit name (file `a`..`h`, rank `1`..`4`) as ours: rank 2 → A_f, rank 1 → B_f,
+/// AbstractPlay's pit name (file `a`..`h`, rank `1`..`4`) as ours: rank 2 → `A_f`, rank 1 → `B_f`,
 /// rank 3 → a_(9−f), rank 4 → b_(9−f).
 fn ap_pit(name: &str) -> Result<Pit, String> {
     let b = name.as_bytes();
@@ -62,8 +62,8 @@ struct Facts {
 }
 
 impl Facts {
-    fn of(setup: &Setup) -> Facts {
-        Facts {
+    fn of(setup: &Setup) -> Self {
+        Self {
             pits: setup.pits,
             hands: setup.hands,
             houses: setup.houses,
@@ -73,7 +73,7 @@ impl Facts {
     }
 
     /// The names of the fields that differ.
-    fn diff(&self, other: &Facts) -> Vec<&'static str> {
+    fn diff(&self, other: &Self) -> Vec<&'static str> {
         let mut d = Vec::new();
         if self.pits != other.pits {
             d.push("board");

@@ -28,7 +28,7 @@ pub struct HtmlOptions {
 
 impl Default for HtmlOptions {
     fn default() -> Self {
-        HtmlOptions {
+        Self {
             svg: SvgOptions {
                 show_changes: true,
                 ..SvgOptions::default()

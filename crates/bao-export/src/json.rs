@@ -135,7 +135,7 @@ pub struct PlyJson {
     /// The position after the move.
     pub position: PositionJson,
     /// Alternatives to this ply, each a line from the position before it.
-    pub variations: Vec<Vec<PlyJson>>,
+    pub variations: Vec<Vec<Self>>,
 }
 
 /// The story of one move.
@@ -232,7 +232,7 @@ pub struct NeverEndingJson {
 impl RulesJson {
     /// The JSON of a rule set.
     #[must_use]
-    pub fn from_rules(r: &RuleSet) -> RulesJson {
+    pub fn from_rules(r: &RuleSet) -> Self {
         let variant = match r.variant {
             Variant::Kiswahili => "kiswahili",
             Variant::Kete => "kete",
@@ -261,7 +261,7 @@ impl RulesJson {
             EndCheck::OpponentFirst => "opponent_first",
             EndCheck::SouthFirst => "south_first",
         };
-        RulesJson {
+        Self {
             preset: r.preset_name().map(str::to_owned),
             options: RuleOptionsJson {
                 variant: variant.to_owned(),
@@ -288,8 +288,8 @@ impl RulesJson {
 impl TraceJson {
     /// The JSON of a move's trace.
     #[must_use]
-    pub fn from_trace(t: &MoveTrace) -> TraceJson {
-        TraceJson {
+    pub fn from_trace(t: &MoveTrace) -> Self {
+        Self {
             placement: t.placement.map(|p| p.to_string()),
             laps: t.laps.iter().map(lap_json).collect(),
             laps_total: t.laps_total,

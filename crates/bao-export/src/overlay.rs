@@ -47,8 +47,8 @@ pub struct Overlay {
 impl Overlay {
     /// An overlay that marks nothing, for `mover`.
     #[must_use]
-    pub fn empty(mover: Side) -> Overlay {
-        Overlay {
+    pub fn empty(mover: Side) -> Self {
+        Self {
             mover,
             mv: None,
             start: None,
@@ -66,8 +66,8 @@ impl Overlay {
     /// The marks of a ply from the position it was played in and its trace; draw them over
     /// the position the ply reached.
     #[must_use]
-    pub fn from_trace(before: &Position, trace: &MoveTrace) -> Overlay {
-        Overlay {
+    pub fn from_trace(before: &Position, trace: &MoveTrace) -> Self {
+        Self {
             mover: trace.mover,
             mv: Some(trace.mv),
             start: Some(trace.placement.unwrap_or(trace.mv.pit)),

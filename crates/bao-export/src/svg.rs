@@ -69,7 +69,7 @@ pub struct SvgOptions {
 
 impl Default for SvgOptions {
     fn default() -> Self {
-        SvgOptions {
+        Self {
             flip: false,
             coordinates: true,
             width: WIDTH as u32,
@@ -133,7 +133,7 @@ struct Palette {
 impl Theme {
     fn palette(self) -> Palette {
         match self {
-            Theme::Light => Palette {
+            Self::Light => Palette {
                 background: "#ffffff",
                 board: "#d9b382",
                 line: "#6b4423",
@@ -148,7 +148,7 @@ impl Theme {
                 plus: "#009E73",
                 minus: "#D55E00",
             },
-            Theme::Dark => Palette {
+            Self::Dark => Palette {
                 background: "#1b1b1f",
                 board: "#4a3a2a",
                 line: "#c8a27a",
@@ -163,7 +163,7 @@ impl Theme {
                 plus: "#009E73",
                 minus: "#D55E00",
             },
-            Theme::Print => Palette {
+            Self::Print => Palette {
                 background: "#ffffff",
                 board: "#ffffff",
                 line: "#000000",

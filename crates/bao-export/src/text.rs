@@ -21,7 +21,7 @@ pub struct TextOptions {
 
 impl Default for TextOptions {
     fn default() -> Self {
-        TextOptions {
+        Self {
             flip: false,
             coordinates: true,
             names: BySide::new(None, None),

@@ -15,7 +15,7 @@ pub(crate) struct XmlWriter {
 
 impl XmlWriter {
     pub(crate) fn new(pretty: bool) -> Self {
-        XmlWriter {
+        Self {
             out: String::with_capacity(16 * 1024),
             scratch: String::with_capacity(64),
             pretty,

@@ -412,7 +412,7 @@ pub fn play_arbitrary(data: &[u8]) {
 /// `random_move` with choices drawn from `seed`: a legal move and the position `play_fast`
 /// gives, or `None` exactly when there is no legal move; `play_random_move` with the same
 /// choices plays the same move in place (and leaves a finished game as it was).
-fn check_random_move(pos: &Position, legal: &[bao_core::Move], seed: u8) {
+fn check_random_move(pos: &Position, legal: &[Move], seed: u8) {
     let picker = || bao_testkit::Lcg::with_increment(u64::from(seed), 1).picker();
     let chosen = pos.random_move(&mut picker());
     let mut in_place = *pos;

@@ -58,8 +58,8 @@ pub struct Tag {
 impl Tag {
     /// A tag built in code.
     #[must_use]
-    pub fn new(name: &str, value: &str) -> Tag {
-        Tag {
+    pub fn new(name: &str, value: &str) -> Self {
+        Self {
             name: Spanned::bare(name.to_owned()),
             value: Spanned::bare(value.to_owned()),
         }
@@ -74,7 +74,7 @@ pub enum Element {
     /// A `{...}` or `;...` comment.
     Comment(Comment),
     /// A variation `( ... )`: an alternative to the move before it.
-    Variation(Vec<Spanned<Element>>),
+    Variation(Vec<Spanned<Self>>),
 }
 
 /// A move as written, with what belongs to it.
@@ -93,8 +93,8 @@ pub struct MoveItem {
 impl MoveItem {
     /// A move with nothing attached.
     #[must_use]
-    pub fn new(token: MoveToken) -> MoveItem {
-        MoveItem {
+    pub fn new(token: MoveToken) -> Self {
+        Self {
             number: None,
             token: Spanned::bare(token),
             nags: Vec::new(),
@@ -138,8 +138,8 @@ impl PitRef {
     #[must_use]
     pub fn resolve(self, mover: Side) -> Option<Pit> {
         match self {
-            PitRef::Pit(p) => Some(p),
-            PitRef::Number(n) => Pit::new(mover, Row::Front, n),
+            Self::Pit(p) => Some(p),
+            Self::Number(n) => Pit::new(mover, Row::Front, n),
         }
     }
 
@@ -147,8 +147,8 @@ impl PitRef {
     #[must_use]
     pub fn side(self) -> Option<Side> {
         match self {
-            PitRef::Pit(p) => Some(p.side()),
-            PitRef::Number(_) => None,
+            Self::Pit(p) => Some(p.side()),
+            Self::Number(_) => None,
         }
     }
 }
@@ -156,8 +156,8 @@ impl PitRef {
 impl fmt::Display for PitRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PitRef::Pit(p) => p.fmt(f),
-            PitRef::Number(n) => n.fmt(f),
+            Self::Pit(p) => p.fmt(f),
+            Self::Number(n) => n.fmt(f),
         }
     }
 }
@@ -209,7 +209,7 @@ impl MoveToken {
 impl From<MoveText> for MoveToken {
     /// The token of the letters read: the marks `**` and `#` become its claims.
     fn from(t: MoveText) -> Self {
-        MoveToken {
+        Self {
             pit: match t.pit {
                 WrittenPit::Pit(p) => PitRef::Pit(p),
                 WrittenPit::Number(n) => PitRef::Number(n),
@@ -226,7 +226,7 @@ impl From<MoveText> for MoveToken {
 impl From<MoveSpec> for MoveToken {
     /// The token of a move spec, with no claims.
     fn from(s: MoveSpec) -> Self {
-        MoveToken {
+        Self {
             pit: PitRef::Pit(s.pit),
             sign: s.sign,
             takasa: s.takasa,
@@ -270,42 +270,42 @@ pub struct Nag(pub u8);
 
 impl Nag {
     /// `$1`, glyph `!`: a good move.
-    pub const GOOD: Nag = Nag(1);
+    pub const GOOD: Self = Self(1);
     /// `$2`, glyph `?`: a mistake.
-    pub const MISTAKE: Nag = Nag(2);
+    pub const MISTAKE: Self = Self(2);
     /// `$3`, glyph `!!`: a very good move.
-    pub const BRILLIANT: Nag = Nag(3);
+    pub const BRILLIANT: Self = Self(3);
     /// `$4`, glyph `??`: a blunder.
-    pub const BLUNDER: Nag = Nag(4);
+    pub const BLUNDER: Self = Self(4);
     /// `$5`, glyph `!?`: an interesting move.
-    pub const INTERESTING: Nag = Nag(5);
+    pub const INTERESTING: Self = Self(5);
     /// `$6`, glyph `?!`: a dubious move.
-    pub const DUBIOUS: Nag = Nag(6);
+    pub const DUBIOUS: Self = Self(6);
 
     /// The glyph of `$1`..`$6`: `!`, `?`, `!!`, `??`, `!?`, `?!`.
     #[must_use]
     pub const fn glyph(self) -> Option<&'static str> {
         Some(match self {
-            Nag::GOOD => "!",
-            Nag::MISTAKE => "?",
-            Nag::BRILLIANT => "!!",
-            Nag::BLUNDER => "??",
-            Nag::INTERESTING => "!?",
-            Nag::DUBIOUS => "?!",
+            Self::GOOD => "!",
+            Self::MISTAKE => "?",
+            Self::BRILLIANT => "!!",
+            Self::BLUNDER => "??",
+            Self::INTERESTING => "!?",
+            Self::DUBIOUS => "?!",
             _ => return None,
         })
     }
 
     /// The NAG a glyph stands for.
     #[must_use]
-    pub fn from_glyph(g: &str) -> Option<Nag> {
+    pub fn from_glyph(g: &str) -> Option<Self> {
         Some(match g {
-            "!" => Nag::GOOD,
-            "?" => Nag::MISTAKE,
-            "!!" => Nag::BRILLIANT,
-            "??" => Nag::BLUNDER,
-            "!?" => Nag::INTERESTING,
-            "?!" => Nag::DUBIOUS,
+            "!" => Self::GOOD,
+            "?" => Self::MISTAKE,
+            "!!" => Self::BRILLIANT,
+            "??" => Self::BLUNDER,
+            "!?" => Self::INTERESTING,
+            "?!" => Self::DUBIOUS,
             _ => return None,
         })
     }
@@ -339,8 +339,8 @@ pub struct Comment {
 impl Comment {
     /// A brace comment.
     #[must_use]
-    pub fn brace(text: &str) -> Comment {
-        Comment {
+    pub fn brace(text: &str) -> Self {
+        Self {
             kind: CommentKind::Brace,
             text: text.to_owned(),
         }
@@ -445,21 +445,21 @@ impl GameResult {
     #[must_use]
     pub const fn as_str(self) -> &'static str {
         match self {
-            GameResult::SouthWins => "1-0",
-            GameResult::NorthWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-            GameResult::Unknown => "*",
+            Self::SouthWins => "1-0",
+            Self::NorthWins => "0-1",
+            Self::Draw => "1/2-1/2",
+            Self::Unknown => "*",
         }
     }
 
     /// Reads a token.
     #[must_use]
-    pub fn from_token(s: &str) -> Option<GameResult> {
+    pub fn from_token(s: &str) -> Option<Self> {
         Some(match s {
-            "1-0" => GameResult::SouthWins,
-            "0-1" => GameResult::NorthWins,
-            "1/2-1/2" => GameResult::Draw,
-            "*" => GameResult::Unknown,
+            "1-0" => Self::SouthWins,
+            "0-1" => Self::NorthWins,
+            "1/2-1/2" => Self::Draw,
+            "*" => Self::Unknown,
             _ => return None,
         })
     }
@@ -468,8 +468,8 @@ impl GameResult {
     #[must_use]
     pub const fn winner(self) -> Option<Side> {
         match self {
-            GameResult::SouthWins => Some(Side::South),
-            GameResult::NorthWins => Some(Side::North),
+            Self::SouthWins => Some(Side::South),
+            Self::NorthWins => Some(Side::North),
             _ => None,
         }
     }

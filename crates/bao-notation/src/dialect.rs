@@ -36,9 +36,9 @@ impl Directions {
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
-            Directions::Mover => "mover",
-            Directions::South => "south",
-            Directions::Clockwise => "clockwise",
+            Self::Mover => "mover",
+            Self::South => "south",
+            Self::Clockwise => "clockwise",
         }
     }
 
@@ -46,12 +46,12 @@ impl Directions {
     #[must_use]
     pub fn sign(self, written: Sign, mover: Side, usage: SignUse) -> Sign {
         match self {
-            Directions::Mover => written,
-            Directions::South => match mover {
+            Self::Mover => written,
+            Self::South => match mover {
                 Side::South => written,
                 Side::North => written.flipped(),
             },
-            Directions::Clockwise => {
+            Self::Clockwise => {
                 let dir = match written {
                     Sign::Right => Direction::Clockwise,
                     Sign::Left => Direction::Anticlockwise,
@@ -73,7 +73,7 @@ impl Directions {
     /// Whether the conversion needs to know if the move is a namua capture.
     #[must_use]
     pub const fn depends_on_use(self) -> bool {
-        matches!(self, Directions::Clockwise)
+        matches!(self, Self::Clockwise)
     }
 }
 
@@ -93,7 +93,7 @@ impl FromStr for Directions {
     type Err = UnknownDirections;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let t = s.trim();
-        [Directions::Mover, Directions::South, Directions::Clockwise]
+        [Self::Mover, Self::South, Self::Clockwise]
             .into_iter()
             .find(|d| d.name().eq_ignore_ascii_case(t))
             .ok_or_else(|| UnknownDirections(s.to_owned()))

@@ -137,8 +137,8 @@ impl SyntaxError {
         span: Span,
         message: impl Into<String>,
         label: impl Into<String>,
-    ) -> SyntaxError {
-        SyntaxError {
+    ) -> Self {
+        Self {
             code,
             span,
             message: message.into(),
@@ -147,7 +147,7 @@ impl SyntaxError {
         }
     }
 
-    pub(crate) fn help(mut self, help: impl Into<String>) -> SyntaxError {
+    pub(crate) fn help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
         self
     }
@@ -160,7 +160,7 @@ impl SyntaxError {
 
     /// The same diagnostic with its span moved `by` bytes to the right.
     #[must_use]
-    pub fn shifted(mut self, by: usize) -> SyntaxError {
+    pub fn shifted(mut self, by: usize) -> Self {
         self.span = self.span.shifted(by);
         self
     }
@@ -210,8 +210,8 @@ pub struct SyntaxReport {
 impl SyntaxReport {
     /// Gathers diagnostics under their source text.
     #[must_use]
-    pub fn new(name: &str, text: Arc<str>, diagnostics: Vec<SyntaxError>) -> SyntaxReport {
-        SyntaxReport {
+    pub fn new(name: &str, text: Arc<str>, diagnostics: Vec<SyntaxError>) -> Self {
+        Self {
             name: name.to_owned(),
             src: SourceText::new(name, text),
             diagnostics,
@@ -243,8 +243,8 @@ pub struct SourcedError {
 impl SourcedError {
     /// Attaches the text `error` points into.
     #[must_use]
-    pub fn new(name: &str, text: Arc<str>, error: SyntaxError) -> SourcedError {
-        SourcedError {
+    pub fn new(name: &str, text: Arc<str>, error: SyntaxError) -> Self {
+        Self {
             src: SourceText::new(name, text),
             error,
         }

@@ -69,15 +69,15 @@ pub(crate) struct Defect {
 }
 
 impl Defect {
-    fn new(code: SyntaxCode, message: String, label: &'static str) -> Defect {
-        Defect {
+    fn new(code: SyntaxCode, message: String, label: &'static str) -> Self {
+        Self {
             code,
             message,
             label,
             help: None,
         }
     }
-    fn help(mut self, h: &'static str) -> Defect {
+    fn help(mut self, h: &'static str) -> Self {
         self.help = Some(h);
         self
     }

@@ -35,7 +35,7 @@ pub struct Limits {
 
 impl Limits {
     /// The default limits.
-    pub const DEFAULT: Limits = Limits {
+    pub const DEFAULT: Self = Self {
         max_game_bytes: 4 << 20,
         max_tag_bytes: 4 << 10,
         max_comment_bytes: 64 << 10,
@@ -46,6 +46,6 @@ impl Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits::DEFAULT
+        Self::DEFAULT
     }
 }

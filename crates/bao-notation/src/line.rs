@@ -29,9 +29,9 @@ pub enum MoveLineError {
 impl fmt::Display for MoveLineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MoveLineError::Syntax(e) => f.write_str(&e.message),
-            MoveLineError::NotOneMove => f.write_str("the line is not one move"),
-            MoveLineError::Annotated => f.write_str("the move has a lap/capture annotation"),
+            Self::Syntax(e) => f.write_str(&e.message),
+            Self::NotOneMove => f.write_str("the line is not one move"),
+            Self::Annotated => f.write_str("the move has a lap/capture annotation"),
         }
     }
 }

@@ -55,8 +55,8 @@ impl PositionString {
 
     /// The string of a setup (its rules are not part of it).
     #[must_use]
-    pub fn from_setup(s: &Setup) -> PositionString {
-        PositionString {
+    pub fn from_setup(s: &Setup) -> Self {
+        Self {
             pits: s.pits,
             hands: s.hands,
             to_move: s.to_move,
@@ -69,7 +69,7 @@ impl PositionString {
 
 impl From<&Position> for PositionString {
     fn from(p: &Position) -> Self {
-        PositionString::from_setup(&p.to_setup())
+        Self::from_setup(&p.to_setup())
     }
 }
 
@@ -203,7 +203,7 @@ impl FromStr for PositionString {
             }
             *slot = Some(p);
         }
-        Ok(PositionString {
+        Ok(Self {
             pits,
             hands: BySide::new(hs, hn),
             to_move,

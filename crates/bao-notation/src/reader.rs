@@ -314,7 +314,7 @@ impl<R: Read> GameReader<R> {
     /// A reader under `limits`: a chunk longer than `max_game_bytes` is skipped unread.
     pub fn with_limits(input: R, limits: &Limits) -> Self {
         let max_bytes = limits.max_game_bytes;
-        GameReader {
+        Self {
             input: BufReader::with_capacity(1 << 16, input),
             splitter: Splitter::default(),
             chunk: Vec::new(),

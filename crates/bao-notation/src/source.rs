@@ -34,15 +34,15 @@ impl SourceText {
 
     /// The text `text`, shown under the name `name`.
     #[must_use]
-    pub fn new(name: &str, text: Arc<str>) -> SourceText {
-        SourceText::with_small(name, text, Self::SMALL)
+    pub fn new(name: &str, text: Arc<str>) -> Self {
+        Self::with_small(name, text, Self::SMALL)
     }
 
     /// [`SourceText::new`] with another size limit for the exact reading (for tests).
     #[doc(hidden)]
     #[must_use]
-    pub fn with_small(name: &str, text: Arc<str>, small: usize) -> SourceText {
-        SourceText {
+    pub fn with_small(name: &str, text: Arc<str>, small: usize) -> Self {
+        Self {
             name: name.to_owned(),
             text,
             small,

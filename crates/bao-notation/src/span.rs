@@ -15,8 +15,8 @@ pub struct Span {
 impl Span {
     /// Builds a span; `end` is raised to `start` if smaller.
     #[must_use]
-    pub const fn new(start: usize, end: usize) -> Span {
-        Span {
+    pub const fn new(start: usize, end: usize) -> Self {
+        Self {
             start,
             end: if end < start { start } else { end },
         }
@@ -24,8 +24,8 @@ impl Span {
 
     /// An empty span at `at`.
     #[must_use]
-    pub const fn at(at: usize) -> Span {
-        Span { start: at, end: at }
+    pub const fn at(at: usize) -> Self {
+        Self { start: at, end: at }
     }
 
     /// The length in bytes.
@@ -42,14 +42,14 @@ impl Span {
 
     /// The smallest span covering both.
     #[must_use]
-    pub fn join(self, other: Span) -> Span {
-        Span::new(self.start.min(other.start), self.end.max(other.end))
+    pub fn join(self, other: Self) -> Self {
+        Self::new(self.start.min(other.start), self.end.max(other.end))
     }
 
     /// The span moved `by` bytes to the right (for text parsed out of a larger stream).
     #[must_use]
-    pub const fn shifted(self, by: usize) -> Span {
-        Span {
+    pub const fn shifted(self, by: usize) -> Self {
+        Self {
             start: self.start + by,
             end: self.end + by,
         }
@@ -64,13 +64,13 @@ impl Span {
 
 impl From<Span> for miette::SourceSpan {
     fn from(s: Span) -> Self {
-        miette::SourceSpan::new(s.start.into(), s.len())
+        Self::new(s.start.into(), s.len())
     }
 }
 
 impl From<Range<usize>> for Span {
     fn from(r: Range<usize>) -> Self {
-        Span::new(r.start, r.end)
+        Self::new(r.start, r.end)
     }
 }
 
@@ -89,12 +89,12 @@ pub struct Spanned<T> {
 impl<T> Spanned<T> {
     /// Wraps a value.
     pub const fn new(value: T, span: Span) -> Self {
-        Spanned { value, span }
+        Self { value, span }
     }
 
     /// A value with an empty span, for records built in code.
     pub fn bare(value: T) -> Self {
-        Spanned {
+        Self {
             value,
             span: Span::default(),
         }

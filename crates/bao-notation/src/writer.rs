@@ -24,7 +24,7 @@ pub struct WriteOptions {
 
 impl Default for WriteOptions {
     fn default() -> Self {
-        WriteOptions { width: 80 }
+        Self { width: 80 }
     }
 }
 
@@ -227,8 +227,8 @@ struct Unit {
 }
 
 impl Unit {
-    fn new(text: String) -> Unit {
-        Unit {
+    fn new(text: String) -> Self {
+        Self {
             text,
             break_after: false,
         }

@@ -86,14 +86,14 @@ const NO_ITEM: AnnotationItem = AnnotationItem {
 impl ItemList {
     /// An empty list.
     #[must_use]
-    pub const fn new() -> ItemList {
-        ItemList(ItemRepr::Inline(0, [NO_ITEM; INLINE_ITEMS]))
+    pub const fn new() -> Self {
+        Self(ItemRepr::Inline(0, [NO_ITEM; INLINE_ITEMS]))
     }
 
     /// The items of a move, as [`engine_items`] gives them.
     #[must_use]
-    pub fn of_move(trace: &MoveTrace, next: &Position) -> ItemList {
-        let mut list = ItemList::new();
+    pub fn of_move(trace: &MoveTrace, next: &Position) -> Self {
+        let mut list = Self::new();
         list.extend_from_move(trace, next);
         list
     }
@@ -137,7 +137,7 @@ impl ItemList {
 
 impl Default for ItemList {
     fn default() -> Self {
-        ItemList::new()
+        Self::new()
     }
 }
 
@@ -165,7 +165,7 @@ impl std::fmt::Debug for ItemList {
 
 impl From<Vec<AnnotationItem>> for ItemList {
     fn from(v: Vec<AnnotationItem>) -> Self {
-        let mut list = ItemList::new();
+        let mut list = Self::new();
         for i in v {
             list.push(i);
         }

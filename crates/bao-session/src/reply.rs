@@ -210,7 +210,7 @@ pub enum Question {
     South,
     /// North's player.
     North,
-    /// The RuleSet tag.
+    /// The `RuleSet` tag.
     RuleSet,
     /// Whether the record is a best-of-three match (`y`/`n`).
     Match,

@@ -35,7 +35,7 @@ pub struct Answers {
     pub south: Option<String>,
     /// North's player.
     pub north: Option<String>,
-    /// The RuleSet tag: a preset and optional `name=value` overrides.
+    /// The `RuleSet` tag: a preset and optional `name=value` overrides.
     pub rules: Option<String>,
     /// The Position tag (no question: the start position when `None`).
     pub position: Option<String>,

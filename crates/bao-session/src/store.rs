@@ -44,7 +44,7 @@ impl Store {
     /// A store for `path`, whose current content is `text` (`None` when the file does not
     /// exist). Checks that the file and its directory can be written, so that a session
     /// never starts on a file it could not save.
-    pub(crate) fn open(path: &Path, text: Option<String>) -> std::io::Result<Store> {
+    pub(crate) fn open(path: &Path, text: Option<String>) -> std::io::Result<Self> {
         if text.is_some() {
             OpenOptions::new().append(true).open(path)?;
         }
@@ -53,7 +53,7 @@ impl Store {
         let dir = dir_of(path);
         std::fs::read_dir(dir)?;
         tempfile::NamedTempFile::new_in(dir).map_err(without_path)?;
-        Ok(Store {
+        Ok(Self {
             path: path.to_owned(),
             text,
         })

@@ -134,44 +134,44 @@ impl Code {
     /// (the enum is `#[non_exhaustive]`, so a fallback arm is required) is
     /// [`Code::NotLegal`] until it is given a code here.
     #[must_use]
-    pub const fn for_reason(reason: &IllegalReason) -> Code {
+    pub const fn for_reason(reason: &IllegalReason) -> Self {
         match reason {
-            IllegalReason::GameOver { .. } => Code::GameOver,
-            IllegalReason::NotOwnPit { .. } => Code::NotOwnPit,
-            IllegalReason::NamuaBackRow { .. } => Code::WrongRow,
+            IllegalReason::GameOver { .. } => Self::GameOver,
+            IllegalReason::NotOwnPit { .. } => Self::NotOwnPit,
+            IllegalReason::NamuaBackRow { .. } => Self::WrongRow,
             IllegalReason::NamuaEmptyPit { .. } | IllegalReason::TooFewSeeds { count: 0, .. } => {
-                Code::EmptyPit
+                Self::EmptyPit
             }
-            IllegalReason::TooFewSeeds { .. } => Code::Singleton,
-            IllegalReason::CaptureMandatory { .. } => Code::CaptureMandatory,
-            IllegalReason::NeverEnding(_) => Code::NeverEnding,
-            IllegalReason::FrontRowGuard { .. } => Code::FrontRowGuard,
-            IllegalReason::SafariWithoutHouse { .. } => Code::SafariWithoutHouse,
-            IllegalReason::KichwaNotChoosable { .. } => Code::KichwaNotChoosable,
-            IllegalReason::TooManySeedsToCapture { .. } => Code::SixteenSeeds,
+            IllegalReason::TooFewSeeds { .. } => Self::Singleton,
+            IllegalReason::CaptureMandatory { .. } => Self::CaptureMandatory,
+            IllegalReason::NeverEnding(_) => Self::NeverEnding,
+            IllegalReason::FrontRowGuard { .. } => Self::FrontRowGuard,
+            IllegalReason::SafariWithoutHouse { .. } => Self::SafariWithoutHouse,
+            IllegalReason::KichwaNotChoosable { .. } => Self::KichwaNotChoosable,
+            IllegalReason::TooManySeedsToCapture { .. } => Self::SixteenSeeds,
             IllegalReason::NoCaptureExists { .. } | IllegalReason::NotACapture { .. } => {
-                Code::NotACapture
+                Self::NotACapture
             }
-            IllegalReason::CapturePriority { .. } => Code::CapturePriority,
-            IllegalReason::TakasiaPit { .. } => Code::Takasia,
+            IllegalReason::CapturePriority { .. } => Self::CapturePriority,
+            IllegalReason::TakasiaPit { .. } => Self::Takasia,
             IllegalReason::NamuaHousePlacement { .. } | IllegalReason::NamuaPlacement { .. } => {
-                Code::NamuaPlacement
+                Self::NamuaPlacement
             }
-            IllegalReason::FirstTakataFromKuu { .. } => Code::FirstTakataFromKuu,
-            IllegalReason::BackRowTakasa { .. } => Code::BackRowTakasa,
-            IllegalReason::NotLegal { .. } => Code::NotLegal,
-            _ => Code::NotLegal,
+            IllegalReason::FirstTakataFromKuu { .. } => Self::FirstTakataFromKuu,
+            IllegalReason::BackRowTakasa { .. } => Self::BackRowTakasa,
+            IllegalReason::NotLegal { .. } => Self::NotLegal,
+            _ => Self::NotLegal,
         }
     }
 
     /// The code of a written move that resolves to no single move: its reason's, or
     /// [`Code::AmbiguousMove`].
     #[must_use]
-    pub const fn for_resolve_error(err: &ResolveError) -> Code {
+    pub const fn for_resolve_error(err: &ResolveError) -> Self {
         match err {
-            ResolveError::Illegal(e) => Code::for_reason(&e.reason),
-            ResolveError::Ambiguous(_) => Code::AmbiguousMove,
-            _ => Code::NotLegal,
+            ResolveError::Illegal(e) => Self::for_reason(&e.reason),
+            ResolveError::Ambiguous(_) => Self::AmbiguousMove,
+            _ => Self::NotLegal,
         }
     }
 }
@@ -200,8 +200,8 @@ mod tests {
     }
 
     /// Every reason bao-core gives, with its rule and the code `bao check` gave it when the
-    /// code was recovered from the rule and the message (`N1` "back row" -> wrong_row, `M1`
-    /// with 0 seeds -> empty_pit, ...).
+    /// code was recovered from the rule and the message (`N1` "back row" -> `wrong_row`, `M1`
+    /// with 0 seeds -> `empty_pit`, ...).
     fn table() -> Vec<(IllegalReason, &'static str, Code)> {
         let captures = vec![mv("A3>"), mv("a4<")];
         vec![

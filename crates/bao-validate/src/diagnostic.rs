@@ -49,8 +49,8 @@ pub struct CheckDiagnostic {
 }
 
 impl CheckDiagnostic {
-    pub(crate) fn new(code: Code, game: usize, message: impl Into<String>) -> CheckDiagnostic {
-        CheckDiagnostic {
+    pub(crate) fn new(code: Code, game: usize, message: impl Into<String>) -> Self {
+        Self {
             code,
             message: message.into(),
             labels: Vec::new(),
@@ -173,8 +173,8 @@ impl AnyDiagnostic {
     #[must_use]
     pub fn code(&self) -> &'static str {
         match self {
-            AnyDiagnostic::Syntax(e) => e.code.code(),
-            AnyDiagnostic::Check(d) => d.code.code(),
+            Self::Syntax(e) => e.code.code(),
+            Self::Check(d) => d.code.code(),
         }
     }
 
@@ -182,8 +182,8 @@ impl AnyDiagnostic {
     #[must_use]
     pub fn is_error(&self) -> bool {
         match self {
-            AnyDiagnostic::Syntax(e) => e.is_error(),
-            AnyDiagnostic::Check(d) => d.is_error(),
+            Self::Syntax(e) => e.is_error(),
+            Self::Check(d) => d.is_error(),
         }
     }
 
@@ -191,8 +191,8 @@ impl AnyDiagnostic {
     #[must_use]
     pub fn span(&self) -> Option<Span> {
         match self {
-            AnyDiagnostic::Syntax(e) => Some(e.span),
-            AnyDiagnostic::Check(d) => d.span(),
+            Self::Syntax(e) => Some(e.span),
+            Self::Check(d) => d.span(),
         }
     }
 }
@@ -244,7 +244,7 @@ impl CheckReport {
         plies: usize,
     ) -> Self {
         let errors = diagnostics.iter().filter(|d| d.is_error()).count();
-        CheckReport {
+        Self {
             name: name.to_owned(),
             src: SourceText::new(name, Arc::clone(&text)),
             text,

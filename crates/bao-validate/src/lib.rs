@@ -165,6 +165,6 @@ fn check_games(
 /// The record written back with the engine's annotations on every move that replayed.
 #[must_use]
 pub fn annotated_text(checked: &Checked) -> String {
-    let record = annotate::annotate_record(&checked.record, &checked.replayed);
+    let record = annotate_record(&checked.record, &checked.replayed);
     write_record(&record, &WriteOptions::default())
 }

@@ -30,10 +30,10 @@ pub(crate) struct Terminal {
 }
 
 impl Terminal {
-    pub(crate) fn new() -> std::io::Result<Terminal> {
+    pub(crate) fn new() -> std::io::Result<Self> {
         let config = rustyline::Config::builder().auto_add_history(true).build();
         let editor = Editor::with_config(config).map_err(to_io)?;
-        Ok(Terminal { editor })
+        Ok(Self { editor })
     }
 }
 
@@ -63,8 +63,8 @@ pub(crate) struct Piped<R> {
 }
 
 impl<R: BufRead> Piped<R> {
-    pub(crate) fn new(reader: R) -> Piped<R> {
-        Piped { reader }
+    pub(crate) fn new(reader: R) -> Self {
+        Self { reader }
     }
 }
 

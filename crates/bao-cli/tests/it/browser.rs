@@ -63,7 +63,7 @@ fn free_port() -> u16 {
 }
 
 impl Driver {
-    fn start(path: &Path) -> Driver {
+    fn start(path: &Path) -> Self {
         let port = free_port();
         let child = Command::new(path)
             .arg(format!("--port={port}"))
@@ -72,7 +72,7 @@ impl Driver {
             .stderr(Stdio::null())
             .spawn()
             .expect("chromedriver starts");
-        let driver = Driver {
+        let driver = Self {
             child,
             base: format!("http://127.0.0.1:{port}"),
         };

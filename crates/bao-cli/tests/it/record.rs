@@ -25,7 +25,7 @@ struct Pty {
 
 impl Pty {
     /// Starts `bao --color never record ARGS` in `dir`.
-    fn spawn(dir: &Path, args: &[&str]) -> Pty {
+    fn spawn(dir: &Path, args: &[&str]) -> Self {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_bao"));
         cmd.args(["--color", "never", "record"])
             .args(args)
@@ -41,7 +41,7 @@ impl Pty {
             .set_window_size(COLS, ROWS)
             .expect("the window size is set");
         session.set_expect_timeout(Some(Duration::from_secs(20)));
-        Pty {
+        Self {
             session,
             screen: vt100::Parser::new(ROWS, COLS, 0),
         }

@@ -56,7 +56,7 @@ pub(crate) fn spec_rule_ids() -> Vec<(usize, String)> {
             let ok = chars.next().is_some_and(|c| c.is_ascii_uppercase())
                 && id.len() >= 2
                 && chars.all(|c| c.is_ascii_digit());
-            ok.then(|| (i, id.to_string()))
+            ok.then(|| (i, id.to_owned()))
         })
         .collect()
 }
@@ -68,7 +68,7 @@ fn data_rule_ids() -> BTreeSet<String> {
         .filter(|l| !l.trim().is_empty())
         .map(|l| {
             let v: Value = serde_json::from_str(l).expect("valid JSON line");
-            v["rule"].as_str().expect("a rule field").to_string()
+            v["rule"].as_str().expect("a rule field").to_owned()
         })
         .collect()
 }
@@ -239,7 +239,7 @@ fn e4_no_move_after_the_end_of_the_game() {
 /// (`bao-validate/tests/it/words.rs`, the same positions as here).
 fn diagnose(pos: &Position, mv: &str) -> (String, IllegalReason) {
     let e = pos.diagnose(&mv.parse().unwrap());
-    (e.rule().to_string(), e.reason)
+    (e.rule().to_owned(), e.reason)
 }
 
 const KISWAHILI_WORDS: [&str; 4] = ["namua", "nyumba", "takasia", "takasa"];

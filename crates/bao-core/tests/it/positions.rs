@@ -43,7 +43,7 @@ fn run_case(case: &Value) -> Vec<String> {
             .as_array()
             .unwrap()
             .iter()
-            .map(|m| m.as_str().unwrap().to_string())
+            .map(|m| m.as_str().unwrap().to_owned())
             .collect();
         let mut ours_sorted = ours.clone();
         ours_sorted.sort();

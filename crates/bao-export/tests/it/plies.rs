@@ -5,7 +5,7 @@ pub(crate) struct Lcg(bao_testkit::Lcg);
 
 impl Lcg {
     pub(crate) fn new(seed: u64) -> Self {
-        Lcg(bao_testkit::Lcg::new(
+        Self(bao_testkit::Lcg::new(
             seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(1),
         ))
     }
@@ -82,8 +82,8 @@ pub(crate) fn bao_hamna() -> Ply {
 
 pub(crate) fn dormant_house() -> Ply {
     find(RuleSet::KISWAHILI, |p| {
-        p.after.house_state(bao_core::Side::South) == bao_core::HouseState::Dormant
-            && p.after.house_state(bao_core::Side::North) != bao_core::HouseState::Dormant
+        p.after.house_state(bao_core::Side::South) == HouseState::Dormant
+            && p.after.house_state(bao_core::Side::North) != HouseState::Dormant
     })
 }
 

@@ -64,7 +64,7 @@ fn renders_overlays_at_their_own_size() {
         ("bao-hamna", plies::bao_hamna(), SvgOptions::default()),
         (
             "kete",
-            plies::with_event(bao_core::RuleSet::KETE, |e| {
+            plies::with_event(RuleSet::KETE, |e| {
                 matches!(e, bao_core::Event::TakasiaSet { .. })
             }),
             SvgOptions {

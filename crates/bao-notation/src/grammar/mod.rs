@@ -65,10 +65,10 @@ pub(crate) struct Scratch {
 
 impl Scratch {
     /// Empty buffers for a parse under `limits`.
-    pub(crate) fn with_limits(limits: Limits) -> Scratch {
-        Scratch {
+    pub(crate) fn with_limits(limits: Limits) -> Self {
+        Self {
             limits,
-            ..Scratch::default()
+            ..Self::default()
         }
     }
 }
@@ -90,7 +90,7 @@ pub(crate) struct Parser<'s> {
 impl<'s> Parser<'s> {
     /// A parser of `src[start..end]` that works in the buffers of `scratch` (see
     /// [`Parser::into_scratch`]).
-    pub(crate) fn new(src: &'s str, start: usize, end: usize, scratch: Scratch) -> Parser<'s> {
+    pub(crate) fn new(src: &'s str, start: usize, end: usize, scratch: Scratch) -> Self {
         Parser {
             scratch,
             src,

@@ -36,8 +36,8 @@ pub(super) struct Frame {
 }
 
 impl Frame {
-    pub(super) fn new(open: usize) -> Frame {
-        Frame {
+    pub(super) fn new(open: usize) -> Self {
+        Self {
             open,
             has_move: false,
             last: Last::Nothing,

@@ -128,10 +128,7 @@ fn every_code_has_a_fixture_and_a_snapshot() {
 
 #[test]
 fn codes_match_the_enum() {
-    let from_enum: Vec<&str> = bao_notation::SyntaxCode::ALL
-        .iter()
-        .map(|c| c.code())
-        .collect();
+    let from_enum: Vec<&str> = SyntaxCode::ALL.iter().map(|c| c.code()).collect();
     assert_eq!(from_enum, SYNTAX_CODES);
 }
 

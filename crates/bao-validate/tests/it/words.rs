@@ -21,7 +21,7 @@ fn assert_lamu(rule: &str, message: &str) {
 /// The rule and the message of a refused move, in the position's words.
 fn diagnose(pos: &Position, mv: &str) -> (String, String) {
     let e = pos.diagnose(&mv.parse().unwrap());
-    (e.rule().to_string(), words::reason(&e.reason, pos.rules()))
+    (e.rule().to_owned(), words::reason(&e.reason, pos.rules()))
 }
 
 #[test]
