@@ -515,7 +515,7 @@ fn repair_line(best: &Suggestion, ranked: &[Suggestion], ambiguous: bool) -> Str
 fn capitalise(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {
-        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        Some(f) => f.to_uppercase().chain(c).collect(),
         None => String::new(),
     }
 }

@@ -88,7 +88,7 @@ fn every_code_has_a_fixture_a_snapshot_and_a_spec_entry() {
 fn capital(s: &str) -> String {
     let mut c = s.chars();
     c.next()
-        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .map(|f| f.to_uppercase().chain(c).collect())
         .unwrap_or_default()
 }
 
