@@ -31,6 +31,7 @@ mod engine;
 pub mod json;
 mod play;
 mod position;
+mod relay;
 mod rules;
 mod trace;
 mod types;
