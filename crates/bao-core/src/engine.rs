@@ -95,7 +95,7 @@ pub(crate) enum Finish {
     /// AbstractPlay's seed cap aborted the move.
     Capped,
     /// A quick run ([`execute_quick_into`]) reached the lap where never-ending detection would
-    /// begin: the move is not decided.
+    /// begin, or a budgeted one ([`crate::budget`]) ran out of laps: the move is not decided.
     Undecided,
 }
 
@@ -206,6 +206,9 @@ pub(crate) struct Runner<'t, T: Tracer> {
     frame_period: u64,
     /// Whether the memo of long relay cycles is read and written ([`crate::relay`]).
     memo: bool,
+    /// The lap at which never-ending detection gives up ([`crate::budget`]; `u64::MAX`:
+    /// never, the default).
+    limit: u64,
     /// Where the current lap's seeds came from (kept for tracing only).
     lap_source: LapSource,
     // Copied or computed from the start position.
@@ -332,6 +335,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
             quick: false,
             frame_period: 0,
             memo: true,
+            limit: u64::MAX,
             m,
             mv,
             lap_start: p,
@@ -870,6 +874,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
     #[cold]
     #[inline(never)]
     fn run_detecting(&mut self) -> Finish {
+        self.limit = self.lap.saturating_add(crate::budget::laps_allowed());
         let mut tortoise = self.state();
         let mut power: u64 = 1;
         let mut lam: u64 = 0;
@@ -879,6 +884,9 @@ impl<'t, T: Tracer> Runner<'t, T> {
             }
             if let Flow::End(f) = self.next_lap() {
                 return f.into();
+            }
+            if self.lap >= self.limit {
+                return self.give_up();
             }
             lam += 1;
             if self.same_state(&tortoise) {
@@ -920,9 +928,14 @@ impl<'t, T: Tracer> Runner<'t, T> {
         let mut recent = [0u128; KEEP];
         let mut since_anchor: u64 = 0;
         let mut points = Vec::new();
+        let allowed = self.limit.saturating_sub(self.lap);
         let (frame_period, from_cur, by_anchor) = loop {
             if let Some(stop) = relay.lap() {
                 return self.leave_relay(&relay, stop).into();
+            }
+            if relay.laps >= allowed {
+                self.leave_relay(&relay, Stop::Done);
+                return self.give_up();
             }
             lam += 1;
             since_anchor += 1;
@@ -956,6 +969,10 @@ impl<'t, T: Tracer> Runner<'t, T> {
             for _ in frame_period..period {
                 if let Some(stop) = relay.lap() {
                     return self.leave_relay(&relay, stop).into();
+                }
+                if relay.laps >= allowed {
+                    self.leave_relay(&relay, Stop::Done);
+                    return self.give_up();
                 }
             }
         }
@@ -1029,6 +1046,13 @@ impl<'t, T: Tracer> Runner<'t, T> {
             cycle_start_lap,
             period: relay::period(known.frame_period, known.turn),
         })
+    }
+
+    /// The lap budget ran out: the move is not decided ([`crate::budget`]).
+    #[cold]
+    fn give_up(&self) -> Finish {
+        crate::budget::gave_up(self.lap);
+        Finish::Undecided
     }
 
     /// The mover's ring and lap count taken back from a relay followed in its frame;

@@ -5,6 +5,9 @@
 //! notation, [`RuleSet`] with its presets, legal move generation and `play`, which returns
 //! the next position and a [`MoveTrace`] of everything that happened inside the move, and
 //! random playouts ([`Position::play_random_move`]: over 100,000 exact games a second).
+//! Never-ending moves are decided exactly; interactive callers can bound the cost of a
+//! first-met long cycle with [`Position::legal_moves_within`] and
+//! [`Position::is_legal_within`] ([`Undecided`]).
 //!
 //! ```
 //! use bao_core::{Position, RuleSet};
@@ -26,6 +29,7 @@
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
 
+mod budget;
 mod engine;
 #[cfg(feature = "serde")]
 pub mod json;
@@ -36,6 +40,7 @@ mod rules;
 mod trace;
 mod types;
 
+pub use budget::Undecided;
 pub use play::{perft, IllegalMove};
 pub use position::{
     EndReason, HouseState, Outcome, Position, Setup, SetupError, SetupProblem, TOTAL_SEEDS,
