@@ -45,6 +45,7 @@ pub use play::{perft, IllegalMove};
 pub use position::{
     EndReason, HouseState, Outcome, Position, Setup, SetupError, SetupProblem, TOTAL_SEEDS,
 };
+pub use relay::forget_relay_cycles;
 pub use rules::{
     EndCheck, EndlessMove, FrontRowGuard, HouseLap, Names, RuleOptionError, RuleSet, Takasia,
     UnknownPreset, Variant, PRESET_NAMES,

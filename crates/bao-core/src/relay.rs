@@ -168,7 +168,7 @@ pub(crate) fn turn(from: usize, to: usize, dir: Direction) -> usize {
 /// use denser points and keep short cycles, so that random relays exercise the memo.)
 const DP_BITS: u32 = if cfg!(test) { 3 } else { 12 };
 
-/// The most distinguished points the memo keeps (about 48 bytes each).
+/// The most distinguished points the memo keeps (about 80 bytes each, with their cycle's list).
 pub(crate) const MEMO_POINTS: usize = 1 << 18;
 
 /// Cycles shorter than this are decided cold in well under a millisecond: not kept.
@@ -286,14 +286,17 @@ pub(crate) fn remember(frame_period: u64, turn: usize, pattern: bool, points: &[
     });
 }
 
-/// Empties the memo (for tests that compare cold and warm answers).
-#[cfg(test)]
-pub(crate) fn forget_all() {
+/// Empties the process-wide memo of long never-ending relay cycles that legality checks
+/// fill as they meet them (at most about 20 MB). Answers never depend on it: the next
+/// decision of a cycle forgotten is only slower (the first one of a long cycle can take up
+/// to about a second). For measurements of cold decisions, and for long-running processes
+/// that want the memory back.
+pub fn forget_relay_cycles() {
     let mut memo = memo()
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    memo.points.clear();
-    memo.cycles.clear();
+    memo.points = std::collections::HashMap::new();
+    memo.cycles = Vec::new();
 }
 
 /// How many cycles the memo holds.
@@ -404,7 +407,7 @@ mod tests {
         let south = position(Side::South);
         let mv: Move = "A4>*".parse().expect("move");
         assert_eq!(execute_cold(&south, mv).finish, want);
-        forget_all();
+        forget_relay_cycles();
         assert_eq!(execute(&south, mv, &mut ()).finish, want);
         assert!(cycles_known() >= 1);
         let warm = execute(&south, mv, &mut ());
