@@ -61,9 +61,9 @@ pub(crate) struct Args {
 /// overrides; `kiswahili` when none), then the position string under them.
 pub(crate) fn position_arg(text: &str, rules: Option<&str>) -> Result<Position, CliError> {
     let rules =
-        RuleSet::from_spec(rules.unwrap_or("kiswahili")).map_err(|message| CliError::Invalid {
+        RuleSet::from_spec(rules.unwrap_or("kiswahili")).map_err(|e| CliError::Invalid {
             argument: "--rules",
-            message,
+            message: e.to_string(),
         })?;
     parse_position(text, rules)
 }
@@ -79,7 +79,8 @@ fn parse_position(text: &str, rules: RuleSet) -> Result<Position, CliError> {
             "{e} (expected e.g. `0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 22/22 S FF -`)"
         ))
     })?;
-    Position::from_setup(ps.to_setup(rules)).map_err(|e| invalid(e.to_string()))
+    Position::from_setup(ps.to_setup(rules))
+        .map_err(|e| invalid(bao_validate::words::setup_error(&e)))
 }
 
 /// Today's date in UTC, as the `Date` tag writes it.
@@ -166,9 +167,9 @@ fn template(args: &Args, date: &str) -> Result<Record, CliError> {
             });
         }
     }
-    let rules = RuleSet::from_spec(&args.rules).map_err(|message| CliError::Invalid {
+    let rules = RuleSet::from_spec(&args.rules).map_err(|e| CliError::Invalid {
         argument: "--rules",
-        message,
+        message: e.to_string(),
     })?;
     let rules_text = args.rules.split_whitespace().collect::<Vec<_>>().join(" ");
     let position = match &args.position {

@@ -37,7 +37,8 @@ fn start(args: &Args) -> Result<Position, CliError> {
         message,
     };
     let json: PositionJson = serde_json::from_str(text).map_err(|e| invalid(e.to_string()))?;
-    json.to_position(rules).map_err(|e| invalid(e.to_string()))
+    json.to_position(rules)
+        .map_err(|e| invalid(crate::error::position_json_error(&e)))
 }
 
 /// Runs `bao perft`.

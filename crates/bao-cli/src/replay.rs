@@ -12,7 +12,7 @@ use std::io::{BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use bao_core::json::{OutcomeJson, PositionJson};
-use bao_core::{IllegalMove, Move, MoveSpec, Position, RuleSet, UnknownPreset};
+use bao_core::{Move, MoveSpec, Position, ResolveError, RuleSet, UnknownPreset};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -88,12 +88,29 @@ impl ReplayError {
         }
     }
 
-    fn illegal(ply: usize, text: &str, e: &IllegalMove) -> ReplayError {
+    /// A move the engine refused: `shown` is the move as the reason names it (the spec as
+    /// read, or the resolved move), `text` the input.
+    fn illegal(
+        ply: usize,
+        text: &str,
+        shown: &dyn std::fmt::Display,
+        e: &ResolveError,
+        rules: &RuleSet,
+    ) -> ReplayError {
+        let never_ending = match e {
+            ResolveError::Illegal(e) => e.reason.never_ending(),
+            _ => None,
+        };
         ReplayError {
-            rule: Some(e.rule),
-            cycle_start_lap: e.never_ending.as_ref().map(|n| n.cycle_start_lap),
-            period: e.never_ending.as_ref().map(|n| n.period),
-            ..ReplayError::at("illegal", ply, text.to_owned(), e.to_string())
+            rule: Some(e.rule()),
+            cycle_start_lap: never_ending.map(|n| n.cycle_start_lap),
+            period: never_ending.map(|n| n.period),
+            ..ReplayError::at(
+                "illegal",
+                ply,
+                text.to_owned(),
+                bao_validate::words::resolve_error(shown, e, rules),
+            )
         }
     }
 }
@@ -152,7 +169,12 @@ fn replay_request(line: &[u8]) -> Replay {
         };
         match json.to_position(rules) {
             Ok(p) => p,
-            Err(e) => return fail(ReplayError::line("position", e.to_string())),
+            Err(e) => {
+                return fail(ReplayError::line(
+                    "position",
+                    crate::error::position_json_error(&e),
+                ))
+            }
         }
     };
     replay_moves(start, &request.moves)
@@ -194,12 +216,20 @@ fn play_one(pos: &Position, ply: usize, value: &Value) -> Result<Position, Box<R
     let spec: MoveSpec = text.parse().map_err(|e: bao_core::ParsePitError| {
         Box::new(ReplayError::at("move", ply, text.to_owned(), e.to_string()))
     })?;
+    let rules = pos.rules();
     let mv = pos
         .resolve(&spec)
-        .map_err(|e| Box::new(ReplayError::illegal(ply, text, &e)))?;
-    let (next, _trace) = pos
-        .play(&mv)
-        .map_err(|e| Box::new(ReplayError::illegal(ply, text, &e)))?;
+        .map_err(|e| Box::new(ReplayError::illegal(ply, text, &spec, &e, rules)))?;
+    let (next, _trace) = pos.play(&mv).map_err(|e| {
+        let mv = e.mv;
+        Box::new(ReplayError::illegal(
+            ply,
+            text,
+            &mv,
+            &ResolveError::Illegal(e),
+            rules,
+        ))
+    })?;
     Ok(next)
 }
 

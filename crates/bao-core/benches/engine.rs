@@ -242,7 +242,8 @@ fn never_ending(c: &mut Criterion) {
     let stress_mv: Move = "A4>*".parse().expect("move");
     let found = stress
         .diagnose(&stress_mv)
-        .never_ending
+        .reason
+        .never_ending()
         .expect("never-ending");
     assert_eq!((found.cycle_start_lap, found.period), (1, STRESS_PERIOD));
     group

@@ -618,6 +618,25 @@ impl<'t, T: Tracer> Runner<'t, T> {
     fn after_lap_special(&mut self, cur: usize, count: u8) -> Flow {
         let rules = self.pos_at_start.rules;
         let m = self.m;
+        // The takasia stop comes before the house rules (A.4.7): a takasia'd dormant house
+        // that this lap makes functional again stops the move like any takasia'd pit.
+        if let Some(h) = self.blocked[m] {
+            if usize::from(h) == cur {
+                let stops = match rules.takasia {
+                    Takasia::Off => false,
+                    Takasia::Standard => !(self.lap == 1 && self.started_in_functional_house()),
+                    Takasia::AbstractPlay => self.mv.takasa,
+                };
+                if stops {
+                    self.record_lap(LapEnd::TakasiaStop);
+                    if T::ON {
+                        let pit = self.pit(cur);
+                        self.tracer.event(Event::TakasiaStop { pit });
+                    }
+                    return Flow::End(End::Done);
+                }
+            }
+        }
         if rules.houses && cur == 4 && self.houses[m] == House::Owned && count >= 6 {
             let stop = match (self.stage, self.capturing) {
                 (Stage::Namua, false) => true,
@@ -645,23 +664,6 @@ impl<'t, T: Tracer> Runner<'t, T> {
                     self.tracer.event(Event::Safari);
                 }
                 return self.lift(cur, count, LapSource::Lifted);
-            }
-        }
-        if let Some(h) = self.blocked[m] {
-            if usize::from(h) == cur {
-                let stops = match rules.takasia {
-                    Takasia::Off => false,
-                    Takasia::Standard => !(self.lap == 1 && self.started_in_functional_house()),
-                    Takasia::AbstractPlay => self.mv.takasa,
-                };
-                if stops {
-                    self.record_lap(LapEnd::TakasiaStop);
-                    if T::ON {
-                        let pit = self.pit(cur);
-                        self.tracer.event(Event::TakasiaStop { pit });
-                    }
-                    return Flow::End(End::Done);
-                }
             }
         }
         self.relay_or_cap(cur, count)

@@ -20,6 +20,29 @@
 //! assert!(!trace.laps.is_empty());
 //! ```
 //!
+//! # Illegal moves
+//! A refusal is data, never prose: [`Position::play`] returns a [`PlayError`] (the move and
+//! its [`IllegalReason`], whose [`rule`](IllegalReason::rule) is the `spec/rules.md`
+//! identifier), and [`Position::resolve`] a [`ResolveError`] for a written [`MoveSpec`] that
+//! stands for no single legal move. Setups are refused with [`SetupProblem`]s, rule-set specs
+//! with a [`RuleSpecError`]. The sentences a player reads are `bao_validate::words`'.
+//!
+//! ```
+//! use bao_core::{IllegalReason, MoveSpec, Position, ResolveError, RuleSet};
+//!
+//! let start = Position::start(RuleSet::KISWAHILI);
+//! let written: MoveSpec = "A6>".parse().unwrap(); // `*` left out: no capture exists
+//! let mv = start.resolve(&written).unwrap();
+//! assert_eq!(mv.to_string(), "A6>*");
+//! match start.resolve(&"A6*".parse().unwrap()) {
+//!     Err(ResolveError::Ambiguous(moves)) => assert_eq!(moves.len(), 2),
+//!     other => panic!("{other:?}"),
+//! }
+//! let err = start.play(&"B1<*".parse().unwrap()).unwrap_err();
+//! assert_eq!(err.reason.rule(), "N1");
+//! assert!(matches!(err.reason, IllegalReason::NamuaBackRow { .. }));
+//! ```
+//!
 //! # Feature flags
 //! - `serde`: the position JSON of `spec/json.md` (module `json`).
 //!
@@ -31,6 +54,7 @@
 
 mod budget;
 mod engine;
+mod illegal;
 #[cfg(feature = "serde")]
 pub mod json;
 mod play;
@@ -41,14 +65,16 @@ mod trace;
 mod types;
 
 pub use budget::Undecided;
-pub use play::{perft, IllegalMove};
+pub use illegal::{IllegalReason, PlayError, ResolveError};
+pub use play::perft;
 pub use position::{
-    EndReason, HouseState, Outcome, Position, Setup, SetupError, SetupProblem, TOTAL_SEEDS,
+    EndReason, HandProblem, HouseProblem, HouseState, Outcome, Position, Setup, SetupError,
+    SetupProblem, TakasiaProblem, TOTAL_SEEDS,
 };
 pub use relay::forget_relay_cycles;
 pub use rules::{
-    EndCheck, EndlessMove, FrontRowGuard, HouseLap, Names, RuleOptionError, RuleSet, Takasia,
-    UnknownPreset, Variant, PRESET_NAMES,
+    EndCheck, EndlessMove, FrontRowGuard, HouseLap, Names, RuleOptionError, RuleSet, RuleSpecError,
+    Takasia, UnknownPreset, Variant, PRESET_NAMES,
 };
 pub use trace::{Capture, Event, Lap, LapEnd, LapSource, MoveTrace, NeverEnding};
 pub use types::{

@@ -1,37 +1,11 @@
 //! Legal moves, playing a move, the end of the game, perft.
 
-use std::fmt;
-
 use crate::engine::{execute, execute_quick_into, front_word, Finish, Outcome as Run, Tracer};
+use crate::illegal::{IllegalReason, PlayError, ResolveError};
 use crate::position::{EndReason, House, Outcome, Position};
 use crate::rules::{EndCheck, EndlessMove, Takasia};
-use crate::trace::{Event, MoveTrace, NeverEnding};
+use crate::trace::{Event, MoveTrace};
 use crate::types::{Direction, Move, MoveSpec, Pit, Row, Side, Sign, Stage, RING};
-
-/// Why a move may not be played, naming the rule of `spec/rules.md` that forbids it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct IllegalMove {
-    /// The move as written.
-    pub mv: String,
-    /// The rule identifier (`G5`, `N3a`, `T3`, ...): a heading of `spec/rules.md`.
-    pub rule: &'static str,
-    /// One sentence: why, in the variant's own words.
-    pub message: String,
-    /// For a never-ending move: where its cycle starts and its period.
-    pub never_ending: Option<NeverEnding>,
-}
-
-impl fmt::Display for IllegalMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} is illegal ({}): {}",
-            self.mv, self.rule, self.message
-        )
-    }
-}
-
-impl std::error::Error for IllegalMove {}
 
 /// A random choice: `pick(n)` returns a number below `n`.
 type Picker<'a> = Option<&'a mut dyn FnMut(usize) -> usize>;
@@ -341,15 +315,6 @@ fn first_lap_end(r: usize, n: usize, dir: Direction) -> usize {
     match dir {
         Direction::Clockwise => (r + n) % RING,
         Direction::Anticlockwise => (r + RING - n % RING) % RING,
-    }
-}
-
-fn illegal(mv: impl fmt::Display, rule: &'static str, message: String) -> IllegalMove {
-    IllegalMove {
-        mv: mv.to_string(),
-        rule,
-        message,
-        never_ending: None,
     }
 }
 
@@ -764,22 +729,30 @@ impl Position {
         a.takasas = self.select(cands, pick, &mut a.chosen);
     }
 
-    /// K3: while the kuu stands (and can be sown), a mtaji takata must start from it.
+    /// K3: while the kuu stands (and can be sown, and is not the mover's takasia'd pit), a
+    /// mtaji takata must start from it. Where neither direction is legal the rule lapses
+    /// (A.4.11); the callers test that.
     fn kuu_first(&self) -> bool {
         self.rules.first_takata_from_kuu
             && self.rules.houses
             && self.houses[self.m()] == House::Owned
             && self.ring(self.to_move)[4] >= 2
+            && self.takasa_excluded() != Some(4)
+    }
+
+    /// The front pit (ring index) the side to move may not start a mtaji takasa from (T3).
+    fn takasa_excluded(&self) -> Option<usize> {
+        match self.rules.takasia {
+            Takasia::Off => None,
+            Takasia::Standard => self.blocked[self.m()].map(usize::from),
+            Takasia::AbstractPlay => self.abstractplay_exclusion(),
+        }
     }
 
     /// The mtaji takasa candidates as [`Kind::Takasa`] bits, K3 aside (M4, T3).
     fn mtaji_takasa_bits(&self) -> u32 {
         let own = self.ring(self.to_move);
-        let excluded = match self.rules.takasia {
-            Takasia::Off => None,
-            Takasia::Standard => self.blocked[self.m()].map(usize::from),
-            Takasia::AbstractPlay => self.abstractplay_exclusion(),
-        };
+        let excluded = self.takasa_excluded();
         let multi = pits_holding(own, 2);
         let multi_front = both_signs(multi & 0xff);
         let front = multi_front & !excluded.map_or(0, takasa_bits);
@@ -841,10 +814,15 @@ impl Position {
     }
 
     /// Standard takasia (T1, T2; A.4.6): after the blocker's mtaji takasa, with the blocker
-    /// to move on `self`. Cheap first-lap tests come first; moves are run only where a
-    /// never-ending capture could change the answer.
+    /// to move on `self`; only when the victim is in mtaji too. Cheap first-lap tests come
+    /// first; moves are run only where a never-ending capture could change the answer.
     fn standard_detect(&self) -> Option<u8> {
         let x = self.to_move;
+        // The victim must be in mtaji too (both hands empty, P1): a victim still in namua
+        // is not tested with mtaji captures, and keeps every pit.
+        if self.hands != [0, 0] {
+            return None;
+        }
         let mut cands = self.mtaji_capture_candidates(x);
         // In mtaji the first capture is the pit facing the first lap's end.
         let first = |mv: Move| -> usize {
@@ -1040,8 +1018,8 @@ impl Position {
     /// Plays a move, returning the next position and the trace.
     ///
     /// # Errors
-    /// The move is not legal here: the rule that forbids it and why.
-    pub fn play(&self, mv: &Move) -> Result<(Position, MoveTrace), IllegalMove> {
+    /// The move is not legal here: why, as data (the reason is worked out only then).
+    pub fn play(&self, mv: &Move) -> Result<(Position, MoveTrace), PlayError> {
         self.play_if_legal(mv).ok_or_else(|| self.diagnose(mv))
     }
 
@@ -1129,8 +1107,14 @@ impl Position {
         next.to_move = mover.opponent();
         next.last_move_takasa = mv.takasa;
         let mut set = None;
+        // A game that ends keeps no takasia or priority pit (standard takasia; AbstractPlay
+        // keeps its stored block, T4).
+        let standard = next.rules.takasia == Takasia::Standard;
         match run.finish {
             Finish::NeverEnding(ne) => {
+                if standard {
+                    next.blocked = [None, None];
+                }
                 next.ended = Some(Outcome {
                     winner: match next.rules.endless_move {
                         EndlessMove::Draw => None,
@@ -1144,6 +1128,9 @@ impl Position {
                 return;
             }
             Finish::Capped => {
+                if standard {
+                    next.blocked = [None, None];
+                }
                 next.ended = Some(Outcome {
                     winner: Some(mover.opponent()),
                     reason: EndReason::NeverEnding,
@@ -1191,6 +1178,20 @@ impl Position {
                 }
             }
         }
+        if standard && next.blocked != [None, None] {
+            if next.front_row_outcome().is_some() {
+                next.blocked = [None, None];
+                set = None;
+            } else if !next.has_legal_move() {
+                // Recorded, since without the takasia the board may show a legal move.
+                next.ended = Some(Outcome {
+                    winner: Some(next.to_move.opponent()),
+                    reason: EndReason::NoLegalMove,
+                });
+                next.blocked = [None, None];
+                set = None;
+            }
+        }
         if let (Some(h), Some(t)) = (set, trace) {
             t.events.push(Event::TakasiaSet {
                 pit: Pit::from_ring(mover.opponent(), usize::from(h)),
@@ -1200,10 +1201,24 @@ impl Position {
 
     /// Resolves a move token (sign or `*` left out where forced) against this position.
     ///
+    /// ```
+    /// use bao_core::{MoveSpec, Position, ResolveError, RuleSet};
+    ///
+    /// let start = Position::start(RuleSet::KISWAHILI);
+    /// // The `*` may be left out: no capture exists, so the move is a takasa.
+    /// let spec: MoveSpec = "A6<".parse().unwrap();
+    /// assert_eq!(start.resolve(&spec).unwrap().to_string(), "A6<*");
+    /// // The sign may not: both directions are legal.
+    /// let spec: MoveSpec = "A6".parse().unwrap();
+    /// assert!(matches!(start.resolve(&spec), Err(ResolveError::Ambiguous(m)) if m.len() == 2));
+    /// ```
+    ///
     /// # Errors
-    /// No legal move matches (with the rule that forbids the likeliest reading), or several
-    /// do (the sign is needed).
-    pub fn resolve(&self, spec: &MoveSpec) -> Result<Move, IllegalMove> {
+    /// No legal move matches ([`ResolveError::Illegal`], with the likeliest reading of the
+    /// spec and why it is illegal: for a sign left out, the left one unless only its
+    /// direction is forbidden by the kichwa rule G7), or several do
+    /// ([`ResolveError::Ambiguous`]: the sign is needed).
+    pub fn resolve(&self, spec: &MoveSpec) -> Result<Move, ResolveError> {
         let legal = self.legal_moves();
         let matches: Vec<Move> = legal.iter().copied().filter(|m| spec.matches(m)).collect();
         match matches.as_slice() {
@@ -1215,13 +1230,13 @@ impl Position {
                     takasa: spec.takasa,
                     safari: spec.safari,
                 };
-                let mut err = if spec.sign.is_none() {
+                let err = if spec.sign.is_none() {
                     let other = Move {
                         sign: Sign::Right,
                         ..mv
                     };
                     let e1 = self.diagnose(&mv);
-                    if e1.rule == "G7" {
+                    if matches!(e1.reason, IllegalReason::KichwaNotChoosable { .. }) {
                         self.diagnose(&other)
                     } else {
                         e1
@@ -1229,27 +1244,50 @@ impl Position {
                 } else {
                     self.diagnose(&mv)
                 };
-                err.mv = spec.to_string();
-                Err(err)
+                let err = match err.reason {
+                    IllegalReason::NeverEnding(_) => err,
+                    _ => self
+                        .never_ending_takasa_reading(spec, &legal)
+                        .unwrap_or(err),
+                };
+                Err(ResolveError::Illegal(err))
             }
-            many => Err(illegal(
-                spec,
-                "G7",
-                format!(
-                    "ambiguous: {} are all legal; write the sign",
-                    many.iter()
-                        .map(ToString::to_string)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            )),
+            many => Err(ResolveError::Ambiguous(many.to_vec())),
         }
     }
 
-    /// Explains why a move is not legal here.
+    /// Where no capture exists, a token written without `*` is read as the takasa: when that
+    /// takasa never ends, its refusal (G11, with the cycle), whatever the reading as a capture
+    /// says (spec/notation.md, "Leaving out `*`").
+    fn never_ending_takasa_reading(&self, spec: &MoveSpec, legal: &[Move]) -> Option<PlayError> {
+        let no_capture = legal.first().is_some_and(|m| m.takasa);
+        if spec.takasa || spec.safari || !no_capture {
+            return None;
+        }
+        let signs: &[Sign] = match spec.sign {
+            Some(Sign::Left) => &[Sign::Left],
+            Some(Sign::Right) => &[Sign::Right],
+            None => &[Sign::Left, Sign::Right],
+        };
+        signs.iter().find_map(|&sign| {
+            let takasa = Move {
+                pit: spec.pit,
+                sign,
+                takasa: true,
+                safari: false,
+            };
+            let e = self.diagnose(&takasa);
+            matches!(e.reason, IllegalReason::NeverEnding(_)).then_some(e)
+        })
+    }
+
+    /// Explains why a move is not legal here: the reason of the first rule it breaks, in
+    /// the order of `spec/rules.md`'s checks (the game's end, the pit, the stage, the
+    /// captures, the sowing). Meant for a move [`Position::play_if_legal`] refused; for a
+    /// legal move the answer is meaningless.
     #[must_use]
-    pub fn diagnose(&self, mv: &Move) -> IllegalMove {
-        let names = self.rules.names();
+    pub fn diagnose(&self, mv: &Move) -> PlayError {
+        let fail = |reason| PlayError { mv: *mv, reason };
         let side = self.to_move;
         let a = self.analyse(None);
         let over = self.ended.or_else(|| self.front_row_outcome()).or_else(|| {
@@ -1258,101 +1296,41 @@ impl Position {
                 reason: EndReason::NoLegalMove,
             })
         });
-        if let Some(o) = over {
-            let who = o.winner.map_or("nobody".to_string(), |w| w.to_string());
-            return illegal(
-                mv,
-                "E4",
-                format!("the game is over ({} won: {})", who, o.reason.name()),
-            );
+        if let Some(outcome) = over {
+            return fail(IllegalReason::GameOver { outcome });
         }
         if mv.pit.side() != side {
-            return illegal(
-                mv,
-                "G1",
-                format!(
-                    "{} is not {side}'s pit: a player sows only his own pits",
-                    mv.pit
-                ),
-            );
+            return fail(IllegalReason::NotOwnPit {
+                pit: mv.pit,
+                mover: side,
+            });
         }
         let legal = a.moves();
         let captures = a.captures();
-        let list = |ms: &[Move]| {
-            ms.iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
         let count = self.get(mv.pit);
         let stage = self.stage();
         if stage == Stage::Namua {
             if mv.pit.row() == Row::Back {
-                return illegal(
-                    mv,
-                    "N1",
-                    format!(
-                        "in {} the reserve seed goes into an occupied front-row pit, never the back row",
-                        names.namua
-                    ),
-                );
+                return fail(IllegalReason::NamuaBackRow { pit: mv.pit });
             }
             if count == 0 {
-                return illegal(
-                    mv,
-                    "N1",
-                    format!(
-                        "{} is empty: in {} the reserve seed goes into an occupied front-row pit",
-                        mv.pit, names.namua
-                    ),
-                );
+                return fail(IllegalReason::NamuaEmptyPit { pit: mv.pit });
             }
         } else if count < 2 {
-            return illegal(
-                mv,
-                "M1",
-                format!(
-                    "{} holds {count} seed{}: a {} move starts from a pit with 2 seeds or more",
-                    mv.pit,
-                    if count == 1 { "" } else { "s" },
-                    names.mtaji
-                ),
-            );
+            return fail(IllegalReason::TooFewSeeds { pit: mv.pit, count });
         }
         if mv.takasa && !captures.is_empty() {
-            return illegal(
-                mv,
-                "G5",
-                format!(
-                    "captures are compulsory; the captures here are {}",
-                    list(&captures)
-                ),
-            );
+            return fail(IllegalReason::CaptureMandatory { captures });
         }
         // Only a move of the right shape is run: a namua capture needs seeds facing it.
         let no_namua_capture =
             stage == Stage::Namua && !mv.takasa && mv.pit.facing().is_none_or(|f| self.get(f) == 0);
         let run = (!no_namua_capture).then(|| self.simulate(*mv));
         if let Some(run) = run.filter(|r| self.run_is_illegal(r)) {
-            return match run.finish {
-                Finish::NeverEnding(ne) => IllegalMove {
-                    mv: mv.to_string(),
-                    rule: "G11",
-                    message: format!(
-                        "the move never ends: from lap {} it repeats every {} laps",
-                        ne.cycle_start_lap, ne.period
-                    ),
-                    never_ending: Some(ne),
-                },
-                _ => illegal(
-                    mv,
-                    "G10",
-                    format!(
-                        "this {} would leave {side}'s front row empty; a player's front row may never be emptied",
-                        names.takasa
-                    ),
-                ),
-            };
+            return fail(match run.finish {
+                Finish::NeverEnding(ne) => IllegalReason::NeverEnding(ne),
+                _ => IllegalReason::FrontRowGuard { mover: side },
+            });
         }
         if !mv.takasa {
             let as_takasa = Move {
@@ -1366,14 +1344,7 @@ impl Position {
                     ..*mv
                 };
                 if captures.contains(&plain) {
-                    return illegal(
-                        mv,
-                        "N7",
-                        format!(
-                            "safari (+) is claimed, but {plain} never stops in the functional {}",
-                            names.nyumba
-                        ),
-                    );
+                    return fail(IllegalReason::SafariWithoutHouse { plain });
                 }
             }
             if stage == Stage::Namua && mv.pit.facing().is_some_and(|f| self.get(f) > 0) {
@@ -1384,152 +1355,71 @@ impl Position {
                 } else {
                     None
                 };
-                if let Some(f) = forced.filter(|f| *f != mv.sign) {
-                    return illegal(
-                        mv,
-                        "G7",
-                        format!(
-                            "a capture from a kimbi enters at the kichwa on its own side; write {}{}",
-                            mv.pit,
-                            f.as_char()
-                        ),
-                    );
+                if let Some(forced) = forced.filter(|f| *f != mv.sign) {
+                    return fail(IllegalReason::KichwaNotChoosable {
+                        pit: mv.pit,
+                        forced,
+                    });
                 }
             }
             if stage == Stage::Mtaji && count >= self.rules.capture_threshold {
-                return illegal(
-                    mv,
-                    "M2",
-                    format!(
-                        "{} holds {count} seeds: a first lap of {} or more never captures",
-                        mv.pit, self.rules.capture_threshold
-                    ),
-                );
+                return fail(IllegalReason::TooManySeedsToCapture {
+                    pit: mv.pit,
+                    count,
+                    threshold: self.rules.capture_threshold,
+                });
             }
             if captures.is_empty() {
-                let hint = if legal.contains(&as_takasa) {
-                    format!("; write {as_takasa}")
-                } else {
-                    String::new()
-                };
-                return illegal(
-                    mv,
-                    "G6",
-                    format!(
-                        "no capture is possible here, so every move is a {}{hint}",
-                        names.takasa
-                    ),
-                );
+                return fail(IllegalReason::NoCaptureExists {
+                    takasa: legal.contains(&as_takasa).then_some(as_takasa),
+                });
             }
             if let (Some(h), true) = (self.priority_pit(), stage == Stage::Mtaji) {
-                let hp = Pit::from_ring(side.opponent(), usize::from(h));
                 if self.mtaji_capture_candidates(side).contains(mv) {
-                    return illegal(
-                        mv,
-                        if self.rules.variant == crate::rules::Variant::Kete {
-                            "K4"
-                        } else {
-                            "T5"
-                        },
-                        format!(
-                            "{hp} is reserved by {}: this move must capture it; the captures that do are {}",
-                            names.takasia,
-                            list(&captures)
-                        ),
-                    );
+                    return fail(IllegalReason::CapturePriority {
+                        variant: self.rules.variant,
+                        reserved: Pit::from_ring(side.opponent(), usize::from(h)),
+                        captures,
+                    });
                 }
             }
             if self.rules.takasia == Takasia::Standard
                 && self.blocked[side.index()] == Some(mv.pit.ring() as u8)
             {
-                return illegal(
-                    mv,
-                    "T3",
-                    format!(
-                        "{} is {}: no move may start from it now",
-                        mv.pit, names.takasia
-                    ),
-                );
+                return fail(IllegalReason::TakasiaPit { pit: mv.pit });
             }
-            return illegal(
-                mv,
-                "G6",
-                format!(
-                    "this move does not capture (its first lap does not end in a pit facing seeds); the captures here are {}",
-                    list(&captures)
-                ),
-            );
+            return fail(IllegalReason::NotACapture { captures });
         }
         // A takasa while no capture exists.
         if stage == Stage::Namua {
             let placements = self.namua_placements();
             if placements & (1 << mv.pit.ring()) == 0 {
                 let functional = self.house_state(side) == crate::HouseState::Functional;
-                return if functional && mv.pit == Pit::nyumba(side) {
-                    illegal(
-                        mv,
-                        "N3",
-                        format!(
-                            "the functional {} takes the reserve seed of a {} only when it is the only occupied front pit",
-                            names.nyumba, names.takasa
-                        ),
-                    )
+                return fail(if functional && mv.pit == Pit::nyumba(side) {
+                    IllegalReason::NamuaHousePlacement { pit: mv.pit }
                 } else {
-                    illegal(
-                        mv,
-                        "N3",
-                        format!(
-                            "without a functional {} the reserve seed goes into a pit holding 2 seeds or more while one exists",
-                            names.nyumba
-                        ),
-                    )
-                };
+                    IllegalReason::NamuaPlacement { pit: mv.pit }
+                });
             }
         } else {
             let m = side.index();
             if self.rules.takasia != Takasia::Off && self.blocked[m] == Some(mv.pit.ring() as u8) {
-                return illegal(
-                    mv,
-                    "T3",
-                    format!(
-                        "{} is {}: no move may start from it now",
-                        mv.pit, names.takasia
-                    ),
-                );
+                return fail(IllegalReason::TakasiaPit { pit: mv.pit });
             }
             if self.rules.first_takata_from_kuu
                 && self.houses[m] == House::Owned
                 && mv.pit != Pit::nyumba(side)
                 && legal.iter().all(|l| l.pit == Pit::nyumba(side))
             {
-                return illegal(
-                    mv,
-                    "K3",
-                    format!(
-                        "while the {} stands, a {} {} must start from it",
-                        names.nyumba, names.mtaji, names.takasa
-                    ),
-                );
+                return fail(IllegalReason::FirstTakataFromKuu {
+                    house: Pit::nyumba(side),
+                });
             }
             if mv.pit.row() == Row::Back {
-                return illegal(
-                    mv,
-                    "M4",
-                    format!(
-                        "a {} may start from the back row only when no front pit holds 2 seeds or more",
-                        names.takasa
-                    ),
-                );
+                return fail(IllegalReason::BackRowTakasa { pit: mv.pit });
             }
         }
-        illegal(
-            mv,
-            "G4",
-            format!(
-                "not a legal move here; the legal moves are {}",
-                list(&legal)
-            ),
-        )
+        fail(IllegalReason::NotLegal { legal })
     }
 }
 
@@ -1670,7 +1560,7 @@ mod tests {
                     assert_eq!(mv, endless);
                     assert_eq!(
                         chosen.run.finish,
-                        Finish::NeverEnding(NeverEnding {
+                        Finish::NeverEnding(crate::trace::NeverEnding {
                             cycle_start_lap: 1,
                             period: 228
                         })

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::rules::{Names, RuleSet, Takasia, Variant};
+use crate::rules::{RuleSet, Takasia, Variant};
 use crate::types::{BySide, Pit, Row, Side, Stage, RING};
 
 /// The total number of seeds in a game.
@@ -167,6 +167,9 @@ impl Setup {
 }
 
 /// One reason a setup is not a position.
+///
+/// The sentences a player reads are the validator's (`bao_validate::words`); `Display` here
+/// is short, for developers.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SetupProblem {
     /// Board and hands do not hold 64 seeds.
@@ -179,50 +182,76 @@ pub enum SetupProblem {
         /// Whose house.
         side: Side,
         /// What is wrong.
-        why: &'static str,
+        why: HouseProblem,
     },
     /// A hand is not allowed by the rule set.
     Hand {
         /// Whose hand.
         side: Side,
         /// What is wrong.
-        why: &'static str,
+        why: HandProblem,
     },
     /// A takasia pit is not allowed.
     Takasia {
         /// The pit.
         pit: Pit,
         /// What is wrong.
-        why: &'static str,
+        why: TakasiaProblem,
     },
 }
 
-impl SetupProblem {
-    /// The problem in the words of a variant (Kete: kuu, hizi zetu).
-    #[must_use]
-    pub fn describe(&self, names: &Names) -> String {
-        let words = |why: &str| {
-            why.replace("{house}", names.nyumba)
-                .replace("{takasia}", names.takasia)
-        };
-        match self {
-            SetupProblem::SeedCount { found } => {
-                format!("board and hands hold {found} seeds; a game has exactly {TOTAL_SEEDS}")
-            }
-            SetupProblem::House { side, why } => {
-                format!("{side}'s {}: {}", names.nyumba, words(why))
-            }
-            SetupProblem::Hand { side, why } => format!("{side}'s hand: {}", words(why)),
-            SetupProblem::Takasia { pit, why } => {
-                format!("{} pit {pit}: {}", names.takasia, words(why))
-            }
-        }
-    }
+/// What is wrong with a house state ([`SetupProblem::House`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum HouseProblem {
+    /// The rules have houses, but the state says none.
+    Missing,
+    /// The rules have no house powers, but a state other than none is given.
+    NotInRules,
+    /// Functional, but the house holds fewer than the functional threshold (6).
+    FunctionalTooFew,
+    /// Dormant, but the house holds 6 seeds or more.
+    DormantTooMany,
+    /// Dormant under the kuu floor (K2): a kuu is functional or destroyed.
+    DormantKuu,
+}
+
+/// What is wrong with a hand ([`SetupProblem::Hand`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum HandProblem {
+    /// The rules have no reserve, but the hand is not empty.
+    NoReserve,
+    /// More than the reserve starts with (22), in a game that has not ended.
+    MoreThanReserve,
+}
+
+/// What is wrong with a takasia pit ([`SetupProblem::Takasia`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum TakasiaProblem {
+    /// The pit is recorded for the side that does not own it.
+    WrongSide,
+    /// The rules have no takasia.
+    NotInRules,
+    /// A back-row pit: only a front pit can be reserved.
+    BackRow,
+    /// A reserve is not empty: takasia arises only when both are.
+    WithReserves,
+    /// Without capture priority only the side to move can have a reserved pit.
+    NotToMove,
+    /// The functional house of the side to move cannot be reserved (T2).
+    FunctionalHouse,
 }
 
 impl fmt::Display for SetupProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.describe(&RuleSet::KISWAHILI.names()))
+        match self {
+            SetupProblem::SeedCount { found } => write!(f, "seed count {found}"),
+            SetupProblem::House { side, why } => write!(f, "{side}'s house: {why:?}"),
+            SetupProblem::Hand { side, why } => write!(f, "{side}'s hand: {why:?}"),
+            SetupProblem::Takasia { pit, why } => write!(f, "takasia pit {pit}: {why:?}"),
+        }
     }
 }
 
@@ -242,7 +271,7 @@ impl fmt::Display for SetupError {
             if i > 0 {
                 f.write_str("; ")?;
             }
-            f.write_str(&p.describe(&self.setup.rules.names()))?;
+            write!(f, "{p}")?;
         }
         Ok(())
     }
@@ -273,7 +302,8 @@ pub struct Position {
     pub(crate) to_move: Side,
     pub(crate) last_move_takasa: bool,
     /// An outcome the board alone cannot show (a never-ending move under `draw` or
-    /// `mover_loses`, AbstractPlay's cap); or bao hamna reached mid-move.
+    /// `mover_loses`, AbstractPlay's cap, no legal move while a takasia or priority pit
+    /// stood, which the final position no longer holds); or bao hamna reached mid-move.
     pub(crate) ended: Option<Outcome>,
     pub(crate) rules: RuleSet,
 }
@@ -330,31 +360,31 @@ impl Position {
             if rules.houses && state == HouseState::None {
                 problems.push(SetupProblem::House {
                     side,
-                    why: "these rules have a {house}; say functional, dormant or destroyed",
+                    why: HouseProblem::Missing,
                 });
             }
             if !rules.houses && state != HouseState::None {
                 problems.push(SetupProblem::House {
                     side,
-                    why: "these rules have no house powers; the state must be none",
+                    why: HouseProblem::NotInRules,
                 });
             }
             if state == HouseState::Functional && count < 6 {
                 problems.push(SetupProblem::House {
                     side,
-                    why: "functional, but it holds fewer than 6 seeds",
+                    why: HouseProblem::FunctionalTooFew,
                 });
             }
             if state == HouseState::Dormant && count >= 6 {
                 problems.push(SetupProblem::House {
                     side,
-                    why: "dormant, but it holds 6 seeds or more (that is functional)",
+                    why: HouseProblem::DormantTooMany,
                 });
             }
             if state == HouseState::Dormant && rules.kuu_floor {
                 problems.push(SetupProblem::House {
                     side,
-                    why: "a kuu never holds fewer than 6 seeds (K2): it is functional or destroyed",
+                    why: HouseProblem::DormantKuu,
                 });
             }
             let hand = *setup.hands.get(side);
@@ -366,9 +396,9 @@ impl Position {
                 problems.push(SetupProblem::Hand {
                     side,
                     why: if rules.initial_hand() == 0 {
-                        "these rules have no reserve; the hand must be 0"
+                        HandProblem::NoReserve
                     } else {
-                        "holds more than the 22 seeds a reserve starts with"
+                        HandProblem::MoreThanReserve
                     },
                 });
             }
@@ -380,29 +410,29 @@ impl Position {
             };
             let mut bad = |why| problems.push(SetupProblem::Takasia { pit, why });
             if pit.side() != side {
-                bad("recorded for the wrong side");
+                bad(TakasiaProblem::WrongSide);
                 continue;
             }
             if rules.takasia == Takasia::Off {
-                bad("these rules have no {takasia}");
+                bad(TakasiaProblem::NotInRules);
             }
             if pit.row() != Row::Front {
-                bad("only a front pit can be reserved");
+                bad(TakasiaProblem::BackRow);
             }
             if setup.hands.south != 0 || setup.hands.north != 0 {
-                bad("{takasia} arises only when both reserves are empty");
+                bad(TakasiaProblem::WithReserves);
             }
             if rules.takasia == Takasia::Standard {
                 let victim_to_move = side == setup.to_move;
                 if !victim_to_move && !rules.capture_priority {
-                    bad("without capture priority only the side to move can have a reserved pit");
+                    bad(TakasiaProblem::NotToMove);
                 }
                 if victim_to_move
                     && pit == Pit::nyumba(side)
                     && houses[side.index()] == House::Owned
                     && setup.get(pit) >= 6
                 {
-                    bad("a functional {house} cannot be reserved (T2)");
+                    bad(TakasiaProblem::FunctionalHouse);
                 }
             }
             blocked[side.index()] = Some(pit.ring() as u8);

@@ -204,20 +204,26 @@ impl RuleSet {
     /// `name=value` overrides separated by blanks (`"kiswahili mtaji_takasa_house=relay"`).
     ///
     /// # Errors
-    /// An unknown preset (with the presets' names), or the first override that cannot be
-    /// applied.
-    pub fn from_spec(text: &str) -> Result<RuleSet, String> {
+    /// An unknown preset ([`RuleSpecError::UnknownPreset`]), or the first override that
+    /// cannot be applied ([`RuleSpecError::Option`]).
+    ///
+    /// ```
+    /// use bao_core::{RuleSet, RuleSpecError};
+    ///
+    /// let kete = RuleSet::from_spec("kete kuu_floor=false").unwrap();
+    /// assert!(!kete.kuu_floor);
+    /// assert!(matches!(RuleSet::from_spec("chess"), Err(RuleSpecError::UnknownPreset(_))));
+    /// ```
+    pub fn from_spec(text: &str) -> Result<RuleSet, RuleSpecError> {
         let mut words = text.split_whitespace();
         let preset = words.next().unwrap_or("");
-        let mut rules = RuleSet::preset(preset).ok_or_else(|| {
-            format!(
-                "unknown preset `{preset}`; the presets are {}",
-                PRESET_NAMES.join(", ")
-            )
-        })?;
+        let mut rules = RuleSet::preset(preset)
+            .ok_or_else(|| RuleSpecError::UnknownPreset(UnknownPreset(preset.to_owned())))?;
         for word in words {
             let (name, value) = word.split_once('=').unwrap_or((word, ""));
-            rules.set_option(name, value).map_err(|e| e.to_string())?;
+            rules
+                .set_option(name, value)
+                .map_err(RuleSpecError::Option)?;
         }
         Ok(rules)
     }
@@ -396,6 +402,39 @@ impl fmt::Display for RuleOptionError {
 
 impl std::error::Error for RuleOptionError {}
 
+/// Why a rule-set spec (`"kiswahili mtaji_takasa_house=relay"`) names no rule set: the
+/// error of [`RuleSet::from_spec`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RuleSpecError {
+    /// The first word names no preset.
+    UnknownPreset(UnknownPreset),
+    /// An override cannot be applied.
+    Option(RuleOptionError),
+}
+
+impl fmt::Display for RuleSpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RuleSpecError::UnknownPreset(UnknownPreset(preset)) => write!(
+                f,
+                "unknown preset `{preset}`; the presets are {}",
+                PRESET_NAMES.join(", ")
+            ),
+            RuleSpecError::Option(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for RuleSpecError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            RuleSpecError::UnknownPreset(e) => Some(e),
+            RuleSpecError::Option(e) => Some(e),
+        }
+    }
+}
+
 /// The words a variant uses for its stages, house and takasia.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Names {
@@ -422,6 +461,7 @@ mod tests {
         assert_eq!(RuleSet::from_spec("kiswahili"), Ok(RuleSet::KISWAHILI));
         assert!(RuleSet::from_spec("chess")
             .unwrap_err()
+            .to_string()
             .contains("unknown preset"));
         assert!(RuleSet::from_spec("kiswahili nonsense=1").is_err());
     }

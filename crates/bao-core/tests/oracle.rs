@@ -319,7 +319,7 @@ fn check_game(game: &Value, rules: RuleSet, report: &mut Report) {
                 Ok((next, _)) => next
                     .outcome()
                     .is_some_and(|o| o.winner == Some(mover.opponent())),
-                Err(e) => e.never_ending.is_some(),
+                Err(e) => e.reason.never_ending().is_some(),
             };
             if !loses {
                 let what = match &played {

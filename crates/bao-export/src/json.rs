@@ -601,7 +601,10 @@ pub(crate) fn play_item(
             ))
         })?;
     let (after, trace) = pos.play(&mv).map_err(|e| {
-        ExportError::Replay(format!("game {number}: {mv} is illegal: {}", e.message))
+        ExportError::Replay(format!(
+            "game {number}: {mv} is illegal: {}",
+            bao_validate::words::reason(&e.reason, pos.rules())
+        ))
     })?;
     Ok((mv, after, trace))
 }

@@ -56,7 +56,7 @@ fn main() {
                     continue;
                 }
                 let e = pos.diagnose(c);
-                let code = bao_validate::Code::for_rule(e.rule, &e.message, pos.get(c.pit));
+                let code = bao_validate::Code::for_reason(&e.reason);
                 let len = line.len();
                 if best.get(code.slug()).is_some_and(|(l, _)| *l <= len) {
                     continue;

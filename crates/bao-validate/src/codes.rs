@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use bao_core::{IllegalReason, ResolveError};
 use miette::Severity;
 
 /// The repository the rule links point into (the workspace `repository`).
@@ -127,29 +128,49 @@ impl Code {
         format!("{REPOSITORY}/blob/main/spec/rules.md#{}", self.anchor())
     }
 
-    /// The code that an engine refusal maps to (`rule` is `IllegalMove::rule`).
+    /// The code of an engine refusal.
+    ///
+    /// Every reason bao-core has today is matched by name; a reason added to bao-core later
+    /// (the enum is `#[non_exhaustive]`, so a fallback arm is required) is
+    /// [`Code::NotLegal`] until it is given a code here.
     #[must_use]
-    pub fn for_rule(rule: &str, message: &str, count: u8) -> Code {
-        match rule {
-            "E4" => Code::GameOver,
-            "G1" => Code::NotOwnPit,
-            "N1" if message.contains("back row") => Code::WrongRow,
-            "N1" => Code::EmptyPit,
-            "M1" if count == 0 => Code::EmptyPit,
-            "M1" => Code::Singleton,
-            "G5" => Code::CaptureMandatory,
-            "G11" => Code::NeverEnding,
-            "G10" => Code::FrontRowGuard,
-            "N7" => Code::SafariWithoutHouse,
-            "G7" if message.starts_with("ambiguous") => Code::AmbiguousMove,
-            "G7" => Code::KichwaNotChoosable,
-            "M2" => Code::SixteenSeeds,
-            "G6" => Code::NotACapture,
-            "K4" | "T5" => Code::CapturePriority,
-            "T3" => Code::Takasia,
-            "N3" => Code::NamuaPlacement,
-            "K3" => Code::FirstTakataFromKuu,
-            "M4" => Code::BackRowTakasa,
+    pub const fn for_reason(reason: &IllegalReason) -> Code {
+        match reason {
+            IllegalReason::GameOver { .. } => Code::GameOver,
+            IllegalReason::NotOwnPit { .. } => Code::NotOwnPit,
+            IllegalReason::NamuaBackRow { .. } => Code::WrongRow,
+            IllegalReason::NamuaEmptyPit { .. } | IllegalReason::TooFewSeeds { count: 0, .. } => {
+                Code::EmptyPit
+            }
+            IllegalReason::TooFewSeeds { .. } => Code::Singleton,
+            IllegalReason::CaptureMandatory { .. } => Code::CaptureMandatory,
+            IllegalReason::NeverEnding(_) => Code::NeverEnding,
+            IllegalReason::FrontRowGuard { .. } => Code::FrontRowGuard,
+            IllegalReason::SafariWithoutHouse { .. } => Code::SafariWithoutHouse,
+            IllegalReason::KichwaNotChoosable { .. } => Code::KichwaNotChoosable,
+            IllegalReason::TooManySeedsToCapture { .. } => Code::SixteenSeeds,
+            IllegalReason::NoCaptureExists { .. } | IllegalReason::NotACapture { .. } => {
+                Code::NotACapture
+            }
+            IllegalReason::CapturePriority { .. } => Code::CapturePriority,
+            IllegalReason::TakasiaPit { .. } => Code::Takasia,
+            IllegalReason::NamuaHousePlacement { .. } | IllegalReason::NamuaPlacement { .. } => {
+                Code::NamuaPlacement
+            }
+            IllegalReason::FirstTakataFromKuu { .. } => Code::FirstTakataFromKuu,
+            IllegalReason::BackRowTakasa { .. } => Code::BackRowTakasa,
+            IllegalReason::NotLegal { .. } => Code::NotLegal,
+            _ => Code::NotLegal,
+        }
+    }
+
+    /// The code of a written move that resolves to no single move: its reason's, or
+    /// [`Code::AmbiguousMove`].
+    #[must_use]
+    pub const fn for_resolve_error(err: &ResolveError) -> Code {
+        match err {
+            ResolveError::Illegal(e) => Code::for_reason(&e.reason),
+            ResolveError::Ambiguous(_) => Code::AmbiguousMove,
             _ => Code::NotLegal,
         }
     }
@@ -158,5 +179,208 @@ impl Code {
 impl fmt::Display for Code {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.code())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use bao_core::{
+        EndReason, IllegalReason, Move, NeverEnding, Outcome, Pit, ResolveError, Side, Sign,
+        Variant,
+    };
+
+    use super::Code;
+
+    fn mv(s: &str) -> Move {
+        s.parse().unwrap()
+    }
+
+    fn pit(s: &str) -> Pit {
+        s.parse().unwrap()
+    }
+
+    /// Every reason bao-core gives, with its rule and the code `bao check` gave it when the
+    /// code was recovered from the rule and the message (`N1` "back row" -> wrong_row, `M1`
+    /// with 0 seeds -> empty_pit, ...).
+    fn table() -> Vec<(IllegalReason, &'static str, Code)> {
+        let captures = vec![mv("A3>"), mv("a4<")];
+        vec![
+            (
+                IllegalReason::GameOver {
+                    outcome: Outcome {
+                        winner: Some(Side::North),
+                        reason: EndReason::BaoHamna,
+                    },
+                },
+                "E4",
+                Code::GameOver,
+            ),
+            (
+                IllegalReason::NotOwnPit {
+                    pit: pit("a6"),
+                    mover: Side::South,
+                },
+                "G1",
+                Code::NotOwnPit,
+            ),
+            (
+                IllegalReason::NamuaBackRow { pit: pit("B1") },
+                "N1",
+                Code::WrongRow,
+            ),
+            (
+                IllegalReason::NamuaEmptyPit { pit: pit("A1") },
+                "N1",
+                Code::EmptyPit,
+            ),
+            (
+                IllegalReason::TooFewSeeds {
+                    pit: pit("A1"),
+                    count: 0,
+                },
+                "M1",
+                Code::EmptyPit,
+            ),
+            (
+                IllegalReason::TooFewSeeds {
+                    pit: pit("A1"),
+                    count: 1,
+                },
+                "M1",
+                Code::Singleton,
+            ),
+            (
+                IllegalReason::CaptureMandatory {
+                    captures: captures.clone(),
+                },
+                "G5",
+                Code::CaptureMandatory,
+            ),
+            (
+                IllegalReason::NeverEnding(NeverEnding {
+                    cycle_start_lap: 1,
+                    period: 228,
+                }),
+                "G11",
+                Code::NeverEnding,
+            ),
+            (
+                IllegalReason::FrontRowGuard { mover: Side::South },
+                "G10",
+                Code::FrontRowGuard,
+            ),
+            (
+                IllegalReason::SafariWithoutHouse { plain: mv("A4>") },
+                "N7",
+                Code::SafariWithoutHouse,
+            ),
+            (
+                IllegalReason::KichwaNotChoosable {
+                    pit: pit("A1"),
+                    forced: Sign::Left,
+                },
+                "G7",
+                Code::KichwaNotChoosable,
+            ),
+            (
+                IllegalReason::TooManySeedsToCapture {
+                    pit: pit("A2"),
+                    count: 17,
+                    threshold: 16,
+                },
+                "M2",
+                Code::SixteenSeeds,
+            ),
+            (
+                IllegalReason::NoCaptureExists {
+                    takasa: Some(mv("A6<*")),
+                },
+                "G6",
+                Code::NotACapture,
+            ),
+            (
+                IllegalReason::NoCaptureExists { takasa: None },
+                "G6",
+                Code::NotACapture,
+            ),
+            (
+                IllegalReason::NotACapture {
+                    captures: captures.clone(),
+                },
+                "G6",
+                Code::NotACapture,
+            ),
+            (
+                IllegalReason::CapturePriority {
+                    variant: Variant::Kete,
+                    reserved: pit("a3"),
+                    captures: captures.clone(),
+                },
+                "K4",
+                Code::CapturePriority,
+            ),
+            (
+                IllegalReason::CapturePriority {
+                    variant: Variant::Kiswahili,
+                    reserved: pit("a3"),
+                    captures: captures.clone(),
+                },
+                "T5",
+                Code::CapturePriority,
+            ),
+            (
+                IllegalReason::TakasiaPit { pit: pit("A3") },
+                "T3",
+                Code::Takasia,
+            ),
+            (
+                IllegalReason::NamuaHousePlacement { pit: pit("A5") },
+                "N3",
+                Code::NamuaPlacement,
+            ),
+            (
+                IllegalReason::NamuaPlacement { pit: pit("A2") },
+                "N3",
+                Code::NamuaPlacement,
+            ),
+            (
+                IllegalReason::FirstTakataFromKuu { house: pit("A5") },
+                "K3",
+                Code::FirstTakataFromKuu,
+            ),
+            (
+                IllegalReason::BackRowTakasa { pit: pit("B1") },
+                "M4",
+                Code::BackRowTakasa,
+            ),
+            (
+                IllegalReason::NotLegal { legal: captures },
+                "G4",
+                Code::NotLegal,
+            ),
+        ]
+    }
+
+    #[test]
+    fn every_reason_has_its_rule_and_its_former_code() {
+        for (reason, rule, code) in table() {
+            assert_eq!(reason.rule(), rule, "{reason:?}");
+            assert_eq!(Code::for_reason(&reason), code, "{reason:?}");
+            // The code's rule anchor is the reason's rule, except where one code serves two
+            // rules (empty_pit: N1 and M1; capture_priority: K4 and T5).
+            let shared = matches!(code, Code::EmptyPit | Code::CapturePriority);
+            assert!(
+                shared || code.anchor() == rule.to_lowercase(),
+                "{reason:?}: {code} links to {}",
+                code.anchor()
+            );
+        }
+    }
+
+    #[test]
+    fn an_ambiguous_spec_is_g7_ambiguous_move() {
+        let err = ResolveError::Ambiguous(vec![mv("A6<*"), mv("A6>*")]);
+        assert_eq!(err.rule(), "G7");
+        assert_eq!(Code::for_resolve_error(&err), Code::AmbiguousMove);
     }
 }

@@ -31,7 +31,7 @@ mod plies;
 mod record;
 mod replay;
 mod suggest;
-mod words;
+pub mod words;
 
 use std::sync::Arc;
 
@@ -143,17 +143,30 @@ pub fn game_start(
 
 /// The move spec a written move stands for in `pos`, as `bao check` reads it: a pit written
 /// without its row letter taken as the mover's front pit, the sign converted from the
-/// record's `Directions` convention. `Err` says why the token names no pit.
+/// record's `Directions` convention.
 ///
 /// # Errors
-/// The token names no pit of the side to move (a row letter left out in the wrong stage).
+/// The token names no pit ([`NoSuchPit`]).
 pub fn written_spec(
     pos: &bao_core::Position,
     item: &bao_notation::MoveItem,
     directions: bao_notation::Directions,
-) -> Result<bao_core::MoveSpec, String> {
+) -> Result<bao_core::MoveSpec, NoSuchPit> {
     replay::token_spec(pos, item, directions)
 }
+
+/// A move token whose pit is no pit of the board: a number written without its row letter
+/// (the namua dialect) that is no pit number. The error of [`written_spec`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NoSuchPit(pub bao_notation::PitRef);
+
+impl std::fmt::Display for NoSuchPit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "`{}` names no pit", self.0)
+    }
+}
+
+impl std::error::Error for NoSuchPit {}
 
 /// The record written back with the engine's annotations on every move that replayed.
 #[must_use]

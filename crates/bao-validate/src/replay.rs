@@ -2,8 +2,8 @@
 //! sets and start positions from the tags, dialect tokens resolved against the position.
 
 use bao_core::{
-    EndReason, IllegalMove, Move, MoveSpec, MoveTrace, Outcome, Position, RuleSet, Setup, Side,
-    Sign, Stage,
+    EndReason, IllegalReason, Move, MoveSpec, MoveTrace, Outcome, PlayError, Position,
+    ResolveError, RuleSet, Setup, Side, Sign, Stage,
 };
 use bao_notation::{Directions, Element, Game, GameResult, MoveItem, SignUse, Span, Spanned};
 
@@ -12,8 +12,8 @@ use crate::codes::Code;
 use crate::diagnostic::CheckDiagnostic;
 use crate::plies::{rank_in_line, InLine};
 use crate::suggest::{rank, unambiguous, Repair, Suggestion};
-use crate::words::{move_list, primary_label, rule_sentence};
-use crate::CheckOptions;
+use crate::words::{self, primary_label, rule_sentence};
+use crate::{CheckOptions, NoSuchPit};
 
 /// A move that replayed, keyed by its token's position in the text (for `annotate`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -151,7 +151,11 @@ pub(crate) fn start_position(
     let setup: Setup = ps.to_setup(rules);
     Position::from_setup(setup).map(Some).map_err(|e| {
         let names = rules.names();
-        let reasons: Vec<String> = e.problems.iter().map(|p| p.describe(&names)).collect();
+        let reasons: Vec<String> = e
+            .problems
+            .iter()
+            .map(|p| words::setup_problem(p, &names))
+            .collect();
         let mut d = CheckDiagnostic::new(
             Code::InvalidPosition,
             n,
@@ -263,11 +267,11 @@ pub(crate) fn token_spec(
     pos: &Position,
     item: &MoveItem,
     directions: Directions,
-) -> Result<MoveSpec, String> {
+) -> Result<MoveSpec, NoSuchPit> {
     let token = item.token.value;
     let mover = pos.to_move();
     let Some(pit) = token.pit.resolve(mover) else {
-        return Err(format!("`{}` names no pit", token.pit));
+        return Err(NoSuchPit(token.pit));
     };
     let mut spec = token.spec_at(pit);
     if let Some(sign) = spec.sign {
@@ -587,7 +591,7 @@ impl Walker<'_> {
             Ok(s) => s,
             Err(why) => {
                 return Err(Box::new(
-                    CheckDiagnostic::new(Code::NotLegal, self.n, why)
+                    CheckDiagnostic::new(Code::NotLegal, self.n, why.to_string())
                         .primary(item.token.span, "no such pit")
                         .at_ply(ply),
                 ))
@@ -600,7 +604,7 @@ impl Walker<'_> {
                     self.out.plies += 1;
                     return Ok((mv, next, trace));
                 }
-                Err(e) => e,
+                Err(e) => ResolveError::Illegal(e),
             },
             Err(e) => e,
         };
@@ -615,7 +619,7 @@ impl Walker<'_> {
         pos: &Position,
         item: &MoveItem,
         spec: &MoveSpec,
-        err: &IllegalMove,
+        err: &ResolveError,
         ply: usize,
         past: &[Past],
         end_span: Option<Span>,
@@ -623,10 +627,17 @@ impl Walker<'_> {
     ) -> CheckDiagnostic {
         let rules = pos.rules();
         let mover = pos.to_move();
-        let code = Code::for_rule(err.rule, &err.message, pos.get(spec.pit));
+        let code = Code::for_resolve_error(err);
         let written = item.token.value.to_string();
-        let mut message = format!("{written} is illegal: {}", err.message);
-        if let Some(ne) = err.never_ending {
+        let mut message = format!(
+            "{written} is illegal: {}",
+            words::resolve_reason(err, rules)
+        );
+        let never_ending = match err {
+            ResolveError::Illegal(e) => e.reason.never_ending(),
+            _ => None,
+        };
+        if let Some(ne) = never_ending {
             message = format!(
                 "{written} never ends: its sowing repeats every {} lap{} from the end of lap {}",
                 ne.period,
@@ -687,7 +698,7 @@ impl Walker<'_> {
             help.push(format!(
                 "The legal {} here: {}.",
                 if is_capture { "captures" } else { "moves" },
-                move_list(&legal)
+                words::move_list(&legal)
             ));
         }
         let line = InLine {
@@ -925,73 +936,69 @@ pub(crate) fn play_written(
     found
 }
 
-/// Resolves a spec against a position, working around two quirks of bao-core's `diagnose`:
-/// it sows a namua move from the back row before its N1 test (which can panic), and it
-/// judges a "capture" written where no capture exists by sowing it, which may never end.
-pub(crate) fn resolve(pos: &Position, spec: &MoveSpec) -> Result<Move, IllegalMove> {
+/// Resolves a spec against a position, working around a quirk of bao-core's `diagnose`
+/// under a seed-cap or draw policy (see [`resolve_capped`]), and answering a namua move from
+/// the back row before any sowing.
+///
+/// A move written without `*` where no capture exists is read as the takasa: when that
+/// takasa never ends, the reason is G11 with its cycle, as for the move written with `*`
+/// (spec/notation.md, "Leaving out `*`").
+pub(crate) fn resolve(pos: &Position, spec: &MoveSpec) -> Result<Move, ResolveError> {
     let spec = *spec;
-    // bao-core's `diagnose` runs the move before its N1 test, and a namua move from the
-    // back row must never reach the sowing code: answer N1 here.
+    // A namua move from the back row must never reach the sowing code: answer N1 here.
     let back_row_namua = pos.stage() == Stage::Namua
         && spec.pit.side() == pos.to_move()
         && spec.pit.row() == bao_core::Row::Back
         && pos.outcome().is_none();
-    let resolved = if back_row_namua {
-        Err(IllegalMove {
-            mv: spec.to_string(),
-            rule: "N1",
-            message: format!(
-                "in {} the reserve seed goes into an occupied front-row pit, never the back row",
-                pos.rules().names().namua
-            ),
-            never_ending: None,
-        })
+    if back_row_namua {
+        Err(ResolveError::Illegal(PlayError {
+            mv: guessed_move(&spec),
+            reason: IllegalReason::NamuaBackRow { pit: spec.pit },
+        }))
     } else if pos.rules().endless_move == bao_core::EndlessMove::Illegal {
         pos.resolve(&spec)
     } else {
         resolve_capped(pos, &spec)
-    };
-    // bao-core judges a "capture" written where no capture exists by sowing it, which
-    // may never end (G11); the rule it breaks is G6.
-    let resolved = resolved.map_err(|mut e| {
-        let no_capture = pos.legal_moves().first().is_some_and(|m| m.takasa);
-        if e.rule == "G11" && !spec.takasa && no_capture {
-            e.rule = "G6";
-            e.never_ending = None;
-            e.message = format!(
-                "no capture is possible here, so every move is a {}",
-                pos.rules().names().takasa
-            );
-        }
-        e
-    });
-    resolved
+    }
+}
+
+/// The move a spec is read as when no legal move matches it (the left sign if none is
+/// written), as bao-core's `resolve` reads it.
+fn guessed_move(spec: &MoveSpec) -> Move {
+    Move {
+        pit: spec.pit,
+        sign: spec.sign.unwrap_or(Sign::Left),
+        takasa: spec.takasa,
+        safari: spec.safari,
+    }
 }
 
 /// `resolve` under a seed-cap or draw policy, where bao-core's `diagnose` may sow an illegal
 /// move for ever: the reason is asked of the same position under the `illegal` policy,
 /// which detects cycles.
-fn resolve_capped(pos: &Position, spec: &MoveSpec) -> Result<Move, IllegalMove> {
+fn resolve_capped(pos: &Position, spec: &MoveSpec) -> Result<Move, ResolveError> {
     let legal = pos.legal_moves();
-    let matches: Vec<Move> = legal.iter().copied().filter(|m| spec.matches(m)).collect();
-    if !matches.is_empty() || pos.outcome().is_some() {
+    if legal.iter().any(|m| spec.matches(m)) || pos.outcome().is_some() {
         return pos.resolve(spec);
     }
     let mut setup = pos.to_setup();
     setup.rules.endless_move = bao_core::EndlessMove::Illegal;
-    let fallback = || IllegalMove {
-        mv: spec.to_string(),
-        rule: "G4",
-        message: format!(
-            "not a legal move here; the legal moves are {}",
-            move_list(&legal)
-        ),
-        never_ending: None,
+    let no_capture = legal.first().is_some_and(|m| m.takasa);
+    let fallback = || {
+        ResolveError::Illegal(PlayError {
+            mv: guessed_move(spec),
+            reason: IllegalReason::NotLegal {
+                legal: legal.clone(),
+            },
+        })
     };
     match Position::from_setup(setup) {
         Ok(p) => match p.resolve(spec) {
-            Err(e) if e.rule != "G11" || legal.first().is_some_and(|m| m.takasa) => Err(e),
-            _ => Err(fallback()),
+            Err(ResolveError::Illegal(e)) if e.reason.never_ending().is_some() && !no_capture => {
+                Err(fallback())
+            }
+            Err(e) => Err(e),
+            Ok(_) => Err(fallback()),
         },
         Err(_) => Err(fallback()),
     }

@@ -1,7 +1,29 @@
-//! Rule sentences and labels in the variant's own words (K1: Kete says kuu, nemo, hizi zetu,
-//! takata).
+//! All the wording of the checker, in the variant's own words (K1: Kete says kuu, nemo,
+//! hizi zetu, takata): why a move is illegal ([`reason`], [`play_error`],
+//! [`resolve_error`]), why a setup is no position ([`setup_problem`], [`setup_error`]), and
+//! the rule sentences and labels of the diagnostics.
+//!
+//! bao-core gives its refusals as data ([`IllegalReason`], [`SetupProblem`]); every sentence
+//! a player reads about them is written here.
+//!
+//! ```
+//! use bao_core::{Position, RuleSet};
+//! use bao_validate::words;
+//!
+//! let start = Position::start(RuleSet::KISWAHILI);
+//! let err = start.play(&"A6<".parse().unwrap()).unwrap_err();
+//! assert_eq!(
+//!     words::play_error(&err, start.rules()),
+//!     "A6< is illegal (G6): no capture is possible here, so every move is a takasa; write A6<*"
+//! );
+//! ```
 
-use bao_core::{Move, MoveTrace, Names, RuleSet, Side};
+use std::fmt::Display;
+
+use bao_core::{
+    HandProblem, HouseProblem, IllegalReason, Move, MoveTrace, Names, PlayError, ResolveError,
+    RuleSet, SetupError, SetupProblem, Side, TakasiaProblem, TOTAL_SEEDS,
+};
 
 use crate::codes::Code;
 
@@ -142,4 +164,221 @@ pub(crate) fn move_list(moves: &[Move]) -> String {
         .map(ToString::to_string)
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// Why a move is illegal, in one sentence in the variant's words (`captures are compulsory;
+/// the captures here are A3> a4<`).
+#[must_use]
+pub fn reason(reason: &IllegalReason, rules: &RuleSet) -> String {
+    let names = rules.names();
+    match reason {
+        IllegalReason::GameOver { outcome } => {
+            let who = outcome.winner.map_or("nobody".to_owned(), |w| w.to_string());
+            format!("the game is over ({who} won: {})", outcome.reason.name())
+        }
+        IllegalReason::NotOwnPit { pit, mover } => {
+            format!("{pit} is not {mover}'s pit: a player sows only his own pits")
+        }
+        IllegalReason::NamuaBackRow { .. } => format!(
+            "in {} the reserve seed goes into an occupied front-row pit, never the back row",
+            names.namua
+        ),
+        IllegalReason::NamuaEmptyPit { pit } => format!(
+            "{pit} is empty: in {} the reserve seed goes into an occupied front-row pit",
+            names.namua
+        ),
+        IllegalReason::TooFewSeeds { pit, count } => format!(
+            "{pit} holds {count} seed{}: a {} move starts from a pit with 2 seeds or more",
+            if *count == 1 { "" } else { "s" },
+            names.mtaji
+        ),
+        IllegalReason::CaptureMandatory { captures } => format!(
+            "captures are compulsory; the captures here are {}",
+            move_list(captures)
+        ),
+        IllegalReason::NeverEnding(ne) => format!(
+            "the move never ends: from lap {} it repeats every {} laps",
+            ne.cycle_start_lap, ne.period
+        ),
+        IllegalReason::FrontRowGuard { mover } => format!(
+            "this {} would leave {mover}'s front row empty; a player's front row may never be emptied",
+            names.takasa
+        ),
+        IllegalReason::SafariWithoutHouse { plain } => format!(
+            "safari (+) is claimed, but {plain} never stops in the functional {}",
+            names.nyumba
+        ),
+        IllegalReason::KichwaNotChoosable { pit, forced } => format!(
+            "a capture from a kimbi enters at the kichwa on its own side; write {pit}{}",
+            forced.as_char()
+        ),
+        IllegalReason::TooManySeedsToCapture {
+            pit,
+            count,
+            threshold,
+        } => format!("{pit} holds {count} seeds: a first lap of {threshold} or more never captures"),
+        IllegalReason::NoCaptureExists { takasa } => {
+            let hint = takasa.map_or_else(String::new, |t| format!("; write {t}"));
+            format!(
+                "no capture is possible here, so every move is a {}{hint}",
+                names.takasa
+            )
+        }
+        IllegalReason::NotACapture { captures } => format!(
+            "this move does not capture (its first lap does not end in a pit facing seeds); the captures here are {}",
+            move_list(captures)
+        ),
+        IllegalReason::CapturePriority {
+            reserved, captures, ..
+        } => format!(
+            "{reserved} is reserved by {}: this move must capture it; the captures that do are {}",
+            names.takasia,
+            move_list(captures)
+        ),
+        IllegalReason::TakasiaPit { pit } => {
+            format!("{pit} is {}: no move may start from it now", names.takasia)
+        }
+        IllegalReason::NamuaHousePlacement { .. } => format!(
+            "the functional {} takes the reserve seed of a {} only when it is the only occupied front pit",
+            names.nyumba, names.takasa
+        ),
+        IllegalReason::NamuaPlacement { .. } => format!(
+            "without a functional {} the reserve seed goes into a pit holding 2 seeds or more while one exists",
+            names.nyumba
+        ),
+        IllegalReason::FirstTakataFromKuu { .. } => format!(
+            "while the {} stands, a {} {} must start from it",
+            names.nyumba, names.mtaji, names.takasa
+        ),
+        IllegalReason::BackRowTakasa { .. } => format!(
+            "a {} may start from the back row only when no front pit holds 2 seeds or more",
+            names.takasa
+        ),
+        IllegalReason::NotLegal { legal } => not_legal(legal),
+        // A reason newer than this module: its rule, and the legal moves.
+        other => format!("the move breaks rule {}", other.rule()),
+    }
+}
+
+/// `not a legal move here; the legal moves are A6<* A6>*`.
+#[must_use]
+pub fn not_legal(legal: &[Move]) -> String {
+    format!(
+        "not a legal move here; the legal moves are {}",
+        move_list(legal)
+    )
+}
+
+/// Why a written move resolves to no single move, in one sentence (the reason of the move
+/// it was read as, or `ambiguous: A6<*, A6>* are all legal; write the sign`).
+#[must_use]
+pub fn resolve_reason(err: &ResolveError, rules: &RuleSet) -> String {
+    match err {
+        ResolveError::Illegal(e) => reason(&e.reason, rules),
+        ResolveError::Ambiguous(moves) => format!(
+            "ambiguous: {} are all legal; write the sign",
+            moves
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        other => format!("the move breaks rule {}", other.rule()),
+    }
+}
+
+/// A refused move with its rule and why: `A6< is illegal (G6): no capture is possible
+/// here, ...`.
+#[must_use]
+pub fn play_error(err: &PlayError, rules: &RuleSet) -> String {
+    illegal_sentence(&err.mv, err.rule(), &reason(&err.reason, rules))
+}
+
+/// A written move that resolves to no single move, with its rule and why, the move shown
+/// as `written` (the spec as read, such as `A6` or `a8<*`).
+#[must_use]
+pub fn resolve_error(written: &dyn Display, err: &ResolveError, rules: &RuleSet) -> String {
+    illegal_sentence(written, err.rule(), &resolve_reason(err, rules))
+}
+
+fn illegal_sentence(mv: &dyn Display, rule: &str, why: &str) -> String {
+    format!("{mv} is illegal ({rule}): {why}")
+}
+
+/// Why a setup is no position, in the variant's words (`South's nyumba: functional, but it
+/// holds fewer than 6 seeds`).
+#[must_use]
+pub fn setup_problem(problem: &SetupProblem, names: &Names) -> String {
+    match problem {
+        SetupProblem::SeedCount { found } => {
+            format!("board and hands hold {found} seeds; a game has exactly {TOTAL_SEEDS}")
+        }
+        SetupProblem::House { side, why } => {
+            let why = match why {
+                HouseProblem::Missing => format!(
+                    "these rules have a {}; say functional, dormant or destroyed",
+                    names.nyumba
+                ),
+                HouseProblem::NotInRules => {
+                    "these rules have no house powers; the state must be none".to_owned()
+                }
+                HouseProblem::FunctionalTooFew => {
+                    "functional, but it holds fewer than 6 seeds".to_owned()
+                }
+                HouseProblem::DormantTooMany => {
+                    "dormant, but it holds 6 seeds or more (that is functional)".to_owned()
+                }
+                HouseProblem::DormantKuu => {
+                    "a kuu never holds fewer than 6 seeds (K2): it is functional or destroyed"
+                        .to_owned()
+                }
+                other => format!("{other:?}"),
+            };
+            format!("{side}'s {}: {why}", names.nyumba)
+        }
+        SetupProblem::Hand { side, why } => {
+            let why = match why {
+                HandProblem::NoReserve => "these rules have no reserve; the hand must be 0",
+                HandProblem::MoreThanReserve => {
+                    "holds more than the 22 seeds a reserve starts with"
+                }
+                _ => "not allowed by these rules",
+            };
+            format!("{side}'s hand: {why}")
+        }
+        SetupProblem::Takasia { pit, why } => {
+            let why = match why {
+                TakasiaProblem::WrongSide => "recorded for the wrong side".to_owned(),
+                TakasiaProblem::NotInRules => format!("these rules have no {}", names.takasia),
+                TakasiaProblem::BackRow => "only a front pit can be reserved".to_owned(),
+                TakasiaProblem::WithReserves => {
+                    format!("{} arises only when both reserves are empty", names.takasia)
+                }
+                TakasiaProblem::NotToMove => {
+                    "without capture priority only the side to move can have a reserved pit"
+                        .to_owned()
+                }
+                TakasiaProblem::FunctionalHouse => {
+                    format!("a functional {} cannot be reserved (T2)", names.nyumba)
+                }
+                other => format!("{other:?}"),
+            };
+            format!("{} pit {pit}: {why}", names.takasia)
+        }
+    }
+}
+
+/// A rejected setup with every problem: `impossible position: board and hands hold 63
+/// seeds; a game has exactly 64`.
+#[must_use]
+pub fn setup_error(err: &SetupError) -> String {
+    let names = err.setup.rules.names();
+    impossible_position(err.problems.iter().map(|p| setup_problem(p, &names)))
+}
+
+/// `impossible position: ` and the problems, separated by `; `.
+#[must_use]
+pub fn impossible_position(problems: impl IntoIterator<Item = String>) -> String {
+    let problems: Vec<String> = problems.into_iter().collect();
+    format!("impossible position: {}", problems.join("; "))
 }

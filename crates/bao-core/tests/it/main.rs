@@ -13,5 +13,8 @@ mod perft;
 mod positions;
 /// Properties: random games keep every invariant, illegal moves get a rule, bad setups every reason.
 mod properties;
+/// Rule fixes of issue 14 (A.4 readings 6, 7, 11; the end of a game keeps no takasia),
+/// each through every way of playing a move.
+mod rule_fixes;
 /// Position JSON helpers shared by the modules.
 mod support;

@@ -1,7 +1,8 @@
 use std::collections::HashMap;
 
 use bao_core::{
-    BySide, EndReason, EndlessMove, HouseState, Move, NeverEnding, Position, RuleSet, Setup, Side,
+    BySide, EndReason, EndlessMove, HouseState, IllegalReason, Move, NeverEnding, Position,
+    ResolveError, RuleSet, Setup, Side,
 };
 
 /// Mancala World Problem 3 (rules-reference B5.3-19): South to move in namua, hands 11/11,
@@ -40,15 +41,37 @@ fn a3_takasa_is_rejected_by_g11_with_its_cycle() {
     let pos = problem_3(RuleSet::KISWAHILI);
     assert_eq!(RuleSet::KISWAHILI.endless_move, EndlessMove::Illegal);
     let err = pos.play(&a3_left_takasa()).unwrap_err();
-    assert_eq!(err.rule, "G11", "{err}");
-    assert_eq!(err.never_ending, Some(CYCLE));
-    assert_eq!(err.mv, "A3<*");
-    assert!(err.message.contains("lap 1"), "{}", err.message);
-    assert!(err.message.contains("228"), "{}", err.message);
+    assert_eq!(err.rule(), "G11", "{err}");
+    assert_eq!(err.reason.never_ending(), Some(CYCLE));
+    assert_eq!(err.mv.to_string(), "A3<*");
+    // The cycle from lap 1, every 228 laps, is the reason's data.
+    assert_eq!(err.reason, IllegalReason::NeverEnding(CYCLE));
     // diagnose and resolve give the same answer.
     assert_eq!(pos.diagnose(&a3_left_takasa()), err);
     let spec = "A3<*".parse().unwrap();
-    assert_eq!(pos.resolve(&spec).unwrap_err().never_ending, Some(CYCLE));
+    assert_eq!(pos.resolve(&spec).unwrap_err(), ResolveError::Illegal(err));
+}
+
+/// No capture exists, so `A3<` (or `A3L`) written without `*` is read as the takasa
+/// `A3<*`, which never ends: resolving it gives G11 with the cycle, not G6 (issue 14).
+#[test]
+fn a3_written_without_star_is_read_as_the_takasa_and_rejected_by_g11() {
+    let pos = problem_3(RuleSet::KISWAHILI);
+    assert!(
+        pos.legal_moves().iter().all(|m| m.takasa),
+        "no capture exists"
+    );
+    for text in ["A3<", "A3L"] {
+        let spec = text.parse().unwrap();
+        let Err(ResolveError::Illegal(err)) = pos.resolve(&spec) else {
+            panic!("{text} resolved");
+        };
+        assert_eq!(err.mv, a3_left_takasa(), "{text}");
+        assert_eq!(err.reason, IllegalReason::NeverEnding(CYCLE), "{text}");
+    }
+    // Without a sign the token is A3>*, the one legal move from A3.
+    let spec = "A3".parse().unwrap();
+    assert_eq!(pos.resolve(&spec), Ok("A3>*".parse().unwrap()));
 }
 
 #[test]
@@ -95,7 +118,7 @@ fn under_draw_it_is_legal_and_the_game_is_drawn() {
     assert_eq!(next.to_move(), Side::North);
     assert_eq!(next.total_seeds(), 64);
     assert!(next.legal_moves().is_empty());
-    assert_eq!(next.diagnose(&"a4<*".parse().unwrap()).rule, "E4");
+    assert_eq!(next.diagnose(&"a4<*".parse().unwrap()).rule(), "E4");
 }
 
 #[test]

@@ -68,14 +68,16 @@ fn run_case(case: &Value) -> Vec<String> {
                 let want_ply = expect["error"]["ply"].as_u64();
                 if want_ply != Some(k as u64) {
                     fails.push(format!("ply {k} {mv} rejected: {e}"));
-                } else if expect["error"]["rule"].as_str() != Some(e.rule) {
+                } else if expect["error"]["rule"].as_str() != Some(e.rule()) {
                     fails.push(format!(
-                        "ply {k} {mv} rejected by {} ({}), expected {}",
-                        e.rule, e.message, expect["error"]["rule"]
+                        "ply {k} {mv} rejected by {} ({:?}), expected {}",
+                        e.rule(),
+                        e.reason,
+                        expect["error"]["rule"]
                     ));
                 }
                 if let Some(ne) = expect.get("never_ending") {
-                    match e.never_ending {
+                    match e.reason.never_ending() {
                         Some(n) => {
                             if ne["cycle_start_lap"].as_u64() != Some(n.cycle_start_lap)
                                 || ne["period"].as_u64() != Some(n.period)

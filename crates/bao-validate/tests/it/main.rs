@@ -17,6 +17,9 @@ mod mutation;
 /// Repair suggestions, `--assume-fixes`, sign conventions, variations, the mutation test on
 /// the AbstractPlay transcripts.
 mod repair;
+/// The words of engine refusals (K1's Lamu names) and item 6's never-ending move written
+/// without `*`.
+mod words;
 
 /// The fixtures directory at the workspace root.
 pub(crate) fn fixtures_dir() -> &'static Path {
