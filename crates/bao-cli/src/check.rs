@@ -11,7 +11,7 @@ use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use bao_validate::{check_bytes, CheckOptions, CheckReport, Checked};
+use bao_validate::{check_bytes_report, CheckOptions, CheckReport};
 use miette::{GraphicalReportHandler, GraphicalTheme};
 use rayon::prelude::*;
 use serde_json::json;
@@ -122,19 +122,19 @@ fn check_one(
     src: &Source,
     stdin_name: &str,
     opts: &CheckOptions,
-) -> Result<Checked, (String, std::io::Error)> {
+) -> Result<CheckReport, (String, std::io::Error)> {
     match src {
         Source::Stdin => {
             let mut bytes = Vec::new();
             std::io::stdin()
                 .read_to_end(&mut bytes)
                 .map_err(|e| (stdin_name.to_owned(), e))?;
-            Ok(check_bytes(stdin_name, &bytes, opts))
+            Ok(check_bytes_report(stdin_name, &bytes, opts))
         }
         Source::File(p) => {
             let name = p.display().to_string();
             let bytes = std::fs::read(p).map_err(|e| (name.clone(), e))?;
-            Ok(check_bytes(&name, &bytes, opts))
+            Ok(check_bytes_report(&name, &bytes, opts))
         }
     }
 }
@@ -146,7 +146,7 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
         assume_fixes: args.assume_fixes,
     };
     let bar = crate::progress::bar(sources.len(), "checking", args.quiet);
-    let results: Vec<Result<Checked, (String, std::io::Error)>> = sources
+    let results: Vec<Result<CheckReport, (String, std::io::Error)>> = sources
         .par_iter()
         .map(|s| {
             let r = check_one(s, &args.stdin_filename, &opts);
@@ -162,8 +162,7 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
         (0usize, 0usize, 0usize, 0usize, 0usize, 0usize);
     for r in &results {
         match r {
-            Ok(checked) => {
-                let rep = &checked.report;
+            Ok(rep) => {
                 files += 1;
                 games += rep.stats.games;
                 plies += rep.stats.plies;

@@ -182,7 +182,7 @@ fn game_index(checked: &Checked, game: usize) -> Result<usize, CliError> {
         .games
         .iter()
         .enumerate()
-        .filter(|(_, g)| bao_export::json::is_game(&g.value))
+        .filter(|(_, g)| bao_notation::meaning::is_game(&g.value))
         .map(|(i, _)| i)
         .collect();
     game.checked_sub(1)
@@ -199,7 +199,8 @@ fn game_index(checked: &Checked, game: usize) -> Result<usize, CliError> {
 /// The chosen game's main line.
 pub(crate) fn line(checked: &Checked, game: usize) -> Result<(Position, Vec<Step>), CliError> {
     let index = game_index(checked, game)?;
-    main_line(checked, index).map_err(|e| CliError::Internal(e.to_string()))
+    main_line(&checked.record, &checked.replayed, index)
+        .map_err(|e| CliError::Internal(e.to_string()))
 }
 
 /// The position after ply `ply` (0: the start), and the step that led there.
@@ -256,8 +257,12 @@ fn json(args: &JsonArgs, ctx: &Context) -> Result<Status, CliError> {
         Ok(c) => c,
         Err(status) => return Ok(status),
     };
-    let text = record_json_pretty(&checked, &JsonOptions { legal: args.legal })
-        .map_err(|e| CliError::Internal(e.to_string()))?;
+    let text = record_json_pretty(
+        &checked.record,
+        &checked.replayed,
+        &JsonOptions { legal: args.legal },
+    )
+    .map_err(|e| CliError::Internal(e.to_string()))?;
     emit(args.output.as_deref(), text.as_bytes())?;
     Ok(Status::Success)
 }
@@ -359,7 +364,8 @@ fn html(args: &HtmlArgs, ctx: &Context) -> Result<Status, CliError> {
             ..args.drawing.options()
         },
     };
-    let page = game_html(&checked, index, &opts).map_err(|e| CliError::Internal(e.to_string()))?;
+    let page = game_html(&checked.record, &checked.replayed, index, &opts)
+        .map_err(|e| CliError::Internal(e.to_string()))?;
     emit(args.output.as_deref(), page.as_bytes())?;
     Ok(Status::Success)
 }

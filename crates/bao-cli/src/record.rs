@@ -282,7 +282,7 @@ impl Session {
         let games = &self.record.games;
         games
             .iter()
-            .rposition(|g| bao_export::json::is_game(&g.value))
+            .rposition(|g| bao_notation::meaning::is_game(&g.value))
             .unwrap_or(games.len().saturating_sub(1))
     }
 
@@ -312,7 +312,7 @@ impl Session {
             .record
             .games
             .iter()
-            .any(|g| bao_export::json::is_game(&g.value));
+            .any(|g| bao_notation::meaning::is_game(&g.value));
         let step = if resumed {
             self.resume()
         } else {
@@ -419,7 +419,7 @@ impl Session {
         let rules = self.ask("RuleSet", args.rules.as_deref(), "kiswahili", &|s: &str| {
             let mut g = Game::default();
             g.tags.push(Spanned::bare(Tag::new("RuleSet", s)));
-            match bao_validate::game_rules(&g) {
+            match bao_notation::meaning::game_rules(&g).ok() {
                 Some(_) => Ok(s.trim().to_owned()),
                 None => Err(format!(
                     "Unknown rule set `{s}`: the presets are {}, optionally followed by \
@@ -476,8 +476,8 @@ impl Session {
         }
         game.result = Some(Spanned::bare(GameResult::Unknown));
         if args.position.is_some() {
-            let rules = bao_validate::game_rules(&game).unwrap_or(RuleSet::KISWAHILI);
-            if bao_validate::game_start(&game, rules).is_none() {
+            let rules = bao_notation::meaning::game_rules(&game).unwrap_or(RuleSet::KISWAHILI);
+            if bao_notation::meaning::game_start(&game, rules).is_err() {
                 return Err(Stop::Error(CliError::Invalid {
                     argument: "--position",
                     message: "not a valid start position for this rule set (see `bao check` \
@@ -526,15 +526,17 @@ impl Session {
     /// Reads the current (last) game: rules, start, its main line replayed.
     fn enter_game(&mut self) -> Result<(), CliError> {
         let game = self.game();
-        let rules = bao_validate::game_rules(game)
+        let rules = bao_notation::meaning::game_rules(game)
+            .ok()
             .ok_or_else(|| CliError::Internal("the game's rules do not read".to_owned()))?;
-        let start = bao_validate::game_start(game, rules)
+        let start = bao_notation::meaning::game_start(game, rules)
+            .ok()
             .ok_or_else(|| CliError::Internal("the game's start does not read".to_owned()))?;
         let directions = game.directions();
         let mut positions = vec![start];
         for item in game.main_line() {
             let pos = positions.last().copied().unwrap_or(start);
-            let mv = bao_validate::written_spec(&pos, item, directions)
+            let mv = bao_replay::written_spec(&pos, item, directions)
                 .ok()
                 .and_then(|spec| pos.resolve(&spec).ok())
                 .ok_or_else(|| {
@@ -793,7 +795,7 @@ impl Session {
             }
         };
         let pos = *self.pos();
-        let spec = bao_validate::written_spec(&pos, &item, self.directions).ok();
+        let spec = bao_replay::written_spec(&pos, &item, self.directions).ok();
         let candidates: Vec<Move> = match spec {
             Some(spec) => pos
                 .legal_moves()

@@ -5,6 +5,8 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use bao_testkit::XorShift64Star;
+
 use bao_core::{
     forget_relay_cycles, perft, BySide, HouseState, Move, Position, RuleSet, Setup, PRESET_NAMES,
 };
@@ -13,16 +15,7 @@ use criterion::{
 };
 
 /// A small deterministic generator (xorshift64*), so the game stream is the same every run.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
-    }
-}
+type Rng = XorShift64Star;
 
 /// Plays one random game to its end; returns the number of plies.
 fn random_game(rules: RuleSet, rng: &mut Rng) -> u64 {
@@ -43,7 +36,7 @@ fn game_stream(c: &mut Criterion, group_name: &str, cases: &[(&str, RuleSet)], s
         .sample_size(10)
         .measurement_time(Duration::from_secs(secs));
     for &(name, rules) in cases {
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
         group.bench_function(BenchmarkId::from_parameter(name), |b| {
             b.iter_custom(|games| {
                 let start = Instant::now();
@@ -81,7 +74,7 @@ fn sample_positions(rules: RuleSet, n: usize) -> Vec<Position> {
     capped
         .set_option("endless_move", "cap:800")
         .expect("option");
-    let mut rng = Rng(42);
+    let mut rng = Rng::new(42);
     let mut out = Vec::new();
     while out.len() < n {
         let mut pos = Position::start(capped);

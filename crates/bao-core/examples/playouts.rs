@@ -8,16 +8,7 @@
 use bao_core::{Position, RuleSet};
 
 /// xorshift64*, the same generator as the criterion benchmark.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
-    }
-}
+type Rng = bao_testkit::XorShift64Star;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -37,7 +28,7 @@ fn main() {
             std::process::exit(2);
         }
     }
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     let mut plies = 0u64;
     let start = std::time::Instant::now();
     let (mut slow, mut slow_secs) = (0u64, 0f64);

@@ -4,9 +4,9 @@
 //! [`BySide`]), [`Setup`] (unchecked) and [`Position`] (checked), [`Move`] in the canonical
 //! notation, [`RuleSet`] with its presets, legal move generation and `play`, which returns
 //! the next position and a [`MoveTrace`] of everything that happened inside the move, and
-//! random playouts ([`Position::play_random_move`]: over 100,000 exact games a second).
-//! Never-ending moves are decided exactly; interactive callers can bound the cost of a
-//! first-met long cycle with [`Position::legal_moves_within`] and
+//! random playouts ([`Position::play_random_move`]; its speed is in the workspace's
+//! `BENCHMARKS.md`). Never-ending moves are decided exactly; interactive callers can bound
+//! the cost of a first-met long cycle with [`Position::legal_moves_within`] and
 //! [`Position::is_legal_within`] ([`Undecided`]).
 //!
 //! ```

@@ -460,8 +460,7 @@ impl Position {
     }
 
     /// [`Position::analyse`] into an analysis the caller keeps: a random playout reads the
-    /// chosen run where it was written, not from a copy (copies of it stalled on store
-    /// forwarding).
+    /// chosen run where it was written, not from a copy.
     fn analyse_into(&self, mut pick: Option<&mut dyn FnMut(usize) -> usize>, a: &mut Analysis) {
         match self.stage() {
             Stage::Namua => self.analyse_namua(&mut pick, a),
@@ -1183,13 +1182,15 @@ impl Position {
                 next.blocked = [None, None];
                 set = None;
             } else if !next.has_legal_move() {
-                // Recorded, since without the takasia the board may show a legal move.
-                next.ended = Some(Outcome {
-                    winner: Some(next.to_move.opponent()),
-                    reason: EndReason::NoLegalMove,
-                });
                 next.blocked = [None, None];
                 set = None;
+                // Recorded only where the board without the pit shows a legal move.
+                if next.has_legal_move() {
+                    next.ended = Some(Outcome {
+                        winner: Some(next.to_move.opponent()),
+                        reason: EndReason::NoLegalMove,
+                    });
+                }
             }
         }
         if let (Some(h), Some(t)) = (set, trace) {
@@ -1476,13 +1477,8 @@ mod tests {
     }
 
     /// A small deterministic choice of a number below `n` (an LCG) for random games.
-    fn lcg(mut seed: u64) -> impl FnMut(usize) -> usize {
-        move |n| {
-            seed = seed
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            ((seed >> 33) as usize) % n
-        }
+    fn lcg(seed: u64) -> impl FnMut(usize) -> usize {
+        bao_testkit::Lcg::new(seed).picker()
     }
 
     /// Mancala World Problem 3 (as in `tests/it/never_ending.rs`): the namua takasa `A3<*`
@@ -1513,11 +1509,9 @@ mod tests {
 
     #[test]
     fn bytewise_counts_agree_with_a_loop() {
-        let mut seed = 3u64;
+        let mut rng = bao_testkit::Lcg::new(3);
         for _ in 0..20_000 {
-            seed = seed
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
+            let seed = rng.next_u64();
             // Bytes 0..=64 (a pit never holds more), often small or equal to `min`.
             let bytes = (seed >> 8)
                 .to_le_bytes()

@@ -302,8 +302,8 @@ pub struct Position {
     pub(crate) to_move: Side,
     pub(crate) last_move_takasa: bool,
     /// An outcome the board alone cannot show (a never-ending move under `draw` or
-    /// `mover_loses`, AbstractPlay's cap, no legal move while a takasia or priority pit
-    /// stood, which the final position no longer holds); or bao hamna reached mid-move.
+    /// `mover_loses`, AbstractPlay's cap, no legal move only because of a takasia that the
+    /// final position no longer holds); or bao hamna reached mid-move.
     pub(crate) ended: Option<Outcome>,
     pub(crate) rules: RuleSet,
 }

@@ -314,17 +314,14 @@ mod tests {
     use super::*;
     use crate::engine::sow_ring;
 
-    /// A tiny deterministic generator.
-    fn next(state: &mut u64) -> u64 {
-        *state = state
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        *state >> 33
+    /// 31 random bits from the tests' generator.
+    fn next(state: &mut bao_testkit::Lcg) -> u64 {
+        state.next_u64() >> 33
     }
 
     #[test]
     fn frames_turn_back_into_rings() {
-        let mut s = 5;
+        let mut s = bao_testkit::Lcg::new(5);
         for _ in 0..1000 {
             let ring = u128::from(next(&mut s)) << 64 | u128::from(next(&mut s));
             for cur in 0..RING {
@@ -341,7 +338,7 @@ mod tests {
 
     #[test]
     fn a_frame_lap_is_a_ring_lap() {
-        let mut s = 9;
+        let mut s = bao_testkit::Lcg::new(9);
         for _ in 0..20_000 {
             // 64 seeds at most, spread at random.
             let mut pits = [0u8; RING];
@@ -544,16 +541,6 @@ mod study {
         })
     }
 
-    fn lcg(state: &mut u64, n: usize) -> usize {
-        (next_u(state) as usize) % n
-    }
-    fn next_u(state: &mut u64) -> u64 {
-        *state = state
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        *state >> 33
-    }
-
     #[test]
     #[ignore = "a study: minutes in release mode"]
     fn study_long_relays() {
@@ -614,7 +601,7 @@ mod study {
             .ok()
             .and_then(|v| v.parse().ok())
             .unwrap_or(20_000);
-        let mut seed = 3u64;
+        let mut seed = bao_testkit::Lcg::new(3);
         let mut seen = 0;
         let mut undecided = 0;
         let mut long = Vec::new();
@@ -646,7 +633,7 @@ mod study {
                         }
                     }
                 }
-                let mut pick = |n: usize| lcg(&mut seed, n);
+                let mut pick = |n: usize| seed.below(n);
                 if pos.play_random_move(&mut pick).is_none() {
                     break;
                 }

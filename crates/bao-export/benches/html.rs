@@ -10,7 +10,7 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughpu
 /// ends sooner are skipped).
 fn record(plies: usize) -> String {
     for seed in 1u64.. {
-        let mut state = seed.wrapping_mul(0x2545_F491_4F6C_DD1D);
+        let mut rng = bao_testkit::Lcg::new(seed.wrapping_mul(0x2545_F491_4F6C_DD1D));
         let mut pos = Position::start(RuleSet::KISWAHILI);
         let mut text = String::from("[Event \"Benchmark\"]\n[Result \"*\"]\n\n");
         let mut n = 0;
@@ -19,10 +19,7 @@ fn record(plies: usize) -> String {
             if moves.is_empty() {
                 break;
             }
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            let mv = moves[((state >> 33) % moves.len() as u64) as usize];
+            let mv = moves[rng.below(moves.len())];
             if pos.to_move() == Side::South {
                 text.push_str(&format!("{}. ", n / 2 + 1));
             }
@@ -43,16 +40,26 @@ fn bench(c: &mut Criterion) {
     let checked: Checked = check_bytes("bench.bao", text.as_bytes(), &CheckOptions::default());
     assert!(checked.report.is_valid());
     let opts = HtmlOptions::default();
-    let page = game_html(&checked, 0, &opts).unwrap();
+    let page = game_html(&checked.record, &checked.replayed, 0, &opts).unwrap();
     assert_eq!(page.matches("<svg xmlns=").count(), 101);
     eprintln!("html: 100-ply page is {} bytes", page.len());
     c.bench_function("html: 100-ply game, whole page", |b| {
-        b.iter(|| black_box(game_html(&checked, 0, &opts).unwrap().len()));
+        b.iter(|| {
+            black_box(
+                game_html(&checked.record, &checked.replayed, 0, &opts)
+                    .unwrap()
+                    .len(),
+            )
+        });
     });
     c.bench_function("check + html: 100-ply record to page", |b| {
         b.iter(|| {
             let checked = check_bytes("bench.bao", text.as_bytes(), &CheckOptions::default());
-            black_box(game_html(&checked, 0, &opts).unwrap().len())
+            black_box(
+                game_html(&checked.record, &checked.replayed, 0, &opts)
+                    .unwrap()
+                    .len(),
+            )
         });
     });
 
@@ -60,14 +67,14 @@ fn bench(c: &mut Criterion) {
     json.throughput(Throughput::Elements(100));
     for legal in [false, true] {
         let name = if legal { "with legal moves" } else { "plain" };
-        let bytes = record_json_pretty(&checked, &JsonOptions { legal })
+        let bytes = record_json_pretty(&checked.record, &checked.replayed, &JsonOptions { legal })
             .unwrap()
             .len();
         eprintln!("json ({name}): {bytes} bytes");
         json.bench_function(name, |b| {
             b.iter(|| {
                 black_box(
-                    record_json_pretty(&checked, &JsonOptions { legal })
+                    record_json_pretty(&checked.record, &checked.replayed, &JsonOptions { legal })
                         .unwrap()
                         .len(),
                 )

@@ -6,7 +6,7 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion};
 
 /// A deterministic game of up to `plies` plies (a small LCG picks the moves).
 fn game(plies: usize) -> Vec<(Position, MoveTrace, Position)> {
-    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut rng = bao_testkit::Lcg::new(0x2545_F491_4F6C_DD1D);
     let mut pos = Position::start(RuleSet::KISWAHILI);
     let mut out = Vec::new();
     while out.len() < plies {
@@ -16,10 +16,7 @@ fn game(plies: usize) -> Vec<(Position, MoveTrace, Position)> {
             pos = Position::start(RuleSet::KISWAHILI);
             continue;
         }
-        state = state
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        let mv = moves[((state >> 33) % moves.len() as u64) as usize];
+        let mv = moves[rng.below(moves.len())];
         let (next, trace) = pos.play(&mv).expect("legal");
         out.push((pos, trace, next));
         pos = next;

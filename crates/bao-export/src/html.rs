@@ -9,10 +9,10 @@
 use std::fmt::Write as _;
 
 use bao_core::{BySide, Position, Side};
-use bao_notation::{Element, Game, Spanned};
-use bao_validate::{Checked, Played};
+use bao_notation::{Element, Game, Record, Spanned};
+use bao_replay::{ReplayedGame, ReplayedLine};
 
-use crate::json::{checked_game, play_item};
+use crate::json::{replayed_game, PlyCursor};
 use crate::layout::side_title;
 use crate::overlay::Overlay;
 use crate::svg::{board_svg, SvgOptions, Theme};
@@ -58,9 +58,8 @@ struct Node {
     svg: String,
 }
 
-struct Builder<'a> {
+struct Builder {
     number: usize,
-    played: &'a [Played],
     opts: SvgOptions,
     /// 1 when the game starts with North to move (so South's first move is number 2).
     offset: usize,
@@ -69,31 +68,37 @@ struct Builder<'a> {
     list: String,
 }
 
-/// The viewer page of game `index` (0-based, in `checked.record.games`).
+/// The viewer page of game `index` (0-based, in `record.games`), drawn from its replay
+/// (`replayed` holds the replay of each game of `record`, in file order).
 ///
-/// The record should be valid (`checked.report` without errors). The output is
-/// deterministic: the same record and options give the same bytes.
+/// The record should be valid (checked without errors). The output is deterministic: the
+/// same record and options give the same bytes.
 ///
 /// # Errors
 /// [`ExportError::Replay`] when the game does not exist or a move cannot be replayed.
 ///
 /// ```
 /// use bao_export::{game_html, HtmlOptions};
-/// use bao_validate::{check_bytes, CheckOptions};
 ///
-/// let checked = check_bytes("game.bao", b"1. A7>* a6<* *\n", &CheckOptions::default());
-/// let page = game_html(&checked, 0, &HtmlOptions::default()).unwrap();
+/// let record = bao_notation::parse_record("1. A7>* a6<* *\n").record;
+/// let replayed: Vec<_> = record
+///     .games
+///     .iter()
+///     .map(|g| bao_replay::replay_game(&g.value, None))
+///     .collect();
+/// let page = game_html(&record, &replayed, 0, &HtmlOptions::default()).unwrap();
 /// assert!(page.starts_with("<!DOCTYPE html>"));
 /// // The start and one frame per ply, each an inline SVG.
 /// assert_eq!(page.matches("<svg xmlns=").count(), 3);
 /// ```
 pub fn game_html(
-    checked: &Checked,
+    record: &Record,
+    replayed: &[ReplayedGame],
     index: usize,
     opts: &HtmlOptions,
 ) -> Result<String, ExportError> {
     let number = index + 1;
-    let (game, played, start) = checked_game(checked, index)?;
+    let (game, main, start) = replayed_game(record, replayed, index)?;
 
     let mut svg = opts.svg.clone();
     svg.pretty = false;
@@ -108,7 +113,6 @@ pub fn game_html(
     }
     let mut b = Builder {
         number,
-        played,
         opts: svg,
         offset: usize::from(start.to_move() == Side::North),
         nodes: Vec::new(),
@@ -124,11 +128,11 @@ pub fn game_html(
         notes: Vec::new(),
         svg: start_svg,
     });
-    b.line(&game.movetext, start, 0, 0, 0)?;
+    b.line(&game.movetext, main, start, 0, 0, 0)?;
     Ok(page(game, &b))
 }
 
-impl Builder<'_> {
+impl Builder {
     fn frame(&self, n: usize, pos: &Position, overlay: Option<&Overlay>) -> String {
         let opts = SvgOptions {
             id_prefix: format!("bao-f{n}-"),
@@ -149,6 +153,7 @@ impl Builder<'_> {
     fn line(
         &mut self,
         elems: &[Spanned<Element>],
+        replayed: &ReplayedLine,
         mut pos: Position,
         from: usize,
         ply0: usize,
@@ -160,6 +165,7 @@ impl Builder<'_> {
                 self.number
             )));
         }
+        let mut cursor = PlyCursor::new(replayed, self.number);
         let mut own: Vec<usize> = Vec::new();
         let mut prev = from;
         // The frame and position before the line's last move: where a variation branches.
@@ -167,7 +173,7 @@ impl Builder<'_> {
         let mut plies = 0;
         // A North move after anything but South's move gets `N...`.
         let mut interrupted = true;
-        for e in elems {
+        for (i, e) in elems.iter().enumerate() {
             match &e.value {
                 Element::Comment(c) => {
                     let _ = write!(
@@ -183,18 +189,20 @@ impl Builder<'_> {
                 Element::Variation(v) => {
                     // A variation before any move has no branch point (the validator skips
                     // it too).
-                    if let Some((at, before, ply)) = branch {
+                    if let (Some((at, before, ply)), Some(last)) = (branch, cursor.last()) {
+                        let line = cursor.variation(last, i)?;
                         self.list.push_str("<span class=\"bao-variation\">( ");
-                        self.line(v, before, at, ply, depth + 1)?;
+                        self.line(v, line, before, at, ply, depth + 1)?;
                         self.list.push_str(")</span> ");
                         interrupted = true;
                     }
                 }
                 Element::Move(item) => {
-                    let (mv, next, trace) = play_item(self.played, item, &pos, self.number)?;
+                    let (_, played) = cursor.next(i, item)?;
+                    let (mv, next, trace) = (played.mv, played.after, &played.trace);
                     let ply = ply0 + plies + 1;
                     let side = pos.to_move();
-                    let overlay = Overlay::from_trace(&pos, &trace);
+                    let overlay = Overlay::from_trace(&pos, trace);
                     let text = overlay.move_text().unwrap_or_else(|| mv.to_string());
                     let num = (ply + self.offset).div_ceil(2);
                     let number = match side {
@@ -296,7 +304,7 @@ fn escape(s: &str) -> String {
     out
 }
 
-fn page(game: &Game, b: &Builder<'_>) -> String {
+fn page(game: &Game, b: &Builder) -> String {
     let tag = |name: &str| {
         game.tag(name)
             .map(|t| t.value.trim().to_owned())

@@ -11,10 +11,11 @@ use bao_core::{
     Capture, EndCheck, EndlessMove, Event, FrontRowGuard, HouseLap, Lap, LapEnd, LapSource,
     MoveSpec, MoveTrace, Outcome, Position, RuleSet, Takasia, Variant,
 };
+use bao_notation::meaning::{game_rules, game_start, is_game};
 use bao_notation::{
     Comment, CommentKind, Element, Game, GameResult, MoveItem, MoveToken, Nag, Record, Spanned, Tag,
 };
-use bao_validate::{Checked, Played};
+use bao_replay::{OpeningProblem, Played, Ply, ReplayedGame, ReplayedLine, Source};
 use serde::{Deserialize, Serialize};
 
 use crate::ExportError;
@@ -365,44 +366,47 @@ fn event_json(e: &Event) -> EventJson {
     }
 }
 
-/// Whether a parsed game holds anything (an empty file parses as one empty game).
-#[must_use]
-pub fn is_game(game: &Game) -> bool {
-    !(game.tags.is_empty() && game.movetext.is_empty() && game.result.is_none())
-}
-
 /// The rules and start position of a game, or why they are missing.
 ///
 /// # Errors
 /// The tags name no valid rule set or position.
 pub fn game_setup(game: &Game, number: usize) -> Result<(RuleSet, Position), ExportError> {
-    let rules = bao_validate::game_rules(game).ok_or_else(|| {
-        ExportError::Replay(format!("game {number}: the rule set cannot be applied"))
-    })?;
-    let start = bao_validate::game_start(game, rules).ok_or_else(|| {
-        ExportError::Replay(format!(
-            "game {number}: the Position tag is no valid position"
-        ))
-    })?;
+    let rules = game_rules(game).map_err(|_| rules_error(number))?;
+    let start = game_start(game, rules).map_err(|_| start_error(number))?;
     Ok((rules, start))
 }
 
-/// The JSON of every game of a checked record.
+fn rules_error(number: usize) -> ExportError {
+    ExportError::Replay(format!("game {number}: the rule set cannot be applied"))
+}
+
+fn start_error(number: usize) -> ExportError {
+    ExportError::Replay(format!(
+        "game {number}: the Position tag is no valid position"
+    ))
+}
+
+/// The JSON of every game of a replayed record (`replayed` holds the replay of each game of
+/// `record`, in file order).
 ///
-/// The record should be valid (`checked.report` without errors): a move that did not replay
-/// is an error here.
+/// The record should be valid (checked without errors): a move that did not replay is an
+/// error here.
 ///
 /// # Errors
-/// [`ExportError::Replay`] when a game's rules, start or a move cannot be replayed.
-pub fn record_json(checked: &Checked, opts: &JsonOptions) -> Result<RecordJson, ExportError> {
+/// [`ExportError::Replay`] when a game's rules, start or a move did not replay.
+pub fn record_json(
+    record: &Record,
+    replayed: &[ReplayedGame],
+    opts: &JsonOptions,
+) -> Result<RecordJson, ExportError> {
     let mut games = Vec::new();
-    for (i, g) in checked.record.games.iter().enumerate() {
+    for (i, g) in record.games.iter().enumerate() {
         let game = &g.value;
         if !is_game(game) {
             continue;
         }
-        let played = checked.played.get(i).map_or(&[][..], Vec::as_slice);
-        games.push(game_json(game, i + 1, played, opts)?);
+        let (rules, start, main) = opening(replayed, i)?;
+        games.push(game_json(game, i + 1, (rules, start, main), opts)?);
     }
     Ok(RecordJson {
         schema: SCHEMA_VERSION,
@@ -414,27 +418,42 @@ pub fn record_json(checked: &Checked, opts: &JsonOptions) -> Result<RecordJson, 
 ///
 /// # Errors
 /// As [`record_json`].
-pub fn record_json_pretty(checked: &Checked, opts: &JsonOptions) -> Result<String, ExportError> {
-    let json = record_json(checked, opts)?;
+pub fn record_json_pretty(
+    record: &Record,
+    replayed: &[ReplayedGame],
+    opts: &JsonOptions,
+) -> Result<String, ExportError> {
+    let json = record_json(record, replayed, opts)?;
     let mut s =
         serde_json::to_string_pretty(&json).map_err(|e| ExportError::Json(e.to_string()))?;
     s.push('\n');
     Ok(s)
 }
 
+/// The rules, start and main line of game `index` (0-based) as it replayed.
+fn opening(
+    replayed: &[ReplayedGame],
+    index: usize,
+) -> Result<(RuleSet, Position, &ReplayedLine), ExportError> {
+    let number = index + 1;
+    let game = replayed
+        .get(index)
+        .ok_or_else(|| ExportError::Replay(format!("there is no game {number}")))?;
+    match &game.opening {
+        Ok(o) => Ok((o.rules, o.start, &game.main)),
+        Err(OpeningProblem::Start { .. }) => Err(start_error(number)),
+        Err(_) => Err(rules_error(number)),
+    }
+}
+
 fn game_json(
     game: &Game,
     number: usize,
-    played: &[Played],
+    (rules, start, main): (RuleSet, Position, &ReplayedLine),
     opts: &JsonOptions,
 ) -> Result<GameJson, ExportError> {
-    let (rules, start) = game_setup(game, number)?;
-    let walker = LineWalker {
-        number,
-        played,
-        opts,
-    };
-    let (moves, end) = walker.line(&game.movetext, start, 0, 0)?;
+    let walker = LineWalker { number, opts };
+    let (moves, end) = walker.line(&game.movetext, main, start, 0, 0)?;
     Ok(GameJson {
         game: number,
         comments: game.comments.iter().map(|c| c.value.text.clone()).collect(),
@@ -459,7 +478,6 @@ const MAX_DEPTH: usize = 256;
 
 struct LineWalker<'a> {
     number: usize,
-    played: &'a [Played],
     opts: &'a JsonOptions,
 }
 
@@ -468,6 +486,7 @@ impl LineWalker<'_> {
     fn line(
         &self,
         elems: &[Spanned<Element>],
+        replayed: &ReplayedLine,
         start: Position,
         ply0: usize,
         depth: usize,
@@ -478,12 +497,12 @@ impl LineWalker<'_> {
                 self.number
             )));
         }
+        let mut cursor = PlyCursor::new(replayed, self.number);
         let mut pos = start;
-        let mut before: Option<Position> = None;
         let mut ended: Option<Outcome> = None;
         let mut plies: Vec<PlyJson> = Vec::new();
         let mut pending: Vec<String> = Vec::new();
-        for e in elems {
+        for (i, e) in elems.iter().enumerate() {
             match &e.value {
                 Element::Comment(c) => match plies.last_mut() {
                     Some(last) => last.comments.push(c.text.clone()),
@@ -492,19 +511,21 @@ impl LineWalker<'_> {
                 Element::Variation(v) => {
                     // A variation before any move has no branch point (the validator skips
                     // it too).
-                    if let (Some(b), Some(last)) = (before, plies.last_mut()) {
-                        let (line, _) = self.line(v, b, last.ply - 1, depth + 1)?;
+                    if let (Some(ply), Some(last)) = (cursor.last(), plies.last_mut()) {
+                        let branch = cursor.variation(ply, i)?;
+                        let (line, _) =
+                            self.line(v, branch, ply.before, last.ply - 1, depth + 1)?;
                         last.variations.push(line);
                     }
                 }
                 Element::Move(item) => {
-                    let (mv, next, trace) = play_item(self.played, item, &pos, self.number)?;
-                    let ply = ply0 + plies.len() + 1;
+                    let (_, played) = cursor.next(i, item)?;
+                    let trace = &played.trace;
                     plies.push(PlyJson {
-                        ply,
+                        ply: ply0 + plies.len() + 1,
                         side: pos.to_move().into(),
                         stage: trace.stage.into(),
-                        mv: mv.to_string(),
+                        mv: played.mv.to_string(),
                         written: item.token.value.to_string(),
                         nags: item.nags.iter().map(|n| n.value.0).collect(),
                         comments_before: std::mem::take(&mut pending),
@@ -513,19 +534,82 @@ impl LineWalker<'_> {
                             .opts
                             .legal
                             .then(|| pos.legal_moves().iter().map(ToString::to_string).collect()),
-                        trace: TraceJson::from_trace(&trace),
-                        position: PositionJson::from_position(&next),
+                        trace: TraceJson::from_trace(trace),
+                        position: PositionJson::from_position(&played.after),
                         variations: Vec::new(),
                     });
                     if trace.outcome.is_some() {
                         ended = trace.outcome;
                     }
-                    before = Some(pos);
-                    pos = next;
+                    pos = played.after;
                 }
             }
         }
         Ok((plies, pos.outcome().or(ended)))
+    }
+}
+
+/// Walks the plies of a replayed line alongside its elements: each move element is the
+/// next ply, played from its own token.
+pub(crate) struct PlyCursor<'a> {
+    plies: &'a [Ply],
+    next: usize,
+    number: usize,
+}
+
+impl<'a> PlyCursor<'a> {
+    pub(crate) fn new(line: &'a ReplayedLine, number: usize) -> Self {
+        PlyCursor {
+            plies: &line.plies,
+            next: 0,
+            number,
+        }
+    }
+
+    /// The ply of the move element `element`, and its move.
+    pub(crate) fn next(
+        &mut self,
+        element: usize,
+        item: &MoveItem,
+    ) -> Result<(&'a Ply, &'a Played), ExportError> {
+        let found = self
+            .plies
+            .get(self.next)
+            .filter(|p| p.element == element)
+            .and_then(|p| Some((p, p.played().filter(|m| m.source == Source::Written)?)));
+        match found {
+            Some(f) => {
+                self.next += 1;
+                Ok(f)
+            }
+            None => Err(ExportError::Replay(format!(
+                "game {}: the move {} did not replay",
+                self.number, item.token.value
+            ))),
+        }
+    }
+
+    /// The last ply taken.
+    pub(crate) fn last(&self) -> Option<&'a Ply> {
+        self.next.checked_sub(1).and_then(|i| self.plies.get(i))
+    }
+
+    /// The variation of element `element` that branches at `ply`.
+    pub(crate) fn variation(
+        &self,
+        ply: &'a Ply,
+        element: usize,
+    ) -> Result<&'a ReplayedLine, ExportError> {
+        ply.variations
+            .iter()
+            .find(|v| v.element == element)
+            .map(|v| &v.line)
+            .ok_or_else(|| {
+                ExportError::Replay(format!(
+                    "game {}: a variation at ply {} did not replay",
+                    self.number, ply.number
+                ))
+            })
     }
 }
 
@@ -540,73 +624,47 @@ pub struct Step {
     pub after: Position,
 }
 
-/// Game `index` (0-based) of a checked record: the game, what the validator played of it,
+/// Game `index` (0-based) of a replayed record: the game, its main line as it replayed,
 /// and its start position.
-pub(crate) fn checked_game(
-    checked: &Checked,
+pub(crate) fn replayed_game<'a>(
+    record: &'a Record,
+    replayed: &'a [ReplayedGame],
     index: usize,
-) -> Result<(&Game, &[Played], Position), ExportError> {
+) -> Result<(&'a Game, &'a ReplayedLine, Position), ExportError> {
     let number = index + 1;
-    let game = checked
-        .record
+    let game = record
         .games
         .get(index)
         .map(|g| &g.value)
         .ok_or_else(|| ExportError::Replay(format!("there is no game {number}")))?;
-    let played = checked.played.get(index).map_or(&[][..], Vec::as_slice);
-    let (_, start) = game_setup(game, number)?;
-    Ok((game, played, start))
+    let (_, start, main) = opening(replayed, index)?;
+    Ok((game, main, start))
 }
 
 /// The start position and every ply of the main line of game `index` (0-based, in
-/// `checked.record.games`), for diagrams of single plies.
+/// `record.games`), for diagrams of single plies.
 ///
 /// # Errors
-/// [`ExportError::Replay`] when the game does not exist or cannot be replayed.
-pub fn main_line(checked: &Checked, index: usize) -> Result<(Position, Vec<Step>), ExportError> {
-    let number = index + 1;
-    let (game, played, start) = checked_game(checked, index)?;
-    let mut pos = start;
+/// [`ExportError::Replay`] when the game does not exist or did not replay.
+pub fn main_line(
+    record: &Record,
+    replayed: &[ReplayedGame],
+    index: usize,
+) -> Result<(Position, Vec<Step>), ExportError> {
+    let (game, main, start) = replayed_game(record, replayed, index)?;
+    let mut cursor = PlyCursor::new(main, index + 1);
     let mut steps = Vec::new();
-    for item in game.main_line() {
-        let (_, after, trace) = play_item(played, item, &pos, number)?;
-        steps.push(Step {
-            before: pos,
-            trace,
-            after,
-        });
-        pos = after;
+    for (i, e) in game.movetext.iter().enumerate() {
+        if let Element::Move(item) = &e.value {
+            let (ply, played) = cursor.next(i, item)?;
+            steps.push(Step {
+                before: ply.before,
+                trace: played.trace.clone(),
+                after: played.after,
+            });
+        }
     }
     Ok((start, steps))
-}
-
-/// Plays the move of `item` on `pos`: the move the validator resolved for its token, with
-/// its trace and the position after. An item the validator did not resolve, or a move that
-/// does not play, is an error of game `number` (an export only reads valid records).
-pub(crate) fn play_item(
-    played: &[Played],
-    item: &MoveItem,
-    pos: &Position,
-    number: usize,
-) -> Result<(bao_core::Move, Position, MoveTrace), ExportError> {
-    let mv = played
-        .binary_search_by_key(&item.token.span.start, |p| p.token_start)
-        .ok()
-        .and_then(|i| played.get(i))
-        .map(|p| p.mv)
-        .ok_or_else(|| {
-            ExportError::Replay(format!(
-                "game {number}: the move {} did not replay",
-                item.token.value
-            ))
-        })?;
-    let (after, trace) = pos.play(&mv).map_err(|e| {
-        ExportError::Replay(format!(
-            "game {number}: {mv} is illegal: {}",
-            bao_validate::words::reason(&e.reason, pos.rules())
-        ))
-    })?;
-    Ok((mv, after, trace))
 }
 
 /// The record an export describes (`bao import json`): games with their comments, tags,

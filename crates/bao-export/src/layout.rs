@@ -1,6 +1,6 @@
 //! Where each pit goes on the page: shared by the SVG and the text diagram.
 
-use bao_core::{Pit, Position, Row, RuleSet, Side, Variant};
+use bao_core::{HouseState, Pit, Position, Row, RuleSet, Side, Variant};
 
 /// The side whose rows are drawn at the bottom (the viewer's seat).
 pub(crate) fn viewer(flip: bool) -> Side {
@@ -106,6 +106,24 @@ pub(crate) fn describe_outcome(o: bao_core::Outcome, short: bool) -> String {
         Some(w) => format!("{} wins ({why})", side_title(w)),
         None => format!("draw ({why})"),
     }
+}
+
+/// `hand 22 · namua · nyumba functional · takasia a3`, with `sep` between the parts; once the
+/// game is over, no stage (a hand may then hold the winner's unsown captured seeds).
+pub(crate) fn status_line(pos: &Position, side: Side, sep: &str, over: bool) -> String {
+    let names = pos.rules().names();
+    let mut parts = vec![format!("hand {}", pos.hand(side))];
+    if !over {
+        parts.push(stage_word(pos, side).to_owned());
+    }
+    let house = pos.house_state(side);
+    if house != HouseState::None {
+        parts.push(format!("{} {}", names.nyumba, house.name()));
+    }
+    if let Some(t) = pos.blocked_pit(side) {
+        parts.push(format!("{} {t}", names.takasia));
+    }
+    parts.join(sep)
 }
 
 #[cfg(test)]

@@ -31,13 +31,16 @@
 //! (main line and variations) drawn by [`board_svg`] and embedded, with the move list,
 //! comments and a small script for buttons and arrow keys.
 //!
-//! [`record_json`] turns a checked record (bao-validate) into the versioned JSON model of
+//! [`record_json`] turns a replayed record (`bao-replay`) into the versioned JSON model of
 //! [`json`]: every game with its rules, start, plies with traces and positions, and
 //! variations.
 //!
 //! # Related crates
-//! `bao-core` plays the moves; `bao-cli` calls these functions for `bao show` and
-//! `bao export json|svg|png|html`.
+//! The outputs layer: it reads games as `bao-replay` replayed them (once, for every
+//! surface) and never replays or checks a game itself; `bao-core` gives the positions and
+//! traces. `bao-cli` calls these functions for `bao show` and `bao export
+//! json|svg|png|html`. Inside, the modules read one way: `html` and `json` use `svg`, which
+//! uses `text`, `overlay` and `layout`.
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
 

@@ -10,7 +10,7 @@ use bao_core::{BySide, HouseState, Pit, Position, Side};
 
 use crate::layout::{
     column_of, describe_outcome, game_name, number_at, pit_at, rows_top_to_bottom, screen_row_of,
-    side_title, stage_word, viewer,
+    side_title, stage_word, status_line, viewer,
 };
 use crate::overlay::Overlay;
 use crate::text::{text_diagram, TextOptions};
@@ -592,24 +592,6 @@ fn store_span(top: bool) -> (i32, i32) {
     } else {
         (cy(2) - R - 4, cy(3) + R + 4)
     }
-}
-
-/// `hand 22 · namua · nyumba functional · takasia a3`, with `sep` between the parts; once the
-/// game is over, no stage (a hand may then hold the winner's unsown captured seeds).
-pub(crate) fn status_line(pos: &Position, side: Side, sep: &str, over: bool) -> String {
-    let names = pos.rules().names();
-    let mut parts = vec![format!("hand {}", pos.hand(side))];
-    if !over {
-        parts.push(stage_word(pos, side).to_owned());
-    }
-    let house = pos.house_state(side);
-    if house != HouseState::None {
-        parts.push(format!("{} {}", names.nyumba, house.name()));
-    }
-    if let Some(t) = pos.blocked_pit(side) {
-        parts.push(format!("{} {t}", names.takasia));
-    }
-    parts.join(sep)
 }
 
 fn coordinates(svg: &mut Elem<'_>, flip: bool, pal: &Palette) {

@@ -4,8 +4,9 @@ use std::fmt::Write as _;
 
 use bao_core::{BySide, HouseState, Pit, Position, Side};
 
-use crate::layout::{number_at, outcome_text, pit_at, rows_top_to_bottom, side_title, viewer};
-use crate::svg::status_line;
+use crate::layout::{
+    number_at, outcome_text, pit_at, rows_top_to_bottom, side_title, status_line, viewer,
+};
 
 /// Options of [`board_text`].
 #[derive(Debug, Clone, PartialEq, Eq)]

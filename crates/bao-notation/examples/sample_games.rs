@@ -11,14 +11,11 @@ use bao_notation::{
 
 const MAX_PLIES: usize = 600;
 
-struct Rng(u64);
+struct Rng(bao_testkit::XorShift64);
 
 impl Rng {
     fn pick(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
+        (self.0.next_u64() % n as u64) as usize
     }
 }
 
@@ -103,7 +100,11 @@ fn write(dir: &std::path::Path, name: &str, games: Vec<Spanned<Game>>) {
 /// A finished game of `rules` from the first seed at or after `seed` that ends in `MAX_PLIES`.
 fn finished(rules: RuleSet, seed: u64) -> (Vec<MoveItem>, Position) {
     for s in seed.. {
-        let (items, pos) = play_line(Position::start(rules), &mut Rng(s | 1), MAX_PLIES);
+        let (items, pos) = play_line(
+            Position::start(rules),
+            &mut Rng(bao_testkit::XorShift64::new(s | 1)),
+            MAX_PLIES,
+        );
         if pos.outcome().is_some() {
             return (items, pos);
         }
@@ -180,7 +181,7 @@ fn main() {
         vec![game(&tags, movetext, result_of(&end))],
     );
     // Variations and comments: a game with a side line at ply 6 and remarks.
-    let mut rng = Rng(2026);
+    let mut rng = Rng(bao_testkit::XorShift64::new(2026));
     let start = Position::start(RuleSet::KISWAHILI);
     let (opening, mid) = play_line(start, &mut rng, 5);
     let mut before = start;
@@ -190,7 +191,7 @@ fn main() {
             .expect("resolves");
         before = before.play(&mv).expect("legal").0;
     }
-    let (mut side, _) = play_line(before, &mut Rng(99), 3);
+    let (mut side, _) = play_line(before, &mut Rng(bao_testkit::XorShift64::new(99)), 3);
     let (rest, end) = play_line(mid, &mut rng, MAX_PLIES);
     let mut movetext: Vec<Element> = Vec::new();
     movetext.push(Element::Comment(Comment {

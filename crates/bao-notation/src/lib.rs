@@ -6,7 +6,7 @@
 //! it could read with every [`SyntaxError`] found, each with a byte span and a
 //! `bao::syntax::*` code. [`write_record`] writes the canonical form. [`GameReader`] streams
 //! games from any `io::Read`. The notation layer never decides legality: move tokens stay
-//! tokens until the validator resolves them against a position.
+//! tokens until `bao-replay` resolves them against a position.
 //!
 //! ```
 //! use bao_notation::{parse_record, write_record, WriteOptions};
@@ -28,9 +28,9 @@
 //!
 //! A [`Visitor`] receives what the parser reads (tags, moves, NAGs, annotations, comments,
 //! variations, results, diagnostics) without a record being built: the way to scan large
-//! files, several times faster than building every game ([`visit_record`] for a text,
-//! [`visit_reader`] for a stream in bounded memory). [`parse_record`]'s record is itself
-//! built by a visitor of the same events.
+//! files without the cost of building every game (BENCHMARKS.md has the figures;
+//! [`visit_record`] for a text, [`visit_reader`] for a stream in bounded memory).
+//! [`parse_record`]'s record is itself built by a visitor of the same events.
 //!
 //! ```
 //! use bao_notation::{visit_record, GameResult, MoveNumber, MoveToken, Span, Spanned, Visitor};
@@ -59,8 +59,13 @@
 //! assert_eq!((tally.south_wins, tally.moves), (1, 4));
 //! ```
 //!
+//! # What the tags mean
+//! [`meaning`] gives a game's tags their meaning: the rules it is played under, its start
+//! position, its sign convention ([`Directions`]).
+//!
 //! # Related crates
-//! `bao-core` has the vocabulary and the engine; `bao-validate` replays records on it.
+//! The layers read one way: `bao-core` (the engine) → `bao-notation` (text) → `bao-replay`
+//! (a game replayed once) → `bao-validate` (checks) and `bao-export` (outputs) → `bao-cli`.
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
 
@@ -70,6 +75,7 @@ mod error;
 mod grammar;
 mod lexical;
 mod limits;
+pub mod meaning;
 mod position_string;
 mod reader;
 mod source;
@@ -106,21 +112,5 @@ impl std::str::FromStr for Record {
             Some(e) => Err(e),
             None => Ok(parsed.record),
         }
-    }
-}
-
-impl Game {
-    /// The `Directions` tag's convention (`mover` when absent or unknown).
-    #[must_use]
-    pub fn directions(&self) -> Directions {
-        self.tag("Directions")
-            .and_then(|v| v.value.parse().ok())
-            .unwrap_or_default()
-    }
-
-    /// The `Position` tag's position string, if present and readable.
-    #[must_use]
-    pub fn position(&self) -> Option<PositionString> {
-        self.tag("Position").and_then(|v| v.value.parse().ok())
     }
 }

@@ -1,8 +1,9 @@
-//! `bao-validate`: checks Bao records by replaying them on the engine.
+//! `bao-validate`: checks Bao records, wording the problems of their replay.
 //!
-//! Every game of a record, and every variation from its branch point, is replayed under the
-//! game's rules (the `RuleSet` tag's preset, default `kiswahili`, with the `Rules` tag's
-//! overrides) from the `Position` tag or the start position. Every illegal move, annotation
+//! Every game of a record, and every variation from its branch point, is replayed once by
+//! `bao-replay` under the game's rules (the `RuleSet` tag's preset, default `kiswahili`,
+//! with the `Rules` tag's overrides) from the `Position` tag or the start position; this
+//! crate words what the replay finds. Every illegal move, annotation
 //! that disagrees with the engine, and result, termination or match inconsistency becomes a
 //! [`CheckDiagnostic`] with a `bao::<area>::<slug>` code ([`ALL_CODES`]), labels into the
 //! record text, a link to the rule and help that states the rule and suggests a repair.
@@ -20,6 +21,12 @@
 //!
 //! The library never prints and does not enable miette's `fancy` feature; `bao check`
 //! renders the reports.
+//!
+//! Its modules read one way: `moves` (the diagnostics of a game's tags and plies, the
+//! replay's observer) and `record` (result, termination, matches) use `plies` (repairs
+//! that look past the written move), which uses `suggest` (the legal moves ranked as
+//! readings of a token); `diagnostic`, `codes` and `words` are the vocabulary they
+//! share; `annotate` writes a record back from its replay.
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
 
@@ -27,21 +34,22 @@ mod annotate;
 mod codes;
 mod diagnostic;
 pub mod json;
+mod moves;
 mod plies;
 mod record;
-mod replay;
 mod suggest;
 pub mod words;
 
 use std::sync::Arc;
 
+use bao_notation::meaning::is_game;
 use bao_notation::{parse_record, write_record, Parsed, Record, WriteOptions};
+use bao_replay::{ReplayedGame, ReplayedLine};
 
-pub use annotate::ItemList;
-pub use annotate::{agrees, annotate_record, engine_items, items_text, Disagreement};
+pub use annotate::{annotate_record, items_text};
+pub use bao_replay::{agrees, engine_items, Disagreement, ItemList};
 pub use codes::{Code, ALL_CODES, REPOSITORY};
 pub use diagnostic::{line_col, AnyDiagnostic, CheckDiagnostic, CheckReport, Label, Stats};
-pub use replay::Played;
 pub use suggest::{annotation_matches, rank, unambiguous, Repair, Suggestion, LOOKAHEAD};
 
 /// How to check.
@@ -52,15 +60,17 @@ pub struct CheckOptions {
     pub assume_fixes: bool,
 }
 
-/// Everything a check found, with the moves that replayed (for `annotate`).
+/// Everything a check found, with the games as they replayed (for `annotate` and the
+/// exporters).
 #[derive(Debug)]
 pub struct Checked {
     /// The diagnostics and counts.
     pub report: CheckReport,
     /// The parsed record.
     pub record: Record,
-    /// Per game, the moves that replayed, in text order.
-    pub played: Vec<Vec<Played>>,
+    /// Per game of the record, in file order, its replay (an empty one for a game whose
+    /// replay failed inside the engine).
+    pub replayed: Vec<ReplayedGame>,
 }
 
 /// Parses and checks a text.
@@ -83,94 +93,78 @@ pub fn check_full(name: &str, text: Arc<str>, opts: &CheckOptions) -> Checked {
     check_parsed(name, text, parsed, opts)
 }
 
+/// Decodes, parses and checks bytes as [`check_bytes`] does, keeping only the report: each
+/// game's replay is dropped as soon as its diagnostics are worded, so that checking a large
+/// file holds one replayed game at a time (what `bao check` needs).
+#[must_use]
+pub fn check_bytes_report(name: &str, bytes: &[u8], opts: &CheckOptions) -> CheckReport {
+    let (text, parsed) = bao_notation::parse_bytes(bytes);
+    check_games(name, Arc::from(text), parsed, opts, false).report
+}
+
 /// Checks a parsed text (its syntax diagnostics are part of the report).
 #[must_use]
 pub fn check_parsed(name: &str, text: Arc<str>, parsed: Parsed, opts: &CheckOptions) -> Checked {
+    check_games(name, text, parsed, opts, true)
+}
+
+/// [`check_parsed`]; without `keep`, `Checked::replayed` is left empty and each game's
+/// replay is dropped once checked.
+fn check_games(
+    name: &str,
+    text: Arc<str>,
+    parsed: Parsed,
+    opts: &CheckOptions,
+    keep: bool,
+) -> Checked {
     let mut diagnostics: Vec<AnyDiagnostic> = parsed
         .errors
         .into_iter()
         .map(AnyDiagnostic::Syntax)
         .collect();
-    let mut checks = Vec::new();
+    let mut diagnostics_of_games = Vec::new();
     let mut plies = 0;
-    let mut played = Vec::new();
+    let mut replayed = Vec::with_capacity(if keep { parsed.record.games.len() } else { 0 });
     let mut games = 0;
     for (i, g) in parsed.record.games.iter().enumerate() {
         let game = &g.value;
-        let is_game = !(game.tags.is_empty() && game.movetext.is_empty() && game.result.is_none());
-        if is_game {
+        if is_game(game) {
             games += 1;
         }
         // A panic in the engine must not take the whole run down.
         let check = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let mut c = replay::check_game(game, i + 1, opts);
+            let mut c = moves::check_game(game, i + 1, opts);
             record::check_result(game, i + 1, &mut c);
             c
-        }))
-        .unwrap_or_default();
-        let mut check = check;
-        plies += check.plies;
-        played.push(std::mem::take(&mut check.played));
-        checks.push(check);
+        }));
+        match check {
+            Ok(c) => {
+                plies += c.replayed.played_count();
+                diagnostics_of_games.extend(c.diagnostics);
+                if keep {
+                    replayed.push(c.replayed);
+                }
+            }
+            Err(_) if keep => replayed.push(ReplayedGame {
+                opening: Err(bao_replay::OpeningProblem::Panicked),
+                main: ReplayedLine::default(),
+            }),
+            Err(_) => {}
+        }
     }
-    let mut all: Vec<CheckDiagnostic> = checks.into_iter().flat_map(|c| c.diagnostics).collect();
-    all.extend(record::check_matches(&parsed.record));
-    diagnostics.extend(all.into_iter().map(AnyDiagnostic::Check));
+    diagnostics_of_games.extend(record::check_matches(&parsed.record));
+    diagnostics.extend(diagnostics_of_games.into_iter().map(AnyDiagnostic::Check));
     diagnostics.sort_by_key(|d| d.span().map_or(usize::MAX, |s| s.start));
     Checked {
         report: CheckReport::new(name, text, diagnostics, games, plies),
         record: parsed.record,
-        played,
+        replayed,
     }
 }
-
-/// The rules a game is played under (its `RuleSet` tag and `Rules` overrides), or `None` when
-/// the tags name no valid rule set (`bao check` reports that as `bao::record::unknown-rules`).
-#[must_use]
-pub fn game_rules(game: &bao_notation::Game) -> Option<bao_core::RuleSet> {
-    replay::game_rules(game, 0).ok()
-}
-
-/// The start position of a game under `rules`: its `Position` tag, else the rule set's
-/// start; `None` when the tag is no valid position.
-#[must_use]
-pub fn game_start(
-    game: &bao_notation::Game,
-    rules: bao_core::RuleSet,
-) -> Option<bao_core::Position> {
-    replay::start_position(game, rules, 0).ok().flatten()
-}
-
-/// The move spec a written move stands for in `pos`, as `bao check` reads it: a pit written
-/// without its row letter taken as the mover's front pit, the sign converted from the
-/// record's `Directions` convention.
-///
-/// # Errors
-/// The token names no pit ([`NoSuchPit`]).
-pub fn written_spec(
-    pos: &bao_core::Position,
-    item: &bao_notation::MoveItem,
-    directions: bao_notation::Directions,
-) -> Result<bao_core::MoveSpec, NoSuchPit> {
-    replay::token_spec(pos, item, directions)
-}
-
-/// A move token whose pit is no pit of the board: a number written without its row letter
-/// (the namua dialect) that is no pit number. The error of [`written_spec`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NoSuchPit(pub bao_notation::PitRef);
-
-impl std::fmt::Display for NoSuchPit {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "`{}` names no pit", self.0)
-    }
-}
-
-impl std::error::Error for NoSuchPit {}
 
 /// The record written back with the engine's annotations on every move that replayed.
 #[must_use]
 pub fn annotated_text(checked: &Checked) -> String {
-    let record = annotate::annotate_record(&checked.record, &checked.played);
+    let record = annotate::annotate_record(&checked.record, &checked.replayed);
     write_record(&record, &WriteOptions::default())
 }

@@ -10,7 +10,8 @@
 use bao_core::{Move, MoveSpec, Position};
 use bao_notation::{Directions, MoveItem};
 
-use crate::replay::{resolve, token_spec};
+use bao_replay::legal_move;
+
 use crate::suggest::{annotation_matches, rank, sort, Repair, Suggestion, LOOKAHEAD};
 use crate::words::effect;
 
@@ -42,8 +43,7 @@ pub(crate) struct InLine<'a> {
 
 /// The move a token stands for in `pos`, if it is legal there.
 pub(crate) fn legal_here(pos: &Position, item: &MoveItem, directions: Directions) -> Option<Move> {
-    let spec = token_spec(pos, item, directions).ok()?;
-    resolve(pos, &spec).ok()
+    legal_move(pos, item, directions)
 }
 
 /// How many of `items` (at most [`LOOKAHEAD`]) replay legally from `pos`.
@@ -111,8 +111,19 @@ fn swaps(pos: &Position, line: &InLine<'_>) -> Vec<Suggestion> {
             let p1 = pos.play_fast(&m1);
             if let Some(m2) = legal_here(&p1, line.item, d) {
                 let rest = &line.following[1..];
-                let n = replays(p1.play_fast(&m2), rest, d);
-                out.push(swap(pos, line, later, (m1, m2), 1, SWAP_NEXT_COST, rest, n));
+                let replayed = replays(p1.play_fast(&m2), rest, d);
+                out.push(swap(
+                    pos,
+                    line,
+                    &Swapped {
+                        later,
+                        moves: (m1, m2),
+                        distance: 1,
+                        base: SWAP_NEXT_COST,
+                        rest,
+                        replayed,
+                    },
+                ));
             }
         }
     }
@@ -124,8 +135,19 @@ fn swaps(pos: &Position, line: &InLine<'_>) -> Vec<Suggestion> {
                 let p2 = p1.play_fast(&mb);
                 if let Some(m2) = legal_here(&p2, line.item, d) {
                     let rest = &line.following[2..];
-                    let n = replays(p2.play_fast(&m2), rest, d);
-                    out.push(swap(pos, line, later, (m1, m2), 2, SWAP_OWN_COST, rest, n));
+                    let replayed = replays(p2.play_fast(&m2), rest, d);
+                    out.push(swap(
+                        pos,
+                        line,
+                        &Swapped {
+                            later,
+                            moves: (m1, m2),
+                            distance: 2,
+                            base: SWAP_OWN_COST,
+                            rest,
+                            replayed,
+                        },
+                    ));
                 }
             }
         }
@@ -133,17 +155,31 @@ fn swaps(pos: &Position, line: &InLine<'_>) -> Vec<Suggestion> {
     out
 }
 
-#[allow(clippy::too_many_arguments)]
-fn swap(
-    pos: &Position,
-    line: &InLine<'_>,
-    later: &MoveItem,
-    (mv, written): (Move, Move),
+/// Two plies traded places: what a swap repair is judged by.
+struct Swapped<'a> {
+    /// The later token, read here.
+    later: &'a MoveItem,
+    /// Its move here, and the written move's after it.
+    moves: (Move, Move),
+    /// How many plies later the token was written (1 or 2).
     distance: usize,
+    /// The cost of the slip.
     base: u32,
-    rest: &[&MoveItem],
+    /// The plies written after both.
+    rest: &'a [&'a MoveItem],
+    /// How many of them then replay.
     replayed: usize,
-) -> Suggestion {
+}
+
+fn swap(pos: &Position, line: &InLine<'_>, s: &Swapped<'_>) -> Suggestion {
+    let Swapped {
+        later,
+        moves: (mv, written),
+        distance,
+        base,
+        rest,
+        replayed,
+    } = *s;
     let annotation_agrees = agrees(pos, later, &mv);
     let (_, trace) = pos.play_unchecked(&mv);
     Suggestion {
@@ -200,6 +236,7 @@ fn insertions(pos: &Position, line: &InLine<'_>) -> Vec<Suggestion> {
 mod tests {
     use bao_core::{Position, RuleSet};
     use bao_notation::{parse_record, Directions, MoveItem};
+    use bao_replay::{resolve, written_spec};
 
     use super::*;
     use crate::suggest::unambiguous;
@@ -222,7 +259,7 @@ mod tests {
         }
         let item = &all[n];
         let following: Vec<&MoveItem> = all[n + 1..].iter().collect();
-        let spec = token_spec(&pos, item, d).unwrap();
+        let spec = written_spec(&pos, item, d).unwrap();
         assert!(resolve(&pos, &spec).is_err(), "ply {} is legal", n + 1);
         rank_in_line(
             &pos,

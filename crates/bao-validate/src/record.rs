@@ -8,7 +8,7 @@ use bao_notation::{Game, GameResult, Record, Span};
 
 use crate::codes::Code;
 use crate::diagnostic::CheckDiagnostic;
-use crate::replay::{outcome_words, result_of, GameCheck};
+use crate::moves::{outcome_words, result_of, GameCheck};
 
 /// `Termination` values that say the game ended by the rules, and how.
 fn rule_termination(t: &str) -> Option<Option<EndReason>> {
@@ -63,7 +63,7 @@ pub(crate) fn check_result(game: &Game, n: usize, c: &mut GameCheck) {
             return;
         }
     }
-    let Some(outcome) = c.final_outcome else {
+    let Some(outcome) = c.final_outcome() else {
         return;
     };
     let recorded = token.or(tag);

@@ -4,7 +4,8 @@
 use bao_core::{Move, MoveSpec, MoveTrace, Pit, Position, Row, Stage};
 use bao_notation::Annotation;
 
-use crate::annotate::{agrees_written, ItemList};
+use bao_replay::{agrees_written, ItemList};
+
 use crate::words::effect;
 
 /// The largest cost a suggestion may have (tenths of a slip).

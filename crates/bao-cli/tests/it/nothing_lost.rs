@@ -18,14 +18,11 @@ use crate::cmd::root;
 const KILLS: usize = 12;
 
 /// A small deterministic generator (xorshift64*), so that failures repeat.
-struct Rng(u64);
+struct Rng(bao_testkit::XorShift64Star);
 
 impl Rng {
     fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n.max(1)
+        self.0.next_u64() % n.max(1)
     }
 }
 
@@ -96,7 +93,7 @@ fn kill_at_random(seed: u64, before: &BTreeMap<PathBuf, Vec<u8>>, args: &[&str])
         "a full run left a temporary file"
     );
 
-    let mut rng = Rng(seed);
+    let mut rng = Rng(bao_testkit::XorShift64Star::new(seed));
     let mut outcome = Outcome::default();
     let span = full.as_micros() as u64 * 6 / 5;
     for _ in 0..KILLS {

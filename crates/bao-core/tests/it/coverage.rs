@@ -153,13 +153,7 @@ fn every_rule_heading_has_its_anchor_right_above() {
 
 /// A small deterministic generator for `random_move`.
 fn lcg(seed: u64) -> impl FnMut(usize) -> usize {
-    let mut s = seed;
-    move |n| {
-        s = s
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (s >> 33) as usize % n
-    }
+    bao_testkit::Lcg::new(seed).picker()
 }
 
 /// Plays a random game to its end (at most 1000 plies); returns the final position.

@@ -5,6 +5,8 @@
 //! `play_if_legal_deferred_into`, with one trace reused for every move, against
 //! `play_if_legal_deferred`.
 
+use bao_testkit::Lcg;
+
 use bao_core::{Move, MoveTrace, Pit, Position, RuleSet, Setup, Side, Sign, Stage, PRESET_NAMES};
 
 /// Every move that can be written: 32 pits, two signs, plain, takasa or safari (and both).
@@ -27,13 +29,7 @@ fn every_move() -> Vec<Move> {
 
 /// A small deterministic generator.
 fn lcg(seed: u64) -> impl FnMut(usize) -> usize {
-    let mut s = seed;
-    move |n| {
-        s = s
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (s >> 33) as usize % n
-    }
+    Lcg::new(seed).picker()
 }
 
 fn rule_sets() -> Vec<RuleSet> {

@@ -88,13 +88,7 @@ fn a3_takasa_is_not_a_legal_move_under_the_default_policy() {
         assert_eq!(trace.never_ending, None, "{mv}");
     }
     // random_move never picks it either.
-    let mut state = 1u64;
-    let mut pick = |n: usize| {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (state >> 33) as usize % n
-    };
+    let mut pick = bao_testkit::Lcg::new(1).picker();
     for _ in 0..200 {
         let (mv, _) = pos.random_move(&mut pick).unwrap();
         assert_ne!(mv, a3_left_takasa());
@@ -165,4 +159,35 @@ fn an_independent_relay_model_agrees_on_lap_1_and_period_228() {
         }
     }
     panic!("no cycle within 10000 laps");
+}
+
+/// The stress case of rules-reference §5.1: South to move in mtaji, both houses destroyed,
+/// hands 0; the takasa `A4>*` never ends, with a cycle from lap 1 of 156,182,288 laps,
+/// found exactly (bao-core is built with `opt-level = 3` in the test profile for this).
+#[test]
+fn section_5_1_stress_case_has_period_156_182_288() {
+    let mut s = Setup::start(with_policy("draw"));
+    s.pits = [
+        [3, 0, 3, 2, 7, 1, 13, 2], // A
+        [4, 3, 2, 1, 2, 1, 4, 9],  // B
+        [0, 1, 0, 0, 0, 0, 0, 0],  // a
+        [1, 1, 2, 0, 0, 1, 0, 1],  // b
+    ];
+    s.hands = BySide::new(0, 0);
+    s.houses = BySide::new(HouseState::Destroyed, HouseState::Destroyed);
+    let pos = Position::from_setup(s).expect("valid");
+    let (next, trace) = pos
+        .play(&"A4>*".parse().unwrap())
+        .expect("legal under draw");
+    assert_eq!(
+        trace.never_ending,
+        Some(NeverEnding {
+            cycle_start_lap: 1,
+            period: 156_182_288,
+        })
+    );
+    assert_eq!(
+        next.outcome().map(|o| o.reason),
+        Some(EndReason::NeverEnding)
+    );
 }

@@ -49,13 +49,7 @@ fn position(
 
 /// A small deterministic generator for `random_move`.
 fn lcg(seed: u64) -> impl FnMut(usize) -> usize {
-    let mut s = seed;
-    move |n| {
-        s = s
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (s >> 33) as usize % n
-    }
+    bao_testkit::Lcg::new(seed).picker()
 }
 
 /// The position after `m` by every way of playing it, which must agree: `play`,
@@ -257,6 +251,9 @@ fn end_by_no_legal_move_leaves_no_priority_pit() {
         assert_eq!(outcome.winner, Some(Side::South));
         assert!(next.legal_moves().is_empty());
         assert_no_takasia(&next);
+        // North has no legal move with or without the pit: nothing is recorded beyond the
+        // board, which reads back into the same position.
+        assert_eq!(Position::from_setup(next.to_setup()).ok(), Some(next));
     }
 }
 

@@ -20,7 +20,13 @@ fn attr(page: &str, n: usize, name: &str) -> String {
 fn frames_link_back_forward_and_end_through_variations() {
     let checked = check_bytes("v.bao", GAME.as_bytes(), &CheckOptions::default());
     assert!(checked.report.is_valid(), "{:?}", checked.report);
-    let page = game_html(&checked, 0, &HtmlOptions::default()).unwrap();
+    let page = game_html(
+        &checked.record,
+        &checked.replayed,
+        0,
+        &HtmlOptions::default(),
+    )
+    .unwrap();
     assert_eq!(page.matches("class=\"bao-frame\"").count(), 13);
     let links: Vec<String> = (0..13)
         .map(|n| {
@@ -50,8 +56,14 @@ fn frames_are_the_svg_export() {
         flip: true,
         ..SvgOptions::default()
     };
-    let page = game_html(&checked, 0, &HtmlOptions { svg: svg.clone() }).unwrap();
-    let (start, steps) = main_line(&checked, 0).unwrap();
+    let page = game_html(
+        &checked.record,
+        &checked.replayed,
+        0,
+        &HtmlOptions { svg: svg.clone() },
+    )
+    .unwrap();
+    let (start, steps) = main_line(&checked.record, &checked.replayed, 0).unwrap();
     let names = bao_core::BySide::new(Some("Asha".to_owned()), None);
     for (frame, ply) in [(0, 0), (3, 3), (5, 5), (12, 7)] {
         let opts = SvgOptions {
@@ -75,11 +87,20 @@ fn frames_are_the_svg_export() {
         assert!(page.contains(body), "frame {frame} is ply {ply}'s SVG");
     }
     // The same input gives the same bytes.
-    assert_eq!(page, game_html(&checked, 0, &HtmlOptions { svg }).unwrap());
+    assert_eq!(
+        page,
+        game_html(&checked.record, &checked.replayed, 0, &HtmlOptions { svg }).unwrap()
+    );
 }
 
 #[test]
 fn a_game_beyond_the_record_is_an_error() {
     let checked = check_bytes("v.bao", GAME.as_bytes(), &CheckOptions::default());
-    assert!(game_html(&checked, 3, &HtmlOptions::default()).is_err());
+    assert!(game_html(
+        &checked.record,
+        &checked.replayed,
+        3,
+        &HtmlOptions::default()
+    )
+    .is_err());
 }

@@ -25,7 +25,7 @@ fn export(path: &Path, legal: bool) -> String {
             .map(ToString::to_string)
             .collect::<Vec<_>>()
     );
-    record_json_pretty(&checked, &JsonOptions { legal }).unwrap()
+    record_json_pretty(&checked.record, &checked.replayed, &JsonOptions { legal }).unwrap()
 }
 
 /// Every record the JSON tests export: the sample games and the annotated test record.

@@ -1,20 +1,18 @@
 use bao_core::{Event, HouseState, MoveTrace, Pit, Position, RuleSet, Stage};
 
-/// A tiny linear congruential generator (Knuth's MMIX constants): deterministic everywhere.
-pub(crate) struct Lcg(u64);
+/// The shared test generator, its seed spread first: deterministic everywhere.
+pub(crate) struct Lcg(bao_testkit::Lcg);
 
 impl Lcg {
     pub(crate) fn new(seed: u64) -> Self {
-        Lcg(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(1))
+        Lcg(bao_testkit::Lcg::new(
+            seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(1),
+        ))
     }
 
     /// A number below `n` (`n > 0`).
     pub(crate) fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) % n as u64) as usize
+        self.0.below(n)
     }
 }
 

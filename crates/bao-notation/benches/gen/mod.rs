@@ -4,13 +4,8 @@
 /// annotations and a variation.
 pub(crate) fn generate(games: usize) -> String {
     let pits = ["A6", "A7", "a5", "a6", "B2", "b3", "A1", "a8"];
-    let mut seed: u32 = 0x9e37_79b9;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 17;
-        seed ^= seed << 5;
-        seed
-    };
+    let mut rng = bao_testkit::XorShift32::new(0x9e37_79b9);
+    let mut next = move || rng.next_u32();
     let mut out = String::new();
     for g in 0..games {
         out.push_str(&format!(

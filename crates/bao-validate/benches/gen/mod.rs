@@ -7,17 +7,8 @@ use bao_core::{Position, RuleSet, Side};
 use bao_notation::{Element, Game, GameResult, MoveItem, MoveToken, Record, Spanned, Tag};
 use bao_validate::{annotated_text, check_full, CheckOptions};
 
-/// xorshift64*: the same games every run, without a dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
-    }
-}
+/// xorshift64*: the same games every run.
+type Rng = bao_testkit::XorShift64Star;
 
 /// One random game under `preset`, as a record game without annotations.
 fn random_game(preset: &str, rng: &mut Rng, round: usize) -> Game {
@@ -53,7 +44,7 @@ fn random_game(preset: &str, rng: &mut Rng, round: usize) -> Game {
 /// engine's full annotations (every capture and lap end, `**` and `#`); returns the text
 /// and the number of plies.
 pub(crate) fn annotated_games(games: usize, presets: &[&str], seed: u64) -> (String, usize) {
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng::new(seed | 1);
     let record = Record {
         games: (0..games)
             .map(|i| Spanned::bare(random_game(presets[i % presets.len()], &mut rng, i + 1)))

@@ -10,13 +10,7 @@ use crate::{check, codes};
 
 /// A small deterministic generator.
 fn lcg(seed: u64) -> impl FnMut(usize) -> usize {
-    let mut s = seed;
-    move |n| {
-        s = s
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (s >> 33) as usize % n
-    }
+    bao_testkit::Lcg::new(seed).picker()
 }
 
 /// A random game: its moves and final position.
@@ -83,7 +77,12 @@ fn games_ending_without_a_legal_move_end_there() {
                 "{preset} seed {seed}\n{text}"
             );
             assert_eq!(c.report.stats.plies, moves.len());
-            let last = c.played[0].last().expect("moves");
+            let last = c.replayed[0]
+                .main
+                .plies
+                .last()
+                .and_then(|p| p.played())
+                .expect("moves");
             assert_eq!(last.mv, *moves.last().expect("moves"));
             assert!(
                 last.wins,

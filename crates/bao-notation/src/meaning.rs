@@ -1,0 +1,236 @@
+//! What a game's tags mean: the rules it is played under (`RuleSet`, `Rules`), its start
+//! position (`Position`), its sign convention (`Directions`), and whether a parsed game holds
+//! anything at all.
+//!
+//! The errors are data: the span of the tag and the engine's own error. Wording them is the
+//! validator's business (`bao::record::unknown_rules`, `bao::record::invalid_position`).
+//!
+//! ```
+//! use bao_notation::meaning::{game_rules, game_start, RulesError};
+//! use bao_notation::parse_record;
+//!
+//! let parsed = parse_record("[RuleSet \"kujifunza\"]\n\n1. A6<* *\n");
+//! let game = &parsed.record.games[0].value;
+//! let rules = game_rules(game).unwrap();
+//! assert_eq!(game_start(game, rules).unwrap(), bao_core::Position::start(rules));
+//!
+//! let parsed = parse_record("[RuleSet \"chess\"]\n\n*\n");
+//! let game = &parsed.record.games[0].value;
+//! assert!(matches!(game_rules(game), Err(RulesError::UnknownPreset { .. })));
+//! ```
+
+use std::fmt;
+
+use bao_core::{Position, RuleOptionError, RuleSet, SetupError};
+
+use crate::{Directions, Game, PositionString, Span};
+
+/// Which tag a rule override was written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RulesTag {
+    /// After the preset of `[RuleSet "preset name=value ..."]`.
+    RuleSet,
+    /// In `[Rules "name=value ..."]`.
+    Rules,
+}
+
+/// Why a game's `RuleSet` and `Rules` tags name no rule set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RulesError {
+    /// The `RuleSet` tag's first word is no preset.
+    UnknownPreset {
+        /// The word written.
+        preset: String,
+        /// The tag's value.
+        span: Span,
+    },
+    /// A `name=value` override that the engine does not accept (the first one, in order).
+    BadOverride {
+        /// The tag it was written in.
+        tag: RulesTag,
+        /// The override as written.
+        part: String,
+        /// The tag's value.
+        span: Span,
+        /// The engine's refusal.
+        error: RuleOptionError,
+    },
+}
+
+impl RulesError {
+    /// The span of the tag value at fault.
+    #[must_use]
+    pub fn span(&self) -> Span {
+        match self {
+            Self::UnknownPreset { span, .. } | Self::BadOverride { span, .. } => *span,
+        }
+    }
+}
+
+impl fmt::Display for RulesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::UnknownPreset { preset, .. } => write!(f, "unknown rule preset `{preset}`"),
+            Self::BadOverride { part, error, .. } => {
+                write!(f, "rule override `{part}` cannot be applied: {error}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RulesError {}
+
+/// Why a game has no start position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StartError {
+    /// The `Position` tag's value is no position string (the parser reports that as a
+    /// syntax error).
+    Unreadable {
+        /// The tag's value.
+        span: Span,
+    },
+    /// The position string describes no valid position of the rule set.
+    Invalid {
+        /// The tag's value.
+        span: Span,
+        /// Every problem the engine found.
+        error: SetupError,
+    },
+}
+
+impl fmt::Display for StartError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Unreadable { .. } => f.write_str("the Position tag is no position string"),
+            Self::Invalid { .. } => f.write_str("the Position tag is no valid position"),
+        }
+    }
+}
+
+impl std::error::Error for StartError {}
+
+/// Whether a parsed game holds anything (an empty file parses as one empty game).
+#[must_use]
+pub fn is_game(game: &Game) -> bool {
+    !(game.tags.is_empty() && game.movetext.is_empty() && game.result.is_none())
+}
+
+/// The rules a game is played under: the `RuleSet` tag's preset (default `kiswahili`) with
+/// its overrides, then the `Rules` tag's overrides (notation §5).
+///
+/// # Errors
+/// The preset is unknown, or an override cannot be applied (the first such, in order).
+pub fn game_rules(game: &Game) -> Result<RuleSet, RulesError> {
+    let mut rules = RuleSet::KISWAHILI;
+    if let Some(tag) = game.tag("RuleSet") {
+        let mut words = tag.value.split_whitespace();
+        let preset = words.next().unwrap_or("");
+        rules = RuleSet::preset(preset).ok_or_else(|| RulesError::UnknownPreset {
+            preset: preset.to_owned(),
+            span: tag.span,
+        })?;
+        apply_overrides(&mut rules, words, RulesTag::RuleSet, tag.span)?;
+    }
+    if let Some(tag) = game.tag("Rules") {
+        let parts = tag
+            .value
+            .split(|c: char| c.is_whitespace() || c == ',' || c == ';')
+            .filter(|p| !p.is_empty());
+        apply_overrides(&mut rules, parts, RulesTag::Rules, tag.span)?;
+    }
+    Ok(rules)
+}
+
+/// Applies `name=value` overrides in order; the first that fails is the error.
+fn apply_overrides<'a>(
+    rules: &mut RuleSet,
+    parts: impl Iterator<Item = &'a str>,
+    tag: RulesTag,
+    span: Span,
+) -> Result<(), RulesError> {
+    for part in parts {
+        let (name, value) = part.split_once('=').unwrap_or((part, ""));
+        rules
+            .set_option(name.trim(), value.trim())
+            .map_err(|error| RulesError::BadOverride {
+                tag,
+                part: part.to_owned(),
+                span,
+                error,
+            })?;
+    }
+    Ok(())
+}
+
+/// The start position of a game under `rules`: its `Position` tag, else the rule set's
+/// start.
+///
+/// # Errors
+/// The tag is no position string, or no valid position of `rules`.
+pub fn game_start(game: &Game, rules: RuleSet) -> Result<Position, StartError> {
+    let Some(tag) = game.tag("Position") else {
+        return Ok(Position::start(rules));
+    };
+    let ps = game
+        .position()
+        .ok_or(StartError::Unreadable { span: tag.span })?;
+    Position::from_setup(ps.to_setup(rules)).map_err(|error| StartError::Invalid {
+        span: tag.span,
+        error,
+    })
+}
+
+impl Game {
+    /// The `Directions` tag's convention (`mover` when absent or unknown).
+    #[must_use]
+    pub fn directions(&self) -> Directions {
+        self.tag("Directions")
+            .and_then(|v| v.value.parse().ok())
+            .unwrap_or_default()
+    }
+
+    /// The `Position` tag's position string, if present and readable.
+    #[must_use]
+    pub fn position(&self) -> Option<PositionString> {
+        self.tag("Position").and_then(|v| v.value.parse().ok())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse_record;
+
+    fn game(text: &str) -> Game {
+        parse_record(text).record.games[0].value.clone()
+    }
+
+    #[test]
+    fn overrides_apply_in_order_and_the_first_bad_one_is_the_error() {
+        let g = game("[RuleSet \"kiswahili mtaji_takasa_house=relay\"]\n\n*\n");
+        let rules = game_rules(&g).unwrap();
+        let mut expected = RuleSet::KISWAHILI;
+        expected.set_option("mtaji_takasa_house", "relay").unwrap();
+        assert_eq!(rules, expected);
+
+        let g = game("[Rules \"no_such_option=1, other=2\"]\n\n*\n");
+        match game_rules(&g) {
+            Err(RulesError::BadOverride { tag, part, .. }) => {
+                assert_eq!(tag, RulesTag::Rules);
+                assert_eq!(part, "no_such_option=1");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_position_tag_is_read_or_refused_with_its_span() {
+        let g = game("[Position \"nonsense\"]\n\n*\n");
+        assert!(matches!(
+            game_start(&g, RuleSet::KISWAHILI),
+            Err(StartError::Unreadable { .. })
+        ));
+        assert!(is_game(&g));
+        assert!(!is_game(&Game::default()));
+    }
+}

@@ -1,0 +1,686 @@
+//! Walking the lines of a game: each token played by the fast path when it names exactly
+//! one legal move, else resolved to say why not; variations from their branch points;
+//! repairs assumed where an [`Observer`] asks for them.
+
+use bao_core::{Move, MoveTrace, Outcome, Pit, Position, ResolveError, Sign};
+use bao_notation::meaning::{game_rules, game_start};
+use bao_notation::{Directions, Element, Game, MoveItem, Span, Spanned};
+
+use crate::items::{agrees_written, ItemList};
+use crate::model::{
+    Assumption, InLine, LineEnd, Observer, Opening, OpeningProblem, Past, Played, Ply, Problem,
+    Repair, ReplayedGame, ReplayedLine, Source, Variation,
+};
+use crate::read::{play_written, resolve, written_spec};
+
+/// Replays a game: its opening from the tags, then the main line and every variation.
+/// With an `observer`, each ply is shown to it as it is read.
+#[must_use]
+pub fn replay_game(game: &Game, observer: Option<&mut dyn Observer>) -> ReplayedGame {
+    let opening = game_rules(game)
+        .map_err(OpeningProblem::Rules)
+        .and_then(|rules| {
+            let start =
+                game_start(game, rules).map_err(|error| OpeningProblem::Start { rules, error })?;
+            Ok(Opening {
+                rules,
+                start,
+                directions: game.directions(),
+            })
+        });
+    let main = match &opening {
+        Ok(o) => Walker::new(o.directions, observer).main_line(&game.movetext, o.start),
+        Err(_) => ReplayedLine::default(),
+    };
+    ReplayedGame { opening, main }
+}
+
+/// Replays the lines of one game.
+pub(crate) struct Walker<'o> {
+    directions: Directions,
+    observer: Option<&'o mut dyn Observer>,
+    /// A trace the fast path may fill (kept when it fails, so that a refused token costs
+    /// no allocation).
+    spare: Option<MoveTrace>,
+}
+
+impl std::fmt::Debug for Walker<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Walker")
+            .field("directions", &self.directions)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Where a line branches: the ply before its last move, for a variation after it.
+#[derive(Debug, Clone, Copy)]
+struct Branch {
+    /// The position before the last move.
+    pos: Position,
+    /// The plies played before it.
+    ply: usize,
+    /// How many moves of `past` precede it.
+    past: usize,
+    /// The index in the line's plies of its (first) ply.
+    index: usize,
+}
+
+/// The state of one line being walked.
+struct Line<'e> {
+    /// The moves of the line, with their element indices.
+    moves: Vec<(usize, &'e MoveItem)>,
+    /// How many moves have been read.
+    next_move: usize,
+    /// The current position; `None` once a refused move stopped the line.
+    pos: Option<Position>,
+    branch: Option<Branch>,
+    /// The outcome reached, with the move that reached it.
+    ended: Option<(Outcome, Span)>,
+    /// The plies played before the current one (the line's count starts at its branch).
+    ply: usize,
+    past: Vec<Past>,
+    assumes: Option<Assumption>,
+    /// An assumed swap: the move index whose token is replaced by the earlier one.
+    swapped: Option<(usize, usize, &'e MoveItem)>,
+    /// The ply (index in `plies`) played by the fast path whose no-legal-move end test is
+    /// still to run, on the line's current position.
+    pending: Option<usize>,
+    plies: Vec<Ply>,
+    main: bool,
+}
+
+/// A token read in a position: its move index, element and item.
+#[derive(Clone, Copy)]
+struct Token<'e> {
+    index: usize,
+    element: usize,
+    item: &'e MoveItem,
+}
+
+impl<'o> Walker<'o> {
+    pub(crate) fn new(directions: Directions, observer: Option<&'o mut dyn Observer>) -> Self {
+        Walker {
+            directions,
+            observer,
+            spare: None,
+        }
+    }
+
+    /// Walks the main line from `start`.
+    pub(crate) fn main_line(
+        &mut self,
+        elems: &[Spanned<Element>],
+        start: Position,
+    ) -> ReplayedLine {
+        self.line(elems, start, 0, true, &[])
+    }
+
+    /// Walks a line from `start`; `ply0` plies were played before it; `history` holds the
+    /// moves before it (for what points back to them).
+    fn line(
+        &mut self,
+        elems: &[Spanned<Element>],
+        start: Position,
+        ply0: usize,
+        main: bool,
+        history: &[Past],
+    ) -> ReplayedLine {
+        let mut moves = Vec::with_capacity(elems.len());
+        moves.extend(
+            elems
+                .iter()
+                .enumerate()
+                .filter_map(|(i, e)| match &e.value {
+                    Element::Move(m) => Some((i, m)),
+                    _ => None,
+                }),
+        );
+        let mut past = Vec::with_capacity(history.len() + moves.len());
+        past.extend_from_slice(history);
+        let mut line = Line {
+            plies: Vec::with_capacity(moves.len()),
+            moves,
+            next_move: 0,
+            pos: Some(start),
+            branch: None,
+            ended: None,
+            ply: ply0,
+            past,
+            assumes: None,
+            swapped: None,
+            pending: None,
+            main,
+        };
+        for (i, e) in elems.iter().enumerate() {
+            match &e.value {
+                Element::Comment(_) => {}
+                Element::Variation(v) => self.variation(&mut line, i, v),
+                Element::Move(_) => self.token(&mut line),
+            }
+        }
+        // A pending test is set only together with `pos` and taken before `pos` changes.
+        if let (Some(p), Some(at)) = (line.pending.take(), line.pos) {
+            settle(&mut line, p, &at);
+        }
+        let end = match line.pos {
+            Some(position) if line.assumes.is_none() => LineEnd::Complete {
+                position,
+                outcome: position.outcome().or(line.ended.map(|e| e.0)),
+            },
+            _ => LineEnd::Stopped,
+        };
+        ReplayedLine {
+            plies: line.plies,
+            end,
+        }
+    }
+
+    /// A variation after the last move: replayed from the position before it.
+    fn variation(&mut self, line: &mut Line<'_>, element: usize, v: &[Spanned<Element>]) {
+        let Some(b) = line.branch else { return };
+        let history = line.past[..b.past].to_vec();
+        let replayed = self.line(v, b.pos, b.ply, false, &history);
+        if let Some(ply) = line.plies.get_mut(b.index) {
+            ply.variations.push(Variation {
+                element,
+                line: replayed,
+            });
+        }
+    }
+
+    /// The next token of the line.
+    fn token<'e>(&mut self, line: &mut Line<'e>) {
+        let tok = next_token(line);
+        let Some(here) = line.pos else {
+            line.branch = None;
+            return;
+        };
+        line.ply += 1;
+        line.branch = Some(Branch {
+            pos: here,
+            ply: line.ply - 1,
+            past: line.past.len(),
+            index: line.plies.len(),
+        });
+        let mut trace = self.spare.take().unwrap_or_else(|| empty_trace(&here));
+        let fast = if line.ended.is_none() {
+            written_spec(&here, tok.item, self.directions)
+                .ok()
+                .and_then(|spec| play_written(&here, &spec, &mut trace))
+        } else {
+            None
+        };
+        if fast.is_some() {
+            // A legal move here: the last move did not end the game by E2.
+            line.pending = None;
+        } else if let Some(p) = line.pending.take() {
+            settle(line, p, &here);
+        }
+        match (fast, line.ended.filter(|_| line.main)) {
+            (_, Some((outcome, end))) => {
+                self.spare = Some(trace);
+                self.refused(line, tok, here, Problem::AfterEnd { outcome, end });
+                line.pos = None;
+            }
+            (Some((mv, next)), None) => self.fast(line, tok, here, (mv, next, trace)),
+            (None, None) => {
+                self.spare = Some(trace);
+                self.slow(line, tok, here);
+            }
+        }
+    }
+
+    /// A token the fast path played: its no-legal-move end test left pending unless its
+    /// `#` claim is to be judged now.
+    fn fast<'e>(
+        &mut self,
+        line: &mut Line<'e>,
+        tok: Token<'e>,
+        here: Position,
+        (mv, next, mut trace): (Move, Position, MoveTrace),
+    ) {
+        if trace.outcome.is_none() {
+            if tok.item.token.value.claims_win {
+                trace.outcome = next.outcome();
+            } else {
+                line.pending = Some(line.plies.len());
+            }
+        }
+        self.play(line, tok, here, (mv, next, trace), Source::Written);
+    }
+
+    /// A token the fast path did not play: resolved, played, or refused with its problem.
+    fn slow<'e>(&mut self, line: &mut Line<'e>, tok: Token<'e>, here: Position) {
+        let spec = match written_spec(&here, tok.item, self.directions) {
+            Ok(s) => s,
+            Err(e) => {
+                self.refused(line, tok, here, Problem::NoSuchPit(e));
+                line.pos = None;
+                return;
+            }
+        };
+        let refusal = match resolve(&here, &spec) {
+            Ok(mv) => match here.play(&mv) {
+                Ok((next, trace)) => {
+                    self.play(line, tok, here, (mv, next, trace), Source::Written);
+                    return;
+                }
+                Err(e) => ResolveError::Illegal(e),
+            },
+            Err(r) => r,
+        };
+        let problem = Problem::Refused {
+            spec,
+            refusal,
+            end: line.ended.map(|e| e.1),
+        };
+        match self.refused(line, tok, here, problem) {
+            Some(repair) => self.assume(line, tok, here, repair),
+            None => line.pos = None,
+        }
+    }
+
+    /// Records a refused token (shown to the observer); the repair it asks for.
+    fn refused<'e>(
+        &mut self,
+        line: &mut Line<'e>,
+        tok: Token<'e>,
+        here: Position,
+        problem: Problem,
+    ) -> Option<Repair> {
+        line.plies.push(Ply {
+            number: line.ply,
+            element: tok.element,
+            span: tok.item.token.span,
+            before: here,
+            outcome: Err(problem),
+            problems: Vec::new(),
+            assumes: line.assumes,
+            variations: Vec::new(),
+        });
+        self.observe(line, tok)
+    }
+
+    /// Shows the last ply to the observer.
+    fn observe<'e>(&mut self, line: &Line<'e>, tok: Token<'e>) -> Option<Repair> {
+        let observer = self.observer.as_deref_mut()?;
+        let ply = line.plies.last()?;
+        // The moves after this one (copied only while a swap is assumed).
+        let rest = line.moves.get(tok.index + 1..).unwrap_or_default();
+        let mut following: Vec<&MoveItem> = rest.iter().map(|m| m.1).collect();
+        if let Some((k, _, earlier)) = line.swapped {
+            if let Some(slot) = k
+                .checked_sub(tok.index + 1)
+                .and_then(|i| following.get_mut(i))
+            {
+                *slot = earlier;
+            }
+        }
+        observer.ply(&InLine {
+            ply,
+            item: tok.item,
+            past: &line.past,
+            following: &following,
+            directions: self.directions,
+            swap_pending: line.swapped.is_some(),
+        })
+    }
+
+    /// Plays a repair in place of a refused token.
+    fn assume<'e>(&mut self, line: &mut Line<'e>, tok: Token<'e>, here: Position, repair: Repair) {
+        let ply = line.ply;
+        let first = |mv| Assumption { ply, mv };
+        match repair {
+            Repair::Replace(mv) => {
+                line.assumes.get_or_insert(first(mv));
+                let played = here.play_unchecked(&mv);
+                self.play_unchecked(line, tok, here, mv, played, Source::Assumed);
+            }
+            Repair::Swap { mv, distance } => {
+                line.assumes.get_or_insert(first(mv));
+                // The later token is played here; the refused one is read in its place.
+                let k = tok.index + distance;
+                let Some(&(element, later)) = line.moves.get(k) else {
+                    line.pos = None;
+                    return;
+                };
+                line.swapped = Some((k, tok.element, tok.item));
+                let played = here.play_unchecked(&mv);
+                let at = Token {
+                    index: k,
+                    element,
+                    item: later,
+                };
+                self.play_unchecked(line, at, here, mv, played, Source::Written);
+            }
+            Repair::Insert { mv, written } => {
+                line.assumes.get_or_insert(first(mv));
+                let played = here.play_unchecked(&mv);
+                let mid = played.0;
+                self.play_unchecked(line, tok, here, mv, played, Source::Assumed);
+                let played = mid.play_unchecked(&written);
+                self.play_unchecked(line, tok, mid, written, played, Source::Written);
+            }
+        }
+    }
+
+    fn play_unchecked<'e>(
+        &mut self,
+        line: &mut Line<'e>,
+        tok: Token<'e>,
+        here: Position,
+        mv: Move,
+        (next, trace): (Position, MoveTrace),
+        source: Source,
+    ) {
+        self.play(line, tok, here, (mv, next, trace), source);
+    }
+
+    /// Records a move played: its items, the problems of the claims and annotation written
+    /// with it (for a written one), the ply shown to the observer; the line goes on after it.
+    fn play<'e>(
+        &mut self,
+        line: &mut Line<'e>,
+        tok: Token<'e>,
+        here: Position,
+        (mv, next, trace): (Move, Position, MoveTrace),
+        source: Source,
+    ) {
+        let takasia = trace.takasia_set();
+        let wins = trace.outcome.is_some_and(|o| o.winner == Some(trace.mover));
+        let mut items = ItemList::new();
+        let mut problems = Vec::new();
+        if source == Source::Written {
+            items.extend_from_move(&trace, &next);
+            claim_problems(tok.item, &items, takasia, wins, &mut problems);
+        }
+        let outcome = trace.outcome;
+        line.plies.push(Ply {
+            number: line.ply,
+            element: tok.element,
+            span: tok.item.token.span,
+            before: here,
+            outcome: Ok(Played {
+                mv,
+                trace,
+                after: next,
+                items,
+                wins,
+                source,
+            }),
+            problems,
+            assumes: line.assumes,
+            variations: Vec::new(),
+        });
+        self.observe(line, tok);
+        line.past.push(Past {
+            span: tok.item.token.span,
+            mover: here.to_move(),
+            takasia,
+        });
+        if let Some(o) = outcome {
+            line.ended = Some((o, tok.item.token.span));
+        }
+        line.pos = Some(next);
+    }
+}
+
+/// The next token of a line: the written one, or the earlier token an assumed swap put in
+/// its place.
+fn next_token<'e>(line: &mut Line<'e>) -> Token<'e> {
+    let index = line.next_move;
+    line.next_move += 1;
+    let (element, item) = match line.swapped {
+        Some((k, element, earlier)) if k == index => {
+            line.swapped = None;
+            (element, earlier)
+        }
+        _ => line.moves[index],
+    };
+    Token {
+        index,
+        element,
+        item,
+    }
+}
+
+/// The problems of a written move's claims and annotation that the move does not bear out.
+fn claim_problems(
+    item: &MoveItem,
+    items: &ItemList,
+    takasia: Option<Pit>,
+    wins: bool,
+    problems: &mut Vec<Problem>,
+) {
+    let token = item.token.value;
+    if token.claims_takasia && takasia.is_none() {
+        problems.push(Problem::FalseTakasiaClaim);
+    }
+    if token.claims_win && !wins {
+        problems.push(Problem::FalseWinClaim);
+    }
+    // Compared in place; no list of the written items is built.
+    if let Some(a) = &item.annotation {
+        if let Err(d) = agrees_written(&a.value.items, items) {
+            problems.push(Problem::Annotation(d));
+        }
+    }
+}
+
+/// Runs a deferred end test: when the side to move after the pending ply has no legal
+/// move, the game ended with it (and the move wins). `next` is the position after it.
+fn settle(line: &mut Line<'_>, pending: usize, next: &Position) {
+    let Some(o) = next.outcome() else { return };
+    let Some(ply) = line.plies.get_mut(pending) else {
+        return;
+    };
+    line.ended = Some((o, ply.span));
+    if let Ok(played) = &mut ply.outcome {
+        played.trace.outcome = Some(o);
+        if o.winner == Some(ply.before.to_move()) {
+            played.wins = true;
+        }
+    }
+}
+
+/// A trace for the fast path to fill (it resets it for the move it plays).
+fn empty_trace(pos: &Position) -> MoveTrace {
+    MoveTrace::new(
+        Move {
+            pit: Pit::nyumba(pos.to_move()),
+            sign: Sign::Left,
+            takasa: false,
+            safari: false,
+        },
+        pos.to_move(),
+        pos.stage(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use bao_core::{Position, RuleSet};
+    use bao_notation::parse_record;
+
+    use crate::{replay_game, InLine, LineEnd, Observer, Problem, Repair, Source};
+
+    /// A game of Kiswahili Bao, 15 plies, all legal.
+    const GAME: &str = "1. A7>* a7<* 2. A5< a6<* 3. A6< a4< 4. A6> a6< 5. A5> a5> 6. A2< a5> 7. A7> a5< 8. A6< *\n";
+
+    fn game(text: &str) -> bao_notation::Game {
+        let parsed = parse_record(text);
+        assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+        parsed.record.games[0].value.clone()
+    }
+
+    #[test]
+    fn every_ply_holds_what_a_full_play_gives() {
+        let replayed = replay_game(&game(GAME), None);
+        let plies = &replayed.main.plies;
+        assert_eq!(plies.len(), 15);
+        let mut pos = Position::start(RuleSet::KISWAHILI);
+        for (k, ply) in plies.iter().enumerate() {
+            assert_eq!(ply.number, k + 1);
+            assert_eq!(ply.before, pos);
+            let played = ply.played().expect("legal");
+            let (after, trace) = pos.play(&played.mv).expect("legal");
+            assert_eq!(played.after, after);
+            assert_eq!(played.trace, trace, "ply {}", k + 1);
+            assert_eq!(played.source, Source::Written);
+            assert!(ply.problems().is_empty());
+            pos = after;
+        }
+        assert!(matches!(replayed.main.end, LineEnd::Complete { position, .. } if position == pos));
+        assert_eq!(replayed.played_count(), 15);
+    }
+
+    #[test]
+    fn a_game_that_ends_by_no_legal_move_has_the_outcome_in_its_last_trace() {
+        // Random games until one ends with the loser unable to move.
+        for seed in 0..400u64 {
+            let mut pos = Position::start(RuleSet::KISWAHILI);
+            let mut moves = Vec::new();
+            let mut pick = bao_testkit::Lcg::new(seed).picker();
+            while pos.outcome().is_none() && moves.len() < 300 {
+                let legal = pos.legal_moves();
+                let mv = legal[pick(legal.len())];
+                moves.push(mv);
+                pos = pos.play_fast(&mv);
+            }
+            if pos.outcome().map(|o| o.reason) != Some(bao_core::EndReason::NoLegalMove) {
+                continue;
+            }
+            let text: Vec<String> = moves.iter().map(ToString::to_string).collect();
+            let replayed = replay_game(&game(&format!("{} *\n", text.join(" "))), None);
+            let last = replayed.main.plies.last().and_then(|p| p.played());
+            let last = last.expect("the game replays");
+            assert_eq!(last.trace.outcome, pos.outcome());
+            assert!(last.wins);
+            return;
+        }
+        panic!("no random game ended without a legal move");
+    }
+
+    #[test]
+    fn a_variation_hangs_on_the_ply_it_replaces() {
+        let replayed = replay_game(&game("1. A7>* (1. A6<*) a7<* *\n"), None);
+        let plies = &replayed.main.plies;
+        assert_eq!(plies.len(), 2);
+        let v = &plies[0].variations;
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].element, 1);
+        let g = game("1. A7>* (1. A6<*) a7<* *\n");
+        let item = plies[1].item(&g.movetext).expect("a move");
+        assert_eq!(item.token.value.to_string(), "a7<*");
+        let bao_notation::Element::Variation(elems) = &g.movetext[1].value else {
+            panic!("a variation");
+        };
+        let alt_item = v[0].line.plies[0].item(elems).expect("a move");
+        assert_eq!(alt_item.token.span, v[0].line.plies[0].span);
+        let alt = &v[0].line.plies[0];
+        assert_eq!(alt.number, 1);
+        assert_eq!(alt.before, plies[0].before);
+        assert_eq!(alt.played().expect("legal").mv.to_string(), "A6<*");
+        assert!(plies[1].variations.is_empty());
+    }
+
+    #[test]
+    fn a_token_after_a_refused_one_is_not_read_and_the_line_stops() {
+        let replayed = replay_game(&game("1. A7>* A5<* a7<* *\n"), None);
+        let plies = &replayed.main.plies;
+        assert_eq!(plies.len(), 2);
+        assert!(matches!(plies[1].problems(), [Problem::Refused { .. }]));
+        assert!(matches!(replayed.main.end, LineEnd::Stopped));
+        assert_eq!(replayed.final_outcome(), None);
+    }
+
+    /// Answers every refused ply with a fixed repair, and counts the plies seen.
+    struct Fixed(Option<Repair>, usize);
+
+    impl Observer for Fixed {
+        fn ply(&mut self, at: &InLine<'_>) -> Option<Repair> {
+            self.1 += 1;
+            match at.ply.outcome {
+                Err(Problem::Refused { .. }) => self.0.take(),
+                _ => None,
+            }
+        }
+    }
+
+    #[test]
+    fn an_assumed_swap_plays_the_later_token_then_the_refused_one() {
+        // Plies 1 and 2 swapped.
+        let text = GAME.replacen("1. A7>* a7<*", "1. a7<* A7>*", 1);
+        let g = game(&text);
+        let start = Position::start(RuleSet::KISWAHILI);
+        let mv = start
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.to_string() == "A7>*");
+        let mut obs = Fixed(
+            Some(Repair::Swap {
+                mv: mv.expect("legal"),
+                distance: 1,
+            }),
+            0,
+        );
+        let replayed = replay_game(&g, Some(&mut obs));
+        let plies = &replayed.main.plies;
+        // The refused token, the later one played in its place, the refused one read again.
+        assert!(plies[0].played().is_none());
+        assert_eq!(plies[1].element, 1);
+        assert_eq!(plies[1].played().expect("played").mv.to_string(), "A7>*");
+        assert_eq!(plies[2].element, 0);
+        assert_eq!(plies[2].played().expect("played").mv.to_string(), "a7<*");
+        assert_eq!(replayed.played_count(), 15);
+        assert_eq!(obs.1, plies.len());
+        // Every ply after the repair says it assumes it; the line is not complete.
+        assert!(plies[0].assumes.is_none());
+        assert!(plies[1..]
+            .iter()
+            .all(|p| p.assumes.is_some_and(|a| a.ply == 1)));
+        assert!(matches!(replayed.main.end, LineEnd::Stopped));
+    }
+
+    #[test]
+    fn an_assumed_insertion_plays_a_move_the_record_does_not_have() {
+        // North's a7<* left out.
+        let text = GAME.replacen("1. A7>* a7<* 2. A5<", "1. A7>* 2. A5<", 1);
+        let g = game(&text);
+        let start = Position::start(RuleSet::KISWAHILI);
+        let after = start.play_fast(
+            &start
+                .legal_moves()
+                .into_iter()
+                .find(|m| m.to_string() == "A7>*")
+                .expect("legal"),
+        );
+        let missing = after
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.to_string() == "a7<*")
+            .expect("legal");
+        let mid = after.play_fast(&missing);
+        let written = mid
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.to_string() == "A5<")
+            .expect("legal");
+        let mut obs = Fixed(
+            Some(Repair::Insert {
+                mv: missing,
+                written,
+            }),
+            0,
+        );
+        let replayed = replay_game(&g, Some(&mut obs));
+        let plies = &replayed.main.plies;
+        assert!(plies[1].played().is_none());
+        let inserted = plies[2].played().expect("played");
+        assert_eq!((inserted.mv, inserted.source), (missing, Source::Assumed));
+        let again = plies[3].played().expect("played");
+        assert_eq!((again.mv, again.source), (written, Source::Written));
+        assert_eq!(plies[3].element, plies[1].element);
+        assert_eq!(replayed.played_count(), 15);
+    }
+}

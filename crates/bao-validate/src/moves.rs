@@ -1,0 +1,545 @@
+//! The diagnostics of a game's tags and moves, worded from its replay: `bao-replay` reads
+//! every ply once and shows it here ([`Words`] is its observer); a refused ply is worded
+//! with its repairs, and with `--assume-fixes` the unambiguous repair is handed back.
+
+use bao_core::{EndReason, MoveSpec, Outcome, Pit, Position, ResolveError, RuleSet, Side};
+use bao_notation::meaning::{RulesError, RulesTag, StartError};
+use bao_notation::{AnnotationItem, Directions, Game, GameResult, ItemKind, Span};
+use bao_replay::{
+    main_line_replays, replay_game, Disagreement, InLine, Observer, OpeningProblem, Past, Played,
+    Ply, Problem, Repair, ReplayedGame,
+};
+
+use crate::annotate::items_text;
+use crate::codes::Code;
+use crate::diagnostic::CheckDiagnostic;
+use crate::plies::{rank_in_line, InLine as Written};
+use crate::suggest::{rank, unambiguous, Repair as RepairKind, Suggestion};
+use crate::words::{self, effect, move_list, primary_label, rule_sentence};
+use crate::CheckOptions;
+
+/// The result of checking one game.
+#[derive(Debug)]
+pub(crate) struct GameCheck {
+    pub(crate) diagnostics: Vec<CheckDiagnostic>,
+    /// The game replayed.
+    pub(crate) replayed: ReplayedGame,
+}
+
+impl GameCheck {
+    /// The outcome at the end of the main line, if it replayed to its end.
+    pub(crate) fn final_outcome(&self) -> Option<Option<Outcome>> {
+        self.replayed.final_outcome()
+    }
+}
+
+/// Only a game long enough to tell the sign conventions apart is worth the note that
+/// another one replays it.
+const MIN_PLIES_FOR_CONVENTION: usize = 10;
+
+/// Checks one game: replays it, wording every problem met.
+pub(crate) fn check_game(game: &Game, n: usize, opts: &CheckOptions) -> GameCheck {
+    let mut words = Words {
+        n,
+        opts,
+        diagnostics: Vec::new(),
+    };
+    let replayed = replay_game(game, Some(&mut words));
+    let mut diagnostics = words.diagnostics;
+    match &replayed.opening {
+        Err(OpeningProblem::Rules(e)) => diagnostics.push(rules_diagnostic(e, n)),
+        Err(OpeningProblem::Start {
+            rules,
+            error: StartError::Invalid { span, error },
+        }) => diagnostics.push(position_diagnostic(rules, *span, error, n)),
+        Err(_) => {}
+        Ok(o) => convention_note(game, o.start, o.directions, &mut diagnostics),
+    }
+    GameCheck {
+        diagnostics,
+        replayed,
+    }
+}
+
+/// `bao::record::unknown_rules`.
+fn rules_diagnostic(e: &RulesError, n: usize) -> CheckDiagnostic {
+    match e {
+        RulesError::UnknownPreset { preset, span } => CheckDiagnostic::new(
+            Code::UnknownRules,
+            n,
+            format!("unknown rule preset `{preset}`"),
+        )
+        .primary(*span, "no preset has this name")
+        .help(format!(
+            "The presets are {}; the game's moves are not checked.",
+            bao_core::PRESET_NAMES.join(", ")
+        )),
+        RulesError::BadOverride {
+            tag,
+            part,
+            span,
+            error,
+        } => CheckDiagnostic::new(
+            Code::UnknownRules,
+            n,
+            format!("rule override `{part}` cannot be applied"),
+        )
+        .primary(*span, error.to_string())
+        .help(match tag {
+            RulesTag::RuleSet => {
+                "Overrides are written `name=value` after the preset, as in \
+                 [RuleSet \"kiswahili mtaji_takasa_house=relay\"]; the game's moves are not checked."
+            }
+            RulesTag::Rules => {
+                "Overrides are written `name=value`, separated by spaces, as in \
+                 [Rules \"mtaji_takasa_house=relay\"]; the game's moves are not checked."
+            }
+        }),
+    }
+}
+
+/// `bao::record::invalid_position`.
+fn position_diagnostic(
+    rules: &RuleSet,
+    span: Span,
+    error: &bao_core::SetupError,
+    n: usize,
+) -> CheckDiagnostic {
+    let names = rules.names();
+    let reasons: Vec<String> = error
+        .problems
+        .iter()
+        .map(|p| words::setup_problem(p, &names))
+        .collect();
+    let mut d = CheckDiagnostic::new(
+        Code::InvalidPosition,
+        n,
+        format!(
+            "the Position tag is no valid position ({} problem{})",
+            reasons.len(),
+            if reasons.len() == 1 { "" } else { "s" }
+        ),
+    )
+    .primary(span, "not a position of this rule set");
+    d.help = Some(format!(
+        "A position holds 64 seeds, hands of at most 22, houses that match their seeds and a takasia only where it can exist; here: {}. The game's moves are not checked.",
+        reasons.join("; ")
+    ));
+    d
+}
+
+/// A whole game that replays under another sign convention: a note on its first illegal
+/// move.
+fn convention_note(
+    game: &Game,
+    start: Position,
+    current: Directions,
+    diagnostics: &mut [CheckDiagnostic],
+) {
+    let Some(d) = diagnostics.iter_mut().find(|d| d.code.area() == "illegal") else {
+        return;
+    };
+    if game.main_line().count() < MIN_PLIES_FOR_CONVENTION {
+        return;
+    }
+    let other = [Directions::Mover, Directions::South, Directions::Clockwise]
+        .into_iter()
+        .filter(|d| *d != current)
+        .find(|d| main_line_replays(game, start, *d));
+    if let Some(other) = other {
+        let note = format!(
+            "The whole game replays cleanly when its signs are read with [Directions \"{other}\"]: the record seems to follow that convention."
+        );
+        d.help = Some(match d.help.take() {
+            Some(h) => format!("{h}\n{note}"),
+            None => note,
+        });
+    }
+}
+
+/// Words the plies of a game as `bao-replay` reads them.
+struct Words<'a> {
+    /// The game, counted from 1.
+    n: usize,
+    opts: &'a CheckOptions,
+    diagnostics: Vec<CheckDiagnostic>,
+}
+
+impl Observer for Words<'_> {
+    fn ply(&mut self, at: &InLine<'_>) -> Option<Repair> {
+        let ply = at.ply;
+        match &ply.outcome {
+            Ok(played) => {
+                if !ply.problems.is_empty() {
+                    self.claims(at, played);
+                }
+                None
+            }
+            Err(Problem::AfterEnd { outcome, end }) => {
+                let d = self.after_end(at, outcome, *end);
+                self.push(d, ply);
+                None
+            }
+            Err(Problem::NoSuchPit(e)) => {
+                let d = CheckDiagnostic::new(
+                    Code::NotLegal,
+                    self.n,
+                    format!("`{}` names no pit", e.pit),
+                )
+                .primary(at.item.token.span, "no such pit")
+                .at_ply(ply.number);
+                self.push(d, ply);
+                None
+            }
+            Err(Problem::Refused { spec, refusal, end }) => {
+                let d = self.illegal(at, spec, refusal, *end);
+                let repair = self.repair(at, &d);
+                self.push(d, ply);
+                repair
+            }
+            // Problems of a move played are never why a ply was not played.
+            Err(Problem::FalseTakasiaClaim | Problem::FalseWinClaim | Problem::Annotation(_)) => {
+                None
+            }
+        }
+    }
+}
+
+impl Words<'_> {
+    fn push(&mut self, mut d: CheckDiagnostic, ply: &Ply) {
+        d.assumes = ply.assumes.map(|a| (a.ply, a.mv.to_string()));
+        self.diagnostics.push(d);
+    }
+
+    /// The repair to assume after an illegal move (`--assume-fixes`): the unambiguous best
+    /// one, but not a second swap while one is pending.
+    fn repair(&self, at: &InLine<'_>, d: &CheckDiagnostic) -> Option<Repair> {
+        if !self.opts.assume_fixes {
+            return None;
+        }
+        let here = &at.ply.before;
+        let fix = d
+            .fix
+            .as_ref()
+            .and_then(|f| here.legal_moves().into_iter().find(|m| m.to_string() == *f));
+        if let Some(mv) = fix {
+            return Some(Repair::Replace(mv));
+        }
+        let r = d
+            .repair
+            .as_ref()
+            .filter(|r| !(at.swap_pending && matches!(r.repair, RepairKind::Swap { .. })))?;
+        Some(match r.repair {
+            RepairKind::Replace => Repair::Replace(r.mv),
+            RepairKind::Swap { ply, with_ply, .. } => Repair::Swap {
+                mv: r.mv,
+                distance: with_ply - ply,
+            },
+            RepairKind::Insert { written, .. } => Repair::Insert { mv: r.mv, written },
+        })
+    }
+
+    /// `bao::record::game_continues_after_end`.
+    fn after_end(&self, at: &InLine<'_>, o: &Outcome, end: Span) -> CheckDiagnostic {
+        let here = &at.ply.before;
+        CheckDiagnostic::new(
+            Code::GameContinuesAfterEnd,
+            self.n,
+            format!(
+                "the game is over ({}), but the record goes on with {}",
+                outcome_words(o),
+                at.item.token.value
+            ),
+        )
+        .primary(at.item.token.span, "a move after the end of the game")
+        .secondary(end, "the game ended with this move")
+        .help(format!(
+            "{} Move the result here, or check the moves before it.",
+            rule_sentence(Code::GameContinuesAfterEnd, here.rules(), here.to_move())
+        ))
+        .at_ply(at.ply.number)
+    }
+
+    /// The diagnostic of a refused move: the rule, the legal moves, the repairs.
+    fn illegal(
+        &self,
+        at: &InLine<'_>,
+        spec: &MoveSpec,
+        err: &ResolveError,
+        end_span: Option<Span>,
+    ) -> CheckDiagnostic {
+        let pos = &at.ply.before;
+        let item = at.item;
+        let ply = at.ply.number;
+        let rules = pos.rules();
+        let mover = pos.to_move();
+        let code = Code::for_resolve_error(err);
+        let written = item.token.value.to_string();
+        let mut message = format!(
+            "{written} is illegal: {}",
+            words::resolve_reason(err, rules)
+        );
+        let never_ending = match err {
+            ResolveError::Illegal(e) => e.reason.never_ending(),
+            _ => None,
+        };
+        if let Some(ne) = never_ending {
+            message = format!(
+                "{written} never ends: its sowing repeats every {} lap{} from the end of lap {}",
+                ne.period,
+                if ne.period == 1 { "" } else { "s" },
+                ne.cycle_start_lap
+            );
+        }
+        let d = CheckDiagnostic::new(code, self.n, message)
+            .primary(item.token.span, primary_label(code, rules))
+            .at_ply(ply);
+        let mut d = secondary_labels(d, code, rules, mover, at.past, end_span);
+        let mut help = vec![rule_sentence(code, rules, mover)];
+        let legal = pos.legal_moves();
+        if !legal.is_empty() && code != Code::GameOver {
+            let is_capture = !legal[0].takasa;
+            help.push(format!(
+                "The legal {} here: {}.",
+                if is_capture { "captures" } else { "moves" },
+                move_list(&legal)
+            ));
+        }
+        let line = Written {
+            ply,
+            item,
+            following: at.following,
+            directions: at.directions,
+        };
+        let ranked = rank_in_line(pos, spec, &line);
+        let best = unambiguous(&ranked);
+        if let Some(s) = ranked.first() {
+            help.push(repair_line(s, &ranked, best.is_none()));
+        }
+        d.fix = best
+            .filter(|s| s.repair == RepairKind::Replace)
+            .map(|s| s.mv.to_string());
+        d.repair = best.cloned();
+        d.help(help.join("\n"))
+    }
+
+    /// The diagnostics of a played move's problems: false `**` and `#` claims, annotation
+    /// mismatches.
+    #[cold]
+    #[inline(never)]
+    fn claims(&mut self, at: &InLine<'_>, played: &Played) {
+        let ply = at.ply;
+        let pos = &ply.before;
+        let rules = pos.rules();
+        let item = at.item;
+        let token = item.token.value;
+        let mv = &played.mv;
+        for problem in &ply.problems {
+            match problem {
+                Problem::FalseTakasiaClaim => {
+                    let names = rules.names();
+                    let d = CheckDiagnostic::new(
+                        Code::FalseTakasiaClaim,
+                        self.n,
+                        format!(
+                            "{token} claims a {} (`**`), but it creates none",
+                            names.takasia
+                        ),
+                    )
+                    .primary(
+                        item.token.span,
+                        format!("no {} after this move", names.takasia),
+                    )
+                    .help(format!(
+                        "{} Write {mv} without the second `*`.",
+                        rule_sentence(Code::FalseTakasiaClaim, rules, pos.to_move())
+                    ))
+                    .at_ply(ply.number);
+                    self.push(d, ply);
+                }
+                Problem::FalseWinClaim => {
+                    let d = CheckDiagnostic::new(
+                        Code::FalseWinClaim,
+                        self.n,
+                        format!("{token} claims to win (`#`), but the game goes on"),
+                    )
+                    .primary(item.token.span, "this move does not win")
+                    .help(format!(
+                        "{} After {mv} the opponent still has seeds in his front row and a legal move.",
+                        rule_sentence(Code::FalseWinClaim, rules, pos.to_move())
+                    ))
+                    .at_ply(ply.number);
+                    self.push(d, ply);
+                }
+                Problem::Annotation(dis) => self.annotation(at, played, *dis),
+                // Why a ply was not played: worded by `Observer::ply`.
+                Problem::AfterEnd { .. } | Problem::NoSuchPit(_) | Problem::Refused { .. } => {}
+            }
+        }
+    }
+
+    /// `bao::annotation::capture_mismatch` and `lap_mismatch`.
+    fn annotation(&mut self, at: &InLine<'_>, played: &Played, dis: Disagreement) {
+        let Some(a) = &at.item.annotation else { return };
+        let ply = at.ply;
+        let pos = &ply.before;
+        let rules = pos.rules();
+        let mv = &played.mv;
+        let token = at.item.token.value;
+        let written: Vec<_> = a.value.items.iter().map(|i| i.value).collect();
+        let items: &[AnnotationItem] = &played.items;
+        let ranked = rank(pos, &MoveSpec::from(*mv), Some(&a.value));
+        let alt = ranked
+            .iter()
+            .find(|s| s.mv != *mv && s.annotation_agrees == Some(true));
+        for (on, code, kind, what) in [
+            (
+                dis.captures,
+                Code::CaptureMismatch,
+                ItemKind::Capture,
+                "captures",
+            ),
+            (dis.laps, Code::LapMismatch, ItemKind::LapEnd, "lap ends"),
+        ] {
+            if !on {
+                continue;
+            }
+            let pick = |list: &[AnnotationItem]| {
+                let v: Vec<_> = list.iter().copied().filter(|i| i.kind == kind).collect();
+                items_text(&v)
+            };
+            let mut help = vec![
+                rule_sentence(code, rules, pos.to_move()),
+                format!("Written {}; {mv} gives {}.", pick(&written), pick(items)),
+            ];
+            if let Some(s) = alt {
+                help.push(capitalise(&s.sentence()));
+            }
+            let mut d = CheckDiagnostic::new(
+                code,
+                self.n,
+                format!(
+                    "the {what} written for {token} are not the move's: written {}, actual {}",
+                    pick(&written),
+                    pick(items)
+                ),
+            )
+            .primary(a.span, format!("{what} do not match"))
+            .secondary(
+                at.item.token.span,
+                format!("{mv} {}", effect(mv, &played.trace)),
+            )
+            .help(help.join("\n"))
+            .at_ply(ply.number);
+            d.fix = alt.map(|s| s.mv.to_string());
+            self.push(d, ply);
+        }
+    }
+}
+
+/// The labels that point back: the move that made a capture available, a pit takasia, the
+/// move that ended the game.
+fn secondary_labels(
+    mut d: CheckDiagnostic,
+    code: Code,
+    rules: &RuleSet,
+    mover: Side,
+    past: &[Past],
+    end_span: Option<Span>,
+) -> CheckDiagnostic {
+    let last = past.last().filter(|p| p.mover != mover);
+    match code {
+        Code::CaptureMandatory => {
+            if let Some(p) = last {
+                d = d.secondary(p.span, "after this move a capture is available");
+            }
+        }
+        Code::Takasia => {
+            if let Some(p) = last.filter(|p| p.takasia.is_some()) {
+                d = d.secondary(
+                    p.span,
+                    format!(
+                        "this {} made the pit {}",
+                        rules.names().takasa,
+                        rules.names().takasia
+                    ),
+                );
+            }
+        }
+        Code::CapturePriority => {
+            if let Some(p) = past
+                .iter()
+                .rev()
+                .find(|p| p.mover == mover && p.takasia.is_some())
+            {
+                d = d.secondary(
+                    p.span,
+                    format!(
+                        "this {} made {} {}",
+                        rules.names().takasa,
+                        p.takasia.map(|t: Pit| t.to_string()).unwrap_or_default(),
+                        rules.names().takasia
+                    ),
+                );
+            }
+        }
+        Code::GameOver => {
+            if let Some(s) = end_span {
+                d = d.secondary(s, "the game ended with this move");
+            }
+        }
+        _ => {}
+    }
+    d
+}
+
+/// The help line of the best repair, with the equally likely ones when it is not
+/// unambiguous.
+fn repair_line(best: &Suggestion, ranked: &[Suggestion], ambiguous: bool) -> String {
+    let mut line = capitalise(&best.sentence());
+    if ambiguous {
+        let others: Vec<String> = ranked
+            .iter()
+            .skip(1)
+            .take(3)
+            .filter(|o| o.cost == best.cost)
+            .map(Suggestion::short)
+            .collect();
+        if !others.is_empty() {
+            line.push_str(&format!(" (or {})", others.join(", ")));
+        }
+    }
+    line
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+/// `South won: bao_hamna`.
+pub(crate) fn outcome_words(o: &Outcome) -> String {
+    let reason = match o.reason {
+        EndReason::BaoHamna => "the loser's front row is empty",
+        EndReason::NoLegalMove => "the loser has no legal move",
+        EndReason::OwnFrontRowEmpty => "the loser emptied his own front row",
+        EndReason::NeverEnding => "a never-ending move",
+    };
+    match o.winner {
+        Some(w) => format!("{w} won: {reason}"),
+        None => format!("drawn: {reason}"),
+    }
+}
+
+/// The result token an outcome calls for.
+pub(crate) fn result_of(o: Option<&Outcome>) -> Option<GameResult> {
+    let o = o?;
+    Some(match o.winner {
+        Some(Side::South) => GameResult::SouthWins,
+        Some(Side::North) => GameResult::NorthWins,
+        None => GameResult::Draw,
+    })
+}
