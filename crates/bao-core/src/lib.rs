@@ -20,6 +20,21 @@
 //! assert!(!trace.laps.is_empty());
 //! ```
 //!
+//! # Playing moves
+//! - [`Position::play`]: a move from outside (a player, a record): checked, with its
+//!   [`MoveTrace`], or a [`PlayError`] saying why not.
+//! - [`Position::play_unchecked`]: a move known to be legal (from
+//!   [`Position::legal_moves`]), with its trace.
+//! - [`Position::play_fast`]: a move known to be legal, without a trace: search, perft.
+//! - [`Position::play_into`]: replaying a record move after move: checked, into one trace
+//!   reused for every move, the end test left to the next move (or to
+//!   [`Position::outcome`]).
+//! - [`Position::play_random_move`] (in place) and [`Position::random_move`] (on a copy):
+//!   playouts, a legal move chosen and played at once.
+//!
+//! [`Position::is_legal`] tests a move without playing it, [`Position::resolve`] reads a
+//! written [`MoveSpec`], and [`perft`] counts the legal-move tree.
+//!
 //! # Illegal moves
 //! A refusal is data, never prose: [`Position::play`] returns a [`PlayError`] (the move and
 //! its [`IllegalReason`], whose [`rule`](IllegalReason::rule) is the `spec/rules.md`
@@ -57,16 +72,21 @@ mod engine;
 mod illegal;
 #[cfg(feature = "serde")]
 pub mod json;
+mod legality;
+mod movegen;
+mod perft;
+mod pitset;
 mod play;
 mod position;
 mod relay;
 mod rules;
+mod takasia;
 mod trace;
 mod types;
 
 pub use budget::Undecided;
 pub use illegal::{IllegalReason, PlayError, ResolveError};
-pub use play::perft;
+pub use perft::perft;
 pub use position::{
     EndReason, HandProblem, HouseProblem, HouseState, Outcome, Position, Setup, SetupError,
     SetupProblem, TakasiaProblem, TOTAL_SEEDS,

@@ -123,8 +123,15 @@ pub struct Pit {
     index: u8,
 }
 
-/// The number of pits a player owns (two rows of eight).
-pub const RING: usize = 16;
+/// The number of pits in a row (numbered 1..=8 from the owner's left).
+pub(crate) const ROW_PITS: usize = 8;
+
+/// The number of pits a player owns (two rows of eight): ring indices `0..8` are the front
+/// row from pit 1 to pit 8, `8..16` the back row from pit 8 back to pit 1.
+pub const RING: usize = 2 * ROW_PITS;
+
+/// The ring index (and front-row index) of the nyumba (Kete: kuu), front pit 5.
+pub(crate) const HOUSE_RING: usize = 4;
 
 impl Pit {
     /// Builds a pit; `number` is 1..=8 from the owner's left. Returns `None` out of range.
@@ -177,7 +184,7 @@ impl Pit {
     #[inline]
     #[must_use]
     pub const fn from_ring(side: Side, ring: usize) -> Pit {
-        if ring < 8 {
+        if ring < ROW_PITS {
             Pit {
                 side,
                 row: Row::Front,
@@ -187,7 +194,7 @@ impl Pit {
             Pit {
                 side,
                 row: Row::Back,
-                index: (15 - ring) as u8,
+                index: (RING - 1 - ring) as u8,
             }
         }
     }
@@ -211,7 +218,7 @@ impl Pit {
         Pit {
             side,
             row: Row::Front,
-            index: 4,
+            index: HOUSE_RING as u8,
         }
     }
 
