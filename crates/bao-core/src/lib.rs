@@ -73,6 +73,7 @@ mod illegal;
 #[cfg(feature = "serde")]
 pub mod json;
 mod legality;
+mod move_text;
 mod movegen;
 mod perft;
 mod pitset;
@@ -86,6 +87,7 @@ mod types;
 
 pub use budget::Undecided;
 pub use illegal::{IllegalReason, PlayError, ResolveError};
+pub use move_text::{MoveSyntax, MoveText, MoveTextError, WrittenPit, MOVE_TEXT_WINDOW};
 pub use perft::perft;
 pub use position::{
     EndReason, HandProblem, HouseProblem, HouseState, Outcome, Position, Setup, SetupError,
