@@ -59,7 +59,7 @@ impl Tracer for () {
 impl Tracer for MoveTrace {
     const ON: bool = true;
     fn saturated(&self) -> bool {
-        self.laps.len() >= MoveTrace::LAP_LIMIT
+        self.laps.len() >= Self::LAP_LIMIT
     }
     fn lap(&mut self, lap: Lap) {
         if self.laps.len() < Self::LAP_LIMIT {
@@ -1232,8 +1232,8 @@ mod tests {
         let rest = 64u32.checked_sub(mine)?;
         let mut pits = [[0u8; 8]; 4];
         for (r, &x) in ring.iter().enumerate() {
-            let p = Pit::from_ring(crate::Side::South, r);
-            pits[usize::from(p.row() == crate::Row::Back)][p.number() as usize - 1] = x;
+            let p = Pit::from_ring(Side::South, r);
+            pits[usize::from(p.row() == Row::Back)][p.number() as usize - 1] = x;
         }
         for (i, pit) in pits[3].iter_mut().enumerate() {
             *pit = (rest / 8 + u32::from((i as u32) < rest % 8)) as u8;
@@ -1268,7 +1268,7 @@ mod tests {
             for r in 0..RING {
                 for sign in [Sign::Left, Sign::Right] {
                     let mv = Move {
-                        pit: Pit::from_ring(crate::Side::South, r),
+                        pit: Pit::from_ring(Side::South, r),
                         sign,
                         takasa: true,
                         safari: false,

@@ -86,8 +86,8 @@ pub(crate) struct Relay {
 
 impl Relay {
     /// A relay at the end of a lap that ended in ring pit `cur`.
-    pub(crate) fn new(ring: u128, cur: usize, dir: Direction, guard: bool) -> Relay {
-        Relay {
+    pub(crate) fn new(ring: u128, cur: usize, dir: Direction, guard: bool) -> Self {
+        Self {
             q: to_frame(ring, cur, dir),
             cur: cur % RING,
             dir,
