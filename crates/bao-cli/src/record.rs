@@ -871,7 +871,7 @@ impl Session {
         let mut signs: Vec<Sign> = moves.iter().map(|m| m.sign).collect();
         signs.dedup();
         if signs.len() > 1 {
-            let namua_capture = pos.stage() == Stage::Namua && !moves[0].takasa;
+            let namua_capture = pos.stage() == Stage::Namua && moves[0].is_capture();
             let question = if namua_capture {
                 format!("{} captures from either kichwa. Which one?", moves[0].pit)
             } else {
@@ -905,7 +905,7 @@ impl Session {
             let options = moves
                 .iter()
                 .map(|m| {
-                    let (key, word) = if m.safari {
+                    let (key, word) = if m.is_safari() {
                         ("safari", format!("safari: sow the {} on", names.nyumba))
                     } else {
                         ("stop", format!("stop at the {}", names.nyumba))
@@ -1135,8 +1135,8 @@ fn read_move(line: &str) -> Result<MoveItem, String> {
 fn fits(spec: &MoveSpec, m: &Move) -> bool {
     m.pit == spec.pit
         && spec.sign.is_none_or(|s| s == m.sign)
-        && (!spec.takasa || m.takasa)
-        && (!spec.safari || m.safari)
+        && (!spec.takasa || m.is_takasa())
+        && (!spec.safari || m.is_safari())
 }
 
 /// What a move does, in one phrase (`3 laps; captured a4 (1)`).

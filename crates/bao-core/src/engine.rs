@@ -360,7 +360,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
             self.lap_start = ring;
             self.lap_source = source;
         }
-        if self.mv.takasa
+        if self.mv.is_takasa()
             && ring < 8
             && front_empty(&self.me)
             && (ring + self.dir.step()) % RING >= 8
@@ -398,7 +398,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
             if T::ON {
                 self.tracer.event(Event::Placed { pit: self.mv.pit });
             }
-            if !self.mv.takasa {
+            if self.mv.is_capture() {
                 self.capturing = true;
                 self.choose_kichwa = true;
                 return self.capture_at(p, 0);
@@ -407,7 +407,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
         } else {
             self.dir = self.mv.sign.sowing_direction(self.mv.pit.row());
             let count = self.me[p];
-            if self.mv.takasa
+            if self.mv.is_takasa()
                 && self.pos_at_start.rules.takasia == Takasia::AbstractPlay
                 && self.blocked[self.m] == Some(p as u8)
             {
@@ -417,7 +417,8 @@ impl<'t, T: Tracer> Runner<'t, T> {
                 }
                 return Flow::End(End::Done);
             }
-            self.capturing = !self.mv.takasa && count < self.pos_at_start.rules.capture_threshold;
+            self.capturing =
+                self.mv.is_capture() && count < self.pos_at_start.rules.capture_threshold;
             self.lift(p, count, LapSource::Lifted)
         }
     }
@@ -600,7 +601,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
                 let stops = match rules.takasia {
                     Takasia::Off => false,
                     Takasia::Standard => !(self.lap == 1 && self.started_in_functional_house()),
-                    Takasia::AbstractPlay => self.mv.takasa,
+                    Takasia::AbstractPlay => self.mv.is_takasa(),
                 };
                 if stops {
                     self.record_lap(LapEnd::TakasiaStop);
@@ -615,7 +616,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
         if rules.houses && cur == 4 && self.houses[m] == House::Owned && count >= 6 {
             let stop = match (self.stage, self.capturing) {
                 (Stage::Namua, false) => true,
-                (Stage::Namua, true) => !self.mv.safari,
+                (Stage::Namua, true) => !self.mv.is_safari(),
                 (Stage::Mtaji, true) => false,
                 (Stage::Mtaji, false) => rules.mtaji_takasa_house == HouseLap::Stop,
             };
@@ -784,7 +785,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
     #[inline]
     fn fast_laps(&mut self, mut keep_going: impl FnMut(u128, usize) -> bool) -> Option<End> {
         let guard =
-            self.mv.takasa && self.pos_at_start.rules.front_row_guard == FrontRowGuard::Strict;
+            self.mv.is_takasa() && self.pos_at_start.rules.front_row_guard == FrontRowGuard::Strict;
         let dir = self.dir;
         let clockwise = dir == Direction::Clockwise;
         let back_next = |cur: usize| {
@@ -1016,7 +1017,7 @@ mod tests {
 
     use super::*;
     use crate::rules::RuleSet;
-    use crate::types::{Pit, Sign};
+    use crate::types::{MoveKind, Pit, Sign};
 
     /// The obvious exact method: remember every lap-end state until one repeats.
     fn naive(pos: &Position, mv: Move, limit: u64) -> Option<NeverEnding> {
@@ -1057,18 +1058,13 @@ mod tests {
                     // Every move from every pit of the mover, legal or not, run as a takasa
                     // and as a capturing move.
                     for ring in 0..RING {
-                        for (sign, takasa) in [
-                            (Sign::Left, true),
-                            (Sign::Right, true),
-                            (Sign::Left, false),
-                            (Sign::Right, false),
+                        for (sign, kind) in [
+                            (Sign::Left, MoveKind::Takasa),
+                            (Sign::Right, MoveKind::Takasa),
+                            (Sign::Left, MoveKind::Capture),
+                            (Sign::Right, MoveKind::Capture),
                         ] {
-                            let mv = Move {
-                                pit: Pit::from_ring(pos.to_move, ring),
-                                sign,
-                                takasa,
-                                safari: false,
-                            };
+                            let mv = Move::new(Pit::from_ring(pos.to_move, ring), sign, kind);
                             if pos.stage() == crate::types::Stage::Mtaji && pos.get(mv.pit) >= 2 {
                                 let want = naive(&pos, mv, 200_000);
                                 let got = execute(&pos, mv, &mut ());
