@@ -70,6 +70,7 @@ mod illegal;
 #[cfg(feature = "serde")]
 pub mod json;
 mod legality;
+mod move_text;
 mod movegen;
 mod perft;
 mod pitset;
@@ -81,6 +82,7 @@ mod trace;
 mod types;
 
 pub use illegal::{IllegalReason, PlayError, ResolveError};
+pub use move_text::{MoveSyntax, MoveText, MoveTextError, WrittenPit, MOVE_TEXT_WINDOW};
 pub use perft::perft;
 pub use position::{
     EndReason, HandProblem, HouseProblem, HouseState, Outcome, Position, Setup, SetupError,
