@@ -65,7 +65,7 @@ impl MoveSet {
         }
         let ring = mv.pit.ring() as u32;
         match self.kind {
-            Kind::NamuaCapture => (!mv.is_takasa() && ring < 8)
+            Kind::NamuaCapture => (mv.is_capture() && ring < 8)
                 .then(|| 4 * ring + 2 * sign_bit(mv.sign) + u32::from(mv.is_safari())),
             Kind::MtajiCapture => (mv.kind == MoveKind::Capture).then(|| {
                 let dir = mv.sign.sowing_direction(mv.pit.row());
