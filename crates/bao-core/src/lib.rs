@@ -5,7 +5,9 @@
 //! notation, [`RuleSet`] with its presets, legal move generation and `play`, which returns
 //! the next position and a [`MoveTrace`] of everything that happened inside the move, and
 //! random playouts ([`Position::play_random_move`]; its speed is in the workspace's
-//! `BENCHMARKS.md`).
+//! `BENCHMARKS.md`). Never-ending moves are decided exactly; interactive callers can bound
+//! the cost of a first-met long cycle with [`Position::legal_moves_within`] and
+//! [`Position::is_legal_within`] ([`Undecided`]).
 //!
 //! ```
 //! use bao_core::{Position, RuleSet};
@@ -65,6 +67,7 @@
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
 
+mod budget;
 mod engine;
 mod illegal;
 #[cfg(feature = "serde")]
@@ -76,11 +79,13 @@ mod perft;
 mod pitset;
 mod play;
 mod position;
+mod relay;
 mod rules;
 mod takasia;
 mod trace;
 mod types;
 
+pub use budget::Undecided;
 pub use illegal::{IllegalReason, PlayError, ResolveError};
 pub use move_text::{MoveSyntax, MoveText, MoveTextError, WrittenPit, MOVE_TEXT_WINDOW};
 pub use perft::perft;
@@ -88,6 +93,7 @@ pub use position::{
     EndReason, HandProblem, HouseProblem, HouseState, Outcome, Position, Setup, SetupError,
     SetupProblem, TakasiaProblem, TOTAL_SEEDS,
 };
+pub use relay::forget_relay_cycles;
 pub use rules::{
     EndCheck, EndlessMove, FrontRowGuard, HouseLap, Names, RuleOptionError, RuleSet, RuleSpecError,
     Takasia, UnknownPreset, Variant, PRESET_NAMES,
