@@ -1,10 +1,10 @@
 //! Executing one move lap by lap, with optional tracing and exact never-ending detection.
 
-use crate::position::{House, Position};
+use crate::position::{House, Position, HOUSE_THRESHOLD};
 use crate::relay::{self, Relay, Stop};
 use crate::rules::{EndlessMove, FrontRowGuard, HouseLap, Takasia};
 use crate::trace::{Capture, Event, Lap, LapEnd, LapSource, MoveTrace, NeverEnding};
-use crate::types::{Direction, Move, Pit, Row, Side, Sign, Stage, RING};
+use crate::types::{Direction, Move, Pit, Row, Side, Sign, Stage, HOUSE_RING, RING};
 
 /// Laps played before never-ending detection starts (keeps it off the hot path).
 const DETECT_AFTER: u64 = 64;
@@ -401,7 +401,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
     #[inline(never)]
     fn lift_special(&mut self, ring: usize, source: LapSource) {
         let rules = &self.pos_at_start.rules;
-        if ring == 4 && rules.houses && source != LapSource::Taxed {
+        if ring == HOUSE_RING && rules.houses && source != LapSource::Taxed {
             self.destroy_house(self.m);
         }
         if rules.takasia == Takasia::AbstractPlay && self.blocked[self.m] == Some(ring as u8) {
@@ -454,9 +454,11 @@ impl<'t, T: Tracer> Runner<'t, T> {
         let rules = &self.pos_at_start.rules;
         self.dir = self.mv.sign.sowing_direction(Row::Front);
         let count = self.me[p];
-        let functional_before =
-            rules.houses && p == 4 && self.houses[self.m] == House::Owned && count > 6;
-        let taxed = functional_before && !(rules.kuu_floor && count - 2 < 6);
+        let functional_before = rules.houses
+            && p == HOUSE_RING
+            && self.houses[self.m] == House::Owned
+            && count > HOUSE_THRESHOLD;
+        let taxed = functional_before && !(rules.kuu_floor && count - 2 < HOUSE_THRESHOLD);
         if taxed {
             if T::ON {
                 self.tracer.event(Event::HouseTaxed { left: count - 2 });
@@ -535,7 +537,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
     fn capture_special(&mut self, i: usize, j: usize) {
         let (m, o) = (self.m, 1 - self.m);
         let rules = &self.pos_at_start.rules;
-        if rules.houses && j == 4 {
+        if rules.houses && j == HOUSE_RING {
             self.destroy_house(o);
         }
         if rules.takasia == Takasia::AbstractPlay {
@@ -638,7 +640,11 @@ impl<'t, T: Tracer> Runner<'t, T> {
                 }
             }
         }
-        if rules.houses && cur == 4 && self.houses[m] == House::Owned && count >= 6 {
+        if rules.houses
+            && cur == HOUSE_RING
+            && self.houses[m] == House::Owned
+            && count >= HOUSE_THRESHOLD
+        {
             let stop = match (self.stage, self.capturing) {
                 (Stage::Namua, false) => true,
                 (Stage::Namua, true) => !self.mv.is_safari(),
@@ -674,9 +680,9 @@ impl<'t, T: Tracer> Runner<'t, T> {
     fn started_in_functional_house(&self) -> bool {
         let pos = self.pos_at_start;
         pos.rules.houses
-            && self.mv.pit.ring() == 4
+            && self.mv.pit.ring() == HOUSE_RING
             && pos.houses[self.m] == House::Owned
-            && pos.board[self.m][4] >= 6
+            && pos.board[self.m][HOUSE_RING] >= HOUSE_THRESHOLD
     }
 
     fn state(&self) -> LapState {
