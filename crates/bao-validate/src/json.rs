@@ -16,7 +16,11 @@ pub fn diagnostic_json(report: &CheckReport, d: &AnyDiagnostic) -> Value {
 
 /// [`diagnostic_json`] for a file shown as `name`, with `line_col` giving the line and
 /// column of an offset.
-fn diagnostic_json_in(name: &str, line_col: &dyn Fn(usize) -> (usize, usize), d: &AnyDiagnostic) -> Value {
+fn diagnostic_json_in(
+    name: &str,
+    line_col: &dyn Fn(usize) -> (usize, usize),
+    d: &AnyDiagnostic,
+) -> Value {
     let span = d.span();
     let (line, column) = span.map_or((None, None), |s| {
         let (l, c) = line_col(s.start);

@@ -241,14 +241,13 @@ impl MatchTracker {
                 "",
             ),
             Some(Ok(g)) => fail(
-                format!("this is game {expected} of the match in the file, but its Game tag says {g}"),
+                format!(
+                    "this is game {expected} of the match in the file, but its Game tag says {g}"
+                ),
                 "Number the games 1, 2, 3 in the order they were played.",
             ),
             Some(Err(_)) => fail("the Game tag is not a number".to_owned(), ""),
-            None => fail(
-                format!("game {expected} of the match has no Game tag"),
-                "",
-            ),
+            None => fail(format!("game {expected} of the match has no Game tag"), ""),
         }
         let pair = &entry.pair;
         let mut sorted = pair.clone();

@@ -397,7 +397,10 @@ impl Merger {
     pub fn push(&mut self, chunk: CheckedChunk) -> Option<CheckedPiece> {
         let previous = self.pending.replace(chunk);
         let previous = previous?;
-        let next = self.pending.as_ref().map(|c| (c.offset, Arc::clone(&c.text)));
+        let next = self
+            .pending
+            .as_ref()
+            .map(|c| (c.offset, Arc::clone(&c.text)));
         self.finish_chunk(previous, next)
     }
 
@@ -417,8 +420,8 @@ impl Merger {
         }
         let unplaced = std::mem::take(&mut self.unplaced);
         self.count(&unplaced);
-        let report = CheckReport::new(&self.name, Arc::from(""), Vec::new(), 0, 0)
-            .with_stats(self.stats);
+        let report =
+            CheckReport::new(&self.name, Arc::from(""), Vec::new(), 0, 0).with_stats(self.stats);
         if !unplaced.is_empty() {
             let source = self.window("", None);
             pieces.push(CheckedPiece {
@@ -685,7 +688,11 @@ impl SourceCode for Window {
             return Ok(Box::new(MietteSpanContents::new_named(
                 name(),
                 inner.data(),
-                (base_offset + base + inner.span().offset(), inner.span().len()).into(),
+                (
+                    base_offset + base + inner.span().offset(),
+                    inner.span().len(),
+                )
+                    .into(),
                 self.at.line + base_line + inner.line(),
                 inner.column(),
                 inner.line_count(),
