@@ -7,7 +7,9 @@ use std::time::{Duration, Instant};
 
 use bao_testkit::XorShift64Star;
 
-use bao_core::{perft, BySide, HouseState, Move, Position, RuleSet, Setup, PRESET_NAMES};
+use bao_core::{
+    forget_relay_cycles, perft, BySide, HouseState, Move, Position, RuleSet, Setup, PRESET_NAMES,
+};
 use criterion::{
     criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput,
 };
@@ -161,11 +163,52 @@ fn stress_case() -> Position {
 
 const STRESS_PERIOD: u64 = 156_182_288;
 
+/// The positions of issue 15 whose `legal_moves` took seconds (relays of periods
+/// 1,028,860,080 and 555,411,184 laps), and the §5.1 stress case.
+fn long_cycle_positions() -> [(&'static str, Position); 3] {
+    let position = |side, pits| {
+        let mut s = Setup::start(RuleSet::KISWAHILI);
+        s.to_move = side;
+        s.pits = pits;
+        s.hands = BySide::new(0, 0);
+        s.houses = BySide::new(HouseState::Destroyed, HouseState::Destroyed);
+        Position::from_setup(s).expect("valid")
+    };
+    [
+        (
+            "issue15_first",
+            position(
+                bao_core::Side::South,
+                [
+                    [3, 1, 4, 1, 8, 5, 0, 1],
+                    [18, 0, 1, 2, 1, 2, 10, 0],
+                    [0, 1, 0, 0, 0, 0, 0, 0],
+                    [1, 1, 0, 1, 1, 0, 1, 1],
+                ],
+            ),
+        ),
+        (
+            "issue15_second",
+            position(
+                bao_core::Side::North,
+                [
+                    [0, 0, 0, 0, 1, 0, 0, 0],
+                    [0, 0, 1, 0, 3, 1, 2, 0],
+                    [4, 3, 1, 9, 13, 3, 2, 1],
+                    [5, 0, 7, 0, 7, 0, 1, 0],
+                ],
+            ),
+        ),
+        ("stress", stress_case()),
+    ]
+}
+
 /// Deciding never-ending moves (Problem 3), and the cost of long relays: per seed sown on the
 /// ordinary lap path (Problem 3's relay under a seed cap of 60,000, which stops within one
-/// lap, at most 64 seeds, past the cap), and per lap in exact cycle detection (the §5.1
-/// stress case: one decision sows one period of 156,182,288 laps, plus under 130 laps of
-/// detection start-up and cycle-start search).
+/// lap, at most 64 seeds, past the cap), and per lap of the period in exact cycle detection
+/// (the §5.1 stress case, period 156,182,288 laps, decided cold: the memo of relay cycles
+/// emptied before each decision, which then runs one frame period, 19,522,786 laps, in the
+/// relay frame), and the same decision warm (the cycle in the memo).
 fn never_ending(c: &mut Criterion) {
     let pos = problem3();
     let mv: Move = "A3<*".parse().expect("move");
@@ -202,8 +245,31 @@ fn never_ending(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(15))
         .throughput(Throughput::Elements(STRESS_PERIOD));
     group.bench_function("laps_exact_detection", |b| {
+        b.iter(|| {
+            forget_relay_cycles();
+            black_box(stress.diagnose(&stress_mv))
+        });
+    });
+    group.finish();
+
+    // Warm: the cycle is in the memo (put there by the check above).
+    let mut group = c.benchmark_group("relay_warm");
+    group.bench_function("stress_diagnose", |b| {
         b.iter(|| black_box(stress.diagnose(&stress_mv)));
     });
+    for (name, pos) in long_cycle_positions() {
+        let moves = pos.legal_moves();
+        group.bench_function(BenchmarkId::new("legal_moves", name), |b| {
+            b.iter(|| black_box(pos.legal_moves()));
+        });
+        group.bench_function(BenchmarkId::new("play_each_legal", name), |b| {
+            b.iter(|| {
+                for mv in &moves {
+                    black_box(pos.play(mv).is_ok());
+                }
+            });
+        });
+    }
     group.finish();
 }
 

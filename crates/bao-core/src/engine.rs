@@ -1,6 +1,7 @@
 //! Executing one move lap by lap, with optional tracing and exact never-ending detection.
 
 use crate::position::{House, Position};
+use crate::relay::{self, Relay, Stop};
 use crate::rules::{EndlessMove, FrontRowGuard, HouseLap, Takasia};
 use crate::trace::{Capture, Event, Lap, LapEnd, LapSource, MoveTrace, NeverEnding};
 use crate::types::{Direction, Move, Pit, Row, Side, Sign, Stage, RING};
@@ -33,6 +34,9 @@ const fn sow_table(step: usize) -> [[u128; RING]; RING] {
 /// Receives what happens during a move. The no-op `()` tracer compiles away.
 pub(crate) trait Tracer {
     const ON: bool;
+    /// Whether the tracer keeps no more laps: a plain relay lap then records nothing, so
+    /// it may run untraced.
+    fn saturated(&self) -> bool;
     fn lap(&mut self, lap: Lap);
     fn capture(&mut self, capture: Capture);
     fn event(&mut self, event: Event);
@@ -40,6 +44,10 @@ pub(crate) trait Tracer {
 
 impl Tracer for () {
     const ON: bool = false;
+    #[inline]
+    fn saturated(&self) -> bool {
+        true
+    }
     #[inline]
     fn lap(&mut self, _: Lap) {}
     #[inline]
@@ -50,6 +58,9 @@ impl Tracer for () {
 
 impl Tracer for MoveTrace {
     const ON: bool = true;
+    fn saturated(&self) -> bool {
+        self.laps.len() >= MoveTrace::LAP_LIMIT
+    }
     fn lap(&mut self, lap: Lap) {
         if self.laps.len() < MoveTrace::LAP_LIMIT {
             self.laps.push(lap);
@@ -84,7 +95,7 @@ pub(crate) enum Finish {
     /// AbstractPlay's seed cap aborted the move.
     Capped,
     /// A quick run ([`execute_quick_into`]) reached the lap where never-ending detection would
-    /// begin: the move is not decided.
+    /// begin, or a budgeted one ([`crate::budget`]) ran out of laps: the move is not decided.
     Undecided,
 }
 
@@ -133,6 +144,9 @@ pub(crate) struct Outcome {
     pub(crate) captured_mask: u8,
     pub(crate) laps: u64,
     pub(crate) sown: u64,
+    /// For a never-ending move decided in the relay frame ([`crate::relay`]): the frame's
+    /// period, which the search for the cycle's first lap steps by; 0 otherwise.
+    pub(crate) frame_period: u64,
 }
 
 impl Outcome {
@@ -151,6 +165,7 @@ impl Outcome {
         captured_mask: 0,
         laps: 0,
         sown: 0,
+        frame_period: 0,
     };
 }
 
@@ -187,6 +202,13 @@ pub(crate) struct Runner<'t, T: Tracer> {
     pending_destroy: [bool; 2],
     /// Stop undecided where never-ending detection would begin ([`execute_quick_into`]).
     quick: bool,
+    /// The frame period of a never-ending relay decided in its frame (see [`Outcome`]).
+    frame_period: u64,
+    /// Whether the memo of long relay cycles is read and written ([`crate::relay`]).
+    memo: bool,
+    /// The lap at which never-ending detection gives up ([`crate::budget`]; `u64::MAX`:
+    /// never, the default).
+    limit: u64,
     /// Where the current lap's seeds came from (kept for tracing only).
     lap_source: LapSource,
     // Copied or computed from the start position.
@@ -256,7 +278,7 @@ fn lap_end(cur: usize, n: usize, dir: Direction) -> usize {
 /// carries into the next): `n` seeds sown from after `cur` in direction `dir`. Returns the
 /// ring and the pit of the last seed. A table look-up and an addition, no loop over seeds.
 #[inline(always)]
-fn sow_ring(r: u128, cur: usize, n: usize, dir: Direction) -> (u128, usize) {
+pub(crate) fn sow_ring(r: u128, cur: usize, n: usize, dir: Direction) -> (u128, usize) {
     let cur = cur % RING;
     // Added as two halves with one multiplication: no byte carries, so no half does.
     let t = SOW[dir as usize][cur][n % RING];
@@ -311,6 +333,9 @@ impl<'t, T: Tracer> Runner<'t, T> {
             blocked: pos.blocked,
             pending_destroy: [false; 2],
             quick: false,
+            frame_period: 0,
+            memo: true,
+            limit: u64::MAX,
             m,
             mv,
             lap_start: p,
@@ -689,6 +714,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
         out.captured_mask = self.captured_mask;
         out.laps = self.lap;
         out.sown = self.sown;
+        out.frame_period = self.frame_period;
         out.after.hands = self.pos_at_start.hands;
         if self.m == 0 {
             out.after.board = [self.me, self.op];
@@ -743,11 +769,12 @@ impl<'t, T: Tracer> Runner<'t, T> {
     }
 
     /// Whether the next laps are plain relays of a takasa: no capture, no house of the mover,
-    /// no takasia'd pit of his, no seed cap. Then [`Runner::fast_laps`] may replace
-    /// `after_lap` + `sow`.
+    /// no takasia'd pit of his, no seed cap, nothing left to trace. Then
+    /// [`Runner::fast_laps`] may replace `after_lap` + `sow`.
     fn fast_eligible(&self) -> bool {
         let own_house = self.pos_at_start.rules.houses && self.houses[self.m] == House::Owned;
-        !(self.capturing || own_house || self.blocked[self.m].is_some() || T::ON)
+        let tracing = T::ON && !self.tracer.saturated();
+        !(self.capturing || own_house || self.blocked[self.m].is_some() || tracing)
     }
 
     /// Plays the next lap (from a lap end to the next lap end).
@@ -848,6 +875,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
     #[cold]
     #[inline(never)]
     fn run_detecting(&mut self) -> Finish {
+        self.limit = self.lap.saturating_add(crate::budget::laps_allowed());
         let mut tortoise = self.state();
         let mut power: u64 = 1;
         let mut lam: u64 = 0;
@@ -857,6 +885,9 @@ impl<'t, T: Tracer> Runner<'t, T> {
             }
             if let Flow::End(f) = self.next_lap() {
                 return f.into();
+            }
+            if self.lap >= self.limit {
+                return self.give_up();
             }
             lam += 1;
             if self.same_state(&tortoise) {
@@ -873,70 +904,98 @@ impl<'t, T: Tracer> Runner<'t, T> {
         }
     }
 
-    /// Cycle detection while the laps are plain takasa relays: only the mover's ring and the
-    /// current pit change, so they are all that is compared. Two detectors run together: the
-    /// state at the lap where this phase starts (the anchor: found after exactly one period
-    /// when the cycle has already begun, the usual case), and Brent's tortoise (for a cycle
-    /// that begins later). With the last 64 lap states kept, an anchor hit also gives the
-    /// cycle's first lap without running the period again.
+    /// Cycle detection while the laps are plain takasa relays, in the relay's frame
+    /// ([`crate::relay`]): only the mover's ring and the current pit change, and a frame
+    /// that repeats after `p` laps repeats the relay after `p` times 16 over the gcd of the
+    /// turn and 16, so up to 16 times fewer laps are run than the period. Two detectors run
+    /// together: the frame at the lap where this phase starts (the anchor: found after
+    /// exactly one frame period when the cycle has already begun, the usual case), and
+    /// Brent's tortoise (for a cycle that begins later). With the last 64 frames kept, an
+    /// anchor hit also gives the cycle's first lap without running the period again.
     fn run_detecting_fast(&mut self, tortoise: LapState, mut power: u64, mut lam: u64) -> Finish {
         const KEEP: usize = 64;
+        let guard =
+            self.mv.takasa && self.pos_at_start.rules.front_row_guard == FrontRowGuard::Strict;
+        let mut relay = Relay::new(u128::from_le_bytes(self.me), self.cur, self.dir, guard);
         let anchor_lap = self.lap;
-        let anchor = (u128::from_le_bytes(self.me), self.cur);
+        let (anchor, anchor_cur) = (relay.q, relay.cur);
         let mut others_equal = self.same_state_except_ring(&tortoise);
-        let (mut t_ring, mut t_cur) = (u128::from_le_bytes(tortoise.me), usize::from(tortoise.cur));
-        let mut recent = [(0u128, 0usize); KEEP];
+        let mut t_q = relay::to_frame(
+            u128::from_le_bytes(tortoise.me),
+            usize::from(tortoise.cur),
+            self.dir,
+        );
+        let mut t_cur = usize::from(tortoise.cur);
+        let mut recent = [0u128; KEEP];
         let mut since_anchor: u64 = 0;
-        let mut hit = None;
-        let end = self.fast_laps(|r, cur| {
+        let mut points = Vec::new();
+        let allowed = self.limit.saturating_sub(self.lap);
+        let (frame_period, from_cur, by_anchor) = loop {
+            if let Some(stop) = relay.lap() {
+                return self.leave_relay(&relay, stop).into();
+            }
+            if relay.laps >= allowed {
+                self.leave_relay(&relay, Stop::Done);
+                return self.give_up();
+            }
             lam += 1;
             since_anchor += 1;
-            recent[(since_anchor % KEEP as u64) as usize] = (r, cur);
-            if cur == anchor.1 && r == anchor.0 {
-                hit = Some(true);
-                return false;
+            recent[(since_anchor % KEEP as u64) as usize] = relay.q;
+            if self.memo && relay::distinguished(relay.q) {
+                let lap = anchor_lap + since_anchor;
+                if let Some(known) = relay::recall(relay.q, guard, lap - 1) {
+                    return self.decide_known(&relay, known, lap);
+                }
+                if points.len() < relay::MEMO_POINTS {
+                    points.push((since_anchor, relay.q));
+                }
             }
-            if others_equal && cur == t_cur && r == t_ring {
-                hit = Some(false);
-                return false;
+            if relay.q == anchor {
+                break (since_anchor, anchor_cur, true);
+            }
+            if others_equal && relay.q == t_q {
+                break (lam, t_cur, false);
             }
             if lam == power {
-                (t_ring, t_cur) = (r, cur);
+                (t_q, t_cur) = (relay.q, relay.cur);
                 others_equal = true;
                 power *= 2;
                 lam = 0;
             }
-            true
-        });
-        if let Some(f) = end {
-            return f.into();
-        }
-        let Some(by_anchor) = hit else {
-            unreachable!("fast_laps stops only at a move end or a found cycle");
         };
-        if !by_anchor {
-            return Finish::NeverEnding(NeverEnding {
-                cycle_start_lap: 0,
-                period: lam,
-            });
+        let period = relay::period(frame_period, relay::turn(from_cur, relay.cur, self.dir));
+        if relay.pattern_seen && guard {
+            // The front-row guard does not turn with the ring: follow the relay round the
+            // rest of its cycle, where it may still fire.
+            for _ in frame_period..period {
+                if let Some(stop) = relay.lap() {
+                    return self.leave_relay(&relay, stop).into();
+                }
+                if relay.laps >= allowed {
+                    self.leave_relay(&relay, Stop::Done);
+                    return self.give_up();
+                }
+            }
         }
-        let period = since_anchor;
+        let turn = relay::turn(from_cur, relay.cur, self.dir);
+        if self.memo && by_anchor {
+            relay::remember(frame_period, turn, relay.pattern_seen, &points);
+        }
+        self.leave_relay(&relay, Stop::Done);
+        self.frame_period = frame_period;
         let mut cycle_start_lap = 0;
-        if anchor_lap <= KEEP as u64 && period >= KEEP as u64 {
-            // States at laps period+1 ..= period+anchor_lap are in `recent`; compare them with
-            // the first laps of a fresh run.
-            let later = |k: u64| recent[((k + period - anchor_lap) % KEEP as u64) as usize];
+        if by_anchor && anchor_lap <= KEEP as u64 && frame_period >= KEEP as u64 {
+            // Frames at laps frame_period+1 ..= frame_period+anchor_lap are in `recent`;
+            // the first of the first laps of a fresh run whose frame they repeat is on the
+            // cycle.
+            let later = |k: u64| recent[((k + frame_period - anchor_lap) % KEEP as u64) as usize];
             let fixed = self.state();
             let mut unit = ();
             let mut fresh = Runner::new(self.pos_at_start, self.mv, &mut unit);
             if matches!(fresh.begin(), Flow::Continue) {
                 fresh.sow();
                 for k in 1..=anchor_lap {
-                    let (r, cur) = later(k);
-                    if fresh.cur == cur
-                        && u128::from_le_bytes(fresh.me) == r
-                        && fresh.same_state_except_ring(&fixed)
-                    {
+                    if fresh.same_state_except_ring(&fixed) && fresh.frame() == later(k) {
                         cycle_start_lap = k;
                         break;
                     }
@@ -952,6 +1011,69 @@ impl<'t, T: Tracer> Runner<'t, T> {
         })
     }
 
+    /// A relay that reached, at lap `lap`, a distinguished frame of a cycle in the memo:
+    /// never-ending, with the cycle's period. Its first lap on the cycle is found by a fresh
+    /// run from lap 1 beside a walk along the cycle from `known.earlier`, placed so that
+    /// both reach the frame met at lap `lap` together: the first lap whose frame (and the
+    /// rest of the state) agrees is on the cycle, and no earlier one is.
+    fn decide_known(&mut self, relay: &Relay, known: relay::Known, lap: u64) -> Finish {
+        let fixed = self.state();
+        self.leave_relay(relay, Stop::Done);
+        self.frame_period = known.frame_period;
+        let mut along = Relay {
+            q: known.earlier,
+            guard: false,
+            ..*relay
+        };
+        for _ in 0..known.laps_behind - (lap - 1) {
+            along.lap();
+        }
+        let mut cycle_start_lap = 0;
+        let mut unit = ();
+        let mut fresh = Runner::new(self.pos_at_start, self.mv, &mut unit);
+        if matches!(fresh.begin(), Flow::Continue) {
+            fresh.sow();
+            for k in 1..=lap {
+                if fresh.same_state_except_ring(&fixed) && fresh.frame() == along.q {
+                    cycle_start_lap = k;
+                    break;
+                }
+                if matches!(fresh.next_lap(), Flow::End(_)) || along.lap().is_some() {
+                    break;
+                }
+            }
+        }
+        Finish::NeverEnding(NeverEnding {
+            cycle_start_lap,
+            period: relay::period(known.frame_period, known.turn),
+        })
+    }
+
+    /// The lap budget ran out: the move is not decided ([`crate::budget`]).
+    #[cold]
+    fn give_up(&self) -> Finish {
+        crate::budget::gave_up(self.lap);
+        Finish::Undecided
+    }
+
+    /// The mover's ring and lap count taken back from a relay followed in its frame;
+    /// `stop`, how it ended, as an [`End`].
+    fn leave_relay(&mut self, relay: &Relay, stop: Stop) -> End {
+        self.me = relay.ring().to_le_bytes();
+        self.cur = relay.cur;
+        self.lap += relay.laps;
+        self.sown += relay.sown;
+        match stop {
+            Stop::Done => End::Done,
+            Stop::FrontRowEmptied => End::FrontRowEmptied,
+        }
+    }
+
+    /// The mover's ring in the relay frame of the current pit.
+    fn frame(&self) -> u128 {
+        relay::to_frame(u128::from_le_bytes(self.me), self.cur, self.dir)
+    }
+
     /// Whether everything but the mover's ring and the current pit equals a saved state.
     fn same_state_except_ring(&self, s: &LapState) -> bool {
         self.op == s.op
@@ -962,9 +1084,40 @@ impl<'t, T: Tracer> Runner<'t, T> {
     }
 }
 
+/// Where a move becomes a plain relay still going after `min_laps` laps: its ring, the
+/// pit where the lap ended, the direction, whether the front-row guard applies, and the lap.
+/// `None` when the move ends first, or stays outside plain relays for `limit` laps.
+#[cfg(test)]
+pub(crate) fn relay_entry(
+    pos: &Position,
+    mv: Move,
+    min_laps: u64,
+    limit: u64,
+) -> Option<(u128, usize, Direction, bool, u64)> {
+    let mut unit = ();
+    let mut r = Runner::new(pos, mv, &mut unit);
+    if matches!(r.begin(), Flow::End(_)) {
+        return None;
+    }
+    r.sow();
+    loop {
+        if r.lap >= min_laps && r.fast_eligible() {
+            let guard = mv.takasa && pos.rules.front_row_guard == FrontRowGuard::Strict;
+            return Some((u128::from_le_bytes(r.me), r.cur, r.dir, guard, r.lap));
+        }
+        if r.lap > limit || matches!(r.next_lap(), Flow::End(_)) {
+            return None;
+        }
+    }
+}
+
 /// Finds the first lap on the cycle of a never-ending move, its period known: two fresh
-/// runners `period` laps apart step together until their states agree.
-fn cycle_start(pos: &Position, mv: Move, period: u64) -> u64 {
+/// runners `period` laps apart step together until their states agree. With a relay frame
+/// period (`frame_period` > 0; the cycle is a plain relay's), they run that far apart and
+/// compare frames: a plain-relay state is on the cycle exactly when its frame is on the
+/// frame's cycle, and no other state is (houses, takasia marks and captures never come
+/// back within a move).
+fn cycle_start(pos: &Position, mv: Move, period: u64, frame_period: u64) -> u64 {
     let (mut a, mut b) = ((), ());
     let mut trail = Runner::new(pos, mv, &mut a);
     let mut lead = Runner::new(pos, mv, &mut b);
@@ -973,11 +1126,23 @@ fn cycle_start(pos: &Position, mv: Move, period: u64) -> u64 {
     }
     trail.sow();
     lead.sow();
-    if lead.advance(period).is_some() {
+    let gap = if frame_period > 0 {
+        frame_period
+    } else {
+        period
+    };
+    if lead.advance(gap).is_some() {
         return 0;
     }
     loop {
-        if trail.same_state(&lead.state()) {
+        let on_cycle = if frame_period > 0 {
+            trail.fast_eligible()
+                && trail.same_state_except_ring(&lead.state())
+                && trail.frame() == lead.frame()
+        } else {
+            trail.same_state(&lead.state())
+        };
+        if on_cycle {
             return trail.lap;
         }
         if trail.advance(1).is_some() || lead.advance(1).is_some() {
@@ -1000,10 +1165,23 @@ pub(crate) fn execute_quick_into(pos: &Position, mv: Move, out: &mut Outcome) {
 
 /// Runs `mv` from `pos` with a tracer; never-ending moves get their exact cycle start.
 pub(crate) fn execute<T: Tracer>(pos: &Position, mv: Move, tracer: &mut T) -> Outcome {
-    let mut out = Runner::new(pos, mv, tracer).run();
+    execute_with(pos, mv, tracer, true)
+}
+
+/// [`execute`] with the memo of long relay cycles switched off: the plain detector.
+#[cfg(test)]
+pub(crate) fn execute_cold(pos: &Position, mv: Move) -> Outcome {
+    execute_with(pos, mv, &mut (), false)
+}
+
+/// [`execute`], reading and writing the memo of long relay cycles or not.
+fn execute_with<T: Tracer>(pos: &Position, mv: Move, tracer: &mut T, memo: bool) -> Outcome {
+    let mut runner = Runner::new(pos, mv, tracer);
+    runner.memo = memo;
+    let mut out = runner.run();
     if let Some(Finish::NeverEnding(ne)) = out.finish.filter_unknown_start() {
         out.finish = Finish::NeverEnding(NeverEnding {
-            cycle_start_lap: cycle_start(pos, mv, ne.period),
+            cycle_start_lap: cycle_start(pos, mv, ne.period, out.frame_period),
             period: ne.period,
         });
     }
@@ -1045,11 +1223,120 @@ mod tests {
         state.below(n)
     }
 
+    /// A mtaji position, houses gone, hands empty: the mover (South) holds `ring`, North
+    /// the rest of the 64 seeds in his back row.
+    fn relay_position(rules: RuleSet, ring: [u8; RING]) -> Option<Position> {
+        let mut s = crate::Setup::start(rules);
+        s.hands = crate::BySide::new(0, 0);
+        let mine: u32 = ring.iter().map(|&x| u32::from(x)).sum();
+        let rest = 64u32.checked_sub(mine)?;
+        let mut pits = [[0u8; 8]; 4];
+        for (r, &x) in ring.iter().enumerate() {
+            let p = Pit::from_ring(crate::Side::South, r);
+            pits[usize::from(p.row() == crate::Row::Back)][p.number() as usize - 1] = x;
+        }
+        for (i, pit) in pits[3].iter_mut().enumerate() {
+            *pit = (rest / 8 + u32::from((i as u32) < rest % 8)) as u8;
+        }
+        s.pits = pits;
+        let house = if rules.houses {
+            crate::HouseState::Destroyed
+        } else {
+            crate::HouseState::None
+        };
+        s.houses = crate::BySide::new(house, house);
+        Position::from_setup(s).ok()
+    }
+
+    #[test]
+    fn frame_detection_agrees_on_random_relays() {
+        let mut seed = bao_testkit::Lcg::new(29);
+        let (mut cycles, mut late, mut in_frame, mut ended) = (0, 0, 0, 0);
+        for round in 0..2000 {
+            let mut rules = [RuleSet::KISWAHILI, RuleSet::KUJIFUNZA][round % 2];
+            if round % 3 == 0 {
+                rules.front_row_guard = FrontRowGuard::Off;
+            }
+            let mut ring = [0u8; RING];
+            // Long relays need many seeds on the ring: 40 to 63, spread at random.
+            for _ in 0..40 + lcg(&mut seed, 24) {
+                ring[lcg(&mut seed, RING)] += 1;
+            }
+            let Some(pos) = relay_position(rules, ring) else {
+                continue;
+            };
+            for r in 0..RING {
+                for sign in [Sign::Left, Sign::Right] {
+                    let mv = Move {
+                        pit: Pit::from_ring(crate::Side::South, r),
+                        sign,
+                        takasa: true,
+                        safari: false,
+                    };
+                    if pos.get(mv.pit) < 2 {
+                        continue;
+                    }
+                    let want = naive(&pos, mv, 300_000);
+                    let got = execute(&pos, mv, &mut ());
+                    // The memo never changes an answer: cold, and warm once more.
+                    let cold = execute_cold(&pos, mv);
+                    assert_eq!(cold.finish, got.finish, "{mv}\n{pos}");
+                    if !matches!(got.finish, Finish::NeverEnding(_)) {
+                        assert_eq!((cold.laps, cold.sown), (got.laps, got.sown), "{mv}\n{pos}");
+                    }
+                    assert_eq!(execute(&pos, mv, &mut ()).finish, got.finish, "{mv}\n{pos}");
+                    match (want, got.finish) {
+                        (Some(w), Finish::NeverEnding(g)) => {
+                            assert_eq!(w, g, "{mv} in\n{pos}");
+                            cycles += 1;
+                            late += usize::from(w.cycle_start_lap > 64);
+                            in_frame += usize::from(got.frame_period > 0);
+                        }
+                        (Some(w), other) => panic!("{mv}: {w:?} vs {other:?}\n{pos}"),
+                        (None, Finish::NeverEnding(g)) => {
+                            assert!(g.period > 100_000, "{mv}: finite, {g:?}\n{pos}");
+                        }
+                        (None, f) => {
+                            ended += usize::from(got.laps > 64);
+                            // The same end as a run that never looks for cycles.
+                            let plain = naive_end(&pos, mv);
+                            if let Some((end, laps)) = plain {
+                                assert_eq!((Finish::from(end), got.laps), (f, laps), "{mv}\n{pos}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            ended >= 10,
+            "{cycles} cycles ({late} late, {in_frame} in the frame), {ended} long ends"
+        );
+    }
+
+    /// How a move ends when run lap by lap without cycle detection (`None` past 10^6 laps).
+    fn naive_end(pos: &Position, mv: Move) -> Option<(End, u64)> {
+        let mut unit = ();
+        let mut r = Runner::new(pos, mv, &mut unit);
+        if let Flow::End(e) = r.begin() {
+            return Some((e, r.lap));
+        }
+        r.sow();
+        while r.lap < 1_000_000 {
+            if let Flow::End(e) = r.after_lap() {
+                return Some((e, r.lap));
+            }
+            r.sow();
+        }
+        None
+    }
+
     #[test]
     fn cycle_detection_agrees_with_remembering_every_state() {
         let mut seed = bao_testkit::Lcg::new(11);
         let mut found = 0;
         let mut late_start = 0;
+        let mut memo_sized = 0;
         for rules in [RuleSet::KUJIFUNZA, RuleSet::KISWAHILI] {
             for _game in 0..150 {
                 let mut pos = Position::start(rules);
@@ -1072,6 +1359,12 @@ mod tests {
                             if pos.stage() == crate::types::Stage::Mtaji && pos.get(mv.pit) >= 2 {
                                 let want = naive(&pos, mv, 200_000);
                                 let got = execute(&pos, mv, &mut ());
+                                // The memo never changes an answer: cold, and warm again.
+                                assert_eq!(execute_cold(&pos, mv).finish, got.finish, "{mv}");
+                                assert_eq!(execute(&pos, mv, &mut ()).finish, got.finish, "{mv}");
+                                if got.frame_period >= relay::MEMO_MIN_FRAME_PERIOD {
+                                    memo_sized += 1;
+                                }
                                 match (want, got.finish) {
                                     (Some(w), Finish::NeverEnding(g)) => {
                                         assert_eq!(w, g, "{mv} in\n{pos}");
@@ -1095,7 +1388,7 @@ mod tests {
                         None => break,
                     }
                 }
-                if found >= 12 {
+                if found >= 12 && memo_sized >= 3 {
                     return;
                 }
             }
@@ -1103,8 +1396,8 @@ mod tests {
         // Every cycle met so far starts at lap 1 (`late_start` stays 0): relay sowing seems
         // to return to its first state; the comparison covers the other case all the same.
         assert!(
-            found >= 5,
-            "only {found} never-ending moves met ({late_start} late)"
+            found >= 5 && memo_sized >= 1,
+            "only {found} never-ending moves met ({late_start} late, {memo_sized} long)"
         );
     }
 }

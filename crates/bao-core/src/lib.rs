@@ -5,7 +5,9 @@
 //! notation, [`RuleSet`] with its presets, legal move generation and `play`, which returns
 //! the next position and a [`MoveTrace`] of everything that happened inside the move, and
 //! random playouts ([`Position::play_random_move`]; its speed is in the workspace's
-//! `BENCHMARKS.md`).
+//! `BENCHMARKS.md`). Never-ending moves are decided exactly; interactive callers can bound
+//! the cost of a first-met long cycle with [`Position::legal_moves_within`] and
+//! [`Position::is_legal_within`] ([`Undecided`]).
 //!
 //! ```
 //! use bao_core::{Position, RuleSet};
@@ -17,6 +19,21 @@
 //! assert_eq!(next.total_seeds(), 64);
 //! assert!(!trace.laps.is_empty());
 //! ```
+//!
+//! # Playing moves
+//! - [`Position::play`]: a move from outside (a player, a record): checked, with its
+//!   [`MoveTrace`], or a [`PlayError`] saying why not.
+//! - [`Position::play_unchecked`]: a move known to be legal (from
+//!   [`Position::legal_moves`]), with its trace.
+//! - [`Position::play_fast`]: a move known to be legal, without a trace: search, perft.
+//! - [`Position::play_into`]: replaying a record move after move: checked, into one trace
+//!   reused for every move, the end test left to the next move (or to
+//!   [`Position::outcome`]).
+//! - [`Position::play_random_move`] (in place) and [`Position::random_move`] (on a copy):
+//!   playouts, a legal move chosen and played at once.
+//!
+//! [`Position::is_legal`] tests a move without playing it, [`Position::resolve`] reads a
+//! written [`MoveSpec`], and [`perft`] counts the legal-move tree.
 //!
 //! # Illegal moves
 //! A refusal is data, never prose: [`Position::play`] returns a [`PlayError`] (the move and
@@ -50,22 +67,33 @@
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
 
+mod budget;
 mod engine;
 mod illegal;
 #[cfg(feature = "serde")]
 pub mod json;
+mod legality;
+mod move_text;
+mod movegen;
+mod perft;
+mod pitset;
 mod play;
 mod position;
+mod relay;
 mod rules;
+mod takasia;
 mod trace;
 mod types;
 
+pub use budget::Undecided;
 pub use illegal::{IllegalReason, PlayError, ResolveError};
-pub use play::perft;
+pub use move_text::{MoveSyntax, MoveText, MoveTextError, WrittenPit, MOVE_TEXT_WINDOW};
+pub use perft::perft;
 pub use position::{
     EndReason, HandProblem, HouseProblem, HouseState, Outcome, Position, Setup, SetupError,
     SetupProblem, TakasiaProblem, TOTAL_SEEDS,
 };
+pub use relay::forget_relay_cycles;
 pub use rules::{
     EndCheck, EndlessMove, FrontRowGuard, HouseLap, Names, RuleOptionError, RuleSet, RuleSpecError,
     Takasia, UnknownPreset, Variant, PRESET_NAMES,

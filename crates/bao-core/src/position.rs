@@ -3,10 +3,14 @@
 use std::fmt;
 
 use crate::rules::{RuleSet, Takasia, Variant};
-use crate::types::{BySide, Pit, Row, Side, Stage, RING};
+use crate::types::{BySide, Pit, Row, Side, Stage, HOUSE_RING, RING};
 
 /// The total number of seeds in a game.
 pub const TOTAL_SEEDS: u32 = 64;
+
+/// The seeds an owned house must hold to be functional (to have its powers: N3a, the
+/// safari, the tax, T2's exemption); holding fewer, it is dormant, an ordinary pit.
+pub(crate) const HOUSE_THRESHOLD: u8 = 6;
 
 /// The state of a player's house (nyumba; Kete: kuu), as written in position JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -369,13 +373,13 @@ impl Position {
                     why: HouseProblem::NotInRules,
                 });
             }
-            if state == HouseState::Functional && count < 6 {
+            if state == HouseState::Functional && count < HOUSE_THRESHOLD {
                 problems.push(SetupProblem::House {
                     side,
                     why: HouseProblem::FunctionalTooFew,
                 });
             }
-            if state == HouseState::Dormant && count >= 6 {
+            if state == HouseState::Dormant && count >= HOUSE_THRESHOLD {
                 problems.push(SetupProblem::House {
                     side,
                     why: HouseProblem::DormantTooMany,
@@ -430,7 +434,7 @@ impl Position {
                 if victim_to_move
                     && pit == Pit::nyumba(side)
                     && houses[side.index()] == House::Owned
-                    && setup.get(pit) >= 6
+                    && setup.get(pit) >= HOUSE_THRESHOLD
                 {
                     bad(TakasiaProblem::FunctionalHouse);
                 }
@@ -525,7 +529,7 @@ impl Position {
             House::Absent => HouseState::None,
             House::Destroyed => HouseState::Destroyed,
             House::Owned => {
-                if self.board[side.index()][4] >= 6 {
+                if self.board[side.index()][HOUSE_RING] >= HOUSE_THRESHOLD {
                     HouseState::Functional
                 } else {
                     HouseState::Dormant

@@ -3,6 +3,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::move_text::{MoveSyntax, MoveText, MoveTextError};
+
 /// A player. South moves first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u8)]
@@ -123,8 +125,15 @@ pub struct Pit {
     index: u8,
 }
 
-/// The number of pits a player owns (two rows of eight).
-pub const RING: usize = 16;
+/// The number of pits in a row (numbered 1..=8 from the owner's left).
+pub(crate) const ROW_PITS: usize = 8;
+
+/// The number of pits a player owns (two rows of eight): ring indices `0..8` are the front
+/// row from pit 1 to pit 8, `8..16` the back row from pit 8 back to pit 1.
+pub const RING: usize = 2 * ROW_PITS;
+
+/// The ring index (and front-row index) of the nyumba (Kete: kuu), front pit 5.
+pub(crate) const HOUSE_RING: usize = 4;
 
 impl Pit {
     /// Builds a pit; `number` is 1..=8 from the owner's left. Returns `None` out of range.
@@ -177,7 +186,7 @@ impl Pit {
     #[inline]
     #[must_use]
     pub const fn from_ring(side: Side, ring: usize) -> Pit {
-        if ring < 8 {
+        if ring < ROW_PITS {
             Pit {
                 side,
                 row: Row::Front,
@@ -187,7 +196,7 @@ impl Pit {
             Pit {
                 side,
                 row: Row::Back,
-                index: (15 - ring) as u8,
+                index: (RING - 1 - ring) as u8,
             }
         }
     }
@@ -211,7 +220,7 @@ impl Pit {
         Pit {
             side,
             row: Row::Front,
-            index: 4,
+            index: HOUSE_RING as u8,
         }
     }
 
@@ -473,8 +482,9 @@ impl fmt::Display for Move {
     }
 }
 
-/// A move token as written, before it is resolved against a position: the sign and the `*`
-/// may be left out where the position forces them; `**` and `#` are claims to check.
+/// A move as written, before it is resolved against a position: the sign and the `*` may be
+/// left out where the position forces them. (The marks `**` and `#` that a record may add are
+/// claims about the move, which the record notation keeps; they are not part of the move.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct MoveSpec {
     /// The start pit.
@@ -485,10 +495,6 @@ pub struct MoveSpec {
     pub takasa: bool,
     /// `+` was written.
     pub safari: bool,
-    /// `**` was written: the move claims to create a takasia.
-    pub claims_takasia: bool,
-    /// `#` was written: the move claims to win.
-    pub claims_win: bool,
 }
 
 impl MoveSpec {
@@ -510,14 +516,12 @@ impl From<Move> for MoveSpec {
             sign: Some(mv.sign),
             takasa: mv.takasa,
             safari: mv.safari,
-            claims_takasia: false,
-            claims_win: false,
         }
     }
 }
 
 impl MoveSpec {
-    /// Writes what follows the pit: the sign (if any), `*` or `**`, `+`, `#`.
+    /// Writes what follows the pit: the sign (if any), `*`, `+`.
     ///
     /// # Errors
     /// Those of the formatter.
@@ -525,16 +529,11 @@ impl MoveSpec {
         if let Some(s) = self.sign {
             write!(f, "{}", s.as_char())?;
         }
-        if self.claims_takasia {
-            f.write_str("**")?;
-        } else if self.takasa {
+        if self.takasa {
             f.write_str("*")?;
         }
         if self.safari {
             f.write_str("+")?;
-        }
-        if self.claims_win {
-            f.write_str("#")?;
         }
         Ok(())
     }
@@ -549,61 +548,34 @@ impl fmt::Display for MoveSpec {
 
 impl FromStr for MoveSpec {
     type Err = ParsePitError;
-    /// Reads `A6<*`, `A6L*`, `a8`, `a5>+`, `A3>**`, `B2<#`.
+    /// Reads `A6<*`, `A6L*`, `a8`, `a5>+` with [`MoveText::read_prefix`]; the marks `**` and
+    /// `#` (`A3>**`, `B2<#`) are read and dropped.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
+        const ORDER: &str =
+            "after the pit come a sign (< > L R) and the suffixes *, **, +, # in that order";
         if s.len() < 2 || !s.is_char_boundary(2) {
             return Err(ParsePitError::new(s, "a move starts with a pit such as A6"));
         }
-        let pit: Pit = s[..2].parse().map_err(|e: ParsePitError| ParsePitError {
-            text: s.to_owned(),
-            reason: e.reason,
-        })?;
-        let mut rest = &s.as_bytes()[2..];
-        let sign = match rest.first() {
-            Some(b'<' | b'L') => Some(Sign::Left),
-            Some(b'>' | b'R') => Some(Sign::Right),
-            _ => None,
-        };
-        if sign.is_some() {
-            rest = &rest[1..];
-        }
-        let mut spec = MoveSpec {
-            pit,
-            sign,
-            takasa: false,
-            safari: false,
-            claims_takasia: false,
-            claims_win: false,
-        };
-        if rest.starts_with(b"**") {
-            spec.takasa = true;
-            spec.claims_takasia = true;
-            rest = &rest[2..];
-        } else if rest.starts_with(b"*") {
-            spec.takasa = true;
-            rest = &rest[1..];
-        }
-        if rest.starts_with(b"+") {
-            spec.safari = true;
-            rest = &rest[1..];
-        }
-        if rest.starts_with(b"#") {
-            spec.claims_win = true;
-            rest = &rest[1..];
-        }
-        if !rest.is_empty() {
-            return Err(ParsePitError::new(
-                s,
-                "after the pit come a sign (< > L R) and the suffixes *, **, +, # in that order",
-            ));
-        }
-        if spec.takasa && spec.safari {
-            return Err(ParsePitError::new(
+        match MoveText::read_prefix(s.as_bytes(), MoveSyntax::STRICT) {
+            Ok((text, len)) if len == s.len() => text
+                .spec()
+                .ok_or_else(|| ParsePitError::new(s, "a move starts with a pit such as A6")),
+            Ok(_) => Err(ParsePitError::new(s, ORDER)),
+            Err(MoveTextError::TakasaSafari { end }) if end == s.len() => Err(ParsePitError::new(
                 s,
                 "a takasa (*) captures nothing, so it cannot go on safari (+)",
-            ));
+            )),
+            Err(MoveTextError::TakasaSafari { .. }) => Err(ParsePitError::new(s, ORDER)),
+            Err(MoveTextError::RowLetter) => {
+                Err(ParsePitError::new(s, "the row letter must be A, B, a or b"))
+            }
+            Err(MoveTextError::PitNumber) => {
+                Err(ParsePitError::new(s, "the pit number must be 1 to 8"))
+            }
+            Err(MoveTextError::Short) => {
+                Err(ParsePitError::new(s, "a move starts with a pit such as A6"))
+            }
         }
-        Ok(spec)
     }
 }
 
@@ -662,7 +634,8 @@ mod tests {
         assert!("é".parse::<Move>().is_err());
         let spec: MoveSpec = "a8".parse().unwrap();
         assert_eq!(spec.sign, None);
-        assert_eq!("A4>#".parse::<MoveSpec>().unwrap().to_string(), "A4>#");
+        // `#` is a claim the record notation keeps, not part of the move.
+        assert_eq!("A4>#".parse::<MoveSpec>().unwrap().to_string(), "A4>");
     }
 
     #[test]

@@ -735,20 +735,22 @@ fn line_elements(
         for c in &p.comments_before {
             out.push(Spanned::bare(Element::Comment(comment(c))));
         }
-        let mut spec: MoveSpec = p.mv.parse().map_err(|e| {
+        let spec: MoveSpec = p.mv.parse().map_err(|e| {
             ExportError::Import(format!("game {game}, ply {}: `{}`: {e}", p.ply, p.mv))
         })?;
-        spec.claims_takasia = spec.takasa
+        // The claims are the record's: written where the trace shows them.
+        let mut token = MoveToken::from(spec);
+        token.claims_takasia = spec.takasa
             && p.trace
                 .events
                 .iter()
                 .any(|e| matches!(e, EventJson::TakasiaSet { .. }));
-        spec.claims_win = p
+        token.claims_win = p
             .trace
             .outcome
             .as_ref()
             .is_some_and(|o| o.winner == Some(p.side));
-        let mut item = MoveItem::new(MoveToken::from(spec));
+        let mut item = MoveItem::new(token);
         item.nags = p.nags.iter().map(|n| Spanned::bare(Nag(*n))).collect();
         out.push(Spanned::bare(Element::Move(item)));
         for c in &p.comments {

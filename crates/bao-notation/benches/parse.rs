@@ -57,5 +57,33 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// Inputs made of one hostile unit repeated, at two sizes ten times apart: a linear parser
+/// takes about ten times as long on the larger (the test suite checks only their errors).
+fn hostile(c: &mut Criterion) {
+    let mut group = c.benchmark_group("hostile");
+    group.sample_size(10);
+    for (name, unit) in [
+        ("open_paren", "("),
+        ("close_paren", ")"),
+        ("open_bracket", "["),
+        ("open_brace", "{"),
+        ("number", "1."),
+        ("dollar", "$"),
+        ("quote", "\""),
+        ("move", "A6<* "),
+        ("tag", "[Event \"x\"]\n"),
+        ("variation", "(A6<* "),
+    ] {
+        for times in [10_000, 100_000] {
+            let text = unit.repeat(times);
+            group.throughput(Throughput::Bytes(text.len() as u64));
+            group.bench_function(format!("{name}/{times}"), |b| {
+                b.iter(|| bao_notation::parse_record(&text).errors.len());
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench, hostile);
 criterion_main!(benches);

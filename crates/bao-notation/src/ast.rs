@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use bao_core::{MoveSpec, Pit, Row, Side, Sign};
+use bao_core::{MoveSpec, MoveText, Pit, Row, Side, Sign, WrittenPit};
 
 use crate::span::{Span, Spanned};
 
@@ -193,7 +193,8 @@ impl MoveToken {
         Some(self.spec_at(pit))
     }
 
-    /// The bao-core move spec with the pit supplied (for number-only pits).
+    /// The bao-core move spec with the pit supplied (for number-only pits). The claims are
+    /// not part of it.
     #[must_use]
     pub fn spec_at(&self, pit: Pit) -> MoveSpec {
         MoveSpec {
@@ -201,21 +202,37 @@ impl MoveToken {
             sign: self.sign,
             takasa: self.takasa || self.claims_takasia,
             safari: self.safari,
-            claims_takasia: self.claims_takasia,
-            claims_win: self.claims_win,
+        }
+    }
+}
+
+impl From<MoveText> for MoveToken {
+    /// The token of the letters read: the marks `**` and `#` become its claims.
+    fn from(t: MoveText) -> Self {
+        MoveToken {
+            pit: match t.pit {
+                WrittenPit::Pit(p) => PitRef::Pit(p),
+                WrittenPit::Number(n) => PitRef::Number(n),
+            },
+            sign: t.sign,
+            takasa: t.takasa,
+            claims_takasia: t.takasia_mark,
+            safari: t.safari,
+            claims_win: t.win_mark,
         }
     }
 }
 
 impl From<MoveSpec> for MoveToken {
+    /// The token of a move spec, with no claims.
     fn from(s: MoveSpec) -> Self {
         MoveToken {
             pit: PitRef::Pit(s.pit),
             sign: s.sign,
-            takasa: s.takasa || s.claims_takasia,
-            claims_takasia: s.claims_takasia,
+            takasa: s.takasa,
+            claims_takasia: false,
             safari: s.safari,
-            claims_win: s.claims_win,
+            claims_win: false,
         }
     }
 }
@@ -229,16 +246,21 @@ impl From<bao_core::Move> for MoveToken {
 impl fmt::Display for MoveToken {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.pit.fmt(f)?;
-        // The suffixes are written as bao-core writes them (the pit is not used there).
-        MoveSpec {
-            pit: Pit::nyumba(Side::South),
-            sign: self.sign,
-            takasa: self.takasa,
-            safari: self.safari,
-            claims_takasia: self.claims_takasia,
-            claims_win: self.claims_win,
+        if let Some(s) = self.sign {
+            write!(f, "{}", s.as_char())?;
         }
-        .write_suffixes(f)
+        if self.claims_takasia {
+            f.write_str("**")?;
+        } else if self.takasa {
+            f.write_str("*")?;
+        }
+        if self.safari {
+            f.write_str("+")?;
+        }
+        if self.claims_win {
+            f.write_str("#")?;
+        }
+        Ok(())
     }
 }
 
@@ -247,16 +269,29 @@ impl fmt::Display for MoveToken {
 pub struct Nag(pub u8);
 
 impl Nag {
+    /// `$1`, glyph `!`: a good move.
+    pub const GOOD: Nag = Nag(1);
+    /// `$2`, glyph `?`: a mistake.
+    pub const MISTAKE: Nag = Nag(2);
+    /// `$3`, glyph `!!`: a very good move.
+    pub const BRILLIANT: Nag = Nag(3);
+    /// `$4`, glyph `??`: a blunder.
+    pub const BLUNDER: Nag = Nag(4);
+    /// `$5`, glyph `!?`: an interesting move.
+    pub const INTERESTING: Nag = Nag(5);
+    /// `$6`, glyph `?!`: a dubious move.
+    pub const DUBIOUS: Nag = Nag(6);
+
     /// The glyph of `$1`..`$6`: `!`, `?`, `!!`, `??`, `!?`, `?!`.
     #[must_use]
     pub const fn glyph(self) -> Option<&'static str> {
-        Some(match self.0 {
-            1 => "!",
-            2 => "?",
-            3 => "!!",
-            4 => "??",
-            5 => "!?",
-            6 => "?!",
+        Some(match self {
+            Nag::GOOD => "!",
+            Nag::MISTAKE => "?",
+            Nag::BRILLIANT => "!!",
+            Nag::BLUNDER => "??",
+            Nag::INTERESTING => "!?",
+            Nag::DUBIOUS => "?!",
             _ => return None,
         })
     }
@@ -264,15 +299,15 @@ impl Nag {
     /// The NAG a glyph stands for.
     #[must_use]
     pub fn from_glyph(g: &str) -> Option<Nag> {
-        Some(Nag(match g {
-            "!" => 1,
-            "?" => 2,
-            "!!" => 3,
-            "??" => 4,
-            "!?" => 5,
-            "?!" => 6,
+        Some(match g {
+            "!" => Nag::GOOD,
+            "?" => Nag::MISTAKE,
+            "!!" => Nag::BRILLIANT,
+            "??" => Nag::BLUNDER,
+            "!?" => Nag::INTERESTING,
+            "?!" => Nag::DUBIOUS,
             _ => return None,
-        }))
+        })
     }
 }
 

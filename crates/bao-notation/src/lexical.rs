@@ -2,7 +2,7 @@
 //! items. Each takes one word (the text between delimiters) and returns a value or the
 //! class of its defect; the grammar turns defects into diagnostics with spans.
 
-use bao_core::{Pit, Row, Side, Sign};
+use bao_core::{MoveSyntax, MoveText, MoveTextError, Pit, Row, Side};
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while1};
 use nom::character::complete::{char, digit1, one_of, satisfy};
@@ -10,7 +10,7 @@ use nom::combinator::{opt, recognize};
 use nom::sequence::pair;
 use nom::{IResult, Parser};
 
-use crate::ast::{AnnotationItem, ItemKind, MoveToken, Nag, PitRef};
+use crate::ast::{AnnotationItem, ItemKind, MoveToken, Nag};
 use crate::error::SyntaxCode;
 
 /// The bytes that end a word, as a table (one load instead of a chain of compares).
@@ -102,23 +102,6 @@ pub(crate) fn pit(input: &str) -> IResult<&str, Pit> {
     Ok((rest, pit))
 }
 
-fn pit_ref(input: &str) -> IResult<&str, PitRef> {
-    alt((
-        pit.map(PitRef::Pit),
-        one_of("12345678").map(|n| PitRef::Number(n as u8 - b'0')),
-    ))
-    .parse(input)
-}
-
-fn sign(input: &str) -> IResult<&str, Sign> {
-    one_of("<>LRlr")
-        .map(|c| match c {
-            '<' | 'L' | 'l' => Sign::Left,
-            _ => Sign::Right,
-        })
-        .parse(input)
-}
-
 fn glyph(input: &str) -> IResult<&str, &str> {
     alt((
         tag("!!"),
@@ -131,25 +114,19 @@ fn glyph(input: &str) -> IResult<&str, &str> {
     .parse(input)
 }
 
-type MoveParts<'a> = (
-    PitRef,
-    Option<Sign>,
-    Option<&'a str>,
-    Option<char>,
-    Option<char>,
-    Option<&'a str>,
-);
-
-fn move_parts(input: &str) -> IResult<&str, MoveParts<'_>> {
-    (
-        pit_ref,
-        opt(sign),
-        opt(alt((tag("**"), tag("*")))),
-        opt(char('+')),
-        opt(char('#')),
-        opt(glyph),
-    )
-        .parse(input)
+/// The glyph NAG at the start of the two bytes `b0`, `b1` (`!`, `?`, `!!`, `??`, `!?`, `?!`)
+/// and its length.
+#[inline(always)]
+fn glyph_at(b0: u8, b1: u8) -> Option<(Nag, usize)> {
+    match (b0, b1) {
+        (b'!', b'!') => Some((Nag::BRILLIANT, 2)),
+        (b'?', b'?') => Some((Nag::BLUNDER, 2)),
+        (b'!', b'?') => Some((Nag::INTERESTING, 2)),
+        (b'?', b'!') => Some((Nag::DUBIOUS, 2)),
+        (b'!', _) => Some((Nag::GOOD, 1)),
+        (b'?', _) => Some((Nag::MISTAKE, 1)),
+        _ => None,
+    }
 }
 
 /// Whether a word should be read as a move (it starts like a pit).
@@ -169,20 +146,27 @@ pub(crate) fn looks_like_move(word: &str) -> bool {
     }
 }
 
-/// Reads a whole word as a move token and an attached glyph NAG.
+/// Reads a whole word as a move token (with [`MoveText::read_prefix`]) and an attached glyph
+/// NAG.
 pub(crate) fn move_word(word: &str) -> Result<(MoveToken, Option<Nag>), Defect> {
-    let parsed = move_parts(word);
-    let Ok((rest, (pit, sign, stars, plus, hash, glyph))) = parsed else {
-        return Err(Defect::new(
-            SyntaxCode::UnknownPit,
-            format!("`{word}` does not start with a pit"),
-            "unknown pit",
-        )
-        .help("a pit is a row letter (A, B: South; a, b: North) and a number from 1 to 8"));
+    let bytes = word.as_bytes();
+    let (token, end) = match MoveText::read_prefix(bytes, MoveSyntax::RECORD) {
+        Ok((text, end)) => (Some(MoveToken::from(text)), end),
+        Err(MoveTextError::TakasaSafari { end }) => (None, end),
+        Err(_) => {
+            return Err(Defect::new(
+                SyntaxCode::UnknownPit,
+                format!("`{word}` does not start with a pit"),
+                "unknown pit",
+            )
+            .help("a pit is a row letter (A, B: South; a, b: North) and a number from 1 to 8"));
+        }
     };
-    if !rest.is_empty() {
-        if rest.as_bytes()[0].is_ascii_digit() && matches!(pit, PitRef::Pit(_) | PitRef::Number(_))
-        {
+    let at = |i: usize| bytes.get(i).copied().unwrap_or(0);
+    let glyph = glyph_at(at(end), at(end + 1));
+    let rest = &bytes[end + glyph.map_or(0, |(_, len)| len)..];
+    if let Some(first) = rest.first() {
+        if first.is_ascii_digit() {
             return Err(Defect::new(
                 SyntaxCode::UnknownPit,
                 format!("`{word}` does not start with a pit"),
@@ -197,25 +181,15 @@ pub(crate) fn move_word(word: &str) -> Result<(MoveToken, Option<Nag>), Defect> 
         )
         .help("a move is a pit, a sign (< or >), then the suffixes *, **, +, # in that order"));
     }
-    let takasa = stars.is_some();
-    let safari = plus.is_some();
-    if takasa && safari {
+    let Some(token) = token else {
         return Err(Defect::new(
             SyntaxCode::BadMove,
             format!("`{word}` is both a takasa (*) and a safari (+)"),
             "contradictory suffixes",
         )
         .help("a takasa captures nothing, so it cannot go on safari"));
-    }
-    let token = MoveToken {
-        pit,
-        sign,
-        takasa,
-        claims_takasia: stars == Some("**"),
-        safari,
-        claims_win: hash.is_some(),
     };
-    Ok((token, glyph.and_then(Nag::from_glyph)))
+    Ok((token, glyph.map(|(nag, _)| nag)))
 }
 
 /// What the fast paths' window holds past the end of the text: a delimiter (it ends a word
@@ -251,75 +225,21 @@ pub(crate) fn fast_move(bytes: &[u8], from: usize) -> Option<FastMove> {
     }
 }
 
-/// [`fast_move`] on the window `w` of the text at `from`, whose first byte is the row letter
-/// of `side` and `row`.
+/// [`fast_move`] on the window `w` of the text at `from`, whose first byte is a row letter.
 #[inline(always)]
-fn move_in(w: &[u8; 16], from: usize, side: Side, row: Row) -> Option<FastMove> {
+fn move_in(w: &[u8; 16], from: usize) -> Option<FastMove> {
+    let (text, end) = MoveText::read_window_until(w, MoveSyntax::RECORD, &DELIM).ok()?;
     let at = |i: usize| w[i & 15];
-    let n = at(1);
-    if !(b'1'..=b'8').contains(&n) {
+    let token = MoveToken::from(text);
+    // The usual word ends with the token; a glyph after it is rarer.
+    if is_delim(at(end)) {
+        return Some((token, None, from + end, from + end));
+    }
+    let (nag, len) = glyph_at(at(end), at(end + 1))?;
+    if !is_delim(at(end + len)) {
         return None;
     }
-    let pit = Pit::new(side, row, n - b'0').unwrap_or(Pit::nyumba(side));
-    let mut i = 2;
-    let sign = match at(i) {
-        b'<' | b'L' | b'l' => Some(Sign::Left),
-        b'>' | b'R' | b'r' => Some(Sign::Right),
-        _ => None,
-    };
-    i += usize::from(sign.is_some());
-    // The two usual endings, `A6<` and `A6<*`, before the rarer suffixes; told apart without
-    // a branch (which of the two comes next is as good as random).
-    let star = at(i) == b'*';
-    if is_delim(at(i + usize::from(star))) {
-        let end = from + i + usize::from(star);
-        let token = MoveToken {
-            pit: PitRef::Pit(pit),
-            sign,
-            takasa: star,
-            claims_takasia: false,
-            safari: false,
-            claims_win: false,
-        };
-        return Some((token, None, end, end));
-    }
-    let mut stars = 0;
-    while stars < 2 && at(i) == b'*' {
-        stars += 1;
-        i += 1;
-    }
-    let safari = at(i) == b'+';
-    i += usize::from(safari);
-    if safari && stars > 0 {
-        return None;
-    }
-    let claims_win = at(i) == b'#';
-    i += usize::from(claims_win);
-    let token_end = i;
-    let nag = match (at(i), at(i + 1)) {
-        (b'!', b'!') => Some((3, 2)),
-        (b'?', b'?') => Some((4, 2)),
-        (b'!', b'?') => Some((5, 2)),
-        (b'?', b'!') => Some((6, 2)),
-        (b'!', _) => Some((1, 1)),
-        (b'?', _) => Some((2, 1)),
-        _ => None,
-    };
-    if let Some((_, len)) = nag {
-        i += len;
-    }
-    if !is_delim(at(i)) {
-        return None;
-    }
-    let token = MoveToken {
-        pit: PitRef::Pit(pit),
-        sign,
-        takasa: stars > 0,
-        claims_takasia: stars == 2,
-        safari,
-        claims_win,
-    };
-    Some((token, nag.map(|(g, _)| Nag(g)), from + token_end, from + i))
+    Some((token, Some(nag), from + end, from + end + len))
 }
 
 /// The fast path for the common move number `12.` at `bytes[from..]`: up to nine digits, not
@@ -379,21 +299,15 @@ pub(crate) fn fast_token(bytes: &[u8], from: usize) -> Option<(FastToken, usize)
         }
     };
     let (token, end) = match w[0] {
-        c @ (b'A' | b'B' | b'a' | b'b') => {
-            let side = if c & 0x20 == 0 {
-                Side::South
-            } else {
-                Side::North
-            };
-            let row = if c & 1 == 1 { Row::Front } else { Row::Back };
-            let m = move_in(w, from, side, row)?;
-            (FastToken::Move(m), m.3)
-        }
         b'0'..=b'9' => {
             let (n, e) = number_in(w, from)?;
             (FastToken::Number(n, e), e)
         }
-        _ => return None,
+        // The move reader turns down anything else that starts no pit.
+        _ => {
+            let m = move_in(w, from)?;
+            (FastToken::Move(m), m.3)
+        }
     };
     // A token read here is at most 10 bytes long, so the byte after it is in the window; a
     // blank there is in the text (past its end the window holds `PAST_END`).
@@ -591,7 +505,7 @@ pub(crate) fn is_tag_start(b: &[u8], from: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ast::GameResult;
+    use crate::ast::{GameResult, PitRef};
 
     #[test]
     fn move_words() {

@@ -75,6 +75,7 @@ mod error;
 mod grammar;
 mod lexical;
 mod limits;
+mod line;
 pub mod meaning;
 mod position_string;
 mod reader;
@@ -92,6 +93,7 @@ pub use dialect::{Directions, SignUse, UnknownDirections};
 pub use error::{SourcedError, SyntaxCode, SyntaxError, SyntaxReport, SYNTAX_CODES};
 pub use grammar::{KNOWN_TAGS, MAX_VARIATION_DEPTH};
 pub use limits::Limits;
+pub use line::{read_move_line, MoveLineError};
 pub use position_string::{ParsePositionError, PositionString};
 pub use reader::{
     decode, parse_bytes, parse_bytes_with, parse_record, parse_record_with, visit_reader,

@@ -68,12 +68,12 @@ pub fn legal_move(pos: &Position, item: &MoveItem, directions: Directions) -> Op
 
 /// The fast path of a ply: when `spec` matches exactly one legal move, that move played
 /// with its trace, left in `trace` (without the no-legal-move end test, see
-/// `Position::play_if_legal_deferred`); `None` when it matches none or several (then
+/// `Position::play_into`); `None` when it matches none or several (then
 /// [`resolve`] says why).
 ///
 /// The moves a token can stand for are its written pit with the written sign (or either),
 /// with `*` as written (or, left out, with or without it). Legality is decided by
-/// `Position::play_if_legal` / `is_legal`, without generating every legal move; a capture
+/// `Position::play_into` / `is_legal`, without generating every legal move; a capture
 /// and a takasa from the same pit and sign are never both legal, so with the sign written
 /// the first legal form is the only one.
 pub(crate) fn play_written(
@@ -97,7 +97,7 @@ pub(crate) fn play_written(
                 safari: spec.safari,
             };
             if found.is_none() {
-                if let Some(next) = pos.play_if_legal_deferred_into(&mv, trace) {
+                if let Some(next) = pos.play_into(&mv, trace) {
                     found = Some((mv, next));
                     // The other form with this sign cannot be legal as well.
                     break;

@@ -1,9 +1,8 @@
-//! The fast paths agree with the slow reference: `is_legal` and `play_if_legal` (which
-//! decide a move's legality without generating every legal move) against membership in
-//! `legal_moves`, and `play_if_legal` against `play_unchecked`, for every move shape in every
-//! position of random games under every preset and a few option variants; and
-//! `play_if_legal_deferred_into`, with one trace reused for every move, against
-//! `play_if_legal_deferred`.
+//! The fast paths agree with the slow reference: `is_legal` and `play_into` (which decide
+//! a move's legality without generating every legal move) against membership in
+//! `legal_moves`, and `play_into`, with one trace reused for every move (its end test
+//! completed by `outcome`), against `play_unchecked` and `play`, for every move shape in
+//! every position of random games under every preset and a few option variants.
 
 use bao_testkit::Lcg;
 
@@ -56,17 +55,12 @@ fn check_position(pos: &Position, moves: &[Move], scratch: &mut MoveTrace) -> us
     for mv in moves {
         let want = legal.contains(mv);
         assert_eq!(pos.is_legal(mv), want, "is_legal({mv}) in\n{pos}");
-        match pos.play_if_legal(mv) {
-            Some((next, trace)) => {
-                assert!(want, "play_if_legal played illegal {mv} in\n{pos}");
+        match pos.play_into(mv, scratch) {
+            Some(n3) => {
+                assert!(want, "play_into played illegal {mv} in\n{pos}");
                 let (n2, t2) = pos.play_unchecked(mv);
-                assert_eq!(next, n2, "{mv} in\n{pos}");
-                assert_eq!(trace, t2, "{mv} in\n{pos}");
-                let (n3, mut t3) = pos.play_if_legal_deferred(mv).expect("legal");
                 assert_eq!(n3, n2, "{mv} in\n{pos}");
-                let n4 = pos.play_if_legal_deferred_into(mv, scratch);
-                assert_eq!(n4, Some(n3), "{mv} in\n{pos}");
-                assert_eq!(*scratch, t3, "{mv} in\n{pos}");
+                let mut t3 = scratch.clone();
                 if t3.outcome.is_none() {
                     // Only the no-legal-move test was left out.
                     t3.outcome = n3.outcome();
@@ -75,13 +69,8 @@ fn check_position(pos: &Position, moves: &[Move], scratch: &mut MoveTrace) -> us
                 assert_eq!(pos.play(mv).ok(), Some((n2, t2)), "{mv} in\n{pos}");
             }
             None => {
-                assert!(!want, "play_if_legal refused legal {mv} in\n{pos}");
+                assert!(!want, "play_into refused legal {mv} in\n{pos}");
                 assert!(pos.play(mv).is_err(), "{mv} in\n{pos}");
-                assert!(pos.play_if_legal_deferred(mv).is_none(), "{mv} in\n{pos}");
-                assert!(
-                    pos.play_if_legal_deferred_into(mv, scratch).is_none(),
-                    "{mv} in\n{pos}"
-                );
             }
         }
     }

@@ -1,6 +1,7 @@
 use bao_core::json::PositionJson;
 use bao_core::{
-    BySide, EndReason, Event, HouseState, LapEnd, Move, Pit, Position, RuleSet, Setup, Side,
+    BySide, EndReason, Event, HouseState, LapEnd, Move, MoveTrace, Pit, Position, RuleSet, Setup,
+    Side,
 };
 
 fn mv(s: &str) -> Move {
@@ -53,17 +54,18 @@ fn lcg(seed: u64) -> impl FnMut(usize) -> usize {
 }
 
 /// The position after `m` by every way of playing it, which must agree: `play`,
-/// `play_unchecked`, `play_fast`, `play_if_legal`, the deferred forms (completed by
-/// `outcome`), and, with `random`, `random_move` and `play_random_move` once they draw `m`.
+/// `play_unchecked`, `play_fast`, `play_into` (its end test completed by `outcome`), and, with `random`, `random_move` and `play_random_move` once they draw `m`.
 fn after_every_path(pos: &Position, m: Move, random: bool) -> Position {
     let (next, trace) = pos.play(&m).expect("legal");
     let (n2, t2) = pos.play_unchecked(&m);
     assert_eq!((n2, &t2), (next, &trace), "play_unchecked {m}");
     assert_eq!(pos.play_fast(&m), next, "play_fast {m}");
-    assert_eq!(pos.play_if_legal(&m), Some((next, trace.clone())));
-    let (n3, t3) = pos.play_if_legal_deferred(&m).expect("legal");
-    assert_eq!(n3, next, "play_if_legal_deferred {m}");
+    let mut t3 = MoveTrace::new(m, pos.to_move(), pos.stage());
+    let n3 = pos.play_into(&m, &mut t3).expect("legal");
+    assert_eq!(n3, next, "play_into {m}");
     assert_eq!(t3.outcome.or_else(|| n3.outcome()), trace.outcome);
+    t3.outcome = trace.outcome;
+    assert_eq!(t3, trace, "play_into {m}");
     assert_eq!(trace.outcome, next.outcome());
     if random {
         let drawn = (0..200).any(|seed| {
@@ -306,7 +308,7 @@ fn k3_lapses_when_no_kuu_takata_is_legal() {
     assert_eq!(names(&legal), ["A2<*", "A2>*"], "K3 lapses");
     for m in [mv("A5<*"), mv("A5>*")] {
         assert!(!blocked.is_legal(&m), "{m}");
-        assert!(blocked.play_if_legal(&m).is_none(), "{m}");
+        assert!(blocked.play(&m).is_err(), "{m}");
     }
     for &m in &legal {
         assert!(blocked.is_legal(&m), "{m}");

@@ -1,5 +1,3 @@
-use std::time::Instant;
-
 use bao_notation::{parse_bytes, parse_record, GameReader, SyntaxCode};
 
 const THREE: &str = "[Event \"1\"]\n\n1. A6<* a5>* 1-0\n\n[Event \"2\"]\n\n1. A7>* {open\n\n[Event \"3\"]\n\n1. A6>* (1. A7<* *\n; tail\n";
@@ -64,34 +62,28 @@ fn the_limit_skips_only_the_long_game() {
     assert_eq!(games[2].game.value.tag("Event").unwrap().value, "c");
 }
 
+/// Units that, repeated, make inputs a quadratic parser would choke on.
+const HOSTILE_UNITS: [&str; 10] = [
+    "(",
+    ")",
+    "[",
+    "{",
+    "1.",
+    "$",
+    "\"",
+    "A6<* ",
+    "[Event \"x\"]\n",
+    "(A6<* ",
+];
+
 #[test]
-fn hostile_inputs_are_linear() {
-    for unit in [
-        "(",
-        ")",
-        "[",
-        "{",
-        "1.",
-        "$",
-        "\"",
-        "A6<* ",
-        "[Event \"x\"]\n",
-        "(A6<* ",
-    ] {
-        let small = unit.repeat(10_000);
+fn hostile_inputs_parse_with_every_error_inside_the_text() {
+    // Their cost is measured, not asserted here (a timed test fails on a busy machine):
+    // the `hostile` benchmark of bao-notation reads them at two sizes.
+    for unit in HOSTILE_UNITS {
         let big = unit.repeat(100_000);
-        let t = Instant::now();
-        let _ = parse_record(&small);
-        let small_t = t.elapsed();
-        let t = Instant::now();
         let p = parse_record(&big);
-        let big_t = t.elapsed();
-        // Ten times the input may not take a hundred times as long (with slack for noise).
-        assert!(
-            big_t < small_t * 40 + std::time::Duration::from_millis(200),
-            "{unit:?}: {small_t:?} vs {big_t:?}"
-        );
-        assert!(p.errors.iter().all(|e| e.span.end <= big.len()));
+        assert!(p.errors.iter().all(|e| e.span.end <= big.len()), "{unit:?}");
     }
 }
 

@@ -87,10 +87,10 @@ impl Store {
         Ok(written)
     }
 
-    /// Replaces the file atomically with `text` ([`crate::io::write_atomic`]: a temporary
+    /// Replaces the file atomically with `text` ([`crate::durable::write_atomic`]: a temporary
     /// file, `fsync`, a rename, then the directory `fsync`'ed).
     fn rewrite(&mut self, text: &str) -> std::io::Result<()> {
-        crate::io::write_atomic(&self.path, text.as_bytes())?;
+        crate::durable::write_atomic(&self.path, text.as_bytes())?;
         self.text = Some(text.to_owned());
         Ok(())
     }

@@ -1,0 +1,349 @@
+//! Legality: whether a move is legal without generating every legal move, resolving a
+//! written move, and why a move is illegal.
+
+use crate::engine::{execute, Finish, Outcome as Run, Tracer};
+use crate::illegal::{IllegalReason, PlayError, ResolveError};
+use crate::movegen::{takasa_bits, Kind, MoveSet, MTAJI_MIN_SEEDS};
+use crate::pitset::PitSet;
+use crate::position::{EndReason, House, Outcome, Position};
+use crate::rules::Takasia;
+use crate::types::{Move, MoveSpec, Pit, Row, Sign, Stage, HOUSE_RING};
+
+impl Position {
+    /// Whether `mv` is legal here: the same answer as `legal_moves().contains(mv)`, found
+    /// without generating every legal move. A capture is legal when it is a candidate by
+    /// its first lap and its run is finite (and, under priority, takes the reserved pit when
+    /// another capture does); a takasa when no capture is legal and its pit is allowed.
+    #[must_use]
+    pub fn is_legal(&self, mv: &Move) -> bool {
+        self.legal_run(mv, &mut ()).is_some()
+    }
+
+    /// Decides whether `mv` is legal, running it (with `tracer`) once; the run when legal.
+    pub(crate) fn legal_run<T: Tracer>(&self, mv: &Move, tracer: &mut T) -> Option<Run> {
+        if self.ended.is_some() || self.front_row_outcome().is_some() {
+            return None;
+        }
+        let side = self.to_move;
+        if mv.pit.side() != side {
+            return None;
+        }
+        let own_run = |tracer: &mut T| {
+            let run = execute(self, *mv, tracer);
+            (!self.run_is_illegal(&run)).then_some(run)
+        };
+        match self.stage() {
+            Stage::Namua => {
+                if !mv.takasa {
+                    // Whether the move is a candidate depends on its own pit only.
+                    let cands = self.namua_capture_candidates_from(PitSet::single(mv.pit.ring()));
+                    let plain = Move {
+                        safari: false,
+                        ..*mv
+                    };
+                    if !cands.contains(&plain) {
+                        return None;
+                    }
+                    if mv.safari {
+                        let prun = self.simulate(plain);
+                        if self.run_is_illegal(&prun) || !prun.stopped_at_house {
+                            return None;
+                        }
+                    }
+                    return own_run(tracer);
+                }
+                let cands = self.namua_capture_candidates();
+                let placements = self.namua_placements();
+                if mv.safari || !placements.contains(mv.pit.ring()) || self.any_legal(&cands) {
+                    return None;
+                }
+                own_run(tracer)
+            }
+            Stage::Mtaji => {
+                if !mv.takasa {
+                    // Whether the move is a candidate depends on its own pit only; the other
+                    // candidates matter only under priority.
+                    let own =
+                        self.mtaji_capture_candidates_from(side, PitSet::single(mv.pit.ring()));
+                    if !own.contains(mv) {
+                        return None;
+                    }
+                    let run = own_run(tracer)?;
+                    // A candidate exists (this one), so priority applies when the rules give it.
+                    let priority = self.priority_pit();
+                    if let Some(h) = priority.filter(|&h| run.captured_mask & (1 << h) == 0) {
+                        let cands = self.mtaji_capture_candidates(side);
+                        // Not taking the reserved pit: legal only when no capture does.
+                        if self.rules.takasia == Takasia::AbstractPlay {
+                            return None;
+                        }
+                        let another_takes = cands.iter().any(|c| {
+                            let r = self.simulate(c);
+                            !self.run_is_illegal(&r) && r.captured_mask & (1 << h) != 0
+                        });
+                        if another_takes {
+                            return None;
+                        }
+                    }
+                    return Some(run);
+                }
+                let cands = self.mtaji_capture_candidates(side);
+                let priority = self.priority_pit().filter(|_| !cands.is_empty());
+                let takasas = MoveSet::empty(Kind::Takasa, side);
+                // A takasa shape (no safari).
+                takasas.bit_of(mv)?;
+                // A takasa: no capture may be legal (with AbstractPlay priority, a capture
+                // candidate leaves either captures or no move at all).
+                if !cands.is_empty()
+                    && ((priority.is_some() && self.rules.takasia == Takasia::AbstractPlay)
+                        || self.any_legal(&cands))
+                {
+                    return None;
+                }
+                if self.kuu_first() {
+                    if mv.pit == Pit::nyumba(side) {
+                        return own_run(tracer);
+                    }
+                    let kuu = MoveSet {
+                        bits: takasa_bits(HOUSE_RING),
+                        ..takasas
+                    };
+                    if self.any_legal(&kuu) {
+                        return None;
+                    }
+                }
+                let allowed = MoveSet {
+                    bits: self.mtaji_takasa_bits(),
+                    ..takasas
+                };
+                if !allowed.contains(mv) {
+                    return None;
+                }
+                own_run(tracer)
+            }
+        }
+    }
+
+    /// Resolves a move token (sign or `*` left out where forced) against this position.
+    ///
+    /// ```
+    /// use bao_core::{MoveSpec, Position, ResolveError, RuleSet};
+    ///
+    /// let start = Position::start(RuleSet::KISWAHILI);
+    /// // The `*` may be left out: no capture exists, so the move is a takasa.
+    /// let spec: MoveSpec = "A6<".parse().unwrap();
+    /// assert_eq!(start.resolve(&spec).unwrap().to_string(), "A6<*");
+    /// // The sign may not: both directions are legal.
+    /// let spec: MoveSpec = "A6".parse().unwrap();
+    /// assert!(matches!(start.resolve(&spec), Err(ResolveError::Ambiguous(m)) if m.len() == 2));
+    /// ```
+    ///
+    /// # Errors
+    /// No legal move matches ([`ResolveError::Illegal`], with the likeliest reading of the
+    /// spec and why it is illegal: for a sign left out, the left one unless only its
+    /// direction is forbidden by the kichwa rule G7), or several do
+    /// ([`ResolveError::Ambiguous`]: the sign is needed).
+    pub fn resolve(&self, spec: &MoveSpec) -> Result<Move, ResolveError> {
+        let legal = self.legal_moves();
+        let matches: Vec<Move> = legal.iter().copied().filter(|m| spec.matches(m)).collect();
+        match matches.as_slice() {
+            [one] => Ok(*one),
+            [] => {
+                let mv = Move {
+                    pit: spec.pit,
+                    sign: spec.sign.unwrap_or(Sign::Left),
+                    takasa: spec.takasa,
+                    safari: spec.safari,
+                };
+                let err = if spec.sign.is_none() {
+                    let other = Move {
+                        sign: Sign::Right,
+                        ..mv
+                    };
+                    let e1 = self.diagnose(&mv);
+                    if matches!(e1.reason, IllegalReason::KichwaNotChoosable { .. }) {
+                        self.diagnose(&other)
+                    } else {
+                        e1
+                    }
+                } else {
+                    self.diagnose(&mv)
+                };
+                let err = match err.reason {
+                    IllegalReason::NeverEnding(_) => err,
+                    _ => self
+                        .never_ending_takasa_reading(spec, &legal)
+                        .unwrap_or(err),
+                };
+                Err(ResolveError::Illegal(err))
+            }
+            many => Err(ResolveError::Ambiguous(many.to_vec())),
+        }
+    }
+
+    /// Where no capture exists, a token written without `*` is read as the takasa: when that
+    /// takasa never ends, its refusal (G11, with the cycle), whatever the reading as a capture
+    /// says (spec/notation.md, "Leaving out `*`").
+    fn never_ending_takasa_reading(&self, spec: &MoveSpec, legal: &[Move]) -> Option<PlayError> {
+        let no_capture = legal.first().is_some_and(|m| m.takasa);
+        if spec.takasa || spec.safari || !no_capture {
+            return None;
+        }
+        let signs: &[Sign] = match spec.sign {
+            Some(Sign::Left) => &[Sign::Left],
+            Some(Sign::Right) => &[Sign::Right],
+            None => &[Sign::Left, Sign::Right],
+        };
+        signs.iter().find_map(|&sign| {
+            let takasa = Move {
+                pit: spec.pit,
+                sign,
+                takasa: true,
+                safari: false,
+            };
+            let e = self.diagnose(&takasa);
+            matches!(e.reason, IllegalReason::NeverEnding(_)).then_some(e)
+        })
+    }
+
+    /// Explains why a move is not legal here: the reason of the first rule it breaks, in
+    /// the order of `spec/rules.md`'s checks (the game's end, the pit, the stage, the
+    /// captures, the sowing). Meant for a move [`Position::play_into`] or [`Position::is_legal`] refused; for a
+    /// legal move the answer is meaningless.
+    #[must_use]
+    pub fn diagnose(&self, mv: &Move) -> PlayError {
+        let fail = |reason| PlayError { mv: *mv, reason };
+        let side = self.to_move;
+        let a = self.analyse(None);
+        let over = self.ended.or_else(|| self.front_row_outcome()).or_else(|| {
+            a.is_empty().then(|| Outcome {
+                winner: Some(side.opponent()),
+                reason: EndReason::NoLegalMove,
+            })
+        });
+        if let Some(outcome) = over {
+            return fail(IllegalReason::GameOver { outcome });
+        }
+        if mv.pit.side() != side {
+            return fail(IllegalReason::NotOwnPit {
+                pit: mv.pit,
+                mover: side,
+            });
+        }
+        let legal = a.moves();
+        let captures = a.captures();
+        let count = self.get(mv.pit);
+        let stage = self.stage();
+        if stage == Stage::Namua {
+            if mv.pit.row() == Row::Back {
+                return fail(IllegalReason::NamuaBackRow { pit: mv.pit });
+            }
+            if count == 0 {
+                return fail(IllegalReason::NamuaEmptyPit { pit: mv.pit });
+            }
+        } else if count < MTAJI_MIN_SEEDS {
+            return fail(IllegalReason::TooFewSeeds { pit: mv.pit, count });
+        }
+        if mv.takasa && !captures.is_empty() {
+            return fail(IllegalReason::CaptureMandatory { captures });
+        }
+        // Only a move of the right shape is run: a namua capture needs seeds facing it.
+        let no_namua_capture =
+            stage == Stage::Namua && !mv.takasa && mv.pit.facing().is_none_or(|f| self.get(f) == 0);
+        let run = (!no_namua_capture).then(|| self.simulate(*mv));
+        if let Some(run) = run.filter(|r| self.run_is_illegal(r)) {
+            return fail(match run.finish {
+                Finish::NeverEnding(ne) => IllegalReason::NeverEnding(ne),
+                _ => IllegalReason::FrontRowGuard { mover: side },
+            });
+        }
+        if !mv.takasa {
+            let as_takasa = Move {
+                takasa: true,
+                safari: false,
+                ..*mv
+            };
+            if mv.safari {
+                let plain = Move {
+                    safari: false,
+                    ..*mv
+                };
+                if captures.contains(&plain) {
+                    return fail(IllegalReason::SafariWithoutHouse { plain });
+                }
+            }
+            if stage == Stage::Namua && mv.pit.facing().is_some_and(|f| self.get(f) > 0) {
+                let forced = if mv.pit.number() <= 2 {
+                    Some(Sign::Left)
+                } else if mv.pit.number() >= 7 {
+                    Some(Sign::Right)
+                } else {
+                    None
+                };
+                if let Some(forced) = forced.filter(|f| *f != mv.sign) {
+                    return fail(IllegalReason::KichwaNotChoosable {
+                        pit: mv.pit,
+                        forced,
+                    });
+                }
+            }
+            if stage == Stage::Mtaji && count >= self.rules.capture_threshold {
+                return fail(IllegalReason::TooManySeedsToCapture {
+                    pit: mv.pit,
+                    count,
+                    threshold: self.rules.capture_threshold,
+                });
+            }
+            if captures.is_empty() {
+                return fail(IllegalReason::NoCaptureExists {
+                    takasa: legal.contains(&as_takasa).then_some(as_takasa),
+                });
+            }
+            if let (Some(h), true) = (self.priority_pit(), stage == Stage::Mtaji) {
+                if self.mtaji_capture_candidates(side).contains(mv) {
+                    return fail(IllegalReason::CapturePriority {
+                        variant: self.rules.variant,
+                        reserved: Pit::from_ring(side.opponent(), usize::from(h)),
+                        captures,
+                    });
+                }
+            }
+            if self.rules.takasia == Takasia::Standard
+                && self.blocked[side.index()] == Some(mv.pit.ring() as u8)
+            {
+                return fail(IllegalReason::TakasiaPit { pit: mv.pit });
+            }
+            return fail(IllegalReason::NotACapture { captures });
+        }
+        // A takasa while no capture exists.
+        if stage == Stage::Namua {
+            let placements = self.namua_placements();
+            if !placements.contains(mv.pit.ring()) {
+                let functional = self.house_state(side) == crate::HouseState::Functional;
+                return fail(if functional && mv.pit == Pit::nyumba(side) {
+                    IllegalReason::NamuaHousePlacement { pit: mv.pit }
+                } else {
+                    IllegalReason::NamuaPlacement { pit: mv.pit }
+                });
+            }
+        } else {
+            let m = side.index();
+            if self.rules.takasia != Takasia::Off && self.blocked[m] == Some(mv.pit.ring() as u8) {
+                return fail(IllegalReason::TakasiaPit { pit: mv.pit });
+            }
+            if self.rules.first_takata_from_kuu
+                && self.houses[m] == House::Owned
+                && mv.pit != Pit::nyumba(side)
+                && legal.iter().all(|l| l.pit == Pit::nyumba(side))
+            {
+                return fail(IllegalReason::FirstTakataFromKuu {
+                    house: Pit::nyumba(side),
+                });
+            }
+            if mv.pit.row() == Row::Back {
+                return fail(IllegalReason::BackRowTakasa { pit: mv.pit });
+            }
+        }
+        fail(IllegalReason::NotLegal { legal })
+    }
+}

@@ -1,0 +1,834 @@
+//! Move generation: candidate moves as bit sets ([`MoveSet`]), the legal moves of a
+//! position, and random choice among them for playouts.
+
+use crate::engine::{execute_quick_into, Finish, Outcome as Run};
+use crate::pitset::PitSet;
+use crate::position::{House, Position, HOUSE_THRESHOLD};
+use crate::rules::Takasia;
+use crate::types::{Direction, Move, Pit, Side, Sign, Stage, HOUSE_RING, RING, ROW_PITS};
+
+/// The fewest seeds a mtaji move may start from (G6, M2, M4): a pit of one seed is not sown.
+pub(crate) const MTAJI_MIN_SEEDS: u8 = 2;
+
+/// A random choice: `pick(n)` returns a number below `n`.
+pub(crate) type Picker<'a> = Option<&'a mut dyn FnMut(usize) -> usize>;
+
+/// What the bits of a [`MoveSet`] stand for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// Namua captures: bit `4 * ring + 2 * sign + safari` (front pits only).
+    NamuaCapture,
+    /// Mtaji captures: bit `2 * ring + direction` (clockwise 0).
+    MtajiCapture,
+    /// Takasa moves: bit `2 * ring + sign` (`<` 0).
+    Takasa,
+}
+
+/// A set of moves of one kind and one side as the bits of a `u32`: move generation
+/// allocates and copies nothing, and sets are tested and combined with bit operations.
+/// Iteration follows the generation order (ring index, then sign or direction).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct MoveSet {
+    pub(crate) bits: u32,
+    pub(crate) kind: Kind,
+    pub(crate) side: Side,
+}
+
+const fn sign_bit(sign: Sign) -> u32 {
+    match sign {
+        Sign::Left => 0,
+        Sign::Right => 1,
+    }
+}
+
+const fn bit_sign(bit: u32) -> Sign {
+    if bit & 1 == 0 {
+        Sign::Left
+    } else {
+        Sign::Right
+    }
+}
+
+impl MoveSet {
+    pub(crate) const fn empty(kind: Kind, side: Side) -> MoveSet {
+        MoveSet {
+            bits: 0,
+            kind,
+            side,
+        }
+    }
+
+    /// The bit of `mv` in this set's encoding, if `mv` is of this set's kind and side.
+    pub(crate) fn bit_of(&self, mv: &Move) -> Option<u32> {
+        if mv.pit.side() != self.side {
+            return None;
+        }
+        let ring = mv.pit.ring() as u32;
+        match self.kind {
+            Kind::NamuaCapture => (!mv.takasa && ring < 8)
+                .then(|| 4 * ring + 2 * sign_bit(mv.sign) + u32::from(mv.safari)),
+            Kind::MtajiCapture => (!mv.takasa && !mv.safari).then(|| {
+                let dir = mv.sign.sowing_direction(mv.pit.row());
+                2 * ring + u32::from(dir == Direction::Anticlockwise)
+            }),
+            Kind::Takasa => (mv.takasa && !mv.safari).then(|| 2 * ring + sign_bit(mv.sign)),
+        }
+    }
+
+    /// The move of bit `bit`.
+    pub(crate) fn move_at(&self, bit: u32) -> Move {
+        match self.kind {
+            Kind::NamuaCapture => Move {
+                pit: Pit::from_ring(self.side, (bit / 4) as usize),
+                sign: bit_sign(bit / 2),
+                takasa: false,
+                safari: bit & 1 == 1,
+            },
+            Kind::MtajiCapture => {
+                let pit = Pit::from_ring(self.side, (bit / 2) as usize);
+                let dir = if bit & 1 == 0 {
+                    Direction::Clockwise
+                } else {
+                    Direction::Anticlockwise
+                };
+                Move {
+                    pit,
+                    sign: Sign::for_sowing(pit.row(), dir),
+                    takasa: false,
+                    safari: false,
+                }
+            }
+            Kind::Takasa => Move {
+                pit: Pit::from_ring(self.side, (bit / 2) as usize),
+                sign: bit_sign(bit),
+                takasa: true,
+                safari: false,
+            },
+        }
+    }
+
+    #[inline]
+    fn insert(&mut self, mv: &Move) {
+        if let Some(b) = self.bit_of(mv) {
+            self.bits |= 1 << b;
+        }
+    }
+
+    #[inline]
+    pub(crate) fn contains(&self, mv: &Move) -> bool {
+        self.bit_of(mv).is_some_and(|b| self.bits & (1 << b) != 0)
+    }
+
+    #[inline]
+    pub(crate) fn is_empty(&self) -> bool {
+        self.bits == 0
+    }
+
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.bits.count_ones() as usize
+    }
+
+    /// The bit of the `i`-th move (from 0, in order); `i` below `len()`.
+    #[inline]
+    fn nth_bit(&self, i: usize) -> u32 {
+        let mut b = self.bits;
+        for _ in 0..i {
+            b &= b - 1;
+        }
+        b.trailing_zeros()
+    }
+
+    #[inline]
+    pub(crate) fn first(&self) -> Option<Move> {
+        (!self.is_empty()).then(|| self.move_at(self.bits.trailing_zeros()))
+    }
+
+    /// The set bits, in order.
+    pub(crate) fn bit_iter(&self) -> impl Iterator<Item = u32> {
+        let mut b = self.bits;
+        std::iter::from_fn(move || {
+            (b != 0).then(|| {
+                let i = b.trailing_zeros();
+                b &= b - 1;
+                i
+            })
+        })
+    }
+
+    pub(crate) fn iter(&self) -> impl Iterator<Item = Move> + '_ {
+        self.bit_iter().map(|b| self.move_at(b))
+    }
+
+    pub(crate) fn moves(&self) -> Vec<Move> {
+        self.iter().collect()
+    }
+}
+
+/// The legal moves of a position.
+#[derive(Debug)]
+pub(crate) struct Analysis {
+    /// Legal captures (after never-ending and priority filters).
+    captures: MoveSet,
+    /// Legal takasa moves (empty when captures exist).
+    takasas: MoveSet,
+    /// With a picker: the move kept and its run (the one `random_move` plays).
+    chosen: Chosen,
+}
+
+/// A move picked at random and its run. Candidates are run straight into `run`, so the run
+/// of the move kept is never copied.
+#[derive(Debug)]
+struct Chosen {
+    mv: Option<Move>,
+    /// The run of `mv`; with `mv` unset, that of the last candidate tried, or a placeholder.
+    run: Run,
+}
+
+impl Chosen {
+    fn new() -> Chosen {
+        Chosen {
+            mv: None,
+            run: Run::UNPLAYED,
+        }
+    }
+}
+
+impl Analysis {
+    /// An empty analysis of `pos`: the capture kind of its stage.
+    fn new(pos: &Position) -> Analysis {
+        let capture_kind = match pos.stage() {
+            Stage::Namua => Kind::NamuaCapture,
+            Stage::Mtaji => Kind::MtajiCapture,
+        };
+        let side = pos.to_move;
+        Analysis {
+            captures: MoveSet::empty(capture_kind, side),
+            takasas: MoveSet::empty(Kind::Takasa, side),
+            chosen: Chosen::new(),
+        }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.captures.is_empty() && self.takasas.is_empty()
+    }
+
+    fn legal(&self) -> &MoveSet {
+        if self.captures.is_empty() {
+            &self.takasas
+        } else {
+            &self.captures
+        }
+    }
+
+    pub(crate) fn moves(&self) -> Vec<Move> {
+        self.legal().moves()
+    }
+
+    pub(crate) fn captures(&self) -> Vec<Move> {
+        self.captures.moves()
+    }
+}
+
+/// The number of sets of front pits (one bit a pit).
+const FRONT_SETS: usize = 1 << ROW_PITS;
+
+/// `NAMUA_SIGNS[f]`: the namua capture bits (`4 * i` for `<`, `4 * i + 2` for `>`) of the
+/// front pits `f` (bit i: ring index i); a kimbi pit enters at its own kichwa only.
+static NAMUA_SIGNS: [u32; FRONT_SETS] = namua_signs();
+
+const fn namua_signs() -> [u32; FRONT_SETS] {
+    let mut t = [0u32; FRONT_SETS];
+    let mut f = 0;
+    while f < FRONT_SETS {
+        let mut i = 0;
+        while i < ROW_PITS {
+            if f & (1 << i) != 0 {
+                // Kimbi pits 1, 2 (ring 0, 1) enter at the left kichwa, 7, 8 at the right.
+                let signs: u32 = if i <= 1 {
+                    0b0001
+                } else if i >= ROW_PITS - 2 {
+                    0b0100
+                } else {
+                    0b0101
+                };
+                t[f] |= signs << (4 * i);
+            }
+            i += 1;
+        }
+        f += 1;
+    }
+    t
+}
+
+/// Both takasa directions from every ring pit in `pits`, as [`Kind::Takasa`] bits.
+#[inline]
+fn both_signs(pits: PitSet) -> u32 {
+    pits.iter().fold(0, |out, r| out | takasa_bits(r))
+}
+
+/// Both directions of a takasa from ring pit `r`, as bits of a [`Kind::Takasa`] set.
+pub(crate) const fn takasa_bits(r: usize) -> u32 {
+    0b11 << (2 * r)
+}
+
+impl Position {
+    /// Every legal move, sorted.
+    #[must_use]
+    pub fn legal_moves(&self) -> Vec<Move> {
+        if self.ended.is_some() || self.front_row_outcome().is_some() {
+            return Vec::new();
+        }
+        let mut moves = self.analyse(None).moves();
+        moves.sort_unstable();
+        moves
+    }
+
+    /// Whether the side to move has a legal move (the end test of E2), stopping at the
+    /// first legal candidate instead of running them all.
+    pub(crate) fn has_legal_move(&self) -> bool {
+        !self.analyse(Some(&mut |_| 0)).is_empty()
+    }
+
+    /// A legal move chosen at random, with the position after it; `None` when the game is
+    /// over. `pick(n)` must return a number below `n`.
+    ///
+    /// Exact (only legal moves come out) but cheaper than [`Position::legal_moves`]:
+    /// candidates are run in random order until one is legal, instead of running them all,
+    /// and the run that proved the move legal is the one played. A candidate still going
+    /// after 64 laps (where never-ending detection begins) is set aside and decided only if
+    /// no other candidate of its group is legal, so a random game seldom pays for a cycle of
+    /// millions of laps (rules-reference §5.1); such a long move can still come out, but
+    /// only when nothing quicker is legal. Not uniform over the legal list.
+    pub fn random_move(&self, pick: &mut dyn FnMut(usize) -> usize) -> Option<(Move, Position)> {
+        let mut next = *self;
+        let mv = next.play_random_move(pick)?;
+        Some((mv, next))
+    }
+
+    /// [`Position::random_move`] played in place: the position becomes the one after the
+    /// move, which is returned; `None` (the position unchanged) when the game is over. The
+    /// same move as `random_move` for the same `pick`, without copying whole positions: the
+    /// form for playouts.
+    pub fn play_random_move(&mut self, pick: &mut dyn FnMut(usize) -> usize) -> Option<Move> {
+        if self.ended.is_some() || self.front_row_outcome().is_some() {
+            return None;
+        }
+        let mut a = Analysis::new(self);
+        self.analyse_into(Some(pick), &mut a);
+        if let Some(mv) = a.chosen.mv {
+            self.settle(&mv, &a.chosen.run, None);
+            return Some(mv);
+        }
+        let mv = a.captures.first().or_else(|| a.takasas.first())?;
+        let run = self.simulate(mv);
+        self.settle(&mv, &run, None);
+        Some(mv)
+    }
+
+    /// Classifies the candidates and runs them. With `pick`, each group is tried in random
+    /// order and only its first legal move is kept.
+    pub(crate) fn analyse(&self, pick: Option<&mut dyn FnMut(usize) -> usize>) -> Analysis {
+        let mut a = Analysis::new(self);
+        self.analyse_into(pick, &mut a);
+        a
+    }
+
+    /// [`Position::analyse`] into an analysis the caller keeps: a random playout reads the
+    /// chosen run where it was written, not from a copy.
+    fn analyse_into(&self, mut pick: Option<&mut dyn FnMut(usize) -> usize>, a: &mut Analysis) {
+        match self.stage() {
+            Stage::Namua => self.analyse_namua(&mut pick, a),
+            Stage::Mtaji => self.analyse_mtaji(&mut pick, a),
+        }
+    }
+
+    /// Runs candidates and keeps the legal ones: all of them, or with `pick` the first
+    /// found in a random order, left with its run in `chosen`.
+    ///
+    /// With `pick`, a candidate still going where never-ending detection would begin is set
+    /// aside, and decided exactly only if no other candidate is legal: a random playout
+    /// rarely pays for a cycle of millions of laps when another move will do. The move
+    /// chosen is legal all the same.
+    fn select(&self, mut cands: MoveSet, pick: &mut Picker<'_>, chosen: &mut Chosen) -> MoveSet {
+        let mut out = MoveSet { bits: 0, ..cands };
+        match pick {
+            Some(rng) => {
+                let mut set_aside = MoveSet { bits: 0, ..cands };
+                while !cands.is_empty() {
+                    let n = cands.len();
+                    let b = cands.nth_bit(rng(n).min(n - 1));
+                    cands.bits &= !(1 << b);
+                    let mv = cands.move_at(b);
+                    execute_quick_into(self, mv, &mut chosen.run);
+                    if chosen.run.finish == Finish::Undecided {
+                        set_aside.bits |= 1 << b;
+                        continue;
+                    }
+                    if !self.run_is_illegal(&chosen.run) {
+                        out.bits |= 1 << b;
+                        chosen.mv = Some(mv);
+                        return out;
+                    }
+                }
+                for b in set_aside.bit_iter() {
+                    let mv = set_aside.move_at(b);
+                    chosen.run = self.simulate(mv);
+                    if !self.run_is_illegal(&chosen.run) {
+                        out.bits |= 1 << b;
+                        chosen.mv = Some(mv);
+                        return out;
+                    }
+                }
+                out
+            }
+            None => {
+                for b in cands.bit_iter() {
+                    let run = self.simulate(cands.move_at(b));
+                    if !self.run_is_illegal(&run) {
+                        out.bits |= 1 << b;
+                    }
+                }
+                out
+            }
+        }
+    }
+
+    /// Whether some move of `cands` has a finite run (a legal move, when they are the
+    /// candidates of one group).
+    ///
+    /// Candidates that need a never-ending decision are decided last, only if none of the
+    /// others is legal.
+    pub(crate) fn any_legal(&self, cands: &MoveSet) -> bool {
+        // The random selection with a fixed choice: the first candidate in order that is
+        // legal, those needing a cycle decision last.
+        !self
+            .select(*cands, &mut Some(&mut |_| 0), &mut Chosen::new())
+            .is_empty()
+    }
+
+    /// Namua capture candidates (N2): an occupied front pit facing seeds, each sign that
+    /// may enter at a kichwa from it (no safari).
+    pub(crate) fn namua_capture_candidates(&self) -> MoveSet {
+        self.namua_capture_candidates_from(PitSet::FRONT)
+    }
+
+    /// The namua capture candidates from the front pits of `pits`.
+    pub(crate) fn namua_capture_candidates_from(&self, pits: PitSet) -> MoveSet {
+        let side = self.to_move;
+        let targets = PitSet::facing_seeds(self.ring(side), self.ring(side.opponent())) & pits;
+        MoveSet {
+            bits: NAMUA_SIGNS[usize::from((targets & PitSet::FRONT).bits())],
+            ..MoveSet::empty(Kind::NamuaCapture, side)
+        }
+    }
+
+    fn analyse_namua(&self, pick: &mut Picker<'_>, a: &mut Analysis) {
+        let side = self.to_move;
+        let cands = self.namua_capture_candidates();
+        if pick.is_some() {
+            // The first legal capture in random order; where it stops in the functional
+            // nyumba, a coin decides whether it goes on (safari), when that is legal.
+            a.captures = self.select(cands, pick, &mut a.chosen);
+            if let (Some(mv), Some(rng)) = (a.chosen.mv, pick.as_mut()) {
+                if a.chosen.run.stopped_at_house && rng(2) != 0 {
+                    let safari = Move { safari: true, ..mv };
+                    let srun = self.simulate(safari);
+                    if !self.run_is_illegal(&srun) {
+                        a.captures.bits = 0;
+                        a.captures.insert(&safari);
+                        a.chosen.mv = Some(safari);
+                        a.chosen.run = srun;
+                    }
+                }
+            }
+        } else {
+            // Every candidate, each run once (its run also tells whether it stops at the
+            // house, where the safari is a second move).
+            for b in cands.bit_iter() {
+                let mv = cands.move_at(b);
+                let run = self.simulate(mv);
+                if self.run_is_illegal(&run) {
+                    continue;
+                }
+                a.captures.insert(&mv);
+                if run.stopped_at_house {
+                    let safari = Move { safari: true, ..mv };
+                    if !self.run_is_illegal(&self.simulate(safari)) {
+                        a.captures.insert(&safari);
+                    }
+                }
+            }
+        }
+        if !a.captures.is_empty() {
+            return;
+        }
+        let cands = MoveSet {
+            bits: both_signs(self.namua_placements()),
+            ..MoveSet::empty(Kind::Takasa, side)
+        };
+        a.takasas = self.select(cands, pick, &mut a.chosen);
+    }
+
+    /// Front pits where a namua takasa may place its seed (N3a, N3b).
+    pub(crate) fn namua_placements(&self) -> PitSet {
+        let side = self.to_move;
+        let own = self.ring(side);
+        let house_owned = self.rules.houses && self.houses[side.index()] == House::Owned;
+        let occupied = PitSet::front_holding(own, 1);
+        let multi = PitSet::front_holding(own, 2);
+        if house_owned && own[HOUSE_RING] >= HOUSE_THRESHOLD {
+            // N3a: a functional nyumba only when it is the only occupied front pit.
+            let others = occupied.without(HOUSE_RING);
+            return if others.is_empty() {
+                PitSet::single(HOUSE_RING)
+            } else {
+                others
+            };
+        }
+        let allowed = if house_owned && !self.rules.dormant_house_placeable {
+            PitSet::FRONT.without(HOUSE_RING)
+        } else {
+            PitSet::FRONT
+        };
+        if !(multi & allowed).is_empty() {
+            return multi & allowed;
+        }
+        if !(occupied & allowed).is_empty() {
+            return occupied & allowed;
+        }
+        occupied
+    }
+
+    /// Mtaji capture candidates by the first-lap rule (G6, M2), before execution.
+    pub(crate) fn mtaji_capture_candidates(&self, side: Side) -> MoveSet {
+        self.mtaji_capture_candidates_from(side, PitSet::ALL)
+    }
+
+    /// The mtaji capture candidates that start in the pits of `starts`: the same as [`Position::mtaji_capture_candidates`] restricted to those pits,
+    /// cheaper when they are few (a validator asking about one written move).
+    pub(crate) fn mtaji_capture_candidates_from(&self, side: Side, starts: PitSet) -> MoveSet {
+        let own = self.ring(side);
+        let opp = self.ring(side.opponent());
+        let mut out = MoveSet::empty(Kind::MtajiCapture, side);
+        // Front pits where a first lap captures: occupied, facing seeds.
+        let targets = PitSet::facing_seeds(own, opp);
+        if targets.is_empty() {
+            return out;
+        }
+        // Doubled so that a first lap ending at r + n (mod 16) is bit r + n.
+        let wrapped = u32::from(targets.bits()) | u32::from(targets.bits()) << RING;
+        let blocked_start = match self.rules.takasia {
+            Takasia::Standard => {
+                self.blocked[side.index()].map_or(PitSet::EMPTY, |h| PitSet::single(usize::from(h)))
+            }
+            _ => PitSet::EMPTY,
+        };
+        // Starts of two seeds or more, below the threshold (G6, M2), not takasia'd.
+        let pits = starts
+            & PitSet::holding(own, MTAJI_MIN_SEEDS)
+            & !PitSet::holding(own, self.rules.capture_threshold)
+            & !blocked_start;
+        for r in pits.iter() {
+            let n = usize::from(own[r]) % RING;
+            let cw = (wrapped >> (r + n)) & 1;
+            let acw = (wrapped >> (r + RING - n)) & 1;
+            out.bits |= (cw | acw << 1) << (2 * r);
+        }
+        out
+    }
+
+    /// The pit the side to move must capture (T5/K4), if the rules give priority.
+    pub(crate) fn priority_pit(&self) -> Option<u8> {
+        if !self.rules.capture_priority {
+            return None;
+        }
+        self.blocked[self.to_move.opponent().index()]
+    }
+
+    fn analyse_mtaji(&self, pick: &mut Picker<'_>, a: &mut Analysis) {
+        let side = self.to_move;
+        let cands = self.mtaji_capture_candidates(side);
+        if let Some(h) = self.priority_pit().filter(|_| !cands.is_empty()) {
+            // Priority needs every capture run: keep those that take h (T5/K4).
+            let (mut all, mut kept) = (cands, cands);
+            (all.bits, kept.bits) = (0, 0);
+            for b in cands.bit_iter() {
+                let run = self.simulate(cands.move_at(b));
+                if !self.run_is_illegal(&run) {
+                    all.bits |= 1 << b;
+                    if run.captured_mask & (1 << h) != 0 {
+                        kept.bits |= 1 << b;
+                    }
+                }
+            }
+            let pool = if !kept.is_empty() {
+                kept
+            } else if self.rules.takasia == Takasia::AbstractPlay {
+                // AbstractPlay: no capture takes the pit, so there is no move at all.
+                return;
+            } else {
+                all
+            };
+            a.captures = match pick {
+                Some(rng) if !pool.is_empty() => {
+                    let n = pool.len();
+                    MoveSet {
+                        bits: 1 << pool.nth_bit(rng(n).min(n - 1)),
+                        ..pool
+                    }
+                }
+                _ => pool,
+            };
+        } else {
+            a.captures = self.select(cands, pick, &mut a.chosen);
+        }
+        if !a.captures.is_empty() {
+            return;
+        }
+        if self.kuu_first() {
+            let kuu = MoveSet {
+                bits: takasa_bits(HOUSE_RING),
+                ..a.takasas
+            };
+            a.takasas = self.select(kuu, pick, &mut a.chosen);
+            if !a.takasas.is_empty() {
+                return;
+            }
+        }
+        let cands = MoveSet {
+            bits: self.mtaji_takasa_bits(),
+            ..a.takasas
+        };
+        a.takasas = self.select(cands, pick, &mut a.chosen);
+    }
+
+    /// K3: while the kuu stands (and can be sown, and is not the mover's takasia'd pit), a
+    /// mtaji takata must start from it. Where neither direction is legal the rule lapses
+    /// (A.4.11); the callers test that.
+    pub(crate) fn kuu_first(&self) -> bool {
+        self.rules.first_takata_from_kuu
+            && self.rules.houses
+            && self.houses[self.m()] == House::Owned
+            && self.ring(self.to_move)[HOUSE_RING] >= MTAJI_MIN_SEEDS
+            && self.takasa_excluded() != Some(HOUSE_RING)
+    }
+
+    /// The front pit (ring index) the side to move may not start a mtaji takasa from (T3).
+    fn takasa_excluded(&self) -> Option<usize> {
+        match self.rules.takasia {
+            Takasia::Off => None,
+            Takasia::Standard => self.blocked[self.m()].map(usize::from),
+            Takasia::AbstractPlay => self.abstractplay_exclusion(),
+        }
+    }
+
+    /// The mtaji takasa candidates as [`Kind::Takasa`] bits, K3 aside (M4, T3).
+    pub(crate) fn mtaji_takasa_bits(&self) -> u32 {
+        let own = self.ring(self.to_move);
+        let excluded = self.takasa_excluded();
+        let multi = PitSet::holding(own, MTAJI_MIN_SEEDS);
+        let multi_front = both_signs(multi & PitSet::FRONT);
+        let front = multi_front & !excluded.map_or(0, takasa_bits);
+        let back_allowed = match self.rules.takasia {
+            // A takasia'd pit counts as holding two or more (A.4.10).
+            Takasia::Standard | Takasia::Off => multi_front == 0,
+            Takasia::AbstractPlay => front == 0,
+        };
+        if !back_allowed {
+            return front;
+        }
+        both_signs(multi & PitSet::BACK)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{EndlessMove, RuleSet, PRESET_NAMES};
+    use crate::takasia::first_lap_end;
+
+    /// The first-lap capture test written out pit by pit, as the rules state it.
+    fn capture_candidates_by_the_book(pos: &Position, side: Side) -> Vec<Move> {
+        let own = pos.ring(side);
+        let opp = pos.ring(side.opponent());
+        let blocked = match pos.rules.takasia {
+            Takasia::Standard => pos.blocked[side.index()].map(usize::from),
+            _ => None,
+        };
+        let mut out = Vec::new();
+        for r in 0..RING {
+            let n = own[r];
+            if n < 2 || n >= pos.rules.capture_threshold || Some(r) == blocked {
+                continue;
+            }
+            for dir in [Direction::Clockwise, Direction::Anticlockwise] {
+                let end = first_lap_end(r, usize::from(n), dir);
+                if end < 8 && own[end] > 0 && opp[7 - end] > 0 {
+                    let pit = Pit::from_ring(side, r);
+                    out.push(Move {
+                        pit,
+                        sign: Sign::for_sowing(pit.row(), dir),
+                        takasa: false,
+                        safari: false,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// A small deterministic choice of a number below `n` (an LCG) for random games.
+    fn lcg(seed: u64) -> impl FnMut(usize) -> usize {
+        bao_testkit::Lcg::new(seed).picker()
+    }
+
+    /// Mancala World Problem 3 (as in `tests/it/never_ending.rs`): the namua takasa `A3<*`
+    /// never ends (cycle from lap 1, period 228); the other takasas end.
+    fn problem_3(rules: RuleSet) -> Position {
+        let mut s = crate::position::Setup::start(rules);
+        s.hands = crate::types::BySide::new(11, 11);
+        s.pits = [
+            [1, 6, 3, 1, 0, 5, 4, 0],
+            [2, 1, 0, 5, 0, 3, 0, 1],
+            [1, 0, 0, 9, 0, 0, 0, 0],
+            [0; 8],
+        ];
+        s.houses = crate::types::BySide::new(
+            crate::position::HouseState::Destroyed,
+            crate::position::HouseState::Destroyed,
+        );
+        Position::from_setup(s).expect("Problem 3 is a valid position")
+    }
+
+    fn takasas(pos: &Position, moves: &[&str]) -> MoveSet {
+        let mut set = MoveSet::empty(Kind::Takasa, pos.to_move);
+        for mv in moves {
+            set.insert(&mv.parse().expect("a move"));
+        }
+        set
+    }
+
+    #[test]
+    fn a_candidate_set_aside_is_decided_when_no_other_is_legal() {
+        let endless: Move = "A3<*".parse().expect("a move");
+        let mut draw = RuleSet::KISWAHILI;
+        draw.set_option("endless_move", "draw").expect("an option");
+        for rules in [RuleSet::KISWAHILI, draw] {
+            let pos = problem_3(rules);
+            let legal = rules.endless_move == EndlessMove::Draw;
+            // Alone, it is decided in full: illegal (G11) by default, legal under `draw`.
+            let alone = takasas(&pos, &["A3<*"]);
+            let mut chosen = Chosen::new();
+            let kept = pos.select(alone, &mut Some(&mut |_| 0), &mut chosen);
+            assert_eq!(kept.contains(&endless), legal, "{rules:?}");
+            match chosen.mv {
+                Some(mv) => {
+                    assert!(legal);
+                    assert_eq!(mv, endless);
+                    assert_eq!(
+                        chosen.run.finish,
+                        Finish::NeverEnding(crate::trace::NeverEnding {
+                            cycle_start_lap: 1,
+                            period: 228
+                        })
+                    );
+                }
+                None => assert!(!legal),
+            }
+            assert_eq!(pos.any_legal(&alone), legal);
+            // Beside a move that ends, it is set aside even when picked first (the lower
+            // bit, index 0), under either policy.
+            let pair = takasas(&pos, &["A3<*", "A6<*"]);
+            assert_eq!(pair.nth_bit(0), alone.nth_bit(0));
+            let mut chosen = Chosen::new();
+            let kept = pos.select(pair, &mut Some(&mut |_| 0), &mut chosen);
+            let other: Move = "A6<*".parse().expect("a move");
+            assert_eq!(kept.iter().collect::<Vec<_>>(), [other]);
+            assert_eq!(chosen.mv, Some(other));
+            assert_eq!(chosen.run.finish, Finish::Done);
+            assert!(pos.any_legal(&pair));
+        }
+    }
+
+    #[test]
+    fn quick_runs_agree_with_full_runs() {
+        let mut pick = lcg(11);
+        let (mut decided, mut undecided) = (0, 0);
+        let mut check = |pos: &Position, cands: MoveSet| {
+            for mv in cands.iter() {
+                let full = pos.simulate(mv);
+                let mut quick = Run::UNPLAYED;
+                execute_quick_into(pos, mv, &mut quick);
+                match (quick.finish != Finish::Undecided).then_some(quick) {
+                    Some(quick) => {
+                        decided += 1;
+                        assert_eq!(quick.after, full.after, "{mv} in\n{pos}");
+                        assert_eq!(quick.finish, full.finish, "{mv} in\n{pos}");
+                        assert_eq!(quick.laps, full.laps, "{mv} in\n{pos}");
+                        assert_eq!(quick.sown, full.sown, "{mv} in\n{pos}");
+                        assert_eq!(quick.captured_mask, full.captured_mask);
+                        assert_eq!(quick.first_capture, full.first_capture);
+                        assert_eq!(quick.stopped_at_house, full.stopped_at_house);
+                    }
+                    None => {
+                        undecided += 1;
+                        assert!(full.laps >= 64, "{mv} in\n{pos}");
+                    }
+                }
+            }
+            let by_definition = cands
+                .iter()
+                .any(|mv| !pos.run_is_illegal(&pos.simulate(mv)));
+            assert_eq!(pos.any_legal(&cands), by_definition, "{pos}");
+        };
+        for name in PRESET_NAMES {
+            let rules = RuleSet::preset(name).expect("preset");
+            for _ in 0..12 {
+                let mut pos = Position::start(rules);
+                while let Some((_, next)) = pos.random_move(&mut pick) {
+                    if pos.stage() == Stage::Mtaji {
+                        check(&pos, pos.mtaji_capture_candidates(pos.to_move));
+                        check(
+                            &pos,
+                            MoveSet {
+                                bits: pos.mtaji_takasa_bits(),
+                                ..MoveSet::empty(Kind::Takasa, pos.to_move)
+                            },
+                        );
+                    } else {
+                        check(&pos, pos.namua_capture_candidates());
+                    }
+                    pos = next;
+                }
+            }
+        }
+        check(
+            &problem_3(RuleSet::KISWAHILI),
+            takasas(&problem_3(RuleSet::KISWAHILI), &["A3<*", "A3>*"]),
+        );
+        assert!(decided > 5000, "{decided} quick runs decided");
+        assert!(undecided > 0, "no quick run was left undecided");
+    }
+
+    #[test]
+    fn bitmask_capture_candidates_agree_with_the_book() {
+        let mut pick = lcg(5);
+        let mut checked = 0;
+        for name in PRESET_NAMES {
+            let rules = RuleSet::preset(name).expect("preset");
+            for _ in 0..20 {
+                let mut pos = Position::start(rules);
+                while let Some((_, next)) = pos.random_move(&mut pick) {
+                    for side in Side::ALL {
+                        let fast: Vec<Move> = pos.mtaji_capture_candidates(side).iter().collect();
+                        assert_eq!(fast, capture_candidates_by_the_book(&pos, side), "{pos}");
+                        checked += 1;
+                    }
+                    pos = next;
+                }
+            }
+        }
+        assert!(checked > 1000);
+    }
+}

@@ -1,0 +1,684 @@
+//! Plain takasa relays seen from the pit being sown from: the frame in which long
+//! never-ending relays are decided.
+//!
+//! A plain relay (a takasa lap with no house, no takasia'd pit and no capture in play)
+//! depends only on the mover's 16-pit ring, the pit where the last lap ended and the
+//! direction; the opponent's ring, the hands and the stage stay as they were. Its laps
+//! commute with turning the ring (and, for anticlockwise sowing, with mirroring it): the same
+//! counts one pit further round give the same laps one pit further round. So a relay is
+//! followed here in its *frame*: the ring turned so that byte `i` holds the seeds `i` pits
+//! ahead of the current pit in the sowing direction. Frame states that repeat repeat the
+//! relay up to a turn; if the frame repeats after `p` laps while the ring has turned by `d`
+//! pits, the relay itself repeats after `p * 16 / gcd(d, 16)` laps (and not before: the
+//! relay's states return only where their frames do). Deciding a never-ending relay in its
+//! frame therefore runs up to 16 times fewer laps (BENCHMARKS.md, "Never-ending relays").
+//!
+//! The one rule that does not turn with the ring is the front-row guard (G10): a takasa
+//! lap lifted from the last front pit before the back row, leaving the front row empty,
+//! ends the move. Its frame pattern (the seven pits behind the lifted one all empty) is
+//! watched, and a relay that shows it is followed round its whole cycle before it is called
+//! never-ending.
+
+use crate::types::{Direction, RING};
+
+/// One seed in every pit of half a ring.
+const ONES_64: u64 = u64::from_le_bytes([1; 8]);
+
+/// `SOW0[n]`: one seed in each of frame pits `1..=n`.
+static SOW0: [u128; RING] = sow0_table();
+
+const fn sow0_table() -> [u128; RING] {
+    let mut t = [0u128; RING];
+    let mut n = 1;
+    while n < RING {
+        t[n] = t[n - 1] | (1u128 << (8 * n));
+        n += 1;
+    }
+    t
+}
+
+/// The frame of a ring whose last lap ended at `cur`, sowing in `dir`: byte `i` holds the
+/// seeds of the pit `i` steps ahead of `cur`.
+#[inline]
+pub(crate) fn to_frame(ring: u128, cur: usize, dir: Direction) -> u128 {
+    let cur = (cur % RING) as u32;
+    match dir {
+        Direction::Clockwise => ring.rotate_right(8 * cur),
+        Direction::Anticlockwise => ring.swap_bytes().rotate_right(8 * (15 - cur)),
+    }
+}
+
+/// The ring of a frame whose pit 0 is ring pit `cur` ([`to_frame`] undone).
+#[inline]
+pub(crate) fn from_frame(q: u128, cur: usize, dir: Direction) -> u128 {
+    let cur = (cur % RING) as u32;
+    match dir {
+        Direction::Clockwise => q.rotate_left(8 * cur),
+        Direction::Anticlockwise => q.rotate_left(8 * (15 - cur)).swap_bytes(),
+    }
+}
+
+/// How a relay ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// The last lap ended in an empty pit.
+    Done,
+    /// The front-row guard ended the move (the lifted pit is already empty).
+    FrontRowEmptied,
+}
+
+/// A plain relay being followed in its frame.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Relay {
+    /// The frame (byte 0: the pit where the last lap ended).
+    pub(crate) q: u128,
+    /// The ring index of frame pit 0.
+    pub(crate) cur: usize,
+    pub(crate) dir: Direction,
+    /// Whether the front-row guard applies (a takasa under the strict guard).
+    pub(crate) guard: bool,
+    /// Whether the guard's frame pattern has been met, guard or not (see the module
+    /// documentation).
+    pub(crate) pattern_seen: bool,
+    pub(crate) laps: u64,
+    pub(crate) sown: u64,
+}
+
+impl Relay {
+    /// A relay at the end of a lap that ended in ring pit `cur`.
+    pub(crate) fn new(ring: u128, cur: usize, dir: Direction, guard: bool) -> Relay {
+        Relay {
+            q: to_frame(ring, cur, dir),
+            cur: cur % RING,
+            dir,
+            guard,
+            pattern_seen: false,
+            laps: 0,
+            sown: 0,
+        }
+    }
+
+    /// The ring as it is now.
+    pub(crate) fn ring(&self) -> u128 {
+        from_frame(self.q, self.cur, self.dir)
+    }
+
+    /// The ring pit where the guard can fire: the last front pit before the back row.
+    fn guard_pit(&self) -> usize {
+        match self.dir {
+            Direction::Clockwise => 7,
+            Direction::Anticlockwise => 0,
+        }
+    }
+
+    /// Plays one lap: lifts frame pit 0 and sows it. `Some` when the move ends instead.
+    #[inline(always)]
+    pub(crate) fn lap(&mut self) -> Option<Stop> {
+        let n = (self.q & 0xff) as usize;
+        if n == 1 {
+            return Some(Stop::Done);
+        }
+        let q = self.q - n as u128;
+        let pattern = q >> 72 == 0;
+        self.pattern_seen |= pattern;
+        if self.guard && pattern && self.cur == self.guard_pit() {
+            self.q = q;
+            return Some(Stop::FrontRowEmptied);
+        }
+        // Seeds go to frame pits 1, 2, ...: n / 16 to every pit, one more to pits 1..=n%16;
+        // no byte carries (counts stay below 65), so the halves are added apart.
+        let k = n % RING;
+        let t = SOW0[k];
+        let full = (n / RING) as u64 * ONES_64;
+        let lo = (q as u64) + (t as u64) + full;
+        let hi = ((q >> 64) as u64) + ((t >> 64) as u64) + full;
+        self.q = (u128::from(hi) << 64 | u128::from(lo)).rotate_right(8 * k as u32);
+        self.cur = (self.cur + k * self.dir.step()) % RING;
+        self.laps += 1;
+        self.sown += n as u64;
+        None
+    }
+}
+
+/// The relay's period from its frame's period `frame_period` and the turn `turn` (in pits)
+/// the ring made over it.
+pub(crate) fn period(frame_period: u64, turn: usize) -> u64 {
+    let g = gcd(turn % RING, RING) as u64;
+    frame_period * (RING as u64 / g)
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    if a == 0 {
+        b
+    } else {
+        gcd(b % a, a)
+    }
+}
+
+/// The turn from ring pit `from` to ring pit `to` in direction `dir`, in pits (0..16).
+pub(crate) fn turn(from: usize, to: usize, dir: Direction) -> usize {
+    match dir {
+        Direction::Clockwise => (to + RING - from) % RING,
+        Direction::Anticlockwise => (from + RING - to) % RING,
+    }
+}
+
+/// Frames that are distinguished points: one frame in `2^DP_BITS` on average (4096), chosen
+/// by a hash, so that a relay on a known cycle meets one within a few thousand laps. (Unit tests
+/// use denser points and keep short cycles, so that random relays exercise the memo.)
+const DP_BITS: u32 = if cfg!(test) { 3 } else { 12 };
+
+/// The most distinguished points the memo keeps (about 80 bytes each, with their cycle's list).
+pub(crate) const MEMO_POINTS: usize = 1 << 18;
+
+/// Cycles shorter than this are decided cold in well under a millisecond: not kept.
+pub(crate) const MEMO_MIN_FRAME_PERIOD: u64 = if cfg!(test) { 64 } else { 1 << 16 };
+
+/// Whether a frame is a distinguished point.
+#[inline(always)]
+pub(crate) fn distinguished(q: u128) -> bool {
+    let h = ((q >> 64) as u64 ^ (q as u64).rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    h >> (64 - DP_BITS) == 0
+}
+
+/// A relay cycle in the memo: its frame period, the turn over one frame period, whether
+/// some frame on it shows the front-row guard's pattern, and its distinguished points with
+/// their offsets on the cycle (from a fixed frame of it), in order.
+#[derive(Debug)]
+struct Cycle {
+    frame_period: u64,
+    turn: usize,
+    pattern: bool,
+    points: Vec<(u64, u128)>,
+}
+
+/// A known cycle met at a distinguished point: what a relay needs to decide itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Known {
+    /// The cycle's frame period.
+    pub(crate) frame_period: u64,
+    /// The turn over one frame period.
+    pub(crate) turn: usize,
+    /// A frame of the cycle behind the point met ([`recall`]).
+    pub(crate) earlier: u128,
+    /// How many laps behind the point met `earlier` is (at most a frame period).
+    pub(crate) laps_behind: u64,
+}
+
+/// The process-wide memo of long relay cycles decided so far, keyed by their distinguished
+/// frames. Frames do not depend on the direction, so one entry serves both.
+#[derive(Debug, Default)]
+struct Memo {
+    points: std::collections::HashMap<u128, (u32, u64)>,
+    cycles: Vec<Cycle>,
+}
+
+fn memo() -> &'static std::sync::Mutex<Memo> {
+    static MEMO: std::sync::OnceLock<std::sync::Mutex<Memo>> = std::sync::OnceLock::new();
+    MEMO.get_or_init(Default::default)
+}
+
+/// Looks a distinguished frame up: the cycle it lies on, if known, with a frame of that
+/// cycle at least `behind_at_least` laps behind it (the nearest distinguished point that far
+/// back, or the frame itself one frame period back). `None` when the cycle is not known,
+/// when it shows the guard's pattern and `guard` applies (then only a full run decides), or
+/// when it is shorter than `behind_at_least` laps.
+pub(crate) fn recall(q: u128, guard: bool, behind_at_least: u64) -> Option<Known> {
+    let memo = memo()
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let &(c, offset) = memo.points.get(&q)?;
+    let cycle = &memo.cycles[c as usize];
+    let fp = cycle.frame_period;
+    if (guard && cycle.pattern) || fp < behind_at_least {
+        return None;
+    }
+    let n = cycle.points.len();
+    let at = cycle.points.partition_point(|&(o, _)| o < offset);
+    (1..=n).find_map(|back| {
+        let (o, earlier) = cycle.points[(at + n - back) % n];
+        let laps_behind = match (offset + fp - o) % fp {
+            0 => fp,
+            d => d,
+        };
+        (laps_behind >= behind_at_least).then_some(Known {
+            frame_period: fp,
+            turn: cycle.turn,
+            earlier,
+            laps_behind,
+        })
+    })
+}
+
+/// Stores a decided cycle: its frame period, turn, pattern flag and its distinguished
+/// frames with their offsets (from one walk round the cycle). Ignored when the memo is full
+/// or the cycle is short or already known.
+pub(crate) fn remember(frame_period: u64, turn: usize, pattern: bool, points: &[(u64, u128)]) {
+    if frame_period < MEMO_MIN_FRAME_PERIOD || points.is_empty() {
+        return;
+    }
+    let mut memo = memo()
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    // One cycle takes at most an eighth of the memo: beyond that, every k-th point (any
+    // points of the cycle will do; fewer only mean longer walks to the first one met).
+    let room = (MEMO_POINTS - memo.points.len()).min(MEMO_POINTS / 8);
+    if room == 0 || memo.points.contains_key(&points[0].1) {
+        return;
+    }
+    let Ok(c) = u32::try_from(memo.cycles.len()) else {
+        return;
+    };
+    let mut sorted: Vec<(u64, u128)> = points
+        .iter()
+        .step_by(points.len().div_ceil(room))
+        .map(|&(o, q)| (o % frame_period, q))
+        .collect();
+    sorted.sort_unstable_by_key(|&(o, _)| o);
+    for &(o, q) in &sorted {
+        memo.points.insert(q, (c, o));
+    }
+    memo.cycles.push(Cycle {
+        frame_period,
+        turn: turn % RING,
+        pattern,
+        points: sorted,
+    });
+}
+
+/// Empties the process-wide memo of long never-ending relay cycles that legality checks
+/// fill as they meet them (at most about 20 MB). Answers never depend on it: the next
+/// decision of a cycle forgotten is only slower (the first one of a long cycle can take up
+/// to about a second). For measurements of cold decisions, and for long-running processes
+/// that want the memory back.
+pub fn forget_relay_cycles() {
+    let mut memo = memo()
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    memo.points = std::collections::HashMap::new();
+    memo.cycles = Vec::new();
+}
+
+/// How many cycles the memo holds.
+#[cfg(test)]
+pub(crate) fn cycles_known() -> usize {
+    memo()
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .cycles
+        .len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::sow_ring;
+
+    /// 31 random bits from the tests' generator.
+    fn next(state: &mut bao_testkit::Lcg) -> u64 {
+        state.next_u64() >> 33
+    }
+
+    #[test]
+    fn frames_turn_back_into_rings() {
+        let mut s = bao_testkit::Lcg::new(5);
+        for _ in 0..1000 {
+            let ring = u128::from(next(&mut s)) << 64 | u128::from(next(&mut s));
+            for cur in 0..RING {
+                for dir in [Direction::Clockwise, Direction::Anticlockwise] {
+                    let q = to_frame(ring, cur, dir);
+                    assert_eq!(from_frame(q, cur, dir), ring);
+                    // Byte i of the frame is the pit i steps ahead.
+                    let ahead = (cur + 3 * dir.step()) % RING;
+                    assert_eq!((q >> 24) as u8, (ring >> (8 * ahead)) as u8);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_frame_lap_is_a_ring_lap() {
+        let mut s = bao_testkit::Lcg::new(9);
+        for _ in 0..20_000 {
+            // 64 seeds at most, spread at random.
+            let mut pits = [0u8; RING];
+            let total = 2 + next(&mut s) % 63;
+            for _ in 0..total {
+                pits[(next(&mut s) % 16) as usize] += 1;
+            }
+            let cur = (next(&mut s) % 16) as usize;
+            let dir = if next(&mut s) % 2 == 0 {
+                Direction::Clockwise
+            } else {
+                Direction::Anticlockwise
+            };
+            let ring = u128::from_le_bytes(pits);
+            let mut relay = Relay::new(ring, cur, dir, false);
+            let n = pits[cur] as usize;
+            let stop = relay.lap();
+            if n == 1 {
+                assert_eq!(stop, Some(Stop::Done));
+                continue;
+            }
+            assert_eq!(stop, None);
+            let lifted = ring - ((n as u128) << (8 * cur));
+            let (want, end) = sow_ring(lifted, cur, n, dir);
+            assert_eq!(
+                (relay.ring(), relay.cur),
+                (want, end),
+                "{pits:?} {cur} {dir:?}"
+            );
+        }
+    }
+
+    /// The §5.1 stress case (South to move, A4>* never ends: period 156,182,288 from lap
+    /// 1), and the same board seen from North (the same relay, anticlockwise for the other
+    /// side): cold, warm, and warm from the other side, all exact.
+    #[test]
+    fn the_stress_case_is_decided_the_same_cold_and_warm() {
+        use crate::engine::{execute, execute_cold, Finish};
+        use crate::trace::NeverEnding;
+        use crate::{BySide, HouseState, Move, Position, RuleSet, Setup, Side};
+        let rows = [
+            [3, 0, 3, 2, 7, 1, 13, 2],
+            [4, 3, 2, 1, 2, 1, 4, 9],
+            [0, 1, 0, 0, 0, 0, 0, 0],
+            [1, 1, 2, 0, 0, 1, 0, 1],
+        ];
+        let position = |side: Side| {
+            let mut s = Setup::start(RuleSet::KISWAHILI);
+            s.to_move = side;
+            s.hands = BySide::new(0, 0);
+            s.pits = if side == Side::South {
+                rows
+            } else {
+                [rows[2], rows[3], rows[0], rows[1]]
+            };
+            s.houses = BySide::new(HouseState::Destroyed, HouseState::Destroyed);
+            Position::from_setup(s).expect("valid")
+        };
+        let want = Finish::NeverEnding(NeverEnding {
+            cycle_start_lap: 1,
+            period: 156_182_288,
+        });
+        let south = position(Side::South);
+        let mv: Move = "A4>*".parse().expect("move");
+        assert_eq!(execute_cold(&south, mv).finish, want);
+        forget_relay_cycles();
+        assert_eq!(execute(&south, mv, &mut ()).finish, want);
+        assert!(cycles_known() >= 1);
+        let warm = execute(&south, mv, &mut ());
+        assert_eq!(warm.finish, want);
+        // Warm: decided at a distinguished point, long before a frame period.
+        assert!(warm.laps < 1_000_000, "{} laps", warm.laps);
+        let north = position(Side::North);
+        let mv: Move = "a4>*".parse().expect("move");
+        let warm = execute(&north, mv, &mut ());
+        assert_eq!(warm.finish, want);
+        assert!(warm.laps < 1_000_000, "{} laps", warm.laps);
+    }
+
+    #[test]
+    fn periods_follow_the_turn() {
+        assert_eq!(period(57, 4), 228);
+        assert_eq!(period(10, 0), 10);
+        assert_eq!(period(3, 1), 48);
+        assert_eq!(period(3, 8), 6);
+        assert_eq!(turn(3, 1, Direction::Anticlockwise), 2);
+        assert_eq!(turn(3, 1, Direction::Clockwise), 14);
+    }
+}
+
+/// The study behind BENCHMARKS.md's "Never-ending relays" section: run with
+/// `cargo test --release -p bao-core study_long_relays -- --ignored --nocapture`.
+#[cfg(test)]
+mod study {
+    use std::collections::HashMap;
+
+    use super::*;
+    use crate::engine::{execute_quick_into, relay_entry, Finish, Outcome};
+    use crate::position::{House, Position};
+    use crate::rules::RuleSet;
+    use crate::types::{Move, Pit, Side, Sign, Stage};
+    use crate::{BySide, HouseState, Setup};
+
+    fn pos_from(rows: [[u8; 8]; 4], side: Side, rules: RuleSet) -> Position {
+        let mut s = Setup::start(rules);
+        s.to_move = side;
+        s.hands = BySide::new(0, 0);
+        s.pits = rows;
+        s.houses = BySide::new(HouseState::Destroyed, HouseState::Destroyed);
+        Position::from_setup(s).expect("valid")
+    }
+
+    /// What one long relay's cycle looks like.
+    struct Found {
+        seeds: u32,
+        entry_lap: u64,
+        frame_period: u64,
+        turn: usize,
+        period: u64,
+        /// Laps after the entry before the frame is on its cycle.
+        tail: u64,
+        /// The smallest frame state on the cycle: the cycle's name up to turning.
+        canon: u128,
+    }
+
+    /// Follows a relay's frame for at most `limit` laps; its cycle if it has one by then.
+    fn follow(
+        ring: u128,
+        cur: usize,
+        dir: Direction,
+        limit: u64,
+    ) -> Option<(u64, usize, u64, u128)> {
+        let start = Relay::new(ring, cur, dir, false);
+        // Brent on the frame.
+        let mut hare = start;
+        let mut tort = start;
+        let (mut power, mut lam) = (1u64, 0u64);
+        loop {
+            hare.lap().map_or(Some(()), |_| None)?;
+            lam += 1;
+            if hare.q == tort.q {
+                break;
+            }
+            if lam == power {
+                tort = hare;
+                power *= 2;
+                lam = 0;
+            }
+            if hare.laps > limit {
+                return None;
+            }
+        }
+        let t = turn(tort.cur, hare.cur, dir);
+        // Tail: two frames `lam` apart from the entry.
+        let (mut a, mut b) = (start, start);
+        for _ in 0..lam {
+            b.lap();
+        }
+        let mut tail = 0;
+        while a.q != b.q {
+            a.lap();
+            b.lap();
+            tail += 1;
+        }
+        let mut canon = a.q;
+        for _ in 0..lam {
+            a.lap();
+            canon = canon.min(a.q);
+        }
+        Some((lam, t, tail, canon))
+    }
+
+    impl std::fmt::Display for Found {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(
+                f,
+                "seeds {} entry lap {} frame period {} turn {} period {} tail {} canon {:032x}",
+                self.seeds,
+                self.entry_lap,
+                self.frame_period,
+                self.turn,
+                self.period,
+                self.tail,
+                self.canon
+            )
+        }
+    }
+
+    fn study_move(pos: &Position, mv: Move, limit: u64) -> Option<Found> {
+        let (ring, cur, dir, _, lap) = relay_entry(pos, mv, 64, 100_000)?;
+        let (frame_period, turn, tail, canon) = follow(ring, cur, dir, limit)?;
+        Some(Found {
+            seeds: ring.to_le_bytes().iter().map(|&x| u32::from(x)).sum(),
+            entry_lap: lap,
+            frame_period,
+            turn,
+            period: period(frame_period, turn),
+            tail,
+            canon,
+        })
+    }
+
+    #[test]
+    #[ignore = "a study: minutes in release mode"]
+    fn study_long_relays() {
+        let known = [
+            (
+                "issue 15 first",
+                pos_from(
+                    [
+                        [3, 1, 4, 1, 8, 5, 0, 1],
+                        [18, 0, 1, 2, 1, 2, 10, 0],
+                        [0, 1, 0, 0, 0, 0, 0, 0],
+                        [1, 1, 0, 1, 1, 0, 1, 1],
+                    ],
+                    Side::South,
+                    RuleSet::KISWAHILI,
+                ),
+            ),
+            (
+                "issue 15 second",
+                pos_from(
+                    [
+                        [0, 0, 0, 0, 1, 0, 0, 0],
+                        [0, 0, 1, 0, 3, 1, 2, 0],
+                        [4, 3, 1, 9, 13, 3, 2, 1],
+                        [5, 0, 7, 0, 7, 0, 1, 0],
+                    ],
+                    Side::North,
+                    RuleSet::KISWAHILI,
+                ),
+            ),
+            (
+                "stress 5.1",
+                pos_from(
+                    [
+                        [3, 0, 3, 2, 7, 1, 13, 2],
+                        [4, 3, 2, 1, 2, 1, 4, 9],
+                        [0, 1, 0, 0, 0, 0, 0, 0],
+                        [1, 1, 2, 0, 0, 1, 0, 1],
+                    ],
+                    Side::South,
+                    RuleSet::KISWAHILI,
+                ),
+            ),
+        ];
+        let mut cycles: HashMap<u128, (u64, u64, u32)> = HashMap::new();
+        for (name, pos) in &known {
+            for mv in all_moves(pos) {
+                if let Some(f) = study_move(pos, mv, 400_000_000) {
+                    println!("{name} {mv}: {f}");
+                    cycles
+                        .entry(f.canon)
+                        .or_insert((f.period, f.frame_period, f.seeds));
+                }
+            }
+        }
+        // Random positions of every preset, from random games.
+        let positions: usize = std::env::var("STUDY_POSITIONS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(20_000);
+        let mut seed = bao_testkit::Lcg::new(3);
+        let mut seen = 0;
+        let mut undecided = 0;
+        let mut long = Vec::new();
+        let mut quick = Outcome::UNPLAYED;
+        'games: for g in 0.. {
+            let rules = RuleSet::preset(crate::PRESET_NAMES[g % crate::PRESET_NAMES.len()])
+                .expect("preset");
+            let mut pos = Position::start(rules);
+            for _ in 0..300 {
+                if seen >= positions {
+                    break 'games;
+                }
+                seen += 1;
+                if pos.stage() == Stage::Mtaji {
+                    for mv in all_moves(&pos) {
+                        execute_quick_into(&pos, mv, &mut quick);
+                        if quick.finish != Finish::Undecided {
+                            continue;
+                        }
+                        undecided += 1;
+                        if let Some(f) = study_move(&pos, mv, 50_000_000) {
+                            if f.period > 10_000 {
+                                println!("random {mv} {:?}: {f}", pos.to_setup().pits);
+                            }
+                            long.push(f.period);
+                            cycles
+                                .entry(f.canon)
+                                .or_insert((f.period, f.frame_period, f.seeds));
+                        }
+                    }
+                }
+                let mut pick = |n: usize| seed.below(n);
+                if pos.play_random_move(&mut pick).is_none() {
+                    break;
+                }
+            }
+        }
+        long.sort_unstable();
+        println!(
+            "{seen} positions, {undecided} moves past 64 laps, {} cycles found",
+            long.len()
+        );
+        println!(
+            "periods (sorted, every tenth): {:?}",
+            long.iter().step_by(10).collect::<Vec<_>>()
+        );
+        println!("distinct cycles (up to turning): {}", cycles.len());
+        let mut by_size: Vec<_> = cycles.values().collect();
+        by_size.sort_unstable();
+        println!(
+            "largest: {:?}",
+            by_size.iter().rev().take(20).collect::<Vec<_>>()
+        );
+        let _ = House::Owned;
+    }
+
+    /// Every move from every pit of the mover, takasa and capturing, either way.
+    fn all_moves(pos: &Position) -> Vec<Move> {
+        let mut out = Vec::new();
+        for ring in 0..RING {
+            for (sign, takasa) in [
+                (Sign::Left, true),
+                (Sign::Right, true),
+                (Sign::Left, false),
+                (Sign::Right, false),
+            ] {
+                let mv = Move {
+                    pit: Pit::from_ring(pos.to_move(), ring),
+                    sign,
+                    takasa,
+                    safari: false,
+                };
+                if pos.get(mv.pit) >= 2 {
+                    out.push(mv);
+                }
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,484 @@
+//! The record grammar: tag sections, movetext, variations and results, with error recovery.
+//!
+//! The parser never stops at a defect: it reports it, skips the offending word (or line, for
+//! a broken tag), and goes on. Variations are kept on an explicit stack, so no input can
+//! exhaust the call stack; nesting deeper than [`MAX_VARIATION_DEPTH`] is reported and the
+//! too-deep variation is skipped.
+
+use std::borrow::Cow;
+
+use crate::ast::{AnnotationItem, CommentKind};
+use crate::error::{SyntaxCode, SyntaxError};
+use crate::lexical::{is_ws, word_end};
+use crate::limits::Limits;
+use crate::span::{Span, Spanned};
+use crate::visit::Visitor;
+
+mod fast;
+mod movetext;
+mod tags;
+
+use movetext::Frame;
+use tags::TagSection;
+
+pub use movetext::MAX_VARIATION_DEPTH;
+pub use tags::KNOWN_TAGS;
+
+/// A word as a message shows it: at most `MAX` bytes of it, then `…`.
+fn shown(word: &str) -> String {
+    const MAX: usize = 40;
+    if word.len() <= MAX {
+        return word.to_owned();
+    }
+    let mut end = MAX;
+    while !word.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &word[..end])
+}
+
+/// A comment read but not yet given to the visitor: its kind, its span, and where its text
+/// ends (before the `}` or the line end).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CommentAt {
+    kind: CommentKind,
+    pub(crate) span: Span,
+    text_end: usize,
+    /// Whether the text of a brace comment holds a CR (the scan for its end notes them).
+    cr: bool,
+}
+
+/// What is kept from game to game (and chunk to chunk): the line stack, buffers, the limits.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    stack: Vec<Frame>,
+    /// The items of the annotation being read.
+    items: Vec<Spanned<AnnotationItem>>,
+    /// Comments of the tag section not yet placed (before the tags, or after them when it is
+    /// not yet known whether another tag follows).
+    comments: Vec<CommentAt>,
+    /// The names of the game's tags that are not known tags.
+    other_tags: Vec<Span>,
+    /// The limits in force.
+    pub(crate) limits: Limits,
+}
+
+impl Scratch {
+    /// Empty buffers for a parse under `limits`.
+    pub(crate) fn with_limits(limits: Limits) -> Scratch {
+        Scratch {
+            limits,
+            ..Scratch::default()
+        }
+    }
+}
+
+pub(crate) struct Parser<'s> {
+    src: &'s str,
+    bytes: &'s [u8],
+    pos: usize,
+    end: usize,
+    pub(crate) errors: Vec<SyntaxError>,
+    /// An unterminated comment ran to the end: a missing result is its consequence.
+    swallowed: bool,
+    word_cache: (usize, usize),
+    scratch: Scratch,
+    /// Syntax diagnostics of the current game so far.
+    game_errors: usize,
+}
+
+impl<'s> Parser<'s> {
+    /// A parser of `src[start..end]` that works in the buffers of `scratch` (see
+    /// [`Parser::into_scratch`]).
+    pub(crate) fn new(src: &'s str, start: usize, end: usize, scratch: Scratch) -> Parser<'s> {
+        Parser {
+            scratch,
+            src,
+            bytes: src.as_bytes(),
+            pos: start,
+            end,
+            errors: Vec::new(),
+            swallowed: false,
+            word_cache: (0, 0),
+            game_errors: 0,
+        }
+    }
+
+    /// Gives the buffers back for the next parser.
+    pub(crate) fn into_scratch(self) -> Scratch {
+        self.scratch
+    }
+
+    fn err(&mut self, code: SyntaxCode, span: Span, message: String, label: &str) {
+        self.push_error(SyntaxError::new(code, span, message, label));
+    }
+
+    fn err_help(&mut self, code: SyntaxCode, span: Span, message: String, label: &str, help: &str) {
+        self.push_error(SyntaxError::new(code, span, message, label).help(help));
+    }
+
+    /// Keeps a diagnostic of the current game, up to the limit; the first one over it
+    /// becomes a `too_many_errors` diagnostic, and later ones are dropped.
+    fn push_error(&mut self, e: SyntaxError) {
+        let max = self.scratch.limits.max_errors;
+        self.game_errors += 1;
+        if self.game_errors <= max {
+            self.errors.push(e);
+        } else if self.game_errors == max + 1 {
+            let start = e.span.start;
+            let end = start
+                + self
+                    .src
+                    .get(start..self.end)
+                    .and_then(|r| r.chars().next())
+                    .map_or(0, char::len_utf8);
+            self.errors.push(
+                SyntaxError::new(
+                    SyntaxCode::TooManyErrors,
+                    Span::new(start, end),
+                    format!("more than {max} syntax errors in one game; the rest of this game's are not reported"),
+                    "the next one is here",
+                )
+                .help("fix the errors above and check again; is this a record of Bao games?"),
+            );
+        }
+    }
+
+    #[inline(always)]
+    fn skip_ws(&mut self) {
+        let b = &self.bytes[..self.end];
+        if let Some(rest) = b.get(self.pos..) {
+            self.pos += rest.iter().position(|&c| !is_ws(c)).unwrap_or(rest.len());
+        }
+    }
+
+    /// The end of the word at `pos`; cached, so that reading a word in pieces (`1.2.3.`)
+    /// stays linear.
+    fn word_end(&mut self) -> usize {
+        let (s, e) = self.word_cache;
+        if s <= self.pos && self.pos < e {
+            return e;
+        }
+        let e = word_end(&self.bytes[..self.end], self.pos);
+        self.word_cache = (self.pos, e);
+        e
+    }
+
+    /// The text of a comment read earlier: a line break is `\n`, and so is `\r\n` (with any
+    /// run of `\r` before the `\n`, so that writing the comment and reading it again gives it
+    /// back). A lone `\r` stays: it ends no line for the game splitter either, so it must not
+    /// become one here.
+    fn comment_text(&self, c: CommentAt) -> Cow<'s, str> {
+        let raw = &self.src[c.span.start + 1..c.text_end];
+        if c.kind == CommentKind::Brace && c.cr {
+            let mut t = raw.replace("\r\n", "\n");
+            while t.contains("\r\n") {
+                t = t.replace("\r\n", "\n");
+            }
+            Cow::Owned(t)
+        } else {
+            Cow::Borrowed(raw)
+        }
+    }
+
+    /// Gives the comments of the tag section held so far to the visitor as the game's.
+    #[inline(always)]
+    fn flush_game_comments<V: Visitor>(&mut self, v: &mut V) {
+        if self.scratch.comments.is_empty() {
+            return;
+        }
+        self.flush_held_comments(v);
+    }
+
+    #[inline(never)]
+    fn flush_held_comments<V: Visitor>(&mut self, v: &mut V) {
+        for &c in &self.scratch.comments {
+            v.game_comment(c.kind, &self.comment_text(c), c.span);
+        }
+        self.scratch.comments.clear();
+    }
+
+    /// Parses every game of the chunk, giving them to `v`; returns the comments after the
+    /// last one (they belong to the next game).
+    pub(crate) fn games<V: Visitor>(&mut self, v: &mut V) -> Vec<CommentAt> {
+        loop {
+            match self.game(v) {
+                Ok(()) => {}
+                // Nothing but defects: the diagnostics say it all.
+                Err(trailing) if self.pos < self.end && trailing.is_empty() => {}
+                Err(trailing) => return trailing,
+            }
+        }
+    }
+
+    /// Gives a run of comments that belongs to no game to `v` as a game of its own.
+    pub(crate) fn comments_game<V: Visitor>(&mut self, comments: &[CommentAt], v: &mut V) {
+        let Some(span) = comments.iter().map(|c| c.span).reduce(Span::join) else {
+            return;
+        };
+        v.begin_game(span.start);
+        for &c in comments {
+            v.game_comment(c.kind, &self.comment_text(c), c.span);
+        }
+        v.end_game(span, None);
+    }
+
+    /// One game, given to `v`; or, at the end of the chunk, `Err` with the comments read
+    /// (which belong to whatever comes next).
+    pub(crate) fn game<V: Visitor>(&mut self, v: &mut V) -> Result<(), Vec<CommentAt>> {
+        self.game_errors = 0;
+        self.skip_ws();
+        let start = self.pos;
+        self.scratch.comments.clear();
+        self.scratch.other_tags.clear();
+        let mut section = TagSection {
+            start,
+            begun: false,
+            tags: 0,
+            known_seen: 0,
+            seen: None,
+            last_end: self.pos,
+        };
+        // Comments after the last tag: the game's if another tag follows, else the
+        // movetext's first elements.
+        let mut after_tags = 0usize;
+        // Tag section.
+        loop {
+            self.skip_ws();
+            if self.pos >= self.end {
+                break;
+            }
+            match self.bytes[self.pos] {
+                b'{' | b';' => {
+                    let c = self.comment();
+                    section.last_end = c.span.end;
+                    self.scratch.comments.push(c);
+                    if section.tags > 0 {
+                        after_tags += 1;
+                    }
+                }
+                b'[' => {
+                    after_tags = 0;
+                    // The usual pair and any other apart, so that the usual one is never
+                    // copied through memory.
+                    if let Some(tag) = self.plain_tag() {
+                        self.give_tag(v, &tag, &mut section);
+                    } else if let Some(tag) = self.tag_general() {
+                        self.give_tag(v, &tag, &mut section);
+                    }
+                    section.last_end = section.last_end.max(self.pos);
+                }
+                _ => break,
+            }
+        }
+        let TagSection {
+            mut begun,
+            tags,
+            last_end,
+            ..
+        } = section;
+        if tags == 0 && self.pos >= self.end {
+            // Nothing but comments: they belong to whatever comes next.
+            return Err(std::mem::take(&mut self.scratch.comments));
+        }
+        // The comments before the movetext: the game's, but those after the last tag, which
+        // open the movetext.
+        let held = self.scratch.comments.len() - after_tags;
+        let mut open_comments = self.scratch.comments.split_off(held);
+        let has_game_comments = !self.scratch.comments.is_empty();
+        if !begun && (has_game_comments || !open_comments.is_empty()) {
+            begun = true;
+            v.begin_game(start);
+        }
+        self.flush_game_comments(v);
+        for &c in &open_comments {
+            v.comment(c.kind, &self.comment_text(c), c.span);
+        }
+        let opened = !open_comments.is_empty();
+        open_comments.clear();
+        let (result, end, started) = self.movetext(v, begun, start, opened, last_end);
+        let begun = started;
+        if !begun {
+            if result.is_none() {
+                // Only defects: no game.
+                return Err(Vec::new());
+            }
+            v.begin_game(start);
+        }
+        if result.is_none() && !std::mem::take(&mut self.swallowed) {
+            let at = Span::at(end);
+            self.err_help(
+                SyntaxCode::MissingResult,
+                at,
+                "the game has no result".to_owned(),
+                "the result belongs here",
+                "end every game with 1-0, 0-1, 1/2-1/2 or * (unknown)",
+            );
+        }
+        v.end_game(Span::new(start, end), result);
+        Ok(())
+    }
+
+    /// Reads a comment at `pos` (reporting its defects); its text is taken later.
+    fn comment(&mut self) -> CommentAt {
+        let start = self.pos;
+        let b = self.bytes;
+        if b[start] == b';' {
+            let line_end =
+                memchr::memchr(b'\n', &b[start..self.end]).map_or(self.end, |p| start + p);
+            // The line break is not part of the comment: `\r\n`, and any run of `\r` before the
+            // `\n` (written back as one `\n`, it must read back the same).
+            let mut text_end = line_end;
+            while text_end > start + 1 && b[text_end - 1] == b'\r' {
+                text_end -= 1;
+            }
+            self.pos = line_end;
+            self.check_comment_length(start, text_end);
+            return CommentAt {
+                kind: CommentKind::Line,
+                span: Span::new(start, text_end),
+                text_end,
+                cr: false,
+            };
+        }
+        let (close, cr) = self.comment_close(start + 1);
+        let (text_end, end) = match close {
+            Ok(close) => (close, close + 1),
+            Err(stop) => {
+                self.swallowed = true;
+                self.err_help(
+                    SyntaxCode::UnterminatedComment,
+                    Span::new(start, start + 1),
+                    "this comment is never closed".to_owned(),
+                    "opened here",
+                    "close it with `}`; a comment cannot contain `}` or run into a tag line",
+                );
+                (stop, stop)
+            }
+        };
+        self.pos = end;
+        self.check_comment_length(start, text_end);
+        CommentAt {
+            kind: CommentKind::Brace,
+            span: Span::new(start, end),
+            text_end,
+            cr,
+        }
+    }
+
+    /// The `}` that closes a brace comment whose text starts at `from`, and whether its text
+    /// holds a CR; or, when there is
+    /// none before the end of the chunk or before a line that begins with a tag pair (a
+    /// comment cannot run into a tag line: the rule the game splitter follows too), where the
+    /// unterminated comment stops.
+    fn comment_close(&self, from: usize) -> (Result<usize, usize>, bool) {
+        let b = self.bytes;
+        let mut i = from;
+        // Whether a CR was seen: the text up to where the comment stops has been scanned.
+        let mut cr = false;
+        while let Some(p) = memchr::memchr3(b'}', b'\n', b'\r', &b[i..self.end]) {
+            let at = i + p;
+            match b[at] {
+                b'}' => return (Ok(at), cr),
+                b'\r' => {
+                    cr = true;
+                    i = at + 1;
+                    continue;
+                }
+                _ => {}
+            }
+            let next = at + 1;
+            let line_end = memchr::memchr(b'\n', &b[next..self.end]).map_or(self.end, |q| next + q);
+            if crate::split::is_tag_line(&b[next..line_end]) {
+                return (Err(next), cr);
+            }
+            i = next;
+        }
+        (Err(self.end), cr)
+    }
+
+    /// Reports a comment opened at `start` whose text ends at `text_end` when it is longer
+    /// than the limit.
+    fn check_comment_length(&mut self, start: usize, text_end: usize) {
+        let len = text_end.saturating_sub(start + 1);
+        let max = self.scratch.limits.max_comment_bytes;
+        if len > max {
+            self.err_help(
+                SyntaxCode::CommentTooLong,
+                Span::new(start, start + 1),
+                format!("a comment of {len} bytes; the limit is {max}"),
+                "this comment is too long",
+                "shorten the comment or split it; is a closing `}` missing?",
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The CRs of a brace comment, noted while its end is looked for: a CR LF (and any CRs
+    /// before the LF) is a line break, a lone CR stays, in closed and unclosed comments.
+    #[test]
+    fn comment_line_breaks() {
+        let texts = |text: &str| -> Vec<String> {
+            let parsed = crate::parse_record(text);
+            parsed.record.games[0]
+                .value
+                .movetext
+                .iter()
+                .filter_map(|e| match &e.value {
+                    crate::ast::Element::Comment(c) => Some(c.text.clone()),
+                    _ => None,
+                })
+                .collect()
+        };
+        assert_eq!(texts("1. A6< {a\r\nb\r\r\nc} *"), ["a\nb\nc"]);
+        assert_eq!(texts("1. A6< {a\rb} {plain} *"), ["a\rb", "plain"]);
+        assert_eq!(texts("1. A6< {a\r\nb *\r\n"), ["a\nb *\n"]);
+        assert_eq!(
+            texts("1. A6< {a\r\nb\r\n[Event \"x\"]\r\n1. A6< *"),
+            ["a\nb\n"]
+        );
+    }
+
+    /// The events of a record whose moves and move numbers the fast run reads, with every
+    /// kind of whitespace between them and no line end at the end.
+    #[test]
+    fn runs_of_moves_keep_their_spans() {
+        let text = "1.  A6<*\t a5>\r\n2. B2<  \n  b3>** 3.A1< 1-0";
+        let parsed = crate::parse_record(text);
+        assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+        let game = &parsed.record.games[0].value;
+        let moves: Vec<_> = game
+            .movetext
+            .iter()
+            .map(|e| match &e.value {
+                crate::ast::Element::Move(m) => (
+                    m.number.map(|n| (n.value.number, n.span.range())),
+                    m.token.value.to_string(),
+                    m.token.span.range(),
+                ),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            moves,
+            [
+                (Some((1, 0..2)), "A6<*".to_owned(), 4..8),
+                (None, "a5>".to_owned(), 10..13),
+                (Some((2, 15..17)), "B2<".to_owned(), 18..21),
+                (None, "b3>**".to_owned(), 26..31),
+                (Some((3, 32..34)), "A1<".to_owned(), 34..37),
+            ]
+        );
+        assert_eq!(game.result.map(|r| r.span.range()), Some(38..41));
+        assert_eq!(parsed.record.games[0].span.range(), 0..41);
+        // A move at the very end: the game's span ends with it, and the result is missing.
+        let parsed = crate::parse_record("1. A6<");
+        assert_eq!(parsed.record.games[0].span.range(), 0..6);
+        assert_eq!(parsed.errors.len(), 1);
+        assert_eq!(parsed.errors[0].code, SyntaxCode::MissingResult);
+    }
+}

@@ -1,0 +1,442 @@
+//! The session: the record in memory and on disk, the game being recorded, and what it
+//! waits for.
+
+use std::path::Path;
+
+use bao_core::{Move, Side};
+use bao_notation::{Game, GameResult, MoveItem, Record, Spanned, Tag};
+use bao_validate::{check_bytes, CheckOptions};
+
+use crate::command::Command;
+use crate::error::{OpenError, SessionError};
+use crate::game::{is_game, Live};
+use crate::reply::{Board, Choice, Ending, GameOver, Left, Prompt, Reply};
+use crate::score::score;
+use crate::setup::{Answers, NewRecord, NextGame, Open};
+use crate::store::Store;
+
+mod commands;
+mod moves;
+mod questions;
+
+/// Whether the session may ask a question when it lacks an answer.
+///
+/// The front end says so, the session does not guess: a terminal may ask, a script feeding
+/// lines may not.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Asking {
+    /// Ask: tag questions wait for an answer, a move that leaves a decision open is
+    /// completed by a [`Reply::Choice`].
+    #[default]
+    Ask,
+    /// Never ask: every tag question takes its default, and a move that leaves a decision
+    /// open is refused ([`Refusal::Undecided`](crate::Refusal::Undecided)).
+    Never,
+}
+
+/// How a session is set up.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Whether the session may ask.
+    pub asking: Asking,
+    /// Take the default of every tag question not answered beforehand (questions between
+    /// moves are still asked).
+    pub take_defaults: bool,
+    /// Answers to the tag questions of a new record.
+    pub answers: Answers,
+    /// Today's date as the Date tag writes it (the Date question's default).
+    pub today: String,
+}
+
+/// One input to a session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input<'a> {
+    /// A line as typed: a move, a command, or the answer to a question.
+    Line(&'a str),
+    /// A prompt command, already parsed (a front end with buttons).
+    Command(Command),
+    /// Give up the pending line: a move's open decision is cancelled, a question stands.
+    Cancel,
+    /// Leave the session; the file stays as it is (resumable).
+    Leave,
+}
+
+/// What the session waits for.
+#[derive(Debug, Clone)]
+enum Stage {
+    /// [`Session::start`] has not run.
+    Unstarted,
+    /// The tag questions of a new record.
+    NewRecord(Box<NewRecord>),
+    /// The players of a match's next game.
+    NextGame(Box<NextGame>),
+    /// A move or a command.
+    Moves,
+    /// The answer to a move's open decision.
+    Choosing(Box<Pending>),
+    /// The session is over.
+    Over,
+}
+
+/// A written move with a decision open.
+#[derive(Debug, Clone)]
+struct Pending {
+    /// The move as written (its glyphs go to the move played).
+    item: MoveItem,
+    /// The question asked.
+    choice: Choice,
+    /// The moves each option stands for.
+    groups: Vec<Vec<Move>>,
+}
+
+/// A live game being recorded in a record file.
+///
+/// A session takes one [`Input`] at a time and returns its replies as data; it never
+/// prints. The file is the canonical text of the record at every moment: each change is on
+/// disk (written, `fsync`'ed) before the reply that reports it, an unfinished game ends with
+/// the result `*`, and `bao check` accepts the file whenever it is looked at.
+///
+/// ```
+/// use bao_session::{Input, Options, Reply, Session};
+///
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("game.bao");
+/// let options = Options { take_defaults: true, today: "2026.11.29".into(), ..Options::default() };
+/// let mut session = Session::open(&path, options).unwrap();
+/// let replies = session.start().unwrap();
+/// assert!(matches!(replies.last(), Some(Reply::Board(_))));
+/// let replies = session.handle(Input::Line("A6>*")).unwrap();
+/// assert!(matches!(replies[0], Reply::Played(_)));
+/// assert!(std::fs::read_to_string(&path).unwrap().ends_with("\n\n1. A6>* *\n"));
+/// ```
+#[derive(Debug)]
+pub struct Session {
+    name: String,
+    store: Store,
+    record: Record,
+    options: Options,
+    /// The current game replayed (`None` while a new record is set up).
+    live: Option<Live>,
+    stage: Stage,
+    /// Whether a game was entered for recording: from then on, leaving reports what is
+    /// saved.
+    playing: bool,
+}
+
+impl Session {
+    /// Opens `path` for recording: a missing or empty file starts a new record, a valid
+    /// record resumes its last game (or starts its match's next game). Checks that the
+    /// file and its directory can be written before anything else happens.
+    ///
+    /// # Errors
+    /// The file cannot be read, is not a valid record (the validator's report), or cannot
+    /// be written.
+    pub fn open(path: &Path, options: Options) -> Result<Self, OpenError> {
+        let name = path.display().to_string();
+        let existing = match std::fs::read(path) {
+            Ok(bytes) => Some(bytes),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(OpenError::Read(e)),
+        };
+        let mut record = Record::default();
+        let mut text = None;
+        if let Some(bytes) = &existing {
+            let checked = check_bytes(&name, bytes, &CheckOptions::default());
+            if !checked.report.is_valid() {
+                return Err(OpenError::Invalid(Box::new(checked.report)));
+            }
+            record = checked.record;
+            text = Some(String::from_utf8_lossy(bytes).into_owned());
+        }
+        let store = Store::open(path, text).map_err(OpenError::Write)?;
+        Ok(Self {
+            name,
+            store,
+            record,
+            options,
+            live: None,
+            stage: Stage::Unstarted,
+            playing: false,
+        })
+    }
+
+    /// The record as it is on disk.
+    #[must_use]
+    pub fn record(&self) -> &Record {
+        &self.record
+    }
+
+    /// What the session waits for; `None` once it is over.
+    #[must_use]
+    pub fn prompt(&self) -> Option<Prompt> {
+        let question = |open: Open| Prompt::Question {
+            question: open.question,
+            default: open.default,
+        };
+        match &self.stage {
+            Stage::Unstarted | Stage::Over => None,
+            Stage::NewRecord(setup) => setup
+                .next(&self.options.answers, &self.options.today)
+                .map(question),
+            Stage::NextGame(next) => next.next().map(question),
+            Stage::Moves => self.live.as_ref().map(|live| Prompt::Move {
+                turn: live.turn(),
+                side: live.pos().to_move(),
+            }),
+            Stage::Choosing(p) => Some(Prompt::Choice {
+                count: p.choice.options.len(),
+            }),
+        }
+    }
+
+    /// Starts: the tag questions of a new record (those answered beforehand are not asked),
+    /// or the resumed game.
+    ///
+    /// # Errors
+    /// An answer given beforehand does not do, the record cannot be written, or (a bug) its
+    /// game does not replay.
+    pub fn start(&mut self) -> Result<Vec<Reply>, SessionError> {
+        let mut out = Vec::new();
+        if !matches!(self.stage, Stage::Unstarted) {
+            return Ok(out);
+        }
+        let started = if self.record.games.iter().any(|g| is_game(&g.value)) {
+            self.stage = Stage::Over;
+            self.resume(&mut out)
+        } else {
+            out.push(Reply::NewRecord);
+            self.stage = Stage::NewRecord(Box::default());
+            self.answer_setup(&mut out)
+        };
+        if started.is_err() {
+            self.stage = Stage::Over;
+        }
+        started.map(|()| out)
+    }
+
+    /// Takes one input; returns the replies, every change they report already on disk.
+    ///
+    /// # Errors
+    /// The record cannot be written, an answer given beforehand does not do, or (a bug) a
+    /// game does not replay. The session is over then.
+    pub fn handle(&mut self, input: Input<'_>) -> Result<Vec<Reply>, SessionError> {
+        if matches!(self.stage, Stage::Unstarted) {
+            return self.start();
+        }
+        let mut out = Vec::new();
+        let done = match input {
+            Input::Leave => {
+                self.leave(&mut out);
+                Ok(())
+            }
+            Input::Cancel => {
+                if matches!(self.stage, Stage::Choosing(_)) {
+                    self.stage = Stage::Moves;
+                    out.push(Reply::MoveCancelled);
+                }
+                Ok(())
+            }
+            Input::Command(c) if matches!(self.stage, Stage::Moves) => self.command(c, &mut out),
+            Input::Command(_) => Ok(()),
+            Input::Line(line) => self.line(line, &mut out),
+        };
+        if done.is_err() {
+            self.stage = Stage::Over;
+        }
+        done.map(|()| out)
+    }
+
+    /// A line in whatever the session waits for.
+    fn line(&mut self, line: &str, out: &mut Vec<Reply>) -> Result<(), SessionError> {
+        match &self.stage {
+            Stage::NewRecord(_) | Stage::NextGame(_) => self.answer(line, out),
+            Stage::Moves => self.move_line(line.trim(), out),
+            Stage::Choosing(_) => self.choose(line, out),
+            Stage::Unstarted | Stage::Over => Ok(()),
+        }
+    }
+
+    fn leave(&mut self, out: &mut Vec<Reply>) {
+        let left = match (&self.live, self.playing) {
+            (Some(live), true) => Left::Saved {
+                plies: live.plies(),
+            },
+            _ => Left::NothingWritten,
+        };
+        out.push(Reply::Left(left));
+        self.stage = Stage::Over;
+    }
+
+    fn live(&self) -> &Live {
+        self.live
+            .as_ref()
+            .expect("a game is entered before moves are taken")
+    }
+
+    /// The index of the current game: the last entry that is a game (comments after the
+    /// last result form an entry of their own, kept where it is).
+    fn current(&self) -> usize {
+        let games = &self.record.games;
+        games
+            .iter()
+            .rposition(|g| is_game(&g.value))
+            .unwrap_or(games.len().saturating_sub(1))
+    }
+
+    fn game(&self) -> &Game {
+        &self.record.games[self.current()].value
+    }
+
+    fn game_mut(&mut self) -> &mut Game {
+        let i = self.current();
+        &mut self.record.games[i].value
+    }
+
+    fn save(&mut self) -> Result<(), SessionError> {
+        self.store
+            .save(&self.record)
+            .map(|_| ())
+            .map_err(SessionError::Write)
+    }
+
+    /// The players as the current game's tags name them.
+    fn players(&self) -> (String, String) {
+        let tag = |n: &str| {
+            self.game()
+                .tag(n)
+                .map(|t| t.value.clone())
+                .unwrap_or_else(|| n.to_owned())
+        };
+        (tag("South"), tag("North"))
+    }
+
+    fn board(&self) -> Reply {
+        let (south, north) = self.players();
+        Reply::Board(Board {
+            position: *self.live().pos(),
+            south,
+            north,
+        })
+    }
+
+    /// Whether the session answers its questions itself (with their defaults).
+    fn answers_itself(&self) -> bool {
+        self.options.take_defaults || self.options.asking == Asking::Never
+    }
+
+    /// Replays the current game and starts taking its moves.
+    fn enter_game(&mut self, out: &mut Vec<Reply>) -> Result<(), SessionError> {
+        self.live = Some(Live::of(self.game())?);
+        self.play(out);
+        Ok(())
+    }
+
+    fn play(&mut self, out: &mut Vec<Reply>) {
+        self.playing = true;
+        self.stage = Stage::Moves;
+        out.push(self.board());
+    }
+
+    /// Resumes the last game of a valid record, or starts its match's next game.
+    fn resume(&mut self, out: &mut Vec<Reply>) -> Result<(), SessionError> {
+        let live = Live::of(self.game())?;
+        let over = self
+            .game()
+            .result
+            .as_ref()
+            .is_some_and(|r| r.value != GameResult::Unknown);
+        if !over {
+            let outcome = live.pos().outcome();
+            self.live = Some(live);
+            if let Some(outcome) = outcome {
+                // The rules ended the game but its result was not written yet.
+                self.finish(
+                    result_of(outcome.winner),
+                    Ending::Rules(outcome.reason),
+                    out,
+                )?;
+                return self.after_game(out);
+            }
+            out.push(Reply::Resuming {
+                ply: self.live().plies(),
+            });
+            self.play(out);
+            return Ok(());
+        }
+        self.live = Some(live);
+        if self.game().tag("Match").is_some() {
+            return self.after_game(out);
+        }
+        Err(SessionError::FinishedGamesOnly)
+    }
+
+    /// Writes the current game's result and Termination.
+    fn finish(
+        &mut self,
+        result: GameResult,
+        ending: Ending,
+        out: &mut Vec<Reply>,
+    ) -> Result<(), SessionError> {
+        self.write_result(result, ending);
+        self.save()?;
+        out.push(self.game_over(result, ending));
+        Ok(())
+    }
+
+    fn write_result(&mut self, result: GameResult, ending: Ending) {
+        let game = self.game_mut();
+        game.result = Some(Spanned::bare(result));
+        for (name, value) in [
+            ("Result", result.as_str()),
+            ("Termination", ending.tag_value()),
+        ] {
+            match game.tags.iter_mut().find(|t| t.value.name.value == name) {
+                Some(t) => t.value.value.value = value.to_owned(),
+                None => game.tags.push(Spanned::bare(Tag::new(name, value))),
+            }
+        }
+    }
+
+    fn game_over(&self, result: GameResult, ending: Ending) -> Reply {
+        let (south, north) = self.players();
+        Reply::GameOver(GameOver {
+            result,
+            ending,
+            south,
+            north,
+        })
+    }
+
+    /// After a game: the match score, and the next game if the match goes on.
+    fn after_game(&mut self, out: &mut Vec<Reply>) -> Result<(), SessionError> {
+        self.stage = Stage::Over;
+        let Some(name) = self.game().tag("Match").map(|t| t.value.clone()) else {
+            out.push(Reply::Saved);
+            return Ok(());
+        };
+        let score = score(&name, self.record.games.iter().map(|g| &g.value));
+        if score.winner.is_some() || score.played >= 3 {
+            out.push(Reply::MatchOver(score));
+            return Ok(());
+        }
+        let number = score.played + 1;
+        out.push(Reply::MatchScore(score));
+        out.push(Reply::NextGame { number });
+        self.stage = Stage::NextGame(Box::new(NextGame {
+            number,
+            last: self.players(),
+            south: None,
+            north: None,
+        }));
+        self.answer_next_game(out)
+    }
+}
+
+/// The result for a winner (`None`: a draw).
+fn result_of(winner: Option<Side>) -> GameResult {
+    match winner {
+        Some(Side::South) => GameResult::SouthWins,
+        Some(Side::North) => GameResult::NorthWins,
+        None => GameResult::Draw,
+    }
+}

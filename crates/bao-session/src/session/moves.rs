@@ -1,0 +1,227 @@
+//! A written move: resolved, refused with the validator's diagnostics, completed by a
+//! question, played and written.
+
+use std::sync::Arc;
+
+use bao_core::{Move, Sign, Stage as GameStage};
+use bao_notation::{write_record, Element, MoveItem, MoveToken, Spanned, WriteOptions};
+use bao_validate::{check_text, AnyDiagnostic, CheckOptions};
+
+use super::{result_of, Asking, Pending, Session, Stage};
+use crate::error::SessionError;
+use crate::game::read_move;
+use crate::reply::{
+    AnswerProblem, Choice, ChoiceOption, Decision, Ending, OptionKind, Played, Refusal, Reply,
+};
+
+impl Session {
+    /// A line that should be a move.
+    pub(super) fn try_move(
+        &mut self,
+        line: &str,
+        out: &mut Vec<Reply>,
+    ) -> Result<(), SessionError> {
+        let item = match read_move(line) {
+            Ok(item) => item,
+            Err(refusal) => {
+                out.push(Reply::Refused(refusal));
+                return Ok(());
+            }
+        };
+        let candidates = self.live().candidates(&item);
+        if candidates.is_empty() {
+            self.explain_illegal(&item, out);
+            return Ok(());
+        }
+        self.decide(item, candidates, out)
+    }
+
+    /// The validator's diagnostic for a move that is not legal here, as `bao check` would
+    /// give it for the record with that move appended, and the legal moves.
+    pub(super) fn explain_illegal(&self, item: &MoveItem, out: &mut Vec<Reply>) {
+        let mut record = self.record.clone();
+        if let Some(g) = record.games.get_mut(self.current()) {
+            g.value
+                .movetext
+                .push(Spanned::bare(Element::Move(item.clone())));
+        }
+        let before = write_record(&self.record, &WriteOptions::default());
+        let text = write_record(&record, &WriteOptions::default());
+        let from = before
+            .bytes()
+            .zip(text.bytes())
+            .take_while(|(a, b)| a == b)
+            .count();
+        let mut report = check_text(&self.name, Arc::from(text), &CheckOptions::default());
+        report
+            .diagnostics
+            .retain(|d: &AnyDiagnostic| d.span().is_some_and(|s| s.start >= from));
+        report.stats.errors = report.diagnostics.iter().filter(|d| d.is_error()).count();
+        report.stats.warnings = report.diagnostics.len() - report.stats.errors;
+        out.push(Reply::Illegal {
+            written: item.token.value,
+            report: (!report.diagnostics.is_empty()).then(|| Box::new(report)),
+        });
+        out.push(Reply::Legal(self.live().pos().legal_moves()));
+    }
+
+    /// Settles the decisions a written move leaves open: the sign (kichwa or direction),
+    /// then stop at the house or safari; plays the move once none is left.
+    pub(super) fn decide(
+        &mut self,
+        item: MoveItem,
+        moves: Vec<Move>,
+        out: &mut Vec<Reply>,
+    ) -> Result<(), SessionError> {
+        let live = self.live();
+        let pos = *live.pos();
+        let mut signs: Vec<Sign> = moves.iter().map(|m| m.sign).collect();
+        signs.dedup();
+        let (decision, groups): (Decision, Vec<(OptionKind, Vec<Move>)>) = if signs.len() > 1 {
+            let namua_capture = pos.stage() == GameStage::Namua && !moves[0].takasa;
+            let groups = signs
+                .iter()
+                .map(|&s| {
+                    let kind = match (namua_capture, s) {
+                        (true, Sign::Left) => OptionKind::LeftKichwa,
+                        (true, Sign::Right) => OptionKind::RightKichwa,
+                        (false, Sign::Left) => OptionKind::Left,
+                        (false, Sign::Right) => OptionKind::Right,
+                    };
+                    (
+                        kind,
+                        moves.iter().copied().filter(|m| m.sign == s).collect(),
+                    )
+                })
+                .collect();
+            let decision = if namua_capture {
+                Decision::Kichwa
+            } else {
+                Decision::Direction
+            };
+            (decision, groups)
+        } else if moves.len() > 1 {
+            let groups = moves
+                .iter()
+                .map(|m| {
+                    let kind = if m.safari {
+                        OptionKind::Safari
+                    } else {
+                        OptionKind::Stop
+                    };
+                    (kind, vec![*m])
+                })
+                .collect();
+            (Decision::Safari, groups)
+        } else {
+            return self.play_move(&item, moves[0], out);
+        };
+        if self.options.asking == Asking::Never {
+            out.push(Reply::Refused(Refusal::Undecided { candidates: moves }));
+            return Ok(());
+        }
+        let options = groups
+            .iter()
+            .map(|(kind, group)| ChoiceOption {
+                kind: *kind,
+                shown: group[0],
+                trace: pos.play_unchecked(&group[0]).1,
+            })
+            .collect();
+        let choice = Choice {
+            decision,
+            pit: moves[0].pit,
+            before: pos,
+            rules: live.rules,
+            options,
+        };
+        out.push(Reply::Choice(choice.clone()));
+        self.stage = Stage::Choosing(Box::new(Pending {
+            item,
+            choice,
+            groups: groups.into_iter().map(|(_, g)| g).collect(),
+        }));
+        Ok(())
+    }
+
+    /// The answer to a move's open decision: the number, the key, or the move itself.
+    pub(super) fn choose(
+        &mut self,
+        answer: &str,
+        out: &mut Vec<Reply>,
+    ) -> Result<(), SessionError> {
+        let Stage::Choosing(pending) = &self.stage else {
+            return Ok(());
+        };
+        let a = answer.trim();
+        if a.is_empty() {
+            self.stage = Stage::Moves;
+            out.push(Reply::MoveCancelled);
+            return Ok(());
+        }
+        let lower = a.to_ascii_lowercase();
+        let hit = pending
+            .choice
+            .options
+            .iter()
+            .zip(&pending.groups)
+            .enumerate()
+            .find(|(i, (option, group))| {
+                lower == (i + 1).to_string()
+                    || option.kind.answers_to(&lower)
+                    || group.iter().any(|m| m.to_string().eq_ignore_ascii_case(a))
+            })
+            .map(|(_, (_, group))| group.clone());
+        let Some(group) = hit else {
+            out.push(Reply::BadAnswer(AnswerProblem::NoSuchOption {
+                count: pending.choice.options.len(),
+            }));
+            return Ok(());
+        };
+        let item = pending.item.clone();
+        self.stage = Stage::Moves;
+        self.decide(item, group, out)
+    }
+
+    /// Plays a legal move, writes it, then reports it.
+    pub(super) fn play_move(
+        &mut self,
+        item: &MoveItem,
+        mv: Move,
+        out: &mut Vec<Reply>,
+    ) -> Result<(), SessionError> {
+        let live = self.live();
+        let before = *live.pos();
+        let rules = live.rules;
+        let (next, trace) = before.play(&mv).map_err(SessionError::Engine)?;
+        let mut token = MoveToken::from(mv);
+        token.claims_takasia = trace.takasia_set().is_some();
+        token.claims_win = trace.outcome.is_some_and(|o| o.winner == Some(trace.mover));
+        let mut new = MoveItem::new(token);
+        new.nags.clone_from(&item.nags);
+        self.game_mut()
+            .movetext
+            .push(Spanned::bare(Element::Move(new)));
+        if let Some(live) = &mut self.live {
+            live.positions.push(next);
+        }
+        let outcome = trace.outcome;
+        let played = Reply::Played(Played {
+            before,
+            trace,
+            rules,
+        });
+        if let Some(o) = outcome {
+            let (result, ending) = (result_of(o.winner), Ending::Rules(o.reason));
+            self.write_result(result, ending);
+            self.save()?;
+            out.push(played);
+            out.push(self.game_over(result, ending));
+            return self.after_game(out);
+        }
+        self.save()?;
+        out.push(played);
+        out.push(self.board());
+        Ok(())
+    }
+}

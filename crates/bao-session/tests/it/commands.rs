@@ -1,0 +1,188 @@
+//! The prompt commands.
+
+use bao_session::{Command, Ending, Help, Input, MatchChoice, Refusal, Reply, SideName};
+
+use crate::{checks_clean, defaults, line, move_prompt, read, started, temp};
+
+#[test]
+fn undo_comment_and_glyphs_change_the_file_at_once() {
+    let (_dir, file) = temp();
+    let (mut s, _) = started(&file, defaults());
+    assert!(matches!(
+        line(&mut s, "undo")[..],
+        [Reply::Refused(Refusal::NothingToUndo)]
+    ));
+    assert!(matches!(
+        line(&mut s, "!")[..],
+        [Reply::Refused(Refusal::GlyphWithoutPly)]
+    ));
+    line(&mut s, "A7>*");
+    line(&mut s, "a6<*");
+    let replies = line(&mut s, "U");
+    assert!(
+        matches!(&replies[..], [Reply::TookBack(t), Reply::Board(_)] if t.to_string() == "a6<*")
+    );
+    assert!(read(&file).ends_with("\n\n1. A7>* *\n"));
+    assert_eq!(move_prompt(&s), "1... North");
+    let replies = line(&mut s, "!?");
+    assert!(
+        matches!(&replies[..], [Reply::Marked { token, glyph }] if token.to_string() == "A7>*" && glyph == "!?")
+    );
+    assert!(matches!(
+        line(&mut s, "$300")[..],
+        [Reply::Refused(Refusal::NoGlyph { .. })]
+    ));
+    assert!(matches!(line(&mut s, "$14")[..], [Reply::Marked { .. }]));
+    assert!(matches!(
+        line(&mut s, "comment {x}")[..],
+        [Reply::Refused(Refusal::BraceInComment)]
+    ));
+    assert!(matches!(
+        line(&mut s, "comment")[..],
+        [Reply::Refused(Refusal::EmptyComment)]
+    ));
+    assert!(matches!(
+        line(&mut s, "comment a  quiet start")[..],
+        [Reply::CommentAdded]
+    ));
+    assert!(matches!(
+        line(&mut s, "{braced}")[..],
+        [Reply::CommentAdded]
+    ));
+    assert!(
+        read(&file).ends_with("\n\n1. A7>*!? $14 {a  quiet start} {braced} *\n"),
+        "{}",
+        read(&file)
+    );
+    assert!(checks_clean(&file));
+}
+
+#[test]
+fn tags_are_set_unless_the_session_keeps_them_or_the_validator_objects() {
+    let (_dir, file) = temp();
+    let mut options = defaults();
+    options.answers.matches = MatchChoice::Named("M".to_owned());
+    options.answers.south = Some("Ali".to_owned());
+    options.answers.north = Some("Bakari".to_owned());
+    let (mut s, _) = started(&file, options);
+    let replies = line(&mut s, "tag site  Stone  Town");
+    assert!(
+        matches!(&replies[..], [Reply::TagSet { name, value }] if name == "Site" && value == "Stone  Town"),
+        "{replies:?}"
+    );
+    assert!(read(&file).contains("[Site \"Stone  Town\"]"));
+    assert!(matches!(
+        &line(&mut s, "tag result 1-0")[..],
+        [Reply::Refused(Refusal::OwnTag { name })] if name == "Result"
+    ));
+    assert!(matches!(
+        line(&mut s, "tag 9lives x")[..],
+        [Reply::Refused(Refusal::TagSyntax)]
+    ));
+    assert!(matches!(
+        line(&mut s, "tag")[..],
+        [Reply::Refused(Refusal::TagSyntax)]
+    ));
+    let replies = line(&mut s, "tags");
+    let [Reply::Tags(tags)] = &replies[..] else {
+        panic!("{replies:?}");
+    };
+    assert!(tags.contains(&("Match".to_owned(), "M".to_owned())));
+    // A tag without a value is set empty.
+    assert!(
+        matches!(&line(&mut s, "tag Annotator")[..], [Reply::TagSet { value, .. }] if value.is_empty())
+    );
+    assert!(checks_clean(&file));
+}
+
+#[test]
+fn resign_time_and_draw() {
+    let (_dir, file) = temp();
+    let (mut s, _) = started(&file, defaults());
+    assert!(matches!(
+        line(&mut s, "draw")[..],
+        [Reply::Refused(Refusal::NoDraws)]
+    ));
+    assert!(matches!(
+        line(&mut s, "resign east")[..],
+        [Reply::Refused(Refusal::BadSide { command: "resign" })]
+    ));
+    assert!(matches!(
+        line(&mut s, "time south north")[..],
+        [Reply::Refused(Refusal::BadSide { command: "time" })]
+    ));
+    // North (not to move) loses on time.
+    let replies = line(&mut s, "TIME n");
+    let [Reply::GameOver(over), Reply::Saved] = &replies[..] else {
+        panic!("{replies:?}");
+    };
+    assert_eq!(over.ending, Ending::TimeForfeit);
+    assert_eq!(over.result.to_string(), "1-0");
+    assert!(s.prompt().is_none());
+    let text = read(&file);
+    assert!(text.contains("[Termination \"time_forfeit\"]") && text.ends_with("\n\n1-0\n"));
+    assert!(checks_clean(&file));
+}
+
+#[test]
+fn a_draw_where_the_rules_know_draws() {
+    let (_dir, file) = temp();
+    let mut options = defaults();
+    options.answers.rules = Some("kiswahili endless_move=draw".to_owned());
+    let (mut s, _) = started(&file, options);
+    let replies = line(&mut s, "draw");
+    assert!(
+        matches!(&replies[..], [Reply::GameOver(o), Reply::Saved] if o.ending == Ending::Agreement),
+        "{replies:?}"
+    );
+    assert!(read(&file).ends_with("\n\n1/2-1/2\n"));
+}
+
+#[test]
+fn commands_may_come_parsed_and_help_comes_from_the_commands() {
+    let (_dir, file) = temp();
+    let (mut s, _) = started(&file, defaults());
+    let replies = s
+        .handle(Input::Command(Command::Comment {
+            text: "from a button".to_owned(),
+        }))
+        .unwrap();
+    assert!(matches!(replies[..], [Reply::CommentAdded]));
+    let replies = line(&mut s, "help me");
+    assert!(matches!(&replies[..], [Reply::Help(h)] if *h == Help::new()));
+    assert!(matches!(line(&mut s, "legal")[..], [Reply::Legal(ref m)] if m.len() == 4));
+    assert!(matches!(line(&mut s, "b")[..], [Reply::Board(_)]));
+    let replies = s
+        .handle(Input::Command(Command::Resign {
+            side: Some(SideName::South),
+        }))
+        .unwrap();
+    assert!(
+        matches!(&replies[..], [Reply::GameOver(o), Reply::Saved] if o.result.to_string() == "0-1")
+    );
+    // After the end, commands do nothing.
+    assert!(s.handle(Input::Command(Command::Board)).unwrap().is_empty());
+    assert!(read(&file).ends_with("\n\n{from a button} 0-1\n"));
+}
+
+#[test]
+fn a_tag_change_the_validator_objects_to_is_refused() {
+    let (_dir, file) = temp();
+    let text =
+        "[South \"Ali\"]\n[North \"Bakari\"]\n[Result \"0-1\"]\n[Termination \"resignation\"]\n\
+         [Match \"M\"]\n[Game \"1\"]\n\n0-1\n\n\
+         [South \"Bakari\"]\n[North \"Ali\"]\n[Result \"*\"]\n[Match \"M\"]\n[Game \"2\"]\n\n*\n";
+    std::fs::write(&file, text).unwrap();
+    let (mut s, replies) = started(&file, bao_session::Options::default());
+    assert!(matches!(
+        replies[..],
+        [Reply::Resuming { ply: 0 }, Reply::Board(_)]
+    ));
+    // A third player in game 2 of a match between Ali and Bakari.
+    let replies = line(&mut s, "tag South Chris");
+    let [Reply::TagRefused(report)] = &replies[..] else {
+        panic!("{replies:?}");
+    };
+    assert!(!report.is_valid());
+    assert_eq!(read(&file), text);
+}

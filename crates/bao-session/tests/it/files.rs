@@ -1,0 +1,177 @@
+//! Opening, resuming and leaving: what is on disk when.
+
+use bao_session::{
+    Input, Left, OpenError, Options, Prompt, Question, Reply, Session, SessionError,
+};
+
+use crate::{checks_clean, defaults, line, move_prompt, read, started, temp, ENDGAME};
+
+#[test]
+fn an_unfinished_game_resumes_where_it_stopped() {
+    let (_dir, file) = temp();
+    let (mut s, _) = started(&file, defaults());
+    line(&mut s, "A7>*");
+    line(&mut s, "a6<*");
+    line(&mut s, "A6>");
+    // The session is dropped without leaving (a killed process): the file is complete.
+    drop(s);
+    let (mut s, replies) = started(&file, Options::default());
+    assert!(
+        matches!(replies[..], [Reply::Resuming { ply: 3 }, Reply::Board(_)]),
+        "{replies:?}"
+    );
+    assert_eq!(move_prompt(&s), "2... North");
+    line(&mut s, "a5>");
+    line(&mut s, "A2<#");
+    assert!(read(&file).ends_with("1. A7>* a6<* 2. A6> a5> 3. A2<# 1-0\n"));
+    assert!(checks_clean(&file));
+}
+
+#[test]
+fn a_game_the_rules_ended_gets_its_result_on_resuming() {
+    let (_dir, file) = temp();
+    std::fs::write(
+        &file,
+        format!("[Position \"{ENDGAME}\"]\n\n1. A5< b4># *\n"),
+    )
+    .unwrap();
+    let (s, replies) = started(&file, Options::default());
+    assert!(
+        matches!(&replies[..], [Reply::GameOver(o), Reply::Saved] if o.result.to_string() == "0-1"),
+        "{replies:?}"
+    );
+    assert!(s.prompt().is_none());
+    assert!(read(&file).ends_with("\n\n1. A5< b4># 0-1\n"));
+}
+
+#[test]
+fn finished_games_are_not_reopened_but_a_match_goes_on() {
+    let (_dir, file) = temp();
+    let finished = "[Result \"1-0\"]\n[Termination \"resignation\"]\n\n1-0\n";
+    std::fs::write(&file, finished).unwrap();
+    let mut s = Session::open(&file, Options::default()).unwrap();
+    assert!(matches!(s.start(), Err(SessionError::FinishedGamesOnly)));
+    assert_eq!(read(&file), finished);
+
+    std::fs::write(
+        &file,
+        "[South \"Ali\"]\n[North \"Bakari\"]\n[Result \"0-1\"]\n[Termination \"resignation\"]\n\
+         [Match \"M\"]\n[Game \"1\"]\n\n0-1\n",
+    )
+    .unwrap();
+    let (mut s, replies) = started(&file, Options::default());
+    assert!(matches!(
+        replies[..],
+        [Reply::MatchScore(_), Reply::NextGame { number: 2 }]
+    ));
+    assert!(matches!(
+        s.prompt(),
+        Some(Prompt::Question {
+            question: Question::Player { .. },
+            ..
+        })
+    ));
+    // Leaving before the next game is written leaves the file alone.
+    let replies = s.handle(Input::Leave).unwrap();
+    assert!(matches!(replies[..], [Reply::Left(Left::NothingWritten)]));
+    assert!(s.prompt().is_none());
+    assert!(!read(&file).contains("[Game \"2\"]"));
+}
+
+#[test]
+fn a_match_of_three_games() {
+    let (_dir, file) = temp();
+    let mut options = defaults();
+    options.answers.position = Some(ENDGAME.to_owned());
+    options.answers.matches = bao_session::MatchChoice::Named("M".to_owned());
+    options.answers.south = Some("Ali".to_owned());
+    options.answers.north = Some("Bakari".to_owned());
+    let (mut s, _) = started(&file, options);
+    line(&mut s, "A5<");
+    let replies = line(&mut s, "b4>");
+    // Bakari wins game 1; game 2 is set up with the defaults (the session takes them).
+    assert!(
+        matches!(
+            replies[..],
+            [
+                Reply::Played(_),
+                Reply::GameOver(_),
+                Reply::MatchScore(_),
+                Reply::NextGame { number: 2 },
+                Reply::Board(_)
+            ]
+        ),
+        "{replies:?}"
+    );
+    line(&mut s, "resign");
+    let replies = line(&mut s, "A5<");
+    assert!(matches!(replies[..], [Reply::Played(_), Reply::Board(_)]));
+    let replies = line(&mut s, "time");
+    let [Reply::GameOver(_), Reply::MatchOver(score)] = &replies[..] else {
+        panic!("{replies:?}");
+    };
+    assert_eq!(score.played, 3);
+    assert_eq!(score.winner.as_deref(), Some("Ali"));
+    assert_eq!(
+        score.score,
+        [("Ali".to_owned(), 2), ("Bakari".to_owned(), 1)]
+    );
+    assert!(s.prompt().is_none());
+    assert!(checks_clean(&file));
+}
+
+#[test]
+fn leaving_says_what_is_saved() {
+    let (_dir, file) = temp();
+    let (mut s, _) = started(&file, defaults());
+    line(&mut s, "A7>*");
+    let replies = line(&mut s, "quit");
+    assert!(matches!(
+        replies[..],
+        [Reply::Left(Left::Saved { plies: 1 })]
+    ));
+    assert!(s.prompt().is_none());
+    // Nothing is taken after leaving.
+    assert!(line(&mut s, "a6<*").is_empty());
+    assert!(read(&file).ends_with("\n\n1. A7>* *\n"));
+}
+
+#[test]
+fn an_invalid_file_is_refused_and_left_alone() {
+    let (_dir, file) = temp();
+    let bad = "[Event \"x\"]\n\n1. A6<* a5<* *\n";
+    std::fs::write(&file, bad).unwrap();
+    let Err(OpenError::Invalid(report)) = Session::open(&file, Options::default()) else {
+        panic!("an invalid record opened");
+    };
+    assert_eq!(
+        report.diagnostics[0].code(),
+        "bao::illegal::capture_mandatory"
+    );
+    assert_eq!(read(&file), bad);
+}
+
+#[test]
+fn an_unwritable_place_is_refused_before_anything_is_asked() {
+    let (dir, _) = temp();
+    let file = dir.path().join("no-such-dir/game.bao");
+    assert!(matches!(
+        Session::open(&file, Options::default()),
+        Err(OpenError::Write(_))
+    ));
+    assert!(matches!(
+        Session::open(dir.path(), Options::default()),
+        Err(OpenError::Read(_))
+    ));
+}
+
+#[test]
+fn comments_around_the_games_are_kept() {
+    let (_dir, file) = temp();
+    std::fs::write(&file, "{club notes}\n").unwrap();
+    let (mut s, _) = started(&file, defaults());
+    line(&mut s, "A6>*");
+    let text = read(&file);
+    assert!(text.starts_with("{club notes}\n[Event"), "{text}");
+    assert!(text.ends_with("\n\n1. A6>* *\n"), "{text}");
+}
