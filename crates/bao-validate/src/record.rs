@@ -200,7 +200,9 @@ impl MatchEntry {
 #[derive(Debug, Default, Clone)]
 struct MatchState {
     seen: usize,
-    wins: BTreeMap<String, u32>,
+    /// Games won per player (two entries, or a few when the players change): a list, not a
+    /// map, as a streamed check keeps one of these per match of the file.
+    wins: Vec<(String, u32)>,
     players: Option<[String; 2]>,
     decided: Option<String>,
 }
@@ -271,9 +273,15 @@ impl MatchTracker {
                 Side::South => pair[0].clone(),
                 Side::North => pair[1].clone(),
             };
-            let w = state.wins.entry(who.clone()).or_default();
-            *w += 1;
-            if *w == 2 && state.decided.is_none() {
+            let i = match state.wins.iter().position(|(p, _)| *p == who) {
+                Some(i) => i,
+                None => {
+                    state.wins.push((who.clone(), 0));
+                    state.wins.len() - 1
+                }
+            };
+            state.wins[i].1 += 1;
+            if state.wins[i].1 == 2 && state.decided.is_none() {
                 state.decided = Some(who);
             }
         }
