@@ -1,9 +1,16 @@
 //! `bao check` (alias `validate`): replays records and reports every problem.
 //!
-//! Inputs are files, directories (searched recursively for `*.bao`) or `-` for stdin; files
-//! are checked in parallel and reported in the order given. Human output is miette's
-//! graphical report on stderr; `--format json` writes JSON Lines on stdout (`spec/json.md`).
-//! A one-line summary goes to stderr (not with `--quiet`), and over several files a progress
+//! Inputs are files, directories (searched recursively for `*.bao`) or `-` for stdin,
+//! reported in the order given. An input of up to 64 KiB is read and checked whole, several
+//! such files at once on the thread pool. A larger one is streamed
+//! (`bao_validate::stream`): read chunk by chunk (normally a game each), checked in batches
+//! on every thread of the pool (a bounded window of batches in flight, the next window read
+//! while one is checked), and reported in file order, with the same output as the whole-file
+//! path. `-j/--threads N` sets the pool's size; by default it is rayon's
+//! (`RAYON_NUM_THREADS`, else one thread per CPU). Human output is miette's graphical
+//! report on stderr (for a streamed file, held until its summary line is known, beyond 8 MiB
+//! in a temporary file); `--format json` writes JSON Lines on stdout (`spec/json.md`). A
+//! one-line summary goes to stderr (not with `--quiet`), and over several files a progress
 //! bar when stderr is a terminal. Exit 0: no errors (warnings allowed unless
 //! `--deny-warnings`); 1: a record is invalid; 2: a file could not be read.
 
