@@ -246,3 +246,19 @@ fn a_generated_archive_streams_as_the_whole_file() {
     bytes.splice(line..line, b"{caf\xe9}\n".iter().copied());
     assert_same("latin1", &bytes, &both[..1], true);
 }
+
+/// A game over the whole-file path's 4 MiB limit is skipped with `game_too_long` by both
+/// paths, and the lines of the games after it are counted through it.
+#[test]
+fn a_game_over_the_limit_streams_as_the_whole_file() {
+    let mut bytes = padding(STREAM_ABOVE + 1);
+    bytes.extend_from_slice(b"[Event \"big\"]\n\n");
+    let limit = bao_notation::DEFAULT_MAX_GAME_BYTES;
+    while bytes.len() < STREAM_ABOVE + limit + 1000 {
+        bytes.extend_from_slice(b"{a comment of the game that is too long}\n");
+    }
+    bytes.extend_from_slice(b"*\n\n[Event \"after\"]\n\n1. A5<* *\n");
+    let (human, _) = whole("big", &bytes, &CheckOptions::default());
+    assert!(human.contains("game_too_long") && human.contains("namua_placement"));
+    assert_same("big", &bytes, &[CheckOptions::default()], true);
+}
