@@ -169,10 +169,10 @@ pub(crate) struct MatchEntry {
 
 impl MatchEntry {
     /// The summary of game `n`, or `None` when it has no `Match` tag.
-    pub(crate) fn of(game: &Game, n: usize) -> Option<MatchEntry> {
+    pub(crate) fn of(game: &Game, n: usize) -> Option<Self> {
         let m = game.tag("Match")?;
         let tag = |name: &str| game.tag(name).map(|t| t.value.clone()).unwrap_or_default();
-        Some(MatchEntry {
+        Some(Self {
             n,
             name: m.value.trim().to_owned(),
             number: game.tag("Game").map(|t| t.value.clone()),
@@ -190,7 +190,7 @@ impl MatchEntry {
     }
 
     /// The summary with its span moved `by` bytes to the right.
-    pub(crate) fn shifted(mut self, by: usize) -> MatchEntry {
+    pub(crate) fn shifted(mut self, by: usize) -> Self {
         self.span = self.span.shifted(by);
         self
     }

@@ -138,7 +138,7 @@ impl<R: Read> StreamReader<R> {
             max_game_bytes: usize::MAX / 4,
             ..Limits::DEFAULT
         };
-        StreamReader {
+        Self {
             games: GameReader::with_limits(decoding, &limits),
             warning,
             next: None,
@@ -373,7 +373,7 @@ impl Merger {
     /// A merger for the input shown as `name`.
     #[must_use]
     pub fn new(name: &str) -> Self {
-        Merger {
+        Self {
             name: name.to_owned(),
             pending: None,
             warning: None,
@@ -589,7 +589,7 @@ struct Window {
 }
 
 impl Window {
-    fn new(name: &str, text: String, at: Position) -> Window {
+    fn new(name: &str, text: String, at: Position) -> Self {
         let b = text.as_bytes();
         let mut starts = vec![0];
         for i in memchr::memchr2_iter(b'\n', b'\r', b) {
@@ -598,7 +598,7 @@ impl Window {
             }
             starts.push(i + 1);
         }
-        Window {
+        Self {
             name: name.to_owned(),
             text,
             at,

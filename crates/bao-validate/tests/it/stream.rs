@@ -48,7 +48,8 @@ fn streamed(name: &str, bytes: &[u8], opts: &CheckOptions) -> (String, String) {
     if report.stats.errors + report.stats.warnings > 0 {
         handler().render_report(&mut header, &report).unwrap();
     }
-    (header + &human, json)
+    header.push_str(&human);
+    (header, json)
 }
 
 /// The streamed path in batches checked out of order (as on several threads), merged in
@@ -80,7 +81,8 @@ fn batched(name: &str, bytes: &[u8], opts: &CheckOptions, batch: usize) -> Strin
     merger.note_warning(&reader);
     let (pieces, report) = merger.finish();
     pieces.into_iter().for_each(&mut out);
-    json + &format!("{}\n", file_json(&report))
+    json.push_str(&format!("{}\n", file_json(&report)));
+    json
 }
 
 fn assert_same(name: &str, bytes: &[u8], every: &[CheckOptions], batch: bool) {
