@@ -58,6 +58,10 @@ pub struct CheckOptions {
     /// After an illegal move with an unambiguous best repair, go on as if the repair had
     /// been written; later diagnostics of that line say they depend on it.
     pub assume_fixes: bool,
+    /// Laps a move's never-ending decision may run before the check gives up on the game
+    /// with `bao::budget::undecided` (`None`: exact, unbounded, the default). Every other
+    /// answer under a budget is the exact one.
+    pub lap_budget: Option<u64>,
 }
 
 /// Everything a check found, with the games as they replayed (for `annotate` and the
@@ -134,12 +138,18 @@ fn check_games(
         // A panic in the engine must not take the whole run down.
         let check = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let mut c = moves::check_game(game, i + 1, opts);
-            record::check_result(game, i + 1, &mut c);
+            // A game left undecided has no known end to hold its result against.
+            if c.undecided.is_none() {
+                record::check_result(game, i + 1, &mut c);
+            }
             c
         }));
         match check {
             Ok(c) => {
-                plies += c.replayed.played_count();
+                // Under a lap budget, only the plies before the one left undecided count.
+                plies += c.undecided.map_or(c.replayed.played_count(), |k| {
+                    (k - 1).min(c.replayed.played_count())
+                });
                 diagnostics_of_games.extend(c.diagnostics);
                 if keep {
                     replayed.push(c.replayed);

@@ -2,7 +2,9 @@
 //! every ply once and shows it here ([`Words`] is its observer); a refused ply is worded
 //! with its repairs, and with `--assume-fixes` the unambiguous repair is handed back.
 
-use bao_core::{EndReason, MoveSpec, Outcome, Pit, Position, ResolveError, RuleSet, Side};
+use bao_core::{
+    within_lap_budget, EndReason, MoveSpec, Outcome, Pit, Position, ResolveError, RuleSet, Side,
+};
 use bao_notation::meaning::{RulesError, RulesTag, StartError};
 use bao_notation::{AnnotationItem, Directions, Game, GameResult, ItemKind, Span};
 use bao_replay::{
@@ -24,6 +26,9 @@ pub(crate) struct GameCheck {
     pub(crate) diagnostics: Vec<CheckDiagnostic>,
     /// The game replayed.
     pub(crate) replayed: ReplayedGame,
+    /// The number of the ply where the lap budget ran out, if it did: the replay from it
+    /// on is not exact, and was not worded.
+    pub(crate) undecided: Option<usize>,
 }
 
 impl GameCheck {
@@ -44,8 +49,38 @@ pub(crate) fn check_game(game: &Game, n: usize, opts: &CheckOptions) -> GameChec
         opts,
         diagnostics: Vec::new(),
     };
-    let replayed = replay_game(game, Some(&mut words));
+    let (replayed, undecided) = match opts.lap_budget {
+        None => (replay_game(game, Some(&mut words)), None),
+        Some(laps) => {
+            let mut budgeted = Budgeted {
+                words: &mut words,
+                laps,
+                undecided: None,
+                last: None,
+            };
+            // The outer budget keeps the replay's own engine calls bounded; the plies are
+            // tested one by one inside, so a give-up is pinned to its ply there. The replay
+            // is kept either way: exact up to the ply pinned.
+            let mut replayed = None;
+            let outer = within_lap_budget(laps, || {
+                replayed = Some(replay_game(game, Some(&mut budgeted)));
+            });
+            let undecided = match (budgeted.undecided, outer) {
+                (Some(u), _) => Some(u),
+                // A give-up the plies' tests did not see: pinned to the last ply read.
+                (None, Err(e)) => budgeted
+                    .last
+                    .map(|(span, number)| (span, number, e.laps_run)),
+                (None, Ok(())) => None,
+            };
+            let replayed = replayed.unwrap_or_else(|| replay_game(game, None));
+            (replayed, undecided)
+        }
+    };
     let mut diagnostics = words.diagnostics;
+    if let Some((span, number, laps_run)) = undecided {
+        diagnostics.push(undecided_diagnostic(span, number, laps_run, n));
+    }
     match &replayed.opening {
         Err(OpeningProblem::Rules(e)) => diagnostics.push(rules_diagnostic(e, n)),
         Err(OpeningProblem::Start {
@@ -58,6 +93,61 @@ pub(crate) fn check_game(game: &Game, n: usize, opts: &CheckOptions) -> GameChec
     GameCheck {
         diagnostics,
         replayed,
+        undecided: undecided.map(|(_, number, _)| number),
+    }
+}
+
+/// `bao::budget::undecided`: the ply at `span` (number `number`) whose decisions ran out of
+/// the lap budget after `laps_run` laps.
+fn undecided_diagnostic(span: Span, number: usize, laps_run: u64, n: usize) -> CheckDiagnostic {
+    CheckDiagnostic::new(
+        Code::Undecided,
+        n,
+        format!("the lap budget ran out at this move (a move ran {laps_run} laps undecided)"),
+    )
+    .primary(span, "not decided within the lap budget")
+    .at_ply(number)
+    .help(
+        "Checking this move (its legality, or whether the game goes on after it) needed a \
+         move that was still going when `--lap-budget` stopped it: it may never end (G11) \
+         or end after many laps. This move and the rest of the game are not checked; run \
+         `bao check` without `--lap-budget` for the exact answer.",
+    )
+}
+
+/// [`Words`] under a lap budget: before a ply is worded, every move of the position it is
+/// played in and of the position it leaves must be decided within the budget (which also
+/// bounds the wording's own engine calls: repairs, suggestions); the first ply where one is
+/// not is kept, and nothing after it in the text is worded.
+struct Budgeted<'w, 'a> {
+    words: &'w mut Words<'a>,
+    laps: u64,
+    /// The first ply left undecided: its span, number and the laps run.
+    undecided: Option<(Span, usize, u64)>,
+    /// The last ply read: its span and number.
+    last: Option<(Span, usize)>,
+}
+
+impl Observer for Budgeted<'_, '_> {
+    fn ply(&mut self, at: &InLine<'_>) -> Option<Repair> {
+        if self.undecided.is_some() {
+            return None;
+        }
+        let ply = at.ply;
+        self.last = Some((at.item.token.span, ply.number));
+        let laps = self.laps;
+        let decided = ply.before.legal_moves_within(laps).and_then(|_| {
+            ply.played()
+                .map_or(Ok(Vec::new()), |p| p.after.legal_moves_within(laps))
+        });
+        let worded = decided.and_then(|_| within_lap_budget(laps, || self.words.ply(at)));
+        match worded {
+            Ok(repair) => repair,
+            Err(e) => {
+                self.undecided = Some((at.item.token.span, ply.number, e.laps_run));
+                None
+            }
+        }
     }
 }
 
