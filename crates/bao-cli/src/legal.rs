@@ -53,7 +53,7 @@ pub(crate) struct Args {
 fn describe(pos: &Position, trace: &MoveTrace) -> String {
     let names = pos.rules().names();
     let mut parts: Vec<String> = Vec::new();
-    if trace.mv.takasa {
+    if trace.mv.is_takasa() {
         parts.push(names.takasa.to_owned());
     }
     if !trace.captures.is_empty() {
@@ -169,8 +169,8 @@ fn json_text(pos: &Position, moves: &[(Move, MoveTrace)]) -> Result<String, CliE
             .iter()
             .map(|(mv, t)| MoveJson {
                 mv: mv.to_string(),
-                takasa: mv.takasa,
-                safari: mv.safari,
+                takasa: mv.is_takasa(),
+                safari: mv.is_safari(),
                 captures: t
                     .captures
                     .iter()

@@ -1,10 +1,10 @@
 //! Executing one move lap by lap, with optional tracing and exact never-ending detection.
 
-use crate::position::{House, Position};
+use crate::position::{House, Position, HOUSE_THRESHOLD};
 use crate::relay::{self, Relay, Stop};
 use crate::rules::{EndlessMove, FrontRowGuard, HouseLap, Takasia};
 use crate::trace::{Capture, Event, Lap, LapEnd, LapSource, MoveTrace, NeverEnding};
-use crate::types::{Direction, Move, Pit, Row, Side, Sign, Stage, RING};
+use crate::types::{Direction, Move, Pit, Row, Side, Sign, Stage, HOUSE_RING, RING};
 
 /// Laps played before never-ending detection starts (keeps it off the hot path).
 const DETECT_AFTER: u64 = 64;
@@ -385,7 +385,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
             self.lap_start = ring;
             self.lap_source = source;
         }
-        if self.mv.takasa
+        if self.mv.is_takasa()
             && ring < 8
             && front_empty(&self.me)
             && (ring + self.dir.step()) % RING >= 8
@@ -401,7 +401,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
     #[inline(never)]
     fn lift_special(&mut self, ring: usize, source: LapSource) {
         let rules = &self.pos_at_start.rules;
-        if ring == 4 && rules.houses && source != LapSource::Taxed {
+        if ring == HOUSE_RING && rules.houses && source != LapSource::Taxed {
             self.destroy_house(self.m);
         }
         if rules.takasia == Takasia::AbstractPlay && self.blocked[self.m] == Some(ring as u8) {
@@ -423,7 +423,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
             if T::ON {
                 self.tracer.event(Event::Placed { pit: self.mv.pit });
             }
-            if !self.mv.takasa {
+            if self.mv.is_capture() {
                 self.capturing = true;
                 self.choose_kichwa = true;
                 return self.capture_at(p, 0);
@@ -432,7 +432,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
         } else {
             self.dir = self.mv.sign.sowing_direction(self.mv.pit.row());
             let count = self.me[p];
-            if self.mv.takasa
+            if self.mv.is_takasa()
                 && self.pos_at_start.rules.takasia == Takasia::AbstractPlay
                 && self.blocked[self.m] == Some(p as u8)
             {
@@ -442,7 +442,8 @@ impl<'t, T: Tracer> Runner<'t, T> {
                 }
                 return Flow::End(End::Done);
             }
-            self.capturing = !self.mv.takasa && count < self.pos_at_start.rules.capture_threshold;
+            self.capturing =
+                self.mv.is_capture() && count < self.pos_at_start.rules.capture_threshold;
             self.lift(p, count, LapSource::Lifted)
         }
     }
@@ -453,9 +454,11 @@ impl<'t, T: Tracer> Runner<'t, T> {
         let rules = &self.pos_at_start.rules;
         self.dir = self.mv.sign.sowing_direction(Row::Front);
         let count = self.me[p];
-        let functional_before =
-            rules.houses && p == 4 && self.houses[self.m] == House::Owned && count > 6;
-        let taxed = functional_before && !(rules.kuu_floor && count - 2 < 6);
+        let functional_before = rules.houses
+            && p == HOUSE_RING
+            && self.houses[self.m] == House::Owned
+            && count > HOUSE_THRESHOLD;
+        let taxed = functional_before && !(rules.kuu_floor && count - 2 < HOUSE_THRESHOLD);
         if taxed {
             if T::ON {
                 self.tracer.event(Event::HouseTaxed { left: count - 2 });
@@ -534,7 +537,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
     fn capture_special(&mut self, i: usize, j: usize) {
         let (m, o) = (self.m, 1 - self.m);
         let rules = &self.pos_at_start.rules;
-        if rules.houses && j == 4 {
+        if rules.houses && j == HOUSE_RING {
             self.destroy_house(o);
         }
         if rules.takasia == Takasia::AbstractPlay {
@@ -625,7 +628,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
                 let stops = match rules.takasia {
                     Takasia::Off => false,
                     Takasia::Standard => !(self.lap == 1 && self.started_in_functional_house()),
-                    Takasia::AbstractPlay => self.mv.takasa,
+                    Takasia::AbstractPlay => self.mv.is_takasa(),
                 };
                 if stops {
                     self.record_lap(LapEnd::TakasiaStop);
@@ -637,10 +640,14 @@ impl<'t, T: Tracer> Runner<'t, T> {
                 }
             }
         }
-        if rules.houses && cur == 4 && self.houses[m] == House::Owned && count >= 6 {
+        if rules.houses
+            && cur == HOUSE_RING
+            && self.houses[m] == House::Owned
+            && count >= HOUSE_THRESHOLD
+        {
             let stop = match (self.stage, self.capturing) {
                 (Stage::Namua, false) => true,
-                (Stage::Namua, true) => !self.mv.safari,
+                (Stage::Namua, true) => !self.mv.is_safari(),
                 (Stage::Mtaji, true) => false,
                 (Stage::Mtaji, false) => rules.mtaji_takasa_house == HouseLap::Stop,
             };
@@ -673,9 +680,9 @@ impl<'t, T: Tracer> Runner<'t, T> {
     fn started_in_functional_house(&self) -> bool {
         let pos = self.pos_at_start;
         pos.rules.houses
-            && self.mv.pit.ring() == 4
+            && self.mv.pit.ring() == HOUSE_RING
             && pos.houses[self.m] == House::Owned
-            && pos.board[self.m][4] >= 6
+            && pos.board[self.m][HOUSE_RING] >= HOUSE_THRESHOLD
     }
 
     fn state(&self) -> LapState {
@@ -811,7 +818,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
     #[inline]
     fn fast_laps(&mut self, mut keep_going: impl FnMut(u128, usize) -> bool) -> Option<End> {
         let guard =
-            self.mv.takasa && self.pos_at_start.rules.front_row_guard == FrontRowGuard::Strict;
+            self.mv.is_takasa() && self.pos_at_start.rules.front_row_guard == FrontRowGuard::Strict;
         let dir = self.dir;
         let clockwise = dir == Direction::Clockwise;
         let back_next = |cur: usize| {
@@ -915,7 +922,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
     fn run_detecting_fast(&mut self, tortoise: LapState, mut power: u64, mut lam: u64) -> Finish {
         const KEEP: usize = 64;
         let guard =
-            self.mv.takasa && self.pos_at_start.rules.front_row_guard == FrontRowGuard::Strict;
+            self.mv.is_takasa() && self.pos_at_start.rules.front_row_guard == FrontRowGuard::Strict;
         let mut relay = Relay::new(u128::from_le_bytes(self.me), self.cur, self.dir, guard);
         let anchor_lap = self.lap;
         let (anchor, anchor_cur) = (relay.q, relay.cur);
@@ -1102,7 +1109,7 @@ pub(crate) fn relay_entry(
     r.sow();
     loop {
         if r.lap >= min_laps && r.fast_eligible() {
-            let guard = mv.takasa && pos.rules.front_row_guard == FrontRowGuard::Strict;
+            let guard = mv.is_takasa() && pos.rules.front_row_guard == FrontRowGuard::Strict;
             return Some((u128::from_le_bytes(r.me), r.cur, r.dir, guard, r.lap));
         }
         if r.lap > limit || matches!(r.next_lap(), Flow::End(_)) {
@@ -1194,7 +1201,7 @@ mod tests {
 
     use super::*;
     use crate::rules::RuleSet;
-    use crate::types::{Pit, Sign};
+    use crate::types::{MoveKind, Pit, Sign};
 
     /// The obvious exact method: remember every lap-end state until one repeats.
     fn naive(pos: &Position, mv: Move, limit: u64) -> Option<NeverEnding> {
@@ -1267,12 +1274,7 @@ mod tests {
             };
             for r in 0..RING {
                 for sign in [Sign::Left, Sign::Right] {
-                    let mv = Move {
-                        pit: Pit::from_ring(crate::Side::South, r),
-                        sign,
-                        takasa: true,
-                        safari: false,
-                    };
+                    let mv = Move::takasa(Pit::from_ring(crate::Side::South, r), sign);
                     if pos.get(mv.pit) < 2 {
                         continue;
                     }
@@ -1344,18 +1346,13 @@ mod tests {
                     // Every move from every pit of the mover, legal or not, run as a takasa
                     // and as a capturing move.
                     for ring in 0..RING {
-                        for (sign, takasa) in [
-                            (Sign::Left, true),
-                            (Sign::Right, true),
-                            (Sign::Left, false),
-                            (Sign::Right, false),
+                        for (sign, kind) in [
+                            (Sign::Left, MoveKind::Takasa),
+                            (Sign::Right, MoveKind::Takasa),
+                            (Sign::Left, MoveKind::Capture),
+                            (Sign::Right, MoveKind::Capture),
                         ] {
-                            let mv = Move {
-                                pit: Pit::from_ring(pos.to_move, ring),
-                                sign,
-                                takasa,
-                                safari: false,
-                            };
+                            let mv = Move::new(Pit::from_ring(pos.to_move, ring), sign, kind);
                             if pos.stage() == crate::types::Stage::Mtaji && pos.get(mv.pit) >= 2 {
                                 let want = naive(&pos, mv, 200_000);
                                 let got = execute(&pos, mv, &mut ());

@@ -7,7 +7,7 @@ use crate::movegen::{takasa_bits, Kind, MoveSet, MTAJI_MIN_SEEDS};
 use crate::pitset::PitSet;
 use crate::position::{EndReason, House, Outcome, Position};
 use crate::rules::Takasia;
-use crate::types::{Move, MoveSpec, Pit, Row, Sign, Stage, HOUSE_RING};
+use crate::types::{Move, MoveKind, MoveSpec, Pit, Row, Sign, Stage, HOUSE_RING};
 
 impl Position {
     /// Whether `mv` is legal here: the same answer as `legal_moves().contains(mv)`, found
@@ -34,17 +34,14 @@ impl Position {
         };
         match self.stage() {
             Stage::Namua => {
-                if !mv.takasa {
+                if mv.is_capture() {
                     // Whether the move is a candidate depends on its own pit only.
                     let cands = self.namua_capture_candidates_from(PitSet::single(mv.pit.ring()));
-                    let plain = Move {
-                        safari: false,
-                        ..*mv
-                    };
+                    let plain = mv.with_kind(MoveKind::Capture);
                     if !cands.contains(&plain) {
                         return None;
                     }
-                    if mv.safari {
+                    if mv.is_safari() {
                         let prun = self.simulate(plain);
                         if self.run_is_illegal(&prun) || !prun.stopped_at_house {
                             return None;
@@ -54,13 +51,13 @@ impl Position {
                 }
                 let cands = self.namua_capture_candidates();
                 let placements = self.namua_placements();
-                if mv.safari || !placements.contains(mv.pit.ring()) || self.any_legal(&cands) {
+                if !placements.contains(mv.pit.ring()) || self.any_legal(&cands) {
                     return None;
                 }
                 own_run(tracer)
             }
             Stage::Mtaji => {
-                if !mv.takasa {
+                if mv.is_capture() {
                     // Whether the move is a candidate depends on its own pit only; the other
                     // candidates matter only under priority.
                     let own =
@@ -149,17 +146,13 @@ impl Position {
         match matches.as_slice() {
             [one] => Ok(*one),
             [] => {
-                let mv = Move {
-                    pit: spec.pit,
-                    sign: spec.sign.unwrap_or(Sign::Left),
-                    takasa: spec.takasa,
-                    safari: spec.safari,
-                };
+                // A spec with both `*` and `+` (no reader makes one) is no move: it is
+                // explained as the takasa it claims to be.
+                let kind =
+                    MoveKind::from_suffixes(spec.takasa, spec.safari).unwrap_or(MoveKind::Takasa);
+                let mv = Move::new(spec.pit, spec.sign.unwrap_or(Sign::Left), kind);
                 let err = if spec.sign.is_none() {
-                    let other = Move {
-                        sign: Sign::Right,
-                        ..mv
-                    };
+                    let other = Move::new(spec.pit, Sign::Right, kind);
                     let e1 = self.diagnose(&mv);
                     if matches!(e1.reason, IllegalReason::KichwaNotChoosable { .. }) {
                         self.diagnose(&other)
@@ -185,7 +178,7 @@ impl Position {
     /// takasa never ends, its refusal (G11, with the cycle), whatever the reading as a capture
     /// says (spec/notation.md, "Leaving out `*`").
     fn never_ending_takasa_reading(&self, spec: &MoveSpec, legal: &[Move]) -> Option<PlayError> {
-        let no_capture = legal.first().is_some_and(|m| m.takasa);
+        let no_capture = legal.first().is_some_and(|m| m.is_takasa());
         if spec.takasa || spec.safari || !no_capture {
             return None;
         }
@@ -195,12 +188,7 @@ impl Position {
             None => &[Sign::Left, Sign::Right],
         };
         signs.iter().find_map(|&sign| {
-            let takasa = Move {
-                pit: spec.pit,
-                sign,
-                takasa: true,
-                safari: false,
-            };
+            let takasa = Move::takasa(spec.pit, sign);
             let e = self.diagnose(&takasa);
             matches!(e.reason, IllegalReason::NeverEnding(_)).then_some(e)
         })
@@ -244,12 +232,13 @@ impl Position {
         } else if count < MTAJI_MIN_SEEDS {
             return fail(IllegalReason::TooFewSeeds { pit: mv.pit, count });
         }
-        if mv.takasa && !captures.is_empty() {
+        if mv.is_takasa() && !captures.is_empty() {
             return fail(IllegalReason::CaptureMandatory { captures });
         }
         // Only a move of the right shape is run: a namua capture needs seeds facing it.
-        let no_namua_capture =
-            stage == Stage::Namua && !mv.takasa && mv.pit.facing().is_none_or(|f| self.get(f) == 0);
+        let no_namua_capture = stage == Stage::Namua
+            && mv.is_capture()
+            && mv.pit.facing().is_none_or(|f| self.get(f) == 0);
         let run = (!no_namua_capture).then(|| self.simulate(*mv));
         if let Some(run) = run.filter(|r| self.run_is_illegal(r)) {
             return fail(match run.finish {
@@ -257,17 +246,10 @@ impl Position {
                 _ => IllegalReason::FrontRowGuard { mover: side },
             });
         }
-        if !mv.takasa {
-            let as_takasa = Move {
-                takasa: true,
-                safari: false,
-                ..*mv
-            };
-            if mv.safari {
-                let plain = Move {
-                    safari: false,
-                    ..*mv
-                };
+        if mv.is_capture() {
+            let as_takasa = mv.with_kind(MoveKind::Takasa);
+            if mv.is_safari() {
+                let plain = mv.with_kind(MoveKind::Capture);
                 if captures.contains(&plain) {
                     return fail(IllegalReason::SafariWithoutHouse { plain });
                 }

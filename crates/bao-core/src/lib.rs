@@ -100,5 +100,5 @@ pub use rules::{
 };
 pub use trace::{Capture, Event, Lap, LapEnd, LapSource, MoveTrace, NeverEnding};
 pub use types::{
-    BySide, Direction, Move, MoveSpec, ParsePitError, Pit, Row, Side, Sign, Stage, RING,
+    BySide, Direction, Move, MoveKind, MoveSpec, ParsePitError, Pit, Row, Side, Sign, Stage, RING,
 };

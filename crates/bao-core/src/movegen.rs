@@ -5,7 +5,7 @@ use crate::engine::{execute_quick_into, Finish, Outcome as Run};
 use crate::pitset::PitSet;
 use crate::position::{House, Position, HOUSE_THRESHOLD};
 use crate::rules::Takasia;
-use crate::types::{Direction, Move, Pit, Side, Sign, Stage, HOUSE_RING, RING, ROW_PITS};
+use crate::types::{Direction, Move, MoveKind, Pit, Side, Sign, Stage, HOUSE_RING, RING, ROW_PITS};
 
 /// The fewest seeds a mtaji move may start from (G6, M2, M4): a pit of one seed is not sown.
 pub(crate) const MTAJI_MIN_SEEDS: u8 = 2;
@@ -65,25 +65,28 @@ impl MoveSet {
         }
         let ring = mv.pit.ring() as u32;
         match self.kind {
-            Kind::NamuaCapture => (!mv.takasa && ring < 8)
-                .then(|| 4 * ring + 2 * sign_bit(mv.sign) + u32::from(mv.safari)),
-            Kind::MtajiCapture => (!mv.takasa && !mv.safari).then(|| {
+            Kind::NamuaCapture => (mv.is_capture() && ring < 8)
+                .then(|| 4 * ring + 2 * sign_bit(mv.sign) + u32::from(mv.is_safari())),
+            Kind::MtajiCapture => (mv.kind == MoveKind::Capture).then(|| {
                 let dir = mv.sign.sowing_direction(mv.pit.row());
                 2 * ring + u32::from(dir == Direction::Anticlockwise)
             }),
-            Kind::Takasa => (mv.takasa && !mv.safari).then(|| 2 * ring + sign_bit(mv.sign)),
+            Kind::Takasa => mv.is_takasa().then(|| 2 * ring + sign_bit(mv.sign)),
         }
     }
 
     /// The move of bit `bit`.
     pub(crate) fn move_at(&self, bit: u32) -> Move {
         match self.kind {
-            Kind::NamuaCapture => Move {
-                pit: Pit::from_ring(self.side, (bit / 4) as usize),
-                sign: bit_sign(bit / 2),
-                takasa: false,
-                safari: bit & 1 == 1,
-            },
+            Kind::NamuaCapture => Move::new(
+                Pit::from_ring(self.side, (bit / 4) as usize),
+                bit_sign(bit / 2),
+                if bit & 1 == 1 {
+                    MoveKind::Safari
+                } else {
+                    MoveKind::Capture
+                },
+            ),
             Kind::MtajiCapture => {
                 let pit = Pit::from_ring(self.side, (bit / 2) as usize);
                 let dir = if bit & 1 == 0 {
@@ -91,19 +94,11 @@ impl MoveSet {
                 } else {
                     Direction::Anticlockwise
                 };
-                Move {
-                    pit,
-                    sign: Sign::for_sowing(pit.row(), dir),
-                    takasa: false,
-                    safari: false,
-                }
+                Move::capture(pit, Sign::for_sowing(pit.row(), dir))
             }
-            Kind::Takasa => Move {
-                pit: Pit::from_ring(self.side, (bit / 2) as usize),
-                sign: bit_sign(bit),
-                takasa: true,
-                safari: false,
-            },
+            Kind::Takasa => {
+                Move::takasa(Pit::from_ring(self.side, (bit / 2) as usize), bit_sign(bit))
+            }
         }
     }
 
@@ -432,7 +427,7 @@ impl Position {
             a.captures = self.select(cands, pick, &mut a.chosen);
             if let (Some(mv), Some(rng)) = (a.chosen.mv, pick.as_mut()) {
                 if a.chosen.run.stopped_at_house && rng(2) != 0 {
-                    let safari = Move { safari: true, ..mv };
+                    let safari = mv.with_kind(MoveKind::Safari);
                     let srun = self.simulate(safari);
                     if !self.run_is_illegal(&srun) {
                         a.captures.bits = 0;
@@ -453,7 +448,7 @@ impl Position {
                 }
                 a.captures.insert(&mv);
                 if run.stopped_at_house {
-                    let safari = Move { safari: true, ..mv };
+                    let safari = mv.with_kind(MoveKind::Safari);
                     if !self.run_is_illegal(&self.simulate(safari)) {
                         a.captures.insert(&safari);
                     }
@@ -666,12 +661,7 @@ mod tests {
                 let end = first_lap_end(r, usize::from(n), dir);
                 if end < 8 && own[end] > 0 && opp[7 - end] > 0 {
                     let pit = Pit::from_ring(side, r);
-                    out.push(Move {
-                        pit,
-                        sign: Sign::for_sowing(pit.row(), dir),
-                        takasa: false,
-                        safari: false,
-                    });
+                    out.push(Move::capture(pit, Sign::for_sowing(pit.row(), dir)));
                 }
             }
         }

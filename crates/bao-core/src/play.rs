@@ -225,7 +225,7 @@ impl Position {
             next.blocked = run.after.blocked;
         }
         next.to_move = mover.opponent();
-        next.last_move_takasa = mv.takasa;
+        next.last_move_takasa = mv.is_takasa();
         let mut set = None;
         // A game that ends keeps no takasia or priority pit (standard takasia; AbstractPlay
         // keeps its stored block, T4).
@@ -273,7 +273,7 @@ impl Position {
                 };
                 next.blocked = [None, None];
                 next.blocked[m] = priority;
-                if mv.takasa
+                if mv.is_takasa()
                     && mtaji
                     && run.finish == Finish::Done
                     && next.front_row_outcome().is_none()
@@ -288,7 +288,7 @@ impl Position {
                 }
             }
             Takasia::AbstractPlay => {
-                if mv.takasa && next.hands == [0, 0] {
+                if mv.is_takasa() && next.hands == [0, 0] {
                     let mut blocker = *next;
                     blocker.to_move = mover;
                     if let Some(h) = blocker.abstractplay_detect() {

@@ -97,6 +97,23 @@ impl EndReason {
 /// A position as plain data, not yet checked.
 ///
 /// `pits[row]` lists pits 1..8 from the owner's left, rows in the order `A`, `B`, `a`, `b`.
+/// Build one by hand (for a problem or a test), then check it with
+/// [`Position::from_setup`], which names every problem it finds:
+///
+/// ```
+/// use bao_core::{Position, RuleSet, SetupProblem};
+///
+/// let mut setup = Position::start(RuleSet::KISWAHILI).to_setup();
+/// // One seed too many on A1: the board and hands no longer hold 64 seeds.
+/// setup.pits[0][0] += 1;
+/// let err = Position::from_setup(setup.clone()).unwrap_err();
+/// assert!(matches!(err.problems[..], [SetupProblem::SeedCount { found: 65 }]));
+///
+/// // Take the seed away again and the position is playable.
+/// setup.pits[0][0] -= 1;
+/// let pos = Position::from_setup(setup).expect("the start position");
+/// assert_eq!(pos, Position::start(RuleSet::KISWAHILI));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Setup {
     /// The rules the position is played under.

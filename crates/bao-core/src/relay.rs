@@ -439,7 +439,7 @@ mod study {
     use crate::engine::{execute_quick_into, relay_entry, Finish, Outcome};
     use crate::position::{House, Position};
     use crate::rules::RuleSet;
-    use crate::types::{Move, Pit, Side, Sign, Stage};
+    use crate::types::{Move, MoveKind, Pit, Side, Sign, Stage};
     use crate::{BySide, HouseState, Setup};
 
     fn pos_from(rows: [[u8; 8]; 4], side: Side, rules: RuleSet) -> Position {
@@ -662,18 +662,13 @@ mod study {
     fn all_moves(pos: &Position) -> Vec<Move> {
         let mut out = Vec::new();
         for ring in 0..RING {
-            for (sign, takasa) in [
-                (Sign::Left, true),
-                (Sign::Right, true),
-                (Sign::Left, false),
-                (Sign::Right, false),
+            for (sign, kind) in [
+                (Sign::Left, MoveKind::Takasa),
+                (Sign::Right, MoveKind::Takasa),
+                (Sign::Left, MoveKind::Capture),
+                (Sign::Right, MoveKind::Capture),
             ] {
-                let mv = Move {
-                    pit: Pit::from_ring(pos.to_move(), ring),
-                    sign,
-                    takasa,
-                    safari: false,
-                };
+                let mv = Move::new(Pit::from_ring(pos.to_move(), ring), sign, kind);
                 if pos.get(mv.pit) >= 2 {
                     out.push(mv);
                 }

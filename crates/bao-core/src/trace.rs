@@ -4,6 +4,30 @@ use crate::position::Outcome;
 use crate::types::{Direction, Move, Pit, Side, Stage};
 
 /// The full story of one move, as `Position::play` returns it.
+///
+/// Each lap says where its seeds came from and where the last one fell; each capture names
+/// the pit emptied and the kichwa its seeds entered from:
+///
+/// ```
+/// use bao_core::{LapSource, Move, Pit, Position, RuleSet};
+///
+/// let pit = |s: &str| s.parse::<Pit>().unwrap();
+/// let play = |pos: &Position, mv: &str| pos.play(&mv.parse::<Move>().unwrap()).unwrap();
+/// let start = Position::start(RuleSet::KISWAHILI);
+/// let (pos, _) = play(&start, "A7>*");
+/// let (pos, _) = play(&pos, "a6<*");
+/// // South's seed goes into A6, which captures North's a3 facing it.
+/// let (_after, trace) = play(&pos, "A6>");
+/// assert_eq!(trace.placement, Some(pit("A6")));
+/// let first = &trace.captures[0];
+/// assert_eq!((first.pit, first.seeds), (pit("a3"), 1));
+/// assert_eq!(first.after_lap, 0, "the namua placement captures before any lap");
+/// // The captured seed is sown from a kichwa, and the laps are counted from 1.
+/// assert_eq!(trace.laps[0].source, LapSource::Captured);
+/// assert_eq!(trace.laps[0].number, 1);
+/// let ends: Vec<String> = trace.laps.iter().map(|lap| lap.end.to_string()).collect();
+/// assert_eq!(ends, ["A8", "A6", "A2"]);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MoveTrace {
     /// The move played.

@@ -453,32 +453,160 @@ impl fmt::Display for Stage {
     }
 }
 
-/// A complete move in canonical form: start pit, sign, and the takasa/safari suffixes.
+/// What a move does, as its suffix says: capture (no suffix), capture going on safari (`+`),
+/// or takasa (`*`).
 ///
+/// These are the only shapes a move has (`spec/rules.md`): the `+` of a safari is an
+/// instruction for a namua capture at its stop in the functional nyumba, so a takasa, which
+/// captures nothing, never carries it. A [`Move`] holds one of these three, so no value of
+/// it is a takasa on safari.
+///
+/// The order (`Capture < Safari < Takasa`) is that of the suffixes: a plain move before the
+/// same move with `+`, captures before takasa moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum MoveKind {
+    /// A capturing move, no suffix (in mtaji, every capture; in namua, one that stops in
+    /// the functional nyumba, or never reaches it).
+    Capture,
+    /// `+`: a namua capture that, at a stop in the functional nyumba, goes on (safari).
+    Safari,
+    /// `*`: a takasa (Kete: takata), a move that captures nothing.
+    Takasa,
+}
+
+impl MoveKind {
+    /// The three kinds, in order.
+    pub const ALL: [MoveKind; 3] = [MoveKind::Capture, MoveKind::Safari, MoveKind::Takasa];
+
+    /// The kind written with these suffixes: `*` gives [`MoveKind::Takasa`], `+`
+    /// [`MoveKind::Safari`], neither [`MoveKind::Capture`]; `None` for both at once, which
+    /// no move is.
+    #[inline]
+    #[must_use]
+    pub const fn from_suffixes(takasa: bool, safari: bool) -> Option<MoveKind> {
+        match (takasa, safari) {
+            (false, false) => Some(MoveKind::Capture),
+            (false, true) => Some(MoveKind::Safari),
+            (true, false) => Some(MoveKind::Takasa),
+            (true, true) => None,
+        }
+    }
+
+    /// The suffix written after the sign: `""`, `"+"` or `"*"`.
+    #[inline]
+    #[must_use]
+    pub const fn suffix(self) -> &'static str {
+        match self {
+            MoveKind::Capture => "",
+            MoveKind::Safari => "+",
+            MoveKind::Takasa => "*",
+        }
+    }
+}
+
+/// A complete move in canonical form: start pit, sign, and what the move does
+/// ([`MoveKind`]: capture, capture on safari, or takasa).
+///
+/// Every value is a move shape the rules know; whether it is legal depends on the position.
 /// `Display` writes the canonical notation (`A6<*`, `a5>+`); `FromStr` reads it and also the
 /// K.I.B.A. letters `L`/`R`. A sign left out needs the position: see [`MoveSpec`].
+///
+/// ```
+/// use bao_core::{Move, MoveKind, Pit, Sign};
+///
+/// let a6: Pit = "A6".parse().unwrap();
+/// let mv = Move::takasa(a6, Sign::Left);
+/// assert_eq!(mv.to_string(), "A6<*");
+/// assert_eq!("A6<*".parse::<Move>().unwrap(), mv);
+/// assert!(mv.is_takasa() && !mv.is_safari());
+/// assert_eq!(mv.kind(), MoveKind::Takasa);
+/// // A takasa never goes on safari: `*+` is no move.
+/// assert!("A6<*+".parse::<Move>().is_err());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Move {
     /// The pit the move starts from (in namua: where the reserve seed is placed).
     pub pit: Pit,
     /// `<` or `>`.
     pub sign: Sign,
+    /// Capture, safari (`+`) or takasa (`*`).
+    pub kind: MoveKind,
+}
+
+impl Move {
+    /// The move of this pit, sign and kind.
+    #[inline]
+    #[must_use]
+    pub const fn new(pit: Pit, sign: Sign, kind: MoveKind) -> Move {
+        Move { pit, sign, kind }
+    }
+
+    /// A capture without safari (no suffix): `A6<`.
+    #[inline]
+    #[must_use]
+    pub const fn capture(pit: Pit, sign: Sign) -> Move {
+        Move::new(pit, sign, MoveKind::Capture)
+    }
+
+    /// A namua capture going on safari (`+`): `A5>+`.
+    #[inline]
+    #[must_use]
+    pub const fn safari(pit: Pit, sign: Sign) -> Move {
+        Move::new(pit, sign, MoveKind::Safari)
+    }
+
+    /// A takasa (`*`): `A6<*`.
+    #[inline]
+    #[must_use]
+    pub const fn takasa(pit: Pit, sign: Sign) -> Move {
+        Move::new(pit, sign, MoveKind::Takasa)
+    }
+
+    /// The same pit and sign with another kind.
+    #[inline]
+    #[must_use]
+    pub const fn with_kind(self, kind: MoveKind) -> Move {
+        Move::new(self.pit, self.sign, kind)
+    }
+
+    /// What the move does: capture, safari or takasa.
+    #[inline]
+    #[must_use]
+    pub const fn kind(self) -> MoveKind {
+        self.kind
+    }
+
     /// `*`: the move is a takasa (captures nothing).
-    pub takasa: bool,
-    /// `+`: at a stop in the functional nyumba (namua capture), go on (safari).
-    pub safari: bool,
+    #[inline]
+    #[must_use]
+    pub const fn is_takasa(self) -> bool {
+        matches!(self.kind, MoveKind::Takasa)
+    }
+
+    /// `+`: at a stop in the functional nyumba (namua capture), the move goes on (safari).
+    #[inline]
+    #[must_use]
+    pub const fn is_safari(self) -> bool {
+        matches!(self.kind, MoveKind::Safari)
+    }
+
+    /// The move is a capture (with or without safari), that is, not a takasa.
+    #[inline]
+    #[must_use]
+    pub const fn is_capture(self) -> bool {
+        !self.is_takasa()
+    }
 }
 
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.pit, self.sign.as_char())?;
-        if self.takasa {
-            f.write_str("*")?;
-        }
-        if self.safari {
-            f.write_str("+")?;
-        }
-        Ok(())
+        write!(
+            f,
+            "{}{}{}",
+            self.pit,
+            self.sign.as_char(),
+            self.kind.suffix()
+        )
     }
 }
 
@@ -504,8 +632,8 @@ impl MoveSpec {
     pub fn matches(&self, mv: &Move) -> bool {
         mv.pit == self.pit
             && self.sign.is_none_or(|s| s == mv.sign)
-            && (!self.takasa || mv.takasa)
-            && mv.safari == self.safari
+            && (!self.takasa || mv.is_takasa())
+            && mv.is_safari() == self.safari
     }
 }
 
@@ -514,8 +642,8 @@ impl From<Move> for MoveSpec {
         MoveSpec {
             pit: mv.pit,
             sign: Some(mv.sign),
-            takasa: mv.takasa,
-            safari: mv.safari,
+            takasa: mv.is_takasa(),
+            safari: mv.is_safari(),
         }
     }
 }
@@ -591,12 +719,13 @@ impl FromStr for Move {
                 "the sign (< or >) is missing; a sign left out must be resolved against a position",
             )
         })?;
-        Ok(Move {
-            pit: spec.pit,
-            sign,
-            takasa: spec.takasa,
-            safari: spec.safari,
-        })
+        let kind = MoveKind::from_suffixes(spec.takasa, spec.safari).ok_or_else(|| {
+            ParsePitError::new(
+                s,
+                "a takasa (*) captures nothing, so it cannot go on safari (+)",
+            )
+        })?;
+        Ok(Move::new(spec.pit, sign, kind))
     }
 }
 

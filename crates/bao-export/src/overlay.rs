@@ -95,7 +95,7 @@ impl Overlay {
     pub fn move_text(&self) -> Option<String> {
         let mv = self.mv?;
         let mut s = mv.to_string();
-        if self.takasia.is_some() && mv.takasa {
+        if self.takasia.is_some() && mv.is_takasa() {
             s.push('*');
         }
         if self.won {

@@ -5,8 +5,8 @@
 use std::fmt;
 
 use bao_core::{
-    EndlessMove, IllegalReason, Move, MoveSpec, MoveTrace, PlayError, Position, ResolveError, Row,
-    Sign, Stage,
+    EndlessMove, IllegalReason, Move, MoveKind, MoveSpec, MoveTrace, PlayError, Position,
+    ResolveError, Row, Sign, Stage,
 };
 use bao_notation::{Directions, MoveItem, PitRef, SignUse};
 
@@ -86,16 +86,18 @@ pub(crate) fn play_written(
         Some(Sign::Right) => &[Sign::Right],
         None => &[Sign::Left, Sign::Right],
     };
-    let forms: &[bool] = if spec.takasa { &[true] } else { &[false, true] };
+    // The kinds the spec may be read as: without `*`, a capture or the takasa the position
+    // forces; `*` and `+` at once is no move (the slow path says why).
+    let kinds: &[MoveKind] = match (spec.takasa, spec.safari) {
+        (false, false) => &[MoveKind::Capture, MoveKind::Takasa],
+        (false, true) => &[MoveKind::Safari],
+        (true, false) => &[MoveKind::Takasa],
+        (true, true) => &[],
+    };
     let mut found: Option<(Move, Position)> = None;
     for &sign in signs {
-        for &takasa in forms {
-            let mv = Move {
-                pit: spec.pit,
-                sign,
-                takasa,
-                safari: spec.safari,
-            };
+        for &kind in kinds {
+            let mv = Move::new(spec.pit, sign, kind);
             if found.is_none() {
                 if let Some(next) = pos.play_into(&mv, trace) {
                     found = Some((mv, next));
@@ -141,14 +143,10 @@ pub fn resolve(pos: &Position, spec: &MoveSpec) -> Result<Move, ResolveError> {
 }
 
 /// The move a spec is read as when no legal move matches it (the left sign if none is
-/// written), as bao-core's `resolve` reads it.
+/// written; `*` and `+` at once as the takasa), as bao-core's `resolve` reads it.
 fn guessed_move(spec: &MoveSpec) -> Move {
-    Move {
-        pit: spec.pit,
-        sign: spec.sign.unwrap_or(Sign::Left),
-        takasa: spec.takasa,
-        safari: spec.safari,
-    }
+    let kind = MoveKind::from_suffixes(spec.takasa, spec.safari).unwrap_or(MoveKind::Takasa);
+    Move::new(spec.pit, spec.sign.unwrap_or(Sign::Left), kind)
 }
 
 /// `resolve` under a seed-cap or draw policy, where bao-core's `diagnose` may sow an illegal
@@ -161,7 +159,7 @@ fn resolve_capped(pos: &Position, spec: &MoveSpec) -> Result<Move, ResolveError>
     }
     let mut setup = pos.to_setup();
     setup.rules.endless_move = EndlessMove::Illegal;
-    let no_capture = legal.first().is_some_and(|m| m.takasa);
+    let no_capture = legal.first().is_some_and(|m| m.is_takasa());
     let fallback = || {
         ResolveError::Illegal(PlayError {
             mv: guessed_move(spec),

@@ -486,12 +486,7 @@ fn settle(line: &mut Line<'_>, pending: usize, next: &Position) {
 /// A trace for the fast path to fill (it resets it for the move it plays).
 fn empty_trace(pos: &Position) -> MoveTrace {
     MoveTrace::new(
-        Move {
-            pit: Pit::nyumba(pos.to_move()),
-            sign: Sign::Left,
-            takasa: false,
-            safari: false,
-        },
+        Move::capture(Pit::nyumba(pos.to_move()), Sign::Left),
         pos.to_move(),
         pos.stage(),
     )

@@ -97,8 +97,8 @@ pub(crate) fn start_of(game: &Game, rules: RuleSet) -> Option<Position> {
 fn fits(spec: &MoveSpec, m: &Move) -> bool {
     m.pit == spec.pit
         && spec.sign.is_none_or(|s| s == m.sign)
-        && (!spec.takasa || m.takasa)
-        && (!spec.safari || m.safari)
+        && (!spec.takasa || m.is_takasa())
+        && (!spec.safari || m.is_safari())
 }
 
 /// Reads a line as one move in the record format (number, token, glyphs), or says why not.

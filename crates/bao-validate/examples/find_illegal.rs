@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use bao_core::{Move, Pit, Position, RuleSet, Sign};
+use bao_core::{Move, MoveKind, Pit, Position, RuleSet, Sign};
 use bao_validate::{check_text, AnyDiagnostic, CheckOptions};
 use rand::{Rng, SeedableRng};
 
@@ -16,13 +16,8 @@ fn candidates() -> Vec<Move> {
     let mut out = Vec::new();
     for pit in Pit::all() {
         for sign in [Sign::Left, Sign::Right] {
-            for (takasa, safari) in [(false, false), (true, false), (false, true)] {
-                out.push(Move {
-                    pit,
-                    sign,
-                    takasa,
-                    safari,
-                });
+            for kind in MoveKind::ALL {
+                out.push(Move::new(pit, sign, kind));
             }
         }
     }

@@ -388,7 +388,7 @@ impl Words<'_> {
         let mut help = vec![rule_sentence(code, rules, mover)];
         let legal = pos.legal_moves();
         if !legal.is_empty() && code != Code::GameOver {
-            let is_capture = !legal[0].takasa;
+            let is_capture = legal[0].is_capture();
             help.push(format!(
                 "The legal {} here: {}.",
                 if is_capture { "captures" } else { "moves" },

@@ -189,15 +189,15 @@ pub fn rank(
         if let Some(sign) = written.sign {
             if sign != mv.sign {
                 cost += 10;
-                slips.push(if namua_capture && !mv.takasa {
+                slips.push(if namua_capture && mv.is_capture() {
                     "kichwa side flipped"
                 } else {
                     "direction flipped"
                 });
             }
         }
-        if written.takasa != mv.takasa {
-            if mv.takasa {
+        if written.takasa != mv.is_takasa() {
+            if mv.is_takasa() {
                 cost += 5;
                 slips.push("a missing `*`");
             } else {
@@ -205,9 +205,9 @@ pub fn rank(
                 slips.push("an extra `*`");
             }
         }
-        if written.safari != mv.safari {
+        if written.safari != mv.is_safari() {
             cost += 10;
-            slips.push(if mv.safari {
+            slips.push(if mv.is_safari() {
                 "a missing `+`"
             } else {
                 "an extra `+`"

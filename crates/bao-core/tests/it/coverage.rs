@@ -1,8 +1,8 @@
 use std::collections::BTreeSet;
 
 use bao_core::{
-    BySide, EndReason, EndlessMove, HouseState, IllegalReason, Move, Pit, Position, Row, RuleSet,
-    Setup, Side, Sign, PRESET_NAMES,
+    BySide, EndReason, EndlessMove, HouseState, IllegalReason, Move, MoveKind, Pit, Position, Row,
+    RuleSet, Setup, Side, Sign, PRESET_NAMES,
 };
 use serde_json::Value;
 
@@ -214,13 +214,8 @@ fn e4_no_move_after_the_end_of_the_game() {
         let side = end.to_move();
         for pit in Pit::all().filter(|p| p.side() == side) {
             for sign in [Sign::Left, Sign::Right] {
-                for takasa in [false, true] {
-                    let mv = Move {
-                        pit,
-                        sign,
-                        takasa,
-                        safari: false,
-                    };
+                for kind in [MoveKind::Capture, MoveKind::Takasa] {
+                    let mv = Move::new(pit, sign, kind);
                     let err = end.play(&mv).unwrap_err();
                     assert_eq!(err.rule(), "E4", "{name} {mv}: {err}");
                     // The reason carries the outcome: its winner and how it ended.
@@ -297,12 +292,7 @@ fn k1_kete_names_in_messages() {
     let mut k4 = 0;
     for pit in Pit::all().filter(|p| p.side() == Side::South) {
         for sign in [Sign::Left, Sign::Right] {
-            let mv = Move {
-                pit,
-                sign,
-                takasa: false,
-                safari: false,
-            };
+            let mv = Move::capture(pit, sign);
             if legal.contains(&mv) {
                 continue;
             }

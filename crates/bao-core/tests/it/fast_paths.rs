@@ -6,20 +6,17 @@
 
 use bao_testkit::Lcg;
 
-use bao_core::{Move, MoveTrace, Pit, Position, RuleSet, Setup, Side, Sign, Stage, PRESET_NAMES};
+use bao_core::{
+    Move, MoveKind, MoveTrace, Pit, Position, RuleSet, Setup, Side, Sign, Stage, PRESET_NAMES,
+};
 
-/// Every move that can be written: 32 pits, two signs, plain, takasa or safari (and both).
+/// Every move: 32 pits, two signs, plain, safari or takasa.
 fn every_move() -> Vec<Move> {
     let mut out = Vec::new();
     for pit in Pit::all() {
         for sign in [Sign::Left, Sign::Right] {
-            for (takasa, safari) in [(false, false), (true, false), (false, true), (true, true)] {
-                out.push(Move {
-                    pit,
-                    sign,
-                    takasa,
-                    safari,
-                });
+            for kind in MoveKind::ALL {
+                out.push(Move::new(pit, sign, kind));
             }
         }
     }

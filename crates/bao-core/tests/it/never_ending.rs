@@ -58,7 +58,7 @@ fn a3_takasa_is_rejected_by_g11_with_its_cycle() {
 fn a3_written_without_star_is_read_as_the_takasa_and_rejected_by_g11() {
     let pos = problem_3(RuleSet::KISWAHILI);
     assert!(
-        pos.legal_moves().iter().all(|m| m.takasa),
+        pos.legal_moves().iter().all(|m| m.is_takasa()),
         "no capture exists"
     );
     for text in ["A3<", "A3L"] {
@@ -83,7 +83,7 @@ fn a3_takasa_is_not_a_legal_move_under_the_default_policy() {
     assert_eq!(pos.outcome(), None);
     // Every remaining move is a finite takasa.
     for mv in &legal {
-        assert!(mv.takasa, "{mv}");
+        assert!(mv.is_takasa(), "{mv}");
         let (_, trace) = pos.play(mv).unwrap();
         assert_eq!(trace.never_ending, None, "{mv}");
     }

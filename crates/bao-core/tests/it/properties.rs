@@ -1,7 +1,7 @@
 use bao_core::{
-    Direction, EndReason, EndlessMove, Event, HouseState, LapEnd, LapSource, Move, MoveSpec,
-    MoveTrace, Pit, Position, Row, RuleSet, Setup, SetupProblem, Side, Sign, Stage, TakasiaProblem,
-    PRESET_NAMES, RING, TOTAL_SEEDS,
+    Direction, EndReason, EndlessMove, Event, HouseState, LapEnd, LapSource, Move, MoveKind,
+    MoveSpec, MoveTrace, Pit, Position, Row, RuleSet, Setup, SetupProblem, Side, Sign, Stage,
+    TakasiaProblem, PRESET_NAMES, RING, TOTAL_SEEDS,
 };
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -197,7 +197,7 @@ fn trace_problems(pos: &Position, mv: &Move, next: &Position, t: &MoveTrace) -> 
         Stage::Mtaji => t.laps.first().is_some_and(|l| l.ended == LapEnd::Capture),
     };
     let cut_short = t.laps_total > MoveTrace::LAP_LIMIT as u64 || t.never_ending.is_some();
-    if mv.takasa {
+    if mv.is_takasa() {
         check(t.captures.is_empty(), "a takasa captured".into());
         if let Some(d) = t.laps.first().map(|l| l.direction) {
             check(
@@ -219,7 +219,7 @@ fn trace_problems(pos: &Position, mv: &Move, next: &Position, t: &MoveTrace) -> 
                 t.events.first()
             ),
         );
-        if !mv.takasa {
+        if mv.is_capture() {
             let c = &t.captures[0];
             check(
                 Some(c.pit) == mv.pit.facing(),
@@ -238,7 +238,7 @@ fn trace_problems(pos: &Position, mv: &Move, next: &Position, t: &MoveTrace) -> 
             }
         }
     }
-    if mv.safari {
+    if mv.is_safari() {
         check(
             t.laps.iter().any(|l| l.ended == LapEnd::Safari),
             "a safari move without a safari lap".into(),
@@ -624,13 +624,8 @@ fn candidates(pos: &Position) -> Vec<Move> {
     let mut out = Vec::new();
     for pit in Pit::all().filter(|p| p.side() == side) {
         for sign in [Sign::Left, Sign::Right] {
-            for (takasa, safari) in [(false, false), (false, true), (true, false)] {
-                out.push(Move {
-                    pit,
-                    sign,
-                    takasa,
-                    safari,
-                });
+            for kind in MoveKind::ALL {
+                out.push(Move::new(pit, sign, kind));
             }
         }
     }
@@ -642,7 +637,7 @@ fn candidates(pos: &Position) -> Vec<Move> {
 /// panic, a hang), so the property leaves it out.
 fn known_bad_diagnosis(pos: &Position, mv: &Move) -> bool {
     pos.stage() == Stage::Namua
-        && !mv.takasa
+        && mv.is_capture()
         && pos.get(mv.pit) > 0
         && mv.pit.facing().is_none_or(|f| pos.get(f) == 0)
 }

@@ -128,7 +128,7 @@ fn t1_no_takasia_while_the_victim_is_in_namua() {
     let captures: Vec<Move> = next
         .legal_moves()
         .into_iter()
-        .filter(|m| !m.takasa)
+        .filter(|m| m.is_capture())
         .collect();
     assert!(captures.contains(&mv("a2<")), "{captures:?}\n{next}");
 }
@@ -217,7 +217,7 @@ fn end_by_bao_hamna_leaves_no_priority_pit() {
     let captures: Vec<Move> = pos
         .legal_moves()
         .into_iter()
-        .filter(|m| !m.takasa)
+        .filter(|m| m.is_capture())
         .collect();
     assert_eq!(captures, [mv("A3<")]);
     let next = after_every_path(&pos, mv("A3<"), true);

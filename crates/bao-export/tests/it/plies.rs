@@ -94,7 +94,7 @@ pub(crate) fn kuu_floor() -> Ply {
     find(RuleSet::KETE, |p| {
         let kuu = Pit::nyumba(p.trace.mover);
         p.trace.stage == Stage::Namua
-            && p.trace.mv.takasa
+            && p.trace.mv.is_takasa()
             && p.trace.placement == Some(kuu)
             && p.before.house_state(p.trace.mover) == HouseState::Functional
             && p.before.get(kuu) + 1 == 7

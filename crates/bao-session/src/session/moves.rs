@@ -78,7 +78,7 @@ impl Session {
         let mut signs: Vec<Sign> = moves.iter().map(|m| m.sign).collect();
         signs.dedup();
         let (decision, groups): (Decision, Vec<(OptionKind, Vec<Move>)>) = if signs.len() > 1 {
-            let namua_capture = pos.stage() == GameStage::Namua && !moves[0].takasa;
+            let namua_capture = pos.stage() == GameStage::Namua && moves[0].is_capture();
             let groups = signs
                 .iter()
                 .map(|&s| {
@@ -104,7 +104,7 @@ impl Session {
             let groups = moves
                 .iter()
                 .map(|m| {
-                    let kind = if m.safari {
+                    let kind = if m.is_safari() {
                         OptionKind::Safari
                     } else {
                         OptionKind::Stop

@@ -56,12 +56,7 @@ fn k1_kete_names_in_messages() {
     let mut k4 = 0;
     for pit in Pit::all().filter(|p| p.side() == Side::South) {
         for sign in [Sign::Left, Sign::Right] {
-            let mv = Move {
-                pit,
-                sign,
-                takasa: false,
-                safari: false,
-            };
+            let mv = Move::capture(pit, sign);
             if legal.contains(&mv) {
                 continue;
             }
