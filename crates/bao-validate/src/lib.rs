@@ -60,7 +60,9 @@ pub struct CheckOptions {
     pub assume_fixes: bool,
     /// Laps a move's never-ending decision may run before the check gives up on the game
     /// with `bao::budget::undecided` (`None`: exact, unbounded, the default). Every other
-    /// answer under a budget is the exact one.
+    /// answer under a budget is the exact one; a game's replay ([`Checked::replayed`]) is
+    /// exact up to the ply left undecided, not after it. Each position is then also given
+    /// a full legal-move generation, so a budgeted check costs more per ply.
     pub lap_budget: Option<u64>,
 }
 
