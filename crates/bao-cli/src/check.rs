@@ -1,17 +1,25 @@
 //! `bao check` (alias `validate`): replays records and reports every problem.
 //!
-//! Inputs are files, directories (searched recursively for `*.bao`) or `-` for stdin; files
-//! are checked in parallel and reported in the order given. Human output is miette's
-//! graphical report on stderr; `--format json` writes JSON Lines on stdout (`spec/json.md`).
-//! A one-line summary goes to stderr (not with `--quiet`), and over several files a progress
+//! Inputs are files, directories (searched recursively for `*.bao`) or `-` for stdin,
+//! reported in the order given. An input of up to 64 KiB is read and checked whole, several
+//! such files at once on the thread pool. A larger one is streamed
+//! (`bao_validate::stream`): read chunk by chunk (normally a game each), checked in batches
+//! on every thread of the pool (a bounded window of batches in flight, the next window read
+//! while one is checked), and reported in file order, with the same output as the whole-file
+//! path. `-j/--threads N` sets the pool's size; by default it is rayon's
+//! (`RAYON_NUM_THREADS`, else one thread per CPU). Human output is miette's graphical
+//! report on stderr (for a streamed file, held until its summary line is known, beyond 8 MiB
+//! in a temporary file); `--format json` writes JSON Lines on stdout (`spec/json.md`). A
+//! one-line summary goes to stderr (not with `--quiet`), and over several files a progress
 //! bar when stderr is a terminal. Exit 0: no errors (warnings allowed unless
 //! `--deny-warnings`); 1: a record is invalid; 2: a file could not be read.
 
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use bao_validate::{check_bytes_report, CheckOptions, CheckReport};
+use bao_validate::stream::{self, check_chunk, CheckedPiece, Merger, StreamReader};
+use bao_validate::{check_bytes_report, CheckOptions, CheckReport, Stats};
 use miette::{GraphicalReportHandler, GraphicalTheme};
 use rayon::prelude::*;
 use serde_json::json;
@@ -55,6 +63,10 @@ pub(crate) struct Args {
     /// No progress bar and no summary line (diagnostics are still printed).
     #[arg(short, long)]
     quiet: bool,
+    /// Threads that check files, and the games of a large file, in parallel (default:
+    /// rayon's, the `RAYON_NUM_THREADS` variable or else one per CPU).
+    #[arg(short = 'j', long, value_name = "N")]
+    threads: Option<usize>,
 }
 
 /// One input to check.
@@ -122,96 +134,318 @@ pub(crate) fn render(report: &CheckReport, color: Color) -> String {
     out
 }
 
-/// Reads and checks one input.
-fn check_one(
-    src: &Source,
-    stdin_name: &str,
-    opts: &CheckOptions,
-) -> Result<CheckReport, (String, std::io::Error)> {
-    match src {
-        Source::Stdin => {
-            let mut bytes = Vec::new();
-            std::io::stdin()
-                .read_to_end(&mut bytes)
-                .map_err(|e| (stdin_name.to_owned(), e))?;
-            Ok(check_bytes_report(stdin_name, &bytes, opts))
+/// How many bytes of text a batch of games holds when a large file is checked on several
+/// threads.
+const BATCH_BYTES: usize = 128 * 1024;
+
+/// How many inputs are read and checked together before their reports are printed.
+const FILES_AT_ONCE: usize = 64;
+
+/// The human report of a streamed file: its pieces are rendered as they come, and printed
+/// after the file's summary line (which needs the totals) once the file is done. Beyond
+/// [`HumanOut::IN_MEMORY`] bytes the rendered text goes to a temporary file.
+#[derive(Debug, Default)]
+struct HumanOut {
+    text: String,
+    spill: Option<std::fs::File>,
+}
+
+impl HumanOut {
+    const IN_MEMORY: usize = 8 << 20;
+
+    fn push(&mut self, piece: &str) -> std::io::Result<()> {
+        self.text.push_str(piece);
+        if self.text.len() > Self::IN_MEMORY {
+            let file = match &mut self.spill {
+                Some(f) => f,
+                None => self.spill.insert(tempfile::tempfile()?),
+            };
+            file.write_all(self.text.as_bytes())?;
+            self.text.clear();
         }
+        Ok(())
+    }
+
+    /// Writes the header, then what was rendered, to stderr.
+    fn print(self, header: &str) -> std::io::Result<()> {
+        let stderr = std::io::stderr();
+        let mut err = stderr.lock();
+        err.write_all(header.as_bytes())?;
+        if let Some(mut f) = self.spill {
+            f.seek(SeekFrom::Start(0))?;
+            std::io::copy(&mut f, &mut err)?;
+        }
+        err.write_all(self.text.as_bytes())?;
+        err.flush()
+    }
+}
+
+/// An input read as far as needed to choose the path: a small one whole, a large one's
+/// first bytes and the rest of it.
+enum Opened {
+    Small(String, Vec<u8>),
+    Large(String, Box<dyn Read + Send>),
+}
+
+/// Opens an input and reads up to [`stream::STREAM_ABOVE`] bytes of it.
+fn open(src: &Source, stdin_name: &str) -> Result<Opened, (String, std::io::Error)> {
+    let (name, mut input): (String, Box<dyn Read + Send>) = match src {
+        Source::Stdin => (stdin_name.to_owned(), Box::new(std::io::stdin())),
         Source::File(p) => {
             let name = p.display().to_string();
-            let bytes = std::fs::read(p).map_err(|e| (name.clone(), e))?;
-            Ok(check_bytes_report(&name, &bytes, opts))
+            let f = std::fs::File::open(p).map_err(|e| (name.clone(), e))?;
+            (name, Box::new(f))
+        }
+    };
+    let mut head = Vec::new();
+    (&mut input)
+        .take(stream::STREAM_ABOVE as u64 + 1)
+        .read_to_end(&mut head)
+        .map_err(|e| (name.clone(), e))?;
+    if head.len() <= stream::STREAM_ABOVE {
+        Ok(Opened::Small(name, head))
+    } else {
+        Ok(Opened::Large(
+            name,
+            Box::new(std::io::Cursor::new(head).chain(input)),
+        ))
+    }
+}
+
+/// An input checked whole, or one to stream.
+enum Prepared {
+    Report(CheckReport),
+    Large(String, Box<dyn Read + Send>),
+    Unreadable(String, std::io::Error),
+}
+
+fn prepare(src: &Source, stdin_name: &str, opts: &CheckOptions) -> Prepared {
+    match open(src, stdin_name) {
+        Ok(Opened::Small(name, bytes)) => Prepared::Report(check_bytes_report(&name, &bytes, opts)),
+        Ok(Opened::Large(name, input)) => Prepared::Large(name, input),
+        Err((name, e)) => Prepared::Unreadable(name, e),
+    }
+}
+
+/// The counts over every input, and where the output goes.
+struct Run<'a, W: Write> {
+    args: &'a Args,
+    ctx: &'a Context,
+    opts: CheckOptions,
+    out: W,
+    files: usize,
+    failed: usize,
+    stats: Stats,
+}
+
+impl<W: Write> Run<'_, W> {
+    fn write_json(&mut self, line: &serde_json::Value) -> Result<(), CliError> {
+        let write_err = |e| CliError::io("cannot write to stdout", e);
+        serde_json::to_writer(&mut self.out, line).map_err(|e| write_err(e.into()))?;
+        self.out.write_all(b"\n").map_err(write_err)
+    }
+
+    fn add(&mut self, stats: &Stats) {
+        self.files += 1;
+        self.stats.games += stats.games;
+        self.stats.plies += stats.plies;
+        self.stats.errors += stats.errors;
+        self.stats.warnings += stats.warnings;
+    }
+
+    fn report(&mut self, rep: &CheckReport) -> Result<(), CliError> {
+        self.add(&rep.stats);
+        match self.args.format {
+            Format::Human => {
+                if !rep.diagnostics.is_empty() {
+                    eprint!("{}", render(rep, self.ctx.color));
+                }
+            }
+            Format::Json => {
+                for line in bao_validate::json::report_json(rep) {
+                    self.write_json(&line)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn unreadable(&mut self, name: &str, e: &std::io::Error) -> Result<(), CliError> {
+        self.failed += 1;
+        match self.args.format {
+            Format::Human => eprintln!("bao check: cannot read {name}: {e}"),
+            Format::Json => {
+                let line = json!({"type": "error", "data": {"file": name, "message": format!("cannot read {name}: {e}")}});
+                self.write_json(&line)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks a large input game by game: batches of games are checked on every thread of
+    /// the pool, a bounded window of them at a time (the next window is read while one is
+    /// checked), and reported in file order.
+    fn stream(&mut self, name: &str, input: Box<dyn Read + Send>) -> Result<(), CliError> {
+        let opts = self.opts;
+        let window = rayon::current_num_threads().max(1) * 2;
+        let mut reader = StreamReader::new(input);
+        let mut merger = Merger::new(name);
+        let mut human = HumanOut::default();
+        let handler = handler(self.ctx.color);
+        let read_window = |reader: &mut StreamReader<Box<dyn Read + Send>>| {
+            let mut batches = Vec::with_capacity(window);
+            while batches.len() < window {
+                match reader.next_batch(BATCH_BYTES)? {
+                    Some(b) => batches.push(b),
+                    None => break,
+                }
+            }
+            Ok::<_, std::io::Error>(batches)
+        };
+        let read_err = |e| CliError::io(format!("cannot read {name}"), e);
+        let mut batches = read_window(&mut reader).map_err(read_err)?;
+        while !batches.is_empty() {
+            merger.note_warning(&reader);
+            let (checked, next) = rayon::join(
+                || {
+                    batches
+                        .par_iter()
+                        .map(|b| {
+                            b.chunks
+                                .iter()
+                                .map(|c| check_chunk(c, &opts))
+                                .collect::<Vec<_>>()
+                        })
+                        .collect::<Vec<_>>()
+                },
+                || read_window(&mut reader),
+            );
+            for chunk in checked.into_iter().flatten() {
+                if let Some(piece) = merger.push(chunk) {
+                    self.piece(&piece, &handler, &mut human)?;
+                }
+            }
+            batches = next.map_err(read_err)?;
+        }
+        merger.note_warning(&reader);
+        let (pieces, report) = merger.finish();
+        for piece in &pieces {
+            self.piece(piece, &handler, &mut human)?;
+        }
+        self.add(&report.stats);
+        match self.args.format {
+            Format::Human => {
+                if report.stats.errors + report.stats.warnings > 0 {
+                    let mut header = String::new();
+                    let _ = handler.render_report(&mut header, &report);
+                    human
+                        .print(&header)
+                        .map_err(|e| CliError::io("cannot write to stderr", e))?;
+                }
+            }
+            Format::Json => self.write_json(&bao_validate::json::file_json(&report))?,
+        }
+        Ok(())
+    }
+
+    fn piece(
+        &mut self,
+        piece: &CheckedPiece,
+        handler: &GraphicalReportHandler,
+        human: &mut HumanOut,
+    ) -> Result<(), CliError> {
+        match self.args.format {
+            Format::Human => {
+                let mut text = String::new();
+                let _ = handler.render_report(&mut text, piece);
+                // The piece's own line first, then its diagnostics as a report draws them.
+                let related = text.find('\n').map_or("", |i| &text[i + 1..]);
+                human
+                    .push(related)
+                    .map_err(|e| CliError::io("cannot write a temporary file", e))
+            }
+            Format::Json => {
+                for line in bao_validate::json::piece_json(piece) {
+                    self.write_json(&line)?;
+                }
+                Ok(())
+            }
         }
     }
 }
 
 /// Runs `bao check`.
 pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
+    match args.threads {
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n.max(1))
+            .build()
+            .map_err(|e| CliError::io("cannot start threads", std::io::Error::other(e)))?
+            .install(|| run_in_pool(args, ctx)),
+        None => run_in_pool(args, ctx),
+    }
+}
+
+fn run_in_pool(args: &Args, ctx: &Context) -> Result<Status, CliError> {
     let sources = collect(&args.paths)?;
     let opts = CheckOptions {
         assume_fixes: args.assume_fixes,
         lap_budget: args.lap_budget,
     };
     let bar = crate::progress::bar(sources.len(), "checking", args.quiet);
-    let results: Vec<Result<CheckReport, (String, std::io::Error)>> = sources
-        .par_iter()
-        .map(|s| {
-            let r = check_one(s, &args.stdin_filename, &opts);
-            bar.inc(1);
-            r
-        })
-        .collect();
-    bar.finish_and_clear();
     let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let write_err = |e| CliError::io("cannot write to stdout", e);
-    let (mut files, mut games, mut plies, mut errors, mut warnings, mut failed) =
-        (0usize, 0usize, 0usize, 0usize, 0usize, 0usize);
-    for r in &results {
-        match r {
-            Ok(rep) => {
-                files += 1;
-                games += rep.stats.games;
-                plies += rep.stats.plies;
-                errors += rep.stats.errors;
-                warnings += rep.stats.warnings;
-                match args.format {
-                    Format::Human => {
-                        if !rep.diagnostics.is_empty() {
-                            eprint!("{}", render(rep, ctx.color));
-                        }
-                    }
-                    Format::Json => {
-                        for line in bao_validate::json::report_json(rep) {
-                            serde_json::to_writer(&mut out, &line)
-                                .map_err(|e| write_err(e.into()))?;
-                            out.write_all(b"\n").map_err(write_err)?;
-                        }
-                    }
+    let mut run = Run {
+        args,
+        ctx,
+        opts,
+        out: std::io::BufWriter::new(stdout.lock()),
+        files: 0,
+        failed: 0,
+        stats: Stats::default(),
+    };
+    for group in sources.chunks(FILES_AT_ONCE) {
+        let prepared: Vec<Prepared> = group
+            .par_iter()
+            .map(|s| {
+                let p = prepare(s, &args.stdin_filename, &opts);
+                if matches!(p, Prepared::Report(_)) {
+                    bar.inc(1);
                 }
-            }
-            Err((name, e)) => {
-                failed += 1;
-                match args.format {
-                    Format::Human => eprintln!("bao check: cannot read {name}: {e}"),
-                    Format::Json => {
-                        let line = json!({"type": "error", "data": {"file": name, "message": format!("cannot read {name}: {e}")}});
-                        serde_json::to_writer(&mut out, &line).map_err(|e| write_err(e.into()))?;
-                        out.write_all(b"\n").map_err(write_err)?;
-                    }
+                p
+            })
+            .collect();
+        for p in prepared {
+            match p {
+                Prepared::Report(rep) => run.report(&rep)?,
+                Prepared::Large(name, input) => {
+                    run.stream(&name, input)?;
+                    bar.inc(1);
+                }
+                Prepared::Unreadable(name, e) => {
+                    run.unreadable(&name, &e)?;
+                    bar.inc(1);
                 }
             }
         }
     }
+    bar.finish_and_clear();
+    let write_err = |e| CliError::io("cannot write to stdout", e);
+    let Run {
+        files,
+        failed,
+        stats,
+        ..
+    } = run;
+    let (games, plies, errors, warnings) = (stats.games, stats.plies, stats.errors, stats.warnings);
     let invalid = errors > 0 || (args.deny_warnings && warnings > 0);
     if args.format == Format::Json {
         let line = json!({"type": "summary", "data": {
             "files": files, "unreadable": failed, "games": games, "plies": plies,
             "errors": errors, "warnings": warnings, "ok": !invalid && failed == 0,
         }});
-        serde_json::to_writer(&mut out, &line).map_err(|e| write_err(e.into()))?;
-        out.write_all(b"\n").map_err(write_err)?;
+        run.write_json(&line)?;
     }
-    out.flush().map_err(write_err)?;
+    run.out.flush().map_err(write_err)?;
     if args.quiet {
         return Ok(status(failed, invalid));
     }

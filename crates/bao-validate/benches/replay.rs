@@ -4,7 +4,8 @@
 
 use std::sync::Arc;
 
-use bao_validate::{check_full, check_parsed, CheckOptions};
+use bao_validate::stream::check_stream;
+use bao_validate::{check_bytes_report, check_full, check_parsed, CheckOptions};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 
 /// The `bao` binary's allocator, so that the figures are those of `bao check`.
@@ -41,6 +42,25 @@ fn bench(c: &mut Criterion) {
                 },
                 BatchSize::LargeInput,
             );
+        });
+        // The streamed path `bao check` takes above 64 KiB: chunk by chunk, each game
+        // parsed, replayed, worded and dropped (one thread).
+        group.bench_function(format!("check_stream/{name}"), |b| {
+            b.iter(|| {
+                check_stream("bench", text.as_bytes(), &opts, |_| {
+                    Ok::<_, std::io::Error>(())
+                })
+                .map(|r| r.stats.plies)
+                .unwrap_or_default()
+            });
+        });
+        // The whole-file path `bao check` took before, for comparison.
+        group.bench_function(format!("check_bytes_report/{name}"), |b| {
+            b.iter(|| {
+                check_bytes_report("bench", text.as_bytes(), &opts)
+                    .stats
+                    .plies
+            });
         });
     }
     group.finish();

@@ -258,6 +258,13 @@ impl CheckReport {
         }
     }
 
+    /// The report with other counts (for a streamed check, whose diagnostics are reported
+    /// piece by piece).
+    pub(crate) fn with_stats(mut self, stats: Stats) -> Self {
+        self.stats = stats;
+        self
+    }
+
     /// Whether the record is valid (warnings allowed).
     #[must_use]
     pub fn is_valid(&self) -> bool {

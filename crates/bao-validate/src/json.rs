@@ -4,15 +4,26 @@ use miette::Diagnostic;
 use serde_json::{json, Value};
 
 use crate::diagnostic::{AnyDiagnostic, CheckReport};
+use crate::stream::CheckedPiece;
 use crate::suggest::{Repair, Suggestion};
 
 /// One `diagnostic` message of `bao check --format json`: code, severity, message, help,
 /// url, file, game, ply, line and column (1-based), byte span, and the labels.
 #[must_use]
 pub fn diagnostic_json(report: &CheckReport, d: &AnyDiagnostic) -> Value {
+    diagnostic_json_in(&report.name, &|at| report.line_col(at), d)
+}
+
+/// [`diagnostic_json`] for a file shown as `name`, with `line_col` giving the line and
+/// column of an offset.
+fn diagnostic_json_in(
+    name: &str,
+    line_col: &dyn Fn(usize) -> (usize, usize),
+    d: &AnyDiagnostic,
+) -> Value {
     let span = d.span();
     let (line, column) = span.map_or((None, None), |s| {
-        let (l, c) = report.line_col(s.start);
+        let (l, c) = line_col(s.start);
         (Some(l), Some(c))
     });
     let (game, ply, assumes, fix) = match d {
@@ -46,7 +57,7 @@ pub fn diagnostic_json(report: &CheckReport, d: &AnyDiagnostic) -> Value {
     let mut v = json!({
         "type": "diagnostic",
         "data": {
-            "file": report.name,
+            "file": name,
             "code": d.code(),
             "severity": if d.is_error() { "error" } else { "warning" },
             "message": d.to_string(),
@@ -102,7 +113,24 @@ pub fn report_json(report: &CheckReport) -> Vec<Value> {
         .iter()
         .map(|d| diagnostic_json(report, d))
         .collect();
-    out.push(json!({
+    out.push(file_json(report));
+    out
+}
+
+/// The `diagnostic` messages of a piece of a streamed check ([`crate::stream`]).
+#[must_use]
+pub fn piece_json(piece: &CheckedPiece) -> Vec<Value> {
+    piece
+        .diagnostics
+        .iter()
+        .map(|d| diagnostic_json_in(piece.name(), &|at| piece.line_col(at), d))
+        .collect()
+}
+
+/// The `file` message of a report: its name and counts.
+#[must_use]
+pub fn file_json(report: &CheckReport) -> Value {
+    json!({
         "type": "file",
         "data": {
             "file": report.name,
@@ -112,6 +140,5 @@ pub fn report_json(report: &CheckReport) -> Vec<Value> {
             "errors": report.stats.errors,
             "warnings": report.stats.warnings,
         }
-    }));
-    out
+    })
 }

@@ -37,6 +37,7 @@ pub mod json;
 mod moves;
 mod plies;
 mod record;
+pub mod stream;
 mod suggest;
 pub mod words;
 

@@ -149,100 +149,160 @@ pub(crate) fn check_result(game: &Game, n: usize, c: &mut GameCheck) {
     }
 }
 
-/// Best-of-three matches: games sharing a `Match` tag, numbered by `Game` tags 1, 2, 3 in
-/// file order, between the same two players, and no game after one player has won two.
-pub(crate) fn check_matches(record: &Record) -> Vec<CheckDiagnostic> {
-    let mut out = Vec::new();
-    let mut matches: BTreeMap<String, Vec<(usize, &Game)>> = BTreeMap::new();
-    for (i, g) in record.games.iter().enumerate() {
-        if let Some(m) = g.value.tag("Match") {
-            matches
-                .entry(m.value.trim().to_owned())
-                .or_default()
-                .push((i + 1, &g.value));
-        }
-    }
-    for (name, games) in matches {
-        let mut wins: BTreeMap<String, u32> = BTreeMap::new();
-        let mut players: Option<[String; 2]> = None;
-        let mut decided: Option<String> = None;
-        for (k, (n, game)) in games.iter().enumerate() {
-            let span = |g: &Game| -> Span {
-                g.tag("Game")
-                    .or_else(|| g.tag("Match"))
-                    .map(|t| t.span)
-                    .unwrap_or_default()
-            };
-            let mut fail = |why: String, help: &str| {
-                out.push(
-                    CheckDiagnostic::new(
-                        Code::MatchInconsistent,
-                        *n,
-                        format!("match `{name}`: {why}"),
-                    )
-                    .primary(span(game), "here")
-                    .help(format!(
-                        "A match is best of three (E3): games 1, 2 and 3 in order, between the same two players, ending when one has won two. {help}"
-                    )),
-                );
-            };
-            let expected = k + 1;
-            match game.tag("Game").map(|t| t.value.trim().parse::<usize>()) {
-                Some(Ok(g)) if g == expected && g <= 3 => {}
-                Some(Ok(g)) if g > 3 || expected > 3 => fail(
-                    format!("game {g} is more than a best-of-three match has"),
-                    "",
-                ),
-                Some(Ok(g)) => fail(
-                    format!("this is game {expected} of the match in the file, but its Game tag says {g}"),
-                    "Number the games 1, 2, 3 in the order they were played.",
-                ),
-                Some(Err(_)) => fail("the Game tag is not a number".to_owned(), ""),
-                None => fail(
-                    format!("game {expected} of the match has no Game tag"),
-                    "",
-                ),
-            }
-            let pair = [
-                game.tag("South")
-                    .map(|t| t.value.clone())
-                    .unwrap_or_default(),
-                game.tag("North")
-                    .map(|t| t.value.clone())
-                    .unwrap_or_default(),
-            ];
-            let mut sorted = pair.clone();
-            sorted.sort();
-            match &players {
-                None => players = Some(sorted),
-                Some(p) if *p != sorted => fail(
-                    format!(
-                        "the players are {} and {}, not {} and {}",
-                        pair[0], pair[1], p[0], p[1]
-                    ),
-                    "",
-                ),
-                Some(_) => {}
-            }
-            if let Some(w) = &decided {
-                fail(format!("{w} had already won two games"), "");
-            }
-            let result = game.result.as_ref().map(|r| r.value).or_else(|| {
+/// What the best-of-three check needs of one game that has a `Match` tag: a small summary,
+/// so that a streamed check keeps these instead of the games.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct MatchEntry {
+    /// The game, counted from 1 in file order.
+    pub(crate) n: usize,
+    /// The `Match` tag's value, trimmed.
+    pub(crate) name: String,
+    /// The `Game` tag's value, if any.
+    pub(crate) number: Option<String>,
+    /// The `South` and `North` tags' values (empty when missing).
+    pub(crate) pair: [String; 2],
+    /// The movetext's result, else the `Result` tag's.
+    pub(crate) result: Option<GameResult>,
+    /// Where a problem is shown: the `Game` tag, else the `Match` tag.
+    pub(crate) span: Span,
+}
+
+impl MatchEntry {
+    /// The summary of game `n`, or `None` when it has no `Match` tag.
+    pub(crate) fn of(game: &Game, n: usize) -> Option<MatchEntry> {
+        let m = game.tag("Match")?;
+        let tag = |name: &str| game.tag(name).map(|t| t.value.clone()).unwrap_or_default();
+        Some(MatchEntry {
+            n,
+            name: m.value.trim().to_owned(),
+            number: game.tag("Game").map(|t| t.value.clone()),
+            pair: [tag("South"), tag("North")],
+            result: game.result.as_ref().map(|r| r.value).or_else(|| {
                 game.tag("Result")
                     .and_then(|t| GameResult::from_token(&t.value))
-            });
-            if let Some(side) = result.and_then(GameResult::winner) {
-                let who = match side {
-                    Side::South => pair[0].clone(),
-                    Side::North => pair[1].clone(),
-                };
-                let w = wins.entry(who.clone()).or_default();
-                *w += 1;
-                if *w == 2 && decided.is_none() {
-                    decided = Some(who);
+            }),
+            span: game
+                .tag("Game")
+                .or_else(|| game.tag("Match"))
+                .map(|t| t.span)
+                .unwrap_or_default(),
+        })
+    }
+
+    /// The summary with its span moved `by` bytes to the right.
+    pub(crate) fn shifted(mut self, by: usize) -> MatchEntry {
+        self.span = self.span.shifted(by);
+        self
+    }
+}
+
+/// The state of one match while its games are read in file order.
+#[derive(Debug, Default, Clone)]
+struct MatchState {
+    seen: usize,
+    /// Games won per player (two entries, or a few when the players change): a list, not a
+    /// map, as a streamed check keeps one of these per match of the file.
+    wins: Vec<(String, u32)>,
+    players: Option<[String; 2]>,
+    decided: Option<String>,
+}
+
+/// Best-of-three matches, game by game in file order: each game's problems are known once
+/// it and the games before it are read.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct MatchTracker {
+    matches: BTreeMap<String, MatchState>,
+}
+
+impl MatchTracker {
+    /// The problems of the next game of its match.
+    pub(crate) fn game(&mut self, entry: &MatchEntry) -> Vec<CheckDiagnostic> {
+        let mut out = Vec::new();
+        let name = &entry.name;
+        let state = self.matches.entry(name.clone()).or_default();
+        let n = entry.n;
+        let mut fail = |why: String, help: &str| {
+            out.push(
+                CheckDiagnostic::new(
+                    Code::MatchInconsistent,
+                    n,
+                    format!("match `{name}`: {why}"),
+                )
+                .primary(entry.span, "here")
+                .help(format!(
+                    "A match is best of three (E3): games 1, 2 and 3 in order, between the same two players, ending when one has won two. {help}"
+                )),
+            );
+        };
+        state.seen += 1;
+        let expected = state.seen;
+        match entry.number.as_ref().map(|t| t.trim().parse::<usize>()) {
+            Some(Ok(g)) if g == expected && g <= 3 => {}
+            Some(Ok(g)) if g > 3 || expected > 3 => fail(
+                format!("game {g} is more than a best-of-three match has"),
+                "",
+            ),
+            Some(Ok(g)) => fail(
+                format!(
+                    "this is game {expected} of the match in the file, but its Game tag says {g}"
+                ),
+                "Number the games 1, 2, 3 in the order they were played.",
+            ),
+            Some(Err(_)) => fail("the Game tag is not a number".to_owned(), ""),
+            None => fail(format!("game {expected} of the match has no Game tag"), ""),
+        }
+        let pair = &entry.pair;
+        let mut sorted = pair.clone();
+        sorted.sort();
+        match &state.players {
+            None => state.players = Some(sorted),
+            Some(p) if *p != sorted => fail(
+                format!(
+                    "the players are {} and {}, not {} and {}",
+                    pair[0], pair[1], p[0], p[1]
+                ),
+                "",
+            ),
+            Some(_) => {}
+        }
+        if let Some(w) = &state.decided {
+            fail(format!("{w} had already won two games"), "");
+        }
+        if let Some(side) = entry.result.and_then(GameResult::winner) {
+            let who = match side {
+                Side::South => pair[0].clone(),
+                Side::North => pair[1].clone(),
+            };
+            let i = match state.wins.iter().position(|(p, _)| *p == who) {
+                Some(i) => i,
+                None => {
+                    state.wins.push((who.clone(), 0));
+                    state.wins.len() - 1
                 }
+            };
+            state.wins[i].1 += 1;
+            if state.wins[i].1 == 2 && state.decided.is_none() {
+                state.decided = Some(who);
             }
         }
+        out
     }
-    out
+}
+
+/// Best-of-three matches: games sharing a `Match` tag, numbered by `Game` tags 1, 2, 3 in
+/// file order, between the same two players, and no game after one player has won two.
+/// The problems come match by match (in the order of their names), each in file order.
+pub(crate) fn check_matches(record: &Record) -> Vec<CheckDiagnostic> {
+    let mut by_name: BTreeMap<String, Vec<MatchEntry>> = BTreeMap::new();
+    for (i, g) in record.games.iter().enumerate() {
+        if let Some(e) = MatchEntry::of(&g.value, i + 1) {
+            by_name.entry(e.name.clone()).or_default().push(e);
+        }
+    }
+    let mut tracker = MatchTracker::default();
+    by_name
+        .values()
+        .flatten()
+        .flat_map(|e| tracker.game(e))
+        .collect()
 }

@@ -149,3 +149,82 @@ fn annotate_writes_the_engine_annotations() {
     assert!(run(&["check", p], "").starts_with("exit: 0"));
     assert!(root().join("fixtures/games").is_dir());
 }
+
+/// A large record (streamed, on one and two threads) prints exactly what the whole-file
+/// path prints: human and JSON, with `--assume-fixes` and `--deny-warnings`.
+#[test]
+fn a_large_record_streams_with_the_whole_file_output() {
+    use bao_validate::{check_bytes_report, CheckOptions};
+    use miette::{GraphicalReportHandler, GraphicalTheme};
+    let mut bytes = Vec::new();
+    let mut files: Vec<_> = [
+        "fixtures/games",
+        "fixtures/invalid/illegal",
+        "fixtures/invalid/record",
+    ]
+    .iter()
+    .flat_map(|d| std::fs::read_dir(root().join(d)).unwrap())
+    .map(|e| e.unwrap().path())
+    .filter(|p| p.extension().is_some_and(|x| x == "bao"))
+    .collect();
+    files.sort();
+    let mut round = 0;
+    while bytes.len() <= bao_validate::stream::STREAM_ABOVE * 2 {
+        for f in &files {
+            round += 1;
+            bytes.extend_from_slice(format!("; copy {round}\n").as_bytes());
+            bytes.extend_from_slice(&std::fs::read(f).unwrap());
+            bytes.extend_from_slice(b"\n");
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("archive.bao");
+    std::fs::write(&path, &bytes).unwrap();
+    let name = path.display().to_string();
+    for assume_fixes in [false, true] {
+        let report = check_bytes_report(&name, &bytes, &CheckOptions { assume_fixes });
+        assert!(report.stats.errors > 20);
+        let s = &report.stats;
+        let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
+        let summary = format!(
+            "bao check: 1 file, {}, {}: {}, {}\n",
+            plural(s.games, "game"),
+            plural(s.plies, "ply").replace("plys", "plies"),
+            plural(s.errors, "error"),
+            plural(s.warnings, "warning")
+        );
+        let mut human = String::new();
+        GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor())
+            .with_links(false)
+            .render_report(&mut human, &report)
+            .unwrap();
+        let mut json: String = bao_validate::json::report_json(&report)
+            .iter()
+            .map(|v| format!("{v}\n"))
+            .collect();
+        json.push_str(&format!(
+            "{}\n",
+            serde_json::json!({"type": "summary", "data": {
+                "files": 1, "unreadable": 0, "games": s.games, "plies": s.plies,
+                "errors": s.errors, "warnings": s.warnings, "ok": false,
+            }})
+        ));
+        for threads in ["1", "2"] {
+            let mut args = vec!["check", "--color", "never", "-j", threads, &name];
+            if assume_fixes {
+                args.push("--assume-fixes");
+            }
+            let out = crate::cmd::output(&args, "");
+            assert_eq!(out.status.code(), Some(1));
+            assert!(out.stdout.is_empty());
+            assert!(
+                String::from_utf8(out.stderr).unwrap() == format!("{human}{summary}"),
+                "human output, {threads} threads, assume_fixes {assume_fixes}"
+            );
+            args.extend(["--format", "json", "--deny-warnings"]);
+            let out = crate::cmd::output(&args, "");
+            assert_eq!(out.status.code(), Some(1));
+            assert_eq!(String::from_utf8(out.stdout).unwrap(), json);
+        }
+    }
+}

@@ -17,6 +17,8 @@ mod mutation;
 /// Repair suggestions, `--assume-fixes`, sign conventions, variations, the mutation test on
 /// the AbstractPlay transcripts.
 mod repair;
+/// The streamed check against the whole-file path.
+mod stream;
 /// The words of engine refusals (K1's Lamu names) and item 6's never-ending move written
 /// without `*`.
 mod words;

@@ -1,0 +1,756 @@
+//! Checking a record game by game from a stream, in bounded memory.
+//!
+//! The whole-file path ([`crate::check_bytes_report`]) decodes the whole input, parses the
+//! whole record and sorts every diagnostic at the end. The streamed path gives the same
+//! diagnostics in the same order, with the same spans, lines and columns and the same source
+//! excerpts, while holding only a few chunks of text (normally a game each) at a time. It
+//! has three stages, so that a caller can run the middle one on several threads:
+//!
+//! 1. [`StreamReader`] (sequential) reads the input as [`GameReader`] cuts it, decoding it
+//!    line by line as the whole-file path decodes it, and hands out [`Batch`]es of chunks
+//!    with their games numbered in file order;
+//! 2. [`check_chunk`] (any thread, any order) replays and checks the games of one chunk;
+//! 3. [`Merger`] (sequential, in file order) adds the problems that need several games (the
+//!    best-of-three matches, from a small summary of each game), sorts each chunk's
+//!    diagnostics as the whole-file path sorts them, and gives out [`CheckedPiece`]s, each
+//!    with the lines of text around it that its excerpts show, then the file's totals.
+
+use std::collections::VecDeque;
+use std::io::{self, BufRead, BufReader, Read};
+use std::sync::{Arc, Mutex};
+
+use bao_notation::meaning::is_game;
+use bao_notation::{
+    decode, Game, GameReader, Limits, Span, Spanned, StreamedGame, SyntaxCode, SyntaxError,
+};
+use miette::{MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
+
+use crate::diagnostic::{AnyDiagnostic, CheckDiagnostic, CheckReport, Stats};
+use crate::record::{MatchEntry, MatchTracker};
+use crate::{moves, record, CheckOptions};
+
+/// The size of input above which `bao check` streams. Up to this size the whole-file path
+/// is used: its excerpts are drawn as miette draws a string ([`bao_notation::SourceText`]'s
+/// small mode), which the streamed path does not reproduce.
+pub const STREAM_ABOVE: usize = bao_notation::SourceText::SMALL;
+
+/// The largest game the whole-file path reads (a longer chunk gets `game_too_long`).
+const MAX_GAME: usize = Limits::DEFAULT.max_game_bytes;
+
+/// How many lines of text before a chunk and after it a piece keeps for its excerpts (miette
+/// shows one line of context on each side; [`bao_notation::SourceText`] reads one line
+/// more on each side).
+const CONTEXT_LINES: usize = 4;
+
+/// At most this many bytes of those lines are kept: an excerpt of longer lines is a window
+/// of at most [`bao_notation::SourceText::MAX_SHOWN`] bytes around its span.
+const CONTEXT_BYTES: usize = 8 * 1024;
+
+/// Reads bytes and hands them on decoded as the whole-file path decodes them (UTF-8 as is,
+/// other bytes as Latin-1), one line at a time; notes the first byte that was not UTF-8.
+#[derive(Debug)]
+struct Decoding<R> {
+    input: BufReader<R>,
+    line: Vec<u8>,
+    out: Vec<u8>,
+    pos: usize,
+    /// Decoded bytes handed out so far.
+    offset: usize,
+    warning: Arc<Mutex<Option<SyntaxError>>>,
+    warned: bool,
+}
+
+impl<R: Read> Read for Decoding<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.pos == self.out.len() {
+            self.line.clear();
+            self.out.clear();
+            self.pos = 0;
+            // Lines end with `\n`, which no UTF-8 sequence holds: a line decodes as it does
+            // inside the whole text.
+            if self.input.read_until(b'\n', &mut self.line)? == 0 {
+                return Ok(0);
+            }
+            let d = decode(&self.line);
+            if let (Some(w), false) = (d.warning, self.warned) {
+                self.warned = true;
+                if let Ok(mut slot) = self.warning.lock() {
+                    *slot = Some(w.shifted(self.offset));
+                }
+            }
+            self.out.extend_from_slice(d.text.as_bytes());
+            self.offset += self.out.len();
+        }
+        let n = buf.len().min(self.out.len() - self.pos);
+        buf[..n].copy_from_slice(&self.out[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(n)
+    }
+}
+
+/// One chunk of the input (normally one game; see [`GameReader`]) with its games.
+#[derive(Debug, Clone)]
+pub struct Chunk {
+    /// The byte offset of `text` in the decoded input.
+    pub offset: usize,
+    /// The chunk's text (its spans are relative to it).
+    pub text: Arc<str>,
+    /// The games read from it: the number of each in the file (from 1), the game and its
+    /// syntax diagnostics.
+    pub games: Vec<(usize, Spanned<Game>, Vec<SyntaxError>)>,
+}
+
+/// Chunks read in a row, to check together.
+#[derive(Debug, Clone, Default)]
+pub struct Batch {
+    /// In file order.
+    pub chunks: Vec<Chunk>,
+    /// The bytes of text they hold.
+    pub bytes: usize,
+}
+
+/// Reads a record chunk by chunk (stage 1).
+#[derive(Debug)]
+pub struct StreamReader<R: Read> {
+    games: GameReader<Decoding<R>>,
+    warning: Arc<Mutex<Option<SyntaxError>>>,
+    next: Option<StreamedGame>,
+    counted: usize,
+}
+
+impl<R: Read> StreamReader<R> {
+    /// A reader of `input`.
+    pub fn new(input: R) -> Self {
+        let warning = Arc::new(Mutex::new(None));
+        let decoding = Decoding {
+            input: BufReader::with_capacity(1 << 16, input),
+            line: Vec::new(),
+            out: Vec::new(),
+            pos: 0,
+            offset: 0,
+            warning: Arc::clone(&warning),
+            warned: false,
+        };
+        // No limit in the reader: a chunk longer than the whole-file path's limit is read
+        // whole, and given `game_too_long` as that path gives it (the reader would skip it
+        // without its text, and the lines after it could not be counted).
+        let limits = Limits {
+            max_game_bytes: usize::MAX / 4,
+            ..Limits::DEFAULT
+        };
+        StreamReader {
+            games: GameReader::with_limits(decoding, &limits),
+            warning,
+            next: None,
+            counted: 0,
+        }
+    }
+
+    /// The `latin1_input` warning, once the first byte that is not UTF-8 has been read.
+    fn take_warning(&self) -> Option<SyntaxError> {
+        self.warning.lock().ok().and_then(|mut w| w.take())
+    }
+
+    fn pull(&mut self) -> io::Result<Option<StreamedGame>> {
+        if let Some(g) = self.next.take() {
+            return Ok(Some(g));
+        }
+        self.games.next().transpose()
+    }
+
+    /// The next chunk, or `None` at the end of the input.
+    ///
+    /// # Errors
+    ///
+    /// A read error of the input.
+    pub fn next_chunk(&mut self) -> io::Result<Option<Chunk>> {
+        let Some(first) = self.pull()? else {
+            return Ok(None);
+        };
+        let offset = usize::try_from(first.offset).unwrap_or(usize::MAX);
+        let text = Arc::clone(&first.text);
+        let mut games = vec![first];
+        while let Some(g) = self.pull()? {
+            if Arc::ptr_eq(&g.text, &text) {
+                games.push(g);
+            } else {
+                self.next = Some(g);
+                break;
+            }
+        }
+        let games = if text.len() > MAX_GAME {
+            // As the whole-file path reads it: one empty game over the chunk, skipped.
+            vec![(
+                Spanned::new(Game::default(), Span::new(0, text.len())),
+                vec![too_long(&text)],
+            )]
+        } else {
+            games.into_iter().map(|g| (g.game, g.errors)).collect()
+        };
+        let games = games
+            .into_iter()
+            .map(|(g, e)| {
+                self.counted += 1;
+                (self.counted, g, e)
+            })
+            .collect();
+        Ok(Some(Chunk {
+            offset,
+            text,
+            games,
+        }))
+    }
+
+    /// Chunks up to `bytes` of text (at least one chunk), or `None` at the end.
+    ///
+    /// # Errors
+    ///
+    /// A read error of the input.
+    pub fn next_batch(&mut self, bytes: usize) -> io::Result<Option<Batch>> {
+        let mut batch = Batch::default();
+        while batch.bytes < bytes {
+            match self.next_chunk()? {
+                Some(c) => {
+                    batch.bytes += c.text.len();
+                    batch.chunks.push(c);
+                }
+                None => break,
+            }
+        }
+        Ok((!batch.chunks.is_empty()).then_some(batch))
+    }
+}
+
+/// The whole-file path's `game_too_long` error of a chunk (its first line, at most 80
+/// bytes of it).
+fn too_long(chunk: &str) -> SyntaxError {
+    let head = &chunk.as_bytes()[..chunk.len().min(80)];
+    let mut end = head
+        .iter()
+        .position(|&b| b == b'\n' || b == b'\r')
+        .unwrap_or(head.len());
+    while !chunk.is_char_boundary(end) {
+        end -= 1;
+    }
+    SyntaxError {
+        code: SyntaxCode::GameTooLong,
+        span: Span::new(0, end),
+        message: format!("a game longer than {MAX_GAME} bytes was skipped"),
+        label: "the game starting here is too long".to_owned(),
+        help: Some("split the file, or raise the reader's limit".to_owned()),
+    }
+}
+
+/// A chunk checked (stage 2): its diagnostics with spans into the whole input.
+#[derive(Debug, Clone)]
+pub struct CheckedChunk {
+    offset: usize,
+    text: Arc<str>,
+    syntax: Vec<SyntaxError>,
+    checks: Vec<CheckDiagnostic>,
+    matches: Vec<MatchEntry>,
+    games: usize,
+    plies: usize,
+}
+
+/// Replays and checks the games of a chunk, as the whole-file path checks each game.
+#[must_use]
+pub fn check_chunk(chunk: &Chunk, opts: &CheckOptions) -> CheckedChunk {
+    let at = chunk.offset;
+    let mut out = CheckedChunk {
+        offset: at,
+        text: Arc::clone(&chunk.text),
+        syntax: Vec::new(),
+        checks: Vec::new(),
+        matches: Vec::new(),
+        games: 0,
+        plies: 0,
+    };
+    for (n, g, errors) in &chunk.games {
+        let game = &g.value;
+        out.syntax
+            .extend(errors.iter().map(|e| e.clone().shifted(at)));
+        if is_game(game) {
+            out.games += 1;
+        }
+        let check = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut c = moves::check_game(game, *n, opts);
+            record::check_result(game, *n, &mut c);
+            c
+        }));
+        if let Ok(c) = check {
+            out.plies += c.replayed.played_count();
+            out.checks
+                .extend(c.diagnostics.into_iter().map(|d| shift(d, at)));
+        }
+        if let Some(m) = MatchEntry::of(game, *n) {
+            out.matches.push(m.shifted(at));
+        }
+    }
+    out
+}
+
+fn shift(mut d: CheckDiagnostic, by: usize) -> CheckDiagnostic {
+    for l in &mut d.labels {
+        l.span = l.span.shifted(by);
+    }
+    d
+}
+
+/// Diagnostics of a stretch of the input in file order, with the text their excerpts show
+/// (stage 3's output). As a miette diagnostic, it carries them as related diagnostics.
+#[derive(Debug, Clone)]
+pub struct CheckedPiece {
+    /// The diagnostics, with spans into the whole input.
+    pub diagnostics: Vec<AnyDiagnostic>,
+    source: Window,
+}
+
+impl CheckedPiece {
+    /// The 1-based line and column (in characters) of a byte offset of the input, for an
+    /// offset inside the piece's text.
+    #[must_use]
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        self.source.line_col(offset)
+    }
+
+    /// The name shown for the input.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.source.name
+    }
+}
+
+/// One short line (`diagnostics`): what a renderer draws for the piece itself, before its
+/// related diagnostics.
+impl std::fmt::Display for CheckedPiece {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("diagnostics")
+    }
+}
+
+impl std::error::Error for CheckedPiece {}
+
+impl miette::Diagnostic for CheckedPiece {
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        Some(&self.source)
+    }
+
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
+        Some(Box::new(
+            self.diagnostics
+                .iter()
+                .map(|d| d as &dyn miette::Diagnostic),
+        ))
+    }
+}
+
+/// Puts checked chunks back in file order's report (stage 3).
+#[derive(Debug)]
+pub struct Merger {
+    name: String,
+    pending: Option<CheckedChunk>,
+    warning: Option<SyntaxError>,
+    matches: MatchTracker,
+    /// The text just before the pending chunk (a few lines), and where it starts.
+    history: String,
+    history_at: Position,
+    /// Diagnostics without a span: the whole-file path sorts them last.
+    unplaced: Vec<AnyDiagnostic>,
+    stats: Stats,
+}
+
+/// A place in the input: byte offset, 0-based line, and column in characters (from the
+/// line's start).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Position {
+    offset: usize,
+    line: usize,
+    column: usize,
+}
+
+impl Merger {
+    /// A merger for the input shown as `name`.
+    #[must_use]
+    pub fn new(name: &str) -> Self {
+        Merger {
+            name: name.to_owned(),
+            pending: None,
+            warning: None,
+            matches: MatchTracker::default(),
+            history: String::new(),
+            history_at: Position::default(),
+            unplaced: Vec::new(),
+            stats: Stats::default(),
+        }
+    }
+
+    /// Notes the reader's `latin1_input` warning, if it has one now.
+    pub fn note_warning<R: Read>(&mut self, reader: &StreamReader<R>) {
+        if let Some(w) = reader.take_warning() {
+            self.warning = Some(w);
+        }
+    }
+
+    /// Takes the next chunk in file order; gives the piece of the chunk before it, when that
+    /// one has diagnostics.
+    pub fn push(&mut self, chunk: CheckedChunk) -> Option<CheckedPiece> {
+        let previous = self.pending.replace(chunk);
+        let previous = previous?;
+        let next = self
+            .pending
+            .as_ref()
+            .map(|c| (c.offset, Arc::clone(&c.text)));
+        self.finish_chunk(previous, next)
+    }
+
+    /// The end of the input: the piece of the last chunk and the one of the diagnostics
+    /// without a place, if they have diagnostics, and the report that carries the file's
+    /// totals (its diagnostics are in the pieces, not in it).
+    #[must_use]
+    pub fn finish(mut self) -> (Vec<CheckedPiece>, CheckReport) {
+        let mut pieces = Vec::new();
+        if let Some(last) = self.pending.take() {
+            pieces.extend(self.finish_chunk(last, None));
+        }
+        if let Some(w) = self.warning.take() {
+            // Past every chunk (an input that ends in its first byte that is not UTF-8
+            // can have no chunk); it is placed before the diagnostics without a span.
+            self.unplaced.insert(0, AnyDiagnostic::Syntax(w));
+        }
+        let unplaced = std::mem::take(&mut self.unplaced);
+        self.count(&unplaced);
+        let report =
+            CheckReport::new(&self.name, Arc::from(""), Vec::new(), 0, 0).with_stats(self.stats);
+        if !unplaced.is_empty() {
+            let source = self.window("", None);
+            pieces.push(CheckedPiece {
+                diagnostics: unplaced,
+                source,
+            });
+        }
+        (pieces, report)
+    }
+
+    fn count(&mut self, diagnostics: &[AnyDiagnostic]) {
+        let errors = diagnostics.iter().filter(|d| d.is_error()).count();
+        self.stats.errors += errors;
+        self.stats.warnings += diagnostics.len() - errors;
+    }
+
+    /// The diagnostics of `chunk`, whose own text ends where the next chunk begins.
+    fn finish_chunk(
+        &mut self,
+        chunk: CheckedChunk,
+        next: Option<(usize, Arc<str>)>,
+    ) -> Option<CheckedPiece> {
+        let own_end = next
+            .as_ref()
+            .map_or(chunk.text.len(), |(o, _)| o.saturating_sub(chunk.offset))
+            .min(chunk.text.len());
+        self.stats.games += chunk.games;
+        self.stats.plies += chunk.plies;
+        let mut diagnostics: Vec<AnyDiagnostic> = Vec::new();
+        let end = chunk.offset + own_end;
+        if self
+            .warning
+            .as_ref()
+            .is_some_and(|w| w.span.start < end || next.is_none())
+        {
+            diagnostics.extend(self.warning.take().map(AnyDiagnostic::Syntax));
+        }
+        diagnostics.extend(chunk.syntax.into_iter().map(AnyDiagnostic::Syntax));
+        diagnostics.extend(chunk.checks.into_iter().map(AnyDiagnostic::Check));
+        for m in &chunk.matches {
+            diagnostics.extend(self.matches.game(m).into_iter().map(AnyDiagnostic::Check));
+        }
+        let (placed, unplaced): (Vec<_>, Vec<_>) =
+            diagnostics.into_iter().partition(|d| d.span().is_some());
+        self.unplaced.extend(unplaced);
+        let mut diagnostics = placed;
+        diagnostics.sort_by_key(|d| d.span().map_or(usize::MAX, |s| s.start));
+        self.count(&diagnostics);
+        let own = &chunk.text[..own_end];
+        let piece = (!diagnostics.is_empty()).then(|| {
+            let source = self.window(own, next.as_ref().map(|(_, t)| t.as_ref()));
+            CheckedPiece {
+                diagnostics,
+                source,
+            }
+        });
+        self.advance(own);
+        piece
+    }
+
+    /// The text around the pending chunk: the history, the chunk's own text and the first
+    /// lines of the next chunk.
+    fn window(&self, own: &str, next: Option<&str>) -> Window {
+        let mut text = String::with_capacity(self.history.len() + own.len() + 256);
+        text.push_str(&self.history);
+        text.push_str(own);
+        if let Some(next) = next {
+            text.push_str(head_lines(next));
+        }
+        Window::new(&self.name, text, self.history_at)
+    }
+
+    /// Moves the history past `own`: the last few lines before the next chunk.
+    fn advance(&mut self, own: &str) {
+        self.history.push_str(own);
+        let keep_from = tail_start(&self.history);
+        if keep_from == 0 {
+            return;
+        }
+        let dropped = &self.history[..keep_from];
+        let (breaks, after_last) = count_breaks(dropped, self.history.as_bytes().get(keep_from));
+        let at = &mut self.history_at;
+        at.offset += keep_from;
+        at.line += breaks;
+        at.column = match after_last {
+            Some(i) => dropped[i..].chars().count(),
+            None => at.column + dropped.chars().count(),
+        };
+        self.history.drain(..keep_from);
+    }
+}
+
+/// Where the last [`CONTEXT_LINES`] lines of `text` start, at most [`CONTEXT_BYTES`] bytes
+/// from its end (then on a character boundary inside a line).
+fn tail_start(text: &str) -> usize {
+    let b = text.as_bytes();
+    let mut from = 0;
+    let mut seen = 0;
+    for i in memchr::memrchr2_iter(b'\n', b'\r', b) {
+        if (b[i] == b'\r' && b.get(i + 1) == Some(&b'\n')) || i + 1 == b.len() {
+            continue;
+        }
+        seen += 1;
+        if seen == CONTEXT_LINES {
+            from = i + 1;
+            break;
+        }
+    }
+    if b.len() - from > CONTEXT_BYTES {
+        from = b.len() - CONTEXT_BYTES;
+        while !text.is_char_boundary(from) {
+            from += 1;
+        }
+    }
+    // Never between the two bytes of a `\r\n`: the `\n` would count as a break of its own.
+    if from > 0 && b[from - 1] == b'\r' && b.get(from) == Some(&b'\n') {
+        from += 1;
+    }
+    from
+}
+
+/// The line breaks of `text` as miette counts them (`\n`, `\r\n`, a lone `\r`), given the
+/// byte after it; and where the last line of `text` starts, if a break is in it.
+fn count_breaks(text: &str, after: Option<&u8>) -> (usize, Option<usize>) {
+    let b = text.as_bytes();
+    let mut n = 0;
+    let mut last = None;
+    for i in memchr::memchr2_iter(b'\n', b'\r', b) {
+        if b[i] == b'\r' && b.get(i + 1).or(after) == Some(&b'\n') {
+            continue;
+        }
+        n += 1;
+        last = Some(i + 1);
+    }
+    (n, last)
+}
+
+/// The first [`CONTEXT_LINES`] lines of `text` (at most [`CONTEXT_BYTES`] bytes, on a
+/// character boundary).
+fn head_lines(text: &str) -> &str {
+    let b = text.as_bytes();
+    let mut end = b.len();
+    for (k, i) in memchr::memchr_iter(b'\n', b).enumerate() {
+        if k + 1 >= CONTEXT_LINES {
+            end = i + 1;
+            break;
+        }
+    }
+    let mut end = end.min(CONTEXT_BYTES);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+/// A stretch of the input as [`bao_notation::SourceText`] reads a large text: spans and lines
+/// of the whole input, read from the few lines the stretch holds.
+#[derive(Debug, Clone)]
+struct Window {
+    name: String,
+    text: String,
+    at: Position,
+    /// Where each line starts, relative to `text`; the first entry is 0 (where `at` is).
+    starts: Vec<usize>,
+}
+
+impl Window {
+    fn new(name: &str, text: String, at: Position) -> Window {
+        let b = text.as_bytes();
+        let mut starts = vec![0];
+        for i in memchr::memchr2_iter(b'\n', b'\r', b) {
+            if b[i] == b'\r' && b.get(i + 1) == Some(&b'\n') {
+                continue;
+            }
+            starts.push(i + 1);
+        }
+        Window {
+            name: name.to_owned(),
+            text,
+            at,
+            starts,
+        }
+    }
+
+    /// The local 0-based line holding local byte `offset`.
+    fn line_of(&self, offset: usize) -> usize {
+        self.starts.partition_point(|&s| s <= offset) - 1
+    }
+
+    fn line_end(&self, line: usize) -> usize {
+        self.starts
+            .get(line + 1)
+            .copied()
+            .unwrap_or(self.text.len())
+    }
+
+    /// The characters from the start of local line `line` to local `offset`.
+    fn column(&self, line: usize, offset: usize) -> usize {
+        let c = self.text[self.starts[line]..offset].chars().count();
+        if line == 0 {
+            c + self.at.column
+        } else {
+            c
+        }
+    }
+
+    fn local(&self, offset: usize) -> usize {
+        offset.saturating_sub(self.at.offset).min(self.text.len())
+    }
+
+    fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = floor_boundary(&self.text, self.local(offset));
+        let line = self.line_of(offset);
+        (self.at.line + line + 1, self.column(line, offset) + 1)
+    }
+}
+
+fn floor_boundary(text: &str, mut i: usize) -> usize {
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fn ceil_boundary(text: &str, mut i: usize) -> usize {
+    while i < text.len() && !text.is_char_boundary(i) {
+        i += 1;
+    }
+    i
+}
+
+impl SourceCode for Window {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        // `SourceText::read_span` for a large text, with local offsets and lines.
+        const MAX_SHOWN: usize = bao_notation::SourceText::MAX_SHOWN;
+        const AROUND: usize = 160;
+        let text: &'a str = &self.text;
+        let name = || self.name.clone();
+        let base_offset = self.at.offset;
+        if span.offset() < base_offset {
+            return Err(MietteError::OutOfBounds);
+        }
+        let start = span.offset() - base_offset;
+        let end = start + span.len();
+        if end > text.len() {
+            return Err(MietteError::OutOfBounds);
+        }
+        let first = self.line_of(start);
+        let last = self.line_of(end);
+        let from = first.saturating_sub(context_lines_before);
+        let to = (last + context_lines_after + 1).min(self.starts.len() - 1);
+        let (region_lo, region_hi) = (self.starts[from], self.line_end(to));
+        if region_hi - region_lo <= MAX_SHOWN {
+            let base_line = from.saturating_sub(1);
+            let base = self.starts[base_line];
+            let sub: &'a str = &text[base..region_hi];
+            let shifted = SourceSpan::from((start - base, span.len()));
+            let inner = sub.read_span(&shifted, context_lines_before, context_lines_after)?;
+            return Ok(Box::new(MietteSpanContents::new_named(
+                name(),
+                inner.data(),
+                (
+                    base_offset + base + inner.span().offset(),
+                    inner.span().len(),
+                )
+                    .into(),
+                self.at.line + base_line + inner.line(),
+                inner.column(),
+                inner.line_count(),
+            )));
+        }
+        let (lo, hi) = if context_lines_before == 0 && context_lines_after == 0 {
+            (start, end)
+        } else {
+            (region_lo, region_hi)
+        };
+        let lo = lo.max(start.saturating_sub(AROUND));
+        let hi = hi
+            .min(end.max(start + MAX_SHOWN - AROUND) + AROUND)
+            .min(text.len());
+        let lo = floor_boundary(text, lo);
+        let hi = ceil_boundary(text, hi);
+        let line = self.line_of(lo);
+        let column = self.column(line, lo);
+        let line_count = self.line_of(hi.saturating_sub(1).max(lo)) - line + 1;
+        Ok(Box::new(MietteSpanContents::new_named(
+            name(),
+            &text.as_bytes()[lo..hi],
+            (base_offset + lo, hi - lo).into(),
+            self.at.line + line,
+            column,
+            line_count,
+        )))
+    }
+}
+
+/// Reads and checks a whole input in file order on this thread, handing each piece to
+/// `each` as soon as it is known; returns the report with the file's totals (the pieces
+/// hold its diagnostics).
+///
+/// # Errors
+///
+/// A read error of the input, or the first error `each` returns.
+pub fn check_stream<R: Read, E: From<io::Error>>(
+    name: &str,
+    input: R,
+    opts: &CheckOptions,
+    mut each: impl FnMut(CheckedPiece) -> Result<(), E>,
+) -> Result<CheckReport, E> {
+    let mut reader = StreamReader::new(input);
+    let mut merger = Merger::new(name);
+    let mut queue: VecDeque<CheckedPiece> = VecDeque::new();
+    while let Some(chunk) = reader.next_chunk()? {
+        merger.note_warning(&reader);
+        let checked = check_chunk(&chunk, opts);
+        queue.extend(merger.push(checked));
+        while let Some(p) = queue.pop_front() {
+            each(p)?;
+        }
+    }
+    merger.note_warning(&reader);
+    let (pieces, report) = merger.finish();
+    for p in pieces {
+        each(p)?;
+    }
+    Ok(report)
+}

@@ -1,0 +1,264 @@
+//! The streamed check (`bao_validate::stream`) against the whole-file path: the same
+//! diagnostics, rendered and as JSON, byte for byte, on every fixture inside a large input
+//! and on a generated archive with errors in many games.
+
+use std::path::{Path, PathBuf};
+
+use bao_testkit::Lcg;
+use bao_validate::json::{file_json, piece_json, report_json};
+use bao_validate::stream::{check_chunk, check_stream, Merger, StreamReader, STREAM_ABOVE};
+use bao_validate::{check_bytes_report, CheckOptions};
+use miette::{GraphicalReportHandler, GraphicalTheme};
+
+use crate::fixtures_dir;
+
+fn handler() -> GraphicalReportHandler {
+    GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor()).with_links(false)
+}
+
+/// The human and JSON outputs of the whole-file path, as `bao check` printed them.
+fn whole(name: &str, bytes: &[u8], opts: &CheckOptions) -> (String, String) {
+    let report = check_bytes_report(name, bytes, opts);
+    let mut human = String::new();
+    if !report.diagnostics.is_empty() {
+        handler().render_report(&mut human, &report).unwrap();
+    }
+    let json = report_json(&report)
+        .iter()
+        .map(|v| format!("{v}\n"))
+        .collect();
+    (human, json)
+}
+
+/// The same outputs from the streamed path: the summary line, then each piece's diagnostics.
+fn streamed(name: &str, bytes: &[u8], opts: &CheckOptions) -> (String, String) {
+    let (mut human, mut json) = (String::new(), String::new());
+    let report = check_stream(name, bytes, opts, |piece| {
+        let mut text = String::new();
+        handler().render_report(&mut text, &piece).unwrap();
+        human.push_str(&text[text.find('\n').unwrap() + 1..]);
+        for v in piece_json(&piece) {
+            json.push_str(&format!("{v}\n"));
+        }
+        Ok::<_, std::io::Error>(())
+    })
+    .unwrap();
+    json.push_str(&format!("{}\n", file_json(&report)));
+    let mut header = String::new();
+    if report.stats.errors + report.stats.warnings > 0 {
+        handler().render_report(&mut header, &report).unwrap();
+    }
+    (header + &human, json)
+}
+
+/// The streamed path in batches checked out of order (as on several threads), merged in
+/// file order: its JSON.
+fn batched(name: &str, bytes: &[u8], opts: &CheckOptions, batch: usize) -> String {
+    let mut reader = StreamReader::new(bytes);
+    let mut merger = Merger::new(name);
+    let mut json = String::new();
+    let mut out = |p: bao_validate::stream::CheckedPiece| {
+        for v in piece_json(&p) {
+            json.push_str(&format!("{v}\n"));
+        }
+    };
+    while let Some(b) = reader.next_batch(batch).unwrap() {
+        merger.note_warning(&reader);
+        let mut checked: Vec<_> = b
+            .chunks
+            .iter()
+            .rev()
+            .map(|c| check_chunk(c, opts))
+            .collect();
+        checked.reverse();
+        for c in checked {
+            if let Some(p) = merger.push(c) {
+                out(p);
+            }
+        }
+    }
+    merger.note_warning(&reader);
+    let (pieces, report) = merger.finish();
+    pieces.into_iter().for_each(&mut out);
+    json + &format!("{}\n", file_json(&report))
+}
+
+fn assert_same(name: &str, bytes: &[u8], every: &[CheckOptions], batch: bool) {
+    for &opts in every {
+        let (h1, j1) = whole(name, bytes, &opts);
+        let (h2, j2) = streamed(name, bytes, &opts);
+        if h1 != h2 {
+            let diff = similar_lines(&h1, &h2);
+            panic!("{name}: the human outputs differ ({opts:?}):\n{diff}");
+        }
+        if j1 != j2 {
+            let diff = similar_lines(&j1, &j2);
+            panic!("{name}: the JSON outputs differ ({opts:?}):\n{diff}");
+        }
+        if batch {
+            assert_eq!(j1, batched(name, bytes, &opts, 2000), "{name}: batched");
+        }
+    }
+}
+
+/// The first differing line of two texts, with its neighbours.
+fn similar_lines(a: &str, b: &str) -> String {
+    let (la, lb): (Vec<_>, Vec<_>) = (a.lines().collect(), b.lines().collect());
+    let i = la
+        .iter()
+        .zip(&lb)
+        .position(|(x, y)| x != y)
+        .unwrap_or(la.len().min(lb.len()));
+    let lo = i.saturating_sub(3);
+    format!(
+        "line {i}\n--- whole\n{}\n--- streamed\n{}",
+        la[lo..(i + 3).min(la.len())].join("\n"),
+        lb[lo..(i + 3).min(lb.len())].join("\n")
+    )
+}
+
+fn bao_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            bao_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "bao") {
+            out.push(p);
+        }
+    }
+}
+
+/// A game with `bytes` of comment lines (cheap to check), then small valid games.
+fn padding(bytes: usize) -> Vec<u8> {
+    let mut out = b"[Event \"padding\"]\n".to_vec();
+    while out.len() < bytes {
+        out.extend_from_slice(b"; a comment line of the padding\n");
+    }
+    out.extend_from_slice(b"1. A6<* *\n\n");
+    for i in 0..4 {
+        out.extend_from_slice(format!("[Round \"{i}\"]\n\n1. A6<* a5>* *\n\n").as_bytes());
+    }
+    out
+}
+
+/// Every fixture after enough games that the input is streamed, and before a few more:
+/// its diagnostics are drawn with the same lines, columns and excerpts.
+#[test]
+fn every_fixture_streams_as_the_whole_file() {
+    let mut files = Vec::new();
+    bao_files(fixtures_dir(), &mut files);
+    files.sort();
+    assert!(files.len() > 50);
+    let before = padding(STREAM_ABOVE + 1);
+    let after = padding(100);
+    let default = [CheckOptions::default()];
+    for f in &files {
+        let fixture = std::fs::read(f).unwrap();
+        let mut bytes = before.clone();
+        bytes.extend_from_slice(&fixture);
+        bytes.extend_from_slice(b"\n");
+        bytes.extend_from_slice(&after);
+        assert_same(&f.display().to_string(), &bytes, &default, false);
+        // Alone too, and last in a large input (no chunk after it).
+        assert_same(&f.display().to_string(), &fixture, &default, true);
+        let mut last = before.clone();
+        last.extend_from_slice(&fixture);
+        assert_same(&f.display().to_string(), &last, &default, false);
+    }
+}
+
+/// An archive of the fixtures' games, many of them altered (a move changed, a line
+/// dropped, a comment after the result, CRLF line ends, matches), with errors in many
+/// games.
+fn archive(seed: u64, games: usize) -> Vec<u8> {
+    let mut files = Vec::new();
+    bao_files(&fixtures_dir().join("games"), &mut files);
+    bao_files(&fixtures_dir().join("invalid"), &mut files);
+    files.sort();
+    let texts: Vec<String> = files
+        .iter()
+        .filter_map(|f| String::from_utf8(std::fs::read(f).unwrap()).ok())
+        .filter(|t| t.len() < 8000)
+        .collect();
+    let mut rng = Lcg::new(seed);
+    let mut out = String::new();
+    for g in 0..games {
+        let mut text = texts[rng.below(texts.len())].clone();
+        match rng.below(8) {
+            0 => {
+                // A digit of a move changed.
+                let digits: Vec<usize> = text
+                    .char_indices()
+                    .filter(|(_, c)| ('1'..='8').contains(c))
+                    .map(|(i, _)| i)
+                    .collect();
+                if !digits.is_empty() {
+                    let i = digits[rng.below(digits.len())];
+                    let d = char::from(b'1' + rng.below(8) as u8);
+                    text.replace_range(i..=i, &d.to_string());
+                }
+            }
+            1 => {
+                // A line dropped.
+                let lines: Vec<&str> = text.split_inclusive('\n').collect();
+                let k = rng.below(lines.len());
+                text = lines
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| *i != k)
+                    .map(|(_, l)| *l)
+                    .collect();
+            }
+            2 => {
+                // A comment after the result, on its line.
+                let t = text.trim_end().to_owned();
+                text = format!("{t} {{after game {g}}}\n");
+            }
+            3 => text = text.replace('\n', "\r\n"),
+            4 => {
+                text = format!(
+                    "[Match \"m{}\"]\n[Game \"{}\"]\n[South \"a\"]\n[North \"b\"]\n{text}",
+                    rng.below(3),
+                    1 + rng.below(4)
+                );
+            }
+            _ => {}
+        }
+        out.push_str(&text);
+        out.push_str(if rng.below(4) == 0 { "\n" } else { "\n\n" });
+    }
+    out.into_bytes()
+}
+
+/// A generated archive with errors in many games, streamed as the whole file.
+#[test]
+fn a_generated_archive_streams_as_the_whole_file() {
+    let both = [CheckOptions::default(), CheckOptions { assume_fixes: true }];
+    let bytes = archive(1, 220);
+    assert!(bytes.len() > STREAM_ABOVE, "{}", bytes.len());
+    let (human, _) = whole("archive", &bytes, &CheckOptions::default());
+    assert!(human.matches("Error:").count() > 20, "errors in many games");
+    assert_same("archive", &bytes, &both, true);
+    // Bytes that are not UTF-8 in the middle of it.
+    let mut bytes = archive(9, 60);
+    let at = bytes.len() / 2;
+    let line = at + bytes[at..].iter().position(|&b| b == b'\n').unwrap() + 1;
+    bytes.splice(line..line, b"{caf\xe9}\n".iter().copied());
+    assert_same("latin1", &bytes, &both[..1], true);
+}
+
+/// A game over the whole-file path's 4 MiB limit is skipped with `game_too_long` by both
+/// paths, and the lines of the games after it are counted through it.
+#[test]
+fn a_game_over_the_limit_streams_as_the_whole_file() {
+    let mut bytes = padding(STREAM_ABOVE + 1);
+    bytes.extend_from_slice(b"[Event \"big\"]\n\n");
+    let limit = bao_notation::DEFAULT_MAX_GAME_BYTES;
+    while bytes.len() < STREAM_ABOVE + limit + 1000 {
+        bytes.extend_from_slice(b"{a comment of the game that is too long}\n");
+    }
+    bytes.extend_from_slice(b"*\n\n[Event \"after\"]\n\n1. A5<* *\n");
+    let (human, _) = whole("big", &bytes, &CheckOptions::default());
+    assert!(human.contains("game_too_long") && human.contains("namua_placement"));
+    assert_same("big", &bytes, &[CheckOptions::default()], true);
+}
