@@ -141,18 +141,12 @@ fn check_games(
         // A panic in the engine must not take the whole run down.
         let check = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let mut c = moves::check_game(game, i + 1, opts);
-            // A game left undecided has no known end to hold its result against.
-            if c.undecided.is_none() {
-                record::check_result(game, i + 1, &mut c);
-            }
+            record::check_result(game, i + 1, &mut c);
             c
         }));
         match check {
             Ok(c) => {
-                // Under a lap budget, only the plies before the one left undecided count.
-                plies += c.undecided.map_or(c.replayed.played_count(), |k| {
-                    (k - 1).min(c.replayed.played_count())
-                });
+                plies += c.plies_checked();
                 diagnostics_of_games.extend(c.diagnostics);
                 if keep {
                     replayed.push(c.replayed);

@@ -32,6 +32,13 @@ pub(crate) struct GameCheck {
 }
 
 impl GameCheck {
+    /// The plies replayed and checked: under a lap budget, only those before the ply left
+    /// undecided.
+    pub(crate) fn plies_checked(&self) -> usize {
+        let played = self.replayed.played_count();
+        self.undecided.map_or(played, |k| played.min(k - 1))
+    }
+
     /// The outcome at the end of the main line, if it replayed to its end.
     pub(crate) fn final_outcome(&self) -> Option<Option<Outcome>> {
         self.replayed.final_outcome()

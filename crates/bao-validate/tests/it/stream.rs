@@ -117,9 +117,15 @@ fn similar_lines(a: &str, b: &str) -> String {
     )
 }
 
+/// Leaves out `invalid/budget/`: its fixtures are about a lap budget, and deciding their
+/// moves exactly here would put their cycles in the process's memo while the fixture tests
+/// need them unknown (`fixtures::memo_lock`).
 fn bao_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).unwrap() {
         let p = e.unwrap().path();
+        if p.ends_with("invalid/budget") {
+            continue;
+        }
         if p.is_dir() {
             bao_files(&p, out);
         } else if p.extension().is_some_and(|x| x == "bao") {
@@ -233,7 +239,13 @@ fn archive(seed: u64, games: usize) -> Vec<u8> {
 /// A generated archive with errors in many games, streamed as the whole file.
 #[test]
 fn a_generated_archive_streams_as_the_whole_file() {
-    let both = [CheckOptions::default(), CheckOptions { assume_fixes: true }];
+    let both = [
+        CheckOptions::default(),
+        CheckOptions {
+            assume_fixes: true,
+            ..CheckOptions::default()
+        },
+    ];
     let bytes = archive(1, 220);
     assert!(bytes.len() > STREAM_ABOVE, "{}", bytes.len());
     let (human, _) = whole("archive", &bytes, &CheckOptions::default());
