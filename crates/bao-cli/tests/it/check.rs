@@ -182,7 +182,11 @@ fn a_large_record_streams_with_the_whole_file_output() {
     std::fs::write(&path, &bytes).unwrap();
     let name = path.display().to_string();
     for assume_fixes in [false, true] {
-        let report = check_bytes_report(&name, &bytes, &CheckOptions { assume_fixes });
+        let opts = CheckOptions {
+            assume_fixes,
+            ..CheckOptions::default()
+        };
+        let report = check_bytes_report(&name, &bytes, &opts);
         assert!(report.stats.errors > 20);
         let s = &report.stats;
         let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
