@@ -274,3 +274,25 @@ fn a_game_over_the_limit_streams_as_the_whole_file() {
     assert!(human.contains("game_too_long") && human.contains("namua_placement"));
     assert_same("big", &bytes, &[CheckOptions::default()], true);
 }
+
+/// Under a lap budget, a game left undecided inside a large input streams as the whole file:
+/// the same warning, the same plies counted, the games after it checked.
+#[test]
+fn a_lap_budget_streams_as_the_whole_file() {
+    let fixture = std::fs::read(fixtures_dir().join("invalid/budget/undecided.bao")).unwrap();
+    let mut bytes = padding(STREAM_ABOVE + 1);
+    bytes.extend_from_slice(&fixture);
+    bytes.extend_from_slice(b"\n[Event \"after\"]\n\n1. A6<* a6<* 2. B1< *\n\n");
+    bytes.extend_from_slice(&padding(100));
+    let opts = CheckOptions {
+        lap_budget: Some(10_000),
+        ..CheckOptions::default()
+    };
+    let _memo = crate::fixtures::memo_lock();
+    bao_core::forget_relay_cycles();
+    let (human, json) = whole("budget", &bytes, &opts);
+    assert!(human.contains("bao::budget::undecided"), "{human}");
+    assert!(json.contains("bao::illegal::capture_mandatory"), "{json}");
+    // A give-up stores nothing in the memo: the streamed run meets the cycle as unknown too.
+    assert_same("budget", &bytes, &[opts], true);
+}
