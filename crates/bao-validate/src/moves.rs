@@ -64,6 +64,7 @@ pub(crate) fn check_game(game: &Game, n: usize, opts: &CheckOptions) -> GameChec
                 laps,
                 undecided: None,
                 last: None,
+                tested: None,
             };
             // The outer budget keeps the replay's own engine calls bounded; the plies are
             // tested one by one inside, so a give-up is pinned to its ply there. The replay
@@ -133,6 +134,8 @@ struct Budgeted<'w, 'a> {
     undecided: Option<(Span, usize, u64)>,
     /// The last ply read: its span and number.
     last: Option<(Span, usize)>,
+    /// The last position whose moves were all decided within the budget.
+    tested: Option<Position>,
 }
 
 impl Observer for Budgeted<'_, '_> {
@@ -143,9 +146,18 @@ impl Observer for Budgeted<'_, '_> {
         let ply = at.ply;
         self.last = Some((at.item.token.span, ply.number));
         let laps = self.laps;
-        let decided = ply.before.legal_moves_within(laps).and_then(|_| {
-            ply.played()
-                .map_or(Ok(Vec::new()), |p| p.after.legal_moves_within(laps))
+        // The position a ply is played in is usually the one the ply before left, already
+        // tested.
+        let before = if self.tested == Some(ply.before) {
+            Ok(())
+        } else {
+            ply.before.legal_moves_within(laps).map(drop)
+        };
+        let decided = before.and_then(|()| match ply.played() {
+            Some(p) => p.after.legal_moves_within(laps).map(|_| {
+                self.tested = Some(p.after);
+            }),
+            None => Ok(()),
         });
         let worded = decided.and_then(|_| within_lap_budget(laps, || self.words.ply(at)));
         match worded {
