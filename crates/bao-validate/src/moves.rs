@@ -81,7 +81,11 @@ pub(crate) fn check_game(game: &Game, n: usize, opts: &CheckOptions) -> GameChec
                     .map(|(span, number)| (span, number, e.laps_run)),
                 (None, Ok(())) => None,
             };
-            let replayed = replayed.unwrap_or_else(|| replay_game(game, None));
+            // Always set: the closure ran to its end (a panic would have gone on unwinding).
+            let replayed = replayed.unwrap_or_else(|| ReplayedGame {
+                opening: Err(OpeningProblem::Panicked),
+                main: bao_replay::ReplayedLine::default(),
+            });
             (replayed, undecided)
         }
     };
