@@ -52,6 +52,11 @@ pub(crate) struct Args {
     /// diagnostics of that line say that they depend on it.
     #[arg(long)]
     assume_fixes: bool,
+    /// Give up on a game when a move's never-ending decision runs past LAPS laps (reported
+    /// as the warning bao::budget::undecided; the rest of that game is not checked), instead
+    /// of deciding it exactly whatever it costs. Default: exact.
+    #[arg(long, value_name = "LAPS")]
+    lap_budget: Option<u64>,
     /// The name shown for stdin.
     #[arg(long, value_name = "NAME", default_value = "stdin")]
     stdin_filename: String,
@@ -385,6 +390,7 @@ fn run_in_pool(args: &Args, ctx: &Context) -> Result<Status, CliError> {
     let sources = collect(&args.paths)?;
     let opts = CheckOptions {
         assume_fixes: args.assume_fixes,
+        lap_budget: args.lap_budget,
     };
     let bar = crate::progress::bar(sources.len(), "checking", args.quiet);
     let stdout = std::io::stdout();

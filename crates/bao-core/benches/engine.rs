@@ -28,9 +28,36 @@ fn random_game(rules: RuleSet, rng: &mut Rng) -> u64 {
     plies
 }
 
+/// Plays one game of uniform random legal moves the way a search client does: the whole
+/// list from `legal_moves`, one move of it picked, played with the checked `play`; returns
+/// the number of plies.
+fn random_legal_game(rules: RuleSet, rng: &mut Rng) -> u64 {
+    let mut pos = Position::start(rules);
+    let mut plies = 0;
+    loop {
+        let moves = pos.legal_moves();
+        let Some(mv) = moves.get(rng.below(moves.len().max(1))) else {
+            return plies;
+        };
+        pos = pos.play(mv).expect("a move of legal_moves is legal").0;
+        plies += 1;
+    }
+}
+
 /// Random games from one continuing stream of seeds: never-ending decisions turn up at their
 /// natural frequency (rare, but each costs up to seconds under exact detection).
 fn game_stream(c: &mut Criterion, group_name: &str, cases: &[(&str, RuleSet)], secs: u64) {
+    game_stream_of(c, group_name, cases, secs, random_game);
+}
+
+/// [`game_stream`] with the game played by `game`.
+fn game_stream_of(
+    c: &mut Criterion,
+    group_name: &str,
+    cases: &[(&str, RuleSet)],
+    secs: u64,
+    game: fn(RuleSet, &mut Rng) -> u64,
+) {
     let mut group = c.benchmark_group(group_name);
     group
         .sample_size(10)
@@ -41,7 +68,7 @@ fn game_stream(c: &mut Criterion, group_name: &str, cases: &[(&str, RuleSet)], s
             b.iter_custom(|games| {
                 let start = Instant::now();
                 for _ in 0..games {
-                    black_box(random_game(rules, &mut rng));
+                    black_box(game(rules, &mut rng));
                 }
                 start.elapsed()
             });
@@ -56,6 +83,9 @@ fn playouts(c: &mut Criterion) {
         .map(|&n| (n, RuleSet::preset(n).expect("preset")))
         .collect();
     game_stream(c, "random_game", &presets, 6);
+    // Uniform random legal moves through `legal_moves` + `play`, exact rules: what a search
+    // client sees (issue 15 item 4). Long runs: the `random_legal` example.
+    game_stream_of(c, "random_legal_game", &presets, 6, random_legal_game);
     // The same games with a seed cap instead of exact detection: the cost of the rest.
     let capped: Vec<(&str, RuleSet)> = ["kiswahili", "kete", "kujifunza"]
         .iter()

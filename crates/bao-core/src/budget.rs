@@ -54,8 +54,24 @@ impl std::error::Error for Undecided {}
 
 /// Runs `f` with never-ending detection limited to `laps` laps a move (past the first 64,
 /// where detection begins; finding a cycle's first lap may run about as many again), on
-/// this thread; restores the previous limit even if `f` panics.
-fn within<T>(laps: u64, f: impl FnOnce() -> T) -> Result<T, Undecided> {
+/// this thread; restores the previous limit even if `f` panics. `f`'s result when some
+/// move gave up is not exact, so it is dropped: [`Undecided`] instead.
+///
+/// For a caller that runs several engine calls as one question (a validator replaying a
+/// game, say); the `_within` methods of [`Position`] are this around one call. Calls nest:
+/// an inner budget's give-up is the inner call's answer, not the outer one's.
+///
+/// ```
+/// use bao_core::{within_lap_budget, Position, RuleSet};
+///
+/// let start = Position::start(RuleSet::KISWAHILI);
+/// let n = within_lap_budget(1_000, || start.legal_moves().len());
+/// assert_eq!(n, Ok(start.legal_moves().len()));
+/// ```
+///
+/// # Errors
+/// Some move's decision inside `f` ran out of laps.
+pub fn within_lap_budget<T>(laps: u64, f: impl FnOnce() -> T) -> Result<T, Undecided> {
     struct Restore(u64, Option<u64>);
     impl Drop for Restore {
         fn drop(&mut self) {
@@ -88,7 +104,7 @@ impl Position {
     /// # Errors
     /// A move's decision ran out of laps: nothing is known about the list.
     pub fn legal_moves_within(&self, laps: u64) -> Result<Vec<Move>, Undecided> {
-        within(laps, || self.legal_moves())
+        within_lap_budget(laps, || self.legal_moves())
     }
 
     /// [`Position::is_legal`] with never-ending detection limited to `laps` laps: the exact
@@ -97,7 +113,7 @@ impl Position {
     /// # Errors
     /// The move's decision ran out of laps.
     pub fn is_legal_within(&self, mv: &Move, laps: u64) -> Result<bool, Undecided> {
-        within(laps, || self.is_legal(mv))
+        within_lap_budget(laps, || self.is_legal(mv))
     }
 }
 

@@ -85,7 +85,7 @@ mod takasia;
 mod trace;
 mod types;
 
-pub use budget::Undecided;
+pub use budget::{within_lap_budget, Undecided};
 pub use illegal::{IllegalReason, PlayError, ResolveError};
 pub use move_text::{MoveSyntax, MoveText, MoveTextError, WrittenPit, MOVE_TEXT_WINDOW};
 pub use perft::perft;

@@ -313,7 +313,10 @@ fn content(game: &Game) -> Vec<String> {
 /// When anything panics inside, or a diagnostic is not located in the text.
 pub fn check_record(data: &[u8]) {
     for assume_fixes in [false, true] {
-        let opts = CheckOptions { assume_fixes };
+        let opts = CheckOptions {
+            assume_fixes,
+            ..CheckOptions::default()
+        };
         let checked = no_caught_panic("check", || check_bytes("fuzz.bao", data, &opts));
         let report = &checked.report;
         for d in &report.diagnostics {

@@ -21,7 +21,7 @@ macro_rules! codes {
             /// Every code.
             pub const ALL: &'static [Code] = &[$(Code::$variant),*];
 
-            /// The area: `illegal`, `annotation` or `record`.
+            /// The area: `illegal`, `annotation`, `record` or `budget`.
             #[must_use]
             pub const fn area(self) -> &'static str {
                 match self { $(Code::$variant => $area,)* }
@@ -96,6 +96,9 @@ codes! {
     GameOver = "illegal" / "game_over", "e4", Error;
     /// Any other illegal move (G4).
     NotLegal = "illegal" / "not_legal", "g4", Error;
+    /// Under `--lap-budget`: whether a move ends (G11), or the game goes on after it, was
+    /// not decided within the budget; the rest of the game is not checked.
+    Undecided = "budget" / "undecided", "g11", Warning;
     /// The lap ends written do not match the move's.
     LapMismatch = "annotation" / "lap_mismatch", "g4", Error;
     /// The captures written do not match the move's.

@@ -2,7 +2,9 @@
 //! every ply once and shows it here ([`Words`] is its observer); a refused ply is worded
 //! with its repairs, and with `--assume-fixes` the unambiguous repair is handed back.
 
-use bao_core::{EndReason, MoveSpec, Outcome, Pit, Position, ResolveError, RuleSet, Side};
+use bao_core::{
+    within_lap_budget, EndReason, MoveSpec, Outcome, Pit, Position, ResolveError, RuleSet, Side,
+};
 use bao_notation::meaning::{RulesError, RulesTag, StartError};
 use bao_notation::{AnnotationItem, Directions, Game, GameResult, ItemKind, Span};
 use bao_replay::{
@@ -24,9 +26,19 @@ pub(crate) struct GameCheck {
     pub(crate) diagnostics: Vec<CheckDiagnostic>,
     /// The game replayed.
     pub(crate) replayed: ReplayedGame,
+    /// The number of the ply where the lap budget ran out, if it did: the replay from it
+    /// on is not exact, and was not worded.
+    pub(crate) undecided: Option<usize>,
 }
 
 impl GameCheck {
+    /// The plies replayed and checked: under a lap budget, only those before the ply left
+    /// undecided.
+    pub(crate) fn plies_checked(&self) -> usize {
+        let played = self.replayed.played_count();
+        self.undecided.map_or(played, |k| played.min(k - 1))
+    }
+
     /// The outcome at the end of the main line, if it replayed to its end.
     pub(crate) fn final_outcome(&self) -> Option<Option<Outcome>> {
         self.replayed.final_outcome()
@@ -44,8 +56,43 @@ pub(crate) fn check_game(game: &Game, n: usize, opts: &CheckOptions) -> GameChec
         opts,
         diagnostics: Vec::new(),
     };
-    let replayed = replay_game(game, Some(&mut words));
+    let (replayed, undecided) = match opts.lap_budget {
+        None => (replay_game(game, Some(&mut words)), None),
+        Some(laps) => {
+            let mut budgeted = Budgeted {
+                words: &mut words,
+                laps,
+                undecided: None,
+                last: None,
+                tested: None,
+            };
+            // The outer budget keeps the replay's own engine calls bounded; the plies are
+            // tested one by one inside, so a give-up is pinned to its ply there. The replay
+            // is kept either way: exact up to the ply pinned.
+            let mut replayed = None;
+            let outer = within_lap_budget(laps, || {
+                replayed = Some(replay_game(game, Some(&mut budgeted)));
+            });
+            let undecided = match (budgeted.undecided, outer) {
+                (Some(u), _) => Some(u),
+                // A give-up the plies' tests did not see: pinned to the last ply read.
+                (None, Err(e)) => budgeted
+                    .last
+                    .map(|(span, number)| (span, number, e.laps_run)),
+                (None, Ok(())) => None,
+            };
+            // Always set: the closure ran to its end (a panic would have gone on unwinding).
+            let replayed = replayed.unwrap_or_else(|| ReplayedGame {
+                opening: Err(OpeningProblem::Panicked),
+                main: bao_replay::ReplayedLine::default(),
+            });
+            (replayed, undecided)
+        }
+    };
     let mut diagnostics = words.diagnostics;
+    if let Some((span, number, laps_run)) = undecided {
+        diagnostics.push(undecided_diagnostic(span, number, laps_run, n));
+    }
     match &replayed.opening {
         Err(OpeningProblem::Rules(e)) => diagnostics.push(rules_diagnostic(e, n)),
         Err(OpeningProblem::Start {
@@ -58,6 +105,72 @@ pub(crate) fn check_game(game: &Game, n: usize, opts: &CheckOptions) -> GameChec
     GameCheck {
         diagnostics,
         replayed,
+        undecided: undecided.map(|(_, number, _)| number),
+    }
+}
+
+/// `bao::budget::undecided`: the ply at `span` (number `number`) whose decisions ran out of
+/// the lap budget after `laps_run` laps.
+fn undecided_diagnostic(span: Span, number: usize, laps_run: u64, n: usize) -> CheckDiagnostic {
+    CheckDiagnostic::new(
+        Code::Undecided,
+        n,
+        format!("the lap budget ran out at this move (a move ran {laps_run} laps undecided)"),
+    )
+    .primary(span, "not decided within the lap budget")
+    .at_ply(number)
+    .help(
+        "Checking this move (its legality, or whether the game goes on after it) needed a \
+         move that was still going when `--lap-budget` stopped it: it may never end (G11) \
+         or end after many laps. This move and the rest of the game are not checked; run \
+         `bao check` without `--lap-budget` for the exact answer.",
+    )
+}
+
+/// [`Words`] under a lap budget: before a ply is worded, every move of the position it is
+/// played in and of the position it leaves must be decided within the budget (which also
+/// bounds the wording's own engine calls: repairs, suggestions); the first ply where one is
+/// not is kept, and nothing after it in the text is worded.
+struct Budgeted<'w, 'a> {
+    words: &'w mut Words<'a>,
+    laps: u64,
+    /// The first ply left undecided: its span, number and the laps run.
+    undecided: Option<(Span, usize, u64)>,
+    /// The last ply read: its span and number.
+    last: Option<(Span, usize)>,
+    /// The last position whose moves were all decided within the budget.
+    tested: Option<Position>,
+}
+
+impl Observer for Budgeted<'_, '_> {
+    fn ply(&mut self, at: &InLine<'_>) -> Option<Repair> {
+        if self.undecided.is_some() {
+            return None;
+        }
+        let ply = at.ply;
+        self.last = Some((at.item.token.span, ply.number));
+        let laps = self.laps;
+        // The position a ply is played in is usually the one the ply before left, already
+        // tested.
+        let before = if self.tested == Some(ply.before) {
+            Ok(())
+        } else {
+            ply.before.legal_moves_within(laps).map(drop)
+        };
+        let decided = before.and_then(|()| match ply.played() {
+            Some(p) => p.after.legal_moves_within(laps).map(|_| {
+                self.tested = Some(p.after);
+            }),
+            None => Ok(()),
+        });
+        let worded = decided.and_then(|_| within_lap_budget(laps, || self.words.ply(at)));
+        match worded {
+            Ok(repair) => repair,
+            Err(e) => {
+                self.undecided = Some((at.item.token.span, ply.number, e.laps_run));
+                None
+            }
+        }
     }
 }
 

@@ -279,7 +279,7 @@ pub fn check_chunk(chunk: &Chunk, opts: &CheckOptions) -> CheckedChunk {
             c
         }));
         if let Ok(c) = check {
-            out.plies += c.replayed.played_count();
+            out.plies += c.plies_checked();
             out.checks
                 .extend(c.diagnostics.into_iter().map(|d| shift(d, at)));
         }

@@ -1,5 +1,5 @@
 //! `bao check` and `bao annotate`: exit codes, human and JSON output, directories, stdin,
-//! `--deny-warnings`, `--assume-fixes`, and `annotate --write`.
+//! `--deny-warnings`, `--assume-fixes`, `--lap-budget`, and `annotate --write`.
 
 use crate::cmd::{root, run};
 
@@ -45,6 +45,23 @@ fn warnings_pass_unless_denied() {
     assert!(
         run(&["check", "--color", "never", "--deny-warnings", file], "").starts_with("exit: 1")
     );
+}
+
+#[test]
+fn a_lap_budget_leaves_a_long_decision_undecided_as_a_warning() {
+    // A1>* never ends (a cycle of 1,028,860,080 laps); deciding it the first time in a
+    // process takes millions of laps.
+    let file = "fixtures/invalid/budget/undecided.bao";
+    let exact = run(&["check", "--color", "never", file], "");
+    assert!(exact.starts_with("exit: 1"), "{exact}");
+    assert!(exact.contains("bao::illegal::never_ending"), "{exact}");
+    let budget = ["check", "--color", "never", "--lap-budget", "10000", file];
+    let out = run(&budget, "");
+    assert!(out.starts_with("exit: 0"), "{out}");
+    assert!(out.contains("bao::budget::undecided"), "{out}");
+    assert!(out.contains("without `--lap-budget`"), "{out}");
+    let denied = run(&[&budget[..], &["--deny-warnings"]].concat(), "");
+    assert!(denied.starts_with("exit: 1"), "{denied}");
 }
 
 #[test]
@@ -165,7 +182,11 @@ fn a_large_record_streams_with_the_whole_file_output() {
     std::fs::write(&path, &bytes).unwrap();
     let name = path.display().to_string();
     for assume_fixes in [false, true] {
-        let report = check_bytes_report(&name, &bytes, &CheckOptions { assume_fixes });
+        let opts = CheckOptions {
+            assume_fixes,
+            ..CheckOptions::default()
+        };
+        let report = check_bytes_report(&name, &bytes, &opts);
         assert!(report.stats.errors > 20);
         let s = &report.stats;
         let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });

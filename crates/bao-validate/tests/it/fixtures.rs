@@ -1,6 +1,7 @@
 use bao_validate::json::report_json;
-use bao_validate::ALL_CODES;
+use bao_validate::{check_full, AnyDiagnostic, CheckOptions, ALL_CODES};
 use miette::{GraphicalReportHandler, GraphicalTheme};
+use std::sync::Arc;
 
 use crate::{check, codes, fixtures_dir};
 
@@ -25,15 +26,39 @@ fn slug_code(path: &std::path::Path) -> String {
     format!("bao::{area}::{slug}")
 }
 
+/// The lap budget the fixtures of `invalid/budget/` are checked under.
+const LAP_BUDGET: u64 = 10_000;
+
+/// Held by the tests that need a long cycle unknown to the process's memo of relay cycles
+/// (they empty it, then check under a budget) and by those that decide such a cycle: the
+/// memo never changes an answer, but it changes whether a budget suffices.
+pub(crate) fn memo_lock() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 #[test]
 fn each_fixture_has_exactly_its_code() {
     insta::glob!(
         "../../../../fixtures",
-        "invalid/{illegal,annotation,record}/*.bao",
+        "invalid/{illegal,annotation,record,budget}/*.bao",
         |path| {
             let text = std::fs::read_to_string(path).unwrap();
             let name = path.file_name().unwrap().to_str().unwrap();
-            let checked = check(name, &text);
+            let checked = if slug_code(path).starts_with("bao::budget::") {
+                // The budget's codes need a budget, and a cycle not decided before in this
+                // process (the memo never changes an answer, only how soon it comes).
+                let _memo = memo_lock();
+                bao_core::forget_relay_cycles();
+                let opts = CheckOptions {
+                    lap_budget: Some(LAP_BUDGET),
+                    ..CheckOptions::default()
+                };
+                check_full(name, Arc::from(text.as_str()), &opts)
+            } else {
+                check(name, &text)
+            };
             let expected = slug_code(path);
             let got = codes(&checked);
             assert!(
@@ -108,4 +133,76 @@ fn ply_repair_fixtures_are_rendered() {
             .collect();
         insta::assert_snapshot!("json", json.join("\n"));
     });
+}
+
+/// A lap budget changes nothing where every decision fits in it: the valid games and every
+/// invalid fixture give the same report with a generous budget as exactly.
+#[test]
+fn a_budget_that_suffices_changes_no_report() {
+    let opts = CheckOptions {
+        lap_budget: Some(1_000_000),
+        ..CheckOptions::default()
+    };
+    for dir in [
+        "games",
+        "invalid/illegal",
+        "invalid/annotation",
+        "invalid/record",
+        "invalid/repair",
+    ] {
+        for entry in std::fs::read_dir(fixtures_dir().join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "bao") {
+                continue;
+            }
+            let text: Arc<str> = Arc::from(std::fs::read_to_string(&path).unwrap());
+            let name = path.display().to_string();
+            let exact = check_full(&name, text.clone(), &CheckOptions::default());
+            let budgeted = check_full(&name, text, &opts);
+            assert_eq!(render(&budgeted.report), render(&exact.report), "{name}");
+            assert_eq!(budgeted.report.stats, exact.report.stats, "{name}");
+        }
+    }
+}
+
+/// Under a budget too small for a long cycle met for the first time, the plies before it are
+/// checked as usual and the game stops at it.
+#[test]
+fn the_undecided_ply_stops_its_game_only() {
+    let text = "[Event \"e\"]\n\
+        [Position \"3,1,4,1,8,5,0,1/18,0,1,2,1,2,10,0/0,1,0,0,0,0,0,0/1,1,0,1,1,0,1,1 0/0 S XX -\"]\n\n\
+        1. A1>* *\n\n\
+        [Event \"f\"]\n\n1. A6<* a6<* 2. B1< *\n";
+    let _memo = memo_lock();
+    bao_core::forget_relay_cycles();
+    let opts = CheckOptions {
+        lap_budget: Some(LAP_BUDGET),
+        ..CheckOptions::default()
+    };
+    let checked = check_full("t", Arc::from(text), &opts);
+    let got: Vec<(&str, usize)> = checked
+        .report
+        .diagnostics
+        .iter()
+        .filter_map(|d| match d {
+            AnyDiagnostic::Check(c) => Some((d.code(), c.game)),
+            AnyDiagnostic::Syntax(_) => None,
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("bao::budget::undecided", 1),
+            ("bao::illegal::capture_mandatory", 2)
+        ]
+    );
+    // Exactly, the same move is never-ending.
+    let exact = check("t", text);
+    assert_eq!(
+        codes(&exact),
+        [
+            "bao::illegal::never_ending",
+            "bao::illegal::capture_mandatory"
+        ]
+    );
 }

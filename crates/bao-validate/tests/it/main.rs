@@ -7,7 +7,7 @@ use bao_validate::{check_full, CheckOptions, Checked};
 
 /// The replay's fast path: the deferred end test (E2).
 mod fast_path;
-/// One fixture per validator code (`fixtures/invalid/{illegal,annotation,record}/`), with
+/// One fixture per validator code (`fixtures/invalid/{illegal,annotation,record,budget}/`), with
 /// its rendered diagnostic and its JSON; the meta-test over `ALL_CODES`.
 mod fixtures;
 /// Valid records (`fixtures/games/`), `annotate` then `check`, altered annotations.

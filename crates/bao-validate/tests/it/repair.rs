@@ -32,7 +32,10 @@ fn a_flipped_direction_is_suggested_and_can_be_assumed() {
     let fixed = check_full(
         "s",
         Arc::from(text.as_str()),
-        &CheckOptions { assume_fixes: true },
+        &CheckOptions {
+            assume_fixes: true,
+            ..CheckOptions::default()
+        },
     );
     assert_eq!(codes(&fixed), ["bao::illegal::empty_pit"]);
     assert_eq!(fixed.report.stats.plies, 5);
@@ -44,7 +47,10 @@ fn later_diagnostics_say_they_assume_the_fix() {
     let fixed = check_full(
         "s",
         Arc::from(text.as_str()),
-        &CheckOptions { assume_fixes: true },
+        &CheckOptions {
+            assume_fixes: true,
+            ..CheckOptions::default()
+        },
     );
     let AnyDiagnostic::Check(d) = &fixed.report.diagnostics[1] else {
         panic!("{:?}", fixed.report.diagnostics)
@@ -103,7 +109,14 @@ fn swapped_plies_are_noticed() {
         "{r:?}"
     );
     // Assumed, the game goes on to its end: every ply replays and the result agrees.
-    let fixed = check_full("s", Arc::from(text), &CheckOptions { assume_fixes: true });
+    let fixed = check_full(
+        "s",
+        Arc::from(text),
+        &CheckOptions {
+            assume_fixes: true,
+            ..CheckOptions::default()
+        },
+    );
     assert_eq!(codes(&fixed), ["bao::illegal::not_own_pit"]);
     assert_eq!(fixed.report.stats.plies, 5);
 }
@@ -150,7 +163,10 @@ fn each_ply_repair_fixture_is_repaired_by_its_assumption() {
         let fixed = check_full(
             name,
             Arc::from(text.as_str()),
-            &CheckOptions { assume_fixes: true },
+            &CheckOptions {
+                assume_fixes: true,
+                ..CheckOptions::default()
+            },
         );
         assert_eq!(codes(&fixed).len(), 1, "{name}: {:?}", codes(&fixed));
         assert_eq!(fixed.report.stats.plies, FIXTURE_PLIES, "{name}");
@@ -164,7 +180,10 @@ fn a_diagnostic_after_an_assumed_swap_says_so() {
     let fixed = check_full(
         "s",
         Arc::from(text.as_str()),
-        &CheckOptions { assume_fixes: true },
+        &CheckOptions {
+            assume_fixes: true,
+            ..CheckOptions::default()
+        },
     );
     let c = codes(&fixed);
     assert_eq!(

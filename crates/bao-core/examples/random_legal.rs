@@ -1,0 +1,99 @@
+//! Plays games of uniform random legal moves the way a search client does: the whole list
+//! from [`Position::legal_moves`], one move of it picked uniformly, then played. Prints
+//! games/s in this thread's CPU time (and in wall time) and how much of the wall time went
+//! to the few plies that took over a millisecond (never-ending decisions on a long cycle met
+//! for the first time).
+//!
+//! `cargo run --release -p bao-core --example random_legal -- [PRESET] [GAMES] [play|fast]
+//! [name=value ...]`
+//!
+//! `play` (the default) plays the chosen move with [`Position::play`] (checked, traced, with
+//! the end test); `fast` with [`Position::play_fast`] (what a search that trusts its own list
+//! would use).
+
+use std::time::{Duration, Instant};
+
+use bao_core::{Position, RuleSet};
+use rustix::time::{clock_gettime, ClockId};
+
+/// xorshift64*, the same generator as the criterion benchmark.
+type Rng = bao_testkit::XorShift64Star;
+
+/// This thread's CPU time so far.
+fn thread_cpu() -> Duration {
+    let t = clock_gettime(ClockId::ThreadCPUTime);
+    Duration::new(
+        u64::try_from(t.tv_sec).unwrap_or(0),
+        u32::try_from(t.tv_nsec).unwrap_or(0),
+    )
+}
+
+/// A ply slower than this is counted apart.
+const SLOW: Duration = Duration::from_millis(1);
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let preset = args.first().map_or("kiswahili", String::as_str);
+    let games: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(10_000);
+    let Some(mut rules) = RuleSet::preset(preset) else {
+        eprintln!("unknown preset `{preset}`");
+        std::process::exit(2);
+    };
+    let fast = args.iter().skip(2).any(|a| a == "fast");
+    for opt in args.iter().skip(2).filter(|a| *a != "fast" && *a != "play") {
+        let (name, value) = opt.split_once('=').unwrap_or((opt, ""));
+        if let Err(e) = rules.set_option(name, value) {
+            eprintln!("{opt}: {e}");
+            std::process::exit(2);
+        }
+    }
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
+    let (mut plies, mut slow, mut slow_time) = (0u64, 0u64, Duration::ZERO);
+    let mut slowest = Duration::ZERO;
+    let (start, cpu_start) = (Instant::now(), thread_cpu());
+    for _ in 0..games {
+        let mut pos = Position::start(rules);
+        loop {
+            let t = Instant::now();
+            let moves = pos.legal_moves();
+            let Some(&mv) = moves.get(rng.below(moves.len().max(1))) else {
+                break;
+            };
+            pos = if fast {
+                pos.play_fast(&mv)
+            } else {
+                match pos.play(&mv) {
+                    Ok((next, _)) => next,
+                    Err(e) => {
+                        eprintln!("a move of legal_moves was refused: {mv}: {e}");
+                        std::process::exit(1);
+                    }
+                }
+            };
+            let dt = t.elapsed();
+            if dt > SLOW {
+                slow += 1;
+                slow_time += dt;
+                slowest = slowest.max(dt);
+            }
+            plies += 1;
+        }
+    }
+    let cpu = (thread_cpu() - cpu_start).as_secs_f64();
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "{preset} ({}): {games} games, {plies} plies, {:.1} plies/game; CPU {cpu:.2} s: {:.0} games/s, {:.0} ns/ply; wall {secs:.2} s: {:.0} games/s",
+        if fast { "legal_moves + play_fast" } else { "legal_moves + play" },
+        plies as f64 / games as f64,
+        games as f64 / cpu,
+        cpu * 1e9 / plies as f64,
+        games as f64 / secs,
+    );
+    let slow_secs = slow_time.as_secs_f64();
+    println!(
+        "{slow} plies over 1 ms wall (slowest {:.1} ms) took {slow_secs:.2} s of {secs:.2} s wall ({:.0}%); without them {:.0} games/s wall",
+        slowest.as_secs_f64() * 1e3,
+        100.0 * slow_secs / secs,
+        games as f64 / (secs - slow_secs)
+    );
+}
