@@ -53,7 +53,7 @@ pub(crate) struct Args {
     #[arg(long)]
     assume_fixes: bool,
     /// Give up on a game when a move's never-ending decision runs past LAPS laps (reported
-    /// as the warning bao::budget::undecided; the rest of that game is not checked), instead
+    /// as the warning `bao::budget::undecided`; the rest of that game is not checked), instead
     /// of deciding it exactly whatever it costs. Default: exact.
     #[arg(long, value_name = "LAPS")]
     lap_budget: Option<u64>,

@@ -100,7 +100,7 @@ pub use reader::{
     visit_record, visit_record_with, Decoded, GameReader, Parsed, StreamedGame,
     DEFAULT_MAX_GAME_BYTES,
 };
-pub use source::SourceText;
+pub use source::{Place, SourceText};
 pub use span::{Span, Spanned};
 pub use visit::Visitor;
 pub use writer::{write_game, write_record, WriteOptions};

@@ -21,6 +21,22 @@ pub struct SourceText {
     /// The byte offset where each line starts (after `\n`, `\r\n` or a lone `\r`, as miette
     /// counts lines).
     starts: OnceLock<Vec<usize>>,
+    /// Where `text` stands in the whole input it was cut from (zero for a whole text).
+    at: Place,
+    /// Whether the text is an excerpt (never read as a small text).
+    excerpt: bool,
+}
+
+/// A place in a text: byte offset, 0-based line, and column in characters from the line's
+/// start.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Place {
+    /// The byte offset.
+    pub offset: usize,
+    /// The 0-based line.
+    pub line: usize,
+    /// The column, in characters.
+    pub column: usize,
 }
 
 impl SourceText {
@@ -47,6 +63,22 @@ impl SourceText {
             text,
             small,
             starts: OnceLock::new(),
+            at: Place::default(),
+            excerpt: false,
+        }
+    }
+
+    /// An excerpt of a larger input: `text` stands at `at` in it, and spans, lines and
+    /// columns are those of the whole input (a streamed check keeps only the text around the
+    /// game it reports on). An excerpt is never read as a small text. Keep a line of text
+    /// before the first span to be drawn: miette reads a span at the very first byte of a
+    /// text as one byte long.
+    #[must_use]
+    pub fn excerpt(name: &str, text: Arc<str>, at: Place) -> Self {
+        Self {
+            at,
+            excerpt: true,
+            ..Self::new(name, text)
         }
     }
 
@@ -85,10 +117,21 @@ impl SourceText {
     /// index of line starts (no walk from the start of the text).
     #[must_use]
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        let offset = floor_boundary(&self.text, offset.min(self.text.len()));
+        let local = offset.saturating_sub(self.at.offset).min(self.text.len());
+        let offset = floor_boundary(&self.text, local);
         let line = self.line_of(offset);
-        let start = self.starts()[line];
-        (line + 1, self.text[start..offset].chars().count() + 1)
+        (self.at.line + line + 1, self.column(line, offset) + 1)
+    }
+
+    /// The characters from the start of local line `line` to local byte `offset`, counted
+    /// from the start of the line in the whole input.
+    fn column(&self, line: usize, offset: usize) -> usize {
+        let c = self.text[self.starts()[line]..offset].chars().count();
+        if line == 0 {
+            c + self.at.column
+        } else {
+            c
+        }
     }
 
     /// Where line `line` ends, its line break included.
@@ -125,7 +168,7 @@ impl SourceCode for SourceText {
     ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
         let text: &'a str = &self.text;
         let name = || self.name.clone();
-        if text.len() <= self.small {
+        if !self.excerpt && text.len() <= self.small {
             let inner = text.read_span(span, context_lines_before, context_lines_after)?;
             return Ok(Box::new(MietteSpanContents::new_named(
                 name(),
@@ -136,7 +179,9 @@ impl SourceCode for SourceText {
                 inner.line_count(),
             )));
         }
-        let start = span.offset();
+        let Some(start) = span.offset().checked_sub(self.at.offset) else {
+            return Err(MietteError::OutOfBounds);
+        };
         let end = start + span.len();
         if end > text.len() {
             return Err(MietteError::OutOfBounds);
@@ -163,8 +208,12 @@ impl SourceCode for SourceText {
             return Ok(Box::new(MietteSpanContents::new_named(
                 name(),
                 inner.data(),
-                (base + inner.span().offset(), inner.span().len()).into(),
-                base_line + inner.line(),
+                (
+                    self.at.offset + base + inner.span().offset(),
+                    inner.span().len(),
+                )
+                    .into(),
+                self.at.line + base_line + inner.line(),
                 inner.column(),
                 inner.line_count(),
             )));
@@ -182,13 +231,13 @@ impl SourceCode for SourceText {
         let lo = floor_boundary(text, lo);
         let hi = ceil_boundary(text, hi);
         let line = self.line_of(lo);
-        let column = text[self.starts()[line]..lo].chars().count();
+        let column = self.column(line, lo);
         let line_count = self.line_of(hi.saturating_sub(1).max(lo)) - line + 1;
         Ok(Box::new(MietteSpanContents::new_named(
             name(),
             &text.as_bytes()[lo..hi],
-            (lo, hi - lo).into(),
-            line,
+            (self.at.offset + lo, hi - lo).into(),
+            self.at.line + line,
             column,
             line_count,
         )))

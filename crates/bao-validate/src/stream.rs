@@ -21,9 +21,10 @@ use std::sync::{Arc, Mutex};
 
 use bao_notation::meaning::is_game;
 use bao_notation::{
-    decode, Game, GameReader, Limits, Span, Spanned, StreamedGame, SyntaxCode, SyntaxError,
+    decode, Game, GameReader, Limits, Place, SourceText, Span, Spanned, StreamedGame, SyntaxCode,
+    SyntaxError,
 };
-use miette::{MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
+use miette::SourceCode;
 
 use crate::diagnostic::{AnyDiagnostic, CheckDiagnostic, CheckReport, Stats};
 use crate::record::{MatchEntry, MatchTracker};
@@ -32,7 +33,7 @@ use crate::{moves, record, CheckOptions};
 /// The size of input above which `bao check` streams. Up to this size the whole-file path
 /// is used: its excerpts are drawn as miette draws a string ([`bao_notation::SourceText`]'s
 /// small mode), which the streamed path does not reproduce.
-pub const STREAM_ABOVE: usize = bao_notation::SourceText::SMALL;
+pub const STREAM_ABOVE: usize = SourceText::SMALL;
 
 /// The largest game the whole-file path reads (a longer chunk gets `game_too_long`).
 const MAX_GAME: usize = Limits::DEFAULT.max_game_bytes;
@@ -303,7 +304,7 @@ fn shift(mut d: CheckDiagnostic, by: usize) -> CheckDiagnostic {
 pub struct CheckedPiece {
     /// The diagnostics, with spans into the whole input.
     pub diagnostics: Vec<AnyDiagnostic>,
-    source: Window,
+    source: SourceText,
 }
 
 impl CheckedPiece {
@@ -317,7 +318,7 @@ impl CheckedPiece {
     /// The name shown for the input.
     #[must_use]
     pub fn name(&self) -> &str {
-        &self.source.name
+        self.source.name()
     }
 }
 
@@ -354,19 +355,10 @@ pub struct Merger {
     matches: MatchTracker,
     /// The text just before the pending chunk (a few lines), and where it starts.
     history: String,
-    history_at: Position,
+    history_at: Place,
     /// Diagnostics without a span: the whole-file path sorts them last.
     unplaced: Vec<AnyDiagnostic>,
     stats: Stats,
-}
-
-/// A place in the input: byte offset, 0-based line, and column in characters (from the
-/// line's start).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct Position {
-    offset: usize,
-    line: usize,
-    column: usize,
 }
 
 impl Merger {
@@ -379,7 +371,7 @@ impl Merger {
             warning: None,
             matches: MatchTracker::default(),
             history: String::new(),
-            history_at: Position::default(),
+            history_at: Place::default(),
             unplaced: Vec::new(),
             stats: Stats::default(),
         }
@@ -484,14 +476,14 @@ impl Merger {
 
     /// The text around the pending chunk: the history, the chunk's own text and the first
     /// lines of the next chunk.
-    fn window(&self, own: &str, next: Option<&str>) -> Window {
+    fn window(&self, own: &str, next: Option<&str>) -> SourceText {
         let mut text = String::with_capacity(self.history.len() + own.len() + 256);
         text.push_str(&self.history);
         text.push_str(own);
         if let Some(next) = next {
             text.push_str(head_lines(next));
         }
-        Window::new(&self.name, text, self.history_at)
+        SourceText::excerpt(&self.name, Arc::from(text), self.history_at)
     }
 
     /// Moves the history past `own`: the last few lines before the next chunk.
@@ -575,152 +567,6 @@ fn head_lines(text: &str) -> &str {
         end -= 1;
     }
     &text[..end]
-}
-
-/// A stretch of the input as [`bao_notation::SourceText`] reads a large text: spans and lines
-/// of the whole input, read from the few lines the stretch holds.
-#[derive(Debug, Clone)]
-struct Window {
-    name: String,
-    text: String,
-    at: Position,
-    /// Where each line starts, relative to `text`; the first entry is 0 (where `at` is).
-    starts: Vec<usize>,
-}
-
-impl Window {
-    fn new(name: &str, text: String, at: Position) -> Self {
-        let b = text.as_bytes();
-        let mut starts = vec![0];
-        for i in memchr::memchr2_iter(b'\n', b'\r', b) {
-            if b[i] == b'\r' && b.get(i + 1) == Some(&b'\n') {
-                continue;
-            }
-            starts.push(i + 1);
-        }
-        Self {
-            name: name.to_owned(),
-            text,
-            at,
-            starts,
-        }
-    }
-
-    /// The local 0-based line holding local byte `offset`.
-    fn line_of(&self, offset: usize) -> usize {
-        self.starts.partition_point(|&s| s <= offset) - 1
-    }
-
-    fn line_end(&self, line: usize) -> usize {
-        self.starts
-            .get(line + 1)
-            .copied()
-            .unwrap_or(self.text.len())
-    }
-
-    /// The characters from the start of local line `line` to local `offset`.
-    fn column(&self, line: usize, offset: usize) -> usize {
-        let c = self.text[self.starts[line]..offset].chars().count();
-        if line == 0 {
-            c + self.at.column
-        } else {
-            c
-        }
-    }
-
-    fn local(&self, offset: usize) -> usize {
-        offset.saturating_sub(self.at.offset).min(self.text.len())
-    }
-
-    fn line_col(&self, offset: usize) -> (usize, usize) {
-        let offset = floor_boundary(&self.text, self.local(offset));
-        let line = self.line_of(offset);
-        (self.at.line + line + 1, self.column(line, offset) + 1)
-    }
-}
-
-fn floor_boundary(text: &str, mut i: usize) -> usize {
-    while !text.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-
-fn ceil_boundary(text: &str, mut i: usize) -> usize {
-    while i < text.len() && !text.is_char_boundary(i) {
-        i += 1;
-    }
-    i
-}
-
-impl SourceCode for Window {
-    fn read_span<'a>(
-        &'a self,
-        span: &SourceSpan,
-        context_lines_before: usize,
-        context_lines_after: usize,
-    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
-        // `SourceText::read_span` for a large text, with local offsets and lines.
-        const MAX_SHOWN: usize = bao_notation::SourceText::MAX_SHOWN;
-        const AROUND: usize = 160;
-        let text: &'a str = &self.text;
-        let name = || self.name.clone();
-        let base_offset = self.at.offset;
-        if span.offset() < base_offset {
-            return Err(MietteError::OutOfBounds);
-        }
-        let start = span.offset() - base_offset;
-        let end = start + span.len();
-        if end > text.len() {
-            return Err(MietteError::OutOfBounds);
-        }
-        let first = self.line_of(start);
-        let last = self.line_of(end);
-        let from = first.saturating_sub(context_lines_before);
-        let to = (last + context_lines_after + 1).min(self.starts.len() - 1);
-        let (region_lo, region_hi) = (self.starts[from], self.line_end(to));
-        if region_hi - region_lo <= MAX_SHOWN {
-            let base_line = from.saturating_sub(1);
-            let base = self.starts[base_line];
-            let sub: &'a str = &text[base..region_hi];
-            let shifted = SourceSpan::from((start - base, span.len()));
-            let inner = sub.read_span(&shifted, context_lines_before, context_lines_after)?;
-            return Ok(Box::new(MietteSpanContents::new_named(
-                name(),
-                inner.data(),
-                (
-                    base_offset + base + inner.span().offset(),
-                    inner.span().len(),
-                )
-                    .into(),
-                self.at.line + base_line + inner.line(),
-                inner.column(),
-                inner.line_count(),
-            )));
-        }
-        let (lo, hi) = if context_lines_before == 0 && context_lines_after == 0 {
-            (start, end)
-        } else {
-            (region_lo, region_hi)
-        };
-        let lo = lo.max(start.saturating_sub(AROUND));
-        let hi = hi
-            .min(end.max(start + MAX_SHOWN - AROUND) + AROUND)
-            .min(text.len());
-        let lo = floor_boundary(text, lo);
-        let hi = ceil_boundary(text, hi);
-        let line = self.line_of(lo);
-        let column = self.column(line, lo);
-        let line_count = self.line_of(hi.saturating_sub(1).max(lo)) - line + 1;
-        Ok(Box::new(MietteSpanContents::new_named(
-            name(),
-            &text.as_bytes()[lo..hi],
-            (base_offset + lo, hi - lo).into(),
-            self.at.line + line,
-            column,
-            line_count,
-        )))
-    }
 }
 
 /// Reads and checks a whole input in file order on this thread, handing each piece to

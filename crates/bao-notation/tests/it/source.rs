@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use bao_notation::{parse_record, SourceText, SourcedError};
+use bao_notation::{parse_record, Place, SourceText, SourcedError};
 use miette::{GraphicalReportHandler, GraphicalTheme, SourceCode, SourceSpan};
 
 /// Texts with every kind of line break, blank lines, a multi-byte character and a text that
@@ -37,6 +37,61 @@ fn the_index_reads_as_miette_reads_a_string() {
                     assert_eq!(got.column(), want.column(), "{at}");
                     assert_eq!(got.name(), Some("t"));
                 }
+            }
+        }
+    }
+}
+
+/// An excerpt cut at a line start reads every span inside it (but one at its very first
+/// byte, which miette reads as the start of a text: a streamed check keeps lines before the
+/// game it reports), with the whole text's spans, lines and columns, as the whole (indexed)
+/// text does; so does `line_col`.
+#[test]
+fn an_excerpt_reads_as_the_whole_text() {
+    for text in TEXTS {
+        let whole = SourceText::with_small("t", Arc::from(text), 0);
+        let line_starts = std::iter::once(0).chain(
+            text.char_indices()
+                .filter(|&(i, c)| c == '\n' || (c == '\r' && !text[i + 1..].starts_with('\n')))
+                .map(|(i, _)| i + 1),
+        );
+        for (line, cut) in line_starts.enumerate() {
+            let at = Place {
+                offset: cut,
+                line,
+                column: 0,
+            };
+            let part = SourceText::excerpt("t", Arc::from(&text[cut..]), at);
+            let bounds: Vec<usize> = (cut..=text.len())
+                .filter(|&i| text.is_char_boundary(i))
+                .collect();
+            for (k, &start) in bounds.iter().enumerate() {
+                assert_eq!(
+                    part.line_col(start),
+                    whole.line_col(start),
+                    "{text:?} {start}"
+                );
+                if start == cut && cut > 0 {
+                    continue;
+                }
+                for &end in &bounds[k..bounds.len().min(k + 4)] {
+                    let span = SourceSpan::from((start, end - start));
+                    // With no context lines, miette reads nothing before the cut.
+                    let want = whole.read_span(&span, 0, 0).unwrap();
+                    let got = part.read_span(&span, 0, 0).unwrap();
+                    let at = format!("{text:?} cut {cut} {start}..{end}");
+                    assert_eq!(got.data(), want.data(), "{at}");
+                    assert_eq!(got.span(), want.span(), "{at}");
+                    assert_eq!(got.line(), want.line(), "{at}");
+                    assert_eq!(got.column(), want.column(), "{at}");
+                }
+            }
+            if cut > 0 {
+                let before = SourceSpan::from((cut - 1, 1));
+                assert!(
+                    part.read_span(&before, 0, 0).is_err(),
+                    "a span before the cut"
+                );
             }
         }
     }
