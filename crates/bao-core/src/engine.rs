@@ -269,7 +269,7 @@ pub(crate) fn front_empty(ring: &[u8; RING]) -> bool {
 
 /// Ring index of the last pit of a lap of `n` seeds sown from after `cur`.
 #[inline]
-fn lap_end(cur: usize, n: usize, dir: Direction) -> usize {
+pub(crate) fn lap_end(cur: usize, n: usize, dir: Direction) -> usize {
     // Anticlockwise steps are 15 = -1 (mod 16).
     (cur + n * dir.step()) % RING
 }
@@ -970,7 +970,10 @@ impl<'t, T: Tracer> Runner<'t, T> {
                 lam = 0;
             }
         };
-        let period = relay::period(frame_period, relay::turn(from_cur, relay.cur, self.dir));
+        // How far the frame has turned over one frame period: taken here, before the guard's
+        // walk below moves the relay on round the whole cycle.
+        let turn = relay::turn(from_cur, relay.cur, self.dir);
+        let period = relay::period(frame_period, turn);
         if relay.pattern_seen && guard {
             // The front-row guard does not turn with the ring: follow the relay round the
             // rest of its cycle, where it may still fire.
@@ -984,7 +987,6 @@ impl<'t, T: Tracer> Runner<'t, T> {
                 }
             }
         }
-        let turn = relay::turn(from_cur, relay.cur, self.dir);
         if self.memo && by_anchor {
             relay::remember(frame_period, turn, relay.pattern_seen, &points);
         }

@@ -640,8 +640,8 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::lap_end;
     use crate::rules::{EndlessMove, RuleSet, PRESET_NAMES};
-    use crate::takasia::first_lap_end;
 
     /// The first-lap capture test written out pit by pit, as the rules state it.
     fn capture_candidates_by_the_book(pos: &Position, side: Side) -> Vec<Move> {
@@ -658,7 +658,7 @@ mod tests {
                 continue;
             }
             for dir in [Direction::Clockwise, Direction::Anticlockwise] {
-                let end = first_lap_end(r, usize::from(n), dir);
+                let end = lap_end(r, usize::from(n), dir);
                 if end < 8 && own[end] > 0 && opp[7 - end] > 0 {
                     let pit = Pit::from_ring(side, r);
                     out.push(Move::capture(pit, Sign::for_sowing(pit.row(), dir)));

@@ -175,7 +175,7 @@ impl Position {
         trace.seeds_sown = run.sown;
         let next = self.finish_move(mv, run, Some(trace));
         trace.outcome = if end_test {
-            next.outcome_after_move()
+            next.outcome()
         } else {
             next.ended.or_else(|| next.front_row_outcome())
         };
@@ -189,16 +189,6 @@ impl Position {
     pub fn play_fast(&self, mv: &Move) -> Self {
         let run = self.simulate(*mv);
         self.finish_move(mv, &run, None)
-    }
-
-    /// The outcome right after a move, without the (costly) no-legal-move test.
-    fn outcome_after_move(&self) -> Option<Outcome> {
-        self.ended.or_else(|| self.front_row_outcome()).or_else(|| {
-            (!self.has_legal_move()).then(|| Outcome {
-                winner: Some(self.to_move.opponent()),
-                reason: EndReason::NoLegalMove,
-            })
-        })
     }
 
     /// The position after a move: [`Position::settle`] on a copy.

@@ -1,17 +1,10 @@
 //! Takasia detection (T1, T2; A.4.6): which pit of the victim a takata blocks, in the
 //! standard reading and in AbstractPlay's.
 
+use crate::engine::lap_end;
 use crate::pitset::PitSet;
 use crate::position::{House, Position, HOUSE_THRESHOLD};
-use crate::types::{Direction, Move, HOUSE_RING, RING};
-
-/// The ring index where a first lap of `n` seeds (fewer than 16) from ring `r` ends.
-pub(crate) fn first_lap_end(r: usize, n: usize, dir: Direction) -> usize {
-    match dir {
-        Direction::Clockwise => (r + n) % RING,
-        Direction::Anticlockwise => (r + RING - n % RING) % RING,
-    }
-}
+use crate::types::{Move, HOUSE_RING};
 
 impl Position {
     /// AbstractPlay recomputes the takasia exclusion of the side to move at generation time.
@@ -76,7 +69,7 @@ impl Position {
         // In mtaji the first capture is the pit facing the first lap's end.
         let first = |mv: Move| -> usize {
             let n = usize::from(self.get(mv.pit));
-            7 - first_lap_end(mv.pit.ring(), n, mv.sign.sowing_direction(mv.pit.row()))
+            7 - lap_end(mv.pit.ring(), n, mv.sign.sowing_direction(mv.pit.row()))
         };
         let h = first(cands.first()?);
         let agree = cands.iter().all(|mv| first(mv) == h);
