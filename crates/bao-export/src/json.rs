@@ -11,7 +11,7 @@ use bao_core::{
     Capture, EndCheck, EndlessMove, Event, FrontRowGuard, HouseLap, Lap, LapEnd, LapSource,
     MoveSpec, MoveTrace, Outcome, Position, RuleSet, Takasia, Variant,
 };
-use bao_notation::meaning::{game_rules, game_start, is_game};
+use bao_notation::meaning::is_game;
 use bao_notation::{
     Comment, CommentKind, Element, Game, GameResult, MoveItem, MoveToken, Nag, Record, Spanned, Tag,
 };
@@ -364,16 +364,6 @@ fn event_json(e: &Event) -> EventJson {
         },
         Event::BaoHamna => EventJson::BaoHamna,
     }
-}
-
-/// The rules and start position of a game, or why they are missing.
-///
-/// # Errors
-/// The tags name no valid rule set or position.
-pub fn game_setup(game: &Game, number: usize) -> Result<(RuleSet, Position), ExportError> {
-    let rules = game_rules(game).map_err(|_| rules_error(number))?;
-    let start = game_start(game, rules).map_err(|_| start_error(number))?;
-    Ok((rules, start))
 }
 
 fn rules_error(number: usize) -> ExportError {

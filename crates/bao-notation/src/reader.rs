@@ -67,7 +67,7 @@ pub fn visit_record_with<V: Visitor>(src: &str, limits: &Limits, visitor: &mut V
     for range in chunks(src, start) {
         let from = carry.take().unwrap_or(range.start);
         if range.end - from > limits.max_game_bytes {
-            let error = too_long(&src[from..range.end], limits.max_game_bytes);
+            let error = SyntaxError::game_too_long(&src[from..range.end], limits.max_game_bytes);
             v.begin_game(from);
             v.end_game(Span::new(from, range.end), None);
             v.syntax_error(error.shifted(from));
@@ -86,16 +86,19 @@ pub fn visit_record_with<V: Visitor>(src: &str, limits: &Limits, visitor: &mut V
     }
 }
 
-/// The `game_too_long` error that stands for a chunk of text over the limit, with its span
-/// relative to the chunk: the start of its first line (at most 80 bytes of it, so that
-/// rendering it stays cheap).
-fn too_long(chunk: &str, max: usize) -> SyntaxError {
-    let head = &chunk.as_bytes()[..chunk.len().min(80)];
-    let mut end = memchr::memchr2(b'\n', b'\r', head).unwrap_or(head.len());
-    while !chunk.is_char_boundary(end) {
-        end -= 1;
+impl SyntaxError {
+    /// The `game_too_long` error that stands for a chunk of text over the limit of `max`
+    /// bytes, with its span relative to the chunk: the start of its first line (at most 80
+    /// bytes of it, so that rendering it stays cheap).
+    #[must_use]
+    pub fn game_too_long(chunk: &str, max: usize) -> Self {
+        let head = &chunk.as_bytes()[..chunk.len().min(80)];
+        let mut end = memchr::memchr2(b'\n', b'\r', head).unwrap_or(head.len());
+        while !chunk.is_char_boundary(end) {
+            end -= 1;
+        }
+        game_too_long(Span::new(0, end), max)
     }
-    game_too_long(Span::new(0, end), max)
 }
 
 /// The `game_too_long` error of a game longer than `max` bytes, at `span` (the start of the

@@ -21,8 +21,7 @@ use std::sync::{Arc, Mutex};
 
 use bao_notation::meaning::is_game;
 use bao_notation::{
-    decode, Game, GameReader, Limits, Place, SourceText, Span, Spanned, StreamedGame, SyntaxCode,
-    SyntaxError,
+    decode, Game, GameReader, Limits, Place, SourceText, Span, Spanned, StreamedGame, SyntaxError,
 };
 use miette::SourceCode;
 
@@ -183,7 +182,7 @@ impl<R: Read> StreamReader<R> {
             // As the whole-file path reads it: one empty game over the chunk, skipped.
             vec![(
                 Spanned::new(Game::default(), Span::new(0, text.len())),
-                vec![too_long(&text)],
+                vec![SyntaxError::game_too_long(&text, MAX_GAME)],
             )]
         } else {
             games.into_iter().map(|g| (g.game, g.errors)).collect()
@@ -219,26 +218,6 @@ impl<R: Read> StreamReader<R> {
             }
         }
         Ok((!batch.chunks.is_empty()).then_some(batch))
-    }
-}
-
-/// The whole-file path's `game_too_long` error of a chunk (its first line, at most 80
-/// bytes of it).
-fn too_long(chunk: &str) -> SyntaxError {
-    let head = &chunk.as_bytes()[..chunk.len().min(80)];
-    let mut end = head
-        .iter()
-        .position(|&b| b == b'\n' || b == b'\r')
-        .unwrap_or(head.len());
-    while !chunk.is_char_boundary(end) {
-        end -= 1;
-    }
-    SyntaxError {
-        code: SyntaxCode::GameTooLong,
-        span: Span::new(0, end),
-        message: format!("a game longer than {MAX_GAME} bytes was skipped"),
-        label: "the game starting here is too long".to_owned(),
-        help: Some("split the file, or raise the reader's limit".to_owned()),
     }
 }
 
