@@ -9,7 +9,7 @@
 
 use std::io::Write;
 
-use bao_core::{Event, Move, MoveTrace, Position, Side};
+use bao_core::{Move, MoveTrace, Position, Side};
 use bao_notation::PositionString;
 use serde::Serialize;
 
@@ -49,46 +49,6 @@ pub(crate) struct Args {
     format: Format,
 }
 
-/// What a move does, in a few words, in the variant's vocabulary.
-fn describe(pos: &Position, trace: &MoveTrace) -> String {
-    let names = pos.rules().names();
-    let mut parts: Vec<String> = Vec::new();
-    if trace.mv.is_takasa() {
-        parts.push(names.takasa.to_owned());
-    }
-    if !trace.captures.is_empty() {
-        let shown: Vec<String> = trace
-            .captures
-            .iter()
-            .take(3)
-            .map(|c| format!("{} ({})", c.pit, c.seeds))
-            .collect();
-        let more = match trace.captures.len() {
-            n if n > 3 => format!(" and {} more", n - 3),
-            _ => String::new(),
-        };
-        parts.push(format!("captures {}{more}", shown.join(", ")));
-    }
-    for e in &trace.events {
-        match e {
-            Event::Safari => parts.push("safari".to_owned()),
-            Event::HouseStop => parts.push(format!("stops in the {}", names.nyumba)),
-            Event::TakasiaSet { pit } => parts.push(format!("{} {pit}", names.takasia)),
-            _ => {}
-        }
-    }
-    let n = trace.laps_total;
-    parts.push(format!("{n} lap{}", if n == 1 { "" } else { "s" }));
-    if let Some(o) = trace.outcome {
-        parts.push(match o.winner {
-            Some(w) if w == trace.mover => format!("wins ({})", o.reason.name()),
-            Some(_) => format!("loses ({})", o.reason.name()),
-            None => format!("draws ({})", o.reason.name()),
-        });
-    }
-    parts.join(", ")
-}
-
 /// The legal moves of `pos` with their traces.
 fn moves(pos: &Position) -> Result<Vec<(Move, MoveTrace)>, CliError> {
     let mut legal = pos.legal_moves();
@@ -111,7 +71,13 @@ fn text(pos: &Position, moves: &[(Move, MoveTrace)]) -> String {
         .unwrap_or(0);
     moves
         .iter()
-        .map(|(mv, t)| format!("{:<width$}  {}\n", mv.to_string(), describe(pos, t)))
+        .map(|(mv, t)| {
+            format!(
+                "{:<width$}  {}\n",
+                mv.to_string(),
+                bao_validate::words::move_description(pos, t)
+            )
+        })
         .collect()
 }
 
@@ -182,7 +148,7 @@ fn json_text(pos: &Position, moves: &[(Move, MoveTrace)]) -> Result<String, CliE
                 laps: t.laps_total,
                 takasia: t.takasia_set().map(|p| p.to_string()),
                 wins: t.outcome.is_some_and(|o| o.winner == Some(t.mover)),
-                description: describe(pos, t),
+                description: bao_validate::words::move_description(pos, t),
             })
             .collect(),
     };

@@ -96,7 +96,7 @@ pub use position::{
 pub use relay::forget_relay_cycles;
 pub use rules::{
     EndCheck, EndlessMove, FrontRowGuard, HouseLap, Names, RuleOptionError, RuleSet, RuleSpecError,
-    Takasia, UnknownPreset, Variant, PRESET_NAMES,
+    Takasia, UnknownPreset, Variant, OPTION_VALUES, PRESET_NAMES,
 };
 pub use trace::{Capture, Event, Lap, LapEnd, LapSource, MoveTrace, NeverEnding};
 pub use types::{

@@ -122,6 +122,28 @@ pub const PRESET_NAMES: [&str; 5] = [
     "abstractplay-kujifunza",
 ];
 
+/// The options [`RuleSet::set_option`] accepts, each with example values it accepts (for
+/// completion in an editor; `capture_threshold` takes any number from 2 to 64 and
+/// `endless_move` also `cap:N`).
+pub const OPTION_VALUES: [(&str, &[&str]); 13] = [
+    ("mtaji_takasa_house", &["stop", "relay"]),
+    ("front_row_guard", &["strict", "off"]),
+    (
+        "endless_move",
+        &["illegal", "draw", "mover_loses", "cap:800"],
+    ),
+    ("takasia", &["off", "standard", "abstractplay"]),
+    ("end_check", &["opponent_first", "south_first"]),
+    ("capture_threshold", &["2", "3"]),
+    ("house_lost_on_first_mtaji_capture", &["true", "false"]),
+    ("dormant_house_placeable", &["true", "false"]),
+    ("capture_priority", &["true", "false"]),
+    ("kuu_floor", &["true", "false"]),
+    ("first_takata_from_kuu", &["true", "false"]),
+    ("bao_hamna_mid_move", &["true", "false"]),
+    ("houses_fall_at_move_end", &["true", "false"]),
+];
+
 impl RuleSet {
     /// Bao la Kiswahili with the defaults of rules-reference A.2 (the default preset).
     pub const KISWAHILI: Self = Self {
@@ -464,6 +486,16 @@ mod tests {
             .to_string()
             .contains("unknown preset"));
         assert!(RuleSet::from_spec("kiswahili nonsense=1").is_err());
+    }
+
+    #[test]
+    fn every_listed_option_value_is_accepted() {
+        for (name, values) in OPTION_VALUES {
+            for value in values {
+                let mut r = RuleSet::KISWAHILI;
+                assert!(r.set_option(name, value).is_ok(), "{name}={value}");
+            }
+        }
     }
 
     #[test]

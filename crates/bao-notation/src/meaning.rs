@@ -196,6 +196,66 @@ impl Game {
     }
 }
 
+/// The documented `Termination` values (notation §5): first the endings by the rules, then
+/// the endings outside them.
+pub const TERMINATION_VALUES: [&str; 10] = [
+    "normal",
+    "bao_hamna",
+    "no_legal_move",
+    "own_front_row_empty",
+    "never_ending",
+    "resignation",
+    "time_forfeit",
+    "agreement",
+    "abandoned",
+    "adjudication",
+];
+
+/// What a tag means, in one or two sentences (notation §5), for a known tag name (spelled
+/// as in [`crate::KNOWN_TAGS`], or `Rules`).
+#[must_use]
+pub fn tag_meaning(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "Event" => "The event (tournament, match, club evening) the game was played at.",
+        "Site" => "Where the game was played.",
+        "Date" => "The date of the game, `YYYY.MM.DD` (`??` for an unknown part).",
+        "Round" => "The round of the event.",
+        "South" => "The player of South, who moves first.",
+        "North" => "The player of North.",
+        "Result" => {
+            "The result: `1-0` (South wins), `0-1` (North wins), `1/2-1/2` (a draw) or `*` \
+             (unknown or still going). It must agree with the movetext's result and with \
+             the end the moves reach."
+        }
+        "RuleSet" => {
+            "The rules: a preset (`kiswahili` (default), `kete`, `kujifunza`, `abstractplay`, \
+             `abstractplay-kujifunza`), then optional `name=value` overrides."
+        }
+        "Rules" => "Overrides applied after the `RuleSet` preset: `name=value` words.",
+        "Position" => {
+            "A custom start position (a problem), as a position string; the moves are \
+             replayed from it."
+        }
+        "Termination" => {
+            "How the game ended: by the rules (`normal`, `bao_hamna`, `no_legal_move`, \
+             `own_front_row_empty`, `never_ending`, checked against the replay) or outside \
+             them (`resignation`, `time_forfeit`, `agreement`, `abandoned`, `adjudication`)."
+        }
+        "Match" => {
+            "The best-of-three match the game belongs to: the same value on every game of \
+             the match."
+        }
+        "Game" => "The game's number in its match, 1 to 3.",
+        "Source" => "Where the record comes from (a book, a scoresheet, a site).",
+        "Transcriber" => "Who typed the record.",
+        "Directions" => {
+            "The sign convention of the record: `mover` (default: left and right as seen \
+             from the mover's seat), `south` (as seen from South's seat) or `clockwise`."
+        }
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -232,5 +292,19 @@ mod tests {
         ));
         assert!(is_game(&g));
         assert!(!is_game(&Game::default()));
+    }
+}
+
+#[cfg(test)]
+mod tag_meaning_tests {
+    use super::*;
+
+    #[test]
+    fn every_known_tag_has_a_meaning() {
+        for name in crate::KNOWN_TAGS {
+            assert!(tag_meaning(name).is_some(), "{name}");
+        }
+        assert!(tag_meaning("Rules").is_some());
+        assert!(tag_meaning("Opening").is_none());
     }
 }

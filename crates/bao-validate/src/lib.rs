@@ -51,6 +51,7 @@ pub use annotate::{annotate_record, items_text};
 pub use bao_replay::{agrees, engine_items, Disagreement, ItemList};
 pub use codes::{Code, ALL_CODES, REPOSITORY};
 pub use diagnostic::{line_col, AnyDiagnostic, CheckDiagnostic, CheckReport, Label, Stats};
+pub use moves::result_of;
 pub use suggest::{annotation_matches, rank, unambiguous, Repair, Suggestion, LOOKAHEAD};
 
 /// How to check.

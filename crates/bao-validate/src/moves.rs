@@ -648,7 +648,8 @@ pub(crate) fn outcome_words(o: &Outcome) -> String {
 }
 
 /// The result token an outcome calls for.
-pub(crate) fn result_of(o: Option<&Outcome>) -> Option<GameResult> {
+#[must_use]
+pub fn result_of(o: Option<&Outcome>) -> Option<GameResult> {
     let o = o?;
     Some(match o.winner {
         Some(Side::South) => GameResult::SouthWins,

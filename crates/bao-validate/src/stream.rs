@@ -231,6 +231,56 @@ pub struct CheckedChunk {
     matches: Vec<MatchEntry>,
     games: usize,
     plies: usize,
+    /// The number in the file of the chunk's first game (0 for a chunk without games).
+    first_game: usize,
+}
+
+impl CheckedChunk {
+    /// The byte offset of the chunk's text in the input.
+    #[must_use]
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// The chunk's text.
+    #[must_use]
+    pub fn text(&self) -> &Arc<str> {
+        &self.text
+    }
+
+    /// The number in the file of the chunk's first game (0 for a chunk without games).
+    #[must_use]
+    pub fn first_game(&self) -> usize {
+        self.first_game
+    }
+
+    /// The same chunk's results as if its text stood at `offset` of the input with its
+    /// first game numbered `first_game` (an editor that keeps the results of the games a
+    /// change did not touch moves them so, instead of checking them again). The chunk's
+    /// text decides its results: only places and game numbers move.
+    #[must_use]
+    pub fn relocated(&self, offset: usize, first_game: usize) -> Self {
+        let span =
+            |s: Span| Span::new(s.start - self.offset + offset, s.end - self.offset + offset);
+        let game = |n: usize| n + first_game - self.first_game;
+        let mut out = self.clone();
+        out.offset = offset;
+        out.first_game = first_game;
+        for e in &mut out.syntax {
+            e.span = span(e.span);
+        }
+        for d in &mut out.checks {
+            d.game = game(d.game);
+            for l in &mut d.labels {
+                l.span = span(l.span);
+            }
+        }
+        for m in &mut out.matches {
+            m.n = game(m.n);
+            m.span = span(m.span);
+        }
+        out
+    }
 }
 
 /// Replays and checks the games of a chunk, as the whole-file path checks each game.
@@ -245,6 +295,7 @@ pub fn check_chunk(chunk: &Chunk, opts: &CheckOptions) -> CheckedChunk {
         matches: Vec::new(),
         games: 0,
         plies: 0,
+        first_game: chunk.games.first().map_or(0, |g| g.0),
     };
     for (n, g, errors) in &chunk.games {
         let game = &g.value;

@@ -21,8 +21,8 @@
 use std::fmt::Display;
 
 use bao_core::{
-    HandProblem, HouseProblem, IllegalReason, Move, MoveTrace, Names, PlayError, ResolveError,
-    RuleSet, SetupError, SetupProblem, Side, TakasiaProblem, TOTAL_SEEDS,
+    Event, HandProblem, HouseProblem, IllegalReason, Move, MoveTrace, Names, PlayError, Position,
+    ResolveError, RuleSet, SetupError, SetupProblem, Side, TakasiaProblem, TOTAL_SEEDS,
 };
 
 use crate::codes::Code;
@@ -146,6 +146,49 @@ pub(crate) fn effect(mv: &Move, trace: &MoveTrace) -> String {
         }
     }
     s
+}
+
+/// What a move does, in a few words, in the variant's vocabulary: takasa or the captures
+/// (the first three with their seeds), safari, a stop in the house, the takasia it sets, its
+/// laps and how it ends the game (`bao legal`, and completion in `bao lsp`).
+#[must_use]
+pub fn move_description(pos: &Position, trace: &MoveTrace) -> String {
+    let names = pos.rules().names();
+    let mut parts: Vec<String> = Vec::new();
+    if trace.mv.is_takasa() {
+        parts.push(names.takasa.to_owned());
+    }
+    if !trace.captures.is_empty() {
+        let shown: Vec<String> = trace
+            .captures
+            .iter()
+            .take(3)
+            .map(|c| format!("{} ({})", c.pit, c.seeds))
+            .collect();
+        let more = match trace.captures.len() {
+            n if n > 3 => format!(" and {} more", n - 3),
+            _ => String::new(),
+        };
+        parts.push(format!("captures {}{more}", shown.join(", ")));
+    }
+    for e in &trace.events {
+        match e {
+            Event::Safari => parts.push("safari".to_owned()),
+            Event::HouseStop => parts.push(format!("stops in the {}", names.nyumba)),
+            Event::TakasiaSet { pit } => parts.push(format!("{} {pit}", names.takasia)),
+            _ => {}
+        }
+    }
+    let n = trace.laps_total;
+    parts.push(format!("{n} lap{}", if n == 1 { "" } else { "s" }));
+    if let Some(o) = trace.outcome {
+        parts.push(match o.winner {
+            Some(w) if w == trace.mover => format!("wins ({})", o.reason.name()),
+            Some(_) => format!("loses ({})", o.reason.name()),
+            None => format!("draws ({})", o.reason.name()),
+        });
+    }
+    parts.join(", ")
 }
 
 /// `a`, `a and b`, `a, b and c`.
