@@ -29,6 +29,7 @@ mod fmt;
 mod import;
 mod io;
 mod legal;
+mod lsp;
 mod man;
 mod new;
 mod perft;
@@ -110,6 +111,9 @@ enum Command {
     New(new::Args),
     /// List the legal moves of a position of a record, or of a position string.
     Legal(legal::Args),
+    /// The language server for editors: diagnostics, hover, completion, repairs and
+    /// formatting of `.bao` records over stdin and stdout (Language Server Protocol).
+    Lsp(lsp::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(completions::Args),
     /// Print the manual page, or write every page into a directory.
@@ -130,6 +134,7 @@ impl Command {
             Self::Fmt(args) => fmt::run(args, ctx),
             Self::New(args) => new::run(args, ctx),
             Self::Legal(args) => legal::run(args, ctx),
+            Self::Lsp(args) => lsp::run(args, ctx),
             Self::Completions(args) => completions::run(args, ctx),
             Self::Man(args) => man::run(args, ctx),
         }

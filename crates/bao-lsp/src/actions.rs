@@ -1,0 +1,296 @@
+//! Code actions: the repair of each diagnostic as an edit; the result the game reached; the
+//! `Directions` tag its moves need; the engine's annotations on a move or a whole game.
+
+use std::collections::HashMap;
+
+use bao_notation::{write_game, Directions, GameResult, Record, WriteOptions};
+use bao_replay::main_line_replays;
+use bao_validate::{
+    annotate_record, items_text, result_of, AnyDiagnostic, CheckDiagnostic, Repair,
+};
+use lsp_types::{CodeAction, CodeActionKind, CodeActionOrCommand, TextEdit, Uri, WorkspaceEdit};
+
+use crate::diagnostics::to_lsp;
+use crate::document::{GameAt, View};
+use crate::walk::{item_at, plies, ply_at};
+
+/// An action before it is put in the protocol's form.
+struct Action {
+    title: String,
+    kind: CodeActionKind,
+    edits: Vec<Edit>,
+    /// The index of the diagnostic it repairs.
+    diagnostic: Option<usize>,
+}
+
+/// An edit in byte offsets of the document.
+struct Edit {
+    start: usize,
+    end: usize,
+    text: String,
+}
+
+/// The code actions for the byte range `start..end` of the document.
+pub(crate) fn actions(
+    v: &View<'_>,
+    uri: &Uri,
+    start: usize,
+    end: usize,
+) -> Vec<CodeActionOrCommand> {
+    let mut out: Vec<Action> = Vec::new();
+    let diagnostics: Vec<&AnyDiagnostic> = v
+        .analysis
+        .diagnostics
+        .iter()
+        .filter(|d| d.span().is_some_and(|s| s.start <= end && start <= s.end))
+        .collect();
+    for (i, d) in diagnostics.iter().enumerate() {
+        if let AnyDiagnostic::Check(c) = d {
+            if let Some((title, edits)) = repair(v, c) {
+                out.push(Action {
+                    title,
+                    kind: CodeActionKind::QUICKFIX,
+                    edits,
+                    diagnostic: Some(i),
+                });
+            }
+        }
+    }
+    if let Some(g) = v.game_at(start) {
+        out.extend(
+            game_actions(&g, start - g.base)
+                .into_iter()
+                .map(|(title, kind, edits)| Action {
+                    title,
+                    kind,
+                    edits,
+                    diagnostic: None,
+                }),
+        );
+    }
+    out.into_iter()
+        .map(|a| {
+            let Action {
+                title,
+                kind,
+                edits,
+                diagnostic: diag,
+            } = a;
+            let preferred = diag.is_some();
+            let edits: Vec<TextEdit> = edits
+                .into_iter()
+                .map(|e| TextEdit::new(v.range(e.start, e.end), e.text))
+                .collect();
+            let diagnostics = diag.map(|i| vec![to_lsp(uri, v.text, v.index, diagnostics[i])]);
+            CodeActionOrCommand::CodeAction(CodeAction {
+                title,
+                kind: Some(kind),
+                diagnostics,
+                edit: Some(WorkspaceEdit {
+                    changes: Some(HashMap::from([(uri.clone(), edits)])),
+                    ..WorkspaceEdit::default()
+                }),
+                is_preferred: preferred.then_some(true),
+                ..CodeAction::default()
+            })
+        })
+        .collect()
+}
+
+/// The edit of a diagnostic's unambiguous repair.
+fn repair(v: &View<'_>, c: &CheckDiagnostic) -> Option<(String, Vec<Edit>)> {
+    let s = c.repair.as_ref()?;
+    let span = c.span()?;
+    let written = v.text.get(span.start..span.end)?.to_owned();
+    match s.repair {
+        Repair::Replace => {
+            let mv = c.fix.clone().unwrap_or_else(|| s.mv.to_string());
+            Some((
+                format!("Replace {written} with {mv}"),
+                vec![Edit {
+                    start: span.start,
+                    end: span.end,
+                    text: mv,
+                }],
+            ))
+        }
+        Repair::Insert { .. } => Some((
+            format!("Insert {} before {written}", s.mv),
+            vec![Edit {
+                start: span.start,
+                end: span.start,
+                text: format!("{} ", s.mv),
+            }],
+        )),
+        Repair::Swap { ply, with_ply, .. } => {
+            let g = v.game_at(span.start)?;
+            let replayed = g.replayed()?;
+            let local = span.start - g.base;
+            let here = ply_at(&replayed.main, local)?;
+            // The other token: the written ply of that number in the same line.
+            let other = plies(&replayed.main)
+                .into_iter()
+                .find(|p| p.number == with_ply && p.span != here.span)?;
+            let (a, b) = (here.span, other.span);
+            let base = g.base;
+            let text_a = v.text.get(base + a.start..base + a.end)?.to_owned();
+            let text_b = v.text.get(base + b.start..base + b.end)?.to_owned();
+            Some((
+                format!("Swap {text_a} and {text_b} (plies {ply} and {with_ply})"),
+                vec![
+                    Edit {
+                        start: base + a.start,
+                        end: base + a.end,
+                        text: text_b,
+                    },
+                    Edit {
+                        start: base + b.start,
+                        end: base + b.end,
+                        text: text_a,
+                    },
+                ],
+            ))
+        }
+    }
+}
+
+/// The actions on the game at `local` (an offset in its chunk): the result it reached, the
+/// `Directions` its moves need, the engine's annotations on the move there and on the game.
+fn game_actions(g: &GameAt<'_>, local: usize) -> Vec<(String, CodeActionKind, Vec<Edit>)> {
+    let mut out = Vec::new();
+    let game = &g.game().value;
+    let Some(replayed) = g.replayed() else {
+        return out;
+    };
+    let base = g.base;
+    // The result reached.
+    if let Some(Some(outcome)) = replayed.final_outcome() {
+        if let Some(result) = result_of(Some(&outcome)) {
+            let mut edits = Vec::new();
+            match &game.result {
+                Some(r) if r.value != result => edits.push(Edit {
+                    start: base + r.span.start,
+                    end: base + r.span.end,
+                    text: result.as_str().to_owned(),
+                }),
+                Some(_) => {}
+                None => {
+                    let at = game
+                        .movetext
+                        .last()
+                        .map_or(g.game().span.end, |e| e.span.end);
+                    edits.push(Edit {
+                        start: base + at,
+                        end: base + at,
+                        text: format!(" {}", result.as_str()),
+                    });
+                }
+            }
+            if let Some(tag) = game.tag("Result") {
+                if GameResult::from_token(&tag.value) != Some(result) {
+                    edits.push(value_edit(base, tag, result.as_str()));
+                }
+            }
+            if !edits.is_empty() {
+                out.push((
+                    format!("Insert the result the game reached ({})", result.as_str()),
+                    CodeActionKind::QUICKFIX,
+                    edits,
+                ));
+            }
+        }
+    }
+    // The sign convention.
+    if let Some(opening) = replayed.opening() {
+        if !main_line_replays(game, opening.start, opening.directions) {
+            let fits = [Directions::Mover, Directions::South, Directions::Clockwise]
+                .into_iter()
+                .find(|d| *d != opening.directions && main_line_replays(game, opening.start, *d));
+            if let Some(d) = fits {
+                let edit = match game.tag("Directions") {
+                    Some(tag) => value_edit(base, tag, d.name()),
+                    None => {
+                        let at = game.tags.last().map_or(g.game().span.start, |t| t.span.end);
+                        let text = if game.tags.is_empty() {
+                            format!("[Directions \"{}\"]\n", d.name())
+                        } else {
+                            format!("\n[Directions \"{}\"]", d.name())
+                        };
+                        Edit {
+                            start: base + at,
+                            end: base + at,
+                            text,
+                        }
+                    }
+                };
+                out.push((
+                    format!(
+                        "Set [Directions \"{}\"]: the moves replay under it",
+                        d.name()
+                    ),
+                    CodeActionKind::QUICKFIX,
+                    vec![edit],
+                ));
+            }
+        }
+    }
+    // The engine's annotation of the move here.
+    if let Some(ply) = ply_at(&replayed.main, local) {
+        if let (Some(p), Some(item)) = (ply.played(), item_at(&game.movetext, ply.span)) {
+            let text = items_text(p.items.as_slice());
+            if !p.items.is_empty() {
+                let edit = match &item.annotation {
+                    Some(a) if a.value.to_string() != text => Some(Edit {
+                        start: base + a.span.start,
+                        end: base + a.span.end,
+                        text,
+                    }),
+                    Some(_) => None,
+                    None => Some(Edit {
+                        start: base + ply.span.end,
+                        end: base + ply.span.end,
+                        text: format!(" {text}"),
+                    }),
+                };
+                if let Some(e) = edit {
+                    out.push((
+                        "Add the engine's annotation to this move".to_owned(),
+                        CodeActionKind::REFACTOR_REWRITE,
+                        vec![e],
+                    ));
+                }
+            }
+        }
+    }
+    // The engine's annotations of the whole game (written in canonical form).
+    if replayed.played_count() > 0 {
+        let record = Record {
+            games: vec![g.game().clone()],
+        };
+        let annotated = annotate_record(&record, std::slice::from_ref(replayed));
+        if let Some(one) = annotated.games.first() {
+            let span = g.game().span;
+            let written = write_game(&one.value, &WriteOptions::default());
+            let text = written.trim_end_matches('\n').to_owned();
+            out.push((
+                "Add the engine's annotations to this game".to_owned(),
+                CodeActionKind::REFACTOR_REWRITE,
+                vec![Edit {
+                    start: base + span.start,
+                    end: base + span.end,
+                    text,
+                }],
+            ));
+        }
+    }
+    out
+}
+
+/// An edit of a tag's value (its span holds the quotes).
+fn value_edit(base: usize, value: &bao_notation::Spanned<String>, text: &str) -> Edit {
+    Edit {
+        start: base + value.span.start,
+        end: base + value.span.end,
+        text: format!("\"{text}\""),
+    }
+}

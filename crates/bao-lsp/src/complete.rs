@@ -1,0 +1,174 @@
+//! Completion: the legal moves where a move is written (captures first), tag names and
+//! tag values.
+
+use bao_core::{Position, OPTION_VALUES, PRESET_NAMES};
+use bao_notation::meaning::{tag_meaning, TERMINATION_VALUES};
+use bao_notation::{Directions, KNOWN_TAGS};
+use bao_validate::words::move_description;
+use lsp_types::{
+    CompletionItem, CompletionItemKind, CompletionList, CompletionTextEdit, Documentation, TextEdit,
+};
+
+use crate::document::View;
+use crate::walk::cursor;
+
+/// The completion at a byte offset of the document.
+pub(crate) fn complete(v: &View<'_>, offset: usize, laps: u64) -> Option<CompletionList> {
+    let line_start = v.text[..offset].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+    let before = &v.text[line_start..offset];
+    if before.trim_start().starts_with('[') {
+        return Some(tag_items(before));
+    }
+    let g = v.game_at(offset)?;
+    let local = offset - g.base;
+    let game = &g.game().value;
+    if in_comment(game, local) {
+        return None;
+    }
+    let replayed = g.replayed()?;
+    let opening = replayed.opening()?;
+    let (pos, replace) = cursor(&replayed.main, &game.movetext, opening.start, local)?;
+    let replace = replace.map(|s| (g.base + s.start, g.base + s.end));
+    let (items, incomplete) = move_items(&pos, laps);
+    let range = replace.map(|(a, b)| v.range(a, b));
+    let items = items
+        .into_iter()
+        .map(|mut item| {
+            if let Some(range) = range {
+                item.text_edit = Some(CompletionTextEdit::Edit(TextEdit::new(
+                    range,
+                    item.label.clone(),
+                )));
+            }
+            item
+        })
+        .collect();
+    Some(CompletionList {
+        is_incomplete: incomplete,
+        items,
+    })
+}
+
+/// Whether `at` is inside a comment of the game.
+fn in_comment(game: &bao_notation::Game, at: usize) -> bool {
+    let inside = |s: bao_notation::Span| s.start < at && at < s.end;
+    game.comments.iter().any(|c| inside(c.span))
+        || game
+            .movetext
+            .iter()
+            .any(|e| matches!(e.value, bao_notation::Element::Comment(_)) && inside(e.span))
+}
+
+/// The legal moves of a position as completion items, captures first (the most seeds
+/// first), then the others in `bao legal`'s order; and whether the list is incomplete (the
+/// lap budget ran out: no moves are offered).
+pub(crate) fn move_items(pos: &Position, laps: u64) -> (Vec<CompletionItem>, bool) {
+    let Ok(mut legal) = pos.legal_moves_within(laps) else {
+        return (Vec::new(), true);
+    };
+    legal.sort_by_key(ToString::to_string);
+    let mut moves: Vec<(bao_core::Move, u64, String)> = legal
+        .into_iter()
+        .filter_map(|mv| {
+            let (_, trace) = bao_core::within_lap_budget(laps, || pos.play(&mv))
+                .ok()?
+                .ok()?;
+            let seeds: u64 = trace.captures.iter().map(|c| u64::from(c.seeds)).sum();
+            let captured = if trace.captures.is_empty() {
+                0
+            } else {
+                seeds.max(1)
+            };
+            Some((mv, captured, move_description(pos, &trace)))
+        })
+        .collect();
+    // Stable: captures first, the most seeds first; the rest in text order.
+    moves.sort_by_key(|m| std::cmp::Reverse(m.1));
+    let items = moves
+        .into_iter()
+        .enumerate()
+        .map(|(i, (mv, _, description))| CompletionItem {
+            label: mv.to_string(),
+            kind: Some(CompletionItemKind::VALUE),
+            detail: Some(description),
+            sort_text: Some(format!("{i:04}")),
+            filter_text: Some(mv.to_string()),
+            ..CompletionItem::default()
+        })
+        .collect();
+    (items, false)
+}
+
+/// Tag names (before the value's quote) or the tag's values (inside it).
+fn tag_items(before: &str) -> CompletionList {
+    let after_bracket = before.trim_start().trim_start_matches('[');
+    let items = match after_bracket.split_once('"') {
+        None => KNOWN_TAGS
+            .iter()
+            .chain(std::iter::once(&"Rules"))
+            .map(|name| CompletionItem {
+                label: (*name).to_owned(),
+                kind: Some(CompletionItemKind::PROPERTY),
+                documentation: tag_meaning(name).map(|m| Documentation::String(m.to_owned())),
+                ..CompletionItem::default()
+            })
+            .collect(),
+        Some((name, value)) => tag_values(name.trim(), value),
+    };
+    CompletionList {
+        is_incomplete: false,
+        items,
+    }
+}
+
+/// The values offered for a tag, given the value typed so far.
+fn tag_values(name: &str, typed: &str) -> Vec<CompletionItem> {
+    let value = |label: String, detail: &str| CompletionItem {
+        label,
+        kind: Some(CompletionItemKind::ENUM_MEMBER),
+        detail: Some(detail.to_owned()),
+        ..CompletionItem::default()
+    };
+    let options = || {
+        OPTION_VALUES.iter().flat_map(|(option, values)| {
+            values
+                .iter()
+                .map(move |v| value(format!("{option}={v}"), "a rule option"))
+        })
+    };
+    match name {
+        "RuleSet" if !typed.contains(' ') => PRESET_NAMES
+            .iter()
+            .map(|p| value((*p).to_owned(), "a preset"))
+            .collect(),
+        "RuleSet" | "Rules" => options().collect(),
+        "Termination" => TERMINATION_VALUES
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                value(
+                    (*t).to_owned(),
+                    if i < 5 {
+                        "an ending by the rules"
+                    } else {
+                        "an ending outside the rules"
+                    },
+                )
+            })
+            .collect(),
+        "Result" => [
+            ("1-0", "South wins"),
+            ("0-1", "North wins"),
+            ("1/2-1/2", "a draw"),
+            ("*", "unknown or going on"),
+        ]
+        .iter()
+        .map(|(r, d)| value((*r).to_owned(), d))
+        .collect(),
+        "Directions" => [Directions::Mover, Directions::South, Directions::Clockwise]
+            .iter()
+            .map(|d| value(d.name().to_owned(), "a sign convention"))
+            .collect(),
+        _ => Vec::new(),
+    }
+}

@@ -1,0 +1,110 @@
+//! Hover: a move's board, trace and alternatives; a tag's meaning; a diagnostic's rule.
+
+use std::fmt::Write as _;
+
+use bao_core::Side;
+use bao_export::{board_text, Overlay, TextOptions};
+use bao_notation::meaning::tag_meaning;
+use bao_validate::AnyDiagnostic;
+use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind};
+use miette::Diagnostic as _;
+
+use crate::document::View;
+use crate::walk::ply_at;
+
+/// `South` or `North`.
+pub(crate) fn side_title(side: Side) -> &'static str {
+    match side {
+        Side::South => "South",
+        Side::North => "North",
+    }
+}
+
+/// The hover at a byte offset of the document, if there is anything to show.
+pub(crate) fn hover(v: &View<'_>, offset: usize, laps: u64) -> Option<Hover> {
+    let mut parts: Vec<String> = Vec::new();
+    if let Some(g) = v.game_at(offset) {
+        let local = offset - g.base;
+        let game = &g.game().value;
+        if let Some(tag) = game
+            .tags
+            .iter()
+            .find(|t| t.span.start <= local && local <= t.span.end)
+        {
+            let name = &tag.value.name.value;
+            let meaning = tag_meaning(name)
+                .unwrap_or("A tag of the record's own (not one of the known tags).");
+            parts.push(format!("**[{name}]** {meaning}"));
+        } else if let Some(ply) = g.replayed().and_then(|r| ply_at(&r.main, local)) {
+            parts.push(ply_text(ply, laps));
+        }
+    }
+    for d in v.analysis.diagnostics.iter().filter(|d| {
+        d.span()
+            .is_some_and(|s| s.start <= offset && offset <= s.end)
+    }) {
+        parts.push(rule_text(d));
+    }
+    (!parts.is_empty()).then(|| Hover {
+        contents: HoverContents::Markup(MarkupContent {
+            kind: MarkupKind::Markdown,
+            value: parts.join("\n\n---\n\n"),
+        }),
+        range: None,
+    })
+}
+
+/// A ply: the move, the board after it, what it did, the legal alternatives.
+fn ply_text(ply: &bao_replay::Ply, laps: u64) -> String {
+    let mut s = format!(
+        "**Ply {}**, {} to move",
+        ply.number,
+        side_title(ply.mover())
+    );
+    let rules = ply.before.rules();
+    match ply.played() {
+        Some(p) => {
+            let _ = write!(s, ": `{}`", p.mv);
+            let board = board_text(&p.after, &TextOptions::default());
+            let _ = write!(s, "\n\n```text\n{board}```\n\n");
+            s.push_str(&Overlay::from_trace(&ply.before, &p.trace).summary(rules));
+            if let Some(t) = p.takasia() {
+                let _ = write!(s, "; {} {t}", rules.names().takasia);
+            }
+        }
+        None => s.push_str(": not played (see the diagnostic)"),
+    }
+    match ply.before.legal_moves_within(laps) {
+        Ok(legal) => {
+            let others: Vec<String> = legal
+                .iter()
+                .filter(|m| ply.played().is_none_or(|p| p.mv != **m))
+                .map(|m| format!("`{m}`"))
+                .collect();
+            if others.is_empty() {
+                s.push_str("\n\nNo other legal move.");
+            } else {
+                let _ = write!(s, "\n\nOther legal moves: {}", others.join(" "));
+            }
+        }
+        Err(u) => {
+            let _ = write!(
+                s,
+                "\n\nThe legal moves are not known within the lap budget ({u})."
+            );
+        }
+    }
+    s
+}
+
+/// A diagnostic: its code, message, help and rule link.
+fn rule_text(d: &AnyDiagnostic) -> String {
+    let mut s = format!("**`{}`**: {d}", d.code());
+    if let Some(help) = miette::Diagnostic::help(d) {
+        let _ = write!(s, "\n\n{help}");
+    }
+    if let Some(url) = d.url() {
+        let _ = write!(s, "\n\n[The rule]({url})");
+    }
+    s
+}

@@ -1,0 +1,43 @@
+//! `bao-lsp`: a language server for `.bao` records (`bao lsp`).
+//!
+//! The server speaks the Language Server Protocol over any [`lsp_server::Connection`]
+//! (stdio for `bao lsp`, an in-memory pair in the tests). It shows the same diagnostics as
+//! `bao check` (the same code path: `bao-validate`'s streamed check, chunk by chunk), and
+//! on top of them:
+//!
+//! - **hover**: on a move, the board after it (the text diagram of `bao-export`), what the
+//!   move did and the legal alternatives; on a tag, its meaning; on a diagnostic, its rule;
+//! - **completion**: in movetext the legal moves at that point (captures first), each with
+//!   what it does; in a tag pair the tag names and values;
+//! - **code actions**: each diagnostic's repair as an edit, the result the game reached, the
+//!   `Directions` tag the moves need, the engine's annotations;
+//! - **formatting** (`bao fmt`), **document symbols**, **folding**, **inlay hints** (off
+//!   by default) and **semantic tokens**.
+//!
+//! Latency is bounded: every engine call runs under a lap budget ([`Config::lap_budget`]);
+//! a move left undecided is the diagnostic `bao::budget::undecided`, never a wait. A change
+//! re-checks only the games it touched. Requests cancelled with `$/cancelRequest` before
+//! they are handled are answered with `RequestCanceled`, and changes queued together are
+//! checked once, for the latest version.
+//!
+//! ```no_run
+//! # fn main() -> Result<(), bao_lsp::ServerError> {
+//! bao_lsp::run_stdio()
+//! # }
+//! ```
+#![deny(missing_docs)]
+#![warn(missing_debug_implementations)]
+
+mod actions;
+mod complete;
+mod diagnostics;
+mod document;
+mod hover;
+mod outline;
+mod server;
+mod stdio;
+mod text;
+mod walk;
+
+pub use document::Document;
+pub use server::{run, run_stdio, Config, ServerError};

@@ -1,0 +1,236 @@
+//! The document's outline and marks: symbols (games), folding ranges (games, variations,
+//! comments), semantic tokens (tags, move numbers, pits, signs, NAGs, annotations, results)
+//! and inlay hints (what each move did).
+
+use bao_notation::meaning::is_game;
+use bao_notation::{Element, Span};
+use lsp_types::{
+    DocumentSymbol, FoldingRange, FoldingRangeKind, InlayHint, InlayHintKind, InlayHintLabel,
+    SemanticToken, SemanticTokenType, SymbolKind,
+};
+
+use crate::document::View;
+use crate::text::LineIndex;
+use crate::walk::plies;
+
+/// The semantic token types, in the order of the legend.
+pub(crate) const TOKEN_TYPES: [SemanticTokenType; 8] = [
+    SemanticTokenType::PROPERTY, // 0: a tag's name
+    SemanticTokenType::STRING,   // 1: a tag's value
+    SemanticTokenType::NUMBER,   // 2: a move number
+    SemanticTokenType::VARIABLE, // 3: a pit
+    SemanticTokenType::OPERATOR, // 4: a sign and the marks after it
+    SemanticTokenType::MACRO,    // 5: a NAG
+    SemanticTokenType::COMMENT,  // 6: an annotation
+    SemanticTokenType::KEYWORD,  // 7: a result
+];
+
+/// One symbol per game: its players and result.
+pub(crate) fn symbols(v: &View<'_>) -> Vec<DocumentSymbol> {
+    let mut out = Vec::new();
+    for (n, at) in v.games().iter().enumerate() {
+        let (base, g) = (at.base, at.game());
+        let game = &g.value;
+        if !is_game(game) {
+            continue;
+        }
+        let tag = |name: &str| game.tag(name).map(|t| t.value.clone());
+        let name = match (tag("South"), tag("North")) {
+            (Some(s), Some(n)) => format!("{s} – {n}"),
+            (Some(s), None) => s,
+            (None, Some(n)) => n,
+            (None, None) => tag("Event").unwrap_or_else(|| format!("Game {}", n + 1)),
+        };
+        let result = game
+            .result
+            .as_ref()
+            .map(|r| r.value.as_str().to_owned())
+            .or_else(|| tag("Result"));
+        let detail = match (tag("Event"), result) {
+            (Some(e), Some(r)) => Some(format!("{r} · {e}")),
+            (e, r) => r.or(e),
+        };
+        let range = v.range(base + g.span.start, base + g.span.end);
+        let first = game.tags.first().map_or(g.span, |t| t.span);
+        let selection = v.range(base + first.start, base + first.end);
+        #[allow(deprecated)] // the protocol's `deprecated` field must be given
+        out.push(DocumentSymbol {
+            name,
+            detail,
+            kind: SymbolKind::EVENT,
+            tags: None,
+            deprecated: None,
+            range,
+            selection_range: selection,
+            children: None,
+        });
+    }
+    out
+}
+
+/// Folding ranges: games, variations and comments over several lines.
+pub(crate) fn folding(v: &View<'_>) -> Vec<FoldingRange> {
+    let mut spans: Vec<(Span, Option<FoldingRangeKind>)> = Vec::new();
+    for g in v.games() {
+        let game = &g.game().value;
+        let at = |s: Span| s.shifted(g.base);
+        if is_game(game) {
+            spans.push((at(g.game().span), Some(FoldingRangeKind::Region)));
+        }
+        for c in &game.comments {
+            spans.push((at(c.span), Some(FoldingRangeKind::Comment)));
+        }
+        let mut stack = vec![&game.movetext];
+        while let Some(list) = stack.pop() {
+            for e in list {
+                match &e.value {
+                    Element::Variation(v) => {
+                        spans.push((at(e.span), Some(FoldingRangeKind::Region)));
+                        stack.push(v);
+                    }
+                    Element::Comment(_) => {
+                        spans.push((at(e.span), Some(FoldingRangeKind::Comment)));
+                    }
+                    Element::Move(_) => {}
+                }
+            }
+        }
+    }
+    spans
+        .into_iter()
+        .filter_map(|(s, kind)| {
+            let a = v.position(s.start);
+            let b = v.position(s.end.saturating_sub(1).max(s.start));
+            (b.line > a.line).then_some(FoldingRange {
+                start_line: a.line,
+                start_character: None,
+                end_line: b.line,
+                end_character: None,
+                kind,
+                collapsed_text: None,
+            })
+        })
+        .collect()
+}
+
+/// The semantic tokens of the document, encoded as the protocol wants them (each relative to
+/// the one before; one line each).
+pub(crate) fn tokens(v: &View<'_>) -> Vec<SemanticToken> {
+    let mut marks: Vec<(Span, u32)> = Vec::new();
+    for g in v.games() {
+        let game = &g.game().value;
+        let at = |s: Span| s.shifted(g.base);
+        for t in &game.tags {
+            marks.push((at(t.value.name.span), 0));
+            marks.push((at(t.value.value.span), 1));
+        }
+        let mut stack = vec![&game.movetext];
+        while let Some(list) = stack.pop() {
+            for e in list {
+                match &e.value {
+                    Element::Variation(v) => stack.push(v),
+                    Element::Comment(_) => {}
+                    Element::Move(m) => {
+                        if let Some(n) = &m.number {
+                            marks.push((at(n.span), 2));
+                        }
+                        let tok = at(m.token.span);
+                        let text = v.text.get(tok.start..tok.end).unwrap_or("");
+                        let pit_len = text
+                            .find(|c: char| !c.is_ascii_alphanumeric())
+                            .unwrap_or(text.len());
+                        marks.push((Span::new(tok.start, tok.start + pit_len), 3));
+                        if pit_len < text.len() {
+                            marks.push((Span::new(tok.start + pit_len, tok.end), 4));
+                        }
+                        for n in &m.nags {
+                            marks.push((at(n.span), 5));
+                        }
+                        if let Some(a) = &m.annotation {
+                            marks.push((at(a.span), 6));
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(r) = &game.result {
+            marks.push((at(r.span), 7));
+        }
+    }
+    marks.sort_by_key(|m| m.0.start);
+    encode(v.text, v.index, &marks)
+}
+
+/// Delta-encodes marks (sorted by start), cutting each at its first line break and skipping
+/// empty and overlapping ones.
+fn encode(text: &str, index: &LineIndex, marks: &[(Span, u32)]) -> Vec<SemanticToken> {
+    let mut out = Vec::with_capacity(marks.len());
+    let (mut line, mut col, mut last_end) = (0u32, 0u32, 0usize);
+    for (span, ty) in marks {
+        if span.start < last_end || span.end <= span.start {
+            continue;
+        }
+        let Some(piece) = text.get(span.start..span.end) else {
+            continue;
+        };
+        let piece = piece.split(['\n', '\r']).next().unwrap_or("");
+        let length: usize = piece.chars().map(char::len_utf16).sum();
+        if length == 0 {
+            continue;
+        }
+        let p = index.position(text, span.start);
+        let delta_line = p.line - line;
+        let delta_start = if delta_line == 0 {
+            p.character - col
+        } else {
+            p.character
+        };
+        out.push(SemanticToken {
+            delta_line,
+            delta_start,
+            length: u32::try_from(length).unwrap_or(u32::MAX),
+            token_type: *ty,
+            token_modifiers_bitset: 0,
+        });
+        (line, col, last_end) = (p.line, p.character, span.end);
+    }
+    out
+}
+
+/// After each move played in `start..end`: its laps and captures.
+pub(crate) fn hints(v: &View<'_>, start: usize, end: usize) -> Vec<InlayHint> {
+    let mut found: Vec<(usize, String)> = Vec::new();
+    for g in v.games() {
+        let Some(r) = g.replayed() else { continue };
+        for ply in plies(&r.main) {
+            let at = g.base + ply.span.end;
+            if at < start || at > end {
+                continue;
+            }
+            let Some(p) = ply.played() else { continue };
+            let n = p.trace.laps_total;
+            let mut label = format!("{n} lap{}", if n == 1 { "" } else { "s" });
+            if !p.trace.captures.is_empty() {
+                let pits: Vec<String> =
+                    p.trace.captures.iter().map(|c| c.pit.to_string()).collect();
+                label.push_str(", ×");
+                label.push_str(&pits.join(" "));
+            }
+            found.push((at, label));
+        }
+    }
+    found.sort_by_key(|f| f.0);
+    found
+        .into_iter()
+        .map(|(at, label)| InlayHint {
+            position: v.position(at),
+            label: InlayHintLabel::String(label),
+            kind: Some(InlayHintKind::TYPE),
+            text_edits: None,
+            tooltip: None,
+            padding_left: Some(true),
+            padding_right: None,
+            data: None,
+        })
+        .collect()
+}
