@@ -12,7 +12,7 @@ use lsp_types::{CodeAction, CodeActionKind, CodeActionOrCommand, TextEdit, Uri, 
 
 use crate::diagnostics::to_lsp;
 use crate::document::{GameAt, View};
-use crate::walk::{item_at, plies, ply_at};
+use crate::walk::{item_at, item_span, later_item, ply_at};
 
 /// An action before it is put in the protocol's form.
 struct Action {
@@ -124,14 +124,11 @@ fn repair(v: &View<'_>, c: &CheckDiagnostic) -> Option<(String, Vec<Edit>)> {
         )),
         Repair::Swap { ply, with_ply, .. } => {
             let g = v.game_at(span.start)?;
-            let replayed = g.replayed()?;
-            let local = span.start - g.base;
-            let here = ply_at(&replayed.main, local)?;
-            // The other token: the written ply of that number in the same line.
-            let other = plies(&replayed.main)
-                .into_iter()
-                .find(|p| p.number == with_ply && p.span != here.span)?;
-            let (a, b) = (here.span, other.span);
+            let token = bao_notation::Span::new(span.start - g.base, span.end - g.base);
+            let (first, later) =
+                later_item(&g.game().value.movetext, token, with_ply.checked_sub(ply)?)?;
+            // Each move moves with its NAGs and annotation.
+            let (a, b) = (item_span(first), item_span(later));
             let base = g.base;
             let text_a = v.text.get(base + a.start..base + a.end)?.to_owned();
             let text_b = v.text.get(base + b.start..base + b.end)?.to_owned();

@@ -74,3 +74,47 @@ pub(crate) fn item_at(elems: &[Spanned<Element>], token: Span) -> Option<&MoveIt
     }
     None
 }
+
+/// The move item whose token is `token`, and the one written `distance` moves after it in
+/// the same line of elements.
+pub(crate) fn later_item(
+    elems: &[Spanned<Element>],
+    token: Span,
+    distance: usize,
+) -> Option<(&MoveItem, &MoveItem)> {
+    let mut stack = vec![elems];
+    while let Some(list) = stack.pop() {
+        let here = list
+            .iter()
+            .position(|e| matches!(&e.value, Element::Move(m) if m.token.span == token));
+        if let Some(i) = here {
+            let Element::Move(first) = &list[i].value else {
+                return None;
+            };
+            let later = list[i + 1..]
+                .iter()
+                .filter_map(|e| match &e.value {
+                    Element::Move(m) => Some(m),
+                    _ => None,
+                })
+                .nth(distance.checked_sub(1)?)?;
+            return Some((first, later));
+        }
+        stack.extend(list.iter().filter_map(|e| match &e.value {
+            Element::Variation(v) => Some(v.as_slice()),
+            _ => None,
+        }));
+    }
+    None
+}
+
+/// A move item's text without its number: the token, its NAGs and its annotation.
+pub(crate) fn item_span(m: &MoveItem) -> Span {
+    let end = m
+        .nags
+        .iter()
+        .map(|n| n.span.end)
+        .chain(m.annotation.iter().map(|a| a.span.end))
+        .fold(m.token.span.end, usize::max);
+    Span::new(m.token.span.start, end)
+}

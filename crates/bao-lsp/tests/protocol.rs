@@ -1,0 +1,755 @@
+//! The server driven in process over `Connection::memory`, as a client drives it: its
+//! answers are compared with what `bao check --format json` (with the server's lap budget),
+//! `bao legal` and `bao fmt` give for the same text, through the same library calls those
+//! commands make.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use bao_lsp::{Config, ServerError};
+use bao_notation::{parse_record, write_record, WriteOptions};
+use bao_validate::{check_bytes_report, check_full};
+use lsp_server::{Connection, Message, Notification, Request, RequestId};
+use serde_json::{json, Value};
+
+/// How long a test waits for one answer before it fails.
+const WAIT: Duration = Duration::from_secs(60);
+
+struct Client {
+    conn: Connection,
+    server: Option<JoinHandle<Result<(), ServerError>>>,
+    next: i32,
+    /// Notifications read while waiting for something else.
+    notes: Vec<Notification>,
+}
+
+impl Client {
+    fn start(options: Value) -> Self {
+        let (server, conn) = Connection::memory();
+        let handle = std::thread::spawn(move || bao_lsp::run(&server));
+        let mut c = Self {
+            conn,
+            server: Some(handle),
+            next: 0,
+            notes: Vec::new(),
+        };
+        let init = c.request(
+            "initialize",
+            json!({"processId": null, "rootUri": null, "capabilities": {},
+                   "initializationOptions": options}),
+        );
+        assert!(init["capabilities"]["hoverProvider"]
+            .as_bool()
+            .unwrap_or(false));
+        c.notify("initialized", json!({}));
+        c
+    }
+
+    fn send_request(&mut self, method: &str, params: Value) -> RequestId {
+        self.next += 1;
+        let id = RequestId::from(self.next);
+        let req = Request::new(id.clone(), method.to_owned(), params);
+        self.conn.sender.send(Message::Request(req)).unwrap();
+        id
+    }
+
+    /// The response to a request: its result, or its error as `{"error": ...}`.
+    fn wait_response(&mut self, id: &RequestId) -> Value {
+        loop {
+            match self.conn.receiver.recv_timeout(WAIT).expect("no answer") {
+                Message::Response(r) if &r.id == id => {
+                    return match r.response_result {
+                        Err(e) => json!({"error": {"code": e.code, "message": e.message}}),
+                        Ok(v) => v,
+                    };
+                }
+                Message::Notification(n) => self.notes.push(n),
+                _ => {}
+            }
+        }
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.send_request(method, params);
+        self.wait_response(&id)
+    }
+
+    fn notify(&self, method: &str, params: Value) {
+        let n = Notification::new(method.to_owned(), params);
+        self.conn.sender.send(Message::Notification(n)).unwrap();
+    }
+
+    fn open(&mut self, uri: &str, text: &str) {
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "bao", "version": 1, "text": text}}),
+        );
+    }
+
+    /// The diagnostics published for `uri` at `version`.
+    fn diagnostics(&mut self, uri: &str, version: i64) -> Vec<Value> {
+        let matches = |n: &Notification| {
+            n.method == "textDocument/publishDiagnostics"
+                && n.params["uri"] == uri
+                && n.params["version"] == version
+        };
+        loop {
+            if let Some(i) = self.notes.iter().position(matches) {
+                let n = self.notes.remove(i);
+                return n.params["diagnostics"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default();
+            }
+            match self
+                .conn
+                .receiver
+                .recv_timeout(WAIT)
+                .expect("no diagnostics")
+            {
+                Message::Notification(n) => self.notes.push(n),
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+    }
+
+    fn shutdown(mut self) {
+        let v = self.request("shutdown", Value::Null);
+        assert!(v.is_null(), "{v}");
+        self.notify("exit", Value::Null);
+        let handle = self.server.take().unwrap();
+        handle.join().unwrap().unwrap();
+    }
+}
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
+}
+
+/// The `.bao` files under a directory of the fixtures, sorted.
+fn bao_files(dir: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![fixtures().join(dir)];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "bao") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn uri_of(p: &Path) -> String {
+    format!("file:///{}", p.file_name().unwrap().to_string_lossy())
+}
+
+/// Applies LSP edits (UTF-16 positions; the fixtures' edited lines are ASCII) to a text.
+fn apply(text: &str, edits: &[Value]) -> String {
+    let lines: Vec<usize> = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
+    let at = |p: &Value| {
+        let line = p["line"].as_u64().unwrap() as usize;
+        let ch = p["character"].as_u64().unwrap() as usize;
+        let start = lines.get(line).copied().unwrap_or(text.len());
+        let s = &text[start..];
+        let mut units = 0;
+        for (i, c) in s.char_indices() {
+            if units >= ch || c == '\n' || c == '\r' {
+                return start + i;
+            }
+            units += c.len_utf16();
+        }
+        text.len()
+    };
+    let mut edits: Vec<(usize, usize, String)> = edits
+        .iter()
+        .map(|e| {
+            (
+                at(&e["range"]["start"]),
+                at(&e["range"]["end"]),
+                e["newText"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+    let mut out = text.to_owned();
+    for (a, b, t) in edits {
+        out.replace_range(a..b, &t);
+    }
+    out
+}
+
+/// What `bao check --format json --lap-budget N` writes for a text: its diagnostic lines.
+fn check_json(name: &str, text: &str) -> Vec<Value> {
+    let report = check_bytes_report(name, text.as_bytes(), &Config::default().check_options());
+    bao_validate::json::report_json(&report)
+        .into_iter()
+        .filter(|v| v["type"] == "diagnostic")
+        .map(|v| v["data"].clone())
+        .collect()
+}
+
+/// The UTF-16 column of a 1-based character column of a 1-based line.
+fn utf16_column(text: &str, line: u64, column: u64) -> u64 {
+    let l = text
+        .split_inclusive('\n')
+        .nth(line as usize - 1)
+        .unwrap_or("");
+    l.chars()
+        .take(column as usize - 1)
+        .map(|c| c.len_utf16() as u64)
+        .sum()
+}
+
+/// Published diagnostics equal the check's: code, severity, message and help, place, link.
+fn assert_same(text: &str, published: &[Value], expected: &[Value], what: &str) {
+    assert_eq!(
+        published.len(),
+        expected.len(),
+        "{what}: {published:#?}\n{expected:#?}"
+    );
+    for (p, e) in published.iter().zip(expected) {
+        assert_eq!(p["code"], e["code"], "{what}");
+        let sev = if e["severity"] == "error" { 1 } else { 2 };
+        assert_eq!(p["severity"], sev, "{what}");
+        let mut message = e["message"].as_str().unwrap().to_owned();
+        if let Some(h) = e["help"].as_str() {
+            message.push_str("\nhelp: ");
+            message.push_str(h);
+        }
+        assert_eq!(p["message"], message, "{what}");
+        assert_eq!(p["codeDescription"]["href"], e["url"], "{what}");
+        if let (Some(line), Some(col)) = (e["line"].as_u64(), e["column"].as_u64()) {
+            assert_eq!(
+                p["range"]["start"]["line"],
+                line - 1,
+                "{what}: {}",
+                p["code"]
+            );
+            assert_eq!(
+                p["range"]["start"]["character"],
+                utf16_column(text, line, col),
+                "{what}: {}",
+                p["code"]
+            );
+        }
+    }
+}
+
+#[test]
+fn diagnostics_equal_bao_check_json() {
+    let mut c = Client::start(Value::Null);
+    let mut files = bao_files("invalid");
+    files.extend(bao_files("games"));
+    let mut seen = 0;
+    for f in files {
+        let Ok(text) = std::fs::read_to_string(&f) else {
+            continue; // not UTF-8: a client gives text, never these bytes
+        };
+        let uri = uri_of(&f);
+        c.open(&uri, &text);
+        let published = c.diagnostics(&uri, 1);
+        let expected = check_json(&uri, &text);
+        seen += expected.len();
+        assert_same(&text, &published, &expected, &f.display().to_string());
+    }
+    assert!(seen > 40, "only {seen} diagnostics compared");
+    c.shutdown();
+}
+
+/// The legal moves `bao legal` lists for a position, as text.
+fn legal(pos: &bao_core::Position) -> Vec<String> {
+    let mut v: Vec<String> = pos.legal_moves().iter().map(ToString::to_string).collect();
+    v.sort();
+    v
+}
+
+fn labels(v: &Value) -> Vec<String> {
+    let mut l: Vec<String> = v["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap().to_owned())
+        .collect();
+    l.sort();
+    l
+}
+
+fn position_of(text: &str, offset: usize) -> Value {
+    let before = &text[..offset];
+    let line = before.matches('\n').count();
+    let col: usize = before[before.rfind('\n').map_or(0, |i| i + 1)..]
+        .chars()
+        .map(char::len_utf16)
+        .sum();
+    json!({"line": line, "character": col})
+}
+
+#[test]
+fn completion_offers_the_legal_moves_of_bao_legal_captures_first() {
+    let path = fixtures().join("games/preset_kiswahili.bao");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let checked = check_full("x", Arc::from(text.as_str()), &Default::default());
+    let main = &checked.replayed[0].main;
+    let mut c = Client::start(Value::Null);
+    let uri = "file:///k.bao";
+    c.open(uri, &text);
+    for ply in main.plies.iter().take(24) {
+        let v = c.request(
+            "textDocument/completion",
+            json!({"textDocument": {"uri": uri}, "position": position_of(&text, ply.span.start)}),
+        );
+        assert_eq!(labels(&v), legal(&ply.before), "ply {}", ply.number);
+        // Captures first: every item with captures comes before every takasa.
+        let details: Vec<&str> = v["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["detail"].as_str().unwrap())
+            .collect();
+        let first_plain = details.iter().position(|d| !d.contains("captures"));
+        let last_capture = details.iter().rposition(|d| d.contains("captures"));
+        if let (Some(p), Some(l)) = (first_plain, last_capture) {
+            assert!(l < p, "ply {}: {details:?}", ply.number);
+        }
+        // The item replaces the token under the cursor.
+        let items = v["items"].as_array().unwrap();
+        assert!(items[0]["textEdit"]["range"].is_object());
+    }
+    // After the last move of a game that goes on: that position's moves.
+    let short = "1. A7<* a5> ";
+    c.open("file:///s.bao", short);
+    let v = c.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": "file:///s.bao"}, "position": {"line": 0, "character": 12}}),
+    );
+    let checked = check_full("x", Arc::from(short), &Default::default());
+    let after = checked.replayed[0].main.plies[1].played().unwrap().after;
+    assert_eq!(labels(&v), legal(&after));
+    // In a tag pair: names, then values.
+    c.open("file:///t.bao", "[Ter\n[RuleSet \"\n[Termination \"re\n");
+    let names = c.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": "file:///t.bao"}, "position": {"line": 0, "character": 4}}),
+    );
+    assert!(labels(&names).contains(&"Termination".to_owned()));
+    let presets = c.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": "file:///t.bao"}, "position": {"line": 1, "character": 10}}),
+    );
+    assert!(labels(&presets).contains(&"abstractplay-kujifunza".to_owned()));
+    let ends = c.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": "file:///t.bao"}, "position": {"line": 2, "character": 16}}),
+    );
+    assert!(labels(&ends).contains(&"resignation".to_owned()));
+    c.shutdown();
+}
+
+#[test]
+fn hover_shows_the_board_the_trace_the_alternatives_tags_and_rules() {
+    let text = "[Event \"x\"]\n[RuleSet \"kiswahili\"]\n\n1. A7<* a5> 2. A1<* *\n";
+    let mut c = Client::start(Value::Null);
+    let uri = "file:///h.bao";
+    c.open(uri, text);
+    let at = |line, character| json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}});
+    let h = c.request("textDocument/hover", at(3, 4));
+    let md = h["contents"]["value"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{h}"));
+    assert!(md.contains("```text"), "{md}");
+    assert!(
+        md.contains("South (to move)") || md.contains("North (to move)"),
+        "{md}"
+    );
+    assert!(md.contains("lap"), "{md}");
+    assert!(
+        md.contains("Other legal moves: `A6<*` `A6>*` `A7>*`"),
+        "{md}"
+    );
+    let tag = c.request("textDocument/hover", at(1, 2));
+    assert!(tag["contents"]["value"]
+        .as_str()
+        .unwrap()
+        .contains("preset"));
+    // On the illegal move: its diagnostic's code, help and rule.
+    let bad = c.request("textDocument/hover", at(3, 16));
+    let md = bad["contents"]["value"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{bad}"));
+    assert!(md.contains("bao::illegal::"), "{md}");
+    assert!(md.contains("[The rule](https://"), "{md}");
+    // Nothing past the end.
+    assert!(c.request("textDocument/hover", at(99, 0)).is_null());
+    c.shutdown();
+}
+
+#[test]
+fn code_actions_repair_the_slips() {
+    let mut c = Client::start(Value::Null);
+    let mut repaired = 0;
+    for f in bao_files("invalid/illegal")
+        .into_iter()
+        .chain(bao_files("invalid/repair"))
+    {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let uri = uri_of(&f);
+        c.open(&uri, &text);
+        let published = c.diagnostics(&uri, 1);
+        let expected = check_json(&uri, &text);
+        for (p, e) in published.iter().zip(&expected) {
+            if e["fix"].is_null() && e["repair"].is_null() {
+                continue;
+            }
+            let acts = c.request(
+                "textDocument/codeAction",
+                json!({"textDocument": {"uri": uri}, "range": p["range"],
+                       "context": {"diagnostics": [p]}}),
+            );
+            let fix = acts
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|a| a["isPreferred"] == true)
+                .unwrap_or_else(|| panic!("{}: no repair in {acts:#}", f.display()));
+            let edits = fix["edit"]["changes"][&uri].as_array().unwrap();
+            let new = apply(&text, edits);
+            let before = expected.iter().filter(|d| d["severity"] == "error").count();
+            let after = check_json(&uri, &new)
+                .iter()
+                .filter(|d| d["severity"] == "error")
+                .count();
+            assert!(after < before, "{}: {new}", f.display());
+            if let Some(m) = e["fix"].as_str() {
+                assert!(new.contains(m), "{}", f.display());
+            }
+            repaired += 1;
+        }
+    }
+    assert!(repaired >= 5, "only {repaired} repairs");
+    c.shutdown();
+}
+
+#[test]
+fn game_actions_insert_the_result_set_directions_and_annotate() {
+    let mut c = Client::start(Value::Null);
+    // A game that ends (fixtures/games/short_bao_hamna.bao) without its result.
+    let full = std::fs::read_to_string(fixtures().join("games/short_bao_hamna.bao")).unwrap();
+    let parsed = parse_record(&full);
+    let game = &parsed.record.games[0];
+    let result = game.value.result.as_ref().unwrap();
+    let mut text = full.clone();
+    text.replace_range(result.span.start..result.span.end, "*");
+    text = text
+        .replace("[Result \"1-0\"]", "[Result \"*\"]")
+        .replace("[Result \"0-1\"]", "[Result \"*\"]");
+    c.open("file:///r.bao", &text);
+    let acts = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": "file:///r.bao"},
+               "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+               "context": {"diagnostics": []}}),
+    );
+    let insert = acts
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| {
+            a["title"]
+                .as_str()
+                .unwrap()
+                .starts_with("Insert the result")
+        })
+        .unwrap_or_else(|| panic!("{acts:#}"));
+    let new = apply(
+        &text,
+        insert["edit"]["changes"]["file:///r.bao"]
+            .as_array()
+            .unwrap(),
+    );
+    assert!(
+        check_json("r", &new)
+            .iter()
+            .all(|d| !d["code"].as_str().unwrap().contains("result")),
+        "{new}"
+    );
+    // The engine's annotations of the game: the annotated record of `bao annotate`.
+    let annotate = acts
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["title"] == "Add the engine's annotations to this game")
+        .unwrap();
+    let new = apply(
+        &text,
+        annotate["edit"]["changes"]["file:///r.bao"]
+            .as_array()
+            .unwrap(),
+    );
+    assert!(new.contains("[x") || new.contains(":1]"), "{new}");
+    assert!(
+        check_json("r", &new)
+            .iter()
+            .all(|d| d["severity"] != "error"),
+        "{new}"
+    );
+    // Signs written from South's seat: Directions set to south.
+    let south = "1. A6<* a3<* 2. A5<* a4<* *\n";
+    let checked = check_full("x", Arc::from(south), &Default::default());
+    if !checked.report.diagnostics.is_empty() {
+        c.open("file:///d.bao", south);
+        let acts = c.request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": "file:///d.bao"},
+                   "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+                   "context": {"diagnostics": []}}),
+        );
+        if let Some(set) = acts
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["title"].as_str().unwrap().starts_with("Set [Directions"))
+        {
+            let new = apply(
+                south,
+                set["edit"]["changes"]["file:///d.bao"].as_array().unwrap(),
+            );
+            assert!(new.starts_with("[Directions \""), "{new}");
+            assert!(
+                check_json("d", &new)
+                    .iter()
+                    .all(|d| d["severity"] != "error"),
+                "{new}"
+            );
+        }
+    }
+    c.shutdown();
+}
+
+#[test]
+fn formatting_equals_bao_fmt() {
+    let mut c = Client::start(Value::Null);
+    let mut files = bao_files("format");
+    files.extend(bao_files("games"));
+    for f in files {
+        let Ok(text) = std::fs::read_to_string(&f) else {
+            continue;
+        };
+        let uri = uri_of(&f);
+        c.open(&uri, &text);
+        let v = c.request(
+            "textDocument/formatting",
+            json!({"textDocument": {"uri": uri}, "options": {"tabSize": 4, "insertSpaces": true}}),
+        );
+        let parsed = parse_record(&text);
+        if parsed.has_errors() {
+            assert!(v.is_null(), "{}", f.display());
+            continue;
+        }
+        let fmt = write_record(&parsed.record, &WriteOptions::default());
+        assert_eq!(apply(&text, v.as_array().unwrap()), fmt, "{}", f.display());
+    }
+    c.shutdown();
+}
+
+#[test]
+fn typing_a_game_move_by_move_keeps_the_diagnostics_right() {
+    let path = fixtures().join("games/random_kiswahili_3.bao");
+    let full = std::fs::read_to_string(&path).unwrap();
+    let parsed = parse_record(&full);
+    let game = &parsed.record.games[0].value;
+    let moves: Vec<String> = game
+        .main_line()
+        .take(30)
+        .map(|m| m.token.value.to_string())
+        .collect();
+    let mut c = Client::start(Value::Null);
+    let uri = "file:///typing.bao";
+    let mut text = String::from("[Event \"typed\"]\n\n");
+    c.open(uri, &text);
+    c.diagnostics(uri, 1);
+    let mut version = 1;
+    let mut change = |c: &mut Client, text: &mut String, insert: &str, delete: usize| {
+        version += 1;
+        let end = position_of(text, text.len());
+        let start = position_of(text, text.len() - delete);
+        c.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version},
+                   "contentChanges": [{"range": {"start": start, "end": end}, "text": insert}]}),
+        );
+        let len = text.len();
+        text.replace_range(len - delete..len, insert);
+        version
+    };
+    for (i, mv) in moves.iter().enumerate() {
+        let piece = if i % 2 == 0 {
+            format!("{}. {mv} ", i / 2 + 1)
+        } else {
+            format!("{mv} ")
+        };
+        // Typed one character at a time.
+        let mut last = 0;
+        for ch in piece.chars() {
+            last = change(&mut c, &mut text, &ch.to_string(), 0);
+        }
+        let published = c.diagnostics(uri, i64::from(last));
+        assert_same(
+            &text,
+            &published,
+            &check_json(uri, &text),
+            &format!("after {mv}"),
+        );
+        // Only the final version's diagnostics follow (earlier ones may have been published).
+        c.notes.clear();
+    }
+    // A slip, then taken back.
+    let v = change(&mut c, &mut text, "B9< ", 0);
+    let published = c.diagnostics(uri, i64::from(v));
+    assert!(!published.is_empty());
+    assert_same(&text, &published, &check_json(uri, &text), "slip");
+    let v = change(&mut c, &mut text, "", 4);
+    let published = c.diagnostics(uri, i64::from(v));
+    assert_same(&text, &published, &check_json(uri, &text), "taken back");
+    c.shutdown();
+}
+
+#[test]
+fn cancelled_requests_and_stale_changes_are_dropped() {
+    let mut c = Client::start(Value::Null);
+    let game = std::fs::read_to_string(fixtures().join("games/preset_kiswahili.bao")).unwrap();
+    let big: String = game.repeat(400);
+    let uri = "file:///big.bao";
+    c.open(uri, &big);
+    // The server is busy checking the file: these two arrive together.
+    let id = c.send_request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 9, "character": 4}}),
+    );
+    c.notify("$/cancelRequest", json!({"id": c.next}));
+    let v = c.wait_response(&id);
+    // Cancelled, unless the server read the request before the cancellation arrived.
+    assert!(
+        v["error"]["code"] == -32800 || v["contents"].is_object(),
+        "{v}"
+    );
+    c.diagnostics(uri, 1);
+    // A change older than the text held is dropped.
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 0},
+               "contentChanges": [{"text": "garbage"}]}),
+    );
+    let f = c.request(
+        "textDocument/formatting",
+        json!({"textDocument": {"uri": uri}, "options": {"tabSize": 4, "insertSpaces": true}}),
+    );
+    assert!(f.is_array(), "the stale change was applied: {f}");
+    c.shutdown();
+}
+
+#[test]
+fn symbols_folding_tokens_and_hints() {
+    let text = std::fs::read_to_string(fixtures().join("games/variations_comments.bao")).unwrap();
+    let m = std::fs::read_to_string(fixtures().join("games/match_best_of_three.bao")).unwrap();
+    let mut c = Client::start(json!({"inlayHints": true}));
+    c.open("file:///v.bao", &text);
+    c.open("file:///m.bao", &m);
+    let doc = |u: &str| json!({"textDocument": {"uri": u}});
+    let syms = c.request("textDocument/documentSymbol", doc("file:///m.bao"));
+    let games = parse_record(&m).record.games.len();
+    assert_eq!(syms.as_array().unwrap().len(), games, "{syms:#}");
+    assert!(syms[0]["name"].as_str().unwrap().contains('–'), "{syms:#}");
+    let folds = c.request("textDocument/foldingRange", doc("file:///v.bao"));
+    assert!(!folds.as_array().unwrap().is_empty());
+    let tokens = c.request("textDocument/semanticTokens/full", doc("file:///v.bao"));
+    let data = tokens["data"].as_array().unwrap();
+    assert!(data.len() >= 5 * 10 && data.len() % 5 == 0);
+    // The first token is the first tag's name.
+    let first_tag = text.find('[').unwrap();
+    let p = position_of(&text, first_tag + 1);
+    assert_eq!(data[0], p["line"]);
+    assert_eq!(data[1], p["character"]);
+    assert_eq!(data[3], 0);
+    let mut params = doc("file:///v.bao");
+    params["range"] =
+        json!({"start": {"line": 0, "character": 0}, "end": {"line": 999, "character": 0}});
+    let hints = c.request("textDocument/inlayHint", params.clone());
+    assert!(hints
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|h| h["label"].as_str().unwrap().contains("lap")));
+    c.shutdown();
+    // Off by default.
+    let mut c = Client::start(Value::Null);
+    c.open("file:///v.bao", &text);
+    let hints = c.request("textDocument/inlayHint", params);
+    assert_eq!(hints, json!([]));
+    c.shutdown();
+}
+
+#[test]
+fn hostile_input_gives_an_error_or_nothing() {
+    let mut c = Client::start(Value::Null);
+    // 100,000 nested variations.
+    let nested = format!(
+        "1. A6<* {}a6>*{} *\n",
+        "(".repeat(100_000),
+        ")".repeat(100_000)
+    );
+    c.open("file:///n.bao", &nested);
+    let d = c.diagnostics("file:///n.bao", 1);
+    assert!(!d.is_empty());
+    for method in ["textDocument/hover", "textDocument/completion"] {
+        let v = c.request(
+            method,
+            json!({"textDocument": {"uri": "file:///n.bao"}, "position": {"line": 0, "character": 50_000}}),
+        );
+        assert!(v.get("error").is_none(), "{v}");
+    }
+    let folds = c.request(
+        "textDocument/foldingRange",
+        json!({"textDocument": {"uri": "file:///n.bao"}}),
+    );
+    assert!(folds.is_array());
+    // Positions past the end: nothing; a change past the end: clamped.
+    let past =
+        json!({"textDocument": {"uri": "file:///n.bao"}, "position": {"line": 7, "character": 99}});
+    assert!(c.request("textDocument/hover", past.clone()).is_null());
+    assert!(c.request("textDocument/completion", past).is_null());
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": "file:///n.bao", "version": 2},
+               "contentChanges": [{"range": {"start": {"line": 40, "character": 3}, "end": {"line": 99, "character": 0}},
+                                   "text": "\u{FFFD}\u{1F600}"}]}),
+    );
+    c.diagnostics("file:///n.bao", 2);
+    // A request for a document never opened, and unknown methods: errors.
+    let v = c.request("textDocument/hover", json!({"textDocument": {"uri": "file:///none.bao"}, "position": {"line": 0, "character": 0}}));
+    assert!(v["error"].is_object());
+    let v = c.request("bao/unknown", json!({}));
+    assert!(v["error"].is_object());
+    let v = c.request("textDocument/hover", json!({"nonsense": true}));
+    assert!(v["error"].is_object());
+    // A 10 MB file.
+    let game = std::fs::read_to_string(fixtures().join("games/random_kiswahili_3.bao")).unwrap();
+    let big = game.repeat(10 * 1024 * 1024 / game.len() + 1);
+    assert!(big.len() >= 10 * 1024 * 1024);
+    c.open("file:///big.bao", &big);
+    c.diagnostics("file:///big.bao", 1);
+    let v = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": "file:///big.bao"}, "position": {"line": 4, "character": 4}}),
+    );
+    assert!(v["contents"].is_object(), "{v}");
+    c.shutdown();
+}
