@@ -17,6 +17,7 @@
 //! - `usage`: arguments, exit code 2 for usage and I/O errors;
 //! - `new`: `bao new` templates, `--force`, bad option values;
 //! - `legal`: `bao legal` on records and position strings, text and JSON;
+//! - `lsp`: `bao lsp` over pipes, and in a headless Neovim through its own LSP client;
 //! - `progress`: progress bars on a terminal (through `script`), none when piped or `--quiet`;
 //! - `completions`: `bao completions SHELL` and `bao man`;
 //! - `readme`: the README's example record and pasted outputs are what `bao` does today;
@@ -31,6 +32,7 @@ mod hostile;
 mod html;
 mod import;
 mod legal;
+mod lsp;
 mod new;
 mod nothing_lost;
 mod perft;

@@ -1,0 +1,211 @@
+//! `bao lsp`: the binary over pipes (framing, a malformed message, shutdown and exit), and a
+//! real client: headless Neovim with the `editors/neovim` setup reads the diagnostics, a
+//! hover and a completion through its own LSP client.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::cmd::root;
+
+fn frame(body: &[u8]) -> Vec<u8> {
+    let mut v = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+    v.extend_from_slice(body);
+    v
+}
+
+fn message(v: &Value) -> Vec<u8> {
+    frame(v.to_string().as_bytes())
+}
+
+/// Reads framed messages from the server into a channel.
+fn reader(out: impl Read + Send + 'static) -> mpsc::Receiver<Value> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut r = BufReader::new(out);
+        loop {
+            let mut len = 0;
+            loop {
+                let mut line = String::new();
+                if r.read_line(&mut line).unwrap_or(0) == 0 {
+                    return;
+                }
+                let line = line.trim_end();
+                if line.is_empty() {
+                    break;
+                }
+                if let Some(v) = line.strip_prefix("Content-Length: ") {
+                    len = v.parse().unwrap();
+                }
+            }
+            let mut body = vec![0; len];
+            if r.read_exact(&mut body).is_err() {
+                return;
+            }
+            if tx.send(serde_json::from_slice(&body).unwrap()).is_err() {
+                return;
+            }
+        }
+    });
+    rx
+}
+
+fn wait_for(rx: &mpsc::Receiver<Value>, pred: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let m = rx.recv_timeout(left).expect("no answer from bao lsp");
+        if pred(&m) {
+            return m;
+        }
+    }
+}
+
+#[test]
+fn bao_lsp_over_pipes_survives_a_message_that_is_not_utf8() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bao"))
+        .arg("lsp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let rx = reader(child.stdout.take().unwrap());
+    let uri = "file:///p.bao";
+    let mut send = |v: Value| stdin.write_all(&message(&v)).unwrap();
+    send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}),
+    );
+    wait_for(&rx, |m| m["id"] == 1);
+    send(json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    send(
+        json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument":
+        {"uri": uri, "languageId": "bao", "version": 1, "text": "1. A5<* *\n"}}}),
+    );
+    let d = wait_for(&rx, |m| m["method"] == "textDocument/publishDiagnostics");
+    assert_eq!(
+        d["params"]["diagnostics"][0]["code"],
+        "bao::illegal::namua_placement"
+    );
+    // A didChange whose text holds bytes that are not UTF-8: read with replacement
+    // characters; the server goes on.
+    let text = r#"{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///p.bao","version":2},"contentChanges":[{"text":"1. A6<* @@ *\n"}]}}"#;
+    let (a, b) = text.split_once("@@").unwrap();
+    let raw = [a.as_bytes(), &[0xff, 0xfe], b.as_bytes()].concat();
+    drop(send);
+    stdin.write_all(&frame(&raw)).unwrap();
+    // And a message that is no JSON at all.
+    stdin.write_all(&frame(b"{not json")).unwrap();
+    let mut send = |v: Value| stdin.write_all(&message(&v)).unwrap();
+    let d = wait_for(&rx, |m| {
+        m["method"] == "textDocument/publishDiagnostics" && m["params"]["version"] == 2
+    });
+    assert!(!d["params"]["diagnostics"].as_array().unwrap().is_empty());
+    send(
+        json!({"jsonrpc": "2.0", "id": 2, "method": "textDocument/hover", "params":
+        {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 4}}}),
+    );
+    let h = wait_for(&rx, |m| m["id"] == 2);
+    assert!(
+        h["result"]["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("```text"),
+        "{h}"
+    );
+    send(json!({"jsonrpc": "2.0", "id": 3, "method": "shutdown", "params": null}));
+    wait_for(&rx, |m| m["id"] == 3);
+    send(json!({"jsonrpc": "2.0", "method": "exit", "params": null}));
+    drop(send);
+    drop(stdin);
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert!(status.success(), "{status}: {err}");
+    assert!(err.contains("no JSON-RPC message"), "{err}");
+}
+
+/// Neovim's own LSP client, with the `editors/neovim` setup, on a record with a slip.
+///
+/// Without `nvim` the test is skipped with a message, unless `CI` is set: then it fails.
+#[test]
+fn neovim_reads_diagnostics_hover_and_completion_from_bao_lsp() {
+    let Some(nvim) = ["/usr/bin/nvim", "/usr/local/bin/nvim"]
+        .into_iter()
+        .map(Path::new)
+        .find(|p| p.exists())
+    else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI is set but nvim is missing: install the Debian package neovim (.ci/run does)"
+        );
+        eprintln!("skipped: the Neovim test needs nvim (apt-get install neovim)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    // The first moves of fixtures/games/preset_kiswahili.bao, the sixth one slipped (South's
+    // row letter for North's move).
+    let record = "[Event \"nvim\"]\n[Result \"*\"]\n\n1. A7<* a5> 2. A6<* a5<\n3. A3< A5< *\n";
+    let file = dir.path().join("game.bao");
+    std::fs::write(&file, record).unwrap();
+    let script = dir.path().join("check.lua");
+    std::fs::write(&script, include_str!("nvim_check.lua")).unwrap();
+    let out = dir.path().join("out.json");
+    let mut child = Command::new(nvim)
+        .args(["--headless", "--clean", "-n", "-i", "NONE", "-c"])
+        .arg(format!("luafile {}", script.display()))
+        .env("BAO", env!("CARGO_BIN_EXE_bao"))
+        .env("BAO_NVIM", root().join("editors/neovim"))
+        .env("BAO_FILE", &file)
+        .env("BAO_OUT", &out)
+        .env("BAO_HOVER_LINE", "3")
+        .env("BAO_COMPLETE_LINE", "4")
+        .env("HOME", dir.path())
+        .env("XDG_STATE_HOME", dir.path())
+        .env("XDG_DATA_HOME", dir.path())
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(90);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("nvim did not finish in 90 s");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let got: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert!(got.get("error").is_none(), "{got:#}");
+    assert_eq!(got["filetype"], "bao");
+    // The slip: line 5 (0-based 4).
+    let diags = got["diagnostics"].as_array().unwrap();
+    assert!(!diags.is_empty(), "{got:#}");
+    assert!(
+        diags
+            .iter()
+            .any(|d| d["lnum"] == 4 && d["code"].as_str().unwrap().starts_with("bao::")),
+        "{got:#}"
+    );
+    let hover = got["hover"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        hover.contains("```text") && hover.contains("Ply 1"),
+        "{got:#}"
+    );
+    let items = got["completion"]["items"].as_array().map_or(0, Vec::len);
+    assert!(items > 0, "{got:#}");
+}

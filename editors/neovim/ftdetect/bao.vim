@@ -1,0 +1,2 @@
+" Bao records (.bao): the filetype `bao`.
+autocmd BufRead,BufNewFile *.bao setfiletype bao
