@@ -501,36 +501,61 @@ fn game_actions_insert_the_result_set_directions_and_annotate() {
             .all(|d| d["severity"] != "error"),
         "{new}"
     );
-    // Signs written from South's seat: Directions set to south.
-    let south = "1. A6<* a3<* 2. A5<* a4<* *\n";
-    let checked = check_full("x", Arc::from(south), &Default::default());
-    if !checked.report.diagnostics.is_empty() {
-        c.open("file:///d.bao", south);
-        let acts = c.request(
-            "textDocument/codeAction",
-            json!({"textDocument": {"uri": "file:///d.bao"},
-                   "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
-                   "context": {"diagnostics": []}}),
-        );
-        if let Some(set) = acts
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|a| a["title"].as_str().unwrap().starts_with("Set [Directions"))
-        {
-            let new = apply(
-                south,
-                set["edit"]["changes"]["file:///d.bao"].as_array().unwrap(),
-            );
-            assert!(new.starts_with("[Directions \""), "{new}");
-            assert!(
-                check_json("d", &new)
-                    .iter()
-                    .all(|d| d["severity"] != "error"),
-                "{new}"
-            );
+    // Signs written from South's seat (North's flipped): Directions set to south.
+    let game = std::fs::read_to_string(fixtures().join("games/preset_kiswahili.bao")).unwrap();
+    let parsed = parse_record(&game);
+    let mut south = String::from("[Event \"south\"]\n\n");
+    for (i, m) in parsed.record.games[0]
+        .value
+        .main_line()
+        .take(20)
+        .enumerate()
+    {
+        let t = m.token.value.to_string();
+        let t = if t.starts_with(['a', 'b']) {
+            t.replace('<', "L").replace('>', "<").replace('L', ">")
+        } else {
+            t
+        };
+        if i % 2 == 0 {
+            south.push_str(&format!("{}. ", i / 2 + 1));
         }
+        south.push_str(&t);
+        south.push(' ');
     }
+    south.push_str("*\n");
+    assert!(check_json("d", &south)
+        .iter()
+        .any(|d| d["severity"] == "error"));
+    c.open("file:///d.bao", &south);
+    let acts = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": "file:///d.bao"},
+               "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+               "context": {"diagnostics": []}}),
+    );
+    let set = acts
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| {
+            a["title"]
+                .as_str()
+                .unwrap()
+                .starts_with("Set [Directions \"south\"]")
+        })
+        .unwrap_or_else(|| panic!("{acts:#}"));
+    let new = apply(
+        &south,
+        set["edit"]["changes"]["file:///d.bao"].as_array().unwrap(),
+    );
+    assert!(new.contains("\n[Directions \"south\"]\n"), "{new}");
+    assert!(
+        check_json("d", &new)
+            .iter()
+            .all(|d| d["severity"] != "error"),
+        "{new}"
+    );
     c.shutdown();
 }
 
