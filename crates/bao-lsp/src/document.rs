@@ -45,8 +45,21 @@ impl ChunkResult {
 pub(crate) struct Chunk {
     /// Where its text starts in the document.
     pub(crate) offset: usize,
+    /// The number in the document of its first game.
+    first_game: usize,
+    /// How many games the reader gave for it.
+    games: usize,
     /// Its results.
     pub(crate) result: Rc<ChunkResult>,
+}
+
+/// Where the last change happened, in the new text: its start, its end, and how much the
+/// text after it moved (bytes, signed).
+#[derive(Debug, Clone, Copy)]
+struct Touched {
+    start: usize,
+    end: usize,
+    delta: isize,
 }
 
 /// A game of the document: its chunk, its index in the chunk's replay, the parsed game and
@@ -97,6 +110,8 @@ pub struct Document {
     analysis: Option<Analysis>,
     /// The chunks of the last analysis, kept for the next one.
     previous: Vec<Chunk>,
+    /// Where the changes since the last analysis happened (`None`: anywhere).
+    touched: Option<Touched>,
 }
 
 impl Document {
@@ -109,19 +124,32 @@ impl Document {
             text,
             analysis: None,
             previous: Vec::new(),
+            touched: None,
         }
     }
 
     /// Applies the client's changes in order (a change without a range replaces the text;
     /// positions in UTF-16 code units, a range past the end clamped to it).
     pub fn apply(&mut self, changes: Vec<TextDocumentContentChangeEvent>, version: i32) {
+        // One change since the last analysis can be re-read around; more, from the start.
+        let first = self.analysis.is_some() && changes.len() == 1;
         for change in changes {
+            self.touched = None;
             match change.range {
                 None => self.text = change.text,
                 Some(r) => {
                     let start = self.index.offset_clamped(&self.text, r.start);
                     let end = self.index.offset_clamped(&self.text, r.end).max(start);
+                    let new_end = start + change.text.len();
                     self.text.replace_range(start..end, &change.text);
+                    if first {
+                        self.touched = Some(Touched {
+                            start,
+                            end: new_end,
+                            delta: isize::try_from(new_end).unwrap_or(isize::MAX)
+                                - isize::try_from(end).unwrap_or(isize::MAX),
+                        });
+                    }
                 }
             }
             self.index = LineIndex::new(&self.text);
@@ -158,7 +186,8 @@ impl Document {
     pub(crate) fn view(&mut self, opts: &CheckOptions) -> View<'_> {
         if self.analysis.is_none() {
             let previous = std::mem::take(&mut self.previous);
-            self.analysis = Some(analyse(&self.text, previous, opts));
+            let touched = self.touched.take();
+            self.analysis = Some(analyse(&self.text, previous, touched, opts));
         }
         let analysis = self.analysis.get_or_insert_with(Analysis::default);
         View {
@@ -233,49 +262,111 @@ impl<'a> View<'a> {
 }
 
 /// Checks `text`, keeping the results of the chunks of `previous` whose text is unchanged.
-fn analyse(text: &str, previous: Vec<Chunk>, opts: &CheckOptions) -> Analysis {
-    let mut known: HashMap<Arc<str>, (usize, usize, Rc<ChunkResult>)> = previous
-        .into_iter()
-        .map(|c| {
-            let (offset, game) = (c.result.checked.offset(), c.result.checked.first_game());
-            (Arc::clone(&c.result.text), (offset, game, c.result))
-        })
-        .collect();
-    let mut reader = StreamReader::new(text.as_bytes());
-    let mut merger = Merger::new("");
-    let mut pieces = Vec::new();
-    let mut chunks = Vec::new();
+///
+/// After one change (`touched`), the chunks before it are kept without reading them: the
+/// text is read again from the chunk before the one the change starts in (a change at a
+/// chunk's start can join it to the chunk before), until a chunk past the change is one of
+/// `previous` at its old place moved by the change; the chunks from there on are kept,
+/// moved. Otherwise the whole text is read, and a chunk whose text is one of `previous`'s
+/// keeps its results.
+fn analyse(
+    text: &str,
+    previous: Vec<Chunk>,
+    touched: Option<Touched>,
+    opts: &CheckOptions,
+) -> Analysis {
+    // The chunks kept before the change, where reading starts, and the games before it.
+    let (mut chunks, from, mut games_before) = match touched {
+        Some(t) if !previous.is_empty() => {
+            let k = previous
+                .partition_point(|c| c.offset <= t.start)
+                .saturating_sub(2);
+            let kept: Vec<Chunk> = previous[..k].to_vec();
+            let from = previous[k].offset;
+            let games = previous[k].first_game - 1;
+            (kept, from, games)
+        }
+        _ => (Vec::new(), 0, 0),
+    };
+    let mut known: HashMap<Arc<str>, (usize, usize, Rc<ChunkResult>)> = HashMap::new();
+    // The chunks after the change, by their old offset moved by the change.
+    let mut after: HashMap<usize, usize> = HashMap::new();
+    if let Some(t) = touched {
+        for (i, c) in previous.iter().enumerate().skip(chunks.len()) {
+            if let Some(moved) = c.offset.checked_add_signed(t.delta) {
+                if moved >= t.end {
+                    after.insert(moved, i);
+                }
+            }
+        }
+    }
+    for c in previous.iter().skip(chunks.len()) {
+        known.insert(
+            Arc::clone(&c.result.text),
+            (
+                c.result.checked.offset(),
+                c.result.checked.first_game(),
+                Rc::clone(&c.result),
+            ),
+        );
+    }
     let mut rechecked = 0;
-    let mut games_before = 0;
+    let mut reader = StreamReader::new(&text.as_bytes()[from..]);
+    let mut resumed = None;
     // Reading a `&[u8]` cannot fail; a failure would end the reading early.
-    while let Ok(Some(chunk)) = reader.next_chunk() {
+    while let Ok(Some(mut chunk)) = reader.next_chunk() {
+        chunk.offset += from;
+        if let Some(&i) = after.get(&chunk.offset) {
+            if previous[i].result.text == chunk.text {
+                resumed = Some(i);
+                break;
+            }
+        }
+        for g in &mut chunk.games {
+            g.0 += games_before;
+        }
         let first = games_before + 1;
         games_before += chunk.games.len();
-        let reused = known.remove(&chunk.text);
-        let (checked, result) = match reused {
-            Some((offset, game, result)) if offset == chunk.offset && game == first => {
-                (result.checked.clone(), result)
-            }
-            Some((_, _, result)) => (result.checked.relocated(chunk.offset, first), result),
+        let result = match known.remove(&chunk.text) {
+            Some((_, _, result)) => result,
             None => {
                 rechecked += 1;
-                let checked = check_chunk(&chunk, opts);
-                let result = Rc::new(ChunkResult {
+                Rc::new(ChunkResult {
                     text: Arc::clone(&chunk.text),
-                    checked: checked.clone(),
+                    checked: check_chunk(&chunk, opts),
                     replay: OnceCell::new(),
-                });
-                (checked, result)
+                })
             }
         };
         chunks.push(Chunk {
             offset: chunk.offset,
+            first_game: first,
+            games: chunk.games.len(),
             result,
         });
-        merger.note_warning(&reader);
-        pieces.extend(merger.push(checked));
     }
-    merger.note_warning(&reader);
+    if let (Some(i), Some(t)) = (resumed, touched) {
+        for c in &previous[i..] {
+            chunks.push(Chunk {
+                offset: c.offset.saturating_add_signed(t.delta),
+                first_game: games_before + 1,
+                games: c.games,
+                result: Rc::clone(&c.result),
+            });
+            games_before += c.games;
+        }
+    }
+    let mut merger = Merger::new("");
+    let mut pieces = Vec::new();
+    for c in &chunks {
+        let checked = &c.result.checked;
+        let here = if checked.offset() == c.offset && checked.first_game() == c.first_game {
+            checked.clone()
+        } else {
+            checked.relocated(c.offset, c.first_game)
+        };
+        pieces.extend(merger.push(here));
+    }
     let (rest, _) = merger.finish();
     pieces.extend(rest);
     let diagnostics = pieces.into_iter().flat_map(|p| p.diagnostics).collect();
@@ -402,5 +493,65 @@ mod tests {
             version,
         );
         assert_eq!(ours(&mut doc, &opts), full(&doc.text, &opts));
+    }
+
+    #[test]
+    fn random_edits_give_the_diagnostics_of_a_whole_check() {
+        let opts = CheckOptions {
+            assume_fixes: false,
+            lap_budget: Some(100_000),
+        };
+        let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/");
+        let mut text = String::new();
+        for f in [
+            "games/match_best_of_three.bao",
+            "games/variations_comments.bao",
+            "invalid/repair/swapped_moves.bao",
+            "games/random_kiswahili_3.bao",
+            "invalid/record/match_inconsistent.bao",
+        ] {
+            text.push_str(&std::fs::read_to_string(format!("{fixtures}{f}")).unwrap());
+            text.push('\n');
+        }
+        let pieces = [
+            "",
+            "[Event \"x\"]\n",
+            "\n",
+            "A6<* ",
+            "{",
+            "}",
+            ")",
+            "(",
+            "1-0",
+            "a5>",
+            "\n\n[Game \"2\"]\n",
+        ];
+        let mut doc = Document::new(text, 1);
+        let mut state = 12345u64;
+        let mut next = |n: usize| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            usize::try_from((state >> 33) % n as u64).unwrap()
+        };
+        for round in 0..150 {
+            let _ = doc.view(&opts);
+            let len = doc.text.len();
+            let mut at = next(len + 1);
+            while !doc.text.is_char_boundary(at) {
+                at -= 1;
+            }
+            let mut del = next(12).min(len - at);
+            while !doc.text.is_char_boundary(at + del) {
+                del -= 1;
+            }
+            let piece = pieces[next(pieces.len())];
+            edit(&mut doc, at, del, piece);
+            assert_eq!(
+                ours(&mut doc, &opts),
+                full(&doc.text, &opts),
+                "round {round}"
+            );
+        }
     }
 }
