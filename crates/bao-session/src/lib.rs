@@ -58,8 +58,8 @@ mod store;
 pub use command::{Command, Help, HelpEntry, SideName};
 pub use error::{OpenError, SessionError};
 pub use reply::{
-    AnswerProblem, Board, Choice, ChoiceOption, Decision, Ending, GameOver, Left, MatchScore,
-    OptionKind, Played, Prompt, Question, Refusal, Reply,
+    AnswerProblem, Board, Choice, ChoiceOption, Confirm, Decision, Ending, GameOver, Left,
+    MatchScore, OptionKind, Played, Prompt, Question, Refusal, Reopened, Reply,
 };
 pub use session::{Asking, Input, Options, Session};
-pub use setup::{valid_date, Answers, MatchChoice};
+pub use setup::{today, valid_date, Answers, MatchChoice};
