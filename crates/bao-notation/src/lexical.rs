@@ -163,10 +163,12 @@ pub(crate) fn move_word(word: &str) -> Result<(MoveToken, Option<Nag>), Defect> 
             } else {
                 format!("`{word}`: there is no pit {pit}")
             };
-            return Err(Defect::new(SyntaxCode::UnknownPit, message, "no such pit").help(
-                "pits are numbered 1 to 8 from their owner's left: a pit is a row letter \
+            return Err(
+                Defect::new(SyntaxCode::UnknownPit, message, "no such pit").help(
+                    "pits are numbered 1 to 8 from their owner's left: a pit is a row letter \
                  (A, B: South; a, b: North) and one digit, as in A6",
-            ));
+                ),
+            );
         }
         Err(_) => {
             return Err(Defect::new(

@@ -294,7 +294,8 @@ impl Session {
         let line = line.trim();
         let number = !line.is_empty() && line.bytes().all(|b| b.is_ascii_digit());
         let is_input = !number
-            && (command::parse(line) != Parsed::NotACommand || crate::game::read_move(line).is_ok());
+            && (command::parse(line) != Parsed::NotACommand
+                || crate::game::read_move(line).is_ok());
         if !is_input {
             return Ok(false);
         }

@@ -105,9 +105,9 @@ impl Screen {
                 .join("\n"),
             Reply::Help(help) => help_text(help),
             Reply::GameOver(over) => game_over_text(over),
-            Reply::Saved => format!(
-                "Saved {name}. `undo` takes the result back; `quit` or Ctrl-D leaves."
-            ),
+            Reply::Saved => {
+                format!("Saved {name}. `undo` takes the result back; `quit` or Ctrl-D leaves.")
+            }
             Reply::Confirm(c) => confirm_text(c),
             Reply::NotConfirmed => "Not recorded; the game goes on.".to_owned(),
             Reply::QuestionDropped { line } => format!(
@@ -229,9 +229,15 @@ fn choice_text(choice: &Choice) -> String {
 
 fn refusal_text(refusal: &Refusal) -> String {
     match refusal {
-        Refusal::NotAMove { line, why } => format!(
-            "`{line}` is neither a move nor a command: {why}. Type `help` for the commands."
-        ),
+        Refusal::NotAMove { line, why } => {
+            // The reader's words may name the line again (`A9<`: there is no pit A9).
+            let why = why
+                .strip_prefix(&format!("`{line}`: "))
+                .unwrap_or(why.as_str());
+            format!(
+                "`{line}` is neither a move nor a command: {why}. Type `help` for the commands."
+            )
+        }
         Refusal::NotOneMove { line } => format!(
             "`{line}` is not one move. Type a move such as A6<* or a5>, or `help`; a result is \
              recorded with `resign`, `time` or `draw`."

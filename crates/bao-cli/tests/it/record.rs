@@ -378,7 +378,10 @@ fn a_finished_game_is_reopened_to_correct_its_end() {
     let out = run_in(dir.path(), &["record", "game.bao"], "undo\nquit\n");
     assert!(out.starts_with("exit: 0\n"), "{out}");
     let after = read(&file);
-    assert!(after.ends_with(" *\n") && !after.contains("Termination"), "{after}");
+    assert!(
+        after.ends_with(" *\n") && !after.contains("Termination"),
+        "{after}"
+    );
     assert!(check(&file).contains("0 errors, 0 warnings"));
 }
 
@@ -393,10 +396,18 @@ fn resign_undone_at_a_terminal() {
     t.answer("a6<*", "2. South> ");
     t.answer("resign", "Record it? (y/n) [n]: ");
     t.answer("y", "Game over (undo, quit)> ");
-    assert!(read(&file).ends_with("\n\n1. A7>* a6<* 0-1\n"), "{}", read(&file));
+    assert!(
+        read(&file).ends_with("\n\n1. A7>* a6<* 0-1\n"),
+        "{}",
+        read(&file)
+    );
     t.answer("undo", "2. South> ");
     insta::assert_snapshot!("resign_undone", t.screen_text());
-    assert!(read(&file).ends_with("\n\n1. A7>* a6<* *\n"), "{}", read(&file));
+    assert!(
+        read(&file).ends_with("\n\n1. A7>* a6<* *\n"),
+        "{}",
+        read(&file)
+    );
     t.line("quit");
     assert_eq!(t.wait_exit(), 0);
 }
@@ -504,7 +515,11 @@ fn a_piped_game_is_recorded_whole_and_nothing_is_asked() {
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
-    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(!stdout.contains("Choose"), "{stdout}");
     assert_eq!(moves_of(&read(&file)), moves);
     assert!(check(&file).contains("0 errors, 0 warnings"));
@@ -542,7 +557,11 @@ fn piped_bad_lines_are_refused_one_by_one_and_fail_the_run() {
         "A5<\nresign\nb4>\nA6<*\nundo\nb4>\n",
     );
     insta::assert_snapshot!("piped_after_the_end", out);
-    assert!(read(&file).ends_with("\n\n1. A5< b4># 0-1\n"), "{}", read(&file));
+    assert!(
+        read(&file).ends_with("\n\n1. A5< b4># 0-1\n"),
+        "{}",
+        read(&file)
+    );
 }
 
 #[test]
@@ -580,7 +599,10 @@ fn match_names_the_event_as_bao_new_does() {
     let template = run_in(dir.path(), &["new", "--date", "2026.11.29"], "");
     for tag in ["Event", "Site", "Round", "South", "North"] {
         let line = format!("[{tag} \"?\"]\n");
-        assert!(read(&file).contains(&line) && template.contains(&line), "{tag}");
+        assert!(
+            read(&file).contains(&line) && template.contains(&line),
+            "{tag}"
+        );
     }
 }
 
@@ -604,6 +626,60 @@ fn the_manual_page_lists_the_prompt_commands() {
         "help",
         "quit",
     ] {
-        assert!(roff.contains(&format!("\\fB{usage}\\fR\n")), "{usage}: {roff}");
+        assert!(
+            roff.contains(&format!("\\fB{usage}\\fR\n")),
+            "{usage}: {roff}"
+        );
+    }
+}
+
+/// `bao man record` on a terminal, with `PATH` as given: the screen once it exits.
+fn man_on_a_terminal(path: &str) -> String {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_bao"));
+    cmd.args(["man", "record"])
+        .current_dir(dir.path())
+        .env("PATH", path)
+        .env("MANPAGER", "cat")
+        .env("PAGER", "cat")
+        .env("MANWIDTH", "80")
+        .env("TERM", "xterm")
+        .env("LANG", "C.UTF-8");
+    let mut session = Session::spawn(cmd).expect("bao starts on a pty");
+    session
+        .get_process_mut()
+        .set_window_size(COLS, ROWS)
+        .expect("the window size is set");
+    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    let mut out = Vec::new();
+    if let Ok(found) = session.expect(expectrl::Eof) {
+        out.extend_from_slice(found.as_bytes());
+    }
+    // Bold and underline as a pager without a terminal gets them: `X\bX`, `_\bX`.
+    let text = String::from_utf8_lossy(&out);
+    let mut plain = String::new();
+    for c in text.chars() {
+        if c == '\u{8}' {
+            plain.pop();
+        } else {
+            plain.push(c);
+        }
+    }
+    plain
+}
+
+#[test]
+fn man_to_a_terminal_renders_the_page_or_says_how_to_read_it() {
+    // No `man` on the PATH: the way to read the page, not roff.
+    let empty = tempfile::tempdir().expect("a temporary directory");
+    let text = man_on_a_terminal(&empty.path().display().to_string());
+    assert!(text.contains("man -l -") && !text.contains(".SH"), "{text}");
+    // With `man`, the page rendered: no roff requests, the section heading as text.
+    if Path::new("/usr/bin/man").exists() {
+        let text = man_on_a_terminal("/usr/bin:/bin");
+        assert!(
+            text.contains("PROMPT COMMANDS") && !text.contains(".SH"),
+            "{text}"
+        );
     }
 }

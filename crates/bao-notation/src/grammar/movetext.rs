@@ -660,5 +660,8 @@ fn token_len(word: &str) -> usize {
 /// Whether a word is made of what follows a pit in a move token only: a sign (`<`, `>`),
 /// `*`, `+`, `#` (`>`, `<*`, `*`).
 fn is_move_suffix(word: &str) -> bool {
-    !word.is_empty() && word.bytes().all(|b| matches!(b, b'<' | b'>' | b'*' | b'+' | b'#'))
+    !word.is_empty()
+        && word
+            .bytes()
+            .all(|b| matches!(b, b'<' | b'>' | b'*' | b'+' | b'#'))
 }

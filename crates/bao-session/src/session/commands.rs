@@ -168,12 +168,17 @@ impl Session {
     fn is_fresh_match_game(&self) -> bool {
         let i = self.current();
         let game = self.game();
-        let number = game.tag("Game").and_then(|t| t.value.trim().parse::<usize>().ok());
+        let number = game
+            .tag("Game")
+            .and_then(|t| t.value.trim().parse::<usize>().ok());
         i > 0
             && number.is_some_and(|n| n > 1)
             && game.movetext.is_empty()
             && game.comments.is_empty()
-            && self.record.games[i - 1].value.tag("Match").map(|t| t.value.trim())
+            && self.record.games[i - 1]
+                .value
+                .tag("Match")
+                .map(|t| t.value.trim())
                 == game.tag("Match").map(|t| t.value.trim())
     }
 
@@ -188,8 +193,14 @@ impl Session {
         let game = self.game_mut();
         game.result = Some(Spanned::bare(GameResult::Unknown));
         game.tags.retain(|t| t.value.name.value != "Termination");
-        if let Some(t) = game.tags.iter_mut().find(|t| t.value.name.value == "Result") {
-            GameResult::Unknown.as_str().clone_into(&mut t.value.value.value);
+        if let Some(t) = game
+            .tags
+            .iter_mut()
+            .find(|t| t.value.name.value == "Result")
+        {
+            GameResult::Unknown
+                .as_str()
+                .clone_into(&mut t.value.value.value);
         }
         self.stage = Stage::Moves;
         if by_rules {
@@ -279,7 +290,11 @@ impl Session {
     }
 
     /// The answer to an ending's confirmation.
-    pub(super) fn confirm(&mut self, answer: &str, out: &mut Vec<Reply>) -> Result<(), SessionError> {
+    pub(super) fn confirm(
+        &mut self,
+        answer: &str,
+        out: &mut Vec<Reply>,
+    ) -> Result<(), SessionError> {
         let Stage::Confirming(end) = &self.stage else {
             return Ok(());
         };

@@ -67,7 +67,11 @@ impl Session {
             .min(before.len() - from);
         // The text the move added: its move number (the writer's), then the move.
         let added = &text[from..text.len() - tail];
-        let token = added.trim().rsplit(char::is_whitespace).next().unwrap_or_default();
+        let token = added
+            .trim()
+            .rsplit(char::is_whitespace)
+            .next()
+            .unwrap_or_default();
         let start = from + added.rfind(token).unwrap_or(0);
         let range = start..start + token.len();
         let report = check_text(&self.name, Arc::from(text), &CheckOptions::default());

@@ -69,7 +69,10 @@ fn glyphs_are_saved_in_order_as_typed() {
     // Only digits after `$`.
     for bad in ["$+5", "$ 5", "$-1", "$256"] {
         assert!(
-            matches!(line(&mut s, bad)[..], [Reply::Refused(Refusal::NoGlyph { .. })]),
+            matches!(
+                line(&mut s, bad)[..],
+                [Reply::Refused(Refusal::NoGlyph { .. })]
+            ),
             "{bad}"
         );
     }
@@ -142,7 +145,10 @@ fn resign_time_and_draw() {
     let [Reply::Confirm(c)] = &replies[..] else {
         panic!("{replies:?}");
     };
-    assert_eq!((c.ending, c.loser), (Ending::TimeForfeit, Some(Side::North)));
+    assert_eq!(
+        (c.ending, c.loser),
+        (Ending::TimeForfeit, Some(Side::North))
+    );
     assert!(matches!(s.prompt(), Some(Prompt::Confirm(_))));
     assert!(matches!(
         line(&mut s, "maybe")[..],
@@ -173,7 +179,10 @@ fn resign_time_and_draw() {
         "{replies:?}"
     );
     let text = read(&file);
-    assert!(!text.contains("Termination") && text.ends_with("\n\n*\n"), "{text}");
+    assert!(
+        !text.contains("Termination") && text.ends_with("\n\n*\n"),
+        "{text}"
+    );
     assert_eq!(move_prompt(&s), "1. South");
     assert!(checks_clean(&file));
 }
@@ -201,7 +210,11 @@ fn an_ending_asked_to_be_confirmed_never_swallows_a_move() {
     assert!(
         matches!(
             &replies[..],
-            [Reply::QuestionDropped { .. }, Reply::TookBack(_), Reply::Board(_)]
+            [
+                Reply::QuestionDropped { .. },
+                Reply::TookBack(_),
+                Reply::Board(_)
+            ]
         ),
         "{replies:?}"
     );

@@ -1,8 +1,6 @@
 //! Opening, resuming and leaving: what is on disk when.
 
-use bao_session::{
-    Input, Left, OpenError, Options, Prompt, Question, Reply, Session,
-};
+use bao_session::{Input, Left, OpenError, Options, Prompt, Question, Reply, Session};
 
 use crate::{checks_clean, defaults, line, move_prompt, read, started, temp, ENDGAME};
 
@@ -52,7 +50,10 @@ fn a_game_the_rules_ended_gets_its_result_on_resuming() {
         "{replies:?}"
     );
     let text = read(&file);
-    assert!(text.ends_with("\n\n1. A5< *\n") && !text.contains("Termination"), "{text}");
+    assert!(
+        text.ends_with("\n\n1. A5< *\n") && !text.contains("Termination"),
+        "{text}"
+    );
     assert_eq!(move_prompt(&s), "1... North");
     assert!(checks_clean(&file));
 }
@@ -87,7 +88,10 @@ fn a_finished_game_is_reopened_and_a_match_goes_on() {
     );
     let replies = line(&mut s, "u");
     assert!(
-        matches!(replies[..], [Reply::ResultTakenBack { .. }, Reply::Board(_)]),
+        matches!(
+            replies[..],
+            [Reply::ResultTakenBack { .. }, Reply::Board(_)]
+        ),
         "{replies:?}"
     );
     line(&mut s, "a6<*");
@@ -96,7 +100,10 @@ fn a_finished_game_is_reopened_and_a_match_goes_on() {
         text.starts_with("[Result \"0-1\"]\n[Termination \"resignation\"]\n\n0-1\n\n"),
         "{text}"
     );
-    assert!(text.ends_with("[Result \"*\"]\n\n1. A6>* a6<* *\n"), "{text}");
+    assert!(
+        text.ends_with("[Result \"*\"]\n\n1. A6>* a6<* *\n"),
+        "{text}"
+    );
     assert!(checks_clean(&file));
 
     std::fs::write(
@@ -122,10 +129,17 @@ fn a_finished_game_is_reopened_and_a_match_goes_on() {
     s2.start().unwrap();
     let replies = line(&mut s2, "undo");
     assert!(
-        matches!(replies[..], [Reply::ResultTakenBack { .. }, Reply::Board(_)]),
+        matches!(
+            replies[..],
+            [Reply::ResultTakenBack { .. }, Reply::Board(_)]
+        ),
         "{replies:?}"
     );
-    assert!(read(&file).ends_with("[Game \"1\"]\n\n*\n"), "{}", read(&file));
+    assert!(
+        read(&file).ends_with("[Game \"1\"]\n\n*\n"),
+        "{}",
+        read(&file)
+    );
     // Leaving before the next game is written leaves the file alone.
     let replies = s.handle(Input::Leave).unwrap();
     assert!(matches!(replies[..], [Reply::Left(Left::NothingWritten)]));

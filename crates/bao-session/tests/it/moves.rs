@@ -168,7 +168,10 @@ fn a_question_never_swallows_a_move_or_a_command() {
     assert!(
         matches!(
             replies[..],
-            [Reply::QuestionDropped { .. }, Reply::Left(Left::Saved { plies: 1 })]
+            [
+                Reply::QuestionDropped { .. },
+                Reply::Left(Left::Saved { plies: 1 })
+            ]
         ),
         "{replies:?}"
     );
@@ -179,7 +182,11 @@ fn a_question_never_swallows_a_move_or_a_command() {
     assert!(
         matches!(
             replies[..],
-            [Reply::QuestionDropped { .. }, Reply::Illegal { .. }, Reply::Legal(_)]
+            [
+                Reply::QuestionDropped { .. },
+                Reply::Illegal { .. },
+                Reply::Legal(_)
+            ]
         ),
         "{replies:?}"
     );
