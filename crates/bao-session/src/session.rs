@@ -128,6 +128,9 @@ pub struct Session {
     /// Whether a game was entered for recording: from then on, leaving reports what is
     /// saved.
     playing: bool,
+    /// A move or a command was given at a tag question: the questions left take their
+    /// defaults.
+    defaults_now: bool,
 }
 
 impl Session {
@@ -164,6 +167,7 @@ impl Session {
             live: None,
             stage: Stage::Unstarted,
             playing: false,
+            defaults_now: false,
         })
     }
 
@@ -279,6 +283,27 @@ impl Session {
     fn line(&mut self, line: &str, out: &mut Vec<Reply>) -> Result<(), SessionError> {
         match &self.stage {
             Stage::NextGame(_) if is_undo(line) => self.undo_result(out),
+            Stage::NewRecord(_) | Stage::NextGame(_) if is_quit(line) => {
+                self.leave(out);
+                Ok(())
+            }
+            Stage::NewRecord(_) | Stage::NextGame(_) if is_move(line) => {
+                // A move at a tag question: the questions left take their defaults, the
+                // game is written, and the move is taken as typed. (Any other text, a
+                // command word too, is the answer: a tag may say anything.)
+                self.defaults_now = true;
+                let setup = if matches!(self.stage, Stage::NewRecord(_)) {
+                    self.answer_setup(out)
+                } else {
+                    self.answer_next_game(out)
+                };
+                self.defaults_now = false;
+                setup?;
+                out.push(Reply::QuestionDropped {
+                    line: line.trim().to_owned(),
+                });
+                self.move_line(line.trim(), out)
+            }
             Stage::NewRecord(_) | Stage::NextGame(_) => self.answer(line, out),
             Stage::Moves | Stage::Finished => self.move_line(line.trim(), out),
             Stage::Choosing(_) => self.choose(line, out),
@@ -292,11 +317,7 @@ impl Session {
     /// taken at the move prompt; returns whether it was.
     fn drop_question(&mut self, line: &str, out: &mut Vec<Reply>) -> Result<bool, SessionError> {
         let line = line.trim();
-        let number = !line.is_empty() && line.bytes().all(|b| b.is_ascii_digit());
-        let is_input = !number
-            && (command::parse(line) != Parsed::NotACommand
-                || crate::game::read_move(line).is_ok());
-        if !is_input {
+        if !is_input(line) {
             return Ok(false);
         }
         self.stage = Stage::Moves;
@@ -391,7 +412,7 @@ impl Session {
 
     /// Whether the session answers its questions itself (with their defaults).
     fn answers_itself(&self) -> bool {
-        self.options.take_defaults || self.options.asking == Asking::Never
+        self.options.take_defaults || self.options.asking == Asking::Never || self.defaults_now
     }
 
     /// Replays the current game and starts taking its moves.
@@ -521,6 +542,29 @@ impl Session {
         }));
         self.answer_next_game(out)
     }
+}
+
+/// Whether a line given at a question is a move or a command rather than an answer: a
+/// command word, or a move (a bare number is always an answer, never a K.I.B.A.
+/// number-only pit; an empty line too).
+fn is_input(line: &str) -> bool {
+    let line = line.trim();
+    let number = line.bytes().all(|b| b.is_ascii_digit());
+    !number && (command::parse(line) != Parsed::NotACommand || crate::game::read_move(line).is_ok())
+}
+
+/// Whether a line reads as one move (not a bare number, which is an answer).
+fn is_move(line: &str) -> bool {
+    let line = line.trim();
+    !line.bytes().all(|b| b.is_ascii_digit()) && crate::game::read_move(line).is_ok()
+}
+
+/// Whether a line is the `quit` command (or an alias) alone.
+fn is_quit(line: &str) -> bool {
+    matches!(
+        command::parse(line.trim()),
+        Parsed::Command(Command::Quit { rest: None })
+    )
 }
 
 /// Whether a line is the `undo` command (or its alias).

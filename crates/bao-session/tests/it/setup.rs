@@ -243,3 +243,41 @@ fn the_players_of_a_match_game_change_seats_by_default() {
     assert_eq!(move_prompt(&s), "1. South");
     assert!(read(&file).contains("[South \"Chris\"]\n[North \"Bakari\"]"));
 }
+
+#[test]
+fn a_move_at_a_tag_question_takes_the_defaults_and_is_played() {
+    let (_dir, file) = temp();
+    let options = Options {
+        today: "2026.11.29".to_owned(),
+        ..Options::default()
+    };
+    let (mut s, _) = started(&file, options.clone());
+    line(&mut s, "Club night");
+    let replies = line(&mut s, "A6>*");
+    assert!(
+        matches!(
+            &replies[..],
+            [Reply::Recording, Reply::Board(_), Reply::QuestionDropped { line }, Reply::Played(_), Reply::Board(_)]
+                if line == "A6>*"
+        ),
+        "{replies:?}"
+    );
+    let text = read(&file);
+    assert!(
+        text.contains("[Event \"Club night\"]\n[Site \"?\"]"),
+        "{text}"
+    );
+    assert!(text.ends_with("\n\n1. A6>* *\n"), "{text}");
+    // `quit` alone at a question leaves with nothing written; any other text is an answer.
+    let (_dir, file) = temp();
+    let (mut s, _) = started(&file, options);
+    line(&mut s, "Quit smoking club");
+    assert_eq!(question(&s).0, Question::Site);
+    let replies = line(&mut s, "quit");
+    assert!(matches!(
+        replies[..],
+        [Reply::Left(bao_session::Left::NothingWritten)]
+    ));
+    assert!(s.prompt().is_none());
+    assert!(!file.exists());
+}
