@@ -46,8 +46,10 @@ impl Session {
     /// named [`TYPED`]), not against a line of a record file that holds no such move.
     pub(super) fn explain_illegal(&self, item: &MoveItem, out: &mut Vec<Reply>) {
         let mut record = self.record.clone();
+        // The move alone (its glyphs would follow it in the text).
         let mut typed = item.clone();
         typed.number = None;
+        typed.nags.clear();
         if let Some(g) = record.games.get_mut(self.current()) {
             g.value.movetext.push(Spanned::bare(Element::Move(typed)));
         }

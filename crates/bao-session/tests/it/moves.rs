@@ -59,6 +59,16 @@ fn an_illegal_move_gets_the_validators_diagnostic_and_the_legal_moves() {
         panic!("{replies:?}");
     };
     assert_eq!(&*report.text, "2. A1<*");
+    // Glyphs typed with the move change nothing of it.
+    let replies = line(&mut s, "A1<* !? $14");
+    let [Reply::Illegal {
+        report: Some(report),
+        ..
+    }, Reply::Legal(_)] = &replies[..]
+    else {
+        panic!("{replies:?}");
+    };
+    assert_eq!(&*report.text, "2. A1<*");
 }
 
 #[test]
