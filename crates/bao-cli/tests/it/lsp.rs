@@ -22,6 +22,10 @@ fn message(v: &Value) -> Vec<u8> {
     frame(v.to_string().as_bytes())
 }
 
+fn send(stdin: &mut impl Write, v: Value) {
+    stdin.write_all(&message(&v)).unwrap();
+}
+
 /// Reads framed messages from the server into a channel.
 fn reader(out: impl Read + Send + 'static) -> mpsc::Receiver<Value> {
     let (tx, rx) = mpsc::channel();
@@ -77,13 +81,17 @@ fn bao_lsp_over_pipes_survives_a_message_that_is_not_utf8() {
     let mut stdin = child.stdin.take().unwrap();
     let rx = reader(child.stdout.take().unwrap());
     let uri = "file:///p.bao";
-    let mut send = |v: Value| stdin.write_all(&message(&v)).unwrap();
     send(
+        &mut stdin,
         json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}),
     );
     wait_for(&rx, |m| m["id"] == 1);
-    send(json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
     send(
+        &mut stdin,
+        json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+    );
+    send(
+        &mut stdin,
         json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument":
         {"uri": uri, "languageId": "bao", "version": 1, "text": "1. A5<* *\n"}}}),
     );
@@ -97,16 +105,15 @@ fn bao_lsp_over_pipes_survives_a_message_that_is_not_utf8() {
     let text = r#"{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///p.bao","version":2},"contentChanges":[{"text":"1. A6<* @@ *\n"}]}}"#;
     let (a, b) = text.split_once("@@").unwrap();
     let raw = [a.as_bytes(), &[0xff, 0xfe], b.as_bytes()].concat();
-    drop(send);
     stdin.write_all(&frame(&raw)).unwrap();
     // And a message that is no JSON at all.
     stdin.write_all(&frame(b"{not json")).unwrap();
-    let mut send = |v: Value| stdin.write_all(&message(&v)).unwrap();
     let d = wait_for(&rx, |m| {
         m["method"] == "textDocument/publishDiagnostics" && m["params"]["version"] == 2
     });
     assert!(!d["params"]["diagnostics"].as_array().unwrap().is_empty());
     send(
+        &mut stdin,
         json!({"jsonrpc": "2.0", "id": 2, "method": "textDocument/hover", "params":
         {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 4}}}),
     );
@@ -118,10 +125,15 @@ fn bao_lsp_over_pipes_survives_a_message_that_is_not_utf8() {
             .contains("```text"),
         "{h}"
     );
-    send(json!({"jsonrpc": "2.0", "id": 3, "method": "shutdown", "params": null}));
+    send(
+        &mut stdin,
+        json!({"jsonrpc": "2.0", "id": 3, "method": "shutdown", "params": null}),
+    );
     wait_for(&rx, |m| m["id"] == 3);
-    send(json!({"jsonrpc": "2.0", "method": "exit", "params": null}));
-    drop(send);
+    send(
+        &mut stdin,
+        json!({"jsonrpc": "2.0", "method": "exit", "params": null}),
+    );
     drop(stdin);
     let status = child.wait().unwrap();
     let mut err = String::new();
