@@ -32,6 +32,9 @@ pub struct Overlay {
     pub lap_ends: Vec<(u64, Pit)>,
     /// How many laps the move had (more than `lap_ends` holds when the trace was cut short).
     pub laps_total: u64,
+    /// A move that never ends: the lap whose end state recurs, and every how many laps
+    /// (the lap ends drawn are those up to the cycle's first repeat).
+    pub cycle: Option<(u64, u64)>,
     /// The captures in order.
     pub captures: Vec<CaptureMark>,
     /// The pit this move made takasia'd (written `**`).
@@ -55,6 +58,7 @@ impl Overlay {
             first_lap: None,
             lap_ends: Vec::new(),
             laps_total: 0,
+            cycle: None,
             captures: Vec::new(),
             takasia: None,
             safari: false,
@@ -72,8 +76,20 @@ impl Overlay {
             mv: Some(trace.mv),
             start: Some(trace.placement.unwrap_or(trace.mv.pit)),
             first_lap: trace.laps.first().map(|l| (l.start, l.direction)),
-            lap_ends: trace.laps.iter().map(|l| (l.number, l.end)).collect(),
+            lap_ends: trace
+                .laps
+                .iter()
+                .filter(|l| {
+                    trace.never_ending.is_none_or(|n| {
+                        l.number <= n.cycle_start_lap.saturating_add(n.period)
+                    })
+                })
+                .map(|l| (l.number, l.end))
+                .collect(),
             laps_total: trace.laps_total,
+            cycle: trace
+                .never_ending
+                .map(|n| (n.cycle_start_lap, n.period)),
             captures: trace
                 .captures
                 .iter()
@@ -104,8 +120,9 @@ impl Overlay {
         Some(s)
     }
 
-    /// A one-line summary in the words of `rules`' variant:
-    /// `South A4>: 3 laps; captured a5 (3), a4 (2)`.
+    /// A one-line summary in the words of `rules`' variant, with every capture:
+    /// `South A4>: 3 laps; captured a5 (3), a4 (2)`; a move that never ends says where its
+    /// cycle starts instead of counting laps.
     #[must_use]
     pub fn summary(&self, rules: &RuleSet) -> String {
         let mut s = String::from(crate::layout::side_title(self.mover));
@@ -114,7 +131,12 @@ impl Overlay {
             s.push_str(&mv);
         }
         let mut parts: Vec<String> = Vec::new();
-        if self.laps_total > 0 {
+        if let Some((from, period)) = self.cycle {
+            parts.push(format!(
+                "never ends: repeats every {period} lap{} from lap {from}",
+                if period == 1 { "" } else { "s" }
+            ));
+        } else if self.laps_total > 0 {
             let n = self.laps_total;
             parts.push(format!("{n} lap{}", if n == 1 { "" } else { "s" }));
         }
@@ -125,15 +147,9 @@ impl Overlay {
             let shown: Vec<String> = self
                 .captures
                 .iter()
-                .take(3)
                 .map(|c| format!("{} ({})", c.pit, c.seeds))
                 .collect();
-            let more = if self.captures.len() > 3 {
-                format!(" and {} more", self.captures.len() - 3)
-            } else {
-                String::new()
-            };
-            parts.push(format!("captured {}{more}", shown.join(", ")));
+            parts.push(format!("captured {}", shown.join(", ")));
         }
         if let Some(t) = self.takasia {
             parts.push(format!("{} {t}", rules.names().takasia));

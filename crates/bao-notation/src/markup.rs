@@ -235,6 +235,30 @@ impl Markup {
         close + 1
     }
 
+    /// The text of a comment without its markup commands (each `[%...]` up to its `]`), with
+    /// the spaces they leave trimmed: what a reader is shown.
+    ///
+    /// ```
+    /// use bao_notation::Markup;
+    ///
+    /// assert_eq!(Markup::strip("Threat! [%csl Ra5] [%cal GA6a6]"), "Threat!");
+    /// ```
+    #[must_use]
+    pub fn strip(text: &str) -> String {
+        if !text.contains("[%") {
+            return text.to_owned();
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(p) = rest.find("[%") {
+            out.push_str(&rest[..p]);
+            rest = rest[p..].find(']').map_or("", |q| &rest[p + q + 1..]);
+        }
+        out.push_str(rest);
+        let words: Vec<&str> = out.split(' ').filter(|w| !w.is_empty()).collect();
+        words.join(" ").trim().to_owned()
+    }
+
     /// Whether there is nothing to draw.
     #[must_use]
     pub fn is_empty(&self) -> bool {
