@@ -106,7 +106,7 @@ struct Drawing {
     /// summary.
     #[arg(long)]
     no_last_move: bool,
-    /// Coloured pits and arrows to draw, written as in comments (spec/notation.md §4.1),
+    /// Coloured pits and arrows to draw, written as in comments (spec/notation.md §3.1),
     /// added to those of the position's comments: `[%csl Ga5,RA6][%cal GA6a6]`.
     #[arg(long, value_name = "MARKUP")]
     markup: Option<String>,

@@ -1,6 +1,6 @@
 //! What a diagram can show on top of a position: the story of one ply.
 
-use bao_core::{Direction, Event, Move, MoveTrace, Pit, Position, RuleSet, Setup, Side};
+use bao_core::{Direction, Event, Move, MoveTrace, Pit, Position, RuleSet, Setup, Side, Stage};
 
 /// A capture to mark: the pit emptied and where its seeds went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,6 +24,8 @@ pub struct Overlay {
     pub mover: Side,
     /// The move, for the caption.
     pub mv: Option<Move>,
+    /// The mover's stage when he moved.
+    pub stage: Option<Stage>,
     /// The pit the move started from (in namua: where the reserve seed was placed).
     pub start: Option<Pit>,
     /// The first lap: the pit its seeds were sown from and the direction.
@@ -33,7 +35,7 @@ pub struct Overlay {
     /// How many laps the move had (more than `lap_ends` holds when the trace was cut short).
     pub laps_total: u64,
     /// A move that never ends: the lap whose end state recurs, and every how many laps
-    /// (the lap ends drawn are those up to the cycle's first repeat).
+    /// (the lap ends kept are those up to that lap: how the move enters its cycle).
     pub cycle: Option<(u64, u64)>,
     /// The captures in order.
     pub captures: Vec<CaptureMark>,
@@ -54,6 +56,7 @@ impl Overlay {
         Self {
             mover,
             mv: None,
+            stage: None,
             start: None,
             first_lap: None,
             lap_ends: Vec::new(),
@@ -74,15 +77,16 @@ impl Overlay {
         Self {
             mover: trace.mover,
             mv: Some(trace.mv),
+            stage: Some(trace.stage),
             start: Some(trace.placement.unwrap_or(trace.mv.pit)),
             first_lap: trace.laps.first().map(|l| (l.start, l.direction)),
             lap_ends: trace
                 .laps
                 .iter()
                 .filter(|l| {
-                    trace.never_ending.is_none_or(|n| {
-                        l.number <= n.cycle_start_lap.saturating_add(n.period)
-                    })
+                    trace
+                        .never_ending
+                        .is_none_or(|n| l.number <= n.cycle_start_lap)
                 })
                 .map(|l| (l.number, l.end))
                 .collect(),

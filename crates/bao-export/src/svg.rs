@@ -314,7 +314,7 @@ pub fn board_svg(pos: &Position, opts: &SvgOptions, overlay: Option<&Overlay>) -
             }
         }
     }
-    side_panels(&mut svg, pos, opts, &pal, outcome.is_some(), &geo);
+    side_panels(&mut svg, pos, opts, &pal, outcome.is_some(), &geo, overlay);
     if opts.coordinates {
         coordinates(&mut svg, opts.flip, &pal);
     }
@@ -640,8 +640,13 @@ fn side_panels(
     pal: &Palette,
     game_over: bool,
     geo: &Geometry,
+    overlay: Option<&Overlay>,
 ) {
     let near = viewer(opts.flip);
+    // The mover of a mtaji move that ended the game still holds the seeds it was sowing.
+    let in_hand = overlay
+        .filter(|o| o.stage == Some(bao_core::Stage::Mtaji))
+        .map(|o| o.mover);
     for side in [near.opponent(), near] {
         let top = side != near;
         let p = &opts.id_prefix;
@@ -715,7 +720,7 @@ fn side_panels(
             .num("y", y_info)
             .num("font-size", 13)
             .attr("fill", pal.muted)
-            .text(&status_line(pos, side, " · ", game_over));
+            .text(&status_line(pos, side, " · ", game_over, in_hand == Some(side)));
     }
 }
 
@@ -851,10 +856,18 @@ fn draw_overlay(
     }
     for (pit, laps) in &ends {
         let (x, y) = centre(*pit, flip);
-        let mut text: Vec<String> = laps.iter().take(3).map(u64::to_string).collect();
-        if laps.len() > 3 {
-            text.truncate(2);
-            text.push("…".to_owned());
+        // At most 6 characters, so that badges of neighbouring pits never meet: "1,4,7",
+        // "12,…".
+        let mut text: Vec<String> = Vec::new();
+        for (k, n) in laps.iter().enumerate() {
+            let n = n.to_string();
+            let len: usize = text.iter().map(|t| t.len() + 1).sum::<usize>() + n.len();
+            let last = k + 1 == laps.len();
+            if len > 6 || (!last && len > 4) {
+                text.push("…".to_owned());
+                break;
+            }
+            text.push(n);
         }
         let mut lg = g.elem("g");
         lg.attr("id", format_args!("{p}lap-{pit}"));

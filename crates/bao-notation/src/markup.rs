@@ -6,7 +6,7 @@
 //! (coloured pits) or `[%cal ...]` (coloured arrows) with comma-separated items: a colour
 //! letter `G`, `R`, `Y` or `B` (green, red, yellow, blue) and a pit (`Ga5`), or a colour and
 //! two pits for an arrow from the first to the second (`GA6a6`). The grammar is
-//! `spec/notation.md` §4.1.
+//! `spec/notation.md` §3.1.
 
 use std::fmt;
 
