@@ -381,12 +381,13 @@ impl Diagram {
         };
         let index = game_index(&checked, self.pick.game)?;
         let path = self.line.clone().unwrap_or_default();
-        let line = game_line(&checked.record, &checked.replayed, index, &path).map_err(|e| {
-            match &self.line {
+        let line =
+            game_line(&checked.record, &checked.replayed, index, &path).map_err(|e| match &self
+                .line
+            {
                 Some(p) => CliError::Usage(format!("--line {p}: {e}")),
                 None => CliError::Internal(e.to_string()),
-            }
-        })?;
+            })?;
         let game = &checked.record.games[index].value;
         let last = line.steps.last().map_or(&line.start, |s| &s.after);
         let ending = if line.main {

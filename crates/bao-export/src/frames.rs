@@ -97,10 +97,14 @@ pub(crate) fn markup_before(elems: &[Spanned<Element>]) -> Markup {
 }
 
 fn comments_from(elems: &[Spanned<Element>], from: usize) -> impl Iterator<Item = &Comment> {
-    elems.get(from..).unwrap_or(&[]).iter().map_while(|e| match &e.value {
-        Element::Comment(c) => Some(c),
-        _ => None,
-    })
+    elems
+        .get(from..)
+        .unwrap_or(&[])
+        .iter()
+        .map_while(|e| match &e.value {
+            Element::Comment(c) => Some(c),
+            _ => None,
+        })
 }
 
 /// Game `index` (0-based, in `record.games`) along `path`: the main line for an empty path,
@@ -211,11 +215,10 @@ pub fn result_words(game: &Game, last: &Position) -> Option<String> {
     if last.outcome().is_some() {
         return None;
     }
-    let result = game
-        .result
-        .as_ref()
-        .map(|r| r.value)
-        .or_else(|| game.tag("Result").and_then(|r| GameResult::from_token(r.value.trim())))?;
+    let result = game.result.as_ref().map(|r| r.value).or_else(|| {
+        game.tag("Result")
+            .and_then(|r| GameResult::from_token(r.value.trim()))
+    })?;
     let termination = game
         .tag("Termination")
         .map(|t| t.value.trim().to_ascii_lowercase().replace([' ', '-'], "_"));

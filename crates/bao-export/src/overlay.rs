@@ -91,9 +91,7 @@ impl Overlay {
                 .map(|l| (l.number, l.end))
                 .collect(),
             laps_total: trace.laps_total,
-            cycle: trace
-                .never_ending
-                .map(|n| (n.cycle_start_lap, n.period)),
+            cycle: trace.never_ending.map(|n| (n.cycle_start_lap, n.period)),
             captures: trace
                 .captures
                 .iter()

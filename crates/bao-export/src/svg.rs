@@ -720,7 +720,13 @@ fn side_panels(
             .num("y", y_info)
             .num("font-size", 13)
             .attr("fill", pal.muted)
-            .text(&status_line(pos, side, " · ", game_over, in_hand == Some(side)));
+            .text(&status_line(
+                pos,
+                side,
+                " · ",
+                game_over,
+                in_hand == Some(side),
+            ));
     }
 }
 
@@ -1067,7 +1073,10 @@ fn draw_arrows(svg: &mut Elem<'_>, opts: &SvgOptions) {
             .num("y2", ey)
             .attr("stroke", colour)
             .num("stroke-width", 7)
-            .attr("marker-end", format_args!("url(#{p}mark-{})", a.colour.name()));
+            .attr(
+                "marker-end",
+                format_args!("url(#{p}mark-{})", a.colour.name()),
+            );
         if let Some(d) = arrow_dash(a.colour) {
             l.attr("stroke-dasharray", d);
         }
