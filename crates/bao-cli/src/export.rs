@@ -11,8 +11,8 @@ use bao_core::{BySide, Position, Side};
 use bao_export::json::{main_line, Step};
 use bao_export::{
     board_png, board_svg, game_html, game_line, player_names, record_json_pretty, result_words,
-    GameLine, HtmlOptions, JsonOptions, LinePath, Overlay, PngOptions, SeedStyle, SvgOptions,
-    Theme,
+    ExportError, GameLine, HtmlOptions, JsonOptions, LinePath, Overlay, PngOptions, SeedStyle,
+    SvgOptions, Theme,
 };
 use bao_notation::Markup;
 use bao_validate::{check_bytes, CheckOptions, Checked};
@@ -382,11 +382,13 @@ impl Diagram {
         let index = game_index(&checked, self.pick.game)?;
         let path = self.line.clone().unwrap_or_default();
         let line =
-            game_line(&checked.record, &checked.replayed, index, &path).map_err(|e| match &self
-                .line
-            {
-                Some(p) => CliError::Usage(format!("--line {p}: {e}")),
-                None => CliError::Internal(e.to_string()),
+            game_line(&checked.record, &checked.replayed, index, &path).map_err(|e| {
+                match (&self.line, e) {
+                    (Some(p), ExportError::NoSuchLine(e)) => {
+                        CliError::Usage(format!("--line {p}: {e}"))
+                    }
+                    (_, e) => CliError::Internal(e.to_string()),
+                }
             })?;
         let game = &checked.record.games[index].value;
         let last = line.steps.last().map_or(&line.start, |s| &s.after);

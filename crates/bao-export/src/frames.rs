@@ -111,8 +111,9 @@ fn comments_from(elems: &[Spanned<Element>], from: usize) -> impl Iterator<Item 
 /// else the variation it names, with the main line's plies before it.
 ///
 /// # Errors
-/// [`ExportError::Replay`] when the game does not exist or did not replay, or the path names
-/// a ply or a variation the game does not have.
+/// [`ExportError::Replay`] when the game does not exist or did not replay,
+/// [`ExportError::NoSuchLine`] when the path names a ply or a variation the game does not
+/// have.
 pub fn game_line(
     record: &Record,
     replayed: &[ReplayedGame],
@@ -145,7 +146,7 @@ pub fn game_line(
                 markup: markup_after(elems, i),
             });
         }
-        let missing = |what: String| ExportError::Replay(format!("game {number}: {what}"));
+        let missing = |what: String| ExportError::NoSuchLine(format!("game {number}: {what}"));
         let Some(at) = found else {
             return Err(missing(format!("the line {taken}has no ply {ply}")));
         };

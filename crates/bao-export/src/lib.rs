@@ -80,6 +80,9 @@ pub enum ExportError {
     /// A game of the record cannot be replayed (export only valid records).
     #[error("cannot replay the record: {0}")]
     Replay(String),
+    /// A line asked for (`5.2`) that the game does not have.
+    #[error("{0}")]
+    NoSuchLine(String),
     /// An exported JSON cannot be turned back into a record.
     #[error("cannot import the JSON: {0}")]
     Import(String),
