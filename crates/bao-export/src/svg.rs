@@ -588,7 +588,7 @@ fn draw_pit(g: &mut Elem<'_>, pos: &Position, pit: Pit, opts: &SvgOptions, pal: 
                 "dormant"
             };
             // In the gap between the two front rows, clear of the pit's seeds and badges.
-            let label_y = if y < MID_Y { y + R + 10 } else { y - R - 4 };
+            let label_y = if y < MID_Y { y + R + 12 } else { y - R - 6 };
             pg.elem("text")
                 .num("x", x)
                 .num("y", label_y)
@@ -787,7 +787,7 @@ fn draw_overlay(
     for (i, (from, kichwa)) in paths.iter().enumerate() {
         let (x0, y0) = centre(*from, flip);
         let (x1, y1) = centre(*kichwa, flip);
-        let lane = MID_Y - 4 + 4 * (i as i32 % 3);
+        let lane = MID_Y - 3 + 3 * (i as i32 % 3);
         let edge = |y: i32| if y < MID_Y { y + R } else { y - R };
         g.elem("polyline")
             .attr("id", format_args!("{p}path-{from}-{kichwa}"))
