@@ -85,23 +85,25 @@ impl GameLine {
     }
 }
 
-/// The markup of the comments right after element `i` of a line (up to the next move or
-/// variation).
+/// The markup of the comments after element `i` of a line, up to the next move (those
+/// after its variations included: the comments the JSON export gives the ply).
 pub(crate) fn markup_after(elems: &[Spanned<Element>], i: usize) -> Markup {
     Markup::of_comments(comments_from(elems, i + 1).map(|c| c.text.as_str()))
 }
 
-/// The markup of the comments before a line's first element that is not a comment.
+/// The markup of the comments before a line's first move.
 pub(crate) fn markup_before(elems: &[Spanned<Element>]) -> Markup {
     Markup::of_comments(comments_from(elems, 0).map(|c| c.text.as_str()))
 }
 
+/// The comments from element `from` up to the next move.
 fn comments_from(elems: &[Spanned<Element>], from: usize) -> impl Iterator<Item = &Comment> {
     elems
         .get(from..)
         .unwrap_or(&[])
         .iter()
-        .map_while(|e| match &e.value {
+        .take_while(|e| !matches!(e.value, Element::Move(_)))
+        .filter_map(|e| match &e.value {
             Element::Comment(c) => Some(c),
             _ => None,
         })
