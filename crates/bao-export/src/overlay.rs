@@ -132,6 +132,33 @@ impl Overlay {
             s.push(' ');
             s.push_str(&mv);
         }
+        let parts = self.parts(rules);
+        if !parts.is_empty() {
+            s.push_str(": ");
+            s.push_str(&parts.join("; "));
+        }
+        s
+    }
+
+    /// What the move did, in the words of `rules`' variant, every capture listed:
+    /// `3 laps; captured a5 (3), a4 (2)` (empty for a move that did nothing to say).
+    ///
+    /// ```
+    /// use bao_core::{Position, RuleSet};
+    /// use bao_export::Overlay;
+    ///
+    /// let start = Position::start(RuleSet::KISWAHILI);
+    /// let mv = "A6<*".parse().unwrap();
+    /// let (_, trace) = start.play(&mv).unwrap();
+    /// assert_eq!(Overlay::from_trace(&start, &trace).effect(&RuleSet::KISWAHILI), "1 lap");
+    /// ```
+    #[must_use]
+    pub fn effect(&self, rules: &RuleSet) -> String {
+        self.parts(rules).join("; ")
+    }
+
+    /// The parts of [`Overlay::summary`] and [`Overlay::effect`].
+    fn parts(&self, rules: &RuleSet) -> Vec<String> {
         let mut parts: Vec<String> = Vec::new();
         if let Some((from, period)) = self.cycle {
             parts.push(format!(
@@ -156,10 +183,6 @@ impl Overlay {
         if let Some(t) = self.takasia {
             parts.push(format!("{} {t}", rules.names().takasia));
         }
-        if !parts.is_empty() {
-            s.push_str(": ");
-            s.push_str(&parts.join("; "));
-        }
-        s
+        parts
     }
 }

@@ -92,7 +92,7 @@ pub use ast::{
 };
 pub use dialect::{Directions, SignUse, UnknownDirections};
 pub use error::{SourcedError, SyntaxCode, SyntaxError, SyntaxReport, SYNTAX_CODES};
-pub use grammar::{KNOWN_TAGS, MAX_VARIATION_DEPTH};
+pub use grammar::{is_tag_name, KNOWN_TAGS, MAX_VARIATION_DEPTH};
 pub use limits::Limits;
 pub use line::{read_move_line, MoveLineError};
 pub use markup::{ArrowMark, MarkColour, Markup, MarkupError, PitMark};
