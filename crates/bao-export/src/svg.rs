@@ -428,20 +428,26 @@ impl Geometry {
 fn wrap(text: &str) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     for para in text.lines() {
-        let mut line = String::new();
+        // `A4 (2)` is one unit: a pit and its count stay on one line.
+        let mut units: Vec<String> = Vec::new();
         for word in para.split(' ').filter(|w| !w.is_empty()) {
-            // `A4 (2)` stays on one line.
-            let glued = word.starts_with('(') && !line.is_empty();
-            if !glued
-                && !line.is_empty()
-                && line.chars().count() + 1 + word.chars().count() > CAPTION_CHARS
-            {
+            match units.last_mut() {
+                Some(last) if word.starts_with('(') => {
+                    last.push(' ');
+                    last.push_str(word);
+                }
+                _ => units.push(word.to_owned()),
+            }
+        }
+        let mut line = String::new();
+        for unit in units {
+            if !line.is_empty() && line.chars().count() + 1 + unit.chars().count() > CAPTION_CHARS {
                 lines.push(std::mem::take(&mut line));
             }
             if !line.is_empty() {
                 line.push(' ');
             }
-            line.push_str(word);
+            line.push_str(&unit);
         }
         if !line.is_empty() {
             lines.push(line);
@@ -862,22 +868,10 @@ fn draw_overlay(
     }
     for (pit, laps) in &ends {
         let (x, y) = centre(*pit, flip);
-        // At most 6 characters, so that badges of neighbouring pits never meet: "1,4,7",
-        // "12,…".
-        let mut text: Vec<String> = Vec::new();
-        for (k, n) in laps.iter().enumerate() {
-            let n = n.to_string();
-            let len: usize = text.iter().map(|t| t.len() + 1).sum::<usize>() + n.len();
-            let last = k + 1 == laps.len();
-            if len > 6 || (!last && len > 4) {
-                text.push("…".to_owned());
-                break;
-            }
-            text.push(n);
-        }
+        let text = lap_text(laps, if opts.show_changes { 3 } else { 5 });
         let mut lg = g.elem("g");
         lg.attr("id", format_args!("{p}lap-{pit}"));
-        badge(&mut lg, x + 18, y - 24, &text.join(","), pal.lap, pal);
+        badge(&mut lg, x + 14, y - 24, &text, pal.lap, pal);
     }
 
     drop(g);
@@ -955,6 +949,35 @@ fn takasia_marks(
             .attr("stroke-dasharray", "2 4");
         badge(&mut g, x + 18, y + 24, &letter, pal.takasia, pal);
     }
+}
+
+/// The lap numbers of a badge in at most `room` characters (the first always shown, `…`
+/// for those left out), so that a badge stays clear of its neighbours: "1,4,7", "12,…".
+/// With the change marks shown, `room` is 3: the badge then never meets the mark of the
+/// pit to its right.
+fn lap_text(laps: &[u64], room: usize) -> String {
+    let mut text = String::new();
+    for (k, n) in laps.iter().enumerate() {
+        let n = n.to_string();
+        let sep = usize::from(!text.is_empty());
+        let len = text.chars().count() + sep + n.len();
+        let last = k + 1 == laps.len();
+        // A number that is not the last needs room for ",…" after it.
+        let fits = if last { len <= room } else { len + 2 <= room };
+        if !text.is_empty() && !fits {
+            text.push_str(",…");
+            return text;
+        }
+        if sep == 1 {
+            text.push(',');
+        }
+        text.push_str(&n);
+        if !fits {
+            text.push_str(",…");
+            return text;
+        }
+    }
+    text
 }
 
 /// A small pill with text, centred on (x, y), moved in as far as it takes to stay inside
@@ -1080,5 +1103,38 @@ fn draw_arrows(svg: &mut Elem<'_>, opts: &SvgOptions) {
         if let Some(d) = arrow_dash(a.colour) {
             l.attr("stroke-dasharray", d);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{lap_text, wrap};
+
+    #[test]
+    fn lap_badges_fit_their_room() {
+        let cases: [(&[u64], usize, &str); 8] = [
+            (&[5, 6, 21], 5, "5,6,…"),
+            (&[5, 6, 21], 3, "5,…"),
+            (&[14, 22], 5, "14,22"),
+            (&[14, 22], 3, "14,…"),
+            (&[1, 4, 7], 5, "1,4,7"),
+            (&[24], 3, "24"),
+            (&[7, 12], 3, "7,…"),
+            (&[547], 3, "547"),
+        ];
+        for (laps, room, want) in cases {
+            assert_eq!(lap_text(laps, room), want, "{laps:?} in {room}");
+        }
+    }
+
+    #[test]
+    fn captions_wrap_without_losing_a_word() {
+        let text = "North b4>#: 24 laps; captured A5 (2), A2 (3), A3 (4), A4 (1), A1 (1), A8 (2), A7 (2), A6 (2)";
+        let lines = wrap(text);
+        assert!(lines.len() > 1 && lines.iter().all(|l| l.chars().count() <= 68));
+        assert_eq!(lines.join(" "), text);
+        // A pit and its count stay together.
+        assert!(lines.iter().all(|l| !l.starts_with('(')));
+        assert!(wrap("").is_empty());
     }
 }
