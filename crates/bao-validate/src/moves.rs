@@ -388,22 +388,10 @@ impl Words<'_> {
         let mover = pos.to_move();
         let code = Code::for_resolve_error(err);
         let written = item.token.value.to_string();
-        let mut message = format!(
+        let message = format!(
             "{written} is illegal: {}",
             words::resolve_reason(err, rules)
         );
-        let never_ending = match err {
-            ResolveError::Illegal(e) => e.reason.never_ending(),
-            _ => None,
-        };
-        if let Some(ne) = never_ending {
-            message = format!(
-                "{written} never ends: its sowing repeats every {} lap{} from the end of lap {}",
-                ne.period,
-                if ne.period == 1 { "" } else { "s" },
-                ne.cycle_start_lap
-            );
-        }
         let d = CheckDiagnostic::new(code, self.n, message)
             .primary(item.token.span, primary_label(code, rules))
             .at_ply(ply);

@@ -197,8 +197,10 @@ pub fn reason(reason: &IllegalReason, rules: &RuleSet) -> String {
             move_list(captures)
         ),
         IllegalReason::NeverEnding(ne) => format!(
-            "the move never ends: from lap {} it repeats every {} laps",
-            ne.cycle_start_lap, ne.period
+            "the move never ends (its sowing repeats every {} lap{} from the end of lap {})",
+            ne.period,
+            if ne.period == 1 { "" } else { "s" },
+            ne.cycle_start_lap
         ),
         IllegalReason::FrontRowGuard { mover } => format!(
             "this {} would leave {mover}'s front row empty; a player's front row may never be emptied",
