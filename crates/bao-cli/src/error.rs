@@ -30,12 +30,7 @@ pub(crate) enum CliError {
 /// A rejected position JSON in the checker's words (`impossible position: ...`); the
 /// setup problems worded with the Kiswahili names, as they always were here.
 pub(crate) fn position_json_error(e: &bao_core::json::PositionJsonError) -> String {
-    use bao_core::json::PositionJsonProblem;
-    let names = bao_core::RuleSet::KISWAHILI.names();
-    bao_validate::words::impossible_position(e.problems.iter().map(|p| match p {
-        PositionJsonProblem::Setup(p) => bao_validate::words::setup_problem(p, &names),
-        other => other.to_string(),
-    }))
+    bao_validate::words::position_json_error(e, &bao_core::RuleSet::KISWAHILI.names())
 }
 
 impl CliError {

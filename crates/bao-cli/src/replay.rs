@@ -12,7 +12,7 @@ use std::io::{BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use bao_core::json::{OutcomeJson, PositionJson};
-use bao_core::{Move, MoveSpec, Position, ResolveError, RuleSet, UnknownPreset};
+use bao_core::{Move, MoveSpec, Position, ResolveError, RuleSet};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -157,7 +157,7 @@ fn replay_request(line: &[u8]) -> Replay {
     let Some(rules) = RuleSet::preset(&request.rules) else {
         return fail(ReplayError::line(
             "rules",
-            UnknownPreset(request.rules).to_string(),
+            bao_validate::words::unknown_preset(&request.rules),
         ));
     };
     let start = if request.position.is_null() {

@@ -211,7 +211,7 @@ fn rules_diagnostic(e: &RulesError, n: usize) -> CheckDiagnostic {
             n,
             format!("rule override `{part}` cannot be applied"),
         )
-        .primary(*span, error.to_string())
+        .primary(*span, words::rule_option_error(error))
         .help(match tag {
             RulesTag::RuleSet => {
                 "Overrides are written `name=value` after the preset, as in \

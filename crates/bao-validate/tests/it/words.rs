@@ -181,3 +181,35 @@ fn never_ending_is_worded_once() {
     );
 }
 
+/// The rules and position-JSON refusals are worded here, not in bao-core's `Display` (the
+/// CLI's messages, byte for byte as before).
+#[test]
+fn rule_and_position_json_refusals_are_worded_here() {
+    use bao_core::json::PositionJson;
+    use bao_core::RuleSpecError;
+    let presets = "kiswahili, kete, kujifunza, abstractplay, abstractplay-kujifunza";
+    assert_eq!(
+        words::unknown_preset("zanzibar"),
+        format!("unknown rule preset `zanzibar` (known: {presets})")
+    );
+    let e = RuleSet::from_spec("zanzibar").unwrap_err();
+    assert!(matches!(e, RuleSpecError::UnknownPreset(_)));
+    assert_eq!(
+        words::rule_spec_error(&e),
+        format!("unknown preset `zanzibar`; the presets are {presets}")
+    );
+    let e = RuleSet::from_spec("kiswahili takasia=sometimes").unwrap_err();
+    assert_eq!(
+        words::rule_spec_error(&e),
+        "rule option `takasia` cannot be `sometimes`: expected off, standard or abstractplay"
+    );
+    // South to move in mtaji with a hand of 22.
+    let mut json = PositionJson::from_position(&Position::start(RuleSet::KISWAHILI));
+    json.stage = bao_core::json::StageJson::Mtaji;
+    let e = json.to_position(RuleSet::KISWAHILI).unwrap_err();
+    assert_eq!(
+        words::position_json_error(&e, &RuleSet::KISWAHILI.names()),
+        "impossible position: stage is mtaji but south, to move, has 22 seeds in hand \
+         (namua while the hand is not empty, else mtaji)"
+    );
+}
