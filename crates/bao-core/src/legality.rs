@@ -3,7 +3,7 @@
 
 use crate::engine::{execute, Finish, Outcome as Run, Tracer};
 use crate::illegal::{IllegalReason, PlayError, ResolveError};
-use crate::movegen::{takasa_bits, Kind, MoveSet, MTAJI_MIN_SEEDS};
+use crate::movegen::{forced_kichwa, takasa_bits, Kind, MoveSet, MTAJI_MIN_SEEDS};
 use crate::pitset::PitSet;
 use crate::position::{EndReason, House, Outcome, Position};
 use crate::rules::Takasia;
@@ -255,14 +255,7 @@ impl Position {
                 }
             }
             if stage == Stage::Namua && mv.pit.facing().is_some_and(|f| self.get(f) > 0) {
-                let forced = if mv.pit.number() <= 2 {
-                    Some(Sign::Left)
-                } else if mv.pit.number() >= 7 {
-                    Some(Sign::Right)
-                } else {
-                    None
-                };
-                if let Some(forced) = forced.filter(|f| *f != mv.sign) {
+                if let Some(forced) = forced_kichwa(mv.pit.ring()).filter(|f| *f != mv.sign) {
                     return fail(IllegalReason::KichwaNotChoosable {
                         pit: mv.pit,
                         forced,
@@ -290,9 +283,7 @@ impl Position {
                     });
                 }
             }
-            if self.rules.takasia == Takasia::Standard
-                && self.blocked[side.index()] == Some(mv.pit.ring() as u8)
-            {
+            if self.capture_excluded(side) == Some(mv.pit.ring()) {
                 return fail(IllegalReason::TakasiaPit { pit: mv.pit });
             }
             return fail(IllegalReason::NotACapture { captures });
@@ -310,7 +301,7 @@ impl Position {
             }
         } else {
             let m = side.index();
-            if self.rules.takasia != Takasia::Off && self.blocked[m] == Some(mv.pit.ring() as u8) {
+            if self.takasa_excluded() == Some(mv.pit.ring()) {
                 return fail(IllegalReason::TakasiaPit { pit: mv.pit });
             }
             if self.rules.first_takata_from_kuu
