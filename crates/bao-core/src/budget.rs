@@ -13,8 +13,9 @@
 use std::cell::Cell;
 use std::fmt;
 
+use crate::illegal::ResolveError;
 use crate::position::Position;
-use crate::types::Move;
+use crate::types::{Move, MoveSpec};
 
 thread_local! {
     /// Laps a move may run in never-ending detection on this thread (`u64::MAX`: no limit).
@@ -114,6 +115,27 @@ impl Position {
     /// The move's decision ran out of laps.
     pub fn is_legal_within(&self, mv: &Move, laps: u64) -> Result<bool, Undecided> {
         within_lap_budget(laps, || self.is_legal(mv))
+    }
+
+    /// [`Position::resolve`] with never-ending detection limited to `laps` laps a move: the
+    /// exact answer for the written move, or [`Undecided`].
+    ///
+    /// ```
+    /// use bao_core::{Position, RuleSet};
+    ///
+    /// let start = Position::start(RuleSet::KISWAHILI);
+    /// let spec = "A6<".parse().unwrap();
+    /// assert_eq!(start.resolve_within(&spec, 100_000), Ok(start.resolve(&spec)));
+    /// ```
+    ///
+    /// # Errors
+    /// A move's decision ran out of laps: nothing is known about the written move.
+    pub fn resolve_within(
+        &self,
+        spec: &MoveSpec,
+        laps: u64,
+    ) -> Result<Result<Move, ResolveError>, Undecided> {
+        within_lap_budget(laps, || self.resolve(spec))
     }
 }
 

@@ -121,7 +121,9 @@ impl Position {
         }
     }
 
-    /// Resolves a move token (sign or `*` left out where forced) against this position.
+    /// Resolves a written move (sign or `*` left out where forced) against this position:
+    /// the one decision of what a written move stands for, used by every reader of moves
+    /// (the replay of a record, `bao replay`, a live session).
     ///
     /// ```
     /// use bao_core::{MoveSpec, Position, ResolveError, RuleSet};
@@ -139,20 +141,30 @@ impl Position {
     /// No legal move matches ([`ResolveError::Illegal`], with the likeliest reading of the
     /// spec and why it is illegal: for a sign left out, the left one unless only its
     /// direction is forbidden by the kichwa rule G7), or several do
-    /// ([`ResolveError::Ambiguous`]: the sign is needed).
+    /// ([`ResolveError::Ambiguous`]: the sign is needed). A namua move from the mover's back
+    /// row is refused by N1 before anything is sown; a token written without `*` where no
+    /// capture exists is read as the takasa, and when that takasa never ends the refusal is
+    /// G11 with its cycle (spec/notation.md, "Leaving out `*`"). Under every
+    /// `endless_move` option the reasons are those of the rules in force.
     pub fn resolve(&self, spec: &MoveSpec) -> Result<Move, ResolveError> {
+        if self.stage() == Stage::Namua
+            && spec.pit.side() == self.to_move
+            && spec.pit.row() == Row::Back
+            && self.outcome().is_none()
+        {
+            return Err(ResolveError::Illegal(PlayError {
+                mv: spec_reading(spec, Sign::Left),
+                reason: IllegalReason::NamuaBackRow { pit: spec.pit },
+            }));
+        }
         let legal = self.legal_moves();
         let matches: Vec<Move> = legal.iter().copied().filter(|m| spec.matches(m)).collect();
         match matches.as_slice() {
             [one] => Ok(*one),
             [] => {
-                // A spec with both `*` and `+` (no reader makes one) is no move: it is
-                // explained as the takasa it claims to be.
-                let kind =
-                    MoveKind::from_suffixes(spec.takasa, spec.safari).unwrap_or(MoveKind::Takasa);
-                let mv = Move::new(spec.pit, spec.sign.unwrap_or(Sign::Left), kind);
+                let mv = spec_reading(spec, Sign::Left);
                 let err = if spec.sign.is_none() {
-                    let other = Move::new(spec.pit, Sign::Right, kind);
+                    let other = spec_reading(spec, Sign::Right);
                     let e1 = self.diagnose(&mv);
                     if matches!(e1.reason, IllegalReason::KichwaNotChoosable { .. }) {
                         self.diagnose(&other)
@@ -319,4 +331,12 @@ impl Position {
         }
         fail(IllegalReason::NotLegal { legal })
     }
+}
+
+/// The move a spec is read as when no legal move matches it: its sign, or `unwritten` when
+/// none is written. A spec with both `*` and `+` (no reader makes one) is no move: it is
+/// explained as the takasa it claims to be.
+fn spec_reading(spec: &MoveSpec, unwritten: Sign) -> Move {
+    let kind = MoveKind::from_suffixes(spec.takasa, spec.safari).unwrap_or(MoveKind::Takasa);
+    Move::new(spec.pit, spec.sign.unwrap_or(unwritten), kind)
 }
