@@ -30,7 +30,15 @@ pub(crate) enum CliError {
 /// A rejected position JSON in the checker's words (`impossible position: ...`); the
 /// setup problems worded with the Kiswahili names, as they always were here.
 pub(crate) fn position_json_error(e: &bao_core::json::PositionJsonError) -> String {
-    bao_validate::words::position_json_error(e, &bao_core::RuleSet::KISWAHILI.names())
+    use bao_core::json::PositionJsonProblem;
+    use bao_validate::words;
+    let names = bao_core::RuleSet::KISWAHILI.names();
+    words::impossible_position(e.problems.iter().map(|p| match p {
+        PositionJsonProblem::StageMismatch { stage, side, hand } => {
+            words::stage_mismatch(*stage, *side, *hand, &names)
+        }
+        PositionJsonProblem::Setup(p) => words::setup_problem(p, &names),
+    }))
 }
 
 impl CliError {

@@ -1,13 +1,13 @@
 //! All the wording of the checker, in the variant's own words (K1: Kete says kuu, nemo,
 //! hizi zetu, takata): why a move is illegal ([`reason`], [`play_error`],
 //! [`resolve_error`]), why a setup is no position ([`setup_problem`], [`setup_error`],
-//! [`position_json_error`]), why rules cannot be read ([`unknown_preset`],
+//! [`stage_mismatch`]), why rules cannot be read ([`unknown_preset`],
 //! [`rule_spec_error`], [`rule_option_error`]), and the rule sentences and labels of the
 //! diagnostics.
 //!
 //! bao-core gives its refusals as data ([`IllegalReason`], [`SetupProblem`],
-//! [`RuleSpecError`], [`PositionJsonProblem`]); every sentence a player reads about them is
-//! written here.
+//! [`RuleSpecError`], the position JSON's problems); every sentence a player reads about
+//! them is written here.
 //!
 //! ```
 //! use bao_core::{Position, RuleSet};
@@ -23,11 +23,10 @@
 
 use std::fmt::Display;
 
-use bao_core::json::{PositionJsonError, PositionJsonProblem};
 use bao_core::{
     HandProblem, HouseProblem, IllegalReason, Move, MoveTrace, Names, PlayError, ResolveError,
-    RuleOptionError, RuleSet, RuleSpecError, SetupError, SetupProblem, Side, TakasiaProblem,
-    PRESET_NAMES, TOTAL_SEEDS,
+    RuleOptionError, RuleSet, RuleSpecError, SetupError, SetupProblem, Side, Stage,
+    TakasiaProblem, PRESET_NAMES, TOTAL_SEEDS,
 };
 
 use crate::codes::Code;
@@ -426,21 +425,13 @@ pub fn rule_spec_error(e: &RuleSpecError) -> String {
     }
 }
 
-/// Why a position JSON is no position, in the variant's words.
+/// A position JSON whose `stage` contradicts the hand of the side to move
+/// (`PositionJsonProblem::StageMismatch`): `stage is mtaji but south, to move, has 22 seeds
+/// in hand (namua while the hand is not empty, else mtaji)`.
 #[must_use]
-pub fn position_json_problem(problem: &PositionJsonProblem, names: &Names) -> String {
-    match problem {
-        PositionJsonProblem::StageMismatch { stage, side, hand } => format!(
-            "stage is {stage} but {side}, to move, has {hand} seeds in hand ({} while the hand is not empty, else {})",
-            names.namua, names.mtaji
-        ),
-        PositionJsonProblem::Setup(p) => setup_problem(p, names),
-    }
-}
-
-/// A rejected position JSON with every problem: `impossible position: stage is namua but
-/// ...`.
-#[must_use]
-pub fn position_json_error(e: &PositionJsonError, names: &Names) -> String {
-    impossible_position(e.problems.iter().map(|p| position_json_problem(p, names)))
+pub fn stage_mismatch(stage: Stage, side: Side, hand: u8, names: &Names) -> String {
+    format!(
+        "stage is {stage} but {side}, to move, has {hand} seeds in hand ({} while the hand is not empty, else {})",
+        names.namua, names.mtaji
+    )
 }

@@ -185,7 +185,6 @@ fn never_ending_is_worded_once() {
 /// CLI's messages, byte for byte as before).
 #[test]
 fn rule_and_position_json_refusals_are_worded_here() {
-    use bao_core::json::PositionJson;
     use bao_core::RuleSpecError;
     let presets = "kiswahili, kete, kujifunza, abstractplay, abstractplay-kujifunza";
     assert_eq!(
@@ -203,13 +202,16 @@ fn rule_and_position_json_refusals_are_worded_here() {
         words::rule_spec_error(&e),
         "rule option `takasia` cannot be `sometimes`: expected off, standard or abstractplay"
     );
-    // South to move in mtaji with a hand of 22.
-    let mut json = PositionJson::from_position(&Position::start(RuleSet::KISWAHILI));
-    json.stage = bao_core::json::StageJson::Mtaji;
-    let e = json.to_position(RuleSet::KISWAHILI).unwrap_err();
+    // South to move in mtaji with a hand of 22 (bao-cli's `position_json_error` words a
+    // position JSON's stage mismatch with it).
     assert_eq!(
-        words::position_json_error(&e, &RuleSet::KISWAHILI.names()),
-        "impossible position: stage is mtaji but south, to move, has 22 seeds in hand \
+        words::stage_mismatch(
+            bao_core::Stage::Mtaji,
+            Side::South,
+            22,
+            &RuleSet::KISWAHILI.names()
+        ),
+        "stage is mtaji but south, to move, has 22 seeds in hand \
          (namua while the hand is not empty, else mtaji)"
     );
 }
