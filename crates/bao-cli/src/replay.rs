@@ -333,7 +333,11 @@ mod tests {
         let line = serde_json::json!({"rules": rules, "moves": list}).to_string();
         let cli = replay_line(line.as_bytes());
         let parsed = bao_notation::parse_record(&format!("[RuleSet \"{rules}\"]\n\n{moves} *\n"));
-        assert!(parsed.errors.is_empty(), "{rules} {moves}: {:?}", parsed.errors);
+        assert!(
+            parsed.errors.is_empty(),
+            "{rules} {moves}: {:?}",
+            parsed.errors
+        );
         let replayed = bao_replay::replay_game(&parsed.record.games[0].value, None);
         let refused = replayed
             .main
@@ -360,7 +364,11 @@ mod tests {
                 );
             }
             (Some(e), Some((k, None, before))) => {
-                assert_eq!((e.kind, e.ply, e.rule), ("illegal", Some(k), Some("E4")), "{case}");
+                assert_eq!(
+                    (e.kind, e.ply, e.rule),
+                    ("illegal", Some(k), Some("E4")),
+                    "{case}"
+                );
                 assert!(before.outcome().is_some(), "{case}");
             }
             (Some(e), Some((k, Some((spec, refusal)), before))) => {
@@ -375,7 +383,11 @@ mod tests {
                     ResolveError::Illegal(p) => p.reason.never_ending(),
                     _ => None,
                 };
-                assert_eq!(e.cycle_start_lap, cycle.map(|c| c.cycle_start_lap), "{case}");
+                assert_eq!(
+                    e.cycle_start_lap,
+                    cycle.map(|c| c.cycle_start_lap),
+                    "{case}"
+                );
                 assert_eq!(e.period, cycle.map(|c| c.period), "{case}");
             }
             (e, r) => panic!("{case}: bao replay says {e:?}, the replay {r:?}"),
@@ -416,13 +428,13 @@ mod tests {
 
     #[test]
     fn rules_take_overrides_and_name_an_unknown_preset_or_option() {
-        let r = replay_line(
-            br#"{"rules": "kiswahili endless_move=draw", "moves": ["A6<*"]}"#,
-        );
+        let r = replay_line(br#"{"rules": "kiswahili endless_move=draw", "moves": ["A6<*"]}"#);
         assert!(r.error.is_none());
         let e = error_of(r#"{"rules": "zanzibar", "moves": []}"#);
         assert_eq!(e.kind, "rules");
-        assert!(e.reason.starts_with("unknown rule preset `zanzibar` (known: "));
+        assert!(e
+            .reason
+            .starts_with("unknown rule preset `zanzibar` (known: "));
         let e = error_of(r#"{"rules": "kiswahili takasia=sometimes", "moves": []}"#);
         assert_eq!(e.kind, "rules");
         assert_eq!(

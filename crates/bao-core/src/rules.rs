@@ -359,7 +359,7 @@ impl Default for RuleSet {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnknownPreset(pub String);
 
-/// The name, for developers (`unknown rule preset `zanzibar``); a player reads
+/// The name, for developers (``unknown rule preset `zanzibar` ``); a player reads
 /// `bao_validate::words::unknown_preset`.
 impl fmt::Display for UnknownPreset {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -458,7 +458,9 @@ mod tests {
         assert_eq!(RuleSet::from_spec("kiswahili"), Ok(RuleSet::KISWAHILI));
         assert_eq!(
             RuleSet::from_spec("chess"),
-            Err(RuleSpecError::UnknownPreset(UnknownPreset("chess".to_owned())))
+            Err(RuleSpecError::UnknownPreset(UnknownPreset(
+                "chess".to_owned()
+            )))
         );
         assert!(RuleSet::from_spec("kiswahili nonsense=1").is_err());
     }

@@ -588,7 +588,9 @@ impl<'a> PlyCursor<'a> {
 
     /// The last ply taken.
     pub(crate) fn last(&self) -> Option<&'a Ply> {
-        self.next.checked_sub(1).and_then(|i| self.line.plies.get(i))
+        self.next
+            .checked_sub(1)
+            .and_then(|i| self.line.plies.get(i))
     }
 
     /// The variation of element `element` that branches at `ply`.

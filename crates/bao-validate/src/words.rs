@@ -25,8 +25,8 @@ use std::fmt::Display;
 
 use bao_core::{
     HandProblem, HouseProblem, IllegalReason, Move, MoveTrace, Names, PlayError, ResolveError,
-    RuleOptionError, RuleSet, RuleSpecError, SetupError, SetupProblem, Side, Stage,
-    TakasiaProblem, PRESET_NAMES, TOTAL_SEEDS,
+    RuleOptionError, RuleSet, RuleSpecError, SetupError, SetupProblem, Side, Stage, TakasiaProblem,
+    PRESET_NAMES, TOTAL_SEEDS,
 };
 
 use crate::codes::Code;
