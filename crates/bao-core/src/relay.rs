@@ -308,6 +308,23 @@ pub(crate) fn memo_lock() -> std::sync::MutexGuard<'static, ()> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// A mtaji position of `rules` for the tests of long relays: `to_move` to move on `pits`
+/// (rows A, B, a, b), both hands empty, both houses destroyed.
+#[cfg(test)]
+pub(crate) fn bare_position(
+    rules: crate::RuleSet,
+    to_move: crate::Side,
+    pits: [[u8; 8]; 4],
+) -> crate::Position {
+    use crate::{BySide, HouseState, Setup};
+    let mut s = Setup::start(rules);
+    s.to_move = to_move;
+    s.hands = BySide::new(0, 0);
+    s.pits = pits;
+    s.houses = BySide::new(HouseState::Destroyed, HouseState::Destroyed);
+    crate::Position::from_setup(s).expect("valid")
+}
+
 /// How many cycles the memo holds.
 #[cfg(test)]
 pub(crate) fn cycles_known() -> usize {
@@ -387,7 +404,7 @@ mod tests {
     fn the_stress_case_is_decided_the_same_cold_and_warm() {
         use crate::engine::{execute, execute_cold, Finish};
         use crate::trace::NeverEnding;
-        use crate::{BySide, HouseState, Move, Position, RuleSet, Setup, Side};
+        use crate::{Move, RuleSet, Side};
         let rows = [
             [3, 0, 3, 2, 7, 1, 13, 2],
             [4, 3, 2, 1, 2, 1, 4, 9],
@@ -395,16 +412,12 @@ mod tests {
             [1, 1, 2, 0, 0, 1, 0, 1],
         ];
         let position = |side: Side| {
-            let mut s = Setup::start(RuleSet::KISWAHILI);
-            s.to_move = side;
-            s.hands = BySide::new(0, 0);
-            s.pits = if side == Side::South {
+            let pits = if side == Side::South {
                 rows
             } else {
                 [rows[2], rows[3], rows[0], rows[1]]
             };
-            s.houses = BySide::new(HouseState::Destroyed, HouseState::Destroyed);
-            Position::from_setup(s).expect("valid")
+            bare_position(RuleSet::KISWAHILI, side, pits)
         };
         let want = Finish::NeverEnding(NeverEnding {
             cycle_start_lap: 1,
@@ -432,18 +445,17 @@ mod tests {
     /// takasa `B8<*` enters, after 64 laps, a relay whose frame repeats every 189 laps while
     /// the ring turns by an odd number of pits, so the move repeats every 3,024 laps.
     fn turning_relay(guard: crate::FrontRowGuard) -> crate::Position {
-        use crate::{BySide, HouseState, Position, RuleSet, Setup};
-        let mut s = Setup::start(RuleSet::KISWAHILI);
-        s.rules.front_row_guard = guard;
-        s.hands = BySide::new(0, 0);
-        s.pits = [
+        let rules = crate::RuleSet {
+            front_row_guard: guard,
+            ..crate::RuleSet::KISWAHILI
+        };
+        let pits = [
             [2, 3, 0, 1, 2, 1, 0, 1],
             [1, 2, 0, 1, 0, 1, 0, 2],
             [0, 3, 2, 6, 4, 6, 0, 3],
             [4, 2, 5, 4, 2, 0, 5, 1],
         ];
-        s.houses = BySide::new(HouseState::Destroyed, HouseState::Destroyed);
-        Position::from_setup(s).expect("valid")
+        bare_position(rules, crate::Side::South, pits)
     }
 
     /// The memo keeps a cycle's turn as the relay that decided it measured it, guarded or
@@ -535,15 +547,9 @@ mod study {
     use crate::position::{House, Position};
     use crate::rules::RuleSet;
     use crate::types::{Move, MoveKind, Pit, Side, Sign, Stage};
-    use crate::{BySide, HouseState, Setup};
 
     fn pos_from(rows: [[u8; 8]; 4], side: Side, rules: RuleSet) -> Position {
-        let mut s = Setup::start(rules);
-        s.to_move = side;
-        s.hands = BySide::new(0, 0);
-        s.pits = rows;
-        s.houses = BySide::new(HouseState::Destroyed, HouseState::Destroyed);
-        Position::from_setup(s).expect("valid")
+        bare_position(rules, side, rows)
     }
 
     /// What one long relay's cycle looks like.
