@@ -313,7 +313,10 @@ impl Position {
             }
         } else {
             let m = side.index();
-            if self.takasa_excluded() == Some(mv.pit.ring()) {
+            // A stored takasia only: AbstractPlay's block recomputed from a position's
+            // last-move flag (`takasa_excluded`) is refused as not legal, the one record
+            // that reaches `not_legal` (spec/diagnostics.md).
+            if self.rules.takasia != Takasia::Off && self.blocked[m] == Some(mv.pit.ring() as u8) {
                 return fail(IllegalReason::TakasiaPit { pit: mv.pit });
             }
             if self.rules.first_takata_from_kuu

@@ -896,7 +896,8 @@ mod one_rule_once {
     /// T3 is tested with the pit move generation excludes: a mtaji takasa of two seeds or
     /// more from the pit `takasa_excluded` names, refused while takasas are the legal moves
     /// (and its run not refused first, G10/G11), is diagnosed takasia, under every preset
-    /// (AbstractPlay's block included).
+    /// with a stored takasia. (AbstractPlay's block recomputed from a position's last-move
+    /// flag is no stored takasia: that refusal is `not_legal`, spec/diagnostics.md.)
     #[test]
     fn takasia_is_diagnosed_where_generation_excludes_the_pit() {
         let mut seen = 0;
@@ -911,7 +912,8 @@ mod one_rule_once {
                     }
                     let excluded = (pos.stage() == Stage::Mtaji)
                         .then(|| pos.takasa_excluded())
-                        .flatten();
+                        .flatten()
+                        .filter(|&r| pos.blocked[pos.m()] == Some(r as u8));
                     let legal = pos.legal_moves();
                     if let Some(r) = excluded.filter(|_| legal[0].is_takasa()) {
                         let pit = Pit::from_ring(pos.to_move, r);
