@@ -626,7 +626,7 @@ impl Position {
     }
 
     /// The front pit (ring index) the side to move may not start a mtaji takasa from (T3).
-    pub(crate) fn takasa_excluded(&self) -> Option<usize> {
+    fn takasa_excluded(&self) -> Option<usize> {
         match self.rules.takasia {
             Takasia::Off => None,
             Takasia::Standard => self.blocked[self.m()].map(usize::from),
