@@ -36,6 +36,7 @@ mod progress;
 mod record;
 mod replay;
 mod show;
+mod solve;
 
 use error::CliError;
 
@@ -110,6 +111,9 @@ enum Command {
     New(new::Args),
     /// List the legal moves of a position of a record, or of a position string.
     Legal(legal::Args),
+    /// Prove a position's result exactly within a horizon: a forced win with every winning
+    /// first move, a forced loss, a draw, or unknown.
+    Solve(solve::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(completions::Args),
     /// Print the manual page, or write every page into a directory.
@@ -130,6 +134,7 @@ impl Command {
             Self::Fmt(args) => fmt::run(args, ctx),
             Self::New(args) => new::run(args, ctx),
             Self::Legal(args) => legal::run(args, ctx),
+            Self::Solve(args) => solve::run(args, ctx),
             Self::Completions(args) => completions::run(args, ctx),
             Self::Man(args) => man::run(args, ctx),
         }
