@@ -127,3 +127,70 @@ fn the_solver_agrees_with_minimax_at_depth_four_and_in_other_rule_sets() {
         agree(&positions, 4);
     }
 }
+
+/// `fixtures/analysis/puzzles.jsonl`: each puzzle's verdict, distance and every winning
+/// first move (with its own distance) are proven here by plain minimax, and the solver
+/// finds the same.
+#[test]
+fn the_puzzles_are_what_minimax_and_the_solver_say() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/analysis/puzzles.jsonl"
+    );
+    let text = std::fs::read_to_string(path).expect("the puzzles");
+    let mut count = 0;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let p: serde_json::Value = serde_json::from_str(line).expect("JSON");
+        let name = p["name"].as_str().expect("name");
+        let ps: bao_notation::PositionString = p["position"]
+            .as_str()
+            .expect("position")
+            .parse()
+            .expect("a position string");
+        let pos = Position::from_setup(ps.to_setup(RuleSet::KISWAHILI)).expect("possible");
+        let depth = u32::try_from(p["depth"].as_u64().expect("depth")).expect("small");
+        let expect_moves: Vec<(String, u32)> = p["moves"]
+            .as_array()
+            .expect("moves")
+            .iter()
+            .map(|m| {
+                let n = u32::try_from(m[1].as_u64().expect("plies")).expect("small");
+                (m[0].as_str().expect("move").to_owned(), n)
+            })
+            .collect();
+        let expect_plies = p["plies"]
+            .as_u64()
+            .map(|n| u32::try_from(n).expect("small"));
+        // Plain minimax: every first move's shortest win within the depth; the verdict.
+        {
+            let mut by_minimax = Vec::new();
+            for m in pos.legal_moves() {
+                let (next, _) = pos.play(&m).expect("legal");
+                if let Some(n) = (0..depth).find(|&n| loses(&next, n)) {
+                    by_minimax.push((m.to_string(), n + 1));
+                }
+            }
+            assert_eq!(by_minimax, expect_moves, "{name}: minimax");
+            match p["result"].as_str().expect("result") {
+                "win" => assert!(wins(&pos, depth), "{name}"),
+                "loss" => assert!(loses(&pos, depth) && !loses(&pos, depth - 1), "{name}"),
+                _ => assert!(!wins(&pos, depth) && !loses(&pos, depth), "{name}"),
+            }
+        }
+        let sol = Solver::new().solve(&pos, depth, true);
+        let got: Vec<_> = sol
+            .moves
+            .iter()
+            .map(|w| (w.mv.to_string(), w.plies))
+            .collect();
+        assert_eq!(got, expect_moves, "{name}: solver");
+        assert_eq!(
+            sol.verdict.name(),
+            p["result"].as_str().expect("result"),
+            "{name}"
+        );
+        assert_eq!(sol.plies, expect_plies, "{name}");
+        count += 1;
+    }
+    assert!(count >= 10);
+}
