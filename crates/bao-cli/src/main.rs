@@ -23,6 +23,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 mod annotate;
 mod check;
 mod completions;
+mod engine;
 mod error;
 mod export;
 mod fmt;
@@ -114,6 +115,9 @@ enum Command {
     /// Prove a position's result exactly within a horizon: a forced win with every winning
     /// first move, a forced loss, a draw, or unknown.
     Solve(solve::Args),
+    /// Speak the engine protocol (spec/engine.md) on stdin and stdout: a search that a front
+    /// end or a referee drives with `position`, `go` and `stop`.
+    Engine(engine::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(completions::Args),
     /// Print the manual page, or write every page into a directory.
@@ -135,6 +139,7 @@ impl Command {
             Self::New(args) => new::run(args, ctx),
             Self::Legal(args) => legal::run(args, ctx),
             Self::Solve(args) => solve::run(args, ctx),
+            Self::Engine(args) => engine::run(args, ctx),
             Self::Completions(args) => completions::run(args, ctx),
             Self::Man(args) => man::run(args, ctx),
         }
