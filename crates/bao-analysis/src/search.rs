@@ -264,6 +264,19 @@ impl Searcher {
         &mut self,
         pos: &Position,
         limits: Limits,
+        on_iteration: impl FnMut(&Report),
+    ) -> Report {
+        self.search_among(pos, limits, None, on_iteration)
+    }
+
+    /// [`Searcher::search`] with the root's moves limited to those of `only` that are legal
+    /// (all of them when `only` is `None`): the score of one move at the same depth as the
+    /// best one's, for comparing them (`bao analyse`).
+    pub fn search_among(
+        &mut self,
+        pos: &Position,
+        limits: Limits,
+        only: Option<&[Move]>,
         mut on_iteration: impl FnMut(&Report),
     ) -> Report {
         let start = Instant::now();
@@ -274,7 +287,21 @@ impl Searcher {
         self.deadline = limits.movetime.map(|t| start + t);
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let root_moves = match expand_exact(pos) {
-            Expansion::Moves(m) => m,
+            Expansion::Moves(mut m) => {
+                if let Some(only) = only {
+                    m.retain(|(mv, _)| only.contains(mv));
+                    if m.is_empty() {
+                        return Report {
+                            depth: 0,
+                            score: Score::Eval(evaluate_with(pos, &self.weights)),
+                            nodes: 0,
+                            elapsed: start.elapsed(),
+                            pv: Vec::new(),
+                        };
+                    }
+                }
+                m
+            }
             Expansion::Over(o) => {
                 let raw = self.terminal(pos.to_move(), o, 0);
                 return Report {
@@ -299,7 +326,7 @@ impl Searcher {
                 .unwrap_or_default(),
         };
         for depth in 1..=max_depth {
-            let score = self.root(pos, &root_moves, depth);
+            let score = self.root(pos, &root_moves, depth, only.is_none());
             if self.aborted {
                 break;
             }
@@ -356,7 +383,15 @@ impl Searcher {
         });
     }
 
-    fn root(&mut self, pos: &Position, root_moves: &[(Move, Position)], depth: u32) -> i32 {
+    /// One iteration at the root; `store`: whether its result is the position's (not that
+    /// of a restricted move list) and goes into the table.
+    fn root(
+        &mut self,
+        pos: &Position,
+        root_moves: &[(Move, Position)],
+        depth: u32,
+        store: bool,
+    ) -> i32 {
         let mut children = root_moves.to_vec();
         let tt = self.table.probe(zobrist(pos)).and_then(|e| e.best);
         // Last iteration's best move first, then the rest in order.
@@ -388,6 +423,9 @@ impl Searcher {
             }
         }
         self.pv[0] = line;
+        if !store {
+            return alpha;
+        }
         self.table.store(Entry {
             key: zobrist(pos),
             best: Some(best_move),

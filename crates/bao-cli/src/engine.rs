@@ -39,6 +39,9 @@ fn say(out: &Out, line: &str) {
 /// searcher back.
 struct Running {
     stop: Arc<AtomicBool>,
+    /// Set by the thread just before it writes `bestmove`: from then on the search is over
+    /// for the client, which may send `go` at once.
+    done: Arc<AtomicBool>,
     infinite: bool,
     handle: JoinHandle<Searcher>,
 }
@@ -118,7 +121,7 @@ impl Engine {
         if self
             .running
             .as_ref()
-            .is_some_and(|r| r.handle.is_finished())
+            .is_some_and(|r| r.done.load(Ordering::Acquire) || r.handle.is_finished())
         {
             self.finish_search(false);
         }
@@ -302,6 +305,8 @@ impl Engine {
             .take()
             .unwrap_or_else(|| Searcher::new(self.table_bits));
         let stop = searcher.stop_flag();
+        let done = Arc::new(AtomicBool::new(false));
+        let finished = Arc::clone(&done);
         let out = Arc::clone(&self.out);
         let pos = self.position;
         let handle = std::thread::spawn(move || {
@@ -312,6 +317,7 @@ impl Engine {
                     std::thread::sleep(Duration::from_millis(2));
                 }
             }
+            finished.store(true, Ordering::Release);
             match report.best() {
                 Some(mv) => say(&out, &format!("bestmove {mv}")),
                 None => say(&out, "bestmove (none)"),
@@ -320,6 +326,7 @@ impl Engine {
         });
         self.running = Some(Running {
             stop,
+            done,
             infinite,
             handle,
         });

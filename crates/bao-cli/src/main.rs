@@ -20,6 +20,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+mod analyse;
 mod annotate;
 mod check;
 mod completions;
@@ -101,6 +102,10 @@ enum Command {
     Import(import::Args),
     /// Print a text diagram of one position of a record.
     Show(show::Args),
+    /// Annotate a game with the engine's evaluations: an `[%eval]` comment after every ply,
+    /// `?!`, `?` and `??` where a move lost evaluation, and the better line as a variation.
+    #[command(visible_alias = "analyze")]
+    Analyse(analyse::Args),
     /// Record a live game or best-of-three match move by move, saving every ply at once;
     /// `bao record FILE` on an unfinished game resumes it.
     Record(record::Args),
@@ -133,6 +138,7 @@ impl Command {
             Self::Export(args) => export::run(args, ctx),
             Self::Import(args) => import::run(args, ctx),
             Self::Show(args) => show::run(args, ctx),
+            Self::Analyse(args) => analyse::run(args, ctx),
             Self::Record(args) => record::run(args, ctx),
             Self::Perft(args) => perft::run(args, ctx),
             Self::Fmt(args) => fmt::run(args, ctx),

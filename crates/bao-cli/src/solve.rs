@@ -114,7 +114,10 @@ fn plural(n: u32) -> &'static str {
 }
 
 fn human_text(pos: &Position, sol: &Solution, depth: u32) -> String {
-    let side = pos.to_move();
+    let side = match pos.to_move() {
+        bao_core::Side::South => "South",
+        bao_core::Side::North => "North",
+    };
     let mut out = match (sol.verdict, sol.plies) {
         (Verdict::Win, Some(n)) => format!("{side} to move wins within {n} pl{}\n", plural(n)),
         (Verdict::Loss, Some(n)) => format!("{side} to move loses within {n} pl{}\n", plural(n)),
