@@ -219,7 +219,8 @@ impl Default for Searcher {
 }
 
 impl Searcher {
-    /// A searcher with a transposition table of `2^table_bits` entries (24 bytes each).
+    /// A searcher with a transposition table of `2^table_bits` entries
+    /// ([`Searcher::table_bytes`]; bits clamped to 4..=28).
     #[must_use]
     pub fn new(table_bits: u32) -> Self {
         Self {
@@ -234,6 +235,21 @@ impl Searcher {
             aborted: false,
             pv: vec![Vec::new(); MAX_PLY + 1],
         }
+    }
+
+    /// The bytes of a transposition table of `2^table_bits` entries.
+    #[must_use]
+    pub const fn table_bytes(table_bits: u32) -> usize {
+        size_of::<Option<Entry>>() << table_bits
+    }
+
+    /// The largest table size (in bits, as [`Searcher::new`] takes it) that fits in
+    /// `megabytes` MiB.
+    #[must_use]
+    pub fn table_bits_for(megabytes: u32) -> u32 {
+        let bytes = u64::from(megabytes.max(1)) << 20;
+        let entries = bytes / size_of::<Option<Entry>>() as u64;
+        (63 - entries.max(16).leading_zeros()).clamp(4, 28)
     }
 
     /// Uses these evaluation weights.

@@ -24,6 +24,9 @@ use crate::{Context, Status};
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {}
 
+/// The transposition table's size by default: 2^20 entries.
+const DEFAULT_TABLE_BITS: u32 = 20;
+
 /// Where the engine's lines go: shared by the reading loop and the search thread.
 type Out = Arc<Mutex<dyn Write + Send>>;
 
@@ -89,9 +92,9 @@ impl Engine {
             out,
             rules,
             position: Position::start(rules),
-            searcher: Some(Searcher::new(20)),
+            searcher: Some(Searcher::new(DEFAULT_TABLE_BITS)),
             running: None,
-            table_bits: 20,
+            table_bits: DEFAULT_TABLE_BITS,
         }
     }
 
@@ -150,7 +153,10 @@ impl Engine {
                 );
                 say(
                     &self.out,
-                    "option name Hash type spin default 24 min 1 max 4096",
+                    &format!(
+                        "option name Hash type spin default {} min 1 max 4096",
+                        Searcher::table_bytes(DEFAULT_TABLE_BITS) >> 20
+                    ),
                 );
                 say(&self.out, "baook");
             }
@@ -201,10 +207,7 @@ impl Engine {
             },
             "hash" => match value.parse::<u32>() {
                 Ok(mb) if (1..=4096).contains(&mb) => {
-                    // Entries of 24 bytes (32 with the slot's tag): the largest power of two
-                    // that fits.
-                    let entries = u64::from(mb) * (1 << 20) / 32;
-                    self.table_bits = 63 - entries.leading_zeros();
+                    self.table_bits = Searcher::table_bits_for(mb);
                     self.searcher = Some(Searcher::new(self.table_bits));
                 }
                 _ => self.error(&format!("option Hash: `{value}` is not 1 to 4096 (MB)")),
