@@ -35,7 +35,7 @@ impl Rng {
 
 /// A player: picks a move in a position.
 enum Player {
-    Engine(Searcher, Limits),
+    Engine(Box<Searcher>, Limits),
     Random,
     Greedy,
 }
@@ -132,7 +132,7 @@ fn matchup(label: &str, a: &mut Player, b: &mut Player, n: usize, opening_plies:
 
 fn engine_ms(ms: u64) -> Player {
     Player::Engine(
-        Searcher::new(20),
+        Box::new(Searcher::new(20)),
         Limits {
             movetime: Some(Duration::from_millis(ms)),
             ..Limits::default()
@@ -208,8 +208,8 @@ fn main() {
                     ..Weights::default()
                 }
             });
-            let mut a = Player::Engine(Searcher::new(18).with_weights(tried), limits);
-            let mut b = Player::Engine(Searcher::new(18).with_weights(material), limits);
+            let mut a = Player::Engine(Box::new(Searcher::new(18).with_weights(tried)), limits);
+            let mut b = Player::Engine(Box::new(Searcher::new(18).with_weights(material)), limits);
             matchup(
                 &format!("{tried:?} vs material only at {nodes} nodes"),
                 &mut a,

@@ -1,5 +1,5 @@
 //! A node's children, as every search here expands them: the legal moves from bao-core and
-//! the positions after them, under a lap budget so that no search waits on a never-ending
+//! the positions after them (`Position::successors`: each move run once), under a lap budget so that no search waits on a never-ending
 //! relay met for the first time.
 
 use bao_core::{within_lap_budget, Move, Outcome, Position, Undecided};
@@ -25,14 +25,11 @@ pub enum Expansion {
 #[must_use]
 pub fn expand(pos: &Position, laps: u64) -> Expansion {
     let found = within_lap_budget(laps, || {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
+        let children = pos.successors();
+        if children.is_empty() {
             return Err(pos.outcome());
         }
-        Ok(moves
-            .into_iter()
-            .map(|mv| (mv, pos.play_fast(&mv)))
-            .collect::<Vec<_>>())
+        Ok(children)
     });
     match found {
         Ok(Ok(children)) => Expansion::Moves(children),
