@@ -35,12 +35,12 @@ impl Default for Weights {
     fn default() -> Self {
         Self {
             material: SEED,
-            front: 12,
-            front_pits: 20,
+            front: 4,
+            front_pits: 0,
             threat: 40,
             exposed: 25,
-            house: 150,
-            mobility: 10,
+            house: 30,
+            mobility: 0,
             hand: 5,
         }
     }
