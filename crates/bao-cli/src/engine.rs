@@ -303,6 +303,10 @@ impl Engine {
                 }
             }
         }
+        // A bare `go` has no limit: it is `go infinite`.
+        if limits == Limits::default() {
+            infinite = true;
+        }
         let mut searcher = self
             .searcher
             .take()

@@ -127,8 +127,8 @@ impl Drop for Engine {
     }
 }
 
-/// `go infinite` answers `isready` while it thinks and gives its best move only after
-/// `stop`.
+/// `go infinite` (and a bare `go`) answers `isready` while it thinks and gives its best
+/// move only after `stop`.
 #[test]
 fn stop_ends_an_infinite_search() {
     let mut e = Engine::start();
@@ -148,6 +148,14 @@ fn stop_ends_an_infinite_search() {
     let mv: MoveSpec = best[9..].parse().expect("a move");
     let start = Position::start(RuleSet::KISWAHILI);
     assert!(start.resolve(&mv).is_ok(), "{best}");
+    // A bare `go` is an infinite search too.
+    e.send("go");
+    e.send("isready");
+    e.wait_for("readyok");
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(e.lines.try_iter().all(|l| !l.starts_with("bestmove")));
+    e.send("stop");
+    e.wait_for("bestmove");
     e.send("isready");
     e.wait_for("readyok");
 }
