@@ -77,3 +77,37 @@ fn an_invalid_record_is_not_analysed() {
     let stdin_write = output(&["analyse", "-", "--write"], "");
     assert_eq!(stdin_write.status.code(), Some(2));
 }
+
+/// The canonical moves of the first variation of the first move, through `bao export json`.
+fn first_variation(record: &[u8]) -> Vec<String> {
+    let out = output(&["export", "json", "-"], &String::from_utf8_lossy(record));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    json["games"][0]["moves"][0]["variations"][0]
+        .as_array()
+        .expect("a variation")
+        .iter()
+        .map(|m| m["move"].as_str().expect("a move").to_owned())
+        .collect()
+}
+
+/// Under `[Directions "clockwise"]` the better line is written in the record's convention:
+/// it reads as the same moves as in the canonical record.
+#[test]
+fn the_better_line_follows_the_records_sign_convention() {
+    let args = |f: &'static str| ["analyse", f, "--depth", "6"];
+    let mover = output(&args("fixtures/analysis/planted_blunder.bao"), "");
+    let clockwise = output(&args("fixtures/analysis/planted_blunder_clockwise.bao"), "");
+    assert_eq!(clockwise.status.code(), Some(0));
+    let line = first_variation(&clockwise.stdout);
+    assert!(!line.is_empty());
+    assert_eq!(line, first_variation(&mover.stdout));
+    let written = String::from_utf8_lossy(&clockwise.stdout).into_owned();
+    let canonical = String::from_utf8_lossy(&mover.stdout).into_owned();
+    assert_ne!(
+        written[written.find('(').expect("(")..].split(')').next(),
+        canonical[canonical.find('(').expect("(")..]
+            .split(')')
+            .next(),
+        "the signs are written differently"
+    );
+}
