@@ -203,7 +203,10 @@ impl Engine {
                     self.rules = rules;
                     self.position = Position::start(rules);
                 }
-                Err(e) => self.error(&format!("option Rules: {e}")),
+                Err(e) => self.error(&format!(
+                    "option Rules: {}",
+                    bao_validate::words::rule_spec_error(&e)
+                )),
             },
             "hash" => match value.parse::<u32>() {
                 Ok(mb) if (1..=4096).contains(&mb) => {
