@@ -39,6 +39,7 @@ mod plies;
 mod record;
 pub mod stream;
 mod suggest;
+mod suggest_earlier;
 pub mod words;
 
 use std::sync::Arc;

@@ -1,0 +1,264 @@
+//! Repairs at the plies before an illegal one.
+//!
+//! A transcriber's slip can itself be a legal move: `2. A4L` written for `A4R` replays, but
+//! the board then differs from the game played, and a later ply (written for the real board)
+//! is refused. Blaming the refused ply then suggests a wrong repair. This module searches the
+//! plies before the first refused ply of a game's main line for another legal move that a
+//! slip could have turned into the token written there (the readings [`rank`] offers: another
+//! sign, kichwa, stop or safari, a neighbouring pit, the other row letter, the house mark),
+//! such that the plies written after it replay, the refused one included; each is ranked with
+//! the repairs at the refused ply ([`Repair::Earlier`]).
+//!
+//! The search is bounded: at most [`PLIES_BACK`] plies back, the readings [`rank`] keeps, a
+//! lookahead of [`LOOKAHEAD`] plies after the refused one, and a lap budget on every
+//! never-ending decision it asks for (a reading whose replay runs past it is dropped).
+
+use bao_core::{within_lap_budget, Move, Position};
+use bao_notation::{Directions, Element, Game, MoveItem};
+use bao_replay::{legal_move, written_spec, Ply, Problem, ReplayedGame, Source};
+
+use crate::diagnostic::{CheckDiagnostic, Label};
+use crate::plies::{break_cost, rank_in_line, tried, InLine};
+use crate::suggest::{rank, repair_line, sort, unambiguous, Repair, Suggestion, LOOKAHEAD};
+use crate::CheckOptions;
+
+/// How many plies before the refused one are searched.
+pub(crate) const PLIES_BACK: usize = 12;
+/// The laps any one never-ending decision of the search may run.
+const SEARCH_LAPS: u64 = 20_000;
+/// A slip that went unseen for a while is a little less likely than one where the record
+/// breaks.
+const EARLIER_COST: u32 = 3;
+
+/// The first ply where a game's main line stops, with every repair ranked there.
+#[derive(Debug)]
+pub(crate) struct Stop {
+    /// The index of the refused ply in the main line's plies.
+    pub(crate) index: usize,
+    /// The repairs at the refused ply (replacements, swaps, insertions) and at the plies
+    /// before it, best first.
+    pub(crate) ranked: Vec<Suggestion>,
+    /// How many of them repair an earlier ply.
+    pub(crate) earlier: usize,
+}
+
+/// Words the repairs at earlier plies into the diagnostic of the first refused ply of the
+/// main line, when one of them ranks first: its repair line, its repair and a label on the
+/// earlier token.
+pub(crate) fn blame(
+    game: &Game,
+    replayed: &ReplayedGame,
+    diagnostics: &mut [CheckDiagnostic],
+    opts: &CheckOptions,
+) {
+    let laps = opts.lap_budget.map_or(SEARCH_LAPS, |b| b.min(SEARCH_LAPS));
+    let Some(stop) = first_stop(game, replayed, laps).filter(|s| s.earlier > 0) else {
+        return;
+    };
+    let Some(best) = stop.ranked.first() else {
+        return;
+    };
+    let Repair::Earlier { ply: at, .. } = best.repair else {
+        return;
+    };
+    let plies = &replayed.main.plies;
+    let ply = &plies[stop.index];
+    let Some(d) = diagnostics
+        .iter_mut()
+        .find(|d| d.ply == Some(ply.number) && d.span() == Some(ply.span) && d.assumes.is_none())
+    else {
+        return;
+    };
+    let later: Vec<Suggestion> = stop
+        .ranked
+        .iter()
+        .filter(|s| !matches!(s.repair, Repair::Earlier { .. }))
+        .cloned()
+        .collect();
+    let line = repair_line(best, &stop.ranked, unambiguous(&stop.ranked).is_none());
+    let old = later
+        .first()
+        .map(|s| repair_line(s, &later, unambiguous(&later).is_none()));
+    d.help = Some(match (d.help.take(), old) {
+        (Some(h), Some(old)) if h.contains(&old) => h.replacen(&old, &line, 1),
+        (Some(h), _) => format!("{h}\n{line}"),
+        (None, _) => line,
+    });
+    d.repair = unambiguous(&stop.ranked).cloned();
+    if d.repair.is_some() {
+        d.fix = None;
+    }
+    if let Some(earlier) = plies.iter().find(|p| p.number == at) {
+        d.labels.push(Label {
+            span: earlier.span,
+            text: format!("the slip seems to be here: {}", best.mv),
+            primary: false,
+        });
+    }
+}
+
+/// The main line's moves as written, in order.
+fn main_items(game: &Game) -> Vec<(usize, &MoveItem)> {
+    game.movetext
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| match &e.value {
+            Element::Move(m) => Some((i, m)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The first refused ply of the main line (a ply played after no assumed repair) and its
+/// repairs, at it and before it; `None` when the main line has no refused ply.
+pub(crate) fn first_stop(game: &Game, replayed: &ReplayedGame, laps: u64) -> Option<Stop> {
+    let opening = replayed.opening()?;
+    let plies = &replayed.main.plies;
+    let index = plies.iter().position(|p| p.played().is_none())?;
+    let stopped = &plies[index];
+    if stopped.assumes.is_some() {
+        return None;
+    }
+    let items = main_items(game);
+    let at = items.iter().position(|(e, _)| *e == stopped.element)?;
+    let following: Vec<&MoveItem> = items[at + 1..].iter().map(|(_, m)| *m).collect();
+    let directions = opening.directions;
+    let mut ranked = match &stopped.outcome {
+        Err(Problem::Refused { spec, .. }) => rank_in_line(
+            &stopped.before,
+            spec,
+            &InLine {
+                ply: stopped.number,
+                item: items[at].1,
+                following: &following,
+                directions,
+            },
+        ),
+        _ => Vec::new(),
+    };
+    let earlier = earlier_repairs(&plies[..index], &items, at, directions, laps);
+    let count = earlier.len();
+    ranked.extend(earlier);
+    sort(&mut ranked);
+    Some(Stop {
+        index,
+        ranked,
+        earlier: count,
+    })
+}
+
+/// The repairs at the plies before the refused one (`items[at]`), each judged by how far the
+/// record then replays.
+fn earlier_repairs(
+    before: &[Ply],
+    items: &[(usize, &MoveItem)],
+    at: usize,
+    directions: Directions,
+    laps: u64,
+) -> Vec<Suggestion> {
+    let mut out = Vec::new();
+    let after_stop: Vec<&MoveItem> = items[at + 1..].iter().map(|(_, m)| *m).collect();
+    for ply in before.iter().rev().take(PLIES_BACK) {
+        let Some(played) = ply.played().filter(|p| p.source == Source::Written) else {
+            // A ply that was not read from its token ends the search.
+            break;
+        };
+        let Some(i) = items.iter().position(|(e, _)| *e == ply.element) else {
+            break;
+        };
+        let item = items[i].1;
+        let Ok(spec) = written_spec(&ply.before, item, directions) else {
+            continue;
+        };
+        // The plies from the one after the repaired ply to the refused one.
+        let between: Vec<&MoveItem> = items[i + 1..=at].iter().map(|(_, m)| *m).collect();
+        let annotation = item.annotation.as_ref().map(|a| &a.value);
+        let Ok(readings) = within_lap_budget(laps, || rank(&ply.before, &spec, annotation))
+        else {
+            continue;
+        };
+        for mut s in readings.into_iter().filter(|s| s.mv != played.mv) {
+            let replayed = within_lap_budget(laps, || {
+                replays_through(&ply.before, &s.mv, &between, &after_stop, directions)
+            });
+            let Ok(Some(n)) = replayed else { continue };
+            let back = u32::try_from(between.len()).unwrap_or(u32::MAX / 4);
+            s.cost += EARLIER_COST + back / 2 + break_cost(&after_stop, n);
+            s.repair = Repair::Earlier {
+                ply: ply.number,
+                written: played.mv,
+            };
+            s.continues = Some(n);
+            s.tried = tried(&after_stop);
+            out.push(s);
+        }
+    }
+    out
+}
+
+/// With `mv` played from `pos`, whether every move of `between` replays, and then how many of
+/// `after` (at most [`LOOKAHEAD`]).
+fn replays_through(
+    pos: &Position,
+    mv: &Move,
+    between: &[&MoveItem],
+    after: &[&MoveItem],
+    directions: Directions,
+) -> Option<usize> {
+    let mut pos = pos.play_fast(mv);
+    for item in between {
+        let mv = legal_move(&pos, item, directions)?;
+        pos = pos.play_fast(&mv);
+    }
+    let mut n = 0;
+    for item in after.iter().take(LOOKAHEAD) {
+        let Some(mv) = legal_move(&pos, item, directions) else {
+            break;
+        };
+        pos = pos.play_fast(&mv);
+        n += 1;
+    }
+    Some(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use bao_notation::parse_record;
+    use bao_replay::replay_game;
+
+    use super::*;
+
+    fn stop(text: &str) -> Stop {
+        let parsed = parse_record(text);
+        assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+        let game = &parsed.record.games[0].value;
+        let replayed = replay_game(game, None);
+        first_stop(game, &replayed, SEARCH_LAPS).expect("a refused ply")
+    }
+
+    /// A legal game of 15 plies (as in `plies.rs`).
+    const GAME: &str =
+        "1. A7>* a7<* 2. A5< a6<* 3. A6< a4< 4. A6> a6< 5. A5> a5> 6. A2< a5> 7. A7> a5< 8. A6< *\n";
+
+    #[test]
+    fn a_legal_slip_is_blamed_on_its_own_ply() {
+        // Ply 1 written with the other sign: legal, but ply 4 is then refused.
+        let text = GAME.replacen("1. A7>*", "1. A7<*", 1);
+        let stop = stop(&text);
+        let best = &stop.ranked[0];
+        assert!(stop.earlier > 0);
+        assert_eq!(best.mv.to_string(), "A7>*");
+        assert!(
+            matches!(best.repair, Repair::Earlier { ply: 1, written } if written.to_string() == "A7<*"),
+            "{best:?}"
+        );
+        assert_eq!(best.continues, Some(LOOKAHEAD));
+    }
+
+    #[test]
+    fn a_record_without_a_refused_ply_has_no_stop() {
+        let parsed = parse_record(GAME);
+        let game = &parsed.record.games[0].value;
+        assert!(first_stop(game, &replay_game(game, None), SEARCH_LAPS).is_none());
+    }
+}
