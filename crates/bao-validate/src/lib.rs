@@ -33,6 +33,7 @@
 mod annotate;
 mod codes;
 mod diagnostic;
+pub mod fix;
 pub mod json;
 mod moves;
 mod plies;
@@ -51,6 +52,7 @@ use bao_replay::{ReplayedGame, ReplayedLine};
 pub use annotate::{annotate_record, items_text};
 pub use bao_replay::{agrees, engine_items, Disagreement, ItemList};
 pub use codes::{Code, ALL_CODES, REPOSITORY};
+pub use fix::{fix_text, AppliedFix, Fixed};
 pub use diagnostic::{line_col, AnyDiagnostic, CheckDiagnostic, CheckReport, Label, Stats};
 pub use suggest::{annotation_matches, rank, unambiguous, Repair, Suggestion, LOOKAHEAD};
 

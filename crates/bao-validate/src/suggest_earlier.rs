@@ -9,6 +9,9 @@
 //! such that the plies written after it replay, the refused one included; each is ranked with
 //! the repairs at the refused ply ([`Repair::Earlier`]).
 //!
+//! An earlier repair must also let at least one ply written after the refused one replay:
+//! a record that stops at the refused ply gives no evidence for changing an earlier one.
+//!
 //! The search is bounded: at most [`PLIES_BACK`] plies back, the readings [`rank`] keeps, a
 //! lookahead of [`LOOKAHEAD`] plies after the refused one, and a lap budget on every
 //! never-ending decision it asks for (a reading whose replay runs past it is dropped).
@@ -181,7 +184,9 @@ fn earlier_repairs(
             let replayed = within_lap_budget(laps, || {
                 replays_through(&ply.before, &s.mv, &between, &after_stop, directions)
             });
-            let Ok(Some(n)) = replayed else { continue };
+            // Making the refused ply legal is not evidence enough: a ply after it must
+            // replay too.
+            let Ok(Some(n @ 1..)) = replayed else { continue };
             let back = u32::try_from(between.len()).unwrap_or(u32::MAX / 4);
             s.cost += EARLIER_COST + back / 2 + break_cost(&after_stop, n);
             s.repair = Repair::Earlier {
