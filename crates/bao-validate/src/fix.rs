@@ -159,7 +159,7 @@ fn edit_of(checked: &Checked, d: &CheckDiagnostic, text: &str) -> Option<Edit> {
     };
     match repair.repair {
         Repair::Replace => {
-            let new = token_text(repair.mv, &ply.before, directions);
+            let new = in_style(&token_text(repair.mv, &ply.before, directions), &written(span));
             let what = format!("ply {}: {} became {new}", ply.number, written(span));
             Some(Edit {
                 changes: vec![(span, new)],
@@ -168,7 +168,10 @@ fn edit_of(checked: &Checked, d: &CheckDiagnostic, text: &str) -> Option<Edit> {
         }
         Repair::Earlier { ply: at, .. } => {
             let earlier = line.plies.iter().find(|p| p.number == at)?;
-            let new = token_text(repair.mv, &earlier.before, directions);
+            let new = in_style(
+                &token_text(repair.mv, &earlier.before, directions),
+                &written(earlier.span),
+            );
             let what = format!("ply {at}: {} became {new}", written(earlier.span));
             Some(Edit {
                 changes: vec![(earlier.span, new)],
@@ -230,6 +233,16 @@ fn moves_of(elems: &[Spanned<Element>], span: Span) -> Option<Vec<&MoveItem>> {
     })
 }
 
+/// A new token in the style of the token it replaces: the K.I.B.A. letters `L`/`R` for the
+/// signs if it used them.
+fn in_style(new: &str, old: &str) -> String {
+    if old.contains(['L', 'R']) {
+        new.replace('<', "L").replace('>', "R")
+    } else {
+        new.to_owned()
+    }
+}
+
 /// A move as a token of a record written under `directions`, played from `before`.
 fn token_text(mv: Move, before: &Position, directions: Directions) -> String {
     let usage = if before.stage() == Stage::Namua && mv.is_capture() {
@@ -285,6 +298,12 @@ mod tests {
         let fixed = fix(&slipped);
         assert_eq!(fixed.text, GAME);
         assert_eq!(fixed.applied[0].what, "plies 9 and 10: a5> and A5> swapped");
+    }
+
+    #[test]
+    fn a_token_keeps_the_kiba_letters() {
+        assert_eq!(in_style("A4>", "A4L"), "A4R");
+        assert_eq!(in_style("A4>*", "A4<"), "A4>*");
     }
 
     #[test]

@@ -12,6 +12,8 @@ use crate::words::effect;
 const MAX_COST: u32 = 40;
 /// A suggestion at most this costly can be assumed (`--assume-fixes`) when it is unique.
 const ASSUMABLE: u32 = 25;
+/// How many plies after the refused one an earlier repair is replayed through.
+pub(crate) const EARLIER_LOOKAHEAD: usize = 24;
 /// How many written plies after a repair are replayed to judge it.
 pub const LOOKAHEAD: usize = 6;
 
@@ -165,7 +167,7 @@ fn continuation(n: Option<usize>, tried: usize) -> String {
         None => String::new(),
         Some(0) if tried > 0 => "; the next written ply is then illegal".to_owned(),
         Some(_) if tried == 0 => String::new(),
-        Some(n) if n >= tried && tried >= LOOKAHEAD => format!(
+        Some(n) if n >= tried && (tried == LOOKAHEAD || tried == EARLIER_LOOKAHEAD) => format!(
             "; the next {} then replay too (the check looks no further)",
             plies(n)
         ),

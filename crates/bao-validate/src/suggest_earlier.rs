@@ -13,7 +13,7 @@
 //! a record that stops at the refused ply gives no evidence for changing an earlier one.
 //!
 //! The search is bounded: at most [`PLIES_BACK`] plies back, the readings [`rank`] keeps, a
-//! lookahead of [`LOOKAHEAD`] plies after the refused one, and a lap budget on every
+//! lookahead of [`EARLIER_LOOKAHEAD`] plies after the refused one, and a lap budget on every
 //! never-ending decision it asks for (a reading whose replay runs past it is dropped).
 
 use bao_core::{within_lap_budget, Move, Position};
@@ -21,14 +21,20 @@ use bao_notation::{Directions, Element, Game, MoveItem};
 use bao_replay::{legal_move, written_spec, Ply, Problem, ReplayedGame, Source};
 
 use crate::diagnostic::{CheckDiagnostic, Label};
-use crate::plies::{break_cost, rank_in_line, tried, InLine};
-use crate::suggest::{rank, repair_line, sort, unambiguous, Repair, Suggestion, LOOKAHEAD};
+use crate::plies::{break_cost, rank_in_line, InLine};
+use crate::suggest::{
+    rank, repair_line, sort, unambiguous, Repair, Suggestion, EARLIER_LOOKAHEAD, LOOKAHEAD,
+};
 use crate::CheckOptions;
 
 /// How many plies before the refused one are searched.
-pub(crate) const PLIES_BACK: usize = 12;
+pub(crate) const PLIES_BACK: usize = 24;
 /// The laps any one never-ending decision of the search may run.
 const SEARCH_LAPS: u64 = 20_000;
+/// The cost of each ply beyond [`LOOKAHEAD`] (up to [`EARLIER_LOOKAHEAD`]) that does not
+/// replay: of two repairs that both replay the usual lookahead, the one that replays
+/// further ranks first.
+const FAR_BREAK_COST: u32 = 1;
 /// A slip that went unseen for a while is a little less likely than one where the record
 /// breaks.
 const EARLIER_COST: u32 = 3;
@@ -187,14 +193,19 @@ fn earlier_repairs(
             // Making the refused ply legal is not evidence enough: a ply after it must
             // replay too.
             let Ok(Some(n @ 1..)) = replayed else { continue };
-            let back = u32::try_from(between.len()).unwrap_or(u32::MAX / 4);
-            s.cost += EARLIER_COST + back / 2 + break_cost(&after_stop, n);
+            let tried = after_stop.len().min(EARLIER_LOOKAHEAD);
+            let far_missing = tried.saturating_sub(LOOKAHEAD) - n.saturating_sub(LOOKAHEAD);
+            // How far back the slip is does not count: two readings that the record bears
+            // out as well are equally likely.
+            s.cost += EARLIER_COST
+                + break_cost(&after_stop, n.min(LOOKAHEAD))
+                + u32::try_from(far_missing).unwrap_or(u32::MAX / 4) * FAR_BREAK_COST;
             s.repair = Repair::Earlier {
                 ply: ply.number,
                 written: played.mv,
             };
             s.continues = Some(n);
-            s.tried = tried(&after_stop);
+            s.tried = tried;
             out.push(s);
         }
     }
@@ -202,7 +213,7 @@ fn earlier_repairs(
 }
 
 /// With `mv` played from `pos`, whether every move of `between` replays, and then how many of
-/// `after` (at most [`LOOKAHEAD`]).
+/// `after` (at most [`EARLIER_LOOKAHEAD`]).
 fn replays_through(
     pos: &Position,
     mv: &Move,
@@ -216,7 +227,7 @@ fn replays_through(
         pos = pos.play_fast(&mv);
     }
     let mut n = 0;
-    for item in after.iter().take(LOOKAHEAD) {
+    for item in after.iter().take(EARLIER_LOOKAHEAD) {
         let Some(mv) = legal_move(&pos, item, directions) else {
             break;
         };
@@ -257,7 +268,9 @@ mod tests {
             matches!(best.repair, Repair::Earlier { ply: 1, written } if written.to_string() == "A7<*"),
             "{best:?}"
         );
-        assert_eq!(best.continues, Some(LOOKAHEAD));
+        // The rest of the record replays.
+        assert_eq!(best.continues, Some(best.tried));
+        assert!(best.tried > LOOKAHEAD);
     }
 
     #[test]
