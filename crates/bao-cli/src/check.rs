@@ -63,7 +63,8 @@ pub(crate) struct Args {
     /// repaired is reported as usual (exit 1). From stdin, the repaired text goes to stdout.
     #[arg(long, conflicts_with = "assume_fixes")]
     fix: bool,
-    /// With `--fix`: change no file, print the repairs as a unified diff on stdout.
+    /// With `--fix`: change no file, print the repairs as a unified diff on stdout (exit 1
+    /// when there is any).
     #[arg(long, requires = "fix")]
     dry_run: bool,
     /// The name shown for stdin.
@@ -555,7 +556,10 @@ fn fix_all(
         stats,
         ..
     } = run;
-    let invalid = stats.errors > 0 || (args.deny_warnings && stats.warnings > 0);
+    // A dry run leaves the records as they were: invalid if it found anything to repair.
+    let invalid = stats.errors > 0
+        || (args.deny_warnings && stats.warnings > 0)
+        || (args.dry_run && repaired > 0);
     if args.format == Format::Json {
         let line = json!({"type": "summary", "data": {
             "files": files, "unreadable": failed, "games": stats.games, "plies": stats.plies,

@@ -181,10 +181,11 @@ fn edit_of(checked: &Checked, d: &CheckDiagnostic, text: &str) -> Option<Edit> {
         Repair::Swap { ply: at, with_ply, .. } => {
             let moves = moves_of(&game.value.movetext, span)?;
             let i = moves.iter().position(|m| m.token.span == span)?;
-            let other = moves.get(i + (with_ply - at))?.token.span;
-            let (a, b) = (written(span), written(other));
+            // The items trade places with their NAGs and annotations.
+            let (here, other) = (extent(moves[i]), extent(moves.get(i + (with_ply - at))?));
+            let (a, b) = (written(span), written(moves[i + (with_ply - at)].token.span));
             Some(Edit {
-                changes: vec![(span, b.clone()), (other, a.clone())],
+                changes: vec![(here, written(other)), (other, written(here))],
                 fix: fix(at, format!("plies {at} and {with_ply}: {a} and {b} swapped")),
             })
         }
@@ -201,6 +202,20 @@ fn edit_of(checked: &Checked, d: &CheckDiagnostic, text: &str) -> Option<Edit> {
                 fix: fix(at, format!("ply {at}: {new} inserted")),
             })
         }
+    }
+}
+
+/// The text of a move item after its number: the token, its NAGs and its annotation.
+fn extent(item: &MoveItem) -> Span {
+    let end = item
+        .nags
+        .iter()
+        .map(|n| n.span.end)
+        .chain(item.annotation.as_ref().map(|a| a.span.end))
+        .fold(item.token.span.end, usize::max);
+    Span {
+        start: item.token.span.start,
+        end,
     }
 }
 

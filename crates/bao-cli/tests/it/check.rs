@@ -232,3 +232,51 @@ fn a_large_record_streams_with_the_whole_file_output() {
         }
     }
 }
+
+/// `check --fix`: a legal slip put back at its own ply, the file rewritten (the diff first
+/// with `--dry-run`, the file untouched), and a second run changes nothing.
+#[test]
+fn fix_repairs_a_legal_slip_and_is_idempotent() {
+    let dir = tempfile::tempdir().unwrap();
+    let original =
+        std::fs::read_to_string(root().join("fixtures/invalid/repair/legal_slip.bao")).unwrap();
+    let path = dir.path().join("slip.bao");
+    std::fs::write(&path, &original).unwrap();
+    let dry = crate::cmd::output_in(dir.path(), &["check", "--fix", "--dry-run", "slip.bao"], "");
+    insta::assert_snapshot!("fix_dry_run", crate::cmd::render(&dry));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
+    let fixed = crate::cmd::output_in(dir.path(), &["check", "--fix", "slip.bao"], "");
+    assert_eq!(fixed.status.code(), Some(0), "{}", crate::cmd::render(&fixed));
+    let repaired = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(repaired, original.replace("2. A4L", "2. A4R"));
+    // Nothing left over from the atomic write.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    let again = crate::cmd::output_in(dir.path(), &["check", "--fix", "slip.bao"], "");
+    assert_eq!(again.status.code(), Some(0));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), repaired);
+    assert!(String::from_utf8_lossy(&again.stderr).contains("0 repairs applied"));
+}
+
+/// A record `--fix` cannot fully repair keeps what it could fix and reports the rest
+/// (exit 1); from stdin the repaired text goes to stdout.
+#[test]
+fn fix_leaves_what_it_cannot_repair_and_exits_1() {
+    // The swapped plies of a fixture (repaired), then an empty pit with no clear repair.
+    let text = std::fs::read_to_string(root().join("fixtures/invalid/repair/swapped_plies.bao"))
+        .unwrap()
+        .replace("8. A6< [xa3:1 A1:1] *", "8. B8< *");
+    let out = crate::cmd::output(&["check", "--color", "never", "--fix", "-"], &text);
+    assert_eq!(out.status.code(), Some(1), "{}", crate::cmd::render(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    // The two items traded places with their annotations.
+    let swapped = text.replace(
+        "5. a5> [xA4:1 a8:1] A5> [xa4:3 A6:6 B1:1]",
+        "5. A5> [xa4:3 A6:6 B1:1] a5> [xA4:1 a8:1]",
+    );
+    assert_ne!(swapped, text);
+    assert_eq!(stdout, swapped);
+    assert!(stdout.contains("8. B8< *"), "{stdout}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("plies 9 and 10"), "{stderr}");
+    assert!(stderr.contains("1 repair applied; left: 1 error"), "{stderr}");
+}
