@@ -310,8 +310,11 @@ impl Observer for Words<'_> {
                 None
             }
             Err(Problem::Refused { spec, refusal, end }) => {
-                let d = self.illegal(at, spec, refusal, *end);
+                let mut d = self.illegal(at, spec, refusal, *end);
                 let repair = self.repair(at, &d);
+                if self.opts.assume_fixes && repair.is_none() {
+                    crate::suggest::why_not_assumed(&mut d, at.swap_pending);
+                }
                 self.push(d, ply);
                 repair
             }

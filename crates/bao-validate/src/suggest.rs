@@ -312,6 +312,33 @@ pub(crate) fn capitalise(s: &str) -> String {
     }
 }
 
+/// With `--assume-fixes`, a line that stops at a refused ply says why no repair was assumed
+/// there (a help line).
+pub(crate) fn why_not_assumed(d: &mut crate::diagnostic::CheckDiagnostic, swap_pending: bool) {
+    let why = match &d.repair {
+        Some(r) if matches!(r.repair, Repair::Swap { .. }) && swap_pending => {
+            "its best repair is a second swap while one is still pending".to_owned()
+        }
+        Some(r) => format!("its best repair ({}) is not assumed", r.short()),
+        None if d.help.as_deref().is_some_and(|h| h.contains(" (or ")) => {
+            "the likeliest repairs are equally likely".to_owned()
+        }
+        None if d
+            .help
+            .as_deref()
+            .is_some_and(|h| h.contains(" ?") || h.contains(" seem") || h.contains(" look")) =>
+        {
+            "its likeliest repair is not likely enough to assume".to_owned()
+        }
+        None => "no legal move here is a likely reading of what is written".to_owned(),
+    };
+    let line = format!("--assume-fixes stops this line here: {why}.");
+    d.help = Some(match d.help.take() {
+        Some(h) => format!("{h}\n{line}"),
+        None => line,
+    });
+}
+
 /// Best first: cheapest, then replacements before swaps before insertions, then by move.
 pub(crate) fn sort(list: &mut [Suggestion]) {
     list.sort_by(|a, b| {

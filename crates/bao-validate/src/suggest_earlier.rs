@@ -78,6 +78,11 @@ pub(crate) fn blame(
     else {
         return;
     };
+    if opts.assume_fixes && (d.repair.is_some() || d.fix.is_some()) {
+        // The line went on with the repair at the refused ply assumed: it stays the one
+        // worded, as the diagnostics after it depend on it.
+        return;
+    }
     let later: Vec<Suggestion> = stop
         .ranked
         .iter()
@@ -96,6 +101,20 @@ pub(crate) fn blame(
     d.repair = unambiguous(&stop.ranked).cloned();
     if d.repair.is_some() {
         d.fix = None;
+    }
+    if opts.assume_fixes {
+        let why = if d.repair.is_some() {
+            "a repair at an earlier ply is not assumed (`bao check --fix` applies it)"
+        } else {
+            "the likeliest repairs are equally likely"
+        };
+        if let Some(h) = &mut d.help {
+            // The observer's reason, written before the earlier repairs were known.
+            if let Some(i) = h.find("\n--assume-fixes stops this line here") {
+                h.truncate(i);
+            }
+            h.push_str(&format!("\n--assume-fixes stops this line here: {why}."));
+        }
     }
     if let Some(earlier) = plies.iter().find(|p| p.number == at) {
         d.labels.push(Label {
@@ -271,6 +290,44 @@ mod tests {
         // The rest of the record replays.
         assert_eq!(best.continues, Some(best.tried));
         assert!(best.tried > LOOKAHEAD);
+    }
+
+    fn help_with_assume_fixes(text: &str) -> String {
+        let opts = CheckOptions {
+            assume_fixes: true,
+            ..CheckOptions::default()
+        };
+        let report = crate::check_text("t.bao", text.into(), &opts);
+        let d = report
+            .diagnostics
+            .iter()
+            .find_map(|d| match d {
+                crate::AnyDiagnostic::Check(c) => Some(c.clone()),
+                crate::AnyDiagnostic::Syntax(_) => None,
+            })
+            .expect("a diagnostic");
+        d.help.unwrap_or_default()
+    }
+
+    #[test]
+    fn assume_fixes_says_why_it_stops() {
+        let earlier = help_with_assume_fixes(&GAME.replacen("1. A7>*", "1. A7<*", 1));
+        assert!(
+            earlier.ends_with(
+                "--assume-fixes stops this line here: a repair at an earlier ply is not assumed \
+                 (`bao check --fix` applies it)."
+            ),
+            "{earlier}"
+        );
+        // A back-row pit in namua: no legal move is a likely reading.
+        let none = help_with_assume_fixes("1. B3<* *\n");
+        assert!(
+            none.ends_with(
+                "--assume-fixes stops this line here: no legal move here is a likely reading \
+                 of what is written."
+            ),
+            "{none}"
+        );
     }
 
     #[test]
