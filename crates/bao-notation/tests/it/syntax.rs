@@ -154,3 +154,41 @@ fn the_limit_codes_are_in_the_spec() {
         );
     }
 }
+
+/// The codes and helps of the syntax errors of a text.
+fn helps(text: &str) -> Vec<(String, String)> {
+    bao_notation::parse_record(text)
+        .errors
+        .iter()
+        .map(|e| {
+            use miette::Diagnostic;
+            (
+                e.code().map(|c| c.to_string()).unwrap_or_default(),
+                e.help().map(|h| h.to_string()).unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_result_followed_by_moves_on_its_line_is_reported_with_a_reading() {
+    let got = helps("1. A6L * a6R 2. A7R *\n");
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0].0, "bao::syntax::moves_after_result");
+    assert!(got[0].1.contains("did you mean `A6L*`"), "{got:?}");
+    // A move that already has its `*`: no reading offered, the same code.
+    let got = helps("1. A6<* * a6<* *\n");
+    assert_eq!(got[0].0, "bao::syntax::moves_after_result");
+    assert!(!got[0].1.contains("did you mean"), "{got:?}");
+    // Games without tags, each on its own line, are no slip.
+    assert!(helps("1. A6<* *\n1. A7>* *\n").is_empty());
+}
+
+#[test]
+fn two_moves_run_together_get_a_missing_space_hint() {
+    let got = helps("1. A6L*a6R 2. A7R *\n");
+    assert_eq!(got[0].0, "bao::syntax::bad_move");
+    assert!(got[0].1.starts_with("missing space? `A6L* a6R`"), "{got:?}");
+    let got = helps("1. A6L*q *\n");
+    assert!(!got[0].1.contains("missing space"), "{got:?}");
+}
