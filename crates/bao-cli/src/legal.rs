@@ -15,6 +15,8 @@ use bao_core::{Event, Move, MoveTrace, Position, Side};
 use bao_notation::PositionString;
 use serde::Serialize;
 
+use bao_validate::words::end_reason;
+
 use crate::error::CliError;
 use crate::export::{load_prefix, Pick};
 use crate::io::Input;
@@ -83,9 +85,9 @@ fn describe(pos: &Position, trace: &MoveTrace) -> String {
     parts.push(format!("{n} lap{}", if n == 1 { "" } else { "s" }));
     if let Some(o) = trace.outcome {
         parts.push(match o.winner {
-            Some(w) if w == trace.mover => format!("wins ({})", o.reason.name()),
-            Some(_) => format!("loses ({})", o.reason.name()),
-            None => format!("draws ({})", o.reason.name()),
+            Some(w) if w == trace.mover => format!("wins ({})", end_reason(o.reason)),
+            Some(_) => format!("loses ({})", end_reason(o.reason)),
+            None => format!("draws ({})", end_reason(o.reason)),
         });
     }
     parts.join(", ")
@@ -235,8 +237,12 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
     if moves.is_empty() && args.format == Format::Text {
         let why = match pos.outcome() {
             Some(o) => match o.winner {
-                Some(w) => format!("the game is over: {} won ({})", title(w), o.reason.name()),
-                None => format!("the game is over: a draw ({})", o.reason.name()),
+                Some(w) => format!(
+                    "the game is over: {} won ({})",
+                    title(w),
+                    end_reason(o.reason)
+                ),
+                None => format!("the game is over: a draw ({})", end_reason(o.reason)),
             },
             None => format!("{} has no legal move", title(pos.to_move())),
         };

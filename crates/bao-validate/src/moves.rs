@@ -315,6 +315,12 @@ impl Observer for Words<'_> {
                 if self.opts.assume_fixes && repair.is_none() {
                     crate::suggest::why_not_assumed(&mut d, at.swap_pending);
                 }
+                if let ResolveError::Illegal(e) = refusal {
+                    if matches!(e.reason, bao_core::IllegalReason::NamuaEmptyPit { .. }) {
+                        // A namua move's pit is where the seed from the hand goes (N1).
+                        d.rule = Some("n1");
+                    }
+                }
                 self.push(d, ply);
                 repair
             }

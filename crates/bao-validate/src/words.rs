@@ -159,11 +159,10 @@ pub(crate) fn join_and(items: &[String]) -> String {
 
 /// A list of moves separated by spaces.
 pub(crate) fn move_list(moves: &[Move]) -> String {
-    moves
-        .iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
+    // Sorted as `bao legal` lists them, so that every list of moves reads the same.
+    let mut names: Vec<String> = moves.iter().map(ToString::to_string).collect();
+    names.sort();
+    names.join(" ")
 }
 
 /// Why a move is illegal, in one sentence in the variant's words (`captures are compulsory;
@@ -381,4 +380,15 @@ pub fn setup_error(err: &SetupError) -> String {
 pub fn impossible_position(problems: impl IntoIterator<Item = String>) -> String {
     let problems: Vec<String> = problems.into_iter().collect();
     format!("impossible position: {}", problems.join("; "))
+}
+
+/// Why a game ended, in words for people (the JSON name is `EndReason::name`).
+#[must_use]
+pub const fn end_reason(reason: bao_core::EndReason) -> &'static str {
+    match reason {
+        bao_core::EndReason::BaoHamna => "a front row emptied",
+        bao_core::EndReason::NoLegalMove => "no legal move left",
+        bao_core::EndReason::OwnFrontRowEmpty => "own front row emptied",
+        bao_core::EndReason::NeverEnding => "a never-ending move",
+    }
 }
