@@ -335,7 +335,10 @@ impl<'s> Parser<'s> {
             return;
         }
         let next = &self.src[self.pos..word_end(self.bytes, self.pos)];
-        if !looks_like_move(next) && move_number(next).is_none() {
+        // A new game that starts as games do (`1.`) is no slip: games may share a line.
+        let continues = looks_like_move(next)
+            || move_number(next).is_some_and(|(n, dots, _)| n != Ok(1) || dots >= 3);
+        if !continues {
             return;
         }
         // The word before the result, without its move number.

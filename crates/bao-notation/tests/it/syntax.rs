@@ -180,8 +180,12 @@ fn a_result_followed_by_moves_on_its_line_is_reported_with_a_reading() {
     let got = helps("1. A6<* * a6<* *\n");
     assert_eq!(got[0].0, "bao::syntax::moves_after_result");
     assert!(!got[0].1.contains("did you mean"), "{got:?}");
-    // Games without tags, each on its own line, are no slip.
+    // The count goes on after the result: the game was not over.
+    let got = helps("1. A6<* * 1... a6<* *\n");
+    assert_eq!(got[0].0, "bao::syntax::moves_after_result");
+    // Games without tags that begin as games do are no slip, on one line or on several.
     assert!(helps("1. A6<* *\n1. A7>* *\n").is_empty());
+    assert!(helps("1. A6<* * 1. A7>* *\n").is_empty());
 }
 
 #[test]
