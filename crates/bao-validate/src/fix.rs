@@ -11,10 +11,11 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use bao_core::{Move, Position, Stage};
-use bao_notation::{Directions, Element, MoveItem, MoveToken, SignUse, Span, Spanned};
+use bao_core::{Move, Position};
+use bao_notation::{Directions, Element, MoveItem, MoveToken, Span, Spanned};
 use bao_replay::ReplayedLine;
 
+use crate::annotate::written_sign;
 use crate::diagnostic::{AnyDiagnostic, CheckDiagnostic, CheckReport};
 use crate::suggest::Repair;
 use crate::{check_full, CheckOptions, Checked};
@@ -260,14 +261,8 @@ fn in_style(new: &str, old: &str) -> String {
 
 /// A move as a token of a record written under `directions`, played from `before`.
 fn token_text(mv: Move, before: &Position, directions: Directions) -> String {
-    let usage = if before.stage() == Stage::Namua && mv.is_capture() {
-        SignUse::Kichwa
-    } else {
-        SignUse::Sowing(mv.pit.row())
-    };
     let mut token = MoveToken::from(mv);
-    // Each convention's reading of a sign is its own inverse.
-    token.sign = Some(directions.sign(mv.sign, mv.pit.side(), usage));
+    token.sign = Some(written_sign(&mv, before, directions));
     token.to_string()
 }
 

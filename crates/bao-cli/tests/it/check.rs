@@ -288,3 +288,23 @@ fn fix_leaves_what_it_cannot_repair_and_exits_1() {
     assert!(stderr.contains("plies 9 and 10"), "{stderr}");
     assert!(stderr.contains("1 repair applied; left: 1 error"), "{stderr}");
 }
+
+/// `bao fmt --fill` spells out forced signs and `*`; `--mover-signs` converts a record
+/// written with `[Directions "south"]` into mover-frame signs and drops the tag.
+#[test]
+fn fmt_fills_in_moves_and_converts_signs() {
+    let filled = crate::cmd::output(&["fmt", "--fill", "-"], "1. A7> a7< 2. A5< a6< 3. 6< a4< *\n");
+    assert_eq!(
+        String::from_utf8_lossy(&filled.stdout),
+        "1. A7>* a7<* 2. A5< a6<* 3. A6< a4< *\n"
+    );
+    let south = "[Event \"x\"]\n[Directions \"south\"]\n\n1. A7>* a7>* 2. A5< a6>* 3. A6< a4> *\n";
+    let mover = crate::cmd::output(&["fmt", "--mover-signs", "-"], south);
+    assert_eq!(
+        String::from_utf8_lossy(&mover.stdout),
+        "[Event \"x\"]\n\n1. A7>* a7<* 2. A5< a6<* 3. A6< a4< *\n"
+    );
+    // Without the option the convention and its tag stay.
+    let kept = crate::cmd::output(&["fmt", "-"], south);
+    assert!(String::from_utf8_lossy(&kept.stdout).contains("a7>*"));
+}
