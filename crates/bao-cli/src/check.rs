@@ -576,8 +576,18 @@ fn fix_all(
         eprintln!(
             "bao check: {} {}; {}: {}, {}",
             plural(repaired, "repair", "repairs"),
-            if args.dry_run { "found (dry run)" } else { "applied" },
-            if repaired == 0 { "left" } else if args.dry_run { "left after them" } else { "left" },
+            if args.dry_run {
+                "found (dry run)"
+            } else {
+                "applied"
+            },
+            if repaired == 0 {
+                "left"
+            } else if args.dry_run {
+                "left after them"
+            } else {
+                "left"
+            },
             plural(stats.errors, "error", "errors"),
             plural(stats.warnings, "warning", "warnings"),
         );

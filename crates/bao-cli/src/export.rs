@@ -176,6 +176,9 @@ pub(crate) fn load(input: &Input, ctx: &Context) -> Result<Result<Checked, Statu
     Ok(Ok(checked))
 }
 
+/// A position picked from a [`Prefix`]: the position, the step that led there, the ply.
+pub(crate) type Picked<'a> = (&'a Position, Option<&'a Step>, usize);
+
 /// A game's main line as far as it is valid (`bao show`, `bao legal`): an invalid record
 /// still shows every position up to its first invalid ply.
 pub(crate) struct Prefix {
@@ -192,7 +195,7 @@ pub(crate) struct Prefix {
 impl Prefix {
     /// The position after `ply` (default: the last valid one) and the step that led there;
     /// a ply at or past the first invalid one is refused with a message naming it (exit 1).
-    pub(crate) fn at(&self, ply: Option<usize>) -> Result<Result<(&Position, Option<&Step>, usize), Status>, CliError> {
+    pub(crate) fn at(&self, ply: Option<usize>) -> Result<Result<Picked<'_>, Status>, CliError> {
         let n = ply.unwrap_or(self.steps.len());
         if let Some((first, token)) = self.invalid.as_ref().filter(|(k, _)| n >= *k) {
             eprintln!(

@@ -88,8 +88,11 @@ pub(crate) fn run(args: &FmtArgs, _ctx: &Context) -> Result<Status, CliError> {
                 parsed,
                 &bao_validate::CheckOptions::default(),
             );
-            let record =
-                bao_validate::spelled_out_record(&checked.record, &checked.replayed, args.mover_signs);
+            let record = bao_validate::spelled_out_record(
+                &checked.record,
+                &checked.replayed,
+                args.mover_signs,
+            );
             write_record(&record, &options)
         } else {
             write_record(&parsed.record, &options)

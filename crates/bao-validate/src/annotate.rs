@@ -91,8 +91,10 @@ pub fn spelled_out_record(record: &Record, replayed: &[ReplayedGame], to_mover: 
         let Some(opening) = replayed.opening() else {
             continue;
         };
-        let mut plies: Vec<(usize, &Ply)> =
-            replayed.written_plies().map(|p| (p.span.start, p)).collect();
+        let mut plies: Vec<(usize, &Ply)> = replayed
+            .written_plies()
+            .map(|p| (p.span.start, p))
+            .collect();
         plies.sort_by_key(|p| p.0);
         let written = count_moves(&game.value.movetext);
         let convert = to_mover && opening.directions != Directions::Mover && plies.len() == written;
@@ -103,7 +105,9 @@ pub fn spelled_out_record(record: &Record, replayed: &[ReplayedGame], to_mover: 
         };
         spell_elements(&mut game.value.movetext, &plies, directions);
         if convert {
-            game.value.tags.retain(|t| t.value.name.value != "Directions");
+            game.value
+                .tags
+                .retain(|t| t.value.name.value != "Directions");
         }
     }
     out

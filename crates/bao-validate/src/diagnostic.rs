@@ -143,8 +143,7 @@ impl miette::Diagnostic for CheckDiagnostic {
 
     fn url<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         Some(Box::new(
-            self.rule
-                .map_or_else(|| self.code.url(), Code::rule_url),
+            self.rule.map_or_else(|| self.code.url(), Code::rule_url),
         ))
     }
 

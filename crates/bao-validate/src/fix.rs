@@ -116,9 +116,9 @@ fn edits(checked: &Checked) -> Vec<Edit> {
         };
         let overlaps = out.iter().any(|e| {
             e.changes.iter().any(|(a, _)| {
-                edit.changes
-                    .iter()
-                    .any(|(b, _)| a.start < b.end.max(b.start + 1) && b.start < a.end.max(a.start + 1))
+                edit.changes.iter().any(|(b, _)| {
+                    a.start < b.end.max(b.start + 1) && b.start < a.end.max(a.start + 1)
+                })
             })
         });
         if !overlaps {
@@ -160,7 +160,10 @@ fn edit_of(checked: &Checked, d: &CheckDiagnostic, text: &str) -> Option<Edit> {
     };
     match repair.repair {
         Repair::Replace => {
-            let new = in_style(&token_text(repair.mv, &ply.before, directions), &written(span));
+            let new = in_style(
+                &token_text(repair.mv, &ply.before, directions),
+                &written(span),
+            );
             let what = format!("ply {}: {} became {new}", ply.number, written(span));
             Some(Edit {
                 changes: vec![(span, new)],
@@ -179,15 +182,23 @@ fn edit_of(checked: &Checked, d: &CheckDiagnostic, text: &str) -> Option<Edit> {
                 fix: fix(at, what),
             })
         }
-        Repair::Swap { ply: at, with_ply, .. } => {
+        Repair::Swap {
+            ply: at, with_ply, ..
+        } => {
             let moves = moves_of(&game.value.movetext, span)?;
             let i = moves.iter().position(|m| m.token.span == span)?;
             // The items trade places with their NAGs and annotations.
             let (here, other) = (extent(moves[i]), extent(moves.get(i + (with_ply - at))?));
-            let (a, b) = (written(span), written(moves[i + (with_ply - at)].token.span));
+            let (a, b) = (
+                written(span),
+                written(moves[i + (with_ply - at)].token.span),
+            );
             Some(Edit {
                 changes: vec![(here, written(other)), (other, written(here))],
-                fix: fix(at, format!("plies {at} and {with_ply}: {a} and {b} swapped")),
+                fix: fix(
+                    at,
+                    format!("plies {at} and {with_ply}: {a} and {b} swapped"),
+                ),
             })
         }
         Repair::Insert { ply: at, .. } => {
@@ -318,9 +329,8 @@ mod tests {
 
     #[test]
     fn a_sign_is_written_in_the_records_convention() {
-        let pos = Position::start(bao_core::RuleSet::KISWAHILI).play_fast(
-            &"A7>*".parse::<Move>().expect("a move"),
-        );
+        let pos = Position::start(bao_core::RuleSet::KISWAHILI)
+            .play_fast(&"A7>*".parse::<Move>().expect("a move"));
         let mv: Move = "a7<*".parse().expect("a move");
         assert_eq!(token_text(mv, &pos, Directions::Mover), "a7<*");
         assert_eq!(token_text(mv, &pos, Directions::South), "a7>*");

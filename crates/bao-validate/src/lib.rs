@@ -52,8 +52,8 @@ use bao_replay::{ReplayedGame, ReplayedLine};
 pub use annotate::{annotate_record, items_text, spelled_out_record};
 pub use bao_replay::{agrees, engine_items, Disagreement, ItemList};
 pub use codes::{Code, ALL_CODES, REPOSITORY};
-pub use fix::{fix_text, AppliedFix, Fixed};
 pub use diagnostic::{line_col, AnyDiagnostic, CheckDiagnostic, CheckReport, Label, Stats};
+pub use fix::{fix_text, AppliedFix, Fixed};
 pub use suggest::{annotation_matches, rank, unambiguous, Repair, Suggestion, LOOKAHEAD};
 
 /// How to check.

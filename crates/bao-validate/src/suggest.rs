@@ -171,10 +171,7 @@ fn continuation(n: Option<usize>, tried: usize) -> String {
             "; the next {} then replay too (the check looks no further)",
             plies(n)
         ),
-        Some(n) if n >= tried => format!(
-            "; the rest of the record ({}) then replays",
-            plies(n)
-        ),
+        Some(n) if n >= tried => format!("; the rest of the record ({}) then replays", plies(n)),
         Some(1) => "; then only the next written ply replays, the one after is illegal".to_owned(),
         Some(n) => format!(
             "; then only the next {} replay, the one after is illegal",

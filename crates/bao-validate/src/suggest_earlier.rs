@@ -201,8 +201,7 @@ fn earlier_repairs(
         // The plies from the one after the repaired ply to the refused one.
         let between: Vec<&MoveItem> = items[i + 1..=at].iter().map(|(_, m)| *m).collect();
         let annotation = item.annotation.as_ref().map(|a| &a.value);
-        let Ok(readings) = within_lap_budget(laps, || rank(&ply.before, &spec, annotation))
-        else {
+        let Ok(readings) = within_lap_budget(laps, || rank(&ply.before, &spec, annotation)) else {
             continue;
         };
         for mut s in readings.into_iter().filter(|s| s.mv != played.mv) {
@@ -211,7 +210,9 @@ fn earlier_repairs(
             });
             // Making the refused ply legal is not evidence enough: a ply after it must
             // replay too.
-            let Ok(Some(n @ 1..)) = replayed else { continue };
+            let Ok(Some(n @ 1..)) = replayed else {
+                continue;
+            };
             let tried = after_stop.len().min(EARLIER_LOOKAHEAD);
             let far_missing = tried.saturating_sub(LOOKAHEAD) - n.saturating_sub(LOOKAHEAD);
             // How far back the slip is does not count: two readings that the record bears

@@ -254,7 +254,12 @@ fn fix_repairs_a_legal_slip_and_is_idempotent() {
     insta::assert_snapshot!("fix_dry_run", crate::cmd::render(&dry));
     assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
     let fixed = crate::cmd::output_in(dir.path(), &["check", "--fix", "slip.bao"], "");
-    assert_eq!(fixed.status.code(), Some(0), "{}", crate::cmd::render(&fixed));
+    assert_eq!(
+        fixed.status.code(),
+        Some(0),
+        "{}",
+        crate::cmd::render(&fixed)
+    );
     let repaired = std::fs::read_to_string(&path).unwrap();
     assert_eq!(repaired, original.replace("2. A4L", "2. A4R"));
     // Nothing left over from the atomic write.
@@ -286,14 +291,20 @@ fn fix_leaves_what_it_cannot_repair_and_exits_1() {
     assert!(stdout.contains("8. B8< *"), "{stdout}");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("plies 9 and 10"), "{stderr}");
-    assert!(stderr.contains("1 repair applied; left: 1 error"), "{stderr}");
+    assert!(
+        stderr.contains("1 repair applied; left: 1 error"),
+        "{stderr}"
+    );
 }
 
 /// `bao fmt --fill` spells out forced signs and `*`; `--mover-signs` converts a record
 /// written with `[Directions "south"]` into mover-frame signs and drops the tag.
 #[test]
 fn fmt_fills_in_moves_and_converts_signs() {
-    let filled = crate::cmd::output(&["fmt", "--fill", "-"], "1. A7> a7< 2. A5< a6< 3. 6< a4< *\n");
+    let filled = crate::cmd::output(
+        &["fmt", "--fill", "-"],
+        "1. A7> a7< 2. A5< a6< 3. 6< a4< *\n",
+    );
     assert_eq!(
         String::from_utf8_lossy(&filled.stdout),
         "1. A7>* a7<* 2. A5< a6<* 3. A6< a4< *\n"

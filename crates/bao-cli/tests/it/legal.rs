@@ -150,7 +150,12 @@ fn an_invalid_record_gives_the_moves_before_its_first_invalid_ply() {
         ""
     ));
     let at_start = crate::cmd::output(
-        &["legal", "--ply", "0", "fixtures/invalid/illegal/capture_mandatory.bao"],
+        &[
+            "legal",
+            "--ply",
+            "0",
+            "fixtures/invalid/illegal/capture_mandatory.bao",
+        ],
         "",
     );
     assert_eq!(at_start.status.code(), Some(0));
