@@ -335,6 +335,16 @@ impl<'s> Parser<'s> {
             }
         } else if looks_like_move(word) {
             self.slow_move(v, run, stack, start, we);
+        } else if is_move_suffix(word) && self.follows_a_word(start) {
+            // `A4 >`: the sign (or `*`, `+`) of the move before, written apart from it.
+            run.pending = None;
+            self.err_help(
+                SyntaxCode::UnexpectedToken,
+                Span::new(start, we),
+                format!("unexpected `{}`: no space inside a move", shown(word)),
+                "apart from its move",
+                "write the sign and the suffixes right after the pit, without a space: A4>, A6<*",
+            );
         } else {
             run.pending = None;
             self.err_help(
@@ -346,6 +356,17 @@ impl<'s> Parser<'s> {
             );
         }
         Step::Next
+    }
+
+    /// Whether the word at `start` follows another word after blanks on the same line
+    /// (as a sign written apart from its move does).
+    fn follows_a_word(&self, start: usize) -> bool {
+        let before = self.src[..start].trim_end_matches([' ', '\t']);
+        before.len() < start
+            && before
+                .as_bytes()
+                .last()
+                .is_some_and(|b| b.is_ascii_alphanumeric())
     }
 
     /// A result word: the end of the game, or a defect inside a variation.
@@ -648,4 +669,13 @@ fn two_moves(word: &str) -> Option<(&str, &str)> {
         let (a, b) = (word.get(..i)?, word.get(i..)?);
         (looks_like_move(b) && move_word(a).is_ok() && move_word(b).is_ok()).then_some((a, b))
     })
+}
+
+/// Whether a word is made of what follows a pit in a move token only: a sign (`<`, `>`),
+/// `*`, `+`, `#` (`>`, `<*`, `*`).
+fn is_move_suffix(word: &str) -> bool {
+    !word.is_empty()
+        && word
+            .bytes()
+            .all(|b| matches!(b, b'<' | b'>' | b'*' | b'+' | b'#'))
 }
