@@ -196,3 +196,27 @@ fn two_moves_run_together_get_a_missing_space_hint() {
     let got = helps("1. A6L*q *\n");
     assert!(!got[0].1.contains("missing space"), "{got:?}");
 }
+
+/// A diagnostic on a long line shows that line cut around the span: the caret stays on the
+/// terminal's line.
+#[test]
+fn a_long_line_is_cut_around_the_span() {
+    let mut line = "1. A6<* a6<* ".repeat(20);
+    line.push_str("A9< *");
+    let text: Arc<str> = Arc::from(format!("[Event \"x\"]\n\n{line}\n").as_str());
+    let errors = bao_notation::parse_record(&text).errors;
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    let shown = render("long.bao", &text, &errors);
+    assert!(shown.contains("A9<"), "{shown}");
+    assert!(
+        shown.contains(&format!("long.bao:3:{}", line.len() - 4)),
+        "{shown}"
+    );
+    for l in shown.lines() {
+        assert!(
+            l.chars().count() <= 100,
+            "a line of {} chars: {l}",
+            l.chars().count()
+        );
+    }
+}
