@@ -189,6 +189,10 @@ impl SourceText {
             start.saturating_sub(Self::LINE_AROUND).max(line_start),
         );
         let hi = ceil_boundary(text, (end.max(start + 1) + Self::LINE_AROUND).min(line_end));
+        // Cut between words where the window allows.
+        let lo = text[lo..start].find(' ').map_or(lo, |i| lo + i + 1);
+        let after = end.max(start + 1).min(hi);
+        let hi = text[after..hi].rfind(' ').map_or(hi, |i| after + i);
         Some(Box::new(MietteSpanContents::new_named(
             self.name.clone(),
             &text.as_bytes()[lo..hi],
