@@ -57,6 +57,16 @@ pub(crate) struct Args {
     /// of deciding it exactly whatever it costs. Default: exact.
     #[arg(long, value_name = "LAPS")]
     lap_budget: Option<u64>,
+    /// Repair the records: every illegal move with one clear best repair (a move replaced,
+    /// here or at the earlier ply the slip is blamed on, two plies swapped, a missing ply
+    /// inserted) is repaired in the file, which is rewritten atomically; what cannot be
+    /// repaired is reported as usual (exit 1). From stdin, the repaired text goes to stdout.
+    #[arg(long, conflicts_with = "assume_fixes")]
+    fix: bool,
+    /// With `--fix`: change no file, print the repairs as a unified diff on stdout (exit 1
+    /// when there is any).
+    #[arg(long, requires = "fix")]
+    dry_run: bool,
     /// The name shown for stdin.
     #[arg(long, value_name = "NAME", default_value = "stdin")]
     stdin_filename: String,
@@ -429,6 +439,9 @@ fn run_in_pool(args: &Args, ctx: &Context) -> Result<Status, CliError> {
         assume_fixes: args.assume_fixes,
         lap_budget: args.lap_budget,
     };
+    if args.fix {
+        return fix_all(args, ctx, &sources, &opts);
+    }
     let bar = crate::progress::bar(sources.len(), "checking", args.quiet);
     let stdout = std::io::stdout();
     let mut run = Run {
@@ -501,6 +514,141 @@ fn run_in_pool(args: &Args, ctx: &Context) -> Result<Status, CliError> {
         }
     );
     Ok(status(failed, invalid))
+}
+
+/// `--fix`: each input read whole, repaired, written back (or its diff printed), and what
+/// is left reported.
+fn fix_all(
+    args: &Args,
+    ctx: &Context,
+    sources: &[Source],
+    opts: &CheckOptions,
+) -> Result<Status, CliError> {
+    let stdout = std::io::stdout();
+    let mut run = Run {
+        args,
+        ctx,
+        opts: *opts,
+        out: std::io::BufWriter::new(stdout.lock()),
+        files: 0,
+        failed: 0,
+        stats: Stats::default(),
+    };
+    let mut repaired = 0;
+    for src in sources {
+        let (name, bytes) = match read_all(src, &args.stdin_filename) {
+            Ok(x) => x,
+            Err((name, e)) => {
+                run.unreadable(&name, &e)?;
+                continue;
+            }
+        };
+        let (text, _) = bao_notation::parse_bytes(&bytes);
+        let fixed = bao_validate::fix_text(&name, &text, opts);
+        repaired += fixed.applied.len();
+        for f in &fixed.applied {
+            match args.format {
+                Format::Human if !args.quiet => eprintln!(
+                    "bao check: {name}: game {}, {}{}",
+                    f.game,
+                    f.what,
+                    if args.dry_run { " (dry run)" } else { "" }
+                ),
+                Format::Human => {}
+                Format::Json => {
+                    let line = json!({"type": "fix", "data": {
+                        "file": name, "game": f.game, "ply": f.ply, "what": f.what,
+                        "written": !args.dry_run,
+                    }});
+                    run.write_json(&line)?;
+                }
+            }
+        }
+        if fixed.changed() {
+            let write_err = |e| CliError::io("cannot write to stdout", e);
+            if args.dry_run {
+                let diff = similar::TextDiff::from_lines(text.as_str(), fixed.text.as_str());
+                let patch = diff
+                    .unified_diff()
+                    .context_radius(2)
+                    .header(&name, &format!("{name} (fixed)"))
+                    .to_string();
+                run.out.write_all(patch.as_bytes()).map_err(write_err)?;
+            } else {
+                match src {
+                    Source::File(path) => crate::io::write_atomic(path, fixed.text.as_bytes())
+                        .map_err(|e| CliError::io(format!("cannot write {name}"), e))?,
+                    Source::Stdin => run
+                        .out
+                        .write_all(fixed.text.as_bytes())
+                        .map_err(write_err)?,
+                }
+            }
+        }
+        run.report(&fixed.report)?;
+    }
+    let Run {
+        files,
+        failed,
+        stats,
+        ..
+    } = run;
+    // A dry run leaves the records as they were: invalid if it found anything to repair.
+    let invalid = stats.errors > 0
+        || (args.deny_warnings && stats.warnings > 0)
+        || (args.dry_run && repaired > 0);
+    if args.format == Format::Json {
+        let line = json!({"type": "summary", "data": {
+            "files": files, "unreadable": failed, "games": stats.games, "plies": stats.plies,
+            "errors": stats.errors, "warnings": stats.warnings, "repaired": repaired,
+            "ok": !invalid && failed == 0,
+        }});
+        run.write_json(&line)?;
+    }
+    run.out
+        .flush()
+        .map_err(|e| CliError::io("cannot write to stdout", e))?;
+    if !args.quiet {
+        let plural = |n: usize, w: &str, ws: &str| format!("{n} {}", if n == 1 { w } else { ws });
+        eprintln!(
+            "bao check: {} {}; {}: {}, {}",
+            plural(repaired, "repair", "repairs"),
+            if args.dry_run {
+                "found (dry run)"
+            } else {
+                "applied"
+            },
+            if repaired == 0 {
+                "left"
+            } else if args.dry_run {
+                "left after them"
+            } else {
+                "left"
+            },
+            plural(stats.errors, "error", "errors"),
+            plural(stats.warnings, "warning", "warnings"),
+        );
+    }
+    Ok(status(failed, invalid))
+}
+
+/// An input read whole: its name and bytes.
+fn read_all(src: &Source, stdin_name: &str) -> Result<(String, Vec<u8>), (String, std::io::Error)> {
+    let mut bytes = Vec::new();
+    match src {
+        Source::Stdin => {
+            let name = stdin_name.to_owned();
+            std::io::stdin()
+                .read_to_end(&mut bytes)
+                .map_err(|e| (name.clone(), e))?;
+            Ok((name, bytes))
+        }
+        Source::File(p) => {
+            let name = p.display().to_string();
+            bytes = std::fs::read(p).map_err(|e| (name.clone(), e))?;
+            Ok((name, bytes))
+        }
+    }
 }
 
 /// The exit status of a run.

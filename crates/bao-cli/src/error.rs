@@ -77,12 +77,13 @@ impl fmt::Display for CliError {
 impl std::error::Error for CliError {}
 
 impl miette::Diagnostic for CliError {
+    /// Simple usage errors and invalid arguments are headed by their message alone; a failed
+    /// read or write and an internal error by their code.
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        Some(Box::new(match self {
-            Self::Io { .. } => "bao::io::failed",
-            Self::Invalid { .. } => "bao::io::invalid_argument",
-            Self::Usage(_) => "bao::io::usage",
-            Self::Internal(_) => "bao::io::internal",
-        }))
+        match self {
+            Self::Io { .. } => Some(Box::new("bao::io::failed")),
+            Self::Invalid { .. } | Self::Usage(_) => None,
+            Self::Internal(_) => Some(Box::new("bao::io::internal")),
+        }
     }
 }

@@ -15,6 +15,7 @@ use bao_export::{
     SvgOptions, Theme,
 };
 use bao_notation::Markup;
+use bao_replay::Source;
 use bao_validate::{check_bytes, CheckOptions, Checked};
 
 use crate::check::render;
@@ -207,6 +208,111 @@ pub(crate) fn load(input: &Input, ctx: &Context) -> Result<Result<Checked, Statu
         return Ok(Err(Status::Invalid));
     }
     Ok(Ok(checked))
+}
+
+/// A position picked from a [`Prefix`]: the position, the step that led there, the ply.
+pub(crate) type PlyPicked<'a> = (&'a Position, Option<&'a Step>, usize);
+
+/// A game's main line as far as it is valid (`bao show`, `bao legal`): an invalid record
+/// still shows every position up to its first invalid ply.
+pub(crate) struct Prefix {
+    /// The start position.
+    pub(crate) start: Position,
+    /// The plies that replayed, up to the first invalid one.
+    pub(crate) steps: Vec<Step>,
+    /// The first invalid ply of the main line, if any: its number and the token written.
+    pub(crate) invalid: Option<(usize, String)>,
+    /// The record's name.
+    pub(crate) name: String,
+}
+
+impl Prefix {
+    /// The position after `ply` (default: the last valid one) and the step that led there;
+    /// a ply at or past the first invalid one is refused with a message naming it (exit 1).
+    pub(crate) fn at(&self, ply: Option<usize>) -> Result<Result<PlyPicked<'_>, Status>, CliError> {
+        let n = ply.unwrap_or(self.steps.len());
+        if let Some((first, token)) = self.invalid.as_ref().filter(|(k, _)| n >= *k) {
+            eprintln!(
+                "bao: {}: no position after ply {n}: the record is valid up to ply {} only; ply {first} ({token}) is invalid",
+                self.name,
+                first - 1
+            );
+            return Ok(Err(Status::Invalid));
+        }
+        let (pos, step) = at_ply(&self.start, &self.steps, Some(n))?;
+        if let Some((first, token)) = &self.invalid {
+            eprintln!(
+                "bao: {}: the position after ply {n}{}; the record stops being valid at ply {first} ({token})",
+                self.name,
+                if ply.is_none() { ", the last valid one" } else { "" },
+            );
+        }
+        Ok(Ok((pos, step, n)))
+    }
+}
+
+/// Reads and checks a record and keeps game `game`'s main line up to its first invalid ply.
+/// Diagnostics go to stderr; a game whose tags name no rules or start has no position
+/// (exit 1).
+pub(crate) fn load_prefix(
+    input: &Input,
+    game: usize,
+    ctx: &Context,
+) -> Result<Result<Prefix, Status>, CliError> {
+    let name = input.name();
+    let mut bytes = Vec::new();
+    input
+        .open()?
+        .read_to_end(&mut bytes)
+        .map_err(|e| CliError::io(format!("cannot read {name}"), e))?;
+    let checked = check_bytes(&name, &bytes, &CheckOptions::default());
+    if !checked.report.diagnostics.is_empty() {
+        eprint!("{}", render(&checked.report, ctx.color));
+    }
+    if checked.report.is_valid() {
+        let (start, steps) = line(&checked, game)?;
+        return Ok(Ok(Prefix {
+            start,
+            steps,
+            invalid: None,
+            name,
+        }));
+    }
+    let index = game_index(&checked, game)?;
+    let replayed = &checked.replayed[index];
+    let Some(opening) = replayed.opening() else {
+        eprintln!("bao: {name}: game {game} cannot be replayed; nothing shown");
+        return Ok(Err(Status::Invalid));
+    };
+    let plies = &replayed.main.plies;
+    let steps: Vec<Step> = plies
+        .iter()
+        .map_while(|p| {
+            p.played()
+                .filter(|pl| pl.source == Source::Written && p.assumes.is_none())
+                .map(|pl| Step {
+                    before: p.before,
+                    trace: pl.trace.clone(),
+                    after: pl.after,
+                    // `bao show` and `bao legal` draw no markup.
+                    markup: Markup::default(),
+                })
+        })
+        .collect();
+    let game_value = &checked.record.games[index].value;
+    let invalid = plies.get(steps.len()).map(|p| {
+        let token = p
+            .item(&game_value.movetext)
+            .map(|m| m.token.value.to_string())
+            .unwrap_or_default();
+        (p.number, token)
+    });
+    Ok(Ok(Prefix {
+        start: opening.start,
+        steps,
+        invalid,
+        name,
+    }))
 }
 
 /// The games of a record, as indices into `record.games` (empty games left out).

@@ -4,7 +4,9 @@
 //! that is not canonical and exits with 1. `--write` rewrites files in place, atomically (a
 //! temporary file in the same directory, then a rename), and refuses a file with syntax
 //! errors. A file with syntax errors is never formatted: its diagnostics go to stderr and the
-//! exit code is 1.
+//! exit code is 1. `--fill` writes every move that replays in full (forced signs, `*`, row
+//! letters); `--mover-signs` also converts a game written under a `Directions` tag into the
+//! canonical mover's-seat signs and drops the tag.
 
 use std::io::{Read, Write};
 use std::path::Path;
@@ -31,6 +33,16 @@ pub(crate) struct FmtArgs {
     /// The line width of the movetext.
     #[arg(long, default_value_t = 80)]
     width: usize,
+    /// Spell out every move that replays as the engine played it: the forced signs, `*` and
+    /// `+` and the row letters left out are written (the record is replayed; moves after an
+    /// illegal one stay as written).
+    #[arg(long)]
+    fill: bool,
+    /// Write the signs in the canonical mover's-seat convention: a game with a
+    /// `[Directions "south"]` or `"clockwise"` tag whose every move replays gets mover-frame
+    /// signs and loses the tag (implies `--fill`).
+    #[arg(long)]
+    mover_signs: bool,
 }
 
 /// Runs `bao fmt`.
@@ -69,7 +81,22 @@ pub(crate) fn run(args: &FmtArgs, _ctx: &Context) -> Result<Status, CliError> {
             status = Status::Invalid;
             continue;
         }
-        let canonical = write_record(&parsed.record, &options);
+        let canonical = if args.fill || args.mover_signs {
+            let checked = bao_validate::check_parsed(
+                &name,
+                Arc::from(text.as_str()),
+                parsed,
+                &bao_validate::CheckOptions::default(),
+            );
+            let record = bao_validate::spelled_out_record(
+                &checked.record,
+                &checked.replayed,
+                args.mover_signs,
+            );
+            write_record(&record, &options)
+        } else {
+            write_record(&parsed.record, &options)
+        };
         let same = canonical.as_bytes() == bytes.as_slice();
         if args.check {
             if !same {

@@ -4,8 +4,10 @@
 //! position string given with `--position` (under `--rules`). Text output: one move per line,
 //! sorted, then two spaces and what the move does (takasa or captures, laps, safari, a
 //! takasia set, a win). `--format json` writes one JSON object. A finished game has no legal
-//! moves: the output is empty and stderr says how the game ended. Exit codes as `bao show`:
-//! an invalid record or position exits 1, a `--game` or `--ply` beyond the record exits 2.
+//! moves: the output is empty and stderr says how the game ended. Records as `bao show`
+//! reads them: an invalid one gives any ply before its first invalid one (exit 0, with a
+//! note), a ply at or past it exits 1; an invalid position exits 1, a `--game` or `--ply`
+//! beyond the record exits 2.
 
 use std::io::Write;
 
@@ -13,8 +15,10 @@ use bao_core::{Move, MoveTrace, Position, Side};
 use bao_notation::PositionString;
 use serde::Serialize;
 
+use bao_validate::words::end_reason;
+
 use crate::error::CliError;
-use crate::export::{at_ply, line, load, Pick};
+use crate::export::{load_prefix, Pick};
 use crate::io::Input;
 use crate::new::position_arg;
 use crate::{Context, Status};
@@ -171,13 +175,14 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
     let pos: Position = match (&args.position, &args.file) {
         (Some(p), _) => position_arg(p, args.rules.as_deref())?,
         (None, Some(file)) => {
-            let checked = match load(file, ctx)? {
-                Ok(c) => c,
+            let prefix = match load_prefix(file, args.pick.game, ctx)? {
+                Ok(p) => p,
                 Err(status) => return Ok(status),
             };
-            let (start, steps) = line(&checked, args.pick.game)?;
-            let (pos, _) = at_ply(&start, &steps, args.pick.ply)?;
-            *pos
+            match prefix.at(args.pick.ply)? {
+                Ok((pos, _, _)) => *pos,
+                Err(status) => return Ok(status),
+            }
         }
         (None, None) => {
             return Err(CliError::Usage(
@@ -198,8 +203,12 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
     if moves.is_empty() && args.format == Format::Text {
         let why = match pos.outcome() {
             Some(o) => match o.winner {
-                Some(w) => format!("the game is over: {} won ({})", title(w), o.reason.name()),
-                None => format!("the game is over: a draw ({})", o.reason.name()),
+                Some(w) => format!(
+                    "the game is over: {} won ({})",
+                    title(w),
+                    end_reason(o.reason)
+                ),
+                None => format!("the game is over: a draw ({})", end_reason(o.reason)),
             },
             None => format!("{} has no legal move", title(pos.to_move())),
         };

@@ -2,15 +2,17 @@
 //! stdout.
 //!
 //! The position after `--ply N` of the main line (0: the start; default: the last), with the
-//! move that led there. Errors as `bao export`: an invalid record exits 1, a `--game` or
-//! `--ply` beyond the record exits 2.
+//! move that led there. An invalid record shows any ply before its first invalid one (exit
+//! 0, with a note on stderr saying where the record stops being valid; by default the last
+//! valid ply); a ply at or past it is refused naming it (exit 1). A `--game` or `--ply`
+//! beyond the record exits 2.
 
 use std::io::Write;
 
 use bao_export::{board_text, Overlay, TextOptions};
 
 use crate::error::CliError;
-use crate::export::{at_ply, line, load, Pick};
+use crate::export::{load_prefix, Pick};
 use crate::io::Input;
 use crate::new::position_arg;
 use crate::{Context, Status};
@@ -57,16 +59,17 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
             "give a record FILE or --position STR".to_owned(),
         ));
     };
-    let checked = match load(file, ctx)? {
-        Ok(c) => c,
+    let prefix = match load_prefix(file, args.pick.game, ctx)? {
+        Ok(p) => p,
         Err(status) => return Ok(status),
     };
-    let (start, steps) = line(&checked, args.pick.game)?;
-    let (pos, step) = at_ply(&start, &steps, args.pick.ply)?;
+    let (pos, step, ply) = match prefix.at(args.pick.ply)? {
+        Ok(x) => x,
+        Err(status) => return Ok(status),
+    };
     let mut out = String::new();
     if let Some(s) = step {
         let overlay = Overlay::from_trace(&s.before, &s.trace);
-        let ply = args.pick.ply.unwrap_or(steps.len());
         out.push_str(&format!(
             "After ply {ply}: {}\n\n",
             overlay.summary(s.before.rules())

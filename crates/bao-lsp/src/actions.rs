@@ -122,6 +122,27 @@ fn repair(v: &View<'_>, c: &CheckDiagnostic) -> Option<(String, Vec<Edit>)> {
                 text: format!("{} ", s.mv),
             }],
         )),
+        Repair::Earlier { ply, .. } => {
+            let g = v.game_at(span.start)?;
+            let chunk = v.text.get(g.base..)?;
+            let token = bao_notation::Span::new(span.start - g.base, span.end - g.base);
+            let (at, new) = bao_validate::fix::earlier_repair_edit(
+                g.replayed()?,
+                token,
+                s.repair,
+                s.mv,
+                chunk,
+            )?;
+            let old = chunk.get(at.start..at.end)?.to_owned();
+            Some((
+                format!("Replace {old} with {new} at ply {ply}"),
+                vec![Edit {
+                    start: g.base + at.start,
+                    end: g.base + at.end,
+                    text: new,
+                }],
+            ))
+        }
         Repair::Swap { ply, with_ply, .. } => {
             let g = v.game_at(span.start)?;
             let token = bao_notation::Span::new(span.start - g.base, span.end - g.base);

@@ -91,6 +91,9 @@ syntax_codes! {
     ResultInVariation = "result_in_variation", Error;
     /// A game without its result token.
     MissingResult = "missing_result", Error;
+    /// A result followed on its line by more moves (`1. A6L * a6R`): the moves start a game
+    /// with no tags.
+    MovesAfterResult = "moves_after_result", Error;
     /// A `Position` tag value that is not a position string.
     BadPosition = "bad_position", Error;
     /// A `Directions` tag value that names no known convention.

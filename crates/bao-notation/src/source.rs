@@ -48,6 +48,13 @@ impl SourceText {
     /// How many bytes of context a window keeps on each side of the span.
     const AROUND: usize = 160;
 
+    /// A line longer than this many bytes is not drawn whole: a diagnostic on it shows that
+    /// line only, cut [`SourceText::LINE_AROUND`] bytes either side of the span, so that the
+    /// caret under it does not wrap in a terminal.
+    pub const LONG_LINE: usize = 120;
+    /// How much of a long line is shown on each side of a span.
+    pub const LINE_AROUND: usize = 40;
+
     /// The text `text`, shown under the name `name`.
     #[must_use]
     pub fn new(name: &str, text: Arc<str>) -> Self {
@@ -159,6 +166,45 @@ fn ceil_boundary(text: &str, mut i: usize) -> usize {
     i
 }
 
+impl SourceText {
+    /// A span on one line longer than [`SourceText::LONG_LINE`]: that line cut around it.
+    fn long_line_cut<'a>(&'a self, span: &SourceSpan) -> Option<Box<dyn SpanContents<'a> + 'a>> {
+        let text: &'a str = &self.text;
+        let start = span.offset().checked_sub(self.at.offset)?;
+        let end = start + span.len();
+        if end > text.len() {
+            return None;
+        }
+        let line = self.line_of(start);
+        let line_start = self.starts()[line];
+        let line_end = line_start
+            + text[line_start..self.line_end(line)]
+                .trim_end_matches(['\n', '\r'])
+                .len();
+        if line_end - line_start <= Self::LONG_LINE || end > line_end {
+            return None;
+        }
+        let lo = floor_boundary(
+            text,
+            start.saturating_sub(Self::LINE_AROUND).max(line_start),
+        );
+        let hi = ceil_boundary(text, (end.max(start + 1) + Self::LINE_AROUND).min(line_end));
+        // Cut between words where the window allows.
+        let lo = text[lo..start].find(' ').map_or(lo, |i| lo + i + 1);
+        let after = end.max(start + 1).min(hi);
+        let hi = text[after..hi].rfind(' ').map_or(hi, |i| after + i);
+        Some(Box::new(MietteSpanContents::new_named(
+            self.name.clone(),
+            &text.as_bytes()[lo..hi],
+            (self.at.offset + lo, hi - lo).into(),
+            self.at.line + line,
+            // miette heads the drawing with this column: the span's own, not the cut's.
+            self.column(line, start),
+            1,
+        )))
+    }
+}
+
 impl SourceCode for SourceText {
     fn read_span<'a>(
         &'a self,
@@ -168,6 +214,9 @@ impl SourceCode for SourceText {
     ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
         let text: &'a str = &self.text;
         let name = || self.name.clone();
+        if let Some(cut) = self.long_line_cut(span) {
+            return Ok(cut);
+        }
         if !self.excerpt && text.len() <= self.small {
             let inner = text.read_span(span, context_lines_before, context_lines_after)?;
             return Ok(Box::new(MietteSpanContents::new_named(

@@ -1,7 +1,10 @@
 //! Writing a fully annotated record from its replay, and annotation items as text.
 
-use bao_notation::{Annotation, AnnotationItem, Element, MoveItem, Record, Spanned};
-use bao_replay::{Played, ReplayedGame};
+use bao_core::{Move, Position, Sign, Stage};
+use bao_notation::{
+    Annotation, AnnotationItem, Directions, Element, MoveItem, PitRef, Record, SignUse, Spanned,
+};
+use bao_replay::{Played, Ply, ReplayedGame};
 
 /// Writes items as an annotation, `[xa5:3 A6:2]`.
 #[must_use]
@@ -60,4 +63,86 @@ fn annotate_item(item: &mut MoveItem, played: &[(usize, &Played)]) {
             items: p.items.iter().copied().map(Spanned::bare).collect(),
         })
     });
+}
+
+/// The sign a move is written with under `directions`, played from `before` (each
+/// convention's reading of a sign is its own inverse).
+pub(crate) fn written_sign(mv: &Move, before: &Position, directions: Directions) -> Sign {
+    let usage = if before.stage() == Stage::Namua && mv.is_capture() {
+        SignUse::Kichwa
+    } else {
+        SignUse::Sowing(mv.pit.row())
+    };
+    directions.sign(mv.sign, mv.pit.side(), usage)
+}
+
+/// The record with every replayed move spelled out: its row letter, sign, `*` and `+` as
+/// the engine played it (forced signs and `*` filled in; claims and annotations kept). With
+/// `to_mover`, a game written under a `Directions` tag other than `mover` whose every move
+/// replayed gets the canonical mover's-seat signs and loses the tag; otherwise signs stay in
+/// the game's convention. Moves that could not be replayed are left as written.
+#[must_use]
+pub fn spelled_out_record(record: &Record, replayed: &[ReplayedGame], to_mover: bool) -> Record {
+    let mut out = record.clone();
+    for (g, game) in out.games.iter_mut().enumerate() {
+        let Some(replayed) = replayed.get(g) else {
+            continue;
+        };
+        let Some(opening) = replayed.opening() else {
+            continue;
+        };
+        let mut plies: Vec<(usize, &Ply)> = replayed
+            .written_plies()
+            .map(|p| (p.span.start, p))
+            .collect();
+        plies.sort_by_key(|p| p.0);
+        let written = count_moves(&game.value.movetext);
+        let convert = to_mover && opening.directions != Directions::Mover && plies.len() == written;
+        let directions = if convert {
+            Directions::Mover
+        } else {
+            opening.directions
+        };
+        spell_elements(&mut game.value.movetext, &plies, directions);
+        if convert {
+            game.value
+                .tags
+                .retain(|t| t.value.name.value != "Directions");
+        }
+    }
+    out
+}
+
+fn count_moves(elems: &[Spanned<Element>]) -> usize {
+    elems
+        .iter()
+        .map(|e| match &e.value {
+            Element::Move(_) => 1,
+            Element::Variation(v) => count_moves(v),
+            Element::Comment(_) => 0,
+        })
+        .sum()
+}
+
+fn spell_elements(elems: &mut [Spanned<Element>], plies: &[(usize, &Ply)], d: Directions) {
+    for e in elems {
+        match &mut e.value {
+            Element::Move(item) => {
+                let start = item.token.span.start;
+                let Ok(i) = plies.binary_search_by_key(&start, |p| p.0) else {
+                    continue;
+                };
+                let ply = plies[i].1;
+                let Some(p) = ply.played() else { continue };
+                let token = &mut item.token.value;
+                token.pit = PitRef::Pit(p.mv.pit);
+                token.sign = Some(written_sign(&p.mv, &ply.before, d));
+                token.takasa = p.mv.is_takasa();
+                token.claims_takasia &= token.takasa;
+                token.safari = p.mv.is_safari();
+            }
+            Element::Variation(v) => spell_elements(v, plies, d),
+            Element::Comment(_) => {}
+        }
+    }
 }

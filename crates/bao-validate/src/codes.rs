@@ -128,7 +128,13 @@ impl Code {
     /// The link to the rule heading.
     #[must_use]
     pub fn url(self) -> String {
-        format!("{REPOSITORY}/blob/main/spec/rules.md#{}", self.anchor())
+        Self::rule_url(self.anchor())
+    }
+
+    /// The link to a rule heading of `spec/rules.md` by its anchor (`n1`).
+    #[must_use]
+    pub fn rule_url(anchor: &str) -> String {
+        format!("{REPOSITORY}/blob/main/spec/rules.md#{anchor}")
     }
 
     /// The code of an engine refusal.

@@ -44,8 +44,11 @@ pub struct CheckDiagnostic {
     /// it is unambiguous.
     pub fix: Option<String>,
     /// The unambiguous best repair of any kind (a move replaced, two plies swapped, one
-    /// ply inserted), when there is one.
+    /// ply inserted, an earlier ply replaced), when there is one.
     pub repair: Option<Suggestion>,
+    /// The anchor of the rule heading the diagnostic links to, when it is not its code's
+    /// (an empty pit in namua breaks N1, in mtaji M1).
+    pub rule: Option<&'static str>,
 }
 
 impl CheckDiagnostic {
@@ -60,6 +63,7 @@ impl CheckDiagnostic {
             assumes: None,
             fix: None,
             repair: None,
+            rule: None,
         }
     }
 
@@ -138,7 +142,9 @@ impl miette::Diagnostic for CheckDiagnostic {
     }
 
     fn url<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        Some(Box::new(self.code.url()))
+        Some(Box::new(
+            self.rule.map_or_else(|| self.code.url(), Code::rule_url),
+        ))
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {

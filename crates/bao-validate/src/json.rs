@@ -80,8 +80,9 @@ fn diagnostic_json_in(
     v
 }
 
-/// `{"kind": "swap", "ply", "with_ply", "move"}` or `{"kind": "insert", "ply", "move",
-/// "then"}`; `None` for a replaced move (that is `fix`).
+/// `{"kind": "swap", "ply", "with_ply", "move"}`, `{"kind": "insert", "ply", "move",
+/// "then"}` or `{"kind": "earlier", "ply", "move", "written"}`; `None` for a replaced move
+/// (that is `fix`).
 fn repair_json(s: &Suggestion) -> Option<Value> {
     match s.repair {
         Repair::Replace => None,
@@ -101,6 +102,12 @@ fn repair_json(s: &Suggestion) -> Option<Value> {
             "ply": ply,
             "move": s.mv.to_string(),
             "then": written.to_string(),
+        })),
+        Repair::Earlier { ply, written } => Some(json!({
+            "kind": "earlier",
+            "ply": ply,
+            "move": s.mv.to_string(),
+            "written": written.to_string(),
         })),
     }
 }

@@ -33,12 +33,14 @@
 mod annotate;
 mod codes;
 mod diagnostic;
+pub mod fix;
 pub mod json;
 mod moves;
 mod plies;
 mod record;
 pub mod stream;
 mod suggest;
+mod suggest_earlier;
 pub mod words;
 
 use std::sync::Arc;
@@ -47,10 +49,11 @@ use bao_notation::meaning::is_game;
 use bao_notation::{parse_record, write_record, Parsed, Record, WriteOptions};
 use bao_replay::ReplayedGame;
 
-pub use annotate::{annotate_record, items_text};
+pub use annotate::{annotate_record, items_text, spelled_out_record};
 pub use bao_replay::{agrees, engine_items, Disagreement, ItemList};
 pub use codes::{Code, ALL_CODES, REPOSITORY};
 pub use diagnostic::{line_col, AnyDiagnostic, CheckDiagnostic, CheckReport, Label, Stats};
+pub use fix::{fix_text, AppliedFix, Fixed};
 pub use moves::result_of;
 pub use suggest::{annotation_matches, rank, unambiguous, Repair, Suggestion, LOOKAHEAD};
 

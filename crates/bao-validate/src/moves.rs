@@ -16,7 +16,7 @@ use crate::annotate::items_text;
 use crate::codes::Code;
 use crate::diagnostic::CheckDiagnostic;
 use crate::plies::{rank_in_line, InLine as Written};
-use crate::suggest::{rank, unambiguous, Repair as RepairKind, Suggestion};
+use crate::suggest::{capitalise, rank, repair_line, unambiguous, Repair as RepairKind};
 use crate::words::{self, effect, move_list, primary_label, rule_sentence};
 use crate::CheckOptions;
 
@@ -114,7 +114,12 @@ pub(crate) fn check_game(game: &Game, n: usize, opts: &CheckOptions) -> GameChec
             error: StartError::Invalid { span, error },
         }) => diagnostics.push(position_diagnostic(rules, *span, error, n)),
         Err(_) => {}
-        Ok(o) => convention_note(game, o.start, o.directions, &mut diagnostics),
+        Ok(o) => {
+            if undecided.is_none() {
+                crate::suggest_earlier::blame(game, &replayed, &mut diagnostics, opts);
+            }
+            convention_note(game, o.start, o.directions, &mut diagnostics);
+        }
     }
     GameCheck {
         diagnostics,
@@ -319,8 +324,17 @@ impl Observer for Words<'_> {
                 None
             }
             Err(Problem::Refused { spec, refusal, end }) => {
-                let d = self.illegal(at, spec, refusal, *end);
+                let mut d = self.illegal(at, spec, refusal, *end);
                 let repair = self.repair(at, &d);
+                if self.opts.assume_fixes && repair.is_none() {
+                    crate::suggest::why_not_assumed(&mut d, at.swap_pending);
+                }
+                if let ResolveError::Illegal(e) = refusal {
+                    if matches!(e.reason, bao_core::IllegalReason::NamuaEmptyPit { .. }) {
+                        // A namua move's pit is where the seed from the hand goes (N1).
+                        d.rule = Some("n1");
+                    }
+                }
                 self.push(d, ply);
                 repair
             }
@@ -363,6 +377,8 @@ impl Words<'_> {
                 distance: with_ply - ply,
             },
             RepairKind::Insert { written, .. } => Repair::Insert { mv: r.mv, written },
+            // An earlier ply cannot be changed from here: `suggest_earlier` words it.
+            RepairKind::Earlier { .. } => return None,
         })
     }
 
@@ -606,33 +622,6 @@ fn secondary_labels(
         _ => {}
     }
     d
-}
-
-/// The help line of the best repair, with the equally likely ones when it is not
-/// unambiguous.
-fn repair_line(best: &Suggestion, ranked: &[Suggestion], ambiguous: bool) -> String {
-    let mut line = capitalise(&best.sentence());
-    if ambiguous {
-        let others: Vec<String> = ranked
-            .iter()
-            .skip(1)
-            .take(3)
-            .filter(|o| o.cost == best.cost)
-            .map(Suggestion::short)
-            .collect();
-        if !others.is_empty() {
-            line.push_str(&format!(" (or {})", others.join(", ")));
-        }
-    }
-    line
-}
-
-fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
-        None => String::new(),
-    }
 }
 
 /// `South won: bao_hamna`.

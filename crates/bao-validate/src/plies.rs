@@ -54,8 +54,13 @@ pub(crate) fn replays(mut pos: Position, items: &[&MoveItem], directions: Direct
     n
 }
 
+/// How many of `items` a repair is judged by.
+pub(crate) fn tried(items: &[&MoveItem]) -> usize {
+    items.len().min(LOOKAHEAD)
+}
+
 /// The cost of the plies after a repair that do not replay.
-fn break_cost(items: &[&MoveItem], replayed: usize) -> u32 {
+pub(crate) fn break_cost(items: &[&MoveItem], replayed: usize) -> u32 {
     let avail = items.len().min(LOOKAHEAD);
     u32::try_from(avail.saturating_sub(replayed)).unwrap_or(u32::MAX / 8) * BREAK_COST
 }
@@ -88,6 +93,7 @@ pub(crate) fn rank_in_line(
     for s in &mut out {
         let n = replays(pos.play_fast(&s.mv), line.following, line.directions);
         s.continues = Some(n);
+        s.tried = tried(line.following);
         s.cost += break_cost(line.following, n);
     }
     out.extend(swaps(pos, line));
@@ -193,6 +199,7 @@ fn swap(pos: &Position, line: &InLine<'_>, s: &Swapped<'_>) -> Suggestion {
         effect: effect(&mv, &trace),
         annotation_agrees,
         continues: Some(replayed),
+        tried: tried(rest),
     }
 }
 
@@ -222,6 +229,7 @@ fn insertions(pos: &Position, line: &InLine<'_>) -> Vec<Suggestion> {
             effect: effect(&mv, &trace),
             annotation_agrees,
             continues: Some(n),
+            tried: tried(line.following),
         });
     }
     out

@@ -1,7 +1,7 @@
 //! Repair suggestions: the legal moves ranked by how plausibly a transcription slip turned
 //! them into the token written.
 
-use bao_core::{Move, MoveSpec, MoveTrace, Pit, Position, Row, Stage};
+use bao_core::{Move, MoveSpec, MoveTrace, Pit, Position, Row, Sign, Stage};
 use bao_notation::Annotation;
 
 use bao_replay::{agrees_written, ItemList};
@@ -12,6 +12,8 @@ use crate::words::effect;
 const MAX_COST: u32 = 40;
 /// A suggestion at most this costly can be assumed (`--assume-fixes`) when it is unique.
 const ASSUMABLE: u32 = 25;
+/// How many plies after the refused one an earlier repair is replayed through.
+pub(crate) const EARLIER_LOOKAHEAD: usize = 24;
 /// How many written plies after a repair are replayed to judge it.
 pub const LOOKAHEAD: usize = 6;
 
@@ -39,6 +41,16 @@ pub enum Repair {
         /// The written move, as it reads after the inserted one.
         written: Move,
     },
+    /// An earlier ply was mis-written as another legal move, which made the board differ from
+    /// the game played and so a later ply illegal: [`Suggestion::mv`] is played at `ply`
+    /// instead of `written`, and the plies written after it then replay (the illegal one
+    /// among them).
+    Earlier {
+        /// The ply whose move is replaced (counted from 1).
+        ply: usize,
+        /// The move written there, which replayed legally.
+        written: Move,
+    },
 }
 
 /// A repair offered in place of the written move: a legal move put in its place, two plies
@@ -62,6 +74,9 @@ pub struct Suggestion {
     /// How many of the plies written after the repaired ones then replay legally (at most
     /// [`LOOKAHEAD`]); `None` when the record was not consulted.
     pub continues: Option<usize>,
+    /// How many plies written after the repaired ones were tried (at most [`LOOKAHEAD`]:
+    /// fewer when the record ends sooner).
+    pub tried: usize,
 }
 
 impl Suggestion {
@@ -99,9 +114,24 @@ impl Suggestion {
                     ""
                 }
             ),
+            Repair::Earlier { ply, written } => format!(
+                "the slip seems to be at ply {ply}: {} there, not {written} ({}it {}{}), makes this move legal",
+                self.mv,
+                if self.slips.is_empty() {
+                    String::new()
+                } else {
+                    format!("{}; ", self.slips.join(", "))
+                },
+                self.effect,
+                if self.annotation_agrees == Some(true) {
+                    ", as its annotation says"
+                } else {
+                    ""
+                }
+            ),
         };
         if self.repair != Repair::Replace {
-            s.push_str(&continuation(self.continues));
+            s.push_str(&continuation(self.continues, self.tried));
             return s;
         }
         if !self.slips.is_empty() {
@@ -112,7 +142,7 @@ impl Suggestion {
             s.push_str(", as the annotation says");
         }
         if let Some(n) = self.continues.filter(|n| *n > 0) {
-            s.push_str(&continuation(Some(n)));
+            s.push_str(&continuation(Some(n), self.tried));
         }
         s
     }
@@ -124,20 +154,29 @@ impl Suggestion {
             Repair::Replace => self.mv.to_string(),
             Repair::Swap { ply, with_ply, .. } => format!("plies {ply} and {with_ply} swapped"),
             Repair::Insert { .. } => format!("{} inserted before it", self.mv),
+            Repair::Earlier { ply, .. } => format!("{} at ply {ply}", self.mv),
         }
     }
 }
 
-/// `; the game then replays for 6 more plies`.
-fn continuation(n: Option<usize>) -> String {
+/// How far the record replays after a repair: `; the next 6 written plies then replay too
+/// (the check looks no further)`.
+fn continuation(n: Option<usize>, tried: usize) -> String {
+    let plies = |n: usize| format!("{n} written pl{}", if n == 1 { "y" } else { "ies" });
     match n {
-        Some(0) => "; the next written ply is then illegal".to_owned(),
-        Some(n) => format!(
-            "; the game then replays for {}{n} more pl{}",
-            if n >= LOOKAHEAD { "at least " } else { "" },
-            if n == 1 { "y" } else { "ies" }
-        ),
         None => String::new(),
+        Some(0) if tried > 0 => "; the next written ply is then illegal".to_owned(),
+        Some(_) if tried == 0 => String::new(),
+        Some(n) if n >= tried && (tried == LOOKAHEAD || tried == EARLIER_LOOKAHEAD) => format!(
+            "; the next {} then replay too (the check looks no further)",
+            plies(n)
+        ),
+        Some(n) if n >= tried => format!("; the rest of the record ({}) then replays", plies(n)),
+        Some(1) => "; then only the next written ply replays, the one after is illegal".to_owned(),
+        Some(n) => format!(
+            "; then only the next {} replay, the one after is illegal",
+            plies(n)
+        ),
     }
 }
 
@@ -186,7 +225,13 @@ pub fn rank(
             continue;
         };
         let mut slips: Vec<&'static str> = pit_why.into_iter().collect();
-        if let Some(sign) = written.sign {
+        // Some books mark a move that plays the house with `>` (`A8>`): read as a sign, it
+        // names another move.
+        let house_mark = written.sign == Some(Sign::Right) && !written.safari && mv.is_safari();
+        if house_mark {
+            cost += 5;
+            slips.push("`>` is the house mark of some books: safari is written `+`");
+        } else if let Some(sign) = written.sign {
             if sign != mv.sign {
                 cost += 10;
                 slips.push(if namua_capture && mv.is_capture() {
@@ -205,7 +250,7 @@ pub fn rank(
                 slips.push("an extra `*`");
             }
         }
-        if written.safari != mv.is_safari() {
+        if written.safari != mv.is_safari() && !house_mark {
             cost += 10;
             slips.push(if mv.is_safari() {
                 "a missing `+`"
@@ -231,10 +276,65 @@ pub fn rank(
             annotation_agrees,
             repair: Repair::Replace,
             continues: None,
+            tried: 0,
         });
     }
     sort(&mut out);
     out
+}
+
+/// The help line of the best repair, with the equally likely ones when it is not
+/// unambiguous.
+pub(crate) fn repair_line(best: &Suggestion, ranked: &[Suggestion], ambiguous: bool) -> String {
+    let mut line = capitalise(&best.sentence());
+    if ambiguous {
+        let others: Vec<String> = ranked
+            .iter()
+            .skip(1)
+            .take(3)
+            .filter(|o| o.cost == best.cost)
+            .map(Suggestion::short)
+            .collect();
+        if !others.is_empty() {
+            line.push_str(&format!(" (or {})", others.join(", ")));
+        }
+    }
+    line
+}
+
+pub(crate) fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// With `--assume-fixes`, a line that stops at a refused ply says why no repair was assumed
+/// there (a help line).
+pub(crate) fn why_not_assumed(d: &mut crate::diagnostic::CheckDiagnostic, swap_pending: bool) {
+    let why = match &d.repair {
+        Some(r) if matches!(r.repair, Repair::Swap { .. }) && swap_pending => {
+            "its best repair is a second swap while one is still pending".to_owned()
+        }
+        Some(r) => format!("its best repair ({}) is not assumed", r.short()),
+        None if d.help.as_deref().is_some_and(|h| h.contains(" (or ")) => {
+            "the likeliest repairs are equally likely".to_owned()
+        }
+        None if d
+            .help
+            .as_deref()
+            .is_some_and(|h| h.contains(" ?") || h.contains(" seem") || h.contains(" look")) =>
+        {
+            "its likeliest repair is not likely enough to assume".to_owned()
+        }
+        None => "no legal move here is a likely reading of what is written".to_owned(),
+    };
+    let line = format!("--assume-fixes stops this line here: {why}.");
+    d.help = Some(match d.help.take() {
+        Some(h) => format!("{h}\n{line}"),
+        None => line,
+    });
 }
 
 /// Best first: cheapest, then replacements before swaps before insertions, then by move.

@@ -187,9 +187,9 @@ pub fn move_description(pos: &Position, trace: &MoveTrace) -> String {
     parts.push(format!("{n} lap{}", if n == 1 { "" } else { "s" }));
     if let Some(o) = trace.outcome {
         parts.push(match o.winner {
-            Some(w) if w == trace.mover => format!("wins ({})", o.reason.name()),
-            Some(_) => format!("loses ({})", o.reason.name()),
-            None => format!("draws ({})", o.reason.name()),
+            Some(w) if w == trace.mover => format!("wins ({})", end_reason(o.reason)),
+            Some(_) => format!("loses ({})", end_reason(o.reason)),
+            None => format!("draws ({})", end_reason(o.reason)),
         });
     }
     parts.join(", ")
@@ -206,11 +206,10 @@ pub(crate) fn join_and(items: &[String]) -> String {
 
 /// A list of moves separated by spaces.
 pub(crate) fn move_list(moves: &[Move]) -> String {
-    moves
-        .iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
+    // Sorted as `bao legal` lists them, so that every list of moves reads the same.
+    let mut names: Vec<String> = moves.iter().map(ToString::to_string).collect();
+    names.sort();
+    names.join(" ")
 }
 
 /// Why a move is illegal, in one sentence in the variant's words (`captures are compulsory;
@@ -430,6 +429,17 @@ pub fn setup_error(err: &SetupError) -> String {
 pub fn impossible_position(problems: impl IntoIterator<Item = String>) -> String {
     let problems: Vec<String> = problems.into_iter().collect();
     format!("impossible position: {}", problems.join("; "))
+}
+
+/// Why a game ended, in words for people (the JSON name is `EndReason::name`).
+#[must_use]
+pub const fn end_reason(reason: bao_core::EndReason) -> &'static str {
+    match reason {
+        bao_core::EndReason::BaoHamna => "a front row emptied",
+        bao_core::EndReason::NoLegalMove => "no legal move left",
+        bao_core::EndReason::OwnFrontRowEmpty => "own front row emptied",
+        bao_core::EndReason::NeverEnding => "a never-ending move",
+    }
 }
 
 /// A name that is no rule preset, with the presets there are: ``unknown rule preset

@@ -66,11 +66,14 @@ fn legal_reads_stdin() {
 
 #[test]
 fn bad_input_exits_1() {
+    // A ply at or past a record's first invalid one.
     insta::assert_snapshot!(run(
         &[
             "--color",
             "never",
             "legal",
+            "--ply",
+            "2",
             "fixtures/invalid/illegal/capture_mandatory.bao"
         ],
         ""
@@ -131,4 +134,30 @@ fn usage_errors_exit_2() {
         ],
         ""
     ));
+}
+
+/// An invalid record gives the legal moves of any ply before its first invalid one (by
+/// default the last valid one), with a note where it stops being valid.
+#[test]
+fn an_invalid_record_gives_the_moves_before_its_first_invalid_ply() {
+    insta::assert_snapshot!(run(
+        &[
+            "--color",
+            "never",
+            "legal",
+            "fixtures/invalid/illegal/capture_mandatory.bao"
+        ],
+        ""
+    ));
+    let at_start = crate::cmd::output(
+        &[
+            "legal",
+            "--ply",
+            "0",
+            "fixtures/invalid/illegal/capture_mandatory.bao",
+        ],
+        "",
+    );
+    assert_eq!(at_start.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&at_start.stdout).starts_with("A6<*"));
 }

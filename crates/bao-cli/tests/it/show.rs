@@ -42,3 +42,30 @@ fn show_a_position_string() {
         ""
     ));
 }
+
+/// `bao show` on an invalid record: any ply before its first invalid one (exit 0, with a
+/// note), a ply at or past it refused naming it (exit 1).
+#[test]
+fn an_invalid_record_shows_the_plies_before_its_first_invalid_one() {
+    let file = "fixtures/invalid/repair/legal_slip.bao";
+    let shown = crate::cmd::output(&["--color", "never", "show", "--ply", "2", file], "");
+    assert_eq!(shown.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&shown.stdout);
+    assert!(stdout.starts_with("After ply 2: North a6>"), "{stdout}");
+    let stderr = String::from_utf8_lossy(&shown.stderr);
+    assert!(
+        stderr.ends_with(
+            "bao: fixtures/invalid/repair/legal_slip.bao: the position after ply 2; the record \
+             stops being valid at ply 5 (A5<)\n"
+        ),
+        "{stderr}"
+    );
+    let last = crate::cmd::output(&["--color", "never", "show", file], "");
+    assert_eq!(last.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&last.stdout).starts_with("After ply 4: "));
+    let past = crate::cmd::output(&["--color", "never", "show", "--ply", "5", file], "");
+    assert_eq!(past.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&past.stderr).ends_with(
+        "no position after ply 5: the record is valid up to ply 4 only; ply 5 (A5<) is invalid\n"
+    ));
+}

@@ -7,9 +7,9 @@
 
 use std::borrow::Cow;
 
-use crate::ast::{AnnotationItem, CommentKind};
+use crate::ast::{AnnotationItem, CommentKind, GameResult};
 use crate::error::{SyntaxCode, SyntaxError};
-use crate::lexical::{is_ws, word_end};
+use crate::lexical::{is_ws, looks_like_move, move_number, move_word, word_end};
 use crate::limits::Limits;
 use crate::span::{Span, Spanned};
 use crate::visit::Visitor;
@@ -85,6 +85,8 @@ pub(crate) struct Parser<'s> {
     scratch: Scratch,
     /// Syntax diagnostics of the current game so far.
     game_errors: usize,
+    /// The result that ended the game before, if the game read now follows it.
+    after_result: Option<Spanned<GameResult>>,
 }
 
 impl<'s> Parser<'s> {
@@ -101,6 +103,7 @@ impl<'s> Parser<'s> {
             swallowed: false,
             word_cache: (0, 0),
             game_errors: 0,
+            after_result: None,
         }
     }
 
@@ -277,6 +280,9 @@ impl<'s> Parser<'s> {
             last_end,
             ..
         } = section;
+        if let Some(r) = self.after_result.take().filter(|_| tags == 0) {
+            self.moves_after_result(r);
+        }
         if tags == 0 && self.pos >= self.end {
             // Nothing but comments: they belong to whatever comes next.
             return Err(std::mem::take(&mut self.scratch.comments));
@@ -315,8 +321,56 @@ impl<'s> Parser<'s> {
                 "end every game with 1-0, 0-1, 1/2-1/2 or * (unknown)",
             );
         }
+        self.after_result = result;
         v.end_game(Span::new(start, end), result);
         Ok(())
+    }
+
+    /// A game with no tags that begins on the line of the result before it, with a move:
+    /// the result was most likely a slip (`1. A6L * a6R`, `*` meant as takasa).
+    #[cold]
+    fn moves_after_result(&mut self, r: Spanned<GameResult>) {
+        let gap = &self.src[r.span.end..self.pos];
+        if gap.contains(['\n', '\r']) || !gap.trim().is_empty() || self.pos >= self.end {
+            return;
+        }
+        let next = &self.src[self.pos..word_end(self.bytes, self.pos)];
+        // A new game that starts as games do (`1.`) is no slip: games may share a line.
+        let continues = looks_like_move(next)
+            || move_number(next).is_some_and(|(n, dots, _)| n != Ok(1) || dots >= 3);
+        if !continues {
+            return;
+        }
+        // The word before the result, without its move number.
+        let before = self.src[..r.span.start].trim_end_matches([' ', '\t']);
+        let spaced = before.len() < r.span.start;
+        let word = before
+            .rsplit(|c: char| c.is_whitespace())
+            .next()
+            .unwrap_or_default();
+        let word = move_number(word).map_or(word, |(_, _, len)| &word[len..]);
+        let help = if r.value == GameResult::Unknown
+            && spaced
+            && !word.ends_with('*')
+            && move_word(word).is_ok()
+        {
+            format!(
+                "`*` after a space is a result and ends the game; did you mean `{word}*` (a takasa)?"
+            )
+        } else {
+            "a result ends the game: the moves after it start a game with no tags. Remove the \
+             result, or begin the next game on its own line with its tags"
+                .to_owned()
+        };
+        self.push_error(
+            SyntaxError::new(
+                SyntaxCode::MovesAfterResult,
+                r.span,
+                format!("the result `{}` is followed by more moves", r.value),
+                "the game ends here",
+            )
+            .help(help),
+        );
     }
 
     /// Reads a comment at `pos` (reporting its defects); its text is taken later.

@@ -459,7 +459,12 @@ impl<'s> Parser<'s> {
                 // The number belonged to this broken move.
                 run.pending = None;
                 let mut e = SyntaxError::new(d.code, Span::new(start, we), d.message, d.label);
-                if let Some(h) = d.help {
+                if let Some((a, b)) = two_moves(word).filter(|_| d.code == SyntaxCode::BadMove) {
+                    e = e.help(format!(
+                        "missing space? `{a} {b}` reads as two moves; a move is a pit, a sign \
+                         (< or >), then the suffixes *, **, +, # in that order"
+                    ));
+                } else if let Some(h) = d.help {
                     e = e.help(h);
                 }
                 self.push_error(e);
@@ -655,6 +660,15 @@ pub(super) fn give_move<V: Visitor>(v: &mut V, stack: &mut [Frame], m: MoveRead)
 /// The length of the move part of a word (without a trailing glyph).
 fn token_len(word: &str) -> usize {
     word.trim_end_matches(['!', '?']).len()
+}
+
+/// A word that two moves run together make (`A6L*a6R`): the two, split where the second
+/// starts.
+fn two_moves(word: &str) -> Option<(&str, &str)> {
+    (2..word.len()).find_map(|i| {
+        let (a, b) = (word.get(..i)?, word.get(i..)?);
+        (looks_like_move(b) && move_word(a).is_ok() && move_word(b).is_ok()).then_some((a, b))
+    })
 }
 
 /// Whether a word is made of what follows a pit in a move token only: a sign (`<`, `>`),

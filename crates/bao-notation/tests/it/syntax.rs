@@ -154,3 +154,69 @@ fn the_limit_codes_are_in_the_spec() {
         );
     }
 }
+
+/// The codes and helps of the syntax errors of a text.
+fn helps(text: &str) -> Vec<(String, String)> {
+    bao_notation::parse_record(text)
+        .errors
+        .iter()
+        .map(|e| {
+            use miette::Diagnostic;
+            (
+                e.code().map(|c| c.to_string()).unwrap_or_default(),
+                e.help().map(|h| h.to_string()).unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_result_followed_by_moves_on_its_line_is_reported_with_a_reading() {
+    let got = helps("1. A6L * a6R 2. A7R *\n");
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0].0, "bao::syntax::moves_after_result");
+    assert!(got[0].1.contains("did you mean `A6L*`"), "{got:?}");
+    // A move that already has its `*`: no reading offered, the same code.
+    let got = helps("1. A6<* * a6<* *\n");
+    assert_eq!(got[0].0, "bao::syntax::moves_after_result");
+    assert!(!got[0].1.contains("did you mean"), "{got:?}");
+    // The count goes on after the result: the game was not over.
+    let got = helps("1. A6<* * 1... a6<* *\n");
+    assert_eq!(got[0].0, "bao::syntax::moves_after_result");
+    // Games without tags that begin as games do are no slip, on one line or on several.
+    assert!(helps("1. A6<* *\n1. A7>* *\n").is_empty());
+    assert!(helps("1. A6<* * 1. A7>* *\n").is_empty());
+}
+
+#[test]
+fn two_moves_run_together_get_a_missing_space_hint() {
+    let got = helps("1. A6L*a6R 2. A7R *\n");
+    assert_eq!(got[0].0, "bao::syntax::bad_move");
+    assert!(got[0].1.starts_with("missing space? `A6L* a6R`"), "{got:?}");
+    let got = helps("1. A6L*q *\n");
+    assert!(!got[0].1.contains("missing space"), "{got:?}");
+}
+
+/// A diagnostic on a long line shows that line cut around the span: the caret stays on the
+/// terminal's line.
+#[test]
+fn a_long_line_is_cut_around_the_span() {
+    let mut line = "1. A6<* a6<* ".repeat(20);
+    line.push_str("A9< *");
+    let text: Arc<str> = Arc::from(format!("[Event \"x\"]\n\n{line}\n").as_str());
+    let errors = bao_notation::parse_record(&text).errors;
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    let shown = render("long.bao", &text, &errors);
+    assert!(shown.contains("A9<"), "{shown}");
+    assert!(
+        shown.contains(&format!("long.bao:3:{}", line.len() - 4)),
+        "{shown}"
+    );
+    for l in shown.lines() {
+        assert!(
+            l.chars().count() <= 100,
+            "a line of {} chars: {l}",
+            l.chars().count()
+        );
+    }
+}

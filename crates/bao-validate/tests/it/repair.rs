@@ -156,6 +156,7 @@ fn each_ply_repair_fixture_is_repaired_by_its_assumption() {
             Repair::Swap { .. } => "swap",
             Repair::Insert { .. } => "insert",
             Repair::Replace => "replace",
+            Repair::Earlier { .. } => "earlier",
         };
         assert_eq!(got, kind, "{name}");
         // With --assume-fixes the rest of the game replays without another diagnostic,

@@ -1,0 +1,340 @@
+//! Repairs at the plies before an illegal one.
+//!
+//! A transcriber's slip can itself be a legal move: `2. A4L` written for `A4R` replays, but
+//! the board then differs from the game played, and a later ply (written for the real board)
+//! is refused. Blaming the refused ply then suggests a wrong repair. This module searches the
+//! plies before the first refused ply of a game's main line for another legal move that a
+//! slip could have turned into the token written there (the readings [`rank`] offers: another
+//! sign, kichwa, stop or safari, a neighbouring pit, the other row letter, the house mark),
+//! such that the plies written after it replay, the refused one included; each is ranked with
+//! the repairs at the refused ply ([`Repair::Earlier`]).
+//!
+//! An earlier repair must also let at least one ply written after the refused one replay:
+//! a record that stops at the refused ply gives no evidence for changing an earlier one.
+//!
+//! The search is bounded: at most [`PLIES_BACK`] plies back, the readings [`rank`] keeps, a
+//! lookahead of [`EARLIER_LOOKAHEAD`] plies after the refused one, and a lap budget on every
+//! never-ending decision it asks for (a reading whose replay runs past it is dropped).
+
+use bao_core::{within_lap_budget, Move, Position};
+use bao_notation::{Directions, Element, Game, MoveItem};
+use bao_replay::{legal_move, written_spec, Ply, Problem, ReplayedGame, Source};
+
+use crate::diagnostic::{CheckDiagnostic, Label};
+use crate::plies::{break_cost, rank_in_line, InLine};
+use crate::suggest::{
+    rank, repair_line, sort, unambiguous, Repair, Suggestion, EARLIER_LOOKAHEAD, LOOKAHEAD,
+};
+use crate::CheckOptions;
+
+/// How many plies before the refused one are searched.
+pub(crate) const PLIES_BACK: usize = 24;
+/// The laps any one never-ending decision of the search may run.
+const SEARCH_LAPS: u64 = 20_000;
+/// The cost of each ply beyond [`LOOKAHEAD`] (up to [`EARLIER_LOOKAHEAD`]) that does not
+/// replay: of two repairs that both replay the usual lookahead, the one that replays
+/// further ranks first.
+const FAR_BREAK_COST: u32 = 1;
+/// A slip that went unseen for a while is a little less likely than one where the record
+/// breaks.
+const EARLIER_COST: u32 = 3;
+
+/// The first ply where a game's main line stops, with every repair ranked there.
+#[derive(Debug)]
+pub(crate) struct Stop {
+    /// The index of the refused ply in the main line's plies.
+    pub(crate) index: usize,
+    /// The repairs at the refused ply (replacements, swaps, insertions) and at the plies
+    /// before it, best first.
+    pub(crate) ranked: Vec<Suggestion>,
+    /// How many of them repair an earlier ply.
+    pub(crate) earlier: usize,
+}
+
+/// Words the repairs at earlier plies into the diagnostic of the first refused ply of the
+/// main line, when one of them ranks first: its repair line, its repair and a label on the
+/// earlier token.
+pub(crate) fn blame(
+    game: &Game,
+    replayed: &ReplayedGame,
+    diagnostics: &mut [CheckDiagnostic],
+    opts: &CheckOptions,
+) {
+    let laps = opts.lap_budget.map_or(SEARCH_LAPS, |b| b.min(SEARCH_LAPS));
+    let Some(stop) = first_stop(game, replayed, laps).filter(|s| s.earlier > 0) else {
+        return;
+    };
+    let Some(best) = stop.ranked.first() else {
+        return;
+    };
+    let Repair::Earlier { ply: at, .. } = best.repair else {
+        return;
+    };
+    let plies = &replayed.main.plies;
+    let ply = &plies[stop.index];
+    let Some(d) = diagnostics
+        .iter_mut()
+        .find(|d| d.ply == Some(ply.number) && d.span() == Some(ply.span) && d.assumes.is_none())
+    else {
+        return;
+    };
+    if opts.assume_fixes && (d.repair.is_some() || d.fix.is_some()) {
+        // The line went on with the repair at the refused ply assumed: it stays the one
+        // worded, as the diagnostics after it depend on it.
+        return;
+    }
+    let later: Vec<Suggestion> = stop
+        .ranked
+        .iter()
+        .filter(|s| !matches!(s.repair, Repair::Earlier { .. }))
+        .cloned()
+        .collect();
+    let line = repair_line(best, &stop.ranked, unambiguous(&stop.ranked).is_none());
+    let old = later
+        .first()
+        .map(|s| repair_line(s, &later, unambiguous(&later).is_none()));
+    d.help = Some(match (d.help.take(), old) {
+        (Some(h), Some(old)) if h.contains(&old) => h.replacen(&old, &line, 1),
+        (Some(h), _) => format!("{h}\n{line}"),
+        (None, _) => line,
+    });
+    d.repair = unambiguous(&stop.ranked).cloned();
+    if d.repair.is_some() {
+        d.fix = None;
+    }
+    if opts.assume_fixes {
+        let why = if d.repair.is_some() {
+            "a repair at an earlier ply is not assumed (`bao check --fix` applies it)"
+        } else {
+            "the likeliest repairs are equally likely"
+        };
+        if let Some(h) = &mut d.help {
+            // The observer's reason, written before the earlier repairs were known.
+            if let Some(i) = h.find("\n--assume-fixes stops this line here") {
+                h.truncate(i);
+            }
+            h.push_str(&format!("\n--assume-fixes stops this line here: {why}."));
+        }
+    }
+    if let Some(earlier) = plies.iter().find(|p| p.number == at) {
+        d.labels.push(Label {
+            span: earlier.span,
+            text: format!("the slip seems to be here: {}", best.mv),
+            primary: false,
+        });
+    }
+}
+
+/// The main line's moves as written, in order.
+fn main_items(game: &Game) -> Vec<(usize, &MoveItem)> {
+    game.movetext
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| match &e.value {
+            Element::Move(m) => Some((i, m)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The first refused ply of the main line (a ply played after no assumed repair) and its
+/// repairs, at it and before it; `None` when the main line has no refused ply.
+pub(crate) fn first_stop(game: &Game, replayed: &ReplayedGame, laps: u64) -> Option<Stop> {
+    let opening = replayed.opening()?;
+    let plies = &replayed.main.plies;
+    let index = plies.iter().position(|p| p.played().is_none())?;
+    let stopped = &plies[index];
+    if stopped.assumes.is_some() {
+        return None;
+    }
+    let items = main_items(game);
+    let at = items.iter().position(|(e, _)| *e == stopped.element)?;
+    let following: Vec<&MoveItem> = items[at + 1..].iter().map(|(_, m)| *m).collect();
+    let directions = opening.directions;
+    let mut ranked = match &stopped.outcome {
+        Err(Problem::Refused { spec, .. }) => rank_in_line(
+            &stopped.before,
+            spec,
+            &InLine {
+                ply: stopped.number,
+                item: items[at].1,
+                following: &following,
+                directions,
+            },
+        ),
+        _ => Vec::new(),
+    };
+    let earlier = earlier_repairs(&plies[..index], &items, at, directions, laps);
+    let count = earlier.len();
+    ranked.extend(earlier);
+    sort(&mut ranked);
+    Some(Stop {
+        index,
+        ranked,
+        earlier: count,
+    })
+}
+
+/// The repairs at the plies before the refused one (`items[at]`), each judged by how far the
+/// record then replays.
+fn earlier_repairs(
+    before: &[Ply],
+    items: &[(usize, &MoveItem)],
+    at: usize,
+    directions: Directions,
+    laps: u64,
+) -> Vec<Suggestion> {
+    let mut out = Vec::new();
+    let after_stop: Vec<&MoveItem> = items[at + 1..].iter().map(|(_, m)| *m).collect();
+    for ply in before.iter().rev().take(PLIES_BACK) {
+        let Some(played) = ply.played().filter(|p| p.source == Source::Written) else {
+            // A ply that was not read from its token ends the search.
+            break;
+        };
+        let Some(i) = items.iter().position(|(e, _)| *e == ply.element) else {
+            break;
+        };
+        let item = items[i].1;
+        let Ok(spec) = written_spec(&ply.before, item, directions) else {
+            continue;
+        };
+        // The plies from the one after the repaired ply to the refused one.
+        let between: Vec<&MoveItem> = items[i + 1..=at].iter().map(|(_, m)| *m).collect();
+        let annotation = item.annotation.as_ref().map(|a| &a.value);
+        let Ok(readings) = within_lap_budget(laps, || rank(&ply.before, &spec, annotation)) else {
+            continue;
+        };
+        for mut s in readings.into_iter().filter(|s| s.mv != played.mv) {
+            let replayed = within_lap_budget(laps, || {
+                replays_through(&ply.before, &s.mv, &between, &after_stop, directions)
+            });
+            // Making the refused ply legal is not evidence enough: a ply after it must
+            // replay too.
+            let Ok(Some(n @ 1..)) = replayed else {
+                continue;
+            };
+            let tried = after_stop.len().min(EARLIER_LOOKAHEAD);
+            let far_missing = tried.saturating_sub(LOOKAHEAD) - n.saturating_sub(LOOKAHEAD);
+            // How far back the slip is does not count: two readings that the record bears
+            // out as well are equally likely.
+            s.cost += EARLIER_COST
+                + break_cost(&after_stop, n.min(LOOKAHEAD))
+                + u32::try_from(far_missing).unwrap_or(u32::MAX / 4) * FAR_BREAK_COST;
+            s.repair = Repair::Earlier {
+                ply: ply.number,
+                written: played.mv,
+            };
+            s.continues = Some(n);
+            s.tried = tried;
+            out.push(s);
+        }
+    }
+    out
+}
+
+/// With `mv` played from `pos`, whether every move of `between` replays, and then how many of
+/// `after` (at most [`EARLIER_LOOKAHEAD`]).
+fn replays_through(
+    pos: &Position,
+    mv: &Move,
+    between: &[&MoveItem],
+    after: &[&MoveItem],
+    directions: Directions,
+) -> Option<usize> {
+    let mut pos = pos.play_fast(mv);
+    for item in between {
+        let mv = legal_move(&pos, item, directions)?;
+        pos = pos.play_fast(&mv);
+    }
+    let mut n = 0;
+    for item in after.iter().take(EARLIER_LOOKAHEAD) {
+        let Some(mv) = legal_move(&pos, item, directions) else {
+            break;
+        };
+        pos = pos.play_fast(&mv);
+        n += 1;
+    }
+    Some(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use bao_notation::parse_record;
+    use bao_replay::replay_game;
+
+    use super::*;
+
+    fn stop(text: &str) -> Stop {
+        let parsed = parse_record(text);
+        assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+        let game = &parsed.record.games[0].value;
+        let replayed = replay_game(game, None);
+        first_stop(game, &replayed, SEARCH_LAPS).expect("a refused ply")
+    }
+
+    /// A legal game of 15 plies (as in `plies.rs`).
+    const GAME: &str =
+        "1. A7>* a7<* 2. A5< a6<* 3. A6< a4< 4. A6> a6< 5. A5> a5> 6. A2< a5> 7. A7> a5< 8. A6< *\n";
+
+    #[test]
+    fn a_legal_slip_is_blamed_on_its_own_ply() {
+        // Ply 1 written with the other sign: legal, but ply 4 is then refused.
+        let text = GAME.replacen("1. A7>*", "1. A7<*", 1);
+        let stop = stop(&text);
+        let best = &stop.ranked[0];
+        assert!(stop.earlier > 0);
+        assert_eq!(best.mv.to_string(), "A7>*");
+        assert!(
+            matches!(best.repair, Repair::Earlier { ply: 1, written } if written.to_string() == "A7<*"),
+            "{best:?}"
+        );
+        // The rest of the record replays.
+        assert_eq!(best.continues, Some(best.tried));
+        assert!(best.tried > LOOKAHEAD);
+    }
+
+    fn help_with_assume_fixes(text: &str) -> String {
+        let opts = CheckOptions {
+            assume_fixes: true,
+            ..CheckOptions::default()
+        };
+        let report = crate::check_text("t.bao", text.into(), &opts);
+        let d = report
+            .diagnostics
+            .iter()
+            .find_map(|d| match d {
+                crate::AnyDiagnostic::Check(c) => Some(c.clone()),
+                crate::AnyDiagnostic::Syntax(_) => None,
+            })
+            .expect("a diagnostic");
+        d.help.unwrap_or_default()
+    }
+
+    #[test]
+    fn assume_fixes_says_why_it_stops() {
+        let earlier = help_with_assume_fixes(&GAME.replacen("1. A7>*", "1. A7<*", 1));
+        assert!(
+            earlier.ends_with(
+                "--assume-fixes stops this line here: a repair at an earlier ply is not assumed \
+                 (`bao check --fix` applies it)."
+            ),
+            "{earlier}"
+        );
+        // A back-row pit in namua: no legal move is a likely reading.
+        let none = help_with_assume_fixes("1. B3<* *\n");
+        assert!(
+            none.ends_with(
+                "--assume-fixes stops this line here: no legal move here is a likely reading \
+                 of what is written."
+            ),
+            "{none}"
+        );
+    }
+
+    #[test]
+    fn a_record_without_a_refused_ply_has_no_stop() {
+        let parsed = parse_record(GAME);
+        let game = &parsed.record.games[0].value;
+        assert!(first_stop(game, &replay_game(game, None), SEARCH_LAPS).is_none());
+    }
+}
