@@ -54,6 +54,7 @@ mod score;
 mod session;
 mod setup;
 mod store;
+mod today;
 
 pub use command::{Command, Help, HelpEntry, SideName};
 pub use error::{OpenError, SessionError};
@@ -61,5 +62,6 @@ pub use reply::{
     AnswerProblem, Board, Choice, ChoiceOption, Decision, Ending, GameOver, Left, MatchScore,
     OptionKind, Played, Prompt, Question, Refusal, Reply,
 };
-pub use session::{Asking, Input, Options, Session};
+pub use session::{Asking, GameState, Input, Options, PlyAnswer, Session};
 pub use setup::{valid_date, Answers, MatchChoice};
+pub use today::today;
