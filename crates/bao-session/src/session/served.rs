@@ -18,6 +18,8 @@ pub struct GameState {
     pub position: Position,
     /// The rules of the game.
     pub rules: RuleSet,
+    /// Whether the game takes moves (it is not over).
+    pub open: bool,
 }
 
 /// What [`Session::play_ply`] did with a ply.
@@ -41,17 +43,15 @@ pub enum PlyAnswer {
 }
 
 impl Session {
-    /// The current game, when the session waits for a move.
+    /// The current game, once one is entered (set up, resumed or finished).
     #[must_use]
     pub fn game_state(&self) -> Option<GameState> {
-        if !matches!(self.stage, Stage::Moves) {
-            return None;
-        }
         let live = self.live.as_ref()?;
         Some(GameState {
             plies: live.plies(),
             position: *live.pos(),
             rules: live.rules,
+            open: matches!(self.stage, Stage::Moves),
         })
     }
 
@@ -192,7 +192,7 @@ mod tests {
         let mut s = session(dir.path());
         s.handle(crate::Input::Command(crate::Command::Resign { side: None }))
             .unwrap();
-        assert!(s.game_state().is_none());
+        assert!(!s.game_state().unwrap().open);
         assert!(matches!(s.play_ply(0, "A6<*"), Ok(PlyAnswer::NoGame)));
     }
 }
