@@ -207,11 +207,7 @@ fn answers(b: &mut CreateBody, event: Option<&String>) -> Result<Answers, ApiErr
 }
 
 /// Sets the tags that are no question.
-fn set_tags(
-    session: &mut Session,
-    tags: &BTreeMap<String, String>,
-    budget: u64,
-) -> Result<(), ApiError> {
+fn set_tags(session: &mut Session, tags: &BTreeMap<String, String>) -> Result<(), ApiError> {
     for (name, value) in tags {
         let replies = session
             .handle(Input::Command(Command::Tag {
@@ -226,14 +222,39 @@ fn set_tags(
             ));
         }
     }
-    // A start position whose moves cannot be decided within the budget takes no game.
-    if let Some(s) = session.game_state() {
-        if legal_within(&s.position, budget).is_none() {
-            return Err(unprocessable(
-                "bao::budget::undecided",
-                "the start position's legal moves are undecided within the lap budget",
-            ));
-        }
+    Ok(())
+}
+
+/// Refuses a start position whose legal moves are undecided within the lap budget, before
+/// any session looks at it (a session decides them without a budget).
+fn check_start(answers: &Answers, budget: u64) -> Result<(), ApiError> {
+    let Some(position) = &answers.position else {
+        return Ok(());
+    };
+    let mut game = bao_notation::Game::default();
+    for (name, value) in [
+        ("RuleSet", answers.rules.as_deref().unwrap_or("kiswahili")),
+        ("Position", position.as_str()),
+    ] {
+        game.tags
+            .push(bao_notation::Spanned::bare(bao_notation::Tag::new(
+                name, value,
+            )));
+    }
+    let start = bao_notation::meaning::game_rules(&game)
+        .ok()
+        .and_then(|rules| bao_notation::meaning::game_start(&game, rules).ok());
+    let Some(start) = start else {
+        return Err(unprocessable(
+            "serve::cannot_create",
+            "the rule set or the position does not read",
+        ));
+    };
+    if legal_within(&start, budget).is_none() {
+        return Err(unprocessable(
+            "bao::budget::undecided",
+            "the start position's legal moves are undecided within the lap budget",
+        ));
     }
     Ok(())
 }
@@ -247,9 +268,10 @@ pub(crate) async fn create(app: Shared, headers: HeaderMap, bytes: Bytes) -> Api
     let budget = app.config.lap_budget;
     let app2 = Arc::clone(&app);
     let slot = blocking(move || {
+        check_start(&answers, budget)?;
         app2.store.create(
             answers,
-            |s| set_tags(s, &tags, budget),
+            |s| set_tags(s, &tags),
             |m| unprocessable("serve::cannot_create", m),
         )
     })
@@ -513,7 +535,6 @@ async fn command(
     let app2 = Arc::clone(&app);
     let value = blocking(move || {
         let mut inner = s.lock();
-        let budget = app2.config.lap_budget;
         let Some(g) = inner.session.game_state() else {
             return Err(game_over(0));
         };
@@ -555,7 +576,6 @@ async fn command(
             }
             _ => ("serve::refused", "the game did not take this"),
         };
-        let _ = budget;
         Err(unprocessable(code, message))
     })
     .await??;

@@ -56,14 +56,18 @@ pub(crate) fn legal_within(pos: &Position, budget: u64) -> Option<Vec<Move>> {
     pos.legal_moves_within(budget).ok()
 }
 
-/// What `mv` does from `pos`, without the summary's head (`South A6<*: `).
+/// What `mv` does from `pos`, without the summary's head (`South A6<*: `); a capture
+/// says first which kichwa the captured seeds are sown from.
 fn does(pos: &Position, mv: &Move, rules: &RuleSet) -> String {
     let (_, trace) = pos.play_unchecked(mv);
     let summary = Overlay::from_trace(pos, &trace).summary(rules);
-    summary
+    let effect = summary
         .split_once(": ")
-        .map_or(summary.as_str(), |(_, e)| e)
-        .to_owned()
+        .map_or(summary.as_str(), |(_, e)| e);
+    match trace.captures.first() {
+        Some(c) => format!("sown from the kichwa {}; {effect}", c.kichwa),
+        None => effect.to_owned(),
+    }
 }
 
 /// The JSON of each move in `moves`, played from `pos` under the lap budget.
