@@ -50,7 +50,7 @@
     if (csrf) return true;
     try {
       const r = await api('GET', '/api/login');
-      if (r.status === 200) { csrf = r.data.csrf; sessionStorage.setItem('bao-csrf', csrf); return true; }
+      if (r.status === 200 && r.data.csrf) { csrf = r.data.csrf; sessionStorage.setItem('bao-csrf', csrf); return true; }
     } catch (_) { /* offline */ }
     return false;
   }
@@ -177,6 +177,7 @@
       img.src = '/api/games/' + gameId + '/board.svg?v=' + s.version;
       info.textContent = s.plies + ' plies · ' + (s.live ? (s.position.to_move + ' to move') : 'result ' + s.result);
       clear(list);
+      main.dataset.plies = String(s.plies);
       const games = (rec.data && rec.data.games) || [];
       const last = games[games.length - 1];
       const moves = (last && last.moves) || [];
@@ -305,6 +306,8 @@
     function show() {
       if (!state) return;
       title.textContent = players(state);
+      main.dataset.plies = String(state.plies);
+      main.dataset.queued = String(queue.length);
       img.src = '/api/games/' + gameId + '/board.svg?v=' + state.version;
       const pending = queue.length > 0;
       const pos = state.position;
@@ -440,7 +443,14 @@
 
     function renderTools() {
       clear(tools);
-      if (!state || !state.live || queue.length) return;
+      if (state && !state.live) {
+        tools.append(el('a', { class: 'button', id: 'to-games', href: '/scribe', text: 'Other boards · new game' }),
+          el('a', { class: 'button', href: '/games/' + gameId, text: 'This game\'s page' }));
+        typeForm.hidden = true;
+        return;
+      }
+      typeForm.hidden = false;
+      if (!state || queue.length) return;
       const s = tag(state, 'South', 'South'), n = tag(state, 'North', 'North');
       const comment = el('input', { id: 'comment', placeholder: 'comment after the last ply', autocomplete: 'off' });
       tools.append(

@@ -9,6 +9,7 @@ use crate::web::{ApiError, Shared};
 
 const SCRIPT: &str = include_str!("../assets/app.js");
 const STYLE: &str = include_str!("../assets/style.css");
+const ICON: &str = include_str!("../assets/icon.svg");
 
 /// Text for HTML.
 fn escape(s: &str) -> String {
@@ -30,6 +31,7 @@ fn page(app: &Shared, kind: &str, id: &str, title: &str) -> Html<String> {
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <title>{title}</title>\n<link rel=\"stylesheet\" href=\"/static/style.css\">\n\
+         <link rel=\"icon\" href=\"/static/icon.svg\" type=\"image/svg+xml\">\n\
          <script src=\"/static/app.js\" defer></script>\n</head>\n\
          <body data-page=\"{kind}\" data-id=\"{id}\" data-event=\"{event}\">\n\
          <header><a class=\"home\" href=\"/\">{event}</a> \
@@ -88,4 +90,9 @@ pub(crate) async fn script() -> Response {
 /// The pages' style.
 pub(crate) async fn style() -> Response {
     ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE).into_response()
+}
+
+/// The pages' icon: a board of four rows.
+pub(crate) async fn icon() -> Response {
+    ([(header::CONTENT_TYPE, "image/svg+xml")], ICON).into_response()
 }

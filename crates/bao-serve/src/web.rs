@@ -196,6 +196,8 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/scribe/{id}", get(pages::scribe_game))
         .route("/static/app.js", get(pages::script))
         .route("/static/style.css", get(pages::style))
+        .route("/static/icon.svg", get(pages::icon))
+        .route("/favicon.ico", get(pages::icon))
         .route("/api/login", post(api::login).get(api::whoami))
         .route("/api/events", get(api::evening_events))
         .route("/api/games", get(api::list).post(api::create))

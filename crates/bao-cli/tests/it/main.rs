@@ -20,7 +20,8 @@
 //! - `progress`: progress bars on a terminal (through `script`), none when piped or `--quiet`;
 //! - `completions`: `bao completions SHELL` and `bao man`;
 //! - `readme`: the README's example record and pasted outputs are what `bao` does today;
-//! - `record`: `bao record` on a pseudo-terminal (expectrl + vt100 screens) and piped.
+//! - `record`: `bao record` on a pseudo-terminal (expectrl + vt100 screens) and piped;
+//! - `serve`: `bao serve` killed with SIGKILL while posting, and its pages in Chromium.
 
 mod browser;
 mod check;
@@ -38,5 +39,6 @@ mod progress;
 mod readme;
 mod record;
 mod replay;
+mod serve;
 mod show;
 mod usage;
