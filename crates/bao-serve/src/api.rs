@@ -706,8 +706,7 @@ pub(crate) async fn events(
     }
     let s = slot(&app, &id)?;
     let rx = s.events.subscribe();
-    let s2 = Arc::clone(&s);
-    let first = blocking(move || s2.lock().change(&s2.id, "state")).await?;
+    let first = s.last_change();
     Ok(Sse::new(watch(vec![first], rx)).keep_alive(KeepAlive::default()))
 }
 

@@ -42,6 +42,9 @@ use std::time::Duration;
 
 pub use store::Skipped;
 
+/// The most threads engine and file work runs on at once.
+const MAX_BLOCKING_THREADS: usize = 32;
+
 /// The lap budget of a position's legal moves by default (see [`Config::lap_budget`]).
 pub const DEFAULT_LAP_BUDGET: u64 = 100_000;
 
@@ -167,6 +170,9 @@ impl Server {
     /// The runtime cannot start or serving fails.
     pub fn run(self) -> Result<(), ServeError> {
         let rt = tokio::runtime::Builder::new_multi_thread()
+            // Engine and file work waits for one of these threads rather than starting
+            // hundreds at once (each costs its stack and its allocator heap).
+            .max_blocking_threads(MAX_BLOCKING_THREADS)
             .enable_all()
             .build()
             .map_err(ServeError::Io)?;

@@ -46,6 +46,9 @@ pub(crate) struct Slot {
     pub(crate) id: String,
     inner: Mutex<Inner>,
     pub(crate) events: broadcast::Sender<Change>,
+    /// The last change, for a new watcher (read without waiting for the game's lock,
+    /// which engine work may hold).
+    last: Mutex<Change>,
 }
 
 /// What the lock of a game guards.
@@ -58,14 +61,28 @@ pub(crate) struct Inner {
 
 impl Slot {
     fn new(id: String, session: Session) -> Self {
+        let inner = Inner {
+            session,
+            version: 0,
+        };
+        let last = inner.change(&id, "state");
         Self {
             id,
-            inner: Mutex::new(Inner {
-                session,
-                version: 0,
-            }),
+            inner: Mutex::new(inner),
             events: broadcast::channel(64).0,
+            last: Mutex::new(last),
         }
+    }
+
+    /// How the game stands, as of its last change.
+    pub(crate) fn last_change(&self) -> Change {
+        let mut c = self
+            .last
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone();
+        c.kind = "state";
+        c
     }
 
     /// The game, locked. A thread that panicked while holding it left the session as
@@ -259,6 +276,10 @@ impl Store {
 
     /// Tells the game's watchers and the evening's.
     pub(crate) fn announce(&self, slot: &Slot, change: Change) {
+        *slot
+            .last
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = change.clone();
         let _ = slot.events.send(change.clone());
         let _ = self.all.send(change);
     }

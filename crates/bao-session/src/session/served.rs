@@ -83,7 +83,12 @@ impl Session {
             });
         }
         let mut out = Vec::new();
-        let done = self.try_move(line.trim(), &mut out);
+        let done = match self.written_in_full(line.trim()) {
+            // The move as the notation writes it (`A4>`, the stop, beside `A4>+`): it
+            // leaves nothing open, though a scribe typing `A4>` at a prompt would be asked.
+            Some((item, mv)) => self.play_move(&item, mv, &mut out),
+            None => self.try_move(line.trim(), &mut out),
+        };
         if done.is_err() {
             self.stage = Stage::Over;
         }
@@ -96,6 +101,23 @@ impl Session {
             Ok(PlyAnswer::Played(out))
         } else {
             Ok(PlyAnswer::Refused(out))
+        }
+    }
+
+    /// The one legal move that `line` writes in full (pit, sign, `*` and `+` as the notation
+    /// writes that move), when several fit what it writes.
+    fn written_in_full(&self, line: &str) -> Option<(bao_notation::MoveItem, Move)> {
+        let item = read_move(line).ok()?;
+        let candidates = self.live.as_ref()?.candidates(&item);
+        if candidates.len() < 2 {
+            return None;
+        }
+        let mut full = candidates
+            .into_iter()
+            .filter(|m| same_move(*m, item.token.value));
+        match (full.next(), full.next()) {
+            (Some(m), None) => Some((item, m)),
+            _ => None,
         }
     }
 
@@ -112,7 +134,10 @@ impl Session {
             directions: live.directions,
             positions: live.positions[..=ply].to_vec(),
         };
-        let candidates = before.candidates(&item);
+        let mut candidates = before.candidates(&item);
+        if candidates.len() > 1 {
+            candidates.retain(|m| same_move(*m, item.token.value));
+        }
         candidates.len() == 1 && same_move(candidates[0], recorded.token.value)
     }
 }
