@@ -56,17 +56,14 @@ pub(crate) fn legal_within(pos: &Position, budget: u64) -> Option<Vec<Move>> {
     pos.legal_moves_within(budget).ok()
 }
 
-/// What `mv` does from `pos`, without the summary's head (`South A6<*: `); a capture
+/// What `mv` does from `pos` (bao-export's words: `3 laps; captured a5 (3)`); a capture
 /// says first which kichwa the captured seeds are sown from.
 fn does(pos: &Position, mv: &Move, rules: &RuleSet) -> String {
     let (_, trace) = pos.play_unchecked(mv);
-    let summary = Overlay::from_trace(pos, &trace).summary(rules);
-    let effect = summary
-        .split_once(": ")
-        .map_or(summary.as_str(), |(_, e)| e);
+    let effect = Overlay::from_trace(pos, &trace).effect(rules);
     match trace.captures.first() {
         Some(c) => format!("sown from the kichwa {}; {effect}", c.kichwa),
-        None => effect.to_owned(),
+        None => effect,
     }
 }
 
