@@ -38,6 +38,7 @@ mod perft;
 mod progress;
 mod record;
 mod replay;
+mod serve;
 mod show;
 mod solve;
 
@@ -110,6 +111,9 @@ enum Command {
     /// Record a live game or best-of-three match move by move, saving every ply at once;
     /// `bao record FILE` on an unfinished game resumes it.
     Record(record::Args),
+    /// Serve an evening of games: scribes record from their phones (a PIN), spectators and
+    /// a projector follow every board live; DIR holds one `.bao` file per game.
+    Serve(serve::Args),
     /// Count the move sequences of a given length from a position (a move-generator test).
     Perft(perft::Args),
     /// Write records in canonical form (to stdout, or check or rewrite the files).
@@ -144,6 +148,7 @@ impl Command {
             Self::Show(args) => show::run(args, ctx),
             Self::Analyse(args) => analyse::run(args, ctx),
             Self::Record(args) => record::run(args, ctx),
+            Self::Serve(args) => serve::run(args, ctx),
             Self::Perft(args) => perft::run(args, ctx),
             Self::Fmt(args) => fmt::run(args, ctx),
             Self::New(args) => new::run(args, ctx),

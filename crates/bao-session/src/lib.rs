@@ -69,5 +69,5 @@ pub use reply::{
     AnswerProblem, Board, Choice, ChoiceOption, Confirm, Decision, Ending, GameOver, Left,
     MatchScore, OptionKind, Played, Prompt, Question, Refusal, Reopened, Reply,
 };
-pub use session::{Asking, Input, Options, Session};
+pub use session::{Asking, GameState, Input, Options, PlyAnswer, Session};
 pub use setup::{today, valid_date, Answers, MatchChoice};

@@ -18,6 +18,9 @@ use crate::store::Store;
 mod commands;
 mod moves;
 mod questions;
+mod served;
+
+pub use served::{GameState, PlyAnswer};
 
 /// Whether the session may ask a question when it lacks an answer.
 ///

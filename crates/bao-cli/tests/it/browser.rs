@@ -36,7 +36,7 @@ const FLAGS: &[&str] = &[
 ];
 
 /// A chromedriver process, killed on drop.
-struct Driver {
+pub(crate) struct Driver {
     child: Child,
     base: String,
 }
@@ -49,7 +49,7 @@ impl Drop for Driver {
 }
 
 /// A browser session, closed on drop.
-struct Session<'d> {
+pub(crate) struct Session<'d> {
     /// The session lives no longer than its driver.
     _driver: &'d Driver,
     url: String,
@@ -63,7 +63,7 @@ fn free_port() -> u16 {
 }
 
 impl Driver {
-    fn start(path: &Path) -> Self {
+    pub(crate) fn start(path: &Path) -> Self {
         let port = free_port();
         let child = Command::new(path)
             .arg(format!("--port={port}"))
@@ -93,11 +93,38 @@ impl Driver {
     }
 
     fn session(&self, chromium: &Path, profile: &Path) -> Session<'_> {
+        self.session_with(chromium, profile, None)
+    }
+
+    /// A session on a phone's screen of `width` x `height` CSS pixels (Chromium's mobile
+    /// emulation: a desktop window cannot be narrower than about 500 pixels).
+    pub(crate) fn phone_session(
+        &self,
+        chromium: &Path,
+        profile: &Path,
+        (width, height): (u32, u32),
+    ) -> Session<'_> {
+        self.session_with(chromium, profile, Some((width, height)))
+    }
+
+    fn session_with(
+        &self,
+        chromium: &Path,
+        profile: &Path,
+        phone: Option<(u32, u32)>,
+    ) -> Session<'_> {
         let mut args: Vec<String> = FLAGS.iter().map(|f| (*f).to_owned()).collect();
         args.push(format!("--user-data-dir={}", profile.display()));
+        let mut options = json!({"binary": chromium, "args": args});
+        if let Some((width, height)) = phone {
+            options["mobileEmulation"] = json!({
+                "deviceMetrics": {"width": width, "height": height, "pixelRatio": 2, "touch": true},
+                "userAgent": "Mozilla/5.0 (Linux; Android 14; Phone) Mobile",
+            });
+        }
         let caps = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
-            "goog:chromeOptions": {"binary": chromium, "args": args},
+            "goog:chromeOptions": options,
             "goog:loggingPrefs": {"browser": "ALL", "performance": "ALL"},
         }}});
         let v = request(&self.base, "POST", "/session", Some(caps));
@@ -135,11 +162,11 @@ impl Session<'_> {
         request(&self.url, method, path, body)
     }
 
-    fn go(&self, url: &str) {
+    pub(crate) fn go(&self, url: &str) {
         self.cmd("POST", "/url", Some(json!({ "url": url })));
     }
 
-    fn js(&self, script: &str, args: Value) -> Value {
+    pub(crate) fn js(&self, script: &str, args: Value) -> Value {
         self.cmd(
             "POST",
             "/execute/sync",
@@ -147,7 +174,7 @@ impl Session<'_> {
         )
     }
 
-    fn click(&self, css: &str) {
+    pub(crate) fn click(&self, css: &str) {
         let el = self.cmd(
             "POST",
             "/element",
@@ -166,14 +193,14 @@ impl Session<'_> {
         self.cmd("POST", "/actions", Some(actions));
     }
 
-    fn log(&self, kind: &str) -> Vec<Value> {
+    pub(crate) fn log(&self, kind: &str) -> Vec<Value> {
         match self.cmd("POST", "/se/log", Some(json!({ "type": kind }))) {
             Value::Array(a) => a,
             other => panic!("no {kind} log: {other}"),
         }
     }
 
-    fn screenshot(&self) -> Vec<u8> {
+    pub(crate) fn screenshot(&self) -> Vec<u8> {
         let b64 = self.cmd("GET", "/screenshot", None);
         base64::engine::general_purpose::STANDARD
             .decode(b64.as_str().expect("base64 text"))

@@ -24,7 +24,8 @@
 //! - `solve`: `bao solve` on the puzzles of `fixtures/analysis/`;
 //! - `completions`: `bao completions SHELL` and `bao man`;
 //! - `readme`: the README's example record and pasted outputs are what `bao` does today;
-//! - `record`: `bao record` on a pseudo-terminal (expectrl + vt100 screens) and piped.
+//! - `record`: `bao record` on a pseudo-terminal (expectrl + vt100 screens) and piped;
+//! - `serve`: `bao serve` killed with SIGKILL while posting, and its pages in Chromium.
 
 mod analyse;
 mod browser;
@@ -45,6 +46,7 @@ mod progress;
 mod readme;
 mod record;
 mod replay;
+mod serve;
 mod show;
 mod solve;
 mod usage;

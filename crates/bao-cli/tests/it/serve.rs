@@ -1,0 +1,368 @@
+//! `bao serve` as a process: killed with SIGKILL at random moments while a scribe posts
+//! moves, then restarted on the same directory; and the pages in headless Chromium at phone
+//! size (PIN, a short game tapped including a kichwa question, a second page following it
+//! live, the file on disk equal to what was tapped).
+
+use std::net::TcpListener;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::cmd::output_in;
+
+const TOKEN: &str = "serve-test-token";
+
+/// A `bao serve` process, killed on drop.
+struct Serving {
+    child: Child,
+    base: String,
+    pin: String,
+}
+
+impl Drop for Serving {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free local port")
+}
+
+/// Starts `bao serve DIR` on `port` and waits until it answers.
+fn serve(dir: &Path, port: u16) -> Serving {
+    use std::io::BufRead;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bao"))
+        .args(["serve", dir.to_str().unwrap(), "--listen"])
+        .arg(format!("127.0.0.1:{port}"))
+        .args(["--event", "Club night"])
+        .env("BAO_SERVE_TOKEN", TOKEN)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("bao serve starts");
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut pin = String::new();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        if let Some((_, p)) = line.split_once("PIN ") {
+            pin = p.trim().to_owned();
+            break;
+        }
+    }
+    // Keep reading its output so that it never blocks on a full pipe.
+    std::thread::spawn(move || for _ in lines {});
+    let base = format!("http://127.0.0.1:{port}");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while ureq::get(&format!("{base}/api/games"))
+        .timeout(Duration::from_secs(1))
+        .call()
+        .is_err()
+    {
+        assert!(Instant::now() < deadline, "bao serve did not answer");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Serving { child, base, pin }
+}
+
+/// A scribe request: (status, body), `None` when the connection failed.
+fn post(base: &str, path: &str, body: &Value) -> Option<(u16, Value)> {
+    let r = ureq::post(&format!("{base}{path}"))
+        .timeout(Duration::from_secs(20))
+        .set("Authorization", &format!("Bearer {TOKEN}"))
+        .send_json(body.clone());
+    let resp = match r {
+        Ok(r) => r,
+        Err(ureq::Error::Status(_, r)) => r,
+        Err(_) => return None,
+    };
+    let status = resp.status();
+    Some((status, resp.into_json().unwrap_or(Value::Null)))
+}
+
+fn fixture_moves() -> Vec<String> {
+    std::fs::read_to_string(crate::cmd::root().join("fixtures/serve/kiswahili_30.txt"))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The main line of a record file, as `bao export json` reads it (`#` marks aside).
+fn moves_on_disk(file: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(file).unwrap();
+    let out = output_in(file.parent().unwrap(), &["export", "json", "-"], &text);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let games = v["games"].as_array().unwrap();
+    games[games.len() - 1]["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap().replace('#', ""))
+        .collect()
+}
+
+#[test]
+fn killed_at_random_moments_no_acknowledged_ply_is_lost() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("club");
+    std::fs::create_dir(&store).unwrap();
+    let port = free_port();
+    let moves = fixture_moves();
+    let mut server = serve(&store, port);
+    let (s, b) = post(
+        &server.base,
+        "/api/games",
+        &json!({"tags": {"South": "A", "North": "B"}}),
+    )
+    .unwrap();
+    assert_eq!(s, 201, "{b}");
+    let id = b["id"].as_str().unwrap().to_owned();
+    let file = store.join(format!("{id}.bao"));
+    let mut rng = bao_testkit::Lcg::new(19);
+    let mut acked = 0;
+    let mut kills = 0;
+    while acked < moves.len() {
+        // A killer fires after a random moment while the scribe posts.
+        let pid = server.child.id();
+        let delay = Duration::from_millis(5 + rng.below(60) as u64);
+        let killer = std::thread::spawn(move || {
+            std::thread::sleep(delay);
+            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+        });
+        loop {
+            if acked >= moves.len() {
+                break;
+            }
+            match post(
+                &server.base,
+                &format!("/api/games/{id}/moves"),
+                &json!({"ply": acked, "move": moves[acked]}),
+            ) {
+                Some((200, _)) => acked += 1,
+                Some((s, b)) => panic!("ply {acked}: {s} {b}"),
+                None => break,
+            }
+        }
+        killer.join().unwrap();
+        kills += 1;
+        let _ = server.child.wait();
+        // Every acknowledged ply is on disk, in order, and the file checks clean.
+        let on_disk = moves_on_disk(&file);
+        assert!(
+            on_disk.len() >= acked,
+            "{} on disk, {acked} acknowledged",
+            on_disk.len()
+        );
+        let want: Vec<String> = moves[..on_disk.len()]
+            .iter()
+            .map(|m| m.replace('#', ""))
+            .collect();
+        assert_eq!(on_disk, want);
+        let check = output_in(dir.path(), &["check", "-q", "club"], "");
+        assert!(
+            check.status.success(),
+            "{}",
+            String::from_utf8_lossy(&check.stdout)
+        );
+        let leftovers: Vec<_> = std::fs::read_dir(&store)
+            .unwrap()
+            .filter_map(Result::ok)
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".bao") && e.path() != file)
+            .collect();
+        assert!(leftovers.is_empty(), "{leftovers:?}");
+        server = serve(&store, port);
+        // A ply written but not acknowledged is acknowledged now (the same ply again).
+        let (_, state) = get_json(&format!("{}/api/games/{id}/state", server.base));
+        assert_eq!(state["plies"], on_disk.len());
+    }
+    assert!(kills >= 2, "{kills} kills");
+    assert_eq!(moves_on_disk(&file).len(), moves.len());
+}
+
+fn get_json(url: &str) -> (u16, Value) {
+    match ureq::get(url).timeout(Duration::from_secs(20)).call() {
+        Ok(r) => (r.status(), r.into_json().unwrap()),
+        Err(ureq::Error::Status(s, r)) => (s, r.into_json().unwrap_or(Value::Null)),
+        Err(e) => panic!("{url}: {e}"),
+    }
+}
+
+/// The scribe's page in headless Chromium at phone size. Skipped without Chromium, unless
+/// `CI` is set. With `BAO_PNG_DIR` set, the screenshots are kept there.
+#[test]
+fn a_game_tapped_on_a_phone_is_followed_live_and_lands_on_disk() {
+    let chromium = Path::new("/usr/bin/chromium");
+    let driver = Path::new("/usr/bin/chromedriver");
+    if !chromium.exists() || !driver.exists() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI is set but chromium or chromedriver is missing"
+        );
+        eprintln!("skipped: the browser test needs /usr/bin/chromium and /usr/bin/chromedriver");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let server = serve(dir.path(), free_port());
+    let base = server.base.clone();
+    let keep = std::env::var_os("BAO_PNG_DIR");
+    let shot = |s: &crate::browser::Session<'_>, name: &str| {
+        let png = s.screenshot();
+        assert!(png.starts_with(b"\x89PNG"));
+        if let Some(k) = &keep {
+            std::fs::write(Path::new(k).join(format!("serve-{name}.png")), &png).unwrap();
+        }
+    };
+    let wait_for = |s: &crate::browser::Session<'_>, script: &str, what: &str| {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while s.js(script, json!([])) != json!(true) {
+            assert!(Instant::now() < deadline, "timed out waiting for {what}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+
+    let d = crate::browser::Driver::start(driver);
+    let (p1, p2) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let scribe = d.phone_session(chromium, p1.path(), (360, 740));
+    // The PIN, then a new game.
+    scribe.go(&format!("{base}/scribe"));
+    assert_eq!(scribe.js("return window.innerWidth", json!([])), json!(360));
+    wait_for(
+        &scribe,
+        "return !!document.getElementById('pin')",
+        "the PIN form",
+    );
+    scribe.js(
+        "document.getElementById('pin').value = arguments[0];",
+        json!([server.pin]),
+    );
+    scribe.click("#pin-go");
+    wait_for(
+        &scribe,
+        "return !!document.getElementById('new-go')",
+        "the scribe's page",
+    );
+    scribe.js(
+        "var f = document.querySelector('form.new');\
+         f.elements.South.value = 'Ali'; f.elements.North.value = 'Bakari'; f.elements.Round.value = '1';",
+        json!([]),
+    );
+    shot(&scribe, "new-game");
+    scribe.click("#new-go");
+    wait_for(&scribe, "return location.pathname.startsWith('/scribe/') && document.querySelector('main').dataset.plies === '0'", "the board");
+    let id = scribe
+        .js("return location.pathname.split('/')[2]", json!([]))
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // A spectator follows the game on a second page.
+    let spectator = d.phone_session(chromium, p2.path(), (360, 740));
+    spectator.go(&format!("{base}/games/{id}"));
+    wait_for(
+        &spectator,
+        "return document.querySelector('main').dataset.plies === '0'",
+        "the game page",
+    );
+
+    // Tap: a pit, then an arrow, or the kichwa the page asks for (ply 2, a5).
+    let moves: Vec<String> = fixture_moves().into_iter().take(6).collect();
+    let mut kichwa_asked = false;
+    for (i, m) in moves.iter().enumerate() {
+        let (pit, sign) = (&m[..2], &m[2..3]);
+        scribe.click(&format!("button[data-pit=\"{pit}\"]"));
+        let kichwa = scribe.js(
+            "return !!document.getElementById('opt-left-kichwa')",
+            json!([]),
+        );
+        if kichwa == json!(true) {
+            kichwa_asked = true;
+            shot(&scribe, "kichwa-question");
+            scribe.click(if sign == "<" {
+                "#opt-left-kichwa"
+            } else {
+                "#opt-right-kichwa"
+            });
+        } else {
+            scribe.click(if sign == "<" {
+                "#arrow-left"
+            } else {
+                "#arrow-right"
+            });
+        }
+        if scribe.js("return !!document.getElementById('opt-stop')", json!([])) == json!(true) {
+            scribe.click(if m.contains('+') {
+                "#opt-safari"
+            } else {
+                "#opt-stop"
+            });
+        }
+        wait_for(
+            &scribe,
+            &format!(
+                "return document.querySelector('main').dataset.plies === '{}'",
+                i + 1
+            ),
+            &format!("ply {} ({m}) recorded", i + 1),
+        );
+    }
+    assert!(kichwa_asked, "the kichwa question was asked");
+    shot(&scribe, "scribe-board");
+    // The spectator saw every ply arrive without reloading.
+    wait_for(
+        &spectator,
+        &format!(
+            "return document.querySelector('main').dataset.plies === '{}'",
+            moves.len()
+        ),
+        "the spectator's page to follow",
+    );
+    shot(&spectator, "spectator");
+    // North resigns, confirmed.
+    scribe.click("#resign-north");
+    shot(&scribe, "confirm-resign");
+    scribe.click("#confirm-result");
+    wait_for(
+        &scribe,
+        "return document.getElementById('status').textContent.indexOf('1-0') >= 0",
+        "the result",
+    );
+    shot(&scribe, "game-over");
+    // The file on disk is what was tapped.
+    let file = dir.path().join(format!("{id}.bao"));
+    let want: Vec<String> = moves.iter().map(|m| m.replace('#', "")).collect();
+    assert_eq!(moves_on_disk(&file), want);
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("[South \"Ali\"]") && text.contains("[Round \"1\"]"));
+    assert!(text.contains("[Termination \"resignation\"]") && text.trim_end().ends_with("1-0"));
+    let check = output_in(dir.path(), &["check", "-q", "."], "");
+    assert!(check.status.success());
+    // The evening shows it, finished; no console errors on either page.
+    spectator.go(&format!("{base}/"));
+    wait_for(
+        &spectator,
+        "return document.querySelectorAll('table.games tbody tr').length === 1",
+        "the evening",
+    );
+    shot(&spectator, "evening");
+    for s in [&scribe, &spectator] {
+        let errors: Vec<Value> = s
+            .log("browser")
+            .into_iter()
+            .filter(|e| e["level"] == json!("SEVERE"))
+            .collect();
+        assert!(errors.is_empty(), "console errors: {errors:?}");
+    }
+}

@@ -1,0 +1,480 @@
+// bao serve: the pages' one script. Hand-written, no libraries, nothing loaded from
+// elsewhere. Every text from the server goes into the page as text (never as HTML).
+'use strict';
+
+(function () {
+  const body = document.body;
+  const page = body.dataset.page;
+  const gameId = body.dataset.id;
+  const main = document.getElementById('main');
+
+  // ---------- small helpers ----------
+  function el(tag, attrs, ...kids) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === 'class') e.className = v;
+      else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+      else if (k === 'text') e.textContent = v;
+      else e.setAttribute(k, v === true ? '' : v);
+    }
+    for (const kid of kids.flat()) {
+      if (kid === null || kid === undefined || kid === false) continue;
+      e.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+    }
+    return e;
+  }
+  function clear(node) { while (node.firstChild) node.firstChild.remove(); return node; }
+  function tag(g, name, dflt) { return (g.tags && g.tags[name]) || dflt || ''; }
+  function players(g) { return tag(g, 'South', 'South') + ' – ' + tag(g, 'North', 'North'); }
+
+  let csrf = sessionStorage.getItem('bao-csrf') || '';
+
+  // A request to the API: {status, data} (data: the parsed JSON or the text);
+  // throws only when the network fails.
+  async function api(method, url, data) {
+    const opts = { method, credentials: 'same-origin', headers: {} };
+    if (data !== undefined) {
+      opts.headers['Content-Type'] = 'application/json';
+      opts.body = JSON.stringify(data);
+    }
+    if (method !== 'GET' && csrf) opts.headers['X-CSRF-Token'] = csrf;
+    const r = await fetch(url, opts);
+    const text = await r.text();
+    let parsed = text;
+    try { parsed = JSON.parse(text); } catch (_) { /* text */ }
+    return { status: r.status, data: parsed };
+  }
+
+  async function haveCsrf() {
+    if (csrf) return true;
+    try {
+      const r = await api('GET', '/api/login');
+      if (r.status === 200 && r.data.csrf) { csrf = r.data.csrf; sessionStorage.setItem('bao-csrf', csrf); return true; }
+    } catch (_) { /* offline */ }
+    return false;
+  }
+
+  function live(url, onChange) {
+    if (!window.EventSource) return;
+    const source = new EventSource(url);
+    const handler = (ev) => { try { onChange(JSON.parse(ev.data)); } catch (_) { onChange(null); } };
+    for (const kind of ['state', 'new', 'move', 'undo', 'comment', 'result']) {
+      source.addEventListener(kind, handler);
+    }
+    return source;
+  }
+
+  function debounce(f, ms) {
+    let t = null;
+    return function () { clearTimeout(t); t = setTimeout(f, ms); };
+  }
+
+  function statusText(g) {
+    if (g.live) return 'live';
+    return g.result && g.result !== '*' ? 'finished' : 'stopped';
+  }
+
+  // ---------- the evening ----------
+  async function evening() {
+    const render = async () => {
+      const r = await api('GET', '/api/games');
+      if (r.status === 401) { needPin(); return; }
+      const games = Array.isArray(r.data) ? r.data : [];
+      clear(main);
+      main.append(el('h1', { text: body.dataset.event }));
+      if (games.length === 0) {
+        main.append(el('p', { class: 'note', text: 'No games yet. Scribes start them at /scribe.' }));
+        return;
+      }
+      const rows = games.map((g) => el('tr', { class: g.live ? 'live' : '' },
+        el('td', {}, el('a', { href: '/games/' + g.id, text: players(g) })),
+        el('td', { text: tag(g, 'Round', '') }),
+        el('td', { class: 'num', text: g.plies }),
+        el('td', {}, el('span', { class: 'badge ' + statusText(g), text: statusText(g) })),
+        el('td', { text: g.result })));
+      main.append(el('table', { class: 'games' },
+        el('thead', {}, el('tr', {}, ['Game', 'Round', 'Plies', 'Status', 'Result'].map((h) => el('th', { text: h })))),
+        el('tbody', {}, rows)));
+      const cross = crosstable(games);
+      if (cross) main.append(el('h2', { text: 'Crosstable' }), cross);
+    };
+    await render();
+    live('/api/events', debounce(render, 200));
+  }
+
+  // Points of each player against each other, from the finished games that carry Round.
+  function crosstable(games) {
+    const rounds = games.filter((g) => g.tags && g.tags.Round);
+    if (rounds.length === 0) return null;
+    const names = [];
+    const add = (n) => { if (!names.includes(n)) names.push(n); };
+    rounds.forEach((g) => { add(tag(g, 'South', 'South')); add(tag(g, 'North', 'North')); });
+    const pts = {};
+    const total = {};
+    names.forEach((n) => { total[n] = 0; });
+    for (const g of rounds) {
+      const s = tag(g, 'South', 'South'), n = tag(g, 'North', 'North');
+      const score = { '1-0': [1, 0], '0-1': [0, 1], '1/2-1/2': [0.5, 0.5] }[g.result];
+      if (!score) continue;
+      pts[s + '\u0000' + n] = (pts[s + '\u0000' + n] || 0) + score[0];
+      pts[n + '\u0000' + s] = (pts[n + '\u0000' + s] || 0) + score[1];
+      total[s] += score[0]; total[n] += score[1];
+    }
+    const fmt = (x) => (x === undefined ? '' : String(x).replace('.5', '½').replace(/^0½$/, '½'));
+    return el('table', { class: 'cross' },
+      el('thead', {}, el('tr', {}, el('th', { text: 'Player' }),
+        names.map((_, i) => el('th', { text: String(i + 1) })), el('th', { text: 'Total' }))),
+      el('tbody', {}, names.map((a, i) => el('tr', {},
+        el('th', { text: (i + 1) + '. ' + a }),
+        names.map((b) => el('td', { class: a === b ? 'self' : 'num', text: a === b ? '' : fmt(pts[a + '\u0000' + b]) })),
+        el('td', { class: 'num', text: fmt(total[a]) })))));
+  }
+
+  // ---------- the projector ----------
+  async function projector() {
+    const cards = {};
+    const render = async () => {
+      const r = await api('GET', '/api/games');
+      if (r.status === 401) { needPin(); return; }
+      let games = Array.isArray(r.data) ? r.data : [];
+      const lives = games.filter((g) => g.live);
+      if (lives.length) games = lives;
+      clear(main);
+      const grid = el('div', { class: 'wall' });
+      for (const g of games) {
+        const img = el('img', { src: '/api/games/' + g.id + '/board.svg?v=' + g.version, alt: 'board ' + players(g) });
+        const caption = el('p', { class: 'cap', text: players(g) + ' · ' + g.plies + ' plies · ' + (g.live ? 'live' : g.result) });
+        cards[g.id] = { img, caption, g };
+        grid.append(el('a', { class: 'card', href: '/games/' + g.id }, caption, img));
+      }
+      main.append(grid);
+    };
+    await render();
+    live('/api/events', (c) => {
+      const card = c && cards[c.id];
+      if (!card || c.kind === 'new') { render(); return; }
+      card.img.src = '/api/games/' + c.id + '/board.svg?v=' + c.version;
+      card.caption.textContent = players(card.g) + ' · ' + c.plies + ' plies · ' + (c.live ? 'live' : c.result);
+    });
+  }
+
+  // ---------- one game ----------
+  async function game() {
+    const head = el('h1', { text: '' });
+    const img = el('img', { class: 'board', alt: 'the board' });
+    const info = el('p', { class: 'note' });
+    const list = el('ol', { class: 'moves' });
+    clear(main).append(head, img, info, el('h2', { text: 'Moves' }), list);
+    const render = async () => {
+      const [st, rec] = await Promise.all([
+        api('GET', '/api/games/' + gameId + '/state'),
+        api('GET', '/api/games/' + gameId),
+      ]);
+      if (st.status === 401) { needPin(); return; }
+      const s = st.data;
+      head.textContent = players(s);
+      img.src = '/api/games/' + gameId + '/board.svg?v=' + s.version;
+      info.textContent = s.plies + ' plies · ' + (s.live ? (s.position.to_move + ' to move') : 'result ' + s.result);
+      clear(list);
+      main.dataset.plies = String(s.plies);
+      const games = (rec.data && rec.data.games) || [];
+      const last = games[games.length - 1];
+      const moves = (last && last.moves) || [];
+      for (let i = 0; i < moves.length; i += 2) {
+        const pair = moves.slice(i, i + 2).map((m) => m.move).join('  ');
+        list.append(el('li', { text: pair }));
+      }
+    };
+    await render();
+    live('/api/games/' + gameId + '/events', debounce(render, 100));
+  }
+
+  // ---------- the PIN ----------
+  function needPin(then) {
+    clear(main);
+    const input = el('input', { id: 'pin', type: 'password', inputmode: 'numeric', autocomplete: 'off', maxlength: '12', placeholder: 'PIN' });
+    const msg = el('p', { class: 'msg', role: 'status' });
+    const form = el('form', { class: 'pin', onsubmit: async (ev) => {
+      ev.preventDefault();
+      msg.textContent = 'Checking…';
+      try {
+        const r = await api('POST', '/api/login', { pin: input.value });
+        if (r.status === 200) {
+          csrf = r.data.csrf; sessionStorage.setItem('bao-csrf', csrf);
+          if (then) then(); else location.reload();
+        } else if (r.status === 429) {
+          msg.textContent = 'Too many wrong PINs: wait a little and try again.';
+        } else {
+          msg.textContent = 'That is not the PIN.';
+        }
+      } catch (_) { msg.textContent = 'No network: try again when it is back.'; }
+    } }, el('label', { for: 'pin', text: 'Scribe PIN (shown where the server runs)' }), input,
+    el('button', { type: 'submit', id: 'pin-go', text: 'Enter' }), msg);
+    main.append(form);
+    input.focus();
+  }
+
+  // ---------- the scribe: games and a new game ----------
+  async function scribe() {
+    if (!(await haveCsrf())) { needPin(scribe); return; }
+    const r = await api('GET', '/api/games');
+    const games = Array.isArray(r.data) ? r.data : [];
+    clear(main);
+    main.append(el('h1', { text: 'Record a board' }));
+    const open = games.filter((g) => g.live);
+    if (open.length) {
+      main.append(el('ul', { class: 'pick' }, open.map((g) => el('li', {},
+        el('a', { class: 'button', href: '/scribe/' + g.id, text: players(g) + ' (' + g.plies + ' plies)' })))));
+    } else {
+      main.append(el('p', { class: 'note', text: 'No game is being recorded.' }));
+    }
+    const field = (name, label, value, attrs) => el('label', {}, label,
+      el('input', Object.assign({ name, value: value || '', autocomplete: 'off' }, attrs || {})));
+    const matchBox = el('input', { type: 'checkbox', name: 'match' });
+    const msg = el('p', { class: 'msg', role: 'status' });
+    const form = el('form', { class: 'new', onsubmit: async (ev) => {
+      ev.preventDefault();
+      const f = new FormData(form);
+      const tags = {};
+      for (const n of ['Event', 'Round', 'South', 'North']) {
+        const v = String(f.get(n) || '').trim();
+        if (v) tags[n] = v;
+      }
+      if (matchBox.checked) tags.Match = (tags.South || 'South') + ' v ' + (tags.North || 'North');
+      msg.textContent = 'Starting…';
+      const res = await api('POST', '/api/games', { tags, rules: String(f.get('rules') || 'kiswahili'), position: null });
+      if (res.status === 201) location.href = '/scribe/' + res.data.id;
+      else if (res.status === 401) needPin(scribe);
+      else msg.textContent = (res.data && res.data.message) || 'The game was not started.';
+    } },
+    el('h2', { text: 'New game' }),
+    field('Event', 'Event', body.dataset.event),
+    field('Round', 'Round', ''),
+    field('South', 'South (moves first)', '', { required: true }),
+    field('North', 'North', '', { required: true }),
+    field('rules', 'Rules', 'kiswahili'),
+    el('label', { class: 'check' }, matchBox, ' Best of three (the players change seats each game)'),
+    el('button', { type: 'submit', id: 'new-go', text: 'Start the game' }), msg);
+    main.append(form);
+  }
+
+  // ---------- the scribe: one board ----------
+  // The board drawing's geometry (bao-export's SVG): pit (row, col) -> a box in percent.
+  const SVG_W = 652, SVG_H = 520, PITCH = 64, X0 = 44, Y0 = 88, GAP = 24;
+  function pitAt(row, col) {
+    // Rows top to bottom from South's seat: b, a (North, numbered from North's left), A, B.
+    const r = ['b', 'a', 'A', 'B'][row];
+    const n = row < 2 ? 8 - col : col + 1;
+    return r + n;
+  }
+
+  async function record() {
+    if (!(await haveCsrf())) { needPin(record); return; }
+    const QKEY = 'bao-queue-' + gameId;
+    let queue = JSON.parse(localStorage.getItem(QKEY) || '[]');
+    let state = null;
+    let chosenPit = null;
+
+    const title = el('h1', {});
+    const status = el('p', { class: 'status', role: 'status', id: 'status' });
+    const img = el('img', { class: 'board', alt: 'the board' });
+    const taps = el('div', { class: 'taps' });
+    const boardBox = el('div', { class: 'boardbox' }, img, taps);
+    const ask = el('div', { class: 'ask', id: 'ask' });
+    const msg = el('p', { class: 'msg', role: 'alert', id: 'msg' });
+    const typed = el('input', { id: 'typed', placeholder: 'or type a move: A6<*', autocomplete: 'off', autocapitalize: 'off' });
+    const typeForm = el('form', { class: 'type', onsubmit: (ev) => { ev.preventDefault(); if (typed.value.trim()) { send(typed.value.trim()); typed.value = ''; } } },
+      typed, el('button', { type: 'submit', text: 'Send' }));
+    const tools = el('div', { class: 'tools' });
+    clear(main).append(title, status, boardBox, ask, msg, typeForm, tools);
+
+    for (let row = 0; row < 4; row++) {
+      for (let col = 0; col < 8; col++) {
+        const pit = pitAt(row, col);
+        const b = el('button', { class: 'pit', type: 'button', 'data-pit': pit, 'aria-label': pit, onclick: () => tapPit(pit) });
+        b.style.left = ((X0 + col * PITCH) / SVG_W * 100) + '%';
+        b.style.top = ((Y0 + row * PITCH + (row >= 2 ? GAP : 0)) / SVG_H * 100) + '%';
+        b.style.width = (PITCH / SVG_W * 100) + '%';
+        b.style.height = (PITCH / SVG_H * 100) + '%';
+        taps.append(b);
+      }
+    }
+
+    function save() { localStorage.setItem(QKEY, JSON.stringify(queue)); }
+
+    function show() {
+      if (!state) return;
+      title.textContent = players(state);
+      main.dataset.plies = String(state.plies);
+      main.dataset.queued = String(queue.length);
+      img.src = '/api/games/' + gameId + '/board.svg?v=' + state.version;
+      const pending = queue.length > 0;
+      const pos = state.position;
+      if (pending) {
+        status.textContent = 'Waiting for the network: ' + queue.map((q) => q.move).join(', ') + ' will be sent.';
+      } else if (state.live && pos) {
+        const side = pos.to_move === 'south' ? tag(state, 'South', 'South') + ' (South)' : tag(state, 'North', 'North') + ' (North)';
+        status.textContent = 'Ply ' + (state.plies + 1) + ': ' + side + ' to move · ' + pos.stage;
+      } else {
+        status.textContent = 'Game over: ' + state.result + (state.outcome ? ' (' + state.outcome.reason.replace(/_/g, ' ') + ')' : '');
+      }
+      const starts = new Set((state.moves || []).map((m) => m.pit));
+      for (const b of taps.children) {
+        const on = !pending && state.live && starts.has(b.dataset.pit);
+        b.disabled = !on;
+        b.classList.toggle('can', on);
+        b.classList.toggle('chosen', b.dataset.pit === chosenPit);
+      }
+      typed.disabled = !state.live;
+      renderTools();
+    }
+
+    function option(label, m, onpick, id) {
+      return el('button', { type: 'button', class: 'option', id, onclick: onpick },
+        el('strong', { text: label }), el('span', { class: 'does', text: m ? m.move + ': ' + m.does : '' }));
+    }
+
+    function clearAsk() { chosenPit = null; clear(ask); show(); }
+
+    function tapPit(pit) {
+      msg.textContent = '';
+      chosenPit = pit;
+      show();
+      const cands = (state.moves || []).filter((m) => m.pit === pit);
+      const signs = [...new Set(cands.map((m) => m.sign))];
+      clear(ask);
+      const kichwa = state.position.stage === 'namua' && signs.length === 2 && cands.every((m) => m.capture);
+      if (kichwa) {
+        ask.append(el('p', { class: 'q', text: pit + ' captures from either kichwa. Which one?' }),
+          option('The left kichwa', cands.find((m) => m.sign === '<'), () => afterSign(pit, '<'), 'opt-left-kichwa'),
+          option('The right kichwa', cands.find((m) => m.sign === '>'), () => afterSign(pit, '>'), 'opt-right-kichwa'));
+      } else {
+        ask.append(el('p', { class: 'q', text: pit + ': which direction?' }),
+          el('div', { class: 'arrows' },
+            el('button', { type: 'button', class: 'arrow', id: 'arrow-left', disabled: !signs.includes('<'), onclick: () => afterSign(pit, '<'), 'aria-label': 'to the left', text: '◀' }),
+            el('button', { type: 'button', class: 'arrow', id: 'arrow-right', disabled: !signs.includes('>'), onclick: () => afterSign(pit, '>'), 'aria-label': 'to the right', text: '▶' })));
+      }
+      ask.append(el('button', { type: 'button', class: 'cancel', onclick: clearAsk, text: 'Cancel' }));
+    }
+
+    function afterSign(pit, sign) {
+      const cands = (state.moves || []).filter((m) => m.pit === pit && m.sign === sign);
+      if (cands.length === 1) { clear(ask); send(cands[0].move); return; }
+      const stop = cands.find((m) => !m.safari), safari = cands.find((m) => m.safari);
+      clear(ask);
+      ask.append(el('p', { class: 'q', text: pit + ' reaches the ' + state.house + '. Stop there, or safari?' }),
+        option('Stop at the ' + state.house, stop, () => { clear(ask); send(stop.move); }, 'opt-stop'),
+        option('Safari: sow the ' + state.house + ' on', safari, () => { clear(ask); send(safari.move); }, 'opt-safari'),
+        el('button', { type: 'button', class: 'cancel', onclick: clearAsk, text: 'Cancel' }));
+    }
+
+    function send(move) {
+      if (!state) return;
+      const ply = state.plies + queue.length;
+      queue.push({ ply, move });
+      save();
+      chosenPit = null;
+      show();
+      flush();
+    }
+
+    let flushing = false;
+    async function flush() {
+      if (flushing) return;
+      flushing = true;
+      try {
+        while (queue.length) {
+          const q = queue[0];
+          let r;
+          try {
+            r = await api('POST', '/api/games/' + gameId + '/moves', { ply: q.ply, move: q.move });
+          } catch (_) {
+            show();
+            return; // offline: tried again when the network returns
+          }
+          if (r.status === 401) { needPin(record); return; }
+          if (r.status === 429 || r.status >= 500) { setTimeout(flush, 2000); return; }
+          queue.shift();
+          save();
+          if (r.status === 200) {
+            state = r.data;
+          } else {
+            queue = []; save();
+            const d = r.data || {};
+            msg.textContent = r.status === 409
+              ? 'Not recorded: ' + (d.message || 'the game moved on') + '. The board is reloaded.'
+              : (q.move + ' was refused: ' + (d.message || '') + (d.help ? ' ' + d.help : ''));
+            await reload();
+          }
+        }
+      } finally {
+        flushing = false;
+        show();
+      }
+    }
+
+    async function reload() {
+      try {
+        const r = await api('GET', '/api/games/' + gameId + '/state');
+        if (r.status === 200) state = r.data;
+      } catch (_) { /* offline */ }
+      show();
+    }
+
+    function confirmThen(text, action, id) {
+      clear(ask);
+      ask.append(el('p', { class: 'q', text }),
+        el('div', { class: 'row' },
+          el('button', { type: 'button', class: 'danger', id: id || 'confirm', onclick: async () => { clear(ask); await action(); }, text: 'Yes' }),
+          el('button', { type: 'button', class: 'cancel', onclick: clearAsk, text: 'No' })));
+      ask.scrollIntoView({ block: 'nearest' });
+    }
+
+    async function post(path, data) {
+      try {
+        const r = await api('POST', '/api/games/' + gameId + path, data);
+        if (r.status === 200) { state = r.data; msg.textContent = ''; }
+        else if (r.status === 401) { needPin(record); return; }
+        else { msg.textContent = (r.data && r.data.message) || ('refused (' + r.status + ')'); await reload(); }
+      } catch (_) { msg.textContent = 'No network: try again when it is back.'; }
+      show();
+    }
+
+    function renderTools() {
+      clear(tools);
+      if (state && !state.live) {
+        tools.append(el('a', { class: 'button', id: 'to-games', href: '/scribe', text: 'Other boards · new game' }),
+          el('a', { class: 'button', href: '/games/' + gameId, text: 'This game\'s page' }));
+        typeForm.hidden = true;
+        return;
+      }
+      typeForm.hidden = false;
+      if (!state || queue.length) return;
+      const s = tag(state, 'South', 'South'), n = tag(state, 'North', 'North');
+      const comment = el('input', { id: 'comment', placeholder: 'comment after the last ply', autocomplete: 'off' });
+      tools.append(
+        el('button', { type: 'button', id: 'undo', disabled: state.plies === 0, onclick: () => confirmThen('Take back ply ' + state.plies + '?', () => post('/undo', { plies: state.plies }), 'confirm-undo'), text: 'Undo' }),
+        el('form', { class: 'type', onsubmit: (ev) => { ev.preventDefault(); if (comment.value.trim()) { post('/comment', { text: comment.value.trim() }); } } },
+          comment, el('button', { type: 'submit', text: 'Comment' })),
+        el('div', { class: 'ends' },
+          el('button', { type: 'button', id: 'resign-south', onclick: () => confirmThen(s + ' (South) resigns: ' + n + ' wins, 0-1?', () => post('/result', { result: '0-1', termination: 'resignation', plies: state.plies }), 'confirm-result'), text: 'South resigns' }),
+          el('button', { type: 'button', id: 'resign-north', onclick: () => confirmThen(n + ' (North) resigns: ' + s + ' wins, 1-0?', () => post('/result', { result: '1-0', termination: 'resignation', plies: state.plies }), 'confirm-result'), text: 'North resigns' }),
+          el('button', { type: 'button', id: 'time-south', onclick: () => confirmThen(s + ' (South) loses on time: 0-1?', () => post('/result', { result: '0-1', termination: 'time_forfeit', plies: state.plies }), 'confirm-result'), text: 'South: time' }),
+          el('button', { type: 'button', id: 'time-north', onclick: () => confirmThen(n + ' (North) loses on time: 1-0?', () => post('/result', { result: '1-0', termination: 'time_forfeit', plies: state.plies }), 'confirm-result'), text: 'North: time' }),
+          el('button', { type: 'button', id: 'draw', onclick: () => confirmThen('A draw by agreement, ½-½?', () => post('/result', { result: '1/2-1/2', termination: 'agreement', plies: state.plies }), 'confirm-result'), text: 'Draw' })));
+    }
+
+    await reload();
+    flush();
+    window.addEventListener('online', flush);
+    setInterval(() => { if (queue.length) flush(); }, 3000);
+    live('/api/games/' + gameId + '/events', (c) => {
+      if (!c || queue.length || flushing) return;
+      if (!state || c.version !== state.version) reload();
+    });
+  }
+
+  const pages = { evening, projector, game, scribe, record };
+  if (pages[page]) pages[page]();
+})();

@@ -1,0 +1,721 @@
+//! The JSON API (spec/serve.md).
+
+use std::collections::BTreeMap;
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::{ConnectInfo, Path};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use bao_core::Side;
+use bao_export::{board_svg, record_json_pretty, JsonOptions, SvgOptions};
+use bao_session::{
+    Answers, Command, Input, MatchChoice, PlyAnswer, Refusal, Reply, Session, SideName,
+};
+use bao_validate::{check_bytes, CheckOptions};
+use futures_util::stream::{self, Stream, StreamExt};
+use miette::Diagnostic;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tokio::sync::broadcast;
+
+use crate::auth::{Login, COOKIE};
+use crate::state::{legal_within, moves_json, state as game_state};
+use crate::store::{valid_id, Change, Inner, Slot};
+use crate::web::{blocking, body, ApiError, App, Shared};
+
+/// The longest move text taken.
+const MOVE_LIMIT: usize = 64;
+/// The longest comment taken.
+const COMMENT_LIMIT: usize = 2_000;
+/// The most tags a new game may carry.
+const TAG_LIMIT: usize = 32;
+/// The longest tag value taken.
+const TAG_VALUE_LIMIT: usize = 200;
+
+type ApiResult = Result<Response, ApiError>;
+
+fn reader(app: &Shared, headers: &HeaderMap) -> Result<(), ApiError> {
+    if app.auth.may_read(headers) {
+        Ok(())
+    } else {
+        Err(ApiError::unauthorized())
+    }
+}
+
+fn scribe(app: &Shared, headers: &HeaderMap) -> Result<(), ApiError> {
+    if app.auth.may_write(headers) {
+        Ok(())
+    } else {
+        Err(ApiError::unauthorized())
+    }
+}
+
+fn slot(app: &Shared, id: &str) -> Result<Arc<Slot>, ApiError> {
+    app.store.get(id).ok_or_else(ApiError::no_game)
+}
+
+/// `POST /api/login` body.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LoginBody {
+    pin: String,
+}
+
+/// `POST /api/login`: the PIN gives a cookie session and its CSRF token.
+pub(crate) async fn login(
+    app: Shared,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> ApiResult {
+    let b: LoginBody = body(&headers, &bytes)?;
+    match app.auth.login(peer.ip(), &b.pin) {
+        Ok(Login::Granted { cookie, csrf }) => {
+            let mut r = Json(json!({ "csrf": csrf })).into_response();
+            let c = format!("{COOKIE}={cookie}; Path=/; HttpOnly; SameSite=Strict");
+            if let Ok(v) = HeaderValue::from_str(&c) {
+                r.headers_mut().insert(header::SET_COOKIE, v);
+            }
+            Ok(r)
+        }
+        Ok(Login::Denied { wait }) => {
+            tokio::time::sleep(wait).await;
+            Err(ApiError::unauthorized())
+        }
+        Ok(Login::TooSoon { retry }) => {
+            let mut r = ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "serve::too_many_pins",
+                "too many wrong PINs; wait before the next try",
+            )
+            .into_response();
+            let secs = retry.as_secs() + 1;
+            r.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+            Ok(r)
+        }
+        Err(_) => Err(ApiError::internal()),
+    }
+}
+
+/// `GET /api/login`: the CSRF token of the request's cookie session (`null`: none).
+pub(crate) async fn whoami(app: Shared, headers: HeaderMap) -> ApiResult {
+    Ok(Json(json!({ "csrf": app.auth.csrf_of(&headers) })).into_response())
+}
+
+/// `GET /api/games`.
+pub(crate) async fn list(app: Shared, headers: HeaderMap) -> ApiResult {
+    reader(&app, &headers)?;
+    let slots = app.store.all_games();
+    let games = blocking(move || {
+        slots
+            .iter()
+            .map(|s| {
+                let inner = s.lock();
+                let tags: BTreeMap<String, String> = inner
+                    .game()
+                    .map(|g| {
+                        g.tags
+                            .iter()
+                            .map(|t| (t.value.name.value.clone(), t.value.value.value.clone()))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let c = inner.change(&s.id, "state");
+                json!({
+                    "id": s.id, "tags": tags, "plies": c.plies, "result": c.result,
+                    "live": c.live, "version": c.version,
+                })
+            })
+            .collect::<Vec<Value>>()
+    })
+    .await?;
+    Ok(Json(games).into_response())
+}
+
+/// `POST /api/games` body.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateBody {
+    #[serde(default)]
+    tags: BTreeMap<String, String>,
+    #[serde(default)]
+    rules: Option<String>,
+    #[serde(default)]
+    position: Option<String>,
+}
+
+fn unprocessable(code: &str, message: impl Into<String>) -> ApiError {
+    ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, code, message)
+}
+
+/// The answers of a new game's tags; the tags that are no question are left in `tags`.
+fn answers(b: &mut CreateBody, event: Option<&String>) -> Result<Answers, ApiError> {
+    if b.tags.len() > TAG_LIMIT {
+        return Err(unprocessable(
+            "serve::bad_tags",
+            format!("at most {TAG_LIMIT} tags"),
+        ));
+    }
+    for (name, value) in &b.tags {
+        let name_ok = !name.is_empty()
+            && name.len() <= 40
+            && name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_');
+        if !name_ok
+            || value.chars().count() > TAG_VALUE_LIMIT
+            || value.chars().any(char::is_control)
+        {
+            return Err(unprocessable(
+                "serve::bad_tags",
+                format!("tag `{name}`: names are letters, digits and _, values one line of at most {TAG_VALUE_LIMIT} characters"),
+            ));
+        }
+    }
+    let mut take = |n: &str| b.tags.remove(n).filter(|v| !v.trim().is_empty());
+    let date = take("Date");
+    if let Some(d) = &date {
+        if !bao_session::valid_date(d) {
+            return Err(unprocessable(
+                "serve::bad_tags",
+                "write the Date as YYYY.MM.DD (`??` for an unknown part)",
+            ));
+        }
+    }
+    let matches = match take("Match") {
+        Some(m) => MatchChoice::Named(m),
+        None => MatchChoice::Single,
+    };
+    Ok(Answers {
+        event: take("Event").or_else(|| event.cloned()),
+        site: take("Site"),
+        date,
+        round: take("Round"),
+        south: take("South"),
+        north: take("North"),
+        rules: b.rules.clone().filter(|r| !r.trim().is_empty()),
+        position: b.position.clone().filter(|p| !p.trim().is_empty()),
+        matches,
+    })
+}
+
+/// Sets the tags that are no question.
+fn set_tags(session: &mut Session, tags: &BTreeMap<String, String>) -> Result<(), ApiError> {
+    for (name, value) in tags {
+        let replies = session
+            .handle(Input::Command(Command::Tag {
+                name: name.clone(),
+                value: Some(value.clone()),
+            }))
+            .map_err(|e| unprocessable("serve::cannot_create", e.to_string()))?;
+        if !replies.iter().any(|r| matches!(r, Reply::TagSet { .. })) {
+            return Err(unprocessable(
+                "serve::bad_tags",
+                format!("the tag `{name}` cannot be set here"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a start position whose legal moves are undecided within the lap budget, before
+/// any session looks at it (a session decides them without a budget).
+fn check_start(answers: &Answers, budget: u64) -> Result<(), ApiError> {
+    let Some(position) = &answers.position else {
+        return Ok(());
+    };
+    let mut game = bao_notation::Game::default();
+    for (name, value) in [
+        ("RuleSet", answers.rules.as_deref().unwrap_or("kiswahili")),
+        ("Position", position.as_str()),
+    ] {
+        game.tags
+            .push(bao_notation::Spanned::bare(bao_notation::Tag::new(
+                name, value,
+            )));
+    }
+    let start = bao_notation::meaning::game_rules(&game)
+        .ok()
+        .and_then(|rules| bao_notation::meaning::game_start(&game, rules).ok());
+    let Some(start) = start else {
+        return Err(unprocessable(
+            "serve::cannot_create",
+            "the rule set or the position does not read",
+        ));
+    };
+    if legal_within(&start, budget).is_none() {
+        return Err(unprocessable(
+            "bao::budget::undecided",
+            "the start position's legal moves are undecided within the lap budget",
+        ));
+    }
+    Ok(())
+}
+
+/// `POST /api/games`.
+pub(crate) async fn create(app: Shared, headers: HeaderMap, bytes: Bytes) -> ApiResult {
+    scribe(&app, &headers)?;
+    let mut b: CreateBody = body(&headers, &bytes)?;
+    let answers = answers(&mut b, app.config.event.as_ref())?;
+    let tags = b.tags;
+    let budget = app.config.lap_budget;
+    let app2 = Arc::clone(&app);
+    let slot = blocking(move || {
+        check_start(&answers, budget)?;
+        app2.store.create(
+            answers,
+            |s| set_tags(s, &tags),
+            |m| unprocessable("serve::cannot_create", m),
+        )
+    })
+    .await??;
+    let change = slot.lock().change(&slot.id, "new");
+    app.store.announce(&slot, change);
+    Ok((StatusCode::CREATED, Json(json!({ "id": slot.id }))).into_response())
+}
+
+/// `GET /api/games/{id}`: the game as `bao export json` gives it.
+pub(crate) async fn game_json(
+    app: Shared,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> ApiResult {
+    reader(&app, &headers)?;
+    let s = slot(&app, &id)?;
+    let json = blocking(move || {
+        let text = s.lock().text();
+        let checked = check_bytes(&s.id, text.as_bytes(), &CheckOptions::default());
+        record_json_pretty(&checked.record, &checked.replayed, &JsonOptions::default())
+    })
+    .await?
+    .map_err(|e| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "serve::export",
+            e.to_string(),
+        )
+    })?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
+}
+
+/// `GET /api/games/{id}/record`: the `.bao` text.
+pub(crate) async fn record(app: Shared, headers: HeaderMap, Path(id): Path<String>) -> ApiResult {
+    reader(&app, &headers)?;
+    let s = slot(&app, &id)?;
+    let text = blocking(move || s.lock().text()).await?;
+    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
+}
+
+/// A game's state as JSON.
+async fn state_of(app: &Shared, id: &str) -> Result<Value, ApiError> {
+    let s = slot(app, id)?;
+    let budget = app.config.lap_budget;
+    blocking(move || json!(game_state(&s.id, &s.lock(), budget))).await
+}
+
+/// `GET /api/games/{id}/state`.
+pub(crate) async fn state(app: Shared, headers: HeaderMap, Path(id): Path<String>) -> ApiResult {
+    reader(&app, &headers)?;
+    Ok(Json(state_of(&app, &id).await?).into_response())
+}
+
+/// `GET /api/games/{id}/board.svg`: the board as bao-export draws it.
+pub(crate) async fn board(app: Shared, headers: HeaderMap, Path(id): Path<String>) -> ApiResult {
+    reader(&app, &headers)?;
+    let s = slot(&app, &id)?;
+    let svg = blocking(move || {
+        let inner = s.lock();
+        let game = inner.game();
+        let tag = |n: &str| game.and_then(|g| g.tag(n)).map(|t| t.value.clone());
+        let pos = inner.session.game_state().map(|g| g.position)?;
+        let mut opts = SvgOptions::default();
+        opts.names.south = tag("South");
+        opts.names.north = tag("North");
+        Some(board_svg(&pos, &opts, None))
+    })
+    .await?
+    .ok_or_else(ApiError::no_game)?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "image/svg+xml"),
+            // An image: its own styles, nothing else.
+            (
+                header::CONTENT_SECURITY_POLICY,
+                "default-src 'none'; style-src 'unsafe-inline'",
+            ),
+        ],
+        svg,
+    )
+        .into_response())
+}
+
+/// `POST /api/games/{id}/moves` body.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveBody {
+    ply: u64,
+    #[serde(rename = "move")]
+    text: String,
+}
+
+/// The answer to a changed game: its state, and its watchers told.
+fn changed(app: &App, s: &Slot, inner: &mut Inner, kind: &'static str) -> Value {
+    inner.version += 1;
+    app.store.announce(s, inner.change(&s.id, kind));
+    json!(game_state(&s.id, inner, app.config.lap_budget))
+}
+
+fn out_of_turn(plies: usize) -> ApiError {
+    let mut e = ApiError::new(
+        StatusCode::CONFLICT,
+        "serve::out_of_turn",
+        format!("the game has {plies} plies: the next ply is {plies}"),
+    );
+    e.body["plies"] = json!(plies);
+    e
+}
+
+fn game_over(plies: usize) -> ApiError {
+    let mut e = ApiError::new(
+        StatusCode::CONFLICT,
+        "serve::game_over",
+        "the game is over: it takes no moves",
+    );
+    e.body["plies"] = json!(plies);
+    e
+}
+
+/// The 422 of a refused move: the validator's diagnostic or the refusal, and the legal
+/// moves.
+fn refused(replies: &[Reply], inner: &Inner, budget: u64) -> ApiError {
+    let st = inner.session.game_state();
+    let mut legal: Vec<String> = st
+        .as_ref()
+        .and_then(|s| legal_within(&s.position, budget))
+        .map(|l| l.iter().map(ToString::to_string).collect())
+        .unwrap_or_default();
+    let mut options = Value::Null;
+    let (code, message, help) = match replies.first() {
+        Some(Reply::Illegal { written, report }) => {
+            let d = report.as_ref().and_then(|r| {
+                r.diagnostics
+                    .iter()
+                    .find(|d| d.is_error())
+                    .or(r.diagnostics.first())
+            });
+            match d {
+                Some(d) => (
+                    d.code().to_owned(),
+                    d.to_string(),
+                    d.help().map(|h| h.to_string()),
+                ),
+                None => (
+                    "serve::illegal_move".to_owned(),
+                    format!("{written} is not a legal move here"),
+                    None,
+                ),
+            }
+        }
+        Some(Reply::Refused(Refusal::Undecided { candidates })) => {
+            legal = candidates.iter().map(ToString::to_string).collect();
+            if let Some(s) = &st {
+                options = json!(moves_json(&s.position, candidates, &s.rules, budget));
+            }
+            (
+                "serve::undecided_move".to_owned(),
+                "the move leaves a decision open (kichwa, direction, or stop or safari): send one of the moves in `legal`".to_owned(),
+                None,
+            )
+        }
+        Some(Reply::Refused(Refusal::NotAMove { line, why })) => (
+            "serve::unreadable_move".to_owned(),
+            format!("`{line}` does not read as a move: {why}"),
+            None,
+        ),
+        Some(Reply::Refused(Refusal::Annotated)) => (
+            "serve::annotated_move".to_owned(),
+            "send the move without its lap or capture annotation".to_owned(),
+            None,
+        ),
+        _ => (
+            "serve::not_one_move".to_owned(),
+            "send exactly one move".to_owned(),
+            None,
+        ),
+    };
+    let mut e = unprocessable(&code, message);
+    e.body["help"] = json!(help);
+    e.body["legal"] = json!(legal);
+    e.body["options"] = options;
+    e
+}
+
+/// `POST /api/games/{id}/moves`.
+pub(crate) async fn moves(
+    app: Shared,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    bytes: Bytes,
+) -> ApiResult {
+    scribe(&app, &headers)?;
+    let b: MoveBody = body(&headers, &bytes)?;
+    let s = slot(&app, &id)?;
+    if b.text.len() > MOVE_LIMIT {
+        return Err(unprocessable(
+            "serve::unreadable_move",
+            format!("a move is at most {MOVE_LIMIT} bytes"),
+        ));
+    }
+    let app2 = Arc::clone(&app);
+    let value = blocking(move || {
+        let mut inner = s.lock();
+        let budget = app2.config.lap_budget;
+        let st = inner.session.game_state();
+        if let Some(g) = st.filter(|g| g.open) {
+            if u64::try_from(g.plies) == Ok(b.ply) && legal_within(&g.position, budget).is_none() {
+                return Err(unprocessable(
+                    "bao::budget::undecided",
+                    "this position's legal moves are undecided within the lap budget",
+                ));
+            }
+        }
+        let answer = inner.session.play_ply(b.ply, &b.text).map_err(|e| {
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "serve::write",
+                e.to_string(),
+            )
+        })?;
+        let plies = inner.session.game_state().map_or(0, |g| g.plies);
+        match answer {
+            PlyAnswer::Played(replies) => {
+                let over = replies.iter().any(|r| matches!(r, Reply::GameOver(_)));
+                Ok(changed(
+                    &app2,
+                    &s,
+                    &mut inner,
+                    if over { "result" } else { "move" },
+                ))
+            }
+            PlyAnswer::Repeated => Ok(json!(game_state(&s.id, &inner, budget))),
+            PlyAnswer::OutOfTurn { plies } => Err(out_of_turn(plies)),
+            PlyAnswer::Refused(replies) => Err(refused(&replies, &inner, budget)),
+            PlyAnswer::NoGame => Err(game_over(plies)),
+        }
+    })
+    .await??;
+    Ok(Json(value).into_response())
+}
+
+/// `POST /api/games/{id}/undo` body.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UndoBody {
+    /// The plies the scribe sees (undo only if the game has as many).
+    #[serde(default)]
+    plies: Option<u64>,
+}
+
+/// Runs a prompt command on an open game and answers with its state.
+async fn command(
+    app: Shared,
+    id: String,
+    expect: Option<u64>,
+    kind: &'static str,
+    make: impl FnOnce(Side) -> Result<Command, ApiError> + Send + 'static,
+) -> ApiResult {
+    let s = slot(&app, &id)?;
+    let app2 = Arc::clone(&app);
+    let value = blocking(move || {
+        let mut inner = s.lock();
+        let Some(g) = inner.session.game_state() else {
+            return Err(game_over(0));
+        };
+        if !g.open {
+            return Err(game_over(g.plies));
+        }
+        if expect.is_some_and(|n| u64::try_from(g.plies) != Ok(n)) {
+            return Err(out_of_turn(g.plies));
+        }
+        let c = make(g.position.to_move())?;
+        let replies = inner.session.handle(Input::Command(c)).map_err(|e| {
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "serve::write",
+                e.to_string(),
+            )
+        })?;
+        let done = replies.iter().any(|r| {
+            matches!(
+                r,
+                Reply::TookBack(_) | Reply::CommentAdded | Reply::GameOver(_)
+            )
+        });
+        if done {
+            return Ok(changed(&app2, &s, &mut inner, kind));
+        }
+        let (code, message) = match replies.first() {
+            Some(Reply::Refused(Refusal::NothingToUndo)) => {
+                ("serve::nothing_to_undo", "the game has no ply to take back")
+            }
+            Some(Reply::Refused(Refusal::NoDraws)) => {
+                ("serve::no_draws", "these rules know no draws")
+            }
+            Some(Reply::Refused(Refusal::BraceInComment)) => {
+                ("serve::bad_comment", "a comment cannot hold a brace")
+            }
+            Some(Reply::Refused(Refusal::EmptyComment)) => {
+                ("serve::bad_comment", "the comment is empty")
+            }
+            _ => ("serve::refused", "the game did not take this"),
+        };
+        Err(unprocessable(code, message))
+    })
+    .await??;
+    Ok(Json(value).into_response())
+}
+
+/// `POST /api/games/{id}/undo`.
+pub(crate) async fn undo(
+    app: Shared,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    bytes: Bytes,
+) -> ApiResult {
+    scribe(&app, &headers)?;
+    let b: UndoBody = body(&headers, &bytes)?;
+    command(app, id, b.plies, "undo", |_| Ok(Command::Undo)).await
+}
+
+/// `POST /api/games/{id}/result` body.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ResultBody {
+    result: String,
+    #[serde(default)]
+    termination: Option<String>,
+    /// The plies the scribe sees.
+    #[serde(default)]
+    plies: Option<u64>,
+}
+
+/// `POST /api/games/{id}/result`.
+pub(crate) async fn result(
+    app: Shared,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    bytes: Bytes,
+) -> ApiResult {
+    scribe(&app, &headers)?;
+    let b: ResultBody = body(&headers, &bytes)?;
+    let loser = match b.result.trim() {
+        "1-0" => Some(SideName::North),
+        "0-1" => Some(SideName::South),
+        "1/2-1/2" => None,
+        other => {
+            return Err(unprocessable(
+                "serve::bad_result",
+                format!("`{other}` is no result: 1-0, 0-1 or 1/2-1/2"),
+            ))
+        }
+    };
+    let termination = b.termination.as_deref().map(str::trim);
+    let c = match (loser, termination) {
+        (Some(side), None | Some("resignation")) => Command::Resign { side: Some(side) },
+        (Some(side), Some("time_forfeit")) => Command::Time { side: Some(side) },
+        (None, None | Some("agreement")) => Command::Draw,
+        (_, Some(t)) => {
+            return Err(unprocessable(
+                "serve::bad_result",
+                format!("`{t}` does not end a game with {}: a win by resignation or time_forfeit, a draw by agreement", b.result.trim()),
+            ))
+        }
+    };
+    command(app, id, b.plies, "result", move |_| Ok(c)).await
+}
+
+/// `POST /api/games/{id}/comment` body.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CommentBody {
+    text: String,
+}
+
+/// `POST /api/games/{id}/comment`.
+pub(crate) async fn comment(
+    app: Shared,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    bytes: Bytes,
+) -> ApiResult {
+    scribe(&app, &headers)?;
+    let b: CommentBody = body(&headers, &bytes)?;
+    if b.text.chars().count() > COMMENT_LIMIT || b.text.chars().any(|c| c.is_control() && c != '\n')
+    {
+        return Err(unprocessable(
+            "serve::bad_comment",
+            format!("a comment is text of at most {COMMENT_LIMIT} characters"),
+        ));
+    }
+    let text = b.text.replace('\n', " ");
+    command(app, id, None, "comment", move |_| {
+        Ok(Command::Comment { text })
+    })
+    .await
+}
+
+/// A change as a server-sent event.
+fn event(c: &Change) -> Event {
+    Event::default()
+        .event(c.kind)
+        .data(serde_json::to_string(c).unwrap_or_default())
+}
+
+/// The changes from `rx`, as events; a watcher that fell behind skips what it missed.
+fn watch(
+    first: Vec<Change>,
+    rx: broadcast::Receiver<Change>,
+) -> impl Stream<Item = Result<Event, Infallible>> {
+    let first = stream::iter(first.into_iter().map(|c| Ok(event(&c))));
+    let rest = stream::unfold(rx, |mut rx| async move {
+        loop {
+            match rx.recv().await {
+                Ok(c) => return Some((Ok(event(&c)), rx)),
+                Err(broadcast::error::RecvError::Lagged(_)) => {}
+                Err(broadcast::error::RecvError::Closed) => return None,
+            }
+        }
+    });
+    first.chain(rest)
+}
+
+/// `GET /api/games/{id}/events`: the game's state first, then one event after every
+/// change.
+pub(crate) async fn events(
+    app: Shared,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    reader(&app, &headers)?;
+    if !valid_id(&id) {
+        return Err(ApiError::no_game());
+    }
+    let s = slot(&app, &id)?;
+    let rx = s.events.subscribe();
+    let first = s.last_change();
+    Ok(Sse::new(watch(vec![first], rx)).keep_alive(KeepAlive::default()))
+}
+
+/// `GET /api/events`: every game's changes.
+pub(crate) async fn evening_events(
+    app: Shared,
+    headers: HeaderMap,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    reader(&app, &headers)?;
+    let rx = app.store.all.subscribe();
+    Ok(Sse::new(watch(Vec::new(), rx)).keep_alive(KeepAlive::default()))
+}

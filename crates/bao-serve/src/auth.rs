@@ -1,0 +1,313 @@
+//! Who may record: the API token, the scribe PIN and the cookies it gives, the slowing of
+//! wrong PINs and the rate of scribe requests.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use axum::http::{header, HeaderMap};
+
+use crate::{Config, ServeError};
+
+/// The cookie the PIN page sets.
+pub(crate) const COOKIE: &str = "bao_scribe";
+/// The header that carries a cookie session's CSRF token.
+pub(crate) const CSRF_HEADER: &str = "x-csrf-token";
+
+/// The most cookie sessions kept (the oldest go first).
+const MAX_SESSIONS: usize = 10_000;
+/// The most client addresses remembered for wrong PINs and request rates.
+const MAX_CLIENTS: usize = 10_000;
+/// Wrong PINs allowed in a row before each further try waits.
+const FREE_TRIES: u32 = 3;
+/// The longest wait after wrong PINs.
+const MAX_WAIT: Duration = Duration::from_secs(60);
+
+/// Wrong PINs from one address.
+#[derive(Debug, Clone, Copy)]
+struct Failures {
+    count: u32,
+    /// No try is heard before this.
+    not_before: Instant,
+}
+
+/// A client's budget of scribe requests.
+#[derive(Debug, Clone, Copy)]
+struct Bucket {
+    tokens: f64,
+    at: Instant,
+}
+
+/// A cookie session.
+#[derive(Debug, Clone)]
+struct Scribe {
+    csrf: String,
+    since: Instant,
+}
+
+/// The credentials of a server.
+#[derive(Debug)]
+pub(crate) struct Auth {
+    token: String,
+    pin: String,
+    private: bool,
+    post_rate: f64,
+    sessions: Mutex<HashMap<String, Scribe>>,
+    failures: Mutex<HashMap<IpAddr, Failures>>,
+    buckets: Mutex<HashMap<IpAddr, Bucket>>,
+}
+
+/// What a PIN try gave.
+#[derive(Debug)]
+pub(crate) enum Login {
+    /// The right PIN: the cookie's value and the CSRF token.
+    Granted { cookie: String, csrf: String },
+    /// A wrong PIN: answer after this wait.
+    Denied { wait: Duration },
+    /// Too many wrong PINs: try again after this.
+    TooSoon { retry: Duration },
+}
+
+/// `n` random bytes from the operating system, as hex.
+fn random_hex(n: usize) -> Result<String, ServeError> {
+    let mut bytes = vec![0u8; n];
+    getrandom::fill(&mut bytes).map_err(|e| ServeError::Random(e.to_string()))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Compares secrets in time independent of where they differ.
+fn same_secret(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// A cookie of the request, by name.
+fn cookie<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|c| c.trim().split_once('='))
+        .find(|(n, _)| *n == name)
+        .map(|(_, v)| v)
+}
+
+impl Auth {
+    pub(crate) fn new(config: &Config) -> Result<Self, ServeError> {
+        let token = match &config.token {
+            Some(t) => t.clone(),
+            None => random_hex(24)?,
+        };
+        let mut pin_bytes = [0u8; 4];
+        getrandom::fill(&mut pin_bytes).map_err(|e| ServeError::Random(e.to_string()))?;
+        let pin = format!("{:06}", u32::from_le_bytes(pin_bytes) % 1_000_000);
+        Ok(Self {
+            token,
+            pin,
+            private: config.private,
+            post_rate: f64::from(config.post_rate.max(1)),
+            sessions: Mutex::new(HashMap::new()),
+            failures: Mutex::new(HashMap::new()),
+            buckets: Mutex::new(HashMap::new()),
+        })
+    }
+
+    pub(crate) fn pin(&self) -> &str {
+        &self.pin
+    }
+
+    pub(crate) fn token(&self) -> &str {
+        &self.token
+    }
+
+    /// Whether the request carries the API token.
+    fn bearer(&self, headers: &HeaderMap) -> bool {
+        headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .is_some_and(|t| same_secret(t.trim(), &self.token))
+    }
+
+    /// The cookie session of the request, if it has a live one.
+    fn scribe(&self, headers: &HeaderMap) -> Option<Scribe> {
+        let id = cookie(headers, COOKIE)?;
+        lock(&self.sessions).get(id).cloned()
+    }
+
+    /// Whether the request may change a game: the token, or a cookie session with its CSRF
+    /// token.
+    pub(crate) fn may_write(&self, headers: &HeaderMap) -> bool {
+        if self.bearer(headers) {
+            return true;
+        }
+        let csrf = headers.get(CSRF_HEADER).and_then(|v| v.to_str().ok());
+        match (self.scribe(headers), csrf) {
+            (Some(s), Some(c)) => same_secret(&s.csrf, c),
+            _ => false,
+        }
+    }
+
+    /// Whether the request may read (always, unless the server is private).
+    pub(crate) fn may_read(&self, headers: &HeaderMap) -> bool {
+        !self.private || self.bearer(headers) || self.scribe(headers).is_some()
+    }
+
+    /// The CSRF token of the request's cookie session, if it has one.
+    pub(crate) fn csrf_of(&self, headers: &HeaderMap) -> Option<String> {
+        self.scribe(headers).map(|s| s.csrf)
+    }
+
+    /// A PIN try from `ip`.
+    pub(crate) fn login(&self, ip: IpAddr, pin: &str) -> Result<Login, ServeError> {
+        let now = Instant::now();
+        let mut failures = lock(&self.failures);
+        if let Some(f) = failures.get(&ip) {
+            if now < f.not_before {
+                return Ok(Login::TooSoon {
+                    retry: f.not_before - now,
+                });
+            }
+        }
+        if !same_secret(pin.trim(), &self.pin) {
+            if failures.len() >= MAX_CLIENTS {
+                failures.retain(|_, f| f.not_before > now);
+            }
+            let f = failures.entry(ip).or_insert(Failures {
+                count: 0,
+                not_before: now,
+            });
+            f.count = f.count.saturating_add(1);
+            let wait = if f.count <= FREE_TRIES {
+                Duration::ZERO
+            } else {
+                Duration::from_secs(1u64 << (f.count - FREE_TRIES).min(6)).min(MAX_WAIT)
+            };
+            f.not_before = now + wait;
+            // Every wrong PIN is answered a little late.
+            return Ok(Login::Denied {
+                wait: Duration::from_millis(300),
+            });
+        }
+        failures.remove(&ip);
+        drop(failures);
+        let cookie = random_hex(24)?;
+        let csrf = random_hex(24)?;
+        let mut sessions = lock(&self.sessions);
+        if sessions.len() >= MAX_SESSIONS {
+            if let Some(oldest) = sessions
+                .iter()
+                .min_by_key(|(_, s)| s.since)
+                .map(|(k, _)| k.clone())
+            {
+                sessions.remove(&oldest);
+            }
+        }
+        sessions.insert(
+            cookie.clone(),
+            Scribe {
+                csrf: csrf.clone(),
+                since: now,
+            },
+        );
+        Ok(Login::Granted { cookie, csrf })
+    }
+
+    /// Whether `ip` may send one more scribe request now.
+    pub(crate) fn take_request(&self, ip: IpAddr) -> bool {
+        let now = Instant::now();
+        let burst = self.post_rate * 2.0;
+        let mut buckets = lock(&self.buckets);
+        if buckets.len() >= MAX_CLIENTS && !buckets.contains_key(&ip) {
+            buckets.retain(|_, b| now.duration_since(b.at) < Duration::from_secs(10));
+        }
+        let b = buckets.entry(ip).or_insert(Bucket {
+            tokens: burst,
+            at: now,
+        });
+        let refill = now.duration_since(b.at).as_secs_f64() * self.post_rate;
+        b.tokens = (b.tokens + refill).min(burst);
+        b.at = now;
+        if b.tokens >= 1.0 {
+            b.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn auth() -> Auth {
+        let mut config = Config::new(".".into());
+        config.token = Some("t0k3n".into());
+        config.post_rate = 2;
+        Auth::new(&config).unwrap()
+    }
+
+    #[test]
+    fn the_pin_is_six_digits_and_wrong_pins_wait_longer() {
+        let a = auth();
+        assert_eq!(a.pin().len(), 6);
+        assert!(a.pin().bytes().all(|b| b.is_ascii_digit()));
+        let ip = IpAddr::from([10, 0, 0, 1]);
+        let wrong = if a.pin() == "000000" {
+            "111111"
+        } else {
+            "000000"
+        };
+        for _ in 0..FREE_TRIES + 1 {
+            assert!(matches!(a.login(ip, wrong).unwrap(), Login::Denied { .. }));
+        }
+        // Now even the right PIN waits.
+        let pin = a.pin().to_owned();
+        assert!(matches!(a.login(ip, &pin).unwrap(), Login::TooSoon { .. }));
+        // Another address is not slowed down.
+        assert!(matches!(
+            a.login(IpAddr::from([10, 0, 0, 2]), &pin).unwrap(),
+            Login::Granted { .. }
+        ));
+    }
+
+    #[test]
+    fn cookies_need_their_csrf_token() {
+        let a = auth();
+        let pin = a.pin().to_owned();
+        let Login::Granted { cookie, csrf } = a.login(IpAddr::from([127, 0, 0, 1]), &pin).unwrap()
+        else {
+            panic!("the right PIN");
+        };
+        let mut h = HeaderMap::new();
+        h.insert(
+            header::COOKIE,
+            format!("x=1; {COOKIE}={cookie}").parse().unwrap(),
+        );
+        assert!(!a.may_write(&h));
+        assert!(a.may_read(&h));
+        h.insert(CSRF_HEADER, "nope".parse().unwrap());
+        assert!(!a.may_write(&h));
+        h.insert(CSRF_HEADER, csrf.parse().unwrap());
+        assert!(a.may_write(&h));
+        let mut b = HeaderMap::new();
+        b.insert(header::AUTHORIZATION, "Bearer t0k3n".parse().unwrap());
+        assert!(a.may_write(&b));
+        b.insert(header::AUTHORIZATION, "Bearer t0k3m".parse().unwrap());
+        assert!(!a.may_write(&b));
+    }
+
+    #[test]
+    fn requests_beyond_the_rate_are_refused() {
+        let a = auth();
+        let ip = IpAddr::from([127, 0, 0, 1]);
+        let granted = (0..10).filter(|_| a.take_request(ip)).count();
+        assert_eq!(granted, 4);
+    }
+}

@@ -1,0 +1,135 @@
+//! A game as the scribe's page and the move answers show it: the position, the legal moves
+//! (each with what it does), the outcome.
+
+use std::collections::BTreeMap;
+
+use bao_core::json::{OutcomeJson, PositionJson};
+use bao_core::{within_lap_budget, Move, Position, RuleSet, Sign};
+use bao_export::Overlay;
+use serde::Serialize;
+
+use crate::store::{result_of, Inner};
+
+/// One legal move and what it does.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct MoveJson {
+    /// The move as the notation writes it (`A6<*`).
+    #[serde(rename = "move")]
+    pub(crate) text: String,
+    /// Its pit (`A6`).
+    pub(crate) pit: String,
+    /// Its sign: `<` or `>`.
+    pub(crate) sign: &'static str,
+    /// Whether it captures.
+    pub(crate) capture: bool,
+    /// Whether it sows the house on (safari).
+    pub(crate) safari: bool,
+    /// What it does, in the words of the rules' variant (laps, captures).
+    pub(crate) does: String,
+}
+
+/// The state of a game.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct StateJson {
+    pub(crate) id: String,
+    pub(crate) version: u64,
+    /// The tags of the current game.
+    pub(crate) tags: BTreeMap<String, String>,
+    pub(crate) plies: usize,
+    /// The position to move from (`null`: no game entered).
+    pub(crate) position: Option<PositionJson>,
+    /// The legal moves (empty when the game takes no moves; `null` when they are
+    /// undecided within the lap budget).
+    pub(crate) legal: Option<Vec<String>>,
+    /// The legal moves with what each does (as `legal`).
+    pub(crate) moves: Option<Vec<MoveJson>>,
+    /// How the rules ended the game, if they did.
+    pub(crate) outcome: Option<OutcomeJson>,
+    pub(crate) result: String,
+    pub(crate) live: bool,
+    /// The nyumba's name under the game's rules (`nyumba` or `kuu`).
+    pub(crate) house: String,
+}
+
+/// The legal moves of `pos` under a lap budget (`None`: undecided).
+pub(crate) fn legal_within(pos: &Position, budget: u64) -> Option<Vec<Move>> {
+    pos.legal_moves_within(budget).ok()
+}
+
+/// What `mv` does from `pos` (bao-export's words: `3 laps; captured a5 (3)`); a capture
+/// says first which kichwa the captured seeds are sown from.
+fn does(pos: &Position, mv: &Move, rules: &RuleSet) -> String {
+    let (_, trace) = pos.play_unchecked(mv);
+    let effect = Overlay::from_trace(pos, &trace).effect(rules);
+    match trace.captures.first() {
+        Some(c) => format!("sown from the kichwa {}; {effect}", c.kichwa),
+        None => effect,
+    }
+}
+
+/// The JSON of each move in `moves`, played from `pos` under the lap budget.
+pub(crate) fn moves_json(
+    pos: &Position,
+    moves: &[Move],
+    rules: &RuleSet,
+    budget: u64,
+) -> Option<Vec<MoveJson>> {
+    within_lap_budget(budget, || {
+        moves
+            .iter()
+            .map(|m| MoveJson {
+                text: m.to_string(),
+                pit: m.pit.to_string(),
+                sign: match m.sign {
+                    Sign::Left => "<",
+                    Sign::Right => ">",
+                },
+                capture: m.is_capture(),
+                safari: m.is_safari(),
+                does: does(pos, m, rules),
+            })
+            .collect()
+    })
+    .ok()
+}
+
+/// The state of the game held by `inner`.
+pub(crate) fn state(id: &str, inner: &Inner, budget: u64) -> StateJson {
+    let game = inner.game();
+    let tags = game
+        .map(|g| {
+            g.tags
+                .iter()
+                .map(|t| (t.value.name.value.clone(), t.value.value.value.clone()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut out = StateJson {
+        id: id.to_owned(),
+        version: inner.version,
+        tags,
+        plies: game.map_or(0, |g| g.main_line().count()),
+        position: None,
+        legal: Some(Vec::new()),
+        moves: Some(Vec::new()),
+        outcome: None,
+        result: result_of(game),
+        live: false,
+        house: "nyumba".to_owned(),
+    };
+    let Some(s) = inner.session.game_state() else {
+        return out;
+    };
+    out.position = Some(PositionJson::from_position(&s.position));
+    out.outcome = s.position.outcome().as_ref().map(OutcomeJson::from);
+    out.live = s.open;
+    out.house = s.rules.names().nyumba.to_owned();
+    if s.open {
+        let legal = legal_within(&s.position, budget);
+        out.moves = legal
+            .as_deref()
+            .and_then(|l| moves_json(&s.position, l, &s.rules, budget));
+        out.legal = legal.map(|l| l.iter().map(ToString::to_string).collect());
+    }
+    out
+}

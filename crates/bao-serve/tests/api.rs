@@ -1,0 +1,706 @@
+//! The API on 127.0.0.1 (an ephemeral port), in process: every request of spec/serve.md,
+//! the bad input of every kind, two scribes on one game, credentials, events.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::thread;
+use std::time::Duration;
+
+use bao_serve::{Config, Server};
+use serde_json::{json, Value};
+
+const TOKEN: &str = "test-token-1234";
+
+/// A request header: name, value.
+type Header<'a> = (&'a str, &'a str);
+
+/// A server on its own runtime and thread, stopped on drop.
+struct Running {
+    base: String,
+    pin: String,
+    dir: PathBuf,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<thread::JoinHandle<()>>,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn start_with(dir: &Path, tune: impl FnOnce(&mut Config)) -> Running {
+    let mut config = Config::new(dir.to_owned());
+    config.listen = "127.0.0.1:0".parse().unwrap();
+    config.token = Some(TOKEN.to_owned());
+    tune(&mut config);
+    let server = Server::bind(config).expect("the server binds");
+    let base = format!("http://{}", server.local_addr().unwrap());
+    let pin = server.pin().to_owned();
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let thread = thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(server.serve(async {
+            let _ = rx.await;
+        }))
+        .unwrap();
+    });
+    Running {
+        base,
+        pin,
+        dir: dir.to_owned(),
+        stop: Some(tx),
+        thread: Some(thread),
+    }
+}
+
+fn start(dir: &Path) -> Running {
+    start_with(dir, |_| {})
+}
+
+fn agent() -> ureq::Agent {
+    ureq::AgentBuilder::new()
+        .timeout(Duration::from_secs(20))
+        .build()
+}
+
+/// A request: (status, body, the response's headers we look at).
+fn raw(
+    method: &str,
+    url: &str,
+    headers: &[(&str, &str)],
+    body: Option<&[u8]>,
+) -> (u16, String, Vec<(String, String)>) {
+    let mut r = agent().request(method, url);
+    for (k, v) in headers {
+        r = r.set(k, v);
+    }
+    let res = match body {
+        Some(b) => r.send_bytes(b),
+        None => r.call(),
+    };
+    let resp = match res {
+        Ok(resp) => resp,
+        Err(ureq::Error::Status(_, resp)) => resp,
+        Err(e) => panic!("{method} {url}: {e}"),
+    };
+    let status = resp.status();
+    let hs = resp
+        .headers_names()
+        .into_iter()
+        .map(|n| {
+            let v = resp.header(&n).unwrap_or_default().to_owned();
+            (n, v)
+        })
+        .collect();
+    (status, resp.into_string().unwrap_or_default(), hs)
+}
+
+impl Running {
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    fn post(&self, path: &str, body: &Value) -> (u16, Value) {
+        let (s, b, _) = raw(
+            "POST",
+            &self.url(path),
+            &[
+                ("Authorization", &format!("Bearer {TOKEN}")),
+                ("Content-Type", "application/json"),
+            ],
+            Some(body.to_string().as_bytes()),
+        );
+        (s, serde_json::from_str(&b).unwrap_or(Value::Null))
+    }
+
+    fn get(&self, path: &str) -> (u16, String) {
+        let (s, b, _) = raw("GET", &self.url(path), &[], None);
+        (s, b)
+    }
+
+    fn new_game(&self, tags: &Value) -> String {
+        let (s, b) = self.post("/api/games", &json!({ "tags": tags, "rules": "kiswahili" }));
+        assert_eq!(s, 201, "{b}");
+        b["id"].as_str().unwrap().to_owned()
+    }
+
+    fn file(&self, id: &str) -> String {
+        std::fs::read_to_string(self.dir.join(format!("{id}.bao"))).unwrap()
+    }
+}
+
+fn fixture_moves() -> Vec<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/serve/kiswahili_30.txt");
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn a_game_is_recorded_through_the_api() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start(dir.path());
+    let id = srv
+        .new_game(&json!({"South": "Ali", "North": "Bakari", "Round": "2", "Annotator": "Zuhura"}));
+    assert!(
+        id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'),
+        "{id}"
+    );
+    let moves = fixture_moves();
+    for (i, m) in moves.iter().take(6).enumerate() {
+        let (s, b) = srv.post(
+            &format!("/api/games/{id}/moves"),
+            &json!({"ply": i, "move": m}),
+        );
+        assert_eq!(s, 200, "ply {i} {m}: {b}");
+        assert_eq!(b["plies"], i + 1);
+        assert!(b["position"]["pits"].is_object());
+        assert!(b["legal"].is_array());
+        assert!(b["outcome"].is_null());
+    }
+    // The same ply again: 200, nothing written twice.
+    let before = srv.file(&id);
+    let (s, b) = srv.post(
+        &format!("/api/games/{id}/moves"),
+        &json!({"ply": 5, "move": moves[5]}),
+    );
+    assert_eq!((s, &b["plies"]), (200, &json!(6)));
+    assert_eq!(srv.file(&id), before);
+    // Another ply: 409 with the count.
+    let (s, b) = srv.post(
+        &format!("/api/games/{id}/moves"),
+        &json!({"ply": 9, "move": moves[6]}),
+    );
+    assert_eq!(
+        (s, &b["plies"], &b["code"]),
+        (409, &json!(6), &json!("serve::out_of_turn"))
+    );
+    // Illegal: the validator's diagnostic and the legal moves.
+    let (s, b) = srv.post(
+        &format!("/api/games/{id}/moves"),
+        &json!({"ply": 6, "move": "A8>"}),
+    );
+    assert_eq!(s, 422, "{b}");
+    assert!(b["code"].as_str().unwrap().starts_with("bao::"), "{b}");
+    assert!(!b["message"].as_str().unwrap().is_empty());
+    assert!(b["legal"].as_array().unwrap().len() > 1);
+    let (s, b) = srv.post(
+        &format!("/api/games/{id}/moves"),
+        &json!({"ply": 6, "move": "A9<*"}),
+    );
+    assert_eq!(
+        (s, &b["code"]),
+        (422, &json!("serve::unreadable_move")),
+        "{b}"
+    );
+    assert_eq!(srv.file(&id), before);
+    // The record, the export, the state, the list.
+    let (s, text) = srv.get(&format!("/api/games/{id}/record"));
+    assert_eq!((s, text.as_str()), (200, before.as_str()));
+    assert!(text.contains("[Annotator \"Zuhura\"]") && text.contains("[Round \"2\"]"));
+    let (s, exported) = srv.get(&format!("/api/games/{id}"));
+    assert_eq!(s, 200);
+    let exported: Value = serde_json::from_str(&exported).unwrap();
+    let got: Vec<&str> = exported["games"][0]["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap())
+        .collect();
+    assert_eq!(got.len(), 6);
+    let (_, list) = srv.get("/api/games");
+    let list: Value = serde_json::from_str(&list).unwrap();
+    assert_eq!(list[0]["id"], json!(id));
+    assert_eq!(list[0]["plies"], 6);
+    assert_eq!(list[0]["live"], true);
+    assert_eq!(list[0]["tags"]["South"], "Ali");
+    // Undo (only at the ply count the scribe saw), comment, result.
+    let (s, _) = srv.post(&format!("/api/games/{id}/undo"), &json!({"plies": 5}));
+    assert_eq!(s, 409);
+    let (s, b) = srv.post(&format!("/api/games/{id}/undo"), &json!({}));
+    assert_eq!((s, &b["plies"]), (200, &json!(5)));
+    let (s, _) = srv.post(
+        &format!("/api/games/{id}/comment"),
+        &json!({"text": "a quiet start"}),
+    );
+    assert_eq!(s, 200);
+    assert!(srv.file(&id).contains("{a quiet start}"));
+    let (s, _) = srv.post(
+        &format!("/api/games/{id}/result"),
+        &json!({"result": "1/2-1/2", "termination": "resignation"}),
+    );
+    assert_eq!(s, 422);
+    let (s, b) = srv.post(
+        &format!("/api/games/{id}/result"),
+        &json!({"result": "0-1", "termination": "time_forfeit"}),
+    );
+    assert_eq!(
+        (s, &b["result"], &b["live"]),
+        (200, &json!("0-1"), &json!(false)),
+        "{b}"
+    );
+    assert!(srv.file(&id).contains("[Termination \"time_forfeit\"]"));
+    let (s, b) = srv.post(
+        &format!("/api/games/{id}/moves"),
+        &json!({"ply": 5, "move": moves[5]}),
+    );
+    assert_eq!((s, &b["code"]), (409, &json!("serve::game_over")));
+    // The directory checks clean.
+    let text = srv.file(&id);
+    let checked =
+        bao_validate::check_bytes("g", text.as_bytes(), &bao_validate::CheckOptions::default());
+    assert!(checked.report.is_valid());
+}
+
+#[test]
+fn an_open_decision_is_refused_with_what_each_option_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start(dir.path());
+    let id = srv.new_game(&json!({}));
+    assert_eq!(
+        srv.post(
+            &format!("/api/games/{id}/moves"),
+            &json!({"ply": 0, "move": "A6<*"})
+        )
+        .0,
+        200
+    );
+    let (s, b) = srv.post(
+        &format!("/api/games/{id}/moves"),
+        &json!({"ply": 1, "move": "a5"}),
+    );
+    assert_eq!(
+        (s, &b["code"]),
+        (422, &json!("serve::undecided_move")),
+        "{b}"
+    );
+    let options = b["options"].as_array().unwrap();
+    assert_eq!(options.len(), 2);
+    for o in options {
+        assert!(o["does"].as_str().unwrap().contains("kichwa"), "{o}");
+    }
+    let (_, state) = srv.get(&format!("/api/games/{id}/state"));
+    let state: Value = serde_json::from_str(&state).unwrap();
+    assert_eq!(state["plies"], 1);
+    assert_eq!(
+        state["moves"].as_array().unwrap().len(),
+        state["legal"].as_array().unwrap().len()
+    );
+}
+
+#[test]
+fn bad_input_is_a_clear_4xx_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start(dir.path());
+    let id = srv.new_game(&json!({"South": "A", "North": "B"}));
+    assert_eq!(
+        srv.post(
+            &format!("/api/games/{id}/moves"),
+            &json!({"ply": 0, "move": "A6<*"})
+        )
+        .0,
+        200
+    );
+    let before = srv.file(&id);
+    let auth = format!("Bearer {TOKEN}");
+    let moves = srv.url(&format!("/api/games/{id}/moves"));
+    let jh: [(&str, &str); 2] = [
+        ("Authorization", &auth),
+        ("Content-Type", "application/json"),
+    ];
+    let auth_only: [(&str, &str); 1] = [("Authorization", &auth)];
+    let big = format!("{{\"ply\": 1, \"move\": \"{}\"}}", "x".repeat(70_000));
+    let cases: Vec<(&str, Vec<u8>, &[Header<'_>], u16)> = vec![
+        ("over 64 KiB", big.into_bytes(), &jh, 413),
+        ("malformed", b"{\"ply\": 1, \"move\": ".to_vec(), &jh, 400),
+        (
+            "unknown field",
+            br#"{"ply": 1, "move": "a5<", "by": "x"}"#.to_vec(),
+            &jh,
+            400,
+        ),
+        (
+            "invalid UTF-8",
+            b"{\"ply\": 1, \"move\": \"a5\xff<\"}".to_vec(),
+            &jh,
+            400,
+        ),
+        (
+            "a huge ply",
+            br#"{"ply": 1e30, "move": "a5<"}"#.to_vec(),
+            &jh,
+            400,
+        ),
+        (
+            "a negative ply",
+            br#"{"ply": -1, "move": "a5<"}"#.to_vec(),
+            &jh,
+            400,
+        ),
+        (
+            "the largest ply",
+            br#"{"ply": 18446744073709551615, "move": "a5<"}"#.to_vec(),
+            &jh,
+            409,
+        ),
+        ("not JSON", br#"ply=1"#.to_vec(), &auth_only, 415),
+        (
+            "a long move",
+            format!("{{\"ply\": 1, \"move\": \"{}\"}}", "A".repeat(100)).into_bytes(),
+            &jh,
+            422,
+        ),
+        (
+            "no credentials",
+            br#"{"ply": 1, "move": "a5<"}"#.to_vec(),
+            &[("Content-Type", "application/json")],
+            401,
+        ),
+        (
+            "a wrong token",
+            br#"{"ply": 1, "move": "a5<"}"#.to_vec(),
+            &[
+                ("Authorization", "Bearer nope"),
+                ("Content-Type", "application/json"),
+            ],
+            401,
+        ),
+    ];
+    for (what, body, headers, want) in cases {
+        let (s, b, _) = raw("POST", &moves, headers, Some(&body));
+        assert_eq!(s, want, "{what}: {b}");
+        assert_eq!(srv.file(&id), before, "{what}");
+    }
+    for bad in ["..%2f..%2fetc%2fpasswd", "%00", "..", "a.bao", "%ff"] {
+        let (s, _) = srv.get(&format!("/api/games/{bad}"));
+        assert!((400..500).contains(&s), "{bad}: {s}");
+        let (s, _, _) = raw(
+            "POST",
+            &srv.url(&format!("/api/games/{bad}/moves")),
+            &jh,
+            Some(br#"{"ply":1,"move":"a5<"}"#),
+        );
+        assert!((400..500).contains(&s), "{bad}: {s}");
+    }
+    let (s, b) = srv.post("/api/games", &json!({"tags": {"Result": "1-0"}}));
+    assert_eq!(s, 422, "{b}");
+    let (s, _) = srv.post("/api/games", &json!({"tags": {"Date": "yesterday"}}));
+    assert_eq!(s, 422);
+    let (s, _) = srv.post("/api/games", &json!({"rules": "chess"}));
+    assert_eq!(s, 422);
+    let (s, _) = srv.post("/api/games", &json!({"tags": {}, "path": "../x"}));
+    assert_eq!(s, 400);
+    // Nothing but the one game was written, and the server goes on serving.
+    let files: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(files.len(), 1);
+    assert_eq!(srv.get("/api/games").0, 200);
+    assert_eq!(
+        srv.post(
+            &format!("/api/games/{id}/moves"),
+            &json!({"ply": 1, "move": "a5<"})
+        )
+        .0,
+        200
+    );
+}
+
+#[test]
+fn a_flood_of_requests_is_slowed_and_the_server_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start_with(dir.path(), |c| c.post_rate = 5);
+    let statuses: Vec<u16> = (0..40)
+        .map(|_| srv.post("/api/games/none/undo", &json!({})).0)
+        .collect();
+    assert!(statuses.contains(&429), "{statuses:?}");
+    assert!(statuses.iter().all(|s| (400..500).contains(s)));
+    assert_eq!(srv.get("/api/games").0, 200);
+}
+
+#[test]
+fn two_scribes_record_each_ply_once_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start(dir.path());
+    let id = srv.new_game(&json!({}));
+    let moves = fixture_moves();
+    let path = format!("/api/games/{id}/moves");
+    let results: Vec<Vec<u16>> = thread::scope(|s| {
+        let scribes: Vec<_> = (0..2)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut seen = Vec::new();
+                    let mut i = 0;
+                    while i < moves.len() {
+                        let (st, b) = srv.post(&path, &json!({"ply": i, "move": moves[i]}));
+                        seen.push(st);
+                        match st {
+                            200 => i += 1,
+                            // The other scribe was first: go on from the count it gives.
+                            409 => i = usize::try_from(b["plies"].as_u64().unwrap()).unwrap(),
+                            _ => panic!("{st} {b}"),
+                        }
+                    }
+                    seen
+                })
+            })
+            .collect();
+        scribes.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert!(results
+        .iter()
+        .all(|r| r.iter().all(|s| *s == 200 || *s == 409)));
+    let (_, exported) = srv.get(&format!("/api/games/{id}"));
+    let exported: Value = serde_json::from_str(&exported).unwrap();
+    let got: Vec<String> = exported["games"][0]["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap().replace('#', ""))
+        .collect();
+    let want: Vec<String> = moves.iter().map(|m| m.replace('#', "")).collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn the_pin_gives_a_cookie_that_needs_its_csrf_token() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start_with(dir.path(), |c| c.private = true);
+    // Private: reads need credentials.
+    assert_eq!(srv.get("/api/games").0, 401);
+    let login = srv.url("/api/login");
+    let json_ct = ("Content-Type", "application/json");
+    let wrong = if srv.pin == "000000" {
+        "000001"
+    } else {
+        "000000"
+    };
+    let (s, b, _) = raw(
+        "POST",
+        &login,
+        &[json_ct],
+        Some(json!({"pin": wrong}).to_string().as_bytes()),
+    );
+    assert_eq!(s, 401, "{b}");
+    let (s, b, headers) = raw(
+        "POST",
+        &login,
+        &[json_ct],
+        Some(json!({"pin": srv.pin}).to_string().as_bytes()),
+    );
+    assert_eq!(s, 200);
+    let csrf = serde_json::from_str::<Value>(&b).unwrap()["csrf"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let set = headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case("set-cookie"))
+        .map(|(_, v)| v.clone())
+        .unwrap();
+    assert!(set.contains("HttpOnly") && set.contains("SameSite=Strict"));
+    let cookie = set.split(';').next().unwrap().to_owned();
+    let body = json!({"tags": {}}).to_string();
+    let games = srv.url("/api/games");
+    let (s, _, _) = raw(
+        "POST",
+        &games,
+        &[json_ct, ("Cookie", &cookie)],
+        Some(body.as_bytes()),
+    );
+    assert_eq!(s, 401, "a cookie without its CSRF token");
+    let (s, _, _) = raw(
+        "POST",
+        &games,
+        &[json_ct, ("Cookie", &cookie), ("X-CSRF-Token", "x")],
+        Some(body.as_bytes()),
+    );
+    assert_eq!(s, 401, "a wrong CSRF token");
+    let (s, _, _) = raw(
+        "POST",
+        &games,
+        &[json_ct, ("Cookie", &cookie), ("X-CSRF-Token", &csrf)],
+        Some(body.as_bytes()),
+    );
+    assert_eq!(s, 201);
+    let (s, _, _) = raw("GET", &games, &[("Cookie", &cookie)], None);
+    assert_eq!(s, 200);
+    let (s, b, _) = raw("GET", &login, &[("Cookie", &cookie)], None);
+    assert_eq!(
+        (
+            s,
+            serde_json::from_str::<Value>(&b).unwrap()["csrf"].as_str()
+        ),
+        (200, Some(csrf.as_str()))
+    );
+}
+
+#[test]
+fn repeated_wrong_pins_are_slowed_down() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start(dir.path());
+    let login = srv.url("/api/login");
+    let wrong = if srv.pin == "000000" {
+        "000001"
+    } else {
+        "000000"
+    };
+    let statuses: Vec<u16> = (0..6)
+        .map(|_| {
+            raw(
+                "POST",
+                &login,
+                &[("Content-Type", "application/json")],
+                Some(json!({"pin": wrong}).to_string().as_bytes()),
+            )
+            .0
+        })
+        .collect();
+    assert_eq!(&statuses[..4], [401, 401, 401, 401]);
+    assert_eq!(statuses[4], 429, "{statuses:?}");
+    // Even the right PIN waits now.
+    let (s, _, _) = raw(
+        "POST",
+        &login,
+        &[("Content-Type", "application/json")],
+        Some(json!({"pin": srv.pin}).to_string().as_bytes()),
+    );
+    assert_eq!(s, 429);
+}
+
+#[test]
+fn every_change_is_an_event() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start(dir.path());
+    let id = srv.new_game(&json!({}));
+    let (tx, rx) = mpsc::channel::<String>();
+    let url = srv.url(&format!("/api/games/{id}/events"));
+    let evening = srv.url("/api/events");
+    for u in [url, evening] {
+        let tx = tx.clone();
+        thread::spawn(move || {
+            let resp = agent().get(&u).call().unwrap();
+            for line in BufReader::new(resp.into_reader()).lines() {
+                let Ok(line) = line else { return };
+                if let Some(kind) = line.strip_prefix("event: ") {
+                    if tx.send(kind.to_owned()).is_err() {
+                        return;
+                    }
+                }
+            }
+        });
+    }
+    let next = || rx.recv_timeout(Duration::from_secs(10)).unwrap();
+    assert_eq!(next(), "state");
+    thread::sleep(Duration::from_millis(300));
+    assert_eq!(
+        srv.post(
+            &format!("/api/games/{id}/moves"),
+            &json!({"ply": 0, "move": "A6<*"})
+        )
+        .0,
+        200
+    );
+    let mut kinds = vec![next(), next()];
+    assert_eq!(
+        srv.post(&format!("/api/games/{id}/undo"), &json!({})).0,
+        200
+    );
+    kinds.push(next());
+    kinds.push(next());
+    kinds.sort();
+    assert_eq!(kinds, ["move", "move", "undo", "undo"]);
+}
+
+#[test]
+fn a_hostile_start_position_is_refused_within_the_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start_with(dir.path(), |c| c.lap_budget = 10_000);
+    let fixture =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/invalid/budget/undecided.bao");
+    let text = std::fs::read_to_string(fixture).unwrap();
+    let position = text
+        .lines()
+        .find_map(|l| l.strip_prefix("[Position \"")?.strip_suffix("\"]"))
+        .unwrap();
+    let t = std::time::Instant::now();
+    let (s, b) = srv.post("/api/games", &json!({"position": position}));
+    assert_eq!(
+        (s, &b["code"]),
+        (422, &json!("bao::budget::undecided")),
+        "{b}"
+    );
+    assert!(t.elapsed() < Duration::from_secs(5));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn pages_carry_the_security_headers_and_no_inline_script() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start_with(dir.path(), |c| c.event = Some("Club <night>".into()));
+    let id = srv.new_game(&json!({}));
+    for path in [
+        "/",
+        "/projector",
+        "/scribe",
+        &format!("/games/{id}"),
+        &format!("/scribe/{id}"),
+        "/static/app.js",
+    ] {
+        let (s, body, headers) = raw("GET", &srv.url(path), &[], None);
+        assert_eq!(s, 200, "{path}");
+        let h = |n: &str| {
+            headers
+                .iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case(n))
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default()
+        };
+        let csp = h("content-security-policy");
+        assert!(
+            csp.contains("default-src 'none'") && csp.contains("script-src 'self'"),
+            "{path}: {csp}"
+        );
+        assert!(
+            !csp.contains("http") && !csp.contains("unsafe"),
+            "{path}: {csp}"
+        );
+        assert_eq!(h("x-content-type-options"), "nosniff");
+        assert_eq!(h("x-frame-options"), "DENY");
+        if path != "/static/app.js" {
+            assert!(
+                !body.contains("<script>") && body.contains("<script src=\"/static/app.js\""),
+                "{path}"
+            );
+            assert!(
+                !body.contains("http://") && !body.contains("https://"),
+                "{path}"
+            );
+            assert!(
+                body.contains("Club &lt;night&gt;") && !body.contains("<night>"),
+                "{path}"
+            );
+        }
+    }
+    let (s, svg, _) = raw(
+        "GET",
+        &srv.url(&format!("/api/games/{id}/board.svg")),
+        &[],
+        None,
+    );
+    assert_eq!(s, 200);
+    assert!(svg.contains("<svg"));
+    assert_eq!(srv.get("/games/..%2fx").0, 404);
+}
