@@ -85,21 +85,17 @@ pub fn human(r: &StatsReport) -> String {
         "\nopening tree (first {} plies; games, the mover's score)",
         r.tree_depth
     );
-    tree_text(&r.tree, 1, &mut o);
+    let width = 2 * r.tree_depth + 8;
+    tree_text(&r.tree, 1, width, &mut o);
     o
 }
 
-fn tree_text(moves: &[TreeMove], level: usize, o: &mut String) {
+/// The tree, one move a line, indented by its ply; the counts aligned in one column.
+fn tree_text(moves: &[TreeMove], level: usize, width: usize, o: &mut String) {
     for m in moves {
-        let _ = writeln!(
-            o,
-            "{}{:<8} {:>7}  {:>6}",
-            "  ".repeat(level),
-            m.mv,
-            m.games,
-            score(m.score)
-        );
-        tree_text(&m.replies, level + 1, o);
+        let name = format!("{}{}", "  ".repeat(level), m.mv);
+        let _ = writeln!(o, "{name:<width$} {:>7}  {:>6}", m.games, score(m.score));
+        tree_text(&m.replies, level + 1, width, o);
     }
 }
 

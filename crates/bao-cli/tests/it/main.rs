@@ -3,6 +3,7 @@
 //! `cargo insta review`).
 //!
 //! Modules:
+//! - `archive`: `bao import/export abstractplay`, `bao filter`, `dedupe`, `split`, `stats`;
 //! - `browser`: a small WebDriver client for chromedriver and the viewer's browser test;
 //! - `check`: `bao check` and `bao annotate`;
 //! - `cmd`: running the binary and rendering a run for a snapshot (helpers, no tests);
@@ -22,6 +23,7 @@
 //! - `readme`: the README's example record and pasted outputs are what `bao` does today;
 //! - `record`: `bao record` on a pseudo-terminal (expectrl + vt100 screens) and piped.
 
+mod archive;
 mod browser;
 mod check;
 mod cmd;
