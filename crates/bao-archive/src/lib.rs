@@ -17,7 +17,7 @@
 //! ```
 //! use bao_archive::{for_each_game, game::Depth, stats::{GameFacts, Stats}};
 //!
-//! let text = "[South \"Ali\"]\n[North \"Bao\"]\n\n1. A6<* a5<* *\n\n[South \"Bao\"]\n\n1. A6<* *\n";
+//! let text = "[South \"Ali\"]\n[North \"Bao\"]\n\n1. A6<* a5> *\n\n[South \"Bao\"]\n\n1. A6<* *\n";
 //! let mut stats = Stats::new(2, 10);
 //! for_each_game(text.as_bytes(), Depth::Replay, |_, g| GameFacts::of(g, 2), |f| {
 //!     stats.add(&f);
@@ -26,8 +26,9 @@
 //! .unwrap();
 //! let report = stats.report();
 //! assert_eq!(report.games, 2);
-//! assert_eq!(report.tree[0].games, 2);
-//! assert_eq!(report.tree[0].replies[0].mv, "a5<*");
+//! let tree = &report.trees[0];
+//! assert_eq!((tree.start.as_str(), tree.games), ("kiswahili", 2));
+//! assert_eq!(tree.moves[0].replies[0].mv, "a5>");
 //! ```
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]

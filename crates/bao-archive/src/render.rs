@@ -80,13 +80,15 @@ pub fn human(r: &StatsReport) -> String {
                 .map_or_else(|| "-".to_owned(), |x| format!("{x:.0}"))
         );
     }
-    let _ = writeln!(
-        o,
-        "\nopening tree (first {} plies; games, the mover's score)",
-        r.tree_depth
-    );
     let width = 2 * r.tree_depth + 8;
-    tree_text(&r.tree, 1, width, &mut o);
+    for t in &r.trees {
+        let _ = writeln!(
+            o,
+            "\nopening tree of {} ({} games; first {} plies; games, the mover's score)",
+            t.start, t.games, r.tree_depth
+        );
+        tree_text(&t.moves, 1, width, &mut o);
+    }
     o
 }
 
@@ -198,7 +200,7 @@ fn results_bar(r: &StatsReport) -> String {
         ("no result", t.games - t.decided(), "#dddddd"),
     ];
     let mut s = String::from(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"560\" height=\"70\" role=\"img\" \
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"620\" height=\"70\" role=\"img\" \
          font-family=\"sans-serif\" font-size=\"12\">",
     );
     let mut x = 0;
@@ -223,7 +225,7 @@ fn results_bar(r: &StatsReport) -> String {
             lx + 16,
             percent(n, t.games)
         );
-        lx += 140;
+        lx += 150;
     }
     s.push_str("</svg>");
     s
@@ -315,18 +317,27 @@ pub fn html(r: &StatsReport, title: &str) -> String {
     );
     let _ = write!(
         o,
-        "<section><h2>Opening tree</h2><p class=\"note\">The first {} plies. Per move: \
-         games, the score of the side that plays it (bar), South wins–draws–North wins.</p>",
+        "<section><h2>Opening tree</h2><p class=\"note\">The first {} plies, one tree per \
+         rule set. Per move: games, the score of the side that plays it (bar), South \
+         wins–draws–North wins.</p>",
         r.tree_depth
     );
-    tree_html(&r.tree, &mut o, true);
+    for t in &r.trees {
+        let _ = write!(
+            o,
+            "<h3>{} <span class=\"note\">{} games</span></h3>",
+            esc(&t.start),
+            t.games
+        );
+        tree_html(&t.moves, &mut o, true);
+    }
     o.push_str("</section></body></html>\n");
     o
 }
 
 const CSS: &str = "body{font-family:system-ui,sans-serif;margin:2em auto;max-width:920px;\
 color:#222;background:#fdfbf7;padding:0 1em}h1{font-size:1.6em;margin-bottom:.2em}\
-h2{font-size:1.15em;border-bottom:1px solid #ddd;padding-bottom:.2em;margin-top:1.6em}\
+h3{font-size:1em;margin:1em 0 .3em}h2{font-size:1.15em;border-bottom:1px solid #ddd;padding-bottom:.2em;margin-top:1.6em}\
 .lead{color:#555}.note{color:#666;font-size:.9em}table{border-collapse:collapse}\
 td,th{padding:.2em .8em;text-align:right;border-bottom:1px solid #eee}\
 td:first-child,th:first-child{text-align:left}ul.tree{list-style:none;padding-left:1.2em;\

@@ -40,6 +40,12 @@ pub struct GameFacts {
     pub plies: usize,
     /// Its first moves (at most the tree's depth), as they replayed.
     pub opening: Vec<Move>,
+    /// Which opening tree its moves belong to: the rule set's preset (`kiswahili`), with
+    /// `from <position string>` for a start of its own; `None` when its rules or start are
+    /// not valid.
+    pub start: Option<String>,
+    /// Who moves first.
+    pub first: Side,
 }
 
 impl GameFacts {
@@ -64,6 +70,25 @@ impl GameFacts {
             ending,
             plies: g.written_plies(),
             opening: g.moves().take(depth).collect(),
+            start: g.replayed.as_ref().and_then(|r| r.opening()).map(|o| {
+                let name = o.rules.preset_name().map_or_else(
+                    || g.tag("RuleSet").unwrap_or("modified rules").to_owned(),
+                    str::to_owned,
+                );
+                if o.start == bao_core::Position::start(o.rules) {
+                    name
+                } else {
+                    format!(
+                        "{name} from {}",
+                        bao_notation::PositionString::from(&o.start)
+                    )
+                }
+            }),
+            first: g
+                .replayed
+                .as_ref()
+                .and_then(|r| r.opening())
+                .map_or(Side::South, |o| o.start.to_move()),
         }
     }
 }
@@ -140,7 +165,8 @@ pub struct Stats {
     /// Half-points scored by the first of each pair of player indices against the second.
     pairs: HashMap<(usize, usize), (u64, u64)>,
     index: HashMap<String, usize>,
-    tree: Node,
+    /// One tree per start (see [`GameFacts::start`]), with its first mover.
+    trees: BTreeMap<String, (Side, Node)>,
 }
 
 impl Stats {
@@ -158,7 +184,7 @@ impl Stats {
             players: BTreeMap::new(),
             pairs: HashMap::new(),
             index: HashMap::new(),
-            tree: Node::default(),
+            trees: BTreeMap::new(),
         }
     }
 
@@ -206,7 +232,14 @@ impl Stats {
                 e.1 += b;
             }
         }
-        let mut node = &mut self.tree;
+        let Some(start) = &f.start else {
+            return;
+        };
+        let mut node = &mut self
+            .trees
+            .entry(start.clone())
+            .or_insert_with(|| (f.first, Node::default()))
+            .1;
         node.tally.add(f.result);
         for mv in f.opening.iter().take(self.depth) {
             let i = match node.children.iter().position(|(m, _)| m == mv) {
@@ -317,21 +350,35 @@ impl Stats {
             results: self.results,
             south_share: self.results.score(Side::South),
             endings,
-            lengths: self
-                .lengths
-                .iter()
-                .map(|(&b, &games)| LengthBin {
-                    from: b * self.bucket,
-                    to: b * self.bucket + self.bucket - 1,
-                    games,
-                })
-                .collect(),
+            // Every bin from the first to the last, empty ones included (a linear axis).
+            lengths: match (self.lengths.keys().next(), self.lengths.keys().next_back()) {
+                (Some(&lo), Some(&hi)) => (lo..=hi)
+                    .map(|b| LengthBin {
+                        from: b * self.bucket,
+                        to: b * self.bucket + self.bucket - 1,
+                        games: self.lengths.get(&b).copied().unwrap_or(0),
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            },
             players,
             rating: "Bradley-Terry (MM iteration, one virtual draw per player against an \
                      average player), on the Elo scale with the average player at 1500"
                 .to_owned(),
             tree_depth: self.depth,
-            tree: tree_report(&self.tree, Side::South),
+            trees: {
+                let mut trees: Vec<OpeningTree> = self
+                    .trees
+                    .iter()
+                    .map(|(start, (first, node))| OpeningTree {
+                        start: start.clone(),
+                        games: node.tally.games,
+                        moves: tree_report(node, *first),
+                    })
+                    .collect();
+                trees.sort_by(|a, b| b.games.cmp(&a.games).then(a.start.cmp(&b.start)));
+                trees
+            },
         }
     }
 }
@@ -381,8 +428,20 @@ pub struct StatsReport {
     pub rating: String,
     /// The opening tree's depth in plies.
     pub tree_depth: usize,
-    /// The opening tree: the first moves, most played first, each with its replies.
-    pub tree: Vec<TreeMove>,
+    /// The opening trees, one per rule set and start (games of other starts do not share
+    /// moves), most games first.
+    pub trees: Vec<OpeningTree>,
+}
+
+/// The opening tree of the games from one start.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OpeningTree {
+    /// The rule set's preset, with `from <position string>` for a start of its own.
+    pub start: String,
+    /// The games from this start.
+    pub games: u64,
+    /// The first moves, most played first, each with its replies.
+    pub moves: Vec<TreeMove>,
 }
 
 /// One way games ended.

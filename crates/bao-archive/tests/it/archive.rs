@@ -412,12 +412,19 @@ fn stats_totals_add_up_and_the_tree_counts_are_direct_counts() {
             .map_or(0, |e| e.games),
         resigned
     );
-    let lines: Vec<Vec<String>> = all
-        .iter()
-        .map(|(_, r)| played(r).iter().take(3).map(ToString::to_string).collect())
-        .collect();
-    let top = check_tree(&report.tree, &mut Vec::new(), &lines);
-    assert_eq!(top, lines.iter().filter(|l| !l.is_empty()).count() as u64);
+    // One tree per rule set (every game here starts from its preset's start).
+    assert_eq!(report.trees.len(), 3);
+    for tree in &report.trees {
+        let rules = RuleSet::preset(&tree.start).unwrap();
+        let lines: Vec<Vec<String>> = all
+            .iter()
+            .filter(|(g, _)| game_rules(g).unwrap() == rules)
+            .map(|(_, r)| played(r).iter().take(3).map(ToString::to_string).collect())
+            .collect();
+        assert_eq!(tree.games, lines.len() as u64);
+        let top = check_tree(&tree.moves, &mut Vec::new(), &lines);
+        assert_eq!(top, lines.iter().filter(|l| !l.is_empty()).count() as u64);
+    }
 }
 
 #[test]

@@ -209,7 +209,8 @@ fn stats_as_json_and_html() {
         r["south_wins"].as_u64().unwrap() + r["north_wins"].as_u64().unwrap(),
         19
     );
-    let tree_total: u64 = v["tree"]
+    assert_eq!(v["trees"][0]["start"], "abstractplay");
+    let tree_total: u64 = v["trees"][0]["moves"]
         .as_array()
         .unwrap()
         .iter()
