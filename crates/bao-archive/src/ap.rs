@@ -219,6 +219,8 @@ pub enum ApProblemKind {
     BadMove(String),
     /// A player did not move (`null`) although the game goes on after it.
     MissingMove,
+    /// The engine panicked while the game was checked (a bug).
+    EngineFailure,
     /// The game does not replay: the first error the check found, with its code
     /// (`bao::illegal::*`, `bao::record::*`) and message.
     Replay {
@@ -256,6 +258,7 @@ impl ApProblem {
             ApProblemKind::Players(_) => "bao::import::players",
             ApProblemKind::BadMove(_) => "bao::import::bad_move",
             ApProblemKind::MissingMove => "bao::import::missing_move",
+            ApProblemKind::EngineFailure => "bao::import::engine_failure",
             ApProblemKind::Replay { code, .. } => code,
         }
     }
@@ -282,6 +285,7 @@ impl fmt::Display for ApProblem {
             ApProblemKind::Players(n) => write!(f, "{n} players; Bao has two"),
             ApProblemKind::BadMove(m) => write!(f, "{}", BadApMove(m.clone())),
             ApProblemKind::MissingMove => f.write_str("no move here, but the game goes on"),
+            ApProblemKind::EngineFailure => f.write_str("the engine failed on this game (a bug)"),
             ApProblemKind::Replay {
                 message, ap_move, ..
             } => match ap_move {
@@ -313,6 +317,7 @@ impl miette::Diagnostic for ApProblem {
                 "AbstractPlay pits are a file a..h and a rank 1..4 from South's side"
             }
             ApProblemKind::MissingMove => "a player may miss a move only at the end of the game",
+            ApProblemKind::EngineFailure => "please report the record; the other games are imported",
             ApProblemKind::Replay { .. } => {
                 "the record does not replay under AbstractPlay's rules; the other games are imported"
             }
@@ -320,6 +325,18 @@ impl miette::Diagnostic for ApProblem {
         Some(Box::new(help))
     }
 }
+
+/// The codes of [`ApProblem`]s of their own (a game that does not replay has its check's
+/// code instead).
+pub const IMPORT_CODES: &[&str] = &[
+    "bao::import::bad_record",
+    "bao::import::not_bao",
+    "bao::import::unsupported_variant",
+    "bao::import::players",
+    "bao::import::bad_move",
+    "bao::import::missing_move",
+    "bao::import::engine_failure",
+];
 
 /// The rule set of an AbstractPlay game's variants.
 fn rules_of(variants: &[String]) -> Result<&'static str, ApProblemKind> {
@@ -494,14 +511,7 @@ pub fn import_record(rec: &ApRecord, record: usize) -> Result<ImportedGame, ApPr
             ));
         }
         if checked.has_errors() {
-            return Err(problem(
-                None,
-                ApProblemKind::Replay {
-                    code: "bao::import::engine_failure",
-                    message: "the engine failed on this game".to_owned(),
-                    ap_move: None,
-                },
-            ));
+            return Err(problem(None, ApProblemKind::EngineFailure));
         }
         if let Some(t) = termination(&checked.replayed, result) {
             game.tags

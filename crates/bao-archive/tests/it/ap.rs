@@ -161,6 +161,25 @@ fn export_gives_the_records_back() {
     }
 }
 
+/// Every import code has a heading in spec/diagnostics.md, and a fixture unless no input can
+/// produce it.
+#[test]
+fn every_import_code_is_specified() {
+    let spec = std::fs::read_to_string(root().join("spec/diagnostics.md")).unwrap();
+    for code in bao_archive::ap::IMPORT_CODES {
+        assert!(spec.contains(&format!("### `{code}`")), "{code}");
+        let slug = code.rsplit("::").next().unwrap();
+        if slug != "engine_failure" {
+            assert!(
+                root()
+                    .join(format!("fixtures/import/{slug}.json"))
+                    .is_file(),
+                "{code}"
+            );
+        }
+    }
+}
+
 /// The `bao::import::*` diagnostics, rendered, on their fixtures.
 #[test]
 fn import_diagnostics() {
