@@ -46,7 +46,7 @@ use bao_notation::meaning::is_game;
 pub use game::{ArchiveGame, Depth};
 
 /// The bytes of text mapped together on one thread.
-const BATCH_BYTES: usize = 256 * 1024;
+const BATCH_BYTES: usize = 64 * 1024;
 
 /// Reads the games of `input` (a record: any number of games) and runs `map` on each, worked
 /// out to `depth`, with its number in the input (from 1, as in diagnostics), on the threads
