@@ -110,16 +110,38 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
-/// The graphical handler for `--color`, honouring `NO_COLOR` and the terminal.
-pub(crate) fn handler(color: Color) -> GraphicalReportHandler {
-    let colour = match color {
+/// Where a rendered report is written: the stream decides whether `--color auto` colours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stream {
+    /// Standard output (`bao record`'s answers to a move).
+    Stdout,
+    /// Standard error (every command's diagnostics).
+    Stderr,
+}
+
+/// Whether what goes to `stream` is coloured under `--color`: `auto` colours a terminal,
+/// unless `NO_COLOR` is set.
+pub(crate) fn colours(color: Color, stream: Stream) -> bool {
+    match color {
         Color::Always => true,
         Color::Never => false,
         Color::Auto => {
             std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                && std::io::stderr().is_terminal()
+                && match stream {
+                    Stream::Stdout => std::io::stdout().is_terminal(),
+                    Stream::Stderr => std::io::stderr().is_terminal(),
+                }
         }
-    };
+    }
+}
+
+/// The graphical handler for reports on stderr under `--color`.
+pub(crate) fn handler(color: Color) -> GraphicalReportHandler {
+    handler_for(colours(color, Stream::Stderr))
+}
+
+/// The one graphical handler of reports, coloured or not.
+pub(crate) fn handler_for(colour: bool) -> GraphicalReportHandler {
     let theme = if colour {
         GraphicalTheme::unicode()
     } else {
@@ -128,11 +150,29 @@ pub(crate) fn handler(color: Color) -> GraphicalReportHandler {
     GraphicalReportHandler::new_themed(theme).with_links(false)
 }
 
-/// Renders a report for people.
+/// Renders a report for people, for stderr.
 pub(crate) fn render(report: &CheckReport, color: Color) -> String {
+    render_to(report, color, Stream::Stderr)
+}
+
+/// Renders a report for people, coloured as `stream` wants it.
+pub(crate) fn render_to(report: &CheckReport, color: Color, stream: Stream) -> String {
     let mut out = String::new();
-    let _ = handler(color).render_report(&mut out, report);
+    let _ = handler_for(colours(color, stream)).render_report(&mut out, report);
     out
+}
+
+/// Renders the diagnostics of a report without its summary line (`name: 1 error, ...`),
+/// for a report that is about no file: a streamed piece, a move typed at `bao record`.
+pub(crate) fn render_diagnostics(
+    report: &dyn miette::Diagnostic,
+    handler: &GraphicalReportHandler,
+) -> String {
+    let mut text = String::new();
+    let _ = handler.render_report(&mut text, report);
+    // The report's own line first, then its diagnostics as a report draws them.
+    let related = text.find('\n').map_or("", |i| &text[i + 1..]);
+    related.to_owned()
 }
 
 /// How many bytes of text a batch of games holds when a large file is checked on several
@@ -357,12 +397,9 @@ impl<W: Write> Run<'_, W> {
     ) -> Result<(), CliError> {
         match self.args.format {
             Format::Human => {
-                let mut text = String::new();
-                let _ = handler.render_report(&mut text, piece);
-                // The piece's own line first, then its diagnostics as a report draws them.
-                let related = text.find('\n').map_or("", |i| &text[i + 1..]);
+                let related = render_diagnostics(piece, handler);
                 human
-                    .push(related)
+                    .push(&related)
                     .map_err(|e| CliError::io("cannot write a temporary file", e))
             }
             Format::Json => {

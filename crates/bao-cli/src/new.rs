@@ -13,6 +13,8 @@ use std::path::{Path, PathBuf};
 use bao_core::{Position, RuleSet};
 use bao_notation::{Comment, Game, GameResult, PositionString, Record, Spanned, Tag, WriteOptions};
 
+use bao_session::{today, valid_date};
+
 use crate::error::CliError;
 use crate::io::{write_file, Replace};
 use crate::{Context, Status};
@@ -83,43 +85,9 @@ fn parse_position(text: &str, rules: RuleSet) -> Result<Position, CliError> {
         .map_err(|e| invalid(bao_validate::words::setup_error(&e)))
 }
 
-/// Today's date in UTC, as the `Date` tag writes it.
-fn today() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let (y, m, d) = civil_from_days(secs / 86_400);
-    format!("{y:04}.{m:02}.{d:02}")
-}
-
-/// The proleptic Gregorian date of a day count since 1970-01-01 (days ≥ 0).
-fn civil_from_days(days: u64) -> (u64, u64, u64) {
-    // Shift the epoch to 0000-03-01 so that leap days end each 400-year era's years.
-    let z = days + 719_468;
-    let era = z / 146_097;
-    let doe = z % 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + u64::from(m <= 2);
-    (y, m, d)
-}
-
 /// Checks a `--date` value: `YYYY.MM.DD` where any part may be question marks.
 fn check_date(date: &str) -> Result<(), CliError> {
-    let parts: Vec<&str> = date.split('.').collect();
-    let ok = parts.len() == 3
-        && parts.iter().zip([4, 2, 2]).all(|(p, n)| {
-            p.len() == n && (p.bytes().all(|b| b == b'?') || p.bytes().all(|b| b.is_ascii_digit()))
-        })
-        && [(1, 12), (2, 31)].iter().all(|&(i, max)| {
-            parts[i]
-                .parse::<u32>()
-                .map_or(true, |v| (1..=max).contains(&v))
-        });
-    if ok {
+    if valid_date(date) {
         Ok(())
     } else {
         Err(CliError::Invalid {
@@ -263,19 +231,4 @@ pub(crate) fn run(args: &Args, _ctx: &Context) -> Result<Status, CliError> {
             .map_err(|e| CliError::io("cannot write to stdout", e))?,
     }
     Ok(Status::Success)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::civil_from_days;
-
-    #[test]
-    fn days_to_dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(59), (1970, 3, 1));
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
-        assert_eq!(civil_from_days(11_017), (2000, 3, 1));
-        assert_eq!(civil_from_days(20_786), (2026, 11, 29));
-        assert_eq!(civil_from_days(20_819), (2027, 1, 1));
-    }
 }

@@ -1,38 +1,51 @@
 //! `bao record [FILE]`: record a live game (or a best-of-three match) move by move.
 //!
 //! The game is a [`bao_session::Session`]; this command is its terminal: it reads lines
-//! (`input.rs`), gives them to the session and prints the replies (`render.rs`).
+//! (`input.rs`), gives them to the session and prints the replies (`render.rs`). Every
+//! decision (a question, a confirmation, what a line is) is the session's; this command
+//! only prints and reads.
 //!
-//! A new file starts with questions for the tags (each with its default; flags answer them
-//! beforehand, `--yes` takes every default). A file holding an unfinished game (result `*`)
-//! resumes it; a file whose match is not decided starts the match's next game. Before every
-//! move prompt the board is shown with the side to move, the stage and the hands. Commands
-//! are listed by `help`.
+//! A new file starts with questions for the tags (each with its default, `?` where `bao
+//! new` writes `?`; flags answer them beforehand, `--yes` takes every default, `--match`
+//! names the event too unless `--event` does). A file holding an unfinished game (result
+//! `*`) resumes it; a file whose match is not decided starts the match's next game; a file
+//! whose last game is finished opens that game again, so that `undo` can take back its
+//! result to correct its end (the games before it are not touched). Before every move
+//! prompt the board is shown with the last move, the side to move, the stage and the hands.
+//! Commands are listed by `help` and in the manual page (`bao man record`).
 //!
 //! On a terminal the line editor is rustyline (history, editing keys; Ctrl-C cancels the
-//! line, a second Ctrl-C or Ctrl-D at an empty prompt leaves). Without a terminal the lines
-//! come from stdin one by one, each echoed after its prompt; the end of the input leaves as
-//! Ctrl-D does.
+//! line, a second Ctrl-C or Ctrl-D at an empty prompt leaves), and the session may ask:
+//! which way a move without a sign goes, stop or safari for a bare pit, whether to record
+//! `resign`, `time` or `draw`. A line that is a move or a command given at such a question
+//! drops the question and is taken as typed.
+//!
+//! Without a terminal the lines come from stdin one by one, each echoed after its prompt,
+//! and nothing is asked: the tag questions take their defaults, a move that leaves a
+//! decision open is refused with the moves it may stand for, an ending is recorded at once.
+//! Every line that is refused is reported where it stands and again in a summary on
+//! stderr at the end, and the exit status is 1. The end of the input leaves as Ctrl-D does.
 //!
 //! Exit codes: 0 when the session ends (game over, match over, or left to be resumed), 1 when
-//! FILE is not a valid record (its diagnostics are shown, the file is left alone), 2 when
-//! FILE cannot be written or the arguments are unusable.
+//! FILE is not a valid record (its diagnostics are shown, the file is left alone) or a piped
+//! line was refused, 2 when FILE cannot be written or the arguments are unusable.
 
 mod input;
 mod render;
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use bao_session::{
-    valid_date, Answers, Asking, Input, MatchChoice, OpenError, Options, Session, SessionError,
+    today, valid_date, Answers, Asking, Input, MatchChoice, OpenError, Options, Reply, Session,
+    SessionError,
 };
 
+use crate::check::{colours, render, Stream};
 use crate::error::CliError;
-use crate::{Color, Context, Status};
+use crate::{Context, Status};
 
 use input::Line;
-use render::{prompt_text, render, Screen};
+use render::{prompt_text, Screen};
 
 /// Arguments of `bao record`.
 #[derive(Debug, clap::Args)]
@@ -40,7 +53,8 @@ pub(crate) struct Args {
     /// The record file: a new file, or one whose last game is unfinished (resumed), or
     /// whose match goes on. Default: `bao-YYYY-MM-DD.bao` with today's date.
     ///
-    /// Without a terminal the moves and answers are read from stdin, one per line.
+    /// Without a terminal the moves and commands are read from stdin, one per line, and
+    /// nothing is asked (see the manual page).
     #[arg(value_name = "FILE")]
     file: Option<PathBuf>,
     /// Take the default answer of every question not answered by a flag.
@@ -70,7 +84,8 @@ pub(crate) struct Args {
     /// Start from this position string (the Position tag) instead of the start position.
     #[arg(long, value_name = "POSITION")]
     position: Option<String>,
-    /// Record a best-of-three match with this name (the Match tag).
+    /// Record a best-of-three match with this name (the Match tag; the Event tag too,
+    /// unless --event is given).
     #[arg(long = "match", value_name = "NAME", conflicts_with = "single")]
     match_name: Option<String>,
     /// Record a single game (no match question).
@@ -94,11 +109,16 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
     }
     let screen = Screen {
         name: name.clone(),
-        colour: colour(ctx.color),
+        colour: colours(ctx.color, Stream::Stdout),
     };
+    let lines = input::for_stdin().map_err(|e| CliError::io("cannot use the terminal", e))?;
     let options = Options {
-        // Issue 16 will have piped input never ask; today both ask.
-        asking: Asking::Ask,
+        // A terminal may be asked; piped input never is.
+        asking: if lines.is_terminal() {
+            Asking::Ask
+        } else {
+            Asking::Never
+        },
         take_defaults: args.yes,
         answers: answers(args),
         today: today(),
@@ -106,18 +126,22 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
     let mut session = match Session::open(&path, options) {
         Ok(s) => s,
         Err(OpenError::Invalid(report)) => {
-            eprint!("{}", render(&report, screen.colour));
+            eprint!("{}", render(&report, ctx.color));
             eprintln!("bao record: {name} is not a valid record; it was left as it is");
             return Ok(Status::Invalid);
         }
         Err(OpenError::Read(e)) => return Err(CliError::io(format!("cannot read {name}"), e)),
         Err(OpenError::Write(e)) => return Err(CliError::io(format!("cannot write {name}"), e)),
     };
-    let mut lines = input::for_stdin().map_err(|e| CliError::io("cannot use the terminal", e))?;
+    let mut lines = lines;
+    let piped = !lines.is_terminal();
     let fail = |e| cli_error(e, &name);
     screen.show(&session.start().map_err(fail)?);
     // The last line was cancelled with Ctrl-C: a second one leaves.
     let mut cancelled = false;
+    // The lines read, and those refused (their number and text).
+    let mut read = 0;
+    let mut refused: Vec<(usize, String)> = Vec::new();
     while let Some(prompt) = session.prompt() {
         let line = lines
             .read(&prompt_text(&prompt))
@@ -125,7 +149,14 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
         let replies = match &line {
             Line::Text(t) => {
                 cancelled = false;
-                session.handle(Input::Line(t))
+                read += 1;
+                let replies = session.handle(Input::Line(t));
+                if let Ok(r) = &replies {
+                    if r.iter().any(Reply::rejects_line) {
+                        refused.push((read, t.clone()));
+                    }
+                }
+                replies
             }
             Line::Interrupted if !cancelled => {
                 cancelled = true;
@@ -136,7 +167,26 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
         };
         screen.show(&replies.map_err(fail)?);
     }
+    if piped && !refused.is_empty() {
+        eprintln!("{}", refused_summary(&name, &refused));
+        return Ok(Status::Invalid);
+    }
     Ok(Status::Success)
+}
+
+/// The summary on stderr of the piped lines that were refused.
+fn refused_summary(name: &str, refused: &[(usize, String)]) -> String {
+    let n = refused.len();
+    let mut out = format!(
+        "bao record: {n} line{} of the input {} refused (each is answered above; the other \
+         lines are recorded in {name}):",
+        if n == 1 { "" } else { "s" },
+        if n == 1 { "was" } else { "were" },
+    );
+    for (number, text) in refused {
+        out.push_str(&format!("\n  line {number}: {text}"));
+    }
+    out
 }
 
 /// The tag answers the flags give.
@@ -162,8 +212,9 @@ fn answers(args: &Args) -> Answers {
 fn cli_error(e: SessionError, name: &str) -> CliError {
     match e {
         SessionError::Write(source) => CliError::io(format!("cannot write {name}"), source),
-        SessionError::Answer { .. } | SessionError::SamePlayers { .. } => {
-            CliError::Usage(e.to_string())
+        SessionError::Answer { .. } => CliError::Usage(e.to_string()),
+        SessionError::SamePlayers { .. } => {
+            CliError::Usage(format!("{e}: name them with --south and --north"))
         }
         SessionError::BadPosition => CliError::Invalid {
             argument: "--position",
@@ -175,52 +226,5 @@ fn cli_error(e: SessionError, name: &str) -> CliError {
             "{name} holds finished games only; give another file name to record a new game"
         )),
         SessionError::Replay { .. } | SessionError::Engine(_) => CliError::Internal(e.to_string()),
-    }
-}
-
-/// Whether messages on stdout are coloured.
-fn colour(color: Color) -> bool {
-    match color {
-        Color::Always => true,
-        Color::Never => false,
-        Color::Auto => {
-            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                && std::io::stdout().is_terminal()
-        }
-    }
-}
-
-/// Today's date (UTC) as the Date tag writes it.
-fn today() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let (y, m, d) = civil_from_days(i64::try_from(secs / 86_400).unwrap_or(0));
-    format!("{y:04}.{m:02}.{d:02}")
-}
-
-/// The proleptic Gregorian date of a day count from 1970-01-01.
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = u32::try_from(doy - (153 * mp + 2) / 5 + 1).unwrap_or(1);
-    let m = u32::try_from(if mp < 10 { mp + 3 } else { mp - 9 }).unwrap_or(1);
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn civil_dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(20_786), (2026, 11, 29));
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
     }
 }

@@ -68,7 +68,7 @@ pub enum MoveTextError {
     /// The first byte is no row letter (`A`, `B`, `a`, `b`), nor a pit number where
     /// [`MoveSyntax::number_only_pits`] allows one.
     RowLetter,
-    /// The byte after the row letter is no pit number 1 to 8.
+    /// The row letter is not followed by one pit number 1 to 8 (`A9`, `A0`, `A44`).
     PitNumber,
     /// Both `*` and `+`: a takasa captures nothing, so it cannot go on safari. `end` is where
     /// the token's letters end.
@@ -203,6 +203,10 @@ impl MoveText {
         };
         let next = usize::from(at(i));
         if ends[next] || !MARKS[next] {
+            // A full pit followed by a digit (`A44`) is no pit: its number has two digits.
+            if i == 2 && matches!(text.pit, WrittenPit::Pit(_)) && at(2).is_ascii_digit() {
+                return Err(MoveTextError::PitNumber);
+            }
             return Ok((text, i));
         }
         Self::read_marks(w, text, i)
@@ -297,6 +301,15 @@ mod tests {
             read("A9", MoveSyntax::RECORD),
             Err(MoveTextError::PitNumber)
         );
+        assert_eq!(
+            read("A44", MoveSyntax::RECORD),
+            Err(MoveTextError::PitNumber)
+        );
+        assert_eq!(
+            read("A10<", MoveSyntax::STRICT),
+            Err(MoveTextError::PitNumber)
+        );
+        assert_eq!(read("A4<4", MoveSyntax::RECORD).unwrap().1, 3);
         assert_eq!(
             read("C1", MoveSyntax::RECORD),
             Err(MoveTextError::RowLetter)

@@ -635,6 +635,34 @@ impl MoveSpec {
             && (!self.takasa || mv.is_takasa())
             && mv.is_safari() == self.safari
     }
+
+    /// Whether a legal move is one the letters written may stand for when what was left
+    /// out is still to be decided (a recorder completing a move): the sign when none was
+    /// written, a `*` the position forces; and, when no sign was written either, stop or
+    /// safari at the house. A sign written names the whole move, as [`MoveSpec::matches`]
+    /// reads it: `A6<` is the stop and `A6<+` the safari.
+    ///
+    /// ```
+    /// use bao_core::{Move, MoveSpec};
+    ///
+    /// let stop: Move = "A2<".parse().unwrap();
+    /// let safari: Move = "A2<+".parse().unwrap();
+    /// let signed: MoveSpec = "A2<".parse().unwrap();
+    /// assert!(signed.may_stand_for(&stop) && !signed.may_stand_for(&safari));
+    /// let bare: MoveSpec = "A2".parse().unwrap();
+    /// assert!(bare.may_stand_for(&stop) && bare.may_stand_for(&safari));
+    /// ```
+    #[must_use]
+    pub fn may_stand_for(&self, mv: &Move) -> bool {
+        mv.pit == self.pit
+            && self.sign.is_none_or(|s| s == mv.sign)
+            && (!self.takasa || mv.is_takasa())
+            && (if self.safari || self.sign.is_some() {
+                mv.is_safari() == self.safari
+            } else {
+                true
+            })
+    }
 }
 
 impl From<Move> for MoveSpec {

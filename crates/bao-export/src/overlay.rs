@@ -105,7 +105,7 @@ impl Overlay {
     }
 
     /// A one-line summary in the words of `rules`' variant:
-    /// `South A4>: 3 laps; captured a5 (3), a4 (2)`.
+    /// `South A4>: 3 laps; captured a5 (3), a4 (2)` (beyond three captures, `and n more`).
     #[must_use]
     pub fn summary(&self, rules: &RuleSet) -> String {
         let mut s = String::from(crate::layout::side_title(self.mover));
@@ -113,6 +113,33 @@ impl Overlay {
             s.push(' ');
             s.push_str(&mv);
         }
+        let parts = self.parts(rules, Some(3));
+        if !parts.is_empty() {
+            s.push_str(": ");
+            s.push_str(&parts.join("; "));
+        }
+        s
+    }
+
+    /// What the move did, in the words of `rules`' variant, every capture listed:
+    /// `3 laps; captured a5 (3), a4 (2)` (empty for a move that did nothing to say).
+    ///
+    /// ```
+    /// use bao_core::{Position, RuleSet};
+    /// use bao_export::Overlay;
+    ///
+    /// let start = Position::start(RuleSet::KISWAHILI);
+    /// let mv = "A6<*".parse().unwrap();
+    /// let (_, trace) = start.play(&mv).unwrap();
+    /// assert_eq!(Overlay::from_trace(&start, &trace).effect(&RuleSet::KISWAHILI), "1 lap");
+    /// ```
+    #[must_use]
+    pub fn effect(&self, rules: &RuleSet) -> String {
+        self.parts(rules, None).join("; ")
+    }
+
+    /// The parts of [`Overlay::summary`], the captures cut after `cut` of them.
+    fn parts(&self, rules: &RuleSet, cut: Option<usize>) -> Vec<String> {
         let mut parts: Vec<String> = Vec::new();
         if self.laps_total > 0 {
             let n = self.laps_total;
@@ -122,14 +149,15 @@ impl Overlay {
             parts.push("safari".to_owned());
         }
         if !self.captures.is_empty() {
+            let keep = cut.unwrap_or(usize::MAX);
             let shown: Vec<String> = self
                 .captures
                 .iter()
-                .take(3)
+                .take(keep)
                 .map(|c| format!("{} ({})", c.pit, c.seeds))
                 .collect();
-            let more = if self.captures.len() > 3 {
-                format!(" and {} more", self.captures.len() - 3)
+            let more = if self.captures.len() > keep {
+                format!(" and {} more", self.captures.len() - keep)
             } else {
                 String::new()
             };
@@ -138,10 +166,6 @@ impl Overlay {
         if let Some(t) = self.takasia {
             parts.push(format!("{} {t}", rules.names().takasia));
         }
-        if !parts.is_empty() {
-            s.push_str(": ");
-            s.push_str(&parts.join("; "));
-        }
-        s
+        parts
     }
 }

@@ -309,6 +309,25 @@ impl Nag {
             _ => return None,
         })
     }
+
+    /// Reads a NAG as a word of a record writes it: a glyph (`!`, `??`, ...) or `$` and
+    /// a number from 0 to 255 in digits only (`$14`; not `$+5`, `$ 5` or `$300`).
+    ///
+    /// ```
+    /// use bao_notation::Nag;
+    ///
+    /// assert_eq!(Nag::parse_word("$14"), Some(Nag(14)));
+    /// assert_eq!(Nag::parse_word("??"), Some(Nag::BLUNDER));
+    /// assert_eq!(Nag::parse_word("$+5"), None);
+    /// assert_eq!(Nag::parse_word("$300"), None);
+    /// ```
+    #[must_use]
+    pub fn parse_word(word: &str) -> Option<Self> {
+        match word.strip_prefix('$') {
+            Some(digits) => crate::lexical::nag_number(digits),
+            None => Self::from_glyph(word),
+        }
+    }
 }
 
 impl fmt::Display for Nag {

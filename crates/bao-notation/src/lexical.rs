@@ -153,6 +153,23 @@ pub(crate) fn move_word(word: &str) -> Result<(MoveToken, Option<Nag>), Defect> 
     let (token, end) = match MoveText::read_prefix(bytes, MoveSyntax::RECORD) {
         Ok((text, end)) => (Some(MoveToken::from(text)), end),
         Err(MoveTextError::TakasaSafari { end }) => (None, end),
+        Err(MoveTextError::PitNumber) => {
+            // A row letter, then no number 1 to 8 (`A9<`, `A0`, `A44`): a typo in the
+            // number, not a word that is no move.
+            let digits = bytes[1..].iter().take_while(|b| b.is_ascii_digit()).count();
+            let pit = &word[..1 + digits];
+            let message = if digits == 0 {
+                format!("`{word}`: a row letter needs a pit number after it")
+            } else {
+                format!("`{word}`: there is no pit {pit}")
+            };
+            return Err(
+                Defect::new(SyntaxCode::UnknownPit, message, "no such pit").help(
+                    "pits are numbered 1 to 8 from their owner's left: a pit is a row letter \
+                 (A, B: South; a, b: North) and one digit, as in A6",
+                ),
+            );
+        }
         Err(_) => {
             return Err(Defect::new(
                 SyntaxCode::UnknownPit,

@@ -91,7 +91,7 @@ pub use ast::{
 };
 pub use dialect::{Directions, SignUse, UnknownDirections};
 pub use error::{SourcedError, SyntaxCode, SyntaxError, SyntaxReport, SYNTAX_CODES};
-pub use grammar::{KNOWN_TAGS, MAX_VARIATION_DEPTH};
+pub use grammar::{is_tag_name, KNOWN_TAGS, MAX_VARIATION_DEPTH};
 pub use limits::Limits;
 pub use line::{read_move_line, MoveLineError};
 pub use position_string::{ParsePositionError, PositionString};

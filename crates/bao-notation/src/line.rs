@@ -153,6 +153,21 @@ mod tests {
         }
     }
 
+    #[test]
+    fn typos_get_words_about_the_typo() {
+        let why = |line: &str| match read_move_line(line) {
+            Err(MoveLineError::Syntax(e)) => e.message,
+            other => panic!("{line}: {other:?}"),
+        };
+        assert_eq!(why("A9<"), "`A9<`: there is no pit A9");
+        assert_eq!(why("A44"), "`A44`: there is no pit A44");
+        assert_eq!(why("A0>*"), "`A0>*`: there is no pit A0");
+        assert_eq!(why("Ax"), "`Ax`: a row letter needs a pit number after it");
+        assert_eq!(why("A4 >"), "unexpected `>`: no space inside a move");
+        assert_eq!(why("A6 <*"), "unexpected `<*`: no space inside a move");
+        assert_eq!(why("C3<"), "`C3<` does not start with a pit");
+    }
+
     /// The line reads as it would as the movetext of a game ended with `*`.
     #[test]
     fn as_the_movetext_of_a_game() {

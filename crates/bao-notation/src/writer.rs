@@ -251,9 +251,13 @@ fn move_text(m: &MoveItem) -> String {
         s.push(' ');
         s.push_str(&a.value.to_string());
     }
+    // A glyph NAG is written as its glyph wherever it stands (`$14 ??`, not `$14 $4`).
     for n in nags {
         s.push(' ');
-        s.push_str(&n.to_string());
+        match n.glyph() {
+            Some(g) => s.push_str(g),
+            None => s.push_str(&n.to_string()),
+        }
     }
     s
 }

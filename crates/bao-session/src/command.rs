@@ -12,8 +12,9 @@ use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use bao_core::Side;
 
 /// Type a move (canonical `A6<*`, `a5>+`, or K.I.B.A. `A6L*`; a sign or `*` the position
-/// forces may be left out; a glyph may follow: `A6<*!`), a glyph for the last ply (`!` `?`
-/// `!!` `??` `!?` `?!`, or `$N` for a numeric NAG), or a command:
+/// forces may be left out; with a sign, a lap that reaches the house stops there unless `+`
+/// is written; a glyph may follow: `A6<*!`), a glyph for the last ply (`!` `?` `!!` `??`
+/// `!?` `?!`, or `$N` for a numeric NAG), or a command:
 #[derive(Debug, Parser)]
 #[command(
     multicall = true,
@@ -30,7 +31,7 @@ struct PromptLine {
 #[derive(Debug, Clone, PartialEq, Eq, Subcommand)]
 #[non_exhaustive]
 pub enum Command {
-    /// Take back the last ply.
+    /// Take back the last ply, or the result once the game is over.
     #[command(alias = "u", disable_help_flag = true)]
     Undo,
     /// Add a comment after the last ply (also `{TEXT}`).
@@ -40,21 +41,21 @@ pub enum Command {
         #[arg(value_name = "TEXT")]
         text: String,
     },
-    /// The side to move (or the side named) resigns.
+    /// The side to move (or the side named) resigns (confirmed first).
     #[command(disable_help_flag = true)]
     Resign {
         /// The side that resigns (default: the side to move).
         #[arg(ignore_case = true)]
         side: Option<SideName>,
     },
-    /// The side to move (or the side named) loses on time.
+    /// The side to move (or the side named) loses on time (confirmed first).
     #[command(disable_help_flag = true)]
     Time {
         /// The side that loses (default: the side to move).
         #[arg(ignore_case = true)]
         side: Option<SideName>,
     },
-    /// A draw by agreement, where the rules know draws.
+    /// A draw by agreement, where the rules know draws (confirmed first).
     #[command(disable_help_flag = true)]
     Draw,
     /// Set a tag of the game (`tags` lists them).
@@ -94,6 +95,26 @@ pub enum Command {
         #[arg(hide = true)]
         rest: Option<String>,
     },
+}
+
+impl Command {
+    /// The command's name, as typed at the prompt (`undo`, `resign`, ...).
+    #[must_use]
+    pub const fn name(&self) -> &'static str {
+        match self {
+            Self::Undo => "undo",
+            Self::Comment { .. } => "comment",
+            Self::Resign { .. } => "resign",
+            Self::Time { .. } => "time",
+            Self::Draw => "draw",
+            Self::Tag { .. } => "tag",
+            Self::Tags { .. } => "tags",
+            Self::Board => "board",
+            Self::Legal => "legal",
+            Self::Help { .. } => "help",
+            Self::Quit { .. } => "quit",
+        }
+    }
 }
 
 /// A side named in a command (`s` and `n` will do).
@@ -311,6 +332,9 @@ mod tests {
                 "quit"
             ]
         );
-        assert_eq!(help.commands[0].about, "Take back the last ply");
+        assert_eq!(
+            help.commands[0].about,
+            "Take back the last ply, or the result once the game is over"
+        );
     }
 }

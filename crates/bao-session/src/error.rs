@@ -42,7 +42,10 @@ pub enum SessionError {
     /// The start position given is not valid under the game's rules.
     #[error("not a valid start position for this rule set")]
     BadPosition,
-    /// The file holds finished games only, and no match that goes on.
+    /// The file holds finished games only, and no match that goes on. (No longer
+    /// returned: such a file's last game is opened again, [`Reply::Reopened`].)
+    ///
+    /// [`Reply::Reopened`]: crate::Reply::Reopened
     #[error("the record holds finished games only")]
     FinishedGamesOnly,
     /// A game the validator accepted does not replay (a bug).

@@ -3,7 +3,7 @@
 //! written move is read and resolved (the meaning, replay and move-reading layers below are
 //! used here and nowhere else in the crate).
 
-use bao_core::{Move, MoveSpec, Position, RuleSet, Side};
+use bao_core::{Move, Position, RuleSet, Side};
 pub(crate) use bao_notation::meaning::is_game;
 use bao_notation::{meaning, read_move_line, Directions, Game, MoveItem, MoveLineError};
 
@@ -68,15 +68,24 @@ impl Live {
         (self.plies() + offset) / 2 + 1
     }
 
+    /// The move number and side of the last ply of the main line, if there is one.
+    pub(crate) fn last_ply(&self) -> Option<(usize, Side)> {
+        let plies = self.plies();
+        let before = self.positions.get(plies.checked_sub(1)?)?;
+        let offset = usize::from(self.positions[0].to_move() == Side::North);
+        Some(((plies - 1 + offset) / 2 + 1, before.to_move()))
+    }
+
     /// The legal moves that a written move may stand for, leaving open what was not
-    /// written (the sign, a forced `*`, and `+` when it was left out).
+    /// written ([`bao_core::MoveSpec::may_stand_for`]: the sign, a forced `*`, and stop or
+    /// safari when no sign was written either).
     pub(crate) fn candidates(&self, item: &MoveItem) -> Vec<Move> {
         let pos = self.pos();
         match bao_replay::written_spec(pos, item, self.directions) {
             Ok(spec) => pos
                 .legal_moves()
                 .into_iter()
-                .filter(|m| fits(&spec, m))
+                .filter(|m| spec.may_stand_for(m))
                 .collect(),
             Err(_) => Vec::new(),
         }
@@ -91,14 +100,6 @@ pub(crate) fn rules_of(game: &Game) -> Option<RuleSet> {
 /// The start position a game's tags give under `rules`, if it reads.
 pub(crate) fn start_of(game: &Game, rules: RuleSet) -> Option<Position> {
     meaning::game_start(game, rules).ok()
-}
-
-/// Whether a legal move is one the written spec may stand for.
-fn fits(spec: &MoveSpec, m: &Move) -> bool {
-    m.pit == spec.pit
-        && spec.sign.is_none_or(|s| s == m.sign)
-        && (!spec.takasa || m.is_takasa())
-        && (!spec.safari || m.is_safari())
 }
 
 /// Reads a line as one move in the record format (number, token, glyphs), or says why not.

@@ -10,15 +10,23 @@
 //!   unfinished game ends with the result `*`, and `bao check` accepts the file whenever it
 //!   is looked at. A change that only adds text at the end is written in place; any other
 //!   goes through a temporary file and a rename ([`durable`]).
-//! - A new file starts with questions for the tags (each with its default; [`Answers`]
-//!   given beforehand are not asked); a file holding an unfinished game resumes it; a file
-//!   whose match is not decided starts the match's next game.
+//! - A new file starts with questions for the tags (each with its default, `?` as `bao
+//!   new` writes it; [`Answers`] given beforehand are not asked); a file holding an
+//!   unfinished game resumes it; a file whose match is not decided starts the match's next
+//!   game; any other finished file reopens its last game ([`Reply::Reopened`]).
+//! - After a game's end the session waits at [`Prompt::Finished`]: `undo` takes the result
+//!   back ([`Reply::ResultTakenBack`]), as it does at a match's next game before its first
+//!   ply.
 //! - Moves are read as `bao check` reads them (canonical or K.I.B.A. dialect, the
 //!   `Directions` tag honoured). An illegal move is refused with the validator's
 //!   diagnostics and the legal moves; a move that leaves a decision open (which kichwa,
-//!   which direction, stop at the house or safari) is completed by a [`Choice`].
+//!   which direction, stop at the house or safari) is completed by a [`Choice`]. A move
+//!   written with its sign leaves nothing open (`A2<` is the stop, `A2<+` the safari).
 //! - Whether the session may ask is the front end's to say ([`Asking`]): a session that
-//!   may not ask takes every default and refuses a move that leaves a decision open.
+//!   may not ask takes every default, refuses a move that leaves a decision open and ends a
+//!   game at `resign`, `time` or `draw` without a [`Confirm`]ation. A line that is a move
+//!   or a command given at a question drops it ([`Reply::QuestionDropped`]); a reply that
+//!   rejects its line says so ([`Reply::rejects_line`]).
 //! - The prompt commands are parsed by clap ([`Command`]); [`Help`] is written from their
 //!   doc comments.
 //!
@@ -58,8 +66,8 @@ mod store;
 pub use command::{Command, Help, HelpEntry, SideName};
 pub use error::{OpenError, SessionError};
 pub use reply::{
-    AnswerProblem, Board, Choice, ChoiceOption, Decision, Ending, GameOver, Left, MatchScore,
-    OptionKind, Played, Prompt, Question, Refusal, Reply,
+    AnswerProblem, Board, Choice, ChoiceOption, Confirm, Decision, Ending, GameOver, Left,
+    MatchScore, OptionKind, Played, Prompt, Question, Refusal, Reopened, Reply,
 };
 pub use session::{Asking, Input, Options, Session};
-pub use setup::{valid_date, Answers, MatchChoice};
+pub use setup::{today, valid_date, Answers, MatchChoice};

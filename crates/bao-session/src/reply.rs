@@ -90,6 +90,67 @@ pub enum Reply {
     },
     /// The user left; the session is over.
     Left(Left),
+    /// An ending asks to be confirmed (`resign`, `time`, `draw` where the session may ask):
+    /// the prompt that follows ([`Prompt::Confirm`]) takes `y` or `n`.
+    Confirm(Confirm),
+    /// An ending was not confirmed; the game goes on.
+    NotConfirmed,
+    /// A line given at a question that is no answer to it but a move or a command: the
+    /// question is dropped (its move is not played, its ending not written) and the line is
+    /// taken as it would be at the move prompt (the replies that follow).
+    QuestionDropped {
+        /// The line.
+        line: String,
+    },
+    /// A finished game was opened again (`bao record FILE` on a file whose last game has a
+    /// result): `undo` takes the result back; nothing changes otherwise.
+    Reopened(Reopened),
+    /// The result of the current game was taken back (`undo` after its end); the game goes
+    /// on from its last position (a ply that ended the game by the rules is taken back too:
+    /// a [`Reply::TookBack`] follows).
+    ResultTakenBack {
+        /// The result that was written.
+        result: GameResult,
+    },
+}
+
+impl Reply {
+    /// Whether the reply rejects the line that was given: the line changed nothing and
+    /// was not what the session waited for (a move that is not legal or not one move, a
+    /// command that cannot apply, an answer that does not do). A front end reading a
+    /// script counts these to fail at the end.
+    #[must_use]
+    pub const fn rejects_line(&self) -> bool {
+        matches!(
+            self,
+            Self::Illegal { .. } | Self::Refused(_) | Self::BadAnswer(_) | Self::TagRefused(_)
+        )
+    }
+}
+
+/// An ending to confirm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Confirm {
+    /// How the game would end.
+    pub ending: Ending,
+    /// The result that would be written.
+    pub result: GameResult,
+    /// The side that would lose (`None`: a draw).
+    pub loser: Option<Side>,
+}
+
+/// A finished game opened again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reopened {
+    /// The game's number in the file, counted from 1 (the last game; earlier ones are not
+    /// touched).
+    pub game: usize,
+    /// The number of games in the file.
+    pub games: usize,
+    /// Its result.
+    pub result: GameResult,
+    /// Its plies.
+    pub plies: usize,
 }
 
 /// The board before a move, with the players' names.
@@ -97,6 +158,9 @@ pub enum Reply {
 pub struct Board {
     /// The position.
     pub position: Position,
+    /// The last ply of the game's main line, if there is one: its move number, its side
+    /// and its move as written in the record.
+    pub last: Option<(usize, Side, MoveToken)>,
     /// South's player (the `South` tag).
     pub south: String,
     /// North's player (the `North` tag).
@@ -334,6 +398,11 @@ pub enum Refusal {
         /// The tag.
         name: String,
     },
+    /// A move or an ending after the game's end: `undo` takes the result back first.
+    GameOver {
+        /// The result written.
+        result: GameResult,
+    },
 }
 
 /// How a game ended.
@@ -397,6 +466,11 @@ pub enum Left {
         /// The plies of the current game.
         plies: usize,
     },
+    /// The record is saved; its current game is over with this result.
+    Finished {
+        /// The result written.
+        result: GameResult,
+    },
 }
 
 /// What the session waits for.
@@ -417,9 +491,19 @@ pub enum Prompt {
         default: String,
     },
     /// The number (or key, or move) of an option of the last [`Reply::Choice`]; an empty
-    /// line cancels the move.
+    /// line cancels the move, and a line that is a move or a command drops the question
+    /// ([`Reply::QuestionDropped`]).
     Choice {
         /// The number of options.
         count: usize,
+    },
+    /// `y` or `n` to the ending of the last [`Reply::Confirm`]; an empty line is `n`, and a
+    /// line that is a move or a command drops the question.
+    Confirm(Confirm),
+    /// The game is over (its result is on disk): `undo` takes the result back, the other
+    /// commands (comments, glyphs, tags) still apply, a move is refused.
+    Finished {
+        /// The result written.
+        result: GameResult,
     },
 }

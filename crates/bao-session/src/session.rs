@@ -7,10 +7,10 @@ use bao_core::{Move, Side};
 use bao_notation::{Game, GameResult, MoveItem, Record, Spanned, Tag};
 use bao_validate::{check_bytes, CheckOptions};
 
-use crate::command::Command;
+use crate::command::{self, Command, Parsed};
 use crate::error::{OpenError, SessionError};
 use crate::game::{is_game, Live};
-use crate::reply::{Board, Choice, Ending, GameOver, Left, Prompt, Reply};
+use crate::reply::{Board, Choice, Confirm, Ending, GameOver, Left, Prompt, Reopened, Reply};
 use crate::score::score;
 use crate::setup::{Answers, NewRecord, NextGame, Open};
 use crate::store::Store;
@@ -22,11 +22,14 @@ mod questions;
 /// Whether the session may ask a question when it lacks an answer.
 ///
 /// The front end says so, the session does not guess: a terminal may ask, a script feeding
-/// lines may not.
+/// lines may not. A session that may not ask never waits for anything but a move or a
+/// command: the tag questions take their defaults, a move that leaves a decision open is
+/// refused with the moves it may stand for, and `resign`, `time` and `draw` end the game
+/// without a confirmation.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Asking {
     /// Ask: tag questions wait for an answer, a move that leaves a decision open is
-    /// completed by a [`Reply::Choice`].
+    /// completed by a [`Reply::Choice`], an ending is confirmed ([`Reply::Confirm`]).
     #[default]
     Ask,
     /// Never ask: every tag question takes its default, and a move that leaves a decision
@@ -74,6 +77,10 @@ enum Stage {
     Moves,
     /// The answer to a move's open decision.
     Choosing(Box<Pending>),
+    /// `y` or `n` to an ending.
+    Confirming(Confirm),
+    /// The current game is over: `undo` takes its result back.
+    Finished,
     /// The session is over.
     Over,
 }
@@ -121,6 +128,9 @@ pub struct Session {
     /// Whether a game was entered for recording: from then on, leaving reports what is
     /// saved.
     playing: bool,
+    /// A move or a command was given at a tag question: the questions left take their
+    /// defaults.
+    defaults_now: bool,
 }
 
 impl Session {
@@ -157,6 +167,7 @@ impl Session {
             live: None,
             stage: Stage::Unstarted,
             playing: false,
+            defaults_now: false,
         })
     }
 
@@ -185,6 +196,10 @@ impl Session {
             }),
             Stage::Choosing(p) => Some(Prompt::Choice {
                 count: p.choice.options.len(),
+            }),
+            Stage::Confirming(c) => Some(Prompt::Confirm(*c)),
+            Stage::Finished => Some(Prompt::Finished {
+                result: self.written_result().unwrap_or(GameResult::Unknown),
             }),
         }
     }
@@ -230,14 +245,32 @@ impl Session {
                 Ok(())
             }
             Input::Cancel => {
-                if matches!(self.stage, Stage::Choosing(_)) {
-                    self.stage = Stage::Moves;
-                    out.push(Reply::MoveCancelled);
+                match self.stage {
+                    Stage::Choosing(_) => {
+                        self.stage = Stage::Moves;
+                        out.push(Reply::MoveCancelled);
+                    }
+                    Stage::Confirming(_) => {
+                        self.stage = Stage::Moves;
+                        out.push(Reply::NotConfirmed);
+                    }
+                    _ => {}
                 }
                 Ok(())
             }
-            Input::Command(c) if matches!(self.stage, Stage::Moves) => self.command(c, &mut out),
-            Input::Command(_) => Ok(()),
+            Input::Command(c) => match self.stage {
+                Stage::Moves | Stage::Finished => self.command(c, &mut out),
+                Stage::Choosing(_) | Stage::Confirming(_) => {
+                    // A command given at a question drops it, as a typed one does.
+                    self.stage = Stage::Moves;
+                    out.push(Reply::QuestionDropped {
+                        line: c.name().to_owned(),
+                    });
+                    self.command(c, &mut out)
+                }
+                Stage::NextGame(_) if c == Command::Undo => self.undo_result(&mut out),
+                _ => Ok(()),
+            },
             Input::Line(line) => self.line(line, &mut out),
         };
         if done.is_err() {
@@ -249,15 +282,57 @@ impl Session {
     /// A line in whatever the session waits for.
     fn line(&mut self, line: &str, out: &mut Vec<Reply>) -> Result<(), SessionError> {
         match &self.stage {
+            Stage::NextGame(_) if is_undo(line) => self.undo_result(out),
+            Stage::NewRecord(_) | Stage::NextGame(_) if is_quit(line) => {
+                self.leave(out);
+                Ok(())
+            }
+            Stage::NewRecord(_) | Stage::NextGame(_) if is_move(line) => {
+                // A move at a tag question: the questions left take their defaults, the
+                // game is written, and the move is taken as typed. (Any other text, a
+                // command word too, is the answer: a tag may say anything.)
+                self.defaults_now = true;
+                let setup = if matches!(self.stage, Stage::NewRecord(_)) {
+                    self.answer_setup(out)
+                } else {
+                    self.answer_next_game(out)
+                };
+                self.defaults_now = false;
+                setup?;
+                out.push(Reply::QuestionDropped {
+                    line: line.trim().to_owned(),
+                });
+                self.move_line(line.trim(), out)
+            }
             Stage::NewRecord(_) | Stage::NextGame(_) => self.answer(line, out),
-            Stage::Moves => self.move_line(line.trim(), out),
+            Stage::Moves | Stage::Finished => self.move_line(line.trim(), out),
             Stage::Choosing(_) => self.choose(line, out),
+            Stage::Confirming(_) => self.confirm(line, out),
             Stage::Unstarted | Stage::Over => Ok(()),
         }
     }
 
+    /// A line given at a question that is no answer to it: when it is a move or a command
+    /// (not a bare number, which is always an answer), the question is dropped and the line
+    /// taken at the move prompt; returns whether it was.
+    fn drop_question(&mut self, line: &str, out: &mut Vec<Reply>) -> Result<bool, SessionError> {
+        let line = line.trim();
+        if !is_input(line) {
+            return Ok(false);
+        }
+        self.stage = Stage::Moves;
+        out.push(Reply::QuestionDropped {
+            line: line.to_owned(),
+        });
+        self.move_line(line, out)?;
+        Ok(true)
+    }
+
     fn leave(&mut self, out: &mut Vec<Reply>) {
         let left = match (&self.live, self.playing) {
+            (Some(_), true) if matches!(self.stage, Stage::Finished) => Left::Finished {
+                result: self.written_result().unwrap_or(GameResult::Unknown),
+            },
             (Some(live), true) => Left::Saved {
                 plies: live.plies(),
             },
@@ -312,16 +387,32 @@ impl Session {
 
     fn board(&self) -> Reply {
         let (south, north) = self.players();
+        let token = self.game().main_line().last().map(|m| m.token.value);
+        let last = self
+            .live()
+            .last_ply()
+            .zip(token)
+            .map(|((turn, side), token)| (turn, side, token));
         Reply::Board(Board {
             position: *self.live().pos(),
+            last,
             south,
             north,
         })
     }
 
+    /// The current game's result, when one is written (not `*`).
+    fn written_result(&self) -> Option<GameResult> {
+        self.game()
+            .result
+            .as_ref()
+            .map(|r| r.value)
+            .filter(|r| *r != GameResult::Unknown)
+    }
+
     /// Whether the session answers its questions itself (with their defaults).
     fn answers_itself(&self) -> bool {
-        self.options.take_defaults || self.options.asking == Asking::Never
+        self.options.take_defaults || self.options.asking == Asking::Never || self.defaults_now
     }
 
     /// Replays the current game and starts taking its moves.
@@ -364,10 +455,30 @@ impl Session {
             return Ok(());
         }
         self.live = Some(live);
-        if self.game().tag("Match").is_some() {
-            return self.after_game(out);
+        if let Some(name) = self.game().tag("Match").map(|t| t.value.clone()) {
+            let score = score(&name, self.record.games.iter().map(|g| &g.value));
+            if score.winner.is_none() && score.played < 3 {
+                return self.after_game(out);
+            }
         }
-        Err(SessionError::FinishedGamesOnly)
+        // A finished game (or a decided match): its last game is opened again, to correct
+        // its end with `undo`; the games before it are not touched.
+        let games = self
+            .record
+            .games
+            .iter()
+            .filter(|g| is_game(&g.value))
+            .count();
+        out.push(Reply::Reopened(Reopened {
+            game: games,
+            games,
+            result: self.written_result().unwrap_or(GameResult::Unknown),
+            plies: self.live().plies(),
+        }));
+        self.playing = true;
+        out.push(self.board());
+        self.stage = Stage::Finished;
+        Ok(())
     }
 
     /// Writes the current game's result and Termination.
@@ -407,9 +518,10 @@ impl Session {
         })
     }
 
-    /// After a game: the match score, and the next game if the match goes on.
+    /// After a game: the match score, and the next game if the match goes on. A single
+    /// game, or the match's last, stays open for `undo` ([`Prompt::Finished`]).
     fn after_game(&mut self, out: &mut Vec<Reply>) -> Result<(), SessionError> {
-        self.stage = Stage::Over;
+        self.stage = Stage::Finished;
         let Some(name) = self.game().tag("Match").map(|t| t.value.clone()) else {
             out.push(Reply::Saved);
             return Ok(());
@@ -430,6 +542,34 @@ impl Session {
         }));
         self.answer_next_game(out)
     }
+}
+
+/// Whether a line given at a question is a move or a command rather than an answer: a
+/// command word, or a move (a bare number is always an answer, never a K.I.B.A.
+/// number-only pit; an empty line too).
+fn is_input(line: &str) -> bool {
+    let line = line.trim();
+    let number = line.bytes().all(|b| b.is_ascii_digit());
+    !number && (command::parse(line) != Parsed::NotACommand || crate::game::read_move(line).is_ok())
+}
+
+/// Whether a line reads as one move (not a bare number, which is an answer).
+fn is_move(line: &str) -> bool {
+    let line = line.trim();
+    !line.bytes().all(|b| b.is_ascii_digit()) && crate::game::read_move(line).is_ok()
+}
+
+/// Whether a line is the `quit` command (or an alias) alone.
+fn is_quit(line: &str) -> bool {
+    matches!(
+        command::parse(line.trim()),
+        Parsed::Command(Command::Quit { rest: None })
+    )
+}
+
+/// Whether a line is the `undo` command (or its alias).
+fn is_undo(line: &str) -> bool {
+    command::parse(line.trim()) == Parsed::Command(Command::Undo)
 }
 
 /// The result for a winner (`None`: a draw).

@@ -8,6 +8,9 @@ use crate::error::SessionError;
 use crate::game;
 use crate::reply::{AnswerProblem, Question};
 
+/// The value of a tag that is not known, as `bao new` writes it.
+const UNKNOWN: &str = "?";
+
 /// Whether the new record is a best-of-three match.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum MatchChoice {
@@ -79,11 +82,19 @@ impl NewRecord {
     pub(crate) fn next(&self, answers: &Answers, today: &str) -> Option<Open> {
         let open = Open::new;
         let event = match &self.event {
-            None => return Some(open(Question::Event, answers.event.as_ref(), "Casual game")),
+            None => {
+                // As `bao new`: `?` for what is not known; a match named beforehand names
+                // the event too.
+                let default = match &answers.matches {
+                    MatchChoice::Named(m) => m.as_str(),
+                    _ => UNKNOWN,
+                };
+                return Some(open(Question::Event, answers.event.as_ref(), default));
+            }
             Some(e) => e,
         };
         if self.site.is_none() {
-            return Some(open(Question::Site, answers.site.as_ref(), "?"));
+            return Some(open(Question::Site, answers.site.as_ref(), UNKNOWN));
         }
         let date = match &self.date {
             None => {
@@ -93,13 +104,13 @@ impl NewRecord {
             Some(d) => d,
         };
         if self.round.is_none() {
-            return Some(open(Question::Round, answers.round.as_ref(), "1"));
+            return Some(open(Question::Round, answers.round.as_ref(), UNKNOWN));
         }
         if self.south.is_none() {
-            return Some(open(Question::South, answers.south.as_ref(), "Player 1"));
+            return Some(open(Question::South, answers.south.as_ref(), UNKNOWN));
         }
         if self.north.is_none() {
-            return Some(open(Question::North, answers.north.as_ref(), "Player 2"));
+            return Some(open(Question::North, answers.north.as_ref(), UNKNOWN));
         }
         if self.rules.is_none() {
             return Some(open(Question::RuleSet, answers.rules.as_ref(), "kiswahili"));
@@ -110,7 +121,12 @@ impl NewRecord {
         match self.wants_match {
             None => Some(open(Question::Match, None, "n")),
             Some(true) if self.match_name.is_none() => {
-                Some(open(Question::MatchName, None, &format!("{event} {date}")))
+                let default = if event == UNKNOWN {
+                    format!("Match {date}")
+                } else {
+                    format!("{event} {date}")
+                };
+                Some(open(Question::MatchName, None, &default))
             }
             Some(_) => None,
         }
@@ -251,16 +267,12 @@ impl NextGame {
 pub(crate) fn check(question: Question, answer: &str) -> Result<String, AnswerProblem> {
     match question {
         Question::Date if !valid_date(answer) => Err(AnswerProblem::Date),
-        Question::RuleSet => {
-            let mut g = Game::default();
-            g.tags.push(Spanned::bare(Tag::new("RuleSet", answer)));
-            match game::rules_of(&g) {
-                Some(_) => Ok(answer.trim().to_owned()),
-                None => Err(AnswerProblem::UnknownRules {
-                    given: answer.to_owned(),
-                }),
-            }
-        }
+        Question::RuleSet => match bao_core::RuleSet::from_spec(answer) {
+            Ok(_) => Ok(answer.split_whitespace().collect::<Vec<_>>().join(" ")),
+            Err(_) => Err(AnswerProblem::UnknownRules {
+                given: answer.to_owned(),
+            }),
+        },
         Question::Match => match answer.to_ascii_lowercase().as_str() {
             "y" | "yes" => Ok("y".to_owned()),
             "n" | "no" => Ok("n".to_owned()),
@@ -270,7 +282,15 @@ pub(crate) fn check(question: Question, answer: &str) -> Result<String, AnswerPr
     }
 }
 
-/// Whether `s` is a date as the Date tag writes it: `YYYY.MM.DD`, any part possibly `?`s.
+/// Whether `s` is a date as the Date tag writes it: `YYYY.MM.DD`, any part possibly all
+/// `?`s, a month from 1 to 12 and a day from 1 to 31.
+///
+/// ```
+/// use bao_session::valid_date;
+///
+/// assert!(valid_date("2026.11.29") && valid_date("2026.??.??"));
+/// assert!(!valid_date("2026-11-29") && !valid_date("2026.13.01"));
+/// ```
 #[must_use]
 pub fn valid_date(s: &str) -> bool {
     let parts: Vec<&str> = s.split('.').collect();
@@ -278,6 +298,36 @@ pub fn valid_date(s: &str) -> bool {
         && [4, 2, 2].iter().zip(&parts).all(|(n, p)| {
             p.len() == *n && (p.bytes().all(|b| b.is_ascii_digit()) || p.bytes().all(|b| b == b'?'))
         })
+        && [(1, 12), (2, 31)].iter().all(|&(i, max)| {
+            parts[i]
+                .parse::<u32>()
+                .map_or(true, |v| (1..=max).contains(&v))
+        })
+}
+
+/// Today's date (UTC) as the Date tag writes it, `YYYY.MM.DD`.
+#[must_use]
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (y, m, d) = civil_from_days(secs / 86_400);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// The proleptic Gregorian date of a day count since 1970-01-01.
+fn civil_from_days(days: u64) -> (u64, u64, u64) {
+    // Shift the epoch to 0000-03-01 so that leap days end each 400-year era's years.
+    let z = days + 719_468;
+    let era = z / 146_097;
+    let doe = z % 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + u64::from(m <= 2);
+    (y, m, d)
 }
 
 #[cfg(test)]
@@ -290,6 +340,18 @@ mod tests {
         assert!(valid_date("2026.??.??"));
         assert!(!valid_date("2026-11-29"));
         assert!(!valid_date("26.11.29"));
+        assert!(!valid_date("2026.00.10") && !valid_date("2026.01.32"));
+    }
+
+    #[test]
+    fn days_to_dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(59), (1970, 3, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(civil_from_days(11_017), (2000, 3, 1));
+        assert_eq!(civil_from_days(20_786), (2026, 11, 29));
+        assert_eq!(civil_from_days(20_819), (2027, 1, 1));
+        assert!(valid_date(&today()));
     }
 
     #[test]

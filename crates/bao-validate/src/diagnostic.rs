@@ -276,6 +276,80 @@ impl CheckReport {
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         self.src.line_col(offset)
     }
+
+    /// Keeps only the diagnostics `keep` accepts; the counts of errors and warnings follow
+    /// (the games and plies checked stay).
+    ///
+    /// ```
+    /// use bao_validate::{check_text, CheckOptions};
+    ///
+    /// let mut report = check_text("bad.bao", "1. A5<* *\n".into(), &CheckOptions::default());
+    /// assert_eq!(report.stats.errors, 1);
+    /// report.retain(|d| d.code() != "bao::illegal::namua_placement");
+    /// assert!(report.is_valid() && report.diagnostics.is_empty());
+    /// ```
+    pub fn retain(&mut self, keep: impl FnMut(&AnyDiagnostic) -> bool) {
+        self.diagnostics.retain(keep);
+        self.stats.errors = self.diagnostics.iter().filter(|d| d.is_error()).count();
+        self.stats.warnings = self.diagnostics.len() - self.stats.errors;
+    }
+
+    /// The diagnostics about `range` of the text, moved into a text of their own: `head`
+    /// followed by the text of `range`, shown under `name`. A diagnostic whose primary span
+    /// is not inside `range` is left out, and so is a label outside it (one pointing at an
+    /// earlier ply); the spans of the others are moved with the text.
+    ///
+    /// A recorder uses it to show what `bao check` says of a move just typed against the
+    /// line typed (`12... a6<`), not against a record line that is in no file.
+    ///
+    /// ```
+    /// use bao_validate::{check_text, CheckOptions};
+    ///
+    /// let text = "[Event \"x\"]\n\n1. A5<* *\n";
+    /// let report = check_text("club.bao", text.into(), &CheckOptions::default());
+    /// let start = text.find("A5<*").unwrap();
+    /// let typed = report.excerpt("typed", "1. ", start..start + 4);
+    /// assert_eq!(&*typed.text, "1. A5<*");
+    /// assert_eq!(typed.diagnostics[0].span().map(|s| s.start), Some(3));
+    /// ```
+    #[must_use]
+    pub fn excerpt(&self, name: &str, head: &str, range: std::ops::Range<usize>) -> Self {
+        let inside = |s: Span| s.start >= range.start && s.end <= range.end;
+        let moved = |s: Span| {
+            Span::new(
+                s.start - range.start + head.len(),
+                s.end - range.start + head.len(),
+            )
+        };
+        let diagnostics: Vec<AnyDiagnostic> = self
+            .diagnostics
+            .iter()
+            .filter(|d| d.span().is_some_and(inside))
+            .map(|d| match d {
+                AnyDiagnostic::Syntax(e) => {
+                    let mut e = e.clone();
+                    e.span = moved(e.span);
+                    AnyDiagnostic::Syntax(e)
+                }
+                AnyDiagnostic::Check(c) => {
+                    let mut c = c.clone();
+                    c.labels.retain(|l| inside(l.span));
+                    for l in &mut c.labels {
+                        l.span = moved(l.span);
+                    }
+                    AnyDiagnostic::Check(c)
+                }
+            })
+            .collect();
+        let text = format!("{head}{}", self.text.get(range).unwrap_or_default());
+        Self::new(
+            name,
+            Arc::from(text),
+            diagnostics,
+            self.stats.games,
+            self.stats.plies,
+        )
+    }
 }
 
 /// The 1-based line and column (in characters) of a byte offset of `text`.

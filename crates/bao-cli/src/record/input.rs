@@ -22,6 +22,9 @@ pub(crate) enum Line {
 pub(crate) trait Prompter {
     /// Shows `prompt` and reads one line.
     fn read(&mut self, prompt: &str) -> std::io::Result<Line>;
+
+    /// Whether a person types the lines at a terminal (who may be asked questions).
+    fn is_terminal(&self) -> bool;
 }
 
 /// The terminal: rustyline with history (up arrow recalls earlier moves).
@@ -46,6 +49,10 @@ impl Prompter for Terminal {
             Err(ReadlineError::Eof) => Ok(Line::Eof),
             Err(e) => Err(to_io(e)),
         }
+    }
+
+    fn is_terminal(&self) -> bool {
+        true
     }
 }
 
@@ -82,6 +89,10 @@ impl<R: BufRead> Prompter for Piped<R> {
         writeln!(out, "{line}")?;
         out.flush()?;
         Ok(Line::Text(line))
+    }
+
+    fn is_terminal(&self) -> bool {
+        false
     }
 }
 

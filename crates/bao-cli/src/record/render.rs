@@ -6,10 +6,11 @@ use std::io::Write;
 use bao_core::Side;
 use bao_export::{board_text, Overlay, TextOptions};
 use bao_session::{
-    Choice, Decision, GameOver, Help, Left, MatchScore, OptionKind, Prompt, Refusal, Reply,
+    Choice, Confirm, Decision, Ending, GameOver, Help, Left, MatchScore, OptionKind, Prompt,
+    Refusal, Reopened, Reply,
 };
-use bao_validate::CheckReport;
-use miette::{GraphicalReportHandler, GraphicalTheme};
+
+use crate::check::{handler_for, render_diagnostics};
 
 /// The width the help's introduction is wrapped to.
 const HELP_WIDTH: usize = 92;
@@ -50,13 +51,40 @@ impl Screen {
                 let mut opts = TextOptions::default();
                 opts.names.south = Some(b.south.clone());
                 opts.names.north = Some(b.north.clone());
-                format!("\n{}", board_text(&b.position, &opts).trim_end())
+                let board = board_text(&b.position, &opts);
+                match &b.last {
+                    Some((turn, side, token)) => {
+                        let number = match side {
+                            Side::South => format!("{turn}."),
+                            Side::North => format!("{turn}..."),
+                        };
+                        format!(
+                            "\n{}\nLast move: {number} {token} ({})",
+                            board.trim_end(),
+                            side_name(*side)
+                        )
+                    }
+                    None => format!("\n{}", board.trim_end()),
+                }
             }
             Reply::BadAnswer(problem) => problem.to_string(),
             Reply::Choice(choice) => choice_text(choice),
-            Reply::Played(p) => Overlay::from_trace(&p.before, &p.trace).summary(&p.rules),
+            Reply::Played(p) => {
+                let overlay = Overlay::from_trace(&p.before, &p.trace);
+                let mv = overlay.move_text().unwrap_or_default();
+                let effect = overlay.effect(&p.rules);
+                let side = side_name(p.trace.mover);
+                if effect.is_empty() {
+                    format!("{side} {mv}")
+                } else {
+                    format!("{side} {mv}: {effect}")
+                }
+            }
             Reply::Illegal { written, report } => match report {
-                Some(report) => render(report, self.colour).trim_end().to_owned(),
+                Some(report) => {
+                    let text = render_diagnostics(report.as_ref(), &handler_for(self.colour));
+                    text.trim_matches('\n').to_owned()
+                }
                 None => format!("{written} is not a legal move here."),
             },
             Reply::Legal(moves) => format!("Legal moves: {}", move_list(moves)),
@@ -68,7 +96,7 @@ impl Screen {
             Reply::TagSet { name, value } => format!("[{name} \"{value}\"]"),
             Reply::TagRefused(report) => format!(
                 "{}\nThe tag was not changed.",
-                render(report, self.colour).trim_end()
+                render_diagnostics(report.as_ref(), &handler_for(self.colour)).trim_matches('\n')
             ),
             Reply::Tags(tags) => tags
                 .iter()
@@ -77,7 +105,19 @@ impl Screen {
                 .join("\n"),
             Reply::Help(help) => help_text(help),
             Reply::GameOver(over) => game_over_text(over),
-            Reply::Saved => format!("Saved {name}."),
+            Reply::Saved => {
+                format!("Saved {name}. `undo` takes the result back; `quit` or Ctrl-D leaves.")
+            }
+            Reply::Confirm(c) => confirm_text(c),
+            Reply::NotConfirmed => "Not recorded; the game goes on.".to_owned(),
+            Reply::QuestionDropped { line } => format!(
+                "`{line}` is no answer to the question: the question is dropped and `{line}` \
+                 taken as typed at the move prompt."
+            ),
+            Reply::Reopened(r) => reopened_text(r, name),
+            Reply::ResultTakenBack { result } => {
+                format!("Took back the result {result}; the game goes on.")
+            }
             Reply::MatchScore(s) => {
                 format!("Match score after game {}: {}.", s.played, score_line(s))
             }
@@ -95,6 +135,9 @@ impl Screen {
             },
             Reply::NextGame { number } => format!("\nGame {number} of the match."),
             Reply::Left(Left::NothingWritten) => "Nothing written.".to_owned(),
+            Reply::Left(Left::Finished { result }) => {
+                format!("Saved {name} (the game is over: {result}).")
+            }
             Reply::Left(Left::Saved { plies }) => format!(
                 "Saved {name} with {plies} pl{} of this game. Resume with: bao record {}",
                 if *plies == 1 { "y" } else { "ies" },
@@ -117,21 +160,43 @@ pub(crate) fn prompt_text(prompt: &Prompt) -> String {
         } => format!("{turn}... North> "),
         Prompt::Question { question, default } => format!("{question} [{default}]: "),
         Prompt::Choice { count } => format!("Choose 1-{count} (empty cancels): "),
+        Prompt::Confirm(_) => "Record it? (y/n) [n]: ".to_owned(),
+        Prompt::Finished { .. } => "Game over (undo, quit)> ".to_owned(),
     }
 }
 
-/// A report rendered as `bao check` renders it.
-pub(crate) fn render(report: &CheckReport, colour: bool) -> String {
-    let theme = if colour {
-        GraphicalTheme::unicode()
-    } else {
-        GraphicalTheme::unicode_nocolor()
+/// A side as the board names it.
+const fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::South => "South",
+        Side::North => "North",
+    }
+}
+
+/// The question before an ending is recorded.
+fn confirm_text(c: &Confirm) -> String {
+    let what = match (c.ending, c.loser) {
+        (Ending::Resignation, Some(side)) => format!("{} resigns", side_name(side)),
+        (Ending::TimeForfeit, Some(side)) => format!("{} loses on time", side_name(side)),
+        _ => "A draw by agreement".to_owned(),
     };
-    let mut out = String::new();
-    let _ = GraphicalReportHandler::new_themed(theme)
-        .with_links(false)
-        .render_report(&mut out, report);
-    out
+    format!("{what}: the game ends {}.", c.result)
+}
+
+/// What reopening a finished game says.
+fn reopened_text(r: &Reopened, name: &str) -> String {
+    let which = if r.games > 1 {
+        format!("the last of its {} games", r.games)
+    } else {
+        "its game".to_owned()
+    };
+    format!(
+        "{name} is finished: reopened {which} ({} pl{}, result {}). `undo` takes the result \
+         back to correct the end; `quit` leaves it as it is.",
+        r.plies,
+        if r.plies == 1 { "y" } else { "ies" },
+        r.result
+    )
 }
 
 /// A numbered question: the question, then one line per option.
@@ -152,11 +217,7 @@ fn choice_text(choice: &Choice) -> String {
             OptionKind::Stop => format!("stop at the {nyumba}"),
             OptionKind::Safari => format!("safari: sow the {nyumba} on"),
         };
-        // What the move does, without the summary's `South A6<*: ` head.
-        let summary = Overlay::from_trace(&choice.before, &option.trace).summary(&choice.rules);
-        let effect = summary
-            .split_once(": ")
-            .map_or(summary.as_str(), |(_, e)| e);
+        let effect = Overlay::from_trace(&choice.before, &option.trace).effect(&choice.rules);
         out.push_str(&format!(
             "\n  {}) {:<8} {word}: {effect}",
             i + 1,
@@ -168,9 +229,15 @@ fn choice_text(choice: &Choice) -> String {
 
 fn refusal_text(refusal: &Refusal) -> String {
     match refusal {
-        Refusal::NotAMove { line, why } => format!(
-            "`{line}` is neither a move nor a command: {why}. Type `help` for the commands."
-        ),
+        Refusal::NotAMove { line, why } => {
+            // The reader's words may name the line again (`A9<`: there is no pit A9).
+            let why = why
+                .strip_prefix(&format!("`{line}`: "))
+                .unwrap_or(why.as_str());
+            format!(
+                "`{line}` is neither a move nor a command: {why}. Type `help` for the commands."
+            )
+        }
         Refusal::NotOneMove { line } => format!(
             "`{line}` is not one move. Type a move such as A6<* or a5>, or `help`; a result is \
              recorded with `resign`, `time` or `draw`."
@@ -180,7 +247,8 @@ fn refusal_text(refusal: &Refusal) -> String {
                 .to_owned()
         }
         Refusal::Undecided { candidates } => format!(
-            "The move leaves a decision open; write it in full: {}.",
+            "The move leaves a decision open and nothing is asked without a terminal; write \
+             one of: {}.",
             move_list(candidates)
         ),
         Refusal::NothingToUndo => "Nothing to undo: no ply recorded in this game.".to_owned(),
@@ -203,6 +271,9 @@ fn refusal_text(refusal: &Refusal) -> String {
         Refusal::OwnTag { name } => {
             format!("{name} is kept by the recorder and cannot be changed during a game.")
         }
+        Refusal::GameOver { result } => format!(
+            "The game is over ({result}): `undo` takes the result back first; `quit` leaves."
+        ),
     }
 }
 

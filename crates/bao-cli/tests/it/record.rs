@@ -126,11 +126,11 @@ fn check(path: &Path) -> String {
 fn a_full_short_game_with_the_tag_questions() {
     let (dir, file) = temp();
     let mut t = Pty::spawn(dir.path(), &["game.bao", "--date", "2026.11.29"]);
-    t.expect("Event [Casual game]: ");
+    t.expect("Event [?]: ");
     t.answer("Club night", "Site [?]: ");
-    t.answer("Stone Town", "Round [1]: ");
-    t.answer("", "South [Player 1]: ");
-    t.answer("Ali", "North [Player 2]: ");
+    t.answer("Stone Town", "Round [?]: ");
+    t.answer("1", "South [?]: ");
+    t.answer("Ali", "North [?]: ");
     t.answer("Bakari", "RuleSet [kiswahili]: ");
     t.answer("", "Best-of-three match? (y/n) [n]: ");
     t.answer("n", "1. South> ");
@@ -139,7 +139,9 @@ fn a_full_short_game_with_the_tag_questions() {
     t.answer("a6L*", "2. South> ");
     t.answer("A6>", "2... North> ");
     t.answer("a5r", "3. South> ");
-    t.line("A2<");
+    // The game ends by the rules; the session stays for `undo` until it is left.
+    t.answer("A2<", "Game over (undo, quit)> ");
+    t.line("quit");
     assert_eq!(t.wait_exit(), 0);
     insta::assert_snapshot!("full_game_end", t.screen_text());
     insta::assert_snapshot!("full_game_file", read(&file));
@@ -195,8 +197,8 @@ fn kichwa_and_safari_questions() {
     t.answer("<", "2. South> ");
     t.answer("A6<*", "2... North> ");
     t.answer("a5>", "3. South> ");
-    // A2< reaches the functional nyumba: stop or safari.
-    t.answer("A2<", "Choose 1-2 (empty cancels): ");
+    // A bare A2 reaches the functional nyumba: stop or safari (A2< would be the stop).
+    t.answer("A2", "Choose 1-2 (empty cancels): ");
     insta::assert_snapshot!("safari_question", t.screen_text());
     t.answer("maybe", "Choose 1-2 (empty cancels): ");
     t.answer("safari", "3... North> ");
@@ -233,7 +235,8 @@ fn a_killed_session_resumes_with_nothing_lost() {
     t.expect("2... North> ");
     insta::assert_snapshot!("resumed", t.screen_text());
     t.answer("a5>", "3. South> ");
-    t.line("A2<#");
+    t.answer("A2<#", "Game over (undo, quit)> ");
+    t.keys(b"\x04");
     assert_eq!(t.wait_exit(), 0);
     assert!(read(&file).ends_with("1. A7>* a6<* 2. A6> a5> 3. A2<# 1-0\n"));
     insta::assert_snapshot!("resumed_check", check(&file));
@@ -295,13 +298,16 @@ fn a_best_of_three_match() {
     insta::assert_snapshot!("match_game_1", t.screen_text());
     t.answer("", "North in game 2 [Ali]: ");
     t.answer("", "1. South> ");
-    // Game 2: South (Bakari) resigns: Ali wins.
-    t.answer("resign", "South in game 3 [Ali]: ");
+    // Game 2: South (Bakari) resigns, once confirmed: Ali wins.
+    t.answer("resign", "Record it? (y/n) [n]: ");
+    t.answer("y", "South in game 3 [Ali]: ");
     t.answer("", "North in game 3 [Bakari]: ");
     t.answer("", "1. South> ");
     // Game 3: North (Bakari) loses on time after South's move.
     t.answer("A5<", "1... North> ");
-    t.line("time");
+    t.answer("time", "Record it? (y/n) [n]: ");
+    t.answer("y", "Game over (undo, quit)> ");
+    t.line("quit");
     assert_eq!(t.wait_exit(), 0);
     insta::assert_snapshot!("match_over", t.screen_text());
     insta::assert_snapshot!("match_file", read(&file));
@@ -358,15 +364,52 @@ fn an_unwritable_file_is_refused_before_the_game_starts() {
 }
 
 #[test]
-fn a_finished_game_is_not_reopened() {
+fn a_finished_game_is_reopened_to_correct_its_end() {
     let (dir, file) = temp();
     let fixture =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/games/short_bao_hamna.bao");
     std::fs::copy(fixture, &file).unwrap();
     let before = read(&file);
+    // Left as it is, it is not changed.
     let out = run_in(dir.path(), &["record", "game.bao"], "");
     insta::assert_snapshot!("finished", out);
     assert_eq!(read(&file), before);
+    // `undo` takes the result back with the ply that ended the game by the rules.
+    let out = run_in(dir.path(), &["record", "game.bao"], "undo\nquit\n");
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    let after = read(&file);
+    assert!(
+        after.ends_with(" *\n") && !after.contains("Termination"),
+        "{after}"
+    );
+    assert!(check(&file).contains("0 errors, 0 warnings"));
+}
+
+#[test]
+fn resign_undone_at_a_terminal() {
+    let (dir, file) = temp();
+    let mut t = Pty::spawn(dir.path(), &["game.bao", "--yes", "--date", "2026.11.29"]);
+    t.expect("1. South> ");
+    t.answer("A7>*", "1... North> ");
+    // The question never swallows a move: `a6<*` drops it and is played.
+    t.answer("resign", "Record it? (y/n) [n]: ");
+    t.answer("a6<*", "2. South> ");
+    t.answer("resign", "Record it? (y/n) [n]: ");
+    t.answer("y", "Game over (undo, quit)> ");
+    assert!(
+        read(&file).ends_with("\n\n1. A7>* a6<* 0-1\n"),
+        "{}",
+        read(&file)
+    );
+    t.answer("undo", "2. South> ");
+    insta::assert_snapshot!("resign_undone", t.screen_text());
+    assert!(
+        read(&file).ends_with("\n\n1. A7>* a6<* *\n"),
+        "{}",
+        read(&file)
+    );
+    t.line("quit");
+    assert_eq!(t.wait_exit(), 0);
 }
 
 #[test]
@@ -388,7 +431,7 @@ fn commands_that_cannot_apply_say_why_and_change_nothing() {
             "Bakari",
         ],
         "undo\n!\ndraw\nresign east\ntag Result 1-0\ntag South Chris\n$300\ncomment {x}\nlegal\n\
-         A6\n\nA6\n9\n>\n",
+         A6\n\n9\n>\nA6>\n",
     );
     insta::assert_snapshot!("refusals", out);
     assert!(read(&file).ends_with("[Match \"M\"]\n[Game \"1\"]\n\n1. A6>* *\n"));
@@ -433,4 +476,210 @@ fn comments_around_the_games_are_kept() {
         "{text}"
     );
     assert!(check(&file).contains("0 errors, 0 warnings"));
+}
+
+/// The main-line moves of a record's text, without numbers, annotations, glyphs or result.
+fn moves_of(text: &str) -> Vec<String> {
+    let movetext = text.split("\n\n").nth(1).expect("a movetext");
+    let mut depth = 0usize;
+    let mut out = Vec::new();
+    for word in movetext.split_whitespace() {
+        if word.starts_with('[') {
+            depth += 1;
+        }
+        let inside = depth > 0;
+        if word.ends_with(']') {
+            depth = depth.saturating_sub(1);
+        }
+        let is_number = word.ends_with('.') && word.starts_with(|c: char| c.is_ascii_digit());
+        let is_result = ["1-0", "0-1", "1/2-1/2", "*"].contains(&word);
+        if !inside && !is_number && !is_result {
+            out.push(word.trim_end_matches(['!', '?']).to_owned());
+        }
+    }
+    out
+}
+
+#[test]
+fn a_piped_game_is_recorded_whole_and_nothing_is_asked() {
+    let (dir, file) = temp();
+    let fixture =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/games/preset_kiswahili.bao");
+    let moves = moves_of(&std::fs::read_to_string(fixture).unwrap());
+    assert!(moves.len() > 40, "{moves:?}");
+    let stdin = format!("{}\nquit\n", moves.join("\n"));
+    let out = crate::cmd::output_in(
+        dir.path(),
+        &["record", "game.bao", "--yes", "--date", "2026.11.29"],
+        &stdin,
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!stdout.contains("Choose"), "{stdout}");
+    assert_eq!(moves_of(&read(&file)), moves);
+    assert!(check(&file).contains("0 errors, 0 warnings"));
+}
+
+#[test]
+fn piped_bad_lines_are_refused_one_by_one_and_fail_the_run() {
+    let (dir, file) = temp();
+    let out = run_in(
+        dir.path(),
+        &["record", "game.bao", "--yes", "--date", "2026.11.29"],
+        "xyz\nA9<\nA44\nA4 >\nA6\nA5<*\n$300\nresign east\nA6<* a5>\n!\nA7<*\na5<\nA6<*\na5>\n\
+         A2<\n$14\n??\nquit\n",
+    );
+    insta::assert_snapshot!("piped_bad_lines", out);
+    // Nothing was swallowed: every good line is recorded, the stop at the nyumba (A2<) too.
+    assert!(
+        read(&file).ends_with("\n\n1. A7<* a5< 2. A6<* a5> 3. A2< $14 ?? *\n"),
+        "{}",
+        read(&file)
+    );
+    // The end of the game, then lines after it.
+    let (dir, file) = temp();
+    let out = run_in(
+        dir.path(),
+        &[
+            "record",
+            "game.bao",
+            "--yes",
+            "--date",
+            "2026.11.29",
+            "--position",
+            ENDGAME,
+        ],
+        "A5<\nresign\nb4>\nA6<*\nundo\nb4>\n",
+    );
+    insta::assert_snapshot!("piped_after_the_end", out);
+    assert!(
+        read(&file).ends_with("\n\n1. A5< b4># 0-1\n"),
+        "{}",
+        read(&file)
+    );
+}
+
+#[test]
+fn match_names_the_event_as_bao_new_does() {
+    let (dir, file) = temp();
+    let out = run_in(
+        dir.path(),
+        &[
+            "record",
+            "game.bao",
+            "--yes",
+            "--date",
+            "2026.11.29",
+            "--match",
+            "Club final",
+            "--south",
+            "Ali",
+            "--north",
+            "Bakari",
+        ],
+        "",
+    );
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    let text = read(&file);
+    assert!(text.contains("[Event \"Club final\"]\n"), "{text}");
+    for tag in ["Site", "Round"] {
+        assert!(text.contains(&format!("[{tag} \"?\"]\n")), "{text}");
+    }
+    let (dir, file) = temp();
+    run_in(
+        dir.path(),
+        &["record", "game.bao", "--yes", "--date", "2026.11.29"],
+        "",
+    );
+    let template = run_in(dir.path(), &["new", "--date", "2026.11.29"], "");
+    for tag in ["Event", "Site", "Round", "South", "North"] {
+        let line = format!("[{tag} \"?\"]\n");
+        assert!(
+            read(&file).contains(&line) && template.contains(&line),
+            "{tag}"
+        );
+    }
+}
+
+#[test]
+fn the_manual_page_lists_the_prompt_commands() {
+    let out = crate::cmd::output(&["man", "record"], "");
+    let roff = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(roff.contains(".SH \"PROMPT COMMANDS\""), "{roff}");
+    // Every command of the prompt's table, with its operands.
+    for usage in [
+        "undo",
+        "comment TEXT",
+        "resign [south|north]",
+        "time [south|north]",
+        "draw",
+        "tag NAME [VALUE]",
+        "tags",
+        "board",
+        "legal",
+        "help",
+        "quit",
+    ] {
+        assert!(
+            roff.contains(&format!("\\fB{usage}\\fR\n")),
+            "{usage}: {roff}"
+        );
+    }
+}
+
+/// `bao man record` on a terminal, with `PATH` as given: the screen once it exits.
+fn man_on_a_terminal(path: &str) -> String {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_bao"));
+    cmd.args(["man", "record"])
+        .current_dir(dir.path())
+        .env("PATH", path)
+        .env("MANPAGER", "cat")
+        .env("PAGER", "cat")
+        .env("MANWIDTH", "80")
+        .env("TERM", "xterm")
+        .env("LANG", "C.UTF-8");
+    let mut session = Session::spawn(cmd).expect("bao starts on a pty");
+    session
+        .get_process_mut()
+        .set_window_size(COLS, ROWS)
+        .expect("the window size is set");
+    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    let mut out = Vec::new();
+    if let Ok(found) = session.expect(expectrl::Eof) {
+        out.extend_from_slice(found.as_bytes());
+    }
+    // Bold and underline as a pager without a terminal gets them: `X\bX`, `_\bX`.
+    let text = String::from_utf8_lossy(&out);
+    let mut plain = String::new();
+    for c in text.chars() {
+        if c == '\u{8}' {
+            plain.pop();
+        } else {
+            plain.push(c);
+        }
+    }
+    plain
+}
+
+#[test]
+fn man_to_a_terminal_renders_the_page_or_says_how_to_read_it() {
+    // No `man` on the PATH: the way to read the page, not roff.
+    let empty = tempfile::tempdir().expect("a temporary directory");
+    let text = man_on_a_terminal(&empty.path().display().to_string());
+    assert!(text.contains("man -l -") && !text.contains(".SH"), "{text}");
+    // With `man`, the page rendered: no roff requests, the section heading as text.
+    if Path::new("/usr/bin/man").exists() {
+        let text = man_on_a_terminal("/usr/bin:/bin");
+        assert!(
+            text.contains("PROMPT COMMANDS") && !text.contains(".SH"),
+            "{text}"
+        );
+    }
 }

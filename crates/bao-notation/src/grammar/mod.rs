@@ -22,7 +22,7 @@ use movetext::Frame;
 use tags::TagSection;
 
 pub use movetext::MAX_VARIATION_DEPTH;
-pub use tags::KNOWN_TAGS;
+pub use tags::{is_tag_name, KNOWN_TAGS};
 
 /// A word as a message shows it: at most `MAX` bytes of it, then `…`.
 fn shown(word: &str) -> String {

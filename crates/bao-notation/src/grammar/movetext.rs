@@ -335,6 +335,16 @@ impl<'s> Parser<'s> {
             }
         } else if looks_like_move(word) {
             self.slow_move(v, run, stack, start, we);
+        } else if is_move_suffix(word) && self.follows_a_word(start) {
+            // `A4 >`: the sign (or `*`, `+`) of the move before, written apart from it.
+            run.pending = None;
+            self.err_help(
+                SyntaxCode::UnexpectedToken,
+                Span::new(start, we),
+                format!("unexpected `{}`: no space inside a move", shown(word)),
+                "apart from its move",
+                "write the sign and the suffixes right after the pit, without a space: A4>, A6<*",
+            );
         } else {
             run.pending = None;
             self.err_help(
@@ -346,6 +356,17 @@ impl<'s> Parser<'s> {
             );
         }
         Step::Next
+    }
+
+    /// Whether the word at `start` follows another word after blanks on the same line
+    /// (as a sign written apart from its move does).
+    fn follows_a_word(&self, start: usize) -> bool {
+        let before = self.src[..start].trim_end_matches([' ', '\t']);
+        before.len() < start
+            && before
+                .as_bytes()
+                .last()
+                .is_some_and(|b| b.is_ascii_alphanumeric())
     }
 
     /// A result word: the end of the game, or a defect inside a variation.
@@ -634,4 +655,13 @@ pub(super) fn give_move<V: Visitor>(v: &mut V, stack: &mut [Frame], m: MoveRead)
 /// The length of the move part of a word (without a trailing glyph).
 fn token_len(word: &str) -> usize {
     word.trim_end_matches(['!', '?']).len()
+}
+
+/// Whether a word is made of what follows a pit in a move token only: a sign (`<`, `>`),
+/// `*`, `+`, `#` (`>`, `<*`, `*`).
+fn is_move_suffix(word: &str) -> bool {
+    !word.is_empty()
+        && word
+            .bytes()
+            .all(|b| matches!(b, b'<' | b'>' | b'*' | b'+' | b'#'))
 }

@@ -30,6 +30,20 @@ pub const KNOWN_TAGS: &[&str] = &[
     "Directions",
 ];
 
+/// Whether `name` is a tag name as the record format writes one: an ASCII letter, then
+/// letters, digits and `_`.
+///
+/// ```
+/// use bao_notation::is_tag_name;
+///
+/// assert!(is_tag_name("Event") && is_tag_name("White_Elo2"));
+/// assert!(!is_tag_name("") && !is_tag_name("2nd") && !is_tag_name("Club night"));
+/// ```
+#[must_use]
+pub fn is_tag_name(name: &str) -> bool {
+    !name.is_empty() && tag_name_len(name.as_bytes()) == name.len()
+}
+
 /// The index of `Position` in [`KNOWN_TAGS`].
 const POSITION: usize = 8;
 

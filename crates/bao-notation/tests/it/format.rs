@@ -72,7 +72,7 @@ fn dialects_become_canonical() {
 #[test]
 fn glyphs_attach_and_other_nags_follow_the_annotation() {
     let out = fmt("1. A6<* $14 ! [xa5:3 A6] $3 *");
-    assert_eq!(out, "1. A6<* [xa5:3 A6] $14 $1 $3 *\n");
+    assert_eq!(out, "1. A6<* [xa5:3 A6] $14 ! !! *\n");
 }
 
 #[test]

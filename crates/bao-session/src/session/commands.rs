@@ -3,13 +3,15 @@
 use std::sync::Arc;
 
 use bao_core::Side;
-use bao_notation::{write_record, Comment, Element, GameResult, Nag, Spanned, Tag, WriteOptions};
+use bao_notation::{
+    is_tag_name, write_record, Comment, Element, GameResult, Nag, Spanned, Tag, WriteOptions,
+};
 use bao_validate::{check_text, CheckOptions};
 
-use super::{result_of, Session};
+use super::{result_of, Asking, Session, Stage};
 use crate::command::{self, Command, Help, Parsed};
 use crate::error::SessionError;
-use crate::reply::{Ending, Refusal, Reply};
+use crate::reply::{AnswerProblem, Confirm, Ending, Refusal, Reply};
 
 /// Tags the session keeps for itself: they cannot be set with `tag`.
 const OWN_TAGS: [&str; 8] = [
@@ -54,7 +56,13 @@ impl Session {
             Parsed::NotACommand if Nag::from_glyph(line).is_some() || line.starts_with('$') => {
                 self.glyph(line, out)
             }
-            Parsed::NotACommand => self.try_move(line, out),
+            Parsed::NotACommand => match self.written_result() {
+                Some(result) if matches!(self.stage, Stage::Finished) => {
+                    out.push(Reply::Refused(Refusal::GameOver { result }));
+                    Ok(())
+                }
+                _ => self.try_move(line, out),
+            },
         }
     }
 
@@ -64,6 +72,16 @@ impl Session {
         command: Command,
         out: &mut Vec<Reply>,
     ) -> Result<(), SessionError> {
+        if let (Stage::Finished, Some(result)) = (&self.stage, self.written_result()) {
+            match command {
+                Command::Undo => return self.undo_result(out),
+                Command::Resign { .. } | Command::Time { .. } | Command::Draw | Command::Legal => {
+                    out.push(Reply::Refused(Refusal::GameOver { result }));
+                    return Ok(());
+                }
+                _ => {}
+            }
+        }
         let reply = match command {
             Command::Undo => return self.undo(out),
             Command::Comment { text } => return self.comment(text.trim(), out),
@@ -95,6 +113,8 @@ impl Session {
     }
 
     /// Takes back the last ply of the current game (and what follows it in the movetext).
+    /// At the start of a match's next game, before its first ply, the game is removed and
+    /// the result of the game before is taken back.
     pub(super) fn undo(&mut self, out: &mut Vec<Reply>) -> Result<(), SessionError> {
         let game = self.game_mut();
         let Some(at) = game
@@ -102,6 +122,12 @@ impl Session {
             .iter()
             .rposition(|e| matches!(e.value, Element::Move(_)))
         else {
+            if self.is_fresh_match_game() {
+                let i = self.current();
+                self.record.games.remove(i);
+                self.live = Some(crate::game::Live::of(self.game())?);
+                return self.undo_result(out);
+            }
             out.push(Reply::Refused(Refusal::NothingToUndo));
             return Ok(());
         };
@@ -137,13 +163,58 @@ impl Session {
         Ok(())
     }
 
+    /// Whether the current game is a match's game after the first, with nothing recorded
+    /// in it yet, following a game of the same match.
+    fn is_fresh_match_game(&self) -> bool {
+        let i = self.current();
+        let game = self.game();
+        let number = game
+            .tag("Game")
+            .and_then(|t| t.value.trim().parse::<usize>().ok());
+        i > 0
+            && number.is_some_and(|n| n > 1)
+            && game.movetext.is_empty()
+            && game.comments.is_empty()
+            && self.record.games[i - 1]
+                .value
+                .tag("Match")
+                .map(|t| t.value.trim())
+                == game.tag("Match").map(|t| t.value.trim())
+    }
+
+    /// `undo` after the end of the current game: its result and Termination are taken
+    /// back; when the rules ended it, its last ply too.
+    pub(super) fn undo_result(&mut self, out: &mut Vec<Reply>) -> Result<(), SessionError> {
+        let Some(result) = self.written_result() else {
+            out.push(Reply::Refused(Refusal::NothingToUndo));
+            return Ok(());
+        };
+        let by_rules = self.live().pos().outcome().is_some();
+        let game = self.game_mut();
+        game.result = Some(Spanned::bare(GameResult::Unknown));
+        game.tags.retain(|t| t.value.name.value != "Termination");
+        if let Some(t) = game
+            .tags
+            .iter_mut()
+            .find(|t| t.value.name.value == "Result")
+        {
+            GameResult::Unknown
+                .as_str()
+                .clone_into(&mut t.value.value.value);
+        }
+        self.stage = Stage::Moves;
+        if by_rules {
+            out.push(Reply::ResultTakenBack { result });
+            return self.undo(out);
+        }
+        self.save()?;
+        out.push(Reply::ResultTakenBack { result });
+        out.push(self.board());
+        Ok(())
+    }
+
     pub(super) fn glyph(&mut self, text: &str, out: &mut Vec<Reply>) -> Result<(), SessionError> {
-        let nag = Nag::from_glyph(text).or_else(|| {
-            text.strip_prefix('$')
-                .and_then(|n| n.parse::<u8>().ok())
-                .map(Nag)
-        });
-        let Some(nag) = nag else {
+        let Some(nag) = Nag::parse_word(text) else {
             out.push(Reply::Refused(Refusal::NoGlyph {
                 text: text.to_owned(),
             }));
@@ -172,7 +243,8 @@ impl Session {
         Ok(())
     }
 
-    /// `resign [side]` or `time [side]`: that side loses outside the rules.
+    /// `resign [side]` or `time [side]`: that side loses outside the rules (once
+    /// confirmed, where the session may ask).
     pub(super) fn loss(
         &mut self,
         side: Option<Side>,
@@ -180,8 +252,14 @@ impl Session {
         out: &mut Vec<Reply>,
     ) -> Result<(), SessionError> {
         let side = side.unwrap_or_else(|| self.live().pos().to_move());
-        self.finish(result_of(Some(side.opponent())), ending, out)?;
-        self.after_game(out)
+        self.end(
+            Confirm {
+                ending,
+                result: result_of(Some(side.opponent())),
+                loser: Some(side),
+            },
+            out,
+        )
     }
 
     pub(super) fn draw(&mut self, out: &mut Vec<Reply>) -> Result<(), SessionError> {
@@ -189,8 +267,55 @@ impl Session {
             out.push(Reply::Refused(Refusal::NoDraws));
             return Ok(());
         }
-        self.finish(GameResult::Draw, Ending::Agreement, out)?;
+        self.end(
+            Confirm {
+                ending: Ending::Agreement,
+                result: GameResult::Draw,
+                loser: None,
+            },
+            out,
+        )
+    }
+
+    /// An ending outside the rules: asked to be confirmed where the session may ask,
+    /// written at once otherwise.
+    fn end(&mut self, end: Confirm, out: &mut Vec<Reply>) -> Result<(), SessionError> {
+        if self.options.asking == Asking::Ask {
+            out.push(Reply::Confirm(end));
+            self.stage = Stage::Confirming(end);
+            return Ok(());
+        }
+        self.finish(end.result, end.ending, out)?;
         self.after_game(out)
+    }
+
+    /// The answer to an ending's confirmation.
+    pub(super) fn confirm(
+        &mut self,
+        answer: &str,
+        out: &mut Vec<Reply>,
+    ) -> Result<(), SessionError> {
+        let Stage::Confirming(end) = &self.stage else {
+            return Ok(());
+        };
+        let end = *end;
+        match answer.trim().to_ascii_lowercase().as_str() {
+            "y" | "yes" => {
+                self.stage = Stage::Moves;
+                self.finish(end.result, end.ending, out)?;
+                self.after_game(out)
+            }
+            "" | "n" | "no" => {
+                self.stage = Stage::Moves;
+                out.push(Reply::NotConfirmed);
+                Ok(())
+            }
+            _ if self.drop_question(answer, out)? => Ok(()),
+            _ => {
+                out.push(Reply::BadAnswer(AnswerProblem::YesOrNo));
+                Ok(())
+            }
+        }
     }
 
     pub(super) fn set_tag(
@@ -200,9 +325,7 @@ impl Session {
         out: &mut Vec<Reply>,
     ) -> Result<(), SessionError> {
         let value = value.unwrap_or_default().trim().trim_matches('"');
-        let valid_name = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-        if !valid_name {
+        if !is_tag_name(name) {
             out.push(Reply::Refused(Refusal::TagSyntax));
             return Ok(());
         }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use bao_core::{Move, Sign, Stage as GameStage};
 use bao_notation::{write_record, Element, MoveItem, MoveToken, Spanned, WriteOptions};
-use bao_validate::{check_text, AnyDiagnostic, CheckOptions};
+use bao_validate::{check_text, CheckOptions};
 
 use super::{result_of, Asking, Pending, Session, Stage};
 use crate::error::SessionError;
@@ -13,6 +13,9 @@ use crate::game::read_move;
 use crate::reply::{
     AnswerProblem, Choice, ChoiceOption, Decision, Ending, OptionKind, Played, Refusal, Reply,
 };
+
+/// The name an illegal move's report gives the text it shows: the move as typed.
+pub(crate) const TYPED: &str = "typed";
 
 impl Session {
     /// A line that should be a move.
@@ -38,12 +41,17 @@ impl Session {
 
     /// The validator's diagnostic for a move that is not legal here, as `bao check` would
     /// give it for the record with that move appended, and the legal moves.
+    ///
+    /// The report is shown against the move as typed, with its move number (`12... a6<`,
+    /// named [`TYPED`]), not against a line of a record file that holds no such move.
     pub(super) fn explain_illegal(&self, item: &MoveItem, out: &mut Vec<Reply>) {
         let mut record = self.record.clone();
+        // The move alone (its glyphs would follow it in the text).
+        let mut typed = item.clone();
+        typed.number = None;
+        typed.nags.clear();
         if let Some(g) = record.games.get_mut(self.current()) {
-            g.value
-                .movetext
-                .push(Spanned::bare(Element::Move(item.clone())));
+            g.value.movetext.push(Spanned::bare(Element::Move(typed)));
         }
         let before = write_record(&self.record, &WriteOptions::default());
         let text = write_record(&record, &WriteOptions::default());
@@ -52,12 +60,29 @@ impl Session {
             .zip(text.bytes())
             .take_while(|(a, b)| a == b)
             .count();
-        let mut report = check_text(&self.name, Arc::from(text), &CheckOptions::default());
-        report
-            .diagnostics
-            .retain(|d: &AnyDiagnostic| d.span().is_some_and(|s| s.start >= from));
-        report.stats.errors = report.diagnostics.iter().filter(|d| d.is_error()).count();
-        report.stats.warnings = report.diagnostics.len() - report.stats.errors;
+        let tail = before
+            .bytes()
+            .rev()
+            .zip(text.bytes().rev())
+            .take_while(|(a, b)| a == b)
+            .count()
+            .min(before.len() - from);
+        // The text the move added: its move number (the writer's), then the move.
+        let added = &text[from..text.len() - tail];
+        let token = added
+            .trim()
+            .rsplit(char::is_whitespace)
+            .next()
+            .unwrap_or_default();
+        let start = from + added.rfind(token).unwrap_or(0);
+        let range = start..start + token.len();
+        let report = check_text(&self.name, Arc::from(text), &CheckOptions::default());
+        let (turn, side) = (self.live().turn(), self.live().pos().to_move());
+        let head = match side {
+            bao_core::Side::South => format!("{turn}. "),
+            bao_core::Side::North => format!("{turn}... "),
+        };
+        let report = report.excerpt(TYPED, &head, range);
         out.push(Reply::Illegal {
             written: item.token.value,
             report: (!report.diagnostics.is_empty()).then(|| Box::new(report)),
@@ -160,6 +185,7 @@ impl Session {
             return Ok(());
         }
         let lower = a.to_ascii_lowercase();
+        let pending = pending.clone();
         let hit = pending
             .choice
             .options
@@ -173,6 +199,9 @@ impl Session {
             })
             .map(|(_, (_, group))| group.clone());
         let Some(group) = hit else {
+            if self.drop_question(answer, out)? {
+                return Ok(());
+            }
             out.push(Reply::BadAnswer(AnswerProblem::NoSuchOption {
                 count: pending.choice.options.len(),
             }));

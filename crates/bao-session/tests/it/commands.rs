@@ -1,6 +1,10 @@
 //! The prompt commands.
 
-use bao_session::{Command, Ending, Help, Input, MatchChoice, Refusal, Reply, SideName};
+use bao_core::Side;
+use bao_session::{
+    AnswerProblem, Asking, Command, Ending, Help, Input, MatchChoice, Options, Prompt, Refusal,
+    Reply, SideName,
+};
 
 use crate::{checks_clean, defaults, line, move_prompt, read, started, temp};
 
@@ -51,6 +55,31 @@ fn undo_comment_and_glyphs_change_the_file_at_once() {
     ));
     assert!(
         read(&file).ends_with("\n\n1. A7>*!? $14 {a  quiet start} {braced} *\n"),
+        "{}",
+        read(&file)
+    );
+    assert!(checks_clean(&file));
+}
+
+#[test]
+fn glyphs_are_saved_in_order_as_typed() {
+    let (_dir, file) = temp();
+    let (mut s, _) = started(&file, defaults());
+    line(&mut s, "A7>*");
+    // Only digits after `$`.
+    for bad in ["$+5", "$ 5", "$-1", "$256"] {
+        assert!(
+            matches!(
+                line(&mut s, bad)[..],
+                [Reply::Refused(Refusal::NoGlyph { .. })]
+            ),
+            "{bad}"
+        );
+    }
+    assert!(matches!(line(&mut s, "$14")[..], [Reply::Marked { .. }]));
+    assert!(matches!(line(&mut s, "??")[..], [Reply::Marked { .. }]));
+    assert!(
+        read(&file).ends_with("\n\n1. A7>* $14 ?? *\n"),
         "{}",
         read(&file)
     );
@@ -111,17 +140,101 @@ fn resign_time_and_draw() {
         line(&mut s, "time south north")[..],
         [Reply::Refused(Refusal::BadSide { command: "time" })]
     ));
-    // North (not to move) loses on time.
+    // North (not to move) loses on time, once confirmed.
     let replies = line(&mut s, "TIME n");
+    let [Reply::Confirm(c)] = &replies[..] else {
+        panic!("{replies:?}");
+    };
+    assert_eq!(
+        (c.ending, c.loser),
+        (Ending::TimeForfeit, Some(Side::North))
+    );
+    assert!(matches!(s.prompt(), Some(Prompt::Confirm(_))));
+    assert!(matches!(
+        line(&mut s, "maybe")[..],
+        [Reply::BadAnswer(AnswerProblem::YesOrNo)]
+    ));
+    let replies = line(&mut s, "y");
     let [Reply::GameOver(over), Reply::Saved] = &replies[..] else {
         panic!("{replies:?}");
     };
     assert_eq!(over.ending, Ending::TimeForfeit);
     assert_eq!(over.result.to_string(), "1-0");
-    assert!(s.prompt().is_none());
+    assert!(matches!(s.prompt(), Some(Prompt::Finished { .. })));
     let text = read(&file);
     assert!(text.contains("[Termination \"time_forfeit\"]") && text.ends_with("\n\n1-0\n"));
     assert!(checks_clean(&file));
+    // After the end a move is refused; `undo` takes the result back.
+    let replies = line(&mut s, "A6>*");
+    assert!(
+        matches!(replies[..], [Reply::Refused(Refusal::GameOver { .. })]),
+        "{replies:?}"
+    );
+    let replies = line(&mut s, "undo");
+    assert!(
+        matches!(
+            replies[..],
+            [Reply::ResultTakenBack { .. }, Reply::Board(_)]
+        ),
+        "{replies:?}"
+    );
+    let text = read(&file);
+    assert!(
+        !text.contains("Termination") && text.ends_with("\n\n*\n"),
+        "{text}"
+    );
+    assert_eq!(move_prompt(&s), "1. South");
+    assert!(checks_clean(&file));
+}
+
+#[test]
+fn an_ending_asked_to_be_confirmed_never_swallows_a_move() {
+    let (_dir, file) = temp();
+    let (mut s, _) = started(&file, defaults());
+    // `n` (or an empty line) says no.
+    assert!(matches!(line(&mut s, "resign")[..], [Reply::Confirm(_)]));
+    assert!(matches!(line(&mut s, "")[..], [Reply::NotConfirmed]));
+    // A move given at the question drops it and is played.
+    assert!(matches!(line(&mut s, "resign")[..], [Reply::Confirm(_)]));
+    let replies = line(&mut s, "A6>*");
+    assert!(
+        matches!(
+            &replies[..],
+            [Reply::QuestionDropped { line }, Reply::Played(_), Reply::Board(_)] if line == "A6>*"
+        ),
+        "{replies:?}"
+    );
+    // So is a command.
+    assert!(matches!(line(&mut s, "time")[..], [Reply::Confirm(_)]));
+    let replies = line(&mut s, "undo");
+    assert!(
+        matches!(
+            &replies[..],
+            [
+                Reply::QuestionDropped { .. },
+                Reply::TookBack(_),
+                Reply::Board(_)
+            ]
+        ),
+        "{replies:?}"
+    );
+    assert!(read(&file).ends_with("\n\n*\n"));
+}
+
+#[test]
+fn a_session_that_may_not_ask_ends_a_game_without_a_question() {
+    let (_dir, file) = temp();
+    let options = Options {
+        asking: Asking::Never,
+        ..defaults()
+    };
+    let (mut s, _) = started(&file, options);
+    let replies = line(&mut s, "resign");
+    assert!(
+        matches!(&replies[..], [Reply::GameOver(o), Reply::Saved] if o.result.to_string() == "0-1"),
+        "{replies:?}"
+    );
+    assert!(read(&file).ends_with("\n\n0-1\n"));
 }
 
 #[test]
@@ -131,6 +244,8 @@ fn a_draw_where_the_rules_know_draws() {
     options.answers.rules = Some("kiswahili endless_move=draw".to_owned());
     let (mut s, _) = started(&file, options);
     let replies = line(&mut s, "draw");
+    assert!(matches!(&replies[..], [Reply::Confirm(c)] if c.loser.is_none()));
+    let replies = line(&mut s, "yes");
     assert!(
         matches!(&replies[..], [Reply::GameOver(o), Reply::Saved] if o.ending == Ending::Agreement),
         "{replies:?}"
@@ -157,11 +272,20 @@ fn commands_may_come_parsed_and_help_comes_from_the_commands() {
             side: Some(SideName::South),
         }))
         .unwrap();
+    assert!(matches!(&replies[..], [Reply::Confirm(_)]), "{replies:?}");
+    let replies = line(&mut s, "y");
     assert!(
         matches!(&replies[..], [Reply::GameOver(o), Reply::Saved] if o.result.to_string() == "0-1")
     );
-    // After the end, commands do nothing.
-    assert!(s.handle(Input::Command(Command::Board)).unwrap().is_empty());
+    // After the end, the board is still shown; a move is refused.
+    assert!(matches!(
+        s.handle(Input::Command(Command::Board)).unwrap()[..],
+        [Reply::Board(_)]
+    ));
+    assert!(matches!(
+        s.handle(Input::Command(Command::Legal)).unwrap()[..],
+        [Reply::Refused(Refusal::GameOver { .. })]
+    ));
     assert!(read(&file).ends_with("\n\n{from a button} 0-1\n"));
 }
 
@@ -173,7 +297,7 @@ fn a_tag_change_the_validator_objects_to_is_refused() {
          [Match \"M\"]\n[Game \"1\"]\n\n0-1\n\n\
          [South \"Bakari\"]\n[North \"Ali\"]\n[Result \"*\"]\n[Match \"M\"]\n[Game \"2\"]\n\n*\n";
     std::fs::write(&file, text).unwrap();
-    let (mut s, replies) = started(&file, bao_session::Options::default());
+    let (mut s, replies) = started(&file, Options::default());
     assert!(matches!(
         replies[..],
         [Reply::Resuming { ply: 0 }, Reply::Board(_)]

@@ -1,8 +1,6 @@
 //! Opening, resuming and leaving: what is on disk when.
 
-use bao_session::{
-    Input, Left, OpenError, Options, Prompt, Question, Reply, Session, SessionError,
-};
+use bao_session::{Input, Left, OpenError, Options, Prompt, Question, Reply, Session};
 
 use crate::{checks_clean, defaults, line, move_prompt, read, started, temp, ENDGAME};
 
@@ -35,23 +33,78 @@ fn a_game_the_rules_ended_gets_its_result_on_resuming() {
         format!("[Position \"{ENDGAME}\"]\n\n1. A5< b4># *\n"),
     )
     .unwrap();
-    let (s, replies) = started(&file, Options::default());
+    let (mut s, replies) = started(&file, Options::default());
     assert!(
         matches!(&replies[..], [Reply::GameOver(o), Reply::Saved] if o.result.to_string() == "0-1"),
         "{replies:?}"
     );
-    assert!(s.prompt().is_none());
+    assert!(matches!(s.prompt(), Some(Prompt::Finished { .. })));
     assert!(read(&file).ends_with("\n\n1. A5< b4># 0-1\n"));
+    // `undo` takes back the result and the ply that ended the game by the rules.
+    let replies = line(&mut s, "undo");
+    assert!(
+        matches!(
+            &replies[..],
+            [Reply::ResultTakenBack { .. }, Reply::TookBack(t), Reply::Board(_)] if t.to_string() == "b4>#"
+        ),
+        "{replies:?}"
+    );
+    let text = read(&file);
+    assert!(
+        text.ends_with("\n\n1. A5< *\n") && !text.contains("Termination"),
+        "{text}"
+    );
+    assert_eq!(move_prompt(&s), "1... North");
+    assert!(checks_clean(&file));
 }
 
 #[test]
-fn finished_games_are_not_reopened_but_a_match_goes_on() {
+fn a_finished_game_is_reopened_and_a_match_goes_on() {
     let (_dir, file) = temp();
-    let finished = "[Result \"1-0\"]\n[Termination \"resignation\"]\n\n1-0\n";
+    let finished = "[Result \"1-0\"]\n[Termination \"resignation\"]\n\n1. A6>* 1-0\n";
     std::fs::write(&file, finished).unwrap();
-    let mut s = Session::open(&file, Options::default()).unwrap();
-    assert!(matches!(s.start(), Err(SessionError::FinishedGamesOnly)));
+    let (mut s, replies) = started(&file, Options::default());
+    assert!(
+        matches!(
+            &replies[..],
+            [Reply::Reopened(r), Reply::Board(_)] if r.game == 1 && r.games == 1 && r.plies == 1
+        ),
+        "{replies:?}"
+    );
+    assert!(matches!(s.prompt(), Some(Prompt::Finished { .. })));
+    // Leaving changes nothing.
+    let replies = s.handle(Input::Leave).unwrap();
+    assert!(matches!(replies[..], [Reply::Left(Left::Finished { .. })]));
     assert_eq!(read(&file), finished);
+
+    // Of several games, the last is reopened; `undo` takes its result back, and the game
+    // goes on.
+    let two = format!("[Result \"0-1\"]\n[Termination \"resignation\"]\n\n0-1\n\n{finished}");
+    std::fs::write(&file, &two).unwrap();
+    let (mut s, replies) = started(&file, Options::default());
+    assert!(
+        matches!(&replies[..], [Reply::Reopened(r), Reply::Board(_)] if r.game == 2 && r.games == 2),
+        "{replies:?}"
+    );
+    let replies = line(&mut s, "u");
+    assert!(
+        matches!(
+            replies[..],
+            [Reply::ResultTakenBack { .. }, Reply::Board(_)]
+        ),
+        "{replies:?}"
+    );
+    line(&mut s, "a6<*");
+    let text = read(&file);
+    assert!(
+        text.starts_with("[Result \"0-1\"]\n[Termination \"resignation\"]\n\n0-1\n\n"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("[Result \"*\"]\n\n1. A6>* a6<* *\n"),
+        "{text}"
+    );
+    assert!(checks_clean(&file));
 
     std::fs::write(
         &file,
@@ -71,6 +124,22 @@ fn finished_games_are_not_reopened_but_a_match_goes_on() {
             ..
         })
     ));
+    // `undo` at the next game's question takes back the last game's result.
+    let mut s2 = Session::open(&file, Options::default()).unwrap();
+    s2.start().unwrap();
+    let replies = line(&mut s2, "undo");
+    assert!(
+        matches!(
+            replies[..],
+            [Reply::ResultTakenBack { .. }, Reply::Board(_)]
+        ),
+        "{replies:?}"
+    );
+    assert!(
+        read(&file).ends_with("[Game \"1\"]\n\n*\n"),
+        "{}",
+        read(&file)
+    );
     // Leaving before the next game is written leaves the file alone.
     let replies = s.handle(Input::Leave).unwrap();
     assert!(matches!(replies[..], [Reply::Left(Left::NothingWritten)]));
@@ -104,9 +173,11 @@ fn a_match_of_three_games() {
         "{replies:?}"
     );
     line(&mut s, "resign");
+    line(&mut s, "y");
     let replies = line(&mut s, "A5<");
     assert!(matches!(replies[..], [Reply::Played(_), Reply::Board(_)]));
-    let replies = line(&mut s, "time");
+    line(&mut s, "time");
+    let replies = line(&mut s, "y");
     let [Reply::GameOver(_), Reply::MatchOver(score)] = &replies[..] else {
         panic!("{replies:?}");
     };
@@ -116,7 +187,7 @@ fn a_match_of_three_games() {
         score.score,
         [("Ali".to_owned(), 2), ("Bakari".to_owned(), 1)]
     );
-    assert!(s.prompt().is_none());
+    assert!(matches!(s.prompt(), Some(Prompt::Finished { .. })));
     assert!(checks_clean(&file));
 }
 
@@ -174,4 +245,34 @@ fn comments_around_the_games_are_kept() {
     let text = read(&file);
     assert!(text.starts_with("{club notes}\n[Event"), "{text}");
     assert!(text.ends_with("\n\n1. A6>* *\n"), "{text}");
+}
+
+#[test]
+fn undo_before_the_first_ply_of_a_match_game_goes_back_to_the_game_before() {
+    let (_dir, file) = temp();
+    let game_1 = "[South \"Ali\"]\n[North \"Bakari\"]\n[Result \"0-1\"]\n\
+                  [Termination \"resignation\"]\n[Match \"M\"]\n[Game \"1\"]\n\n1. A6>* 0-1\n";
+    let text = format!(
+        "{game_1}\n[South \"Bakari\"]\n[North \"Ali\"]\n[Result \"*\"]\n[Match \"M\"]\n\
+         [Game \"2\"]\n\n*\n"
+    );
+    std::fs::write(&file, text).unwrap();
+    let options = Options {
+        asking: bao_session::Asking::Never,
+        ..Options::default()
+    };
+    let (mut s, _) = started(&file, options);
+    let replies = line(&mut s, "undo");
+    assert!(
+        matches!(
+            replies[..],
+            [Reply::ResultTakenBack { .. }, Reply::Board(_)]
+        ),
+        "{replies:?}"
+    );
+    assert_eq!(move_prompt(&s), "1... North");
+    let text = read(&file);
+    assert!(!text.contains("[Game \"2\"]"), "{text}");
+    assert!(text.ends_with("[Game \"1\"]\n\n1. A6>* *\n"), "{text}");
+    assert!(checks_clean(&file));
 }

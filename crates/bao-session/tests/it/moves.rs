@@ -1,6 +1,8 @@
 //! Moves: played, refused, completed by a question.
 
-use bao_session::{AnswerProblem, Asking, Decision, Input, OptionKind, Prompt, Refusal, Reply};
+use bao_session::{
+    AnswerProblem, Asking, Decision, Input, Left, OptionKind, Prompt, Refusal, Reply,
+};
 
 use crate::{checks_clean, defaults, line, move_prompt, read, started, temp, ENDGAME};
 
@@ -42,6 +44,31 @@ fn an_illegal_move_gets_the_validators_diagnostic_and_the_legal_moves() {
     assert_eq!(legal, ["a6<*", "a6>*", "a7<*", "a7>*"]);
     assert_eq!(read(&file), before);
     assert_eq!(move_prompt(&s), "1... North");
+    // The report is about the move as typed, numbered as its side's move, not about a
+    // line of the file.
+    assert_eq!(report.name, "typed");
+    assert_eq!(&*report.text, "1... a5");
+    assert_eq!(report.stats.errors, 1);
+    line(&mut s, "a6<*");
+    let replies = line(&mut s, "A1<*");
+    let [Reply::Illegal {
+        report: Some(report),
+        ..
+    }, Reply::Legal(_)] = &replies[..]
+    else {
+        panic!("{replies:?}");
+    };
+    assert_eq!(&*report.text, "2. A1<*");
+    // Glyphs typed with the move change nothing of it.
+    let replies = line(&mut s, "A1<* !? $14");
+    let [Reply::Illegal {
+        report: Some(report),
+        ..
+    }, Reply::Legal(_)] = &replies[..]
+    else {
+        panic!("{replies:?}");
+    };
+    assert_eq!(&*report.text, "2. A1<*");
 }
 
 #[test]
@@ -53,6 +80,18 @@ fn lines_that_are_no_move_are_refused() {
         line(&mut s, "xyz")[..],
         [Reply::Refused(Refusal::NotAMove { .. })]
     ));
+    // Typos get words about what is wrong, the words `bao check` gives them.
+    for (typed, words) in [
+        ("A9<", "there is no pit A9"),
+        ("A44", "there is no pit A44"),
+        ("A4 >", "no space inside a move"),
+    ] {
+        let replies = line(&mut s, typed);
+        assert!(
+            matches!(&replies[..], [Reply::Refused(Refusal::NotAMove { why, .. })] if why.contains(words)),
+            "{typed}: {replies:?}"
+        );
+    }
     assert!(matches!(
         line(&mut s, "A6<* a5>")[..],
         [Reply::Refused(Refusal::NotOneMove { .. })]
@@ -98,17 +137,71 @@ fn which_kichwa_then_stop_or_safari() {
     assert!(matches!(replies[..], [Reply::Played(_), Reply::Board(_)]));
     line(&mut s, "A6<*");
     line(&mut s, "a5>");
+    // With its sign, A2< names the stop at the nyumba: no question.
     let replies = line(&mut s, "A2<");
+    assert!(
+        matches!(replies[..], [Reply::Played(_), Reply::Board(_)]),
+        "{replies:?}"
+    );
+    assert!(read(&file).ends_with("\n\n1. A7<* a5< 2. A6<* a5> 3. A2< *\n"));
+    line(&mut s, "undo");
+    // A bare pit leaves stop or safari open (A2 has one direction here).
+    let replies = line(&mut s, "A2");
     let [Reply::Choice(choice)] = &replies[..] else {
         panic!("{replies:?}");
     };
     assert_eq!(choice.decision, Decision::Safari);
-    // Another move is no answer; the move itself is one (in any case).
-    line(&mut s, "A3<");
-    assert!(matches!(s.prompt(), Some(Prompt::Choice { .. })));
+    // The move itself is an answer (in any case).
     line(&mut s, "a2<+");
     assert!(read(&file).ends_with("\n\n1. A7<* a5< 2. A6<* a5> 3. A2<+ *\n"));
     assert!(checks_clean(&file));
+}
+
+#[test]
+fn a_question_never_swallows_a_move_or_a_command() {
+    let (_dir, file) = temp();
+    let (mut s, _) = started(&file, defaults());
+    let replies = line(&mut s, "A6");
+    assert!(matches!(&replies[..], [Reply::Choice(c)] if c.decision == Decision::Direction));
+    // A move that is no option drops the question and is taken as typed.
+    let replies = line(&mut s, "A7>*");
+    assert!(
+        matches!(
+            &replies[..],
+            [Reply::QuestionDropped { line }, Reply::Played(_), Reply::Board(_)] if line == "A7>*"
+        ),
+        "{replies:?}"
+    );
+    // So is a command (and an illegal move, refused as at the move prompt).
+    line(&mut s, "a6");
+    let replies = line(&mut s, "quit");
+    assert!(
+        matches!(
+            replies[..],
+            [
+                Reply::QuestionDropped { .. },
+                Reply::Left(Left::Saved { plies: 1 })
+            ]
+        ),
+        "{replies:?}"
+    );
+    assert!(read(&file).ends_with("\n\n1. A7>* *\n"));
+    let (mut s, _) = started(&file, defaults());
+    line(&mut s, "a6");
+    let replies = line(&mut s, "b8<");
+    assert!(
+        matches!(
+            replies[..],
+            [
+                Reply::QuestionDropped { .. },
+                Reply::Illegal { .. },
+                Reply::Legal(_)
+            ]
+        ),
+        "{replies:?}"
+    );
+    assert!(replies.iter().any(Reply::rejects_line));
+    assert!(read(&file).ends_with("\n\n1. A7>* *\n"));
 }
 
 #[test]
@@ -147,7 +240,7 @@ fn a_session_that_may_not_ask_refuses_a_move_with_a_decision_open() {
 }
 
 #[test]
-fn a_move_that_ends_the_game_writes_the_result_and_ends_the_session() {
+fn a_move_that_ends_the_game_writes_the_result_and_stays_for_undo() {
     let (_dir, file) = temp();
     let mut options = defaults();
     options.answers.position = Some(ENDGAME.to_owned());
@@ -160,7 +253,7 @@ fn a_move_that_ends_the_game_writes_the_result_and_ends_the_session() {
     assert!(played.trace.outcome.is_some());
     assert_eq!(over.result.to_string(), "0-1");
     assert_eq!(over.ending.tag_value(), "bao_hamna");
-    assert!(s.prompt().is_none());
+    assert!(matches!(s.prompt(), Some(Prompt::Finished { .. })));
     let text = read(&file);
     assert!(text.ends_with("\n\n1. A5< b4># 0-1\n"), "{text}");
     assert!(text.contains("[Termination \"bao_hamna\"]"), "{text}");

@@ -25,7 +25,8 @@ fn each_question_waits_for_its_answer_and_checks_it() {
     };
     let (mut s, replies) = started(&file, options);
     assert!(matches!(replies[..], [Reply::NewRecord]));
-    assert_eq!(question(&s), (Question::Event, "Casual game".to_owned()));
+    // The defaults are those of `bao new`.
+    assert_eq!(question(&s), (Question::Event, "?".to_owned()));
     assert!(line(&mut s, "Club night").is_empty());
     assert_eq!(question(&s).0, Question::Site);
     line(&mut s, "");
@@ -37,8 +38,11 @@ fn each_question_waits_for_its_answer_and_checks_it() {
     ));
     assert_eq!(question(&s).0, Question::Date);
     line(&mut s, "2026.11.??");
-    line(&mut s, "");
+    assert_eq!(question(&s), (Question::Round, "?".to_owned()));
+    line(&mut s, "1");
+    assert_eq!(question(&s), (Question::South, "?".to_owned()));
     line(&mut s, "Ali");
+    assert_eq!(question(&s), (Question::North, "?".to_owned()));
     line(&mut s, "Bakari");
     assert_eq!(question(&s), (Question::RuleSet, "kiswahili".to_owned()));
     let replies = line(&mut s, "chess");
@@ -129,8 +133,31 @@ fn a_session_that_may_not_ask_takes_every_default() {
     ));
     assert_eq!(move_prompt(&s), "1. South");
     let text = read(&file);
-    assert!(text.contains("[Event \"Casual game\"]\n"), "{text}");
-    assert!(text.contains("[South \"Player 1\"]\n"), "{text}");
+    for tag in ["Event", "Site", "Round", "South", "North"] {
+        assert!(text.contains(&format!("[{tag} \"?\"]\n")), "{tag}: {text}");
+    }
+}
+
+#[test]
+fn a_match_named_beforehand_names_the_event() {
+    let (_dir, file) = temp();
+    let mut options = defaults();
+    options.answers.matches = MatchChoice::Named("Club final".to_owned());
+    options.answers.south = Some("Ali".to_owned());
+    options.answers.north = Some("Bakari".to_owned());
+    started(&file, options);
+    let text = read(&file);
+    assert!(text.contains("[Event \"Club final\"]\n"), "{text}");
+    assert!(text.contains("[Match \"Club final\"]\n"), "{text}");
+    // An event given is kept.
+    let (_dir, file) = temp();
+    let mut options = defaults();
+    options.answers.matches = MatchChoice::Named("Club final".to_owned());
+    options.answers.event = Some("Lamu cup".to_owned());
+    options.answers.south = Some("Ali".to_owned());
+    options.answers.north = Some("Bakari".to_owned());
+    started(&file, options);
+    assert!(read(&file).contains("[Event \"Lamu cup\"]\n"));
 }
 
 #[test]
@@ -197,7 +224,8 @@ fn the_players_of_a_match_game_change_seats_by_default() {
         matches: MatchChoice::Named("M".to_owned()),
     };
     let (mut s, _) = started(&file, options);
-    let replies = line(&mut s, "resign");
+    line(&mut s, "resign");
+    let replies = line(&mut s, "y");
     assert!(
         matches!(
             &replies[..],
@@ -214,4 +242,42 @@ fn the_players_of_a_match_game_change_seats_by_default() {
     line(&mut s, "");
     assert_eq!(move_prompt(&s), "1. South");
     assert!(read(&file).contains("[South \"Chris\"]\n[North \"Bakari\"]"));
+}
+
+#[test]
+fn a_move_at_a_tag_question_takes_the_defaults_and_is_played() {
+    let (_dir, file) = temp();
+    let options = Options {
+        today: "2026.11.29".to_owned(),
+        ..Options::default()
+    };
+    let (mut s, _) = started(&file, options.clone());
+    line(&mut s, "Club night");
+    let replies = line(&mut s, "A6>*");
+    assert!(
+        matches!(
+            &replies[..],
+            [Reply::Recording, Reply::Board(_), Reply::QuestionDropped { line }, Reply::Played(_), Reply::Board(_)]
+                if line == "A6>*"
+        ),
+        "{replies:?}"
+    );
+    let text = read(&file);
+    assert!(
+        text.contains("[Event \"Club night\"]\n[Site \"?\"]"),
+        "{text}"
+    );
+    assert!(text.ends_with("\n\n1. A6>* *\n"), "{text}");
+    // `quit` alone at a question leaves with nothing written; any other text is an answer.
+    let (_dir, file) = temp();
+    let (mut s, _) = started(&file, options);
+    line(&mut s, "Quit smoking club");
+    assert_eq!(question(&s).0, Question::Site);
+    let replies = line(&mut s, "quit");
+    assert!(matches!(
+        replies[..],
+        [Reply::Left(bao_session::Left::NothingWritten)]
+    ));
+    assert!(s.prompt().is_none());
+    assert!(!file.exists());
 }
