@@ -128,7 +128,7 @@ pub fn game_html(
         notes: Vec::new(),
         svg: start_svg,
     });
-    b.line(&game.movetext, main, start, 0, 0, 0)?;
+    b.line(&game.movetext, main, 0, 0)?;
     Ok(page(game, &b))
 }
 
@@ -148,15 +148,13 @@ impl Builder {
         }
     }
 
-    /// Walks a line from `pos`, whose frame is `from`; writes its moves into the list and
-    /// gives every frame of the line its `end`.
+    /// Walks a line as it replayed from the position of frame `from`; writes its moves into
+    /// the list and gives every frame of the line its `end`.
     fn line(
         &mut self,
         elems: &[Spanned<Element>],
         replayed: &ReplayedLine,
-        mut pos: Position,
         from: usize,
-        ply0: usize,
         depth: usize,
     ) -> Result<(), ExportError> {
         if depth > MAX_DEPTH {
@@ -168,9 +166,8 @@ impl Builder {
         let mut cursor = PlyCursor::new(replayed, self.number);
         let mut own: Vec<usize> = Vec::new();
         let mut prev = from;
-        // The frame and position before the line's last move: where a variation branches.
-        let mut branch: Option<(usize, Position, usize)> = None;
-        let mut plies = 0;
+        // The frame before the line's last move: where a variation branches.
+        let mut branch: Option<usize> = None;
         // A North move after anything but South's move gets `N...`.
         let mut interrupted = true;
         for (i, e) in elems.iter().enumerate() {
@@ -181,7 +178,7 @@ impl Builder {
                         "<span class=\"bao-comment\">{}</span> ",
                         escape(&c.text)
                     );
-                    if plies > 0 {
+                    if branch.is_some() {
                         self.nodes[prev].notes.push(c.text.clone());
                     }
                     interrupted = true;
@@ -189,20 +186,20 @@ impl Builder {
                 Element::Variation(v) => {
                     // A variation before any move has no branch point (the validator skips
                     // it too).
-                    if let (Some((at, before, ply)), Some(last)) = (branch, cursor.last()) {
+                    if let (Some(at), Some(last)) = (branch, cursor.last()) {
                         let line = cursor.variation(last, i)?;
                         self.list.push_str("<span class=\"bao-variation\">( ");
-                        self.line(v, line, before, at, ply, depth + 1)?;
+                        self.line(v, line, at, depth + 1)?;
                         self.list.push_str(")</span> ");
                         interrupted = true;
                     }
                 }
                 Element::Move(item) => {
-                    let (_, played) = cursor.next(i, item)?;
+                    let (replayed_ply, played) = cursor.next(i, item)?;
                     let (mv, next, trace) = (played.mv, played.after, &played.trace);
-                    let ply = ply0 + plies + 1;
-                    let side = pos.to_move();
-                    let overlay = Overlay::from_trace(&pos, trace);
+                    let ply = replayed_ply.number;
+                    let side = replayed_ply.mover();
+                    let overlay = Overlay::from_trace(&replayed_ply.before, trace);
                     let text = overlay.move_text().unwrap_or_else(|| mv.to_string());
                     let num = (ply + self.offset).div_ceil(2);
                     let number = match side {
@@ -267,10 +264,8 @@ impl Builder {
                     }
                     self.list.push_str("</button></span> ");
                     own.push(n);
-                    branch = Some((prev, pos, ply - 1));
+                    branch = Some(prev);
                     prev = n;
-                    pos = next;
-                    plies += 1;
                     interrupted = false;
                 }
             }

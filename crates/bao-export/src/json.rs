@@ -15,7 +15,7 @@ use bao_notation::meaning::is_game;
 use bao_notation::{
     Comment, CommentKind, Element, Game, GameResult, MoveItem, MoveToken, Nag, Record, Spanned, Tag,
 };
-use bao_replay::{OpeningProblem, Played, Ply, ReplayedGame, ReplayedLine, Source};
+use bao_replay::{LineEnd, OpeningProblem, Played, Ply, ReplayedGame, ReplayedLine, Source};
 use serde::{Deserialize, Serialize};
 
 use crate::ExportError;
@@ -443,7 +443,7 @@ fn game_json(
     opts: &JsonOptions,
 ) -> Result<GameJson, ExportError> {
     let walker = LineWalker { number, opts };
-    let (moves, end) = walker.line(&game.movetext, main, start, 0, 0)?;
+    let (moves, end) = walker.line(&game.movetext, main, 0)?;
     Ok(GameJson {
         game: number,
         comments: game.comments.iter().map(|c| c.value.text.clone()).collect(),
@@ -490,13 +490,11 @@ struct LineWalker<'a> {
 }
 
 impl LineWalker<'_> {
-    /// The plies of a line from `start` and the outcome at its end.
+    /// The plies of a line and the outcome at its end, as the line replayed.
     fn line(
         &self,
         elems: &[Spanned<Element>],
         replayed: &ReplayedLine,
-        start: Position,
-        ply0: usize,
         depth: usize,
     ) -> Result<(Vec<PlyJson>, Option<Outcome>), ExportError> {
         if depth > MAX_DEPTH {
@@ -506,8 +504,6 @@ impl LineWalker<'_> {
             )));
         }
         let mut cursor = PlyCursor::new(replayed, self.number);
-        let mut pos = start;
-        let mut ended: Option<Outcome> = None;
         let mut plies: Vec<PlyJson> = Vec::new();
         let mut pending: Vec<String> = Vec::new();
         for (i, e) in elems.iter().enumerate() {
@@ -521,46 +517,44 @@ impl LineWalker<'_> {
                     // it too).
                     if let (Some(ply), Some(last)) = (cursor.last(), plies.last_mut()) {
                         let branch = cursor.variation(ply, i)?;
-                        let (line, _) =
-                            self.line(v, branch, ply.before, last.ply - 1, depth + 1)?;
+                        let (line, _) = self.line(v, branch, depth + 1)?;
                         last.variations.push(line);
                     }
                 }
                 Element::Move(item) => {
-                    let (_, played) = cursor.next(i, item)?;
+                    let (ply, played) = cursor.next(i, item)?;
                     let trace = &played.trace;
                     plies.push(PlyJson {
-                        ply: ply0 + plies.len() + 1,
-                        side: pos.to_move().into(),
+                        ply: ply.number,
+                        side: ply.mover().into(),
                         stage: trace.stage.into(),
                         mv: played.mv.to_string(),
                         written: item.token.value.to_string(),
                         nags: item.nags.iter().map(|n| n.value.0).collect(),
                         comments_before: std::mem::take(&mut pending),
                         comments: Vec::new(),
-                        legal: self
-                            .opts
-                            .legal
-                            .then(|| pos.legal_moves().iter().map(ToString::to_string).collect()),
+                        legal: self.opts.legal.then(|| {
+                            ply.before
+                                .legal_moves()
+                                .iter()
+                                .map(ToString::to_string)
+                                .collect()
+                        }),
                         trace: TraceJson::from_trace(trace),
                         position: PositionJson::from_position(&played.after),
                         variations: Vec::new(),
                     });
-                    if trace.outcome.is_some() {
-                        ended = trace.outcome;
-                    }
-                    pos = played.after;
                 }
             }
         }
-        Ok((plies, pos.outcome().or(ended)))
+        Ok((plies, cursor.outcome()?))
     }
 }
 
 /// Walks the plies of a replayed line alongside its elements: each move element is the
 /// next ply, played from its own token.
 pub(crate) struct PlyCursor<'a> {
-    plies: &'a [Ply],
+    line: &'a ReplayedLine,
     next: usize,
     number: usize,
 }
@@ -568,9 +562,21 @@ pub(crate) struct PlyCursor<'a> {
 impl<'a> PlyCursor<'a> {
     pub(crate) fn new(line: &'a ReplayedLine, number: usize) -> Self {
         PlyCursor {
-            plies: &line.plies,
+            line,
             next: 0,
             number,
+        }
+    }
+
+    /// The outcome at the end of the line, as the replay reached it (`None`: the game goes
+    /// on).
+    pub(crate) fn outcome(&self) -> Result<Option<Outcome>, ExportError> {
+        match self.line.end {
+            LineEnd::Complete { outcome, .. } => Ok(outcome),
+            LineEnd::Stopped => Err(ExportError::Replay(format!(
+                "game {}: a line did not replay to its end",
+                self.number
+            ))),
         }
     }
 
@@ -581,6 +587,7 @@ impl<'a> PlyCursor<'a> {
         item: &MoveItem,
     ) -> Result<(&'a Ply, &'a Played), ExportError> {
         let found = self
+            .line
             .plies
             .get(self.next)
             .filter(|p| p.element == element)
@@ -599,7 +606,9 @@ impl<'a> PlyCursor<'a> {
 
     /// The last ply taken.
     pub(crate) fn last(&self) -> Option<&'a Ply> {
-        self.next.checked_sub(1).and_then(|i| self.plies.get(i))
+        self.next
+            .checked_sub(1)
+            .and_then(|i| self.line.plies.get(i))
     }
 
     /// The variation of element `element` that branches at `ply`.

@@ -45,7 +45,7 @@ use std::sync::Arc;
 
 use bao_notation::meaning::is_game;
 use bao_notation::{parse_record, write_record, Game, Parsed, Record, WriteOptions};
-use bao_replay::{ReplayedGame, ReplayedLine};
+use bao_replay::ReplayedGame;
 
 pub use annotate::{annotate_record, items_text};
 pub use bao_replay::{agrees, engine_items, Disagreement, ItemList};
@@ -138,25 +138,11 @@ fn check_games(
         if is_game(game) {
             games += 1;
         }
-        // A panic in the engine must not take the whole run down.
-        let check = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let mut c = moves::check_game(game, i + 1, opts);
-            record::check_result(game, i + 1, &mut c);
-            c
-        }));
-        match check {
-            Ok(c) => {
-                plies += c.plies_checked();
-                diagnostics_of_games.extend(c.diagnostics);
-                if keep {
-                    replayed.push(c.replayed);
-                }
-            }
-            Err(_) if keep => replayed.push(ReplayedGame {
-                opening: Err(bao_replay::OpeningProblem::Panicked),
-                main: ReplayedLine::default(),
-            }),
-            Err(_) => {}
+        let c = moves::check_one(game, i + 1, opts);
+        plies += c.plies_checked();
+        diagnostics_of_games.extend(c.diagnostics);
+        if keep {
+            replayed.push(c.replayed);
         }
     }
     diagnostics_of_games.extend(record::check_matches(&parsed.record));
@@ -175,8 +161,7 @@ fn check_games(
 pub struct GameChecked {
     /// The game's diagnostics (spans as in the game), in the order found.
     pub diagnostics: Vec<CheckDiagnostic>,
-    /// The game replayed (an empty one, with [`bao_replay::OpeningProblem::Panicked`], if the
-    /// engine panicked).
+    /// The game replayed ([`ReplayedGame::panicked`] if the engine panicked).
     pub replayed: ReplayedGame,
     /// The plies replayed and checked.
     pub plies: usize,
@@ -186,11 +171,7 @@ impl GameChecked {
     /// Whether any diagnostic is an error (warnings do not count), or the replay panicked.
     #[must_use]
     pub fn has_errors(&self) -> bool {
-        self.diagnostics.iter().any(CheckDiagnostic::is_error)
-            || matches!(
-                self.replayed.opening,
-                Err(bao_replay::OpeningProblem::Panicked)
-            )
+        self.diagnostics.iter().any(CheckDiagnostic::is_error) || self.replayed.is_panicked()
     }
 }
 
@@ -199,25 +180,11 @@ impl GameChecked {
 /// game by game on a stream (`bao filter --code`), with the replay kept.
 #[must_use]
 pub fn check_one_game(game: &Game, n: usize, opts: &CheckOptions) -> GameChecked {
-    let check = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let mut c = moves::check_game(game, n, opts);
-        record::check_result(game, n, &mut c);
-        c
-    }));
-    match check {
-        Ok(c) => GameChecked {
-            plies: c.plies_checked(),
-            diagnostics: c.diagnostics,
-            replayed: c.replayed,
-        },
-        Err(_) => GameChecked {
-            diagnostics: Vec::new(),
-            replayed: ReplayedGame {
-                opening: Err(bao_replay::OpeningProblem::Panicked),
-                main: ReplayedLine::default(),
-            },
-            plies: 0,
-        },
+    let c = moves::check_one(game, n, opts);
+    GameChecked {
+        plies: c.plies_checked(),
+        diagnostics: c.diagnostics,
+        replayed: c.replayed,
     }
 }
 

@@ -15,7 +15,6 @@
 //!    diagnostics as the whole-file path sorts them, and gives out [`CheckedPiece`]s, each
 //!    with the lines of text around it that its excerpts show, then the file's totals.
 
-use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read};
 use std::sync::{Arc, Mutex};
 
@@ -27,7 +26,7 @@ use miette::SourceCode;
 
 use crate::diagnostic::{AnyDiagnostic, CheckDiagnostic, CheckReport, Stats};
 use crate::record::{MatchEntry, MatchTracker};
-use crate::{moves, record, CheckOptions};
+use crate::{moves, CheckOptions};
 
 /// The size of input above which `bao check` streams. Up to this size the whole-file path
 /// is used: its excerpts are drawn as miette draws a string ([`bao_notation::SourceText`]'s
@@ -253,16 +252,10 @@ pub fn check_chunk(chunk: &Chunk, opts: &CheckOptions) -> CheckedChunk {
         if is_game(game) {
             out.games += 1;
         }
-        let check = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let mut c = moves::check_game(game, *n, opts);
-            record::check_result(game, *n, &mut c);
-            c
-        }));
-        if let Ok(c) = check {
-            out.plies += c.plies_checked();
-            out.checks
-                .extend(c.diagnostics.into_iter().map(|d| shift(d, at)));
-        }
+        let c = moves::check_one(game, *n, opts);
+        out.plies += c.plies_checked();
+        out.checks
+            .extend(c.diagnostics.into_iter().map(|d| shift(d, at)));
         if let Some(m) = MatchEntry::of(game, *n) {
             out.matches.push(m.shifted(at));
         }
@@ -616,12 +609,10 @@ pub fn check_stream<R: Read, E: From<io::Error>>(
 ) -> Result<CheckReport, E> {
     let mut reader = StreamReader::new(input);
     let mut merger = Merger::new(name);
-    let mut queue: VecDeque<CheckedPiece> = VecDeque::new();
     while let Some(chunk) = reader.next_chunk()? {
         merger.note_warning(&reader);
         let checked = check_chunk(&chunk, opts);
-        queue.extend(merger.push(checked));
-        while let Some(p) = queue.pop_front() {
+        if let Some(p) = merger.push(checked) {
             each(p)?;
         }
     }
