@@ -13,7 +13,8 @@ use bao_core::{
 };
 use bao_notation::meaning::is_game;
 use bao_notation::{
-    Comment, CommentKind, Element, Game, GameResult, MoveItem, MoveToken, Nag, Record, Spanned, Tag,
+    Comment, CommentKind, Element, Game, GameResult, MarkColour, Markup, MoveItem, MoveToken, Nag,
+    Record, Spanned, Tag,
 };
 use bao_replay::{LineEnd, OpeningProblem, Played, Ply, ReplayedGame, ReplayedLine, Source};
 use serde::{Deserialize, Serialize};
@@ -127,6 +128,10 @@ pub struct PlyJson {
     pub comments_before: Vec<String>,
     /// Comments after the move, up to the next move.
     pub comments: Vec<String>,
+    /// The diagram markup of those comments (read from their text, which keeps it; omitted
+    /// when there is none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub markup: Option<MarkupJson>,
     /// With `legal`: every legal move in the position before the ply.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub legal: Option<Vec<String>>,
@@ -218,6 +223,62 @@ pub enum EventJson {
     TakasiaCleared { pit: String },
     /// The opponent's front row became empty.
     BaoHamna,
+}
+
+/// Diagram markup: coloured pits and arrows (`[%csl Ga5][%cal GA6a6]` in a comment).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MarkupJson {
+    /// Coloured pits.
+    pub pits: Vec<PitMarkJson>,
+    /// Arrows.
+    pub arrows: Vec<ArrowMarkJson>,
+}
+
+/// A coloured pit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PitMarkJson {
+    /// `green`, `red`, `yellow` or `blue`.
+    pub colour: String,
+    /// The pit.
+    pub pit: String,
+}
+
+/// An arrow from one pit to another.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArrowMarkJson {
+    /// `green`, `red`, `yellow` or `blue`.
+    pub colour: String,
+    /// Where it starts.
+    pub from: String,
+    /// Where it points.
+    pub to: String,
+}
+
+impl MarkupJson {
+    /// The JSON of some markup; `None` when it marks nothing.
+    #[must_use]
+    pub fn from_markup(m: &Markup) -> Option<Self> {
+        let name = |c: MarkColour| c.name().to_owned();
+        (!m.is_empty()).then(|| Self {
+            pits: m
+                .pits
+                .iter()
+                .map(|p| PitMarkJson {
+                    colour: name(p.colour),
+                    pit: p.pit.to_string(),
+                })
+                .collect(),
+            arrows: m
+                .arrows
+                .iter()
+                .map(|a| ArrowMarkJson {
+                    colour: name(a.colour),
+                    from: a.from.to_string(),
+                    to: a.to.to_string(),
+                })
+                .collect(),
+        })
+    }
 }
 
 /// A move that never ends: the state at the end of lap `cycle_start_lap` recurs every
@@ -533,6 +594,7 @@ impl LineWalker<'_> {
                         nags: item.nags.iter().map(|n| n.value.0).collect(),
                         comments_before: std::mem::take(&mut pending),
                         comments: Vec::new(),
+                        markup: MarkupJson::from_markup(&crate::frames::markup_after(elems, i)),
                         legal: self.opts.legal.then(|| {
                             ply.before
                                 .legal_moves()
@@ -630,7 +692,7 @@ impl<'a> PlyCursor<'a> {
     }
 }
 
-/// One ply of a main line: the position before, the move's trace, the position after.
+/// One ply of a line: the position before, the move's trace, the position after.
 #[derive(Debug, Clone)]
 pub struct Step {
     /// The position before the ply.
@@ -639,6 +701,8 @@ pub struct Step {
     pub trace: MoveTrace,
     /// The position after the ply.
     pub after: Position,
+    /// The diagram markup of the comments after the move (drawn on `after`).
+    pub markup: Markup,
 }
 
 /// Game `index` (0-based) of a replayed record: the game, its main line as it replayed,
@@ -668,20 +732,8 @@ pub fn main_line(
     replayed: &[ReplayedGame],
     index: usize,
 ) -> Result<(Position, Vec<Step>), ExportError> {
-    let (game, main, start) = replayed_game(record, replayed, index)?;
-    let mut cursor = PlyCursor::new(main, index + 1);
-    let mut steps = Vec::new();
-    for (i, e) in game.movetext.iter().enumerate() {
-        if let Element::Move(item) = &e.value {
-            let (ply, played) = cursor.next(i, item)?;
-            steps.push(Step {
-                before: ply.before,
-                trace: played.trace.clone(),
-                after: played.after,
-            });
-        }
-    }
-    Ok((start, steps))
+    let line = crate::frames::game_line(record, replayed, index, &crate::LinePath::default())?;
+    Ok((line.start, line.steps))
 }
 
 /// The record an export describes (`bao import json`): games with their comments, tags,
