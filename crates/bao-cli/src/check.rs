@@ -81,12 +81,13 @@ pub(crate) struct Args {
 
 /// One input to check.
 #[derive(Debug, Clone)]
-enum Source {
+pub(crate) enum Source {
     Stdin,
     File(PathBuf),
 }
 
-fn collect(paths: &[String]) -> Result<Vec<Source>, CliError> {
+/// The inputs named: files, the `*.bao` files under directories (sorted), `-` for stdin.
+pub(crate) fn collect(paths: &[String]) -> Result<Vec<Source>, CliError> {
     let mut out = Vec::new();
     for p in paths {
         if p == "-" {

@@ -43,6 +43,82 @@ enum Format {
     /// One self-contained HTML page to step through a game: the board of every position
     /// (main line and variations), the move list with comments, buttons and arrow keys.
     Html(HtmlArgs),
+    /// AbstractPlay's game records (a JSON array of AP Game Records) of the games played
+    /// under the `abstractplay` and `abstractplay-kujifunza` presets; any other game is
+    /// reported and left out (exit 1).
+    Abstractplay(ApArgs),
+}
+
+/// Arguments of `bao export abstractplay`.
+#[derive(Debug, clap::Args)]
+struct ApArgs {
+    /// Record files, directories (searched recursively for *.bao), or `-` for stdin.
+    #[arg(value_name = "FILE|DIR|-", default_value = "-")]
+    paths: Vec<String>,
+    /// Write to this file (atomically) instead of stdout.
+    #[arg(short, long, value_name = "OUT")]
+    output: Option<PathBuf>,
+    /// Threads that check games in parallel (default: one per CPU).
+    #[arg(short = 'j', long, value_name = "N")]
+    threads: Option<usize>,
+}
+
+/// Runs `bao export abstractplay`: every game checked, then written as an AP record.
+fn abstractplay(args: &ApArgs) -> Result<Status, CliError> {
+    use bao_archive::ap::export_game;
+    use bao_archive::{for_each_game, Depth};
+
+    let sources = crate::check::collect(&args.paths)?;
+    crate::archive::in_pool(args.threads, || {
+        let mut out = crate::archive::Output::new(args.output.as_deref())?;
+        out.write(b"[")?;
+        let (mut written, mut left_out) = (0_usize, 0_usize);
+        for src in &sources {
+            let (name, input) = crate::archive::open(src)?;
+            for_each_game(
+                input,
+                Depth::Check,
+                |n, g| {
+                    if g.invalid == Some(true) {
+                        return Err(format!("game {n} has errors (see `bao check`)"));
+                    }
+                    let replayed = g
+                        .replayed
+                        .as_ref()
+                        .ok_or_else(|| format!("game {n} was not replayed"))?;
+                    let rec = export_game(g.game, replayed, n).map_err(|e| e.to_string())?;
+                    serde_json::to_string_pretty(&rec).map_err(|e| e.to_string())
+                },
+                |r| {
+                    match r {
+                        Ok(json) => {
+                            out.write(if written > 0 { b",\n" } else { b"\n" })?;
+                            out.write(json.as_bytes())?;
+                            written += 1;
+                        }
+                        Err(why) => {
+                            left_out += 1;
+                            eprintln!("bao: {name}: {why}; left out");
+                        }
+                    }
+                    Ok::<_, CliError>(())
+                },
+            )
+            .map_err(|e| match e {
+                CliError::Io { what, source } if what.is_empty() => {
+                    CliError::io(format!("cannot read {name}"), source)
+                }
+                other => other,
+            })?;
+        }
+        out.write(b"\n]\n")?;
+        out.finish()?;
+        Ok(if left_out > 0 {
+            Status::Invalid
+        } else {
+            Status::Success
+        })
+    })
 }
 
 /// Arguments of `bao export json`.
@@ -389,6 +465,7 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
         Format::Svg(a) => svg(a, ctx),
         Format::Png(a) => png(a, ctx),
         Format::Html(a) => html(a, ctx),
+        Format::Abstractplay(a) => abstractplay(a),
     }
 }
 

@@ -1,4 +1,5 @@
-//! `bao import json`: a record from the JSON of `bao export json`.
+//! `bao import json`: a record from the JSON of `bao export json`; `bao import abstractplay`:
+//! records from AbstractPlay's game records (bao-archive).
 //!
 //! Writes the record in canonical form (to stdout or `-o`, atomically). The record is checked
 //! before it is written: JSON that is no export, or whose moves do not replay, writes
@@ -29,6 +30,106 @@ pub(crate) struct Args {
 enum Format {
     /// A record from the JSON of `bao export json` (traces and positions are not read).
     Json(JsonArgs),
+    /// Records from AbstractPlay's game records (one AP Game Record, or a JSON array of
+    /// them): each game is checked on the way in; one that does not replay is reported with
+    /// its AbstractPlay id and ply, and the others are still imported (exit 1 if any was
+    /// not).
+    Abstractplay(ApArgs),
+}
+
+/// Arguments of `bao import abstractplay`.
+#[derive(Debug, clap::Args)]
+struct ApArgs {
+    /// The JSON file (`-` for stdin).
+    #[arg(value_name = "FILE", value_parser = Input::parse)]
+    file: Input,
+    /// Write to this file (atomically) instead of stdout.
+    #[arg(short, long, value_name = "OUT")]
+    output: Option<PathBuf>,
+    /// No summary line.
+    #[arg(short, long)]
+    quiet: bool,
+    /// Threads that check games in parallel (default: one per CPU).
+    #[arg(short = 'j', long, value_name = "N")]
+    threads: Option<usize>,
+}
+
+/// Records read and checked together.
+const AP_BATCH: usize = 64;
+
+/// Runs `bao import abstractplay`.
+fn abstractplay(args: &ApArgs, ctx: &Context) -> Result<Status, CliError> {
+    use bao_archive::ap::{import_value, read_ap_records, ApReadError};
+    use rayon::prelude::*;
+
+    let name = args.file.name();
+    let input: Box<dyn Read + Send> = match &args.file {
+        Input::Stdin => Box::new(std::io::stdin()),
+        Input::Path(p) => Box::new(
+            std::fs::File::open(p).map_err(|e| CliError::io(format!("cannot read {name}"), e))?,
+        ),
+    };
+    let handler = crate::check::handler(ctx.color);
+    crate::archive::in_pool(args.threads, || {
+        let mut out = crate::archive::Output::new(args.output.as_deref())?;
+        let (mut imported, mut failed) = (0_usize, 0_usize);
+        let mut write_error = None;
+        let read = read_ap_records(input, AP_BATCH, |batch| {
+            let results: Vec<_> = batch
+                .into_par_iter()
+                .map(|(n, v)| import_value(v, n))
+                .collect();
+            for r in results {
+                match r {
+                    Ok(g) => {
+                        let sep: &[u8] = if imported > 0 { b"\n" } else { b"" };
+                        if let Err(e) = out.write(sep).and_then(|()| out.write(g.text.as_bytes())) {
+                            write_error = Some(e);
+                            return Err(std::io::Error::other("the output failed"));
+                        }
+                        imported += 1;
+                    }
+                    Err(p) => {
+                        failed += 1;
+                        let mut text = String::new();
+                        let _ = handler.render_report(&mut text, &p);
+                        eprint!("{text}");
+                    }
+                }
+            }
+            Ok(())
+        });
+        if let Some(e) = write_error {
+            return Err(e);
+        }
+        match read {
+            Ok(()) => {}
+            Err(ApReadError::Json(e)) => {
+                return Err(CliError::Invalid {
+                    argument: "FILE",
+                    message: format!("{name}: not an AP Game Record or an array of them: {e}"),
+                })
+            }
+            Err(ApReadError::Io(e)) => return Err(CliError::io(format!("cannot read {name}"), e)),
+        }
+        out.finish()?;
+        if !args.quiet {
+            eprintln!(
+                "bao: {imported} of {} AbstractPlay records imported from {name}{}",
+                imported + failed,
+                if failed > 0 {
+                    format!("; {failed} not imported")
+                } else {
+                    String::new()
+                }
+            );
+        }
+        Ok(if failed > 0 {
+            Status::Invalid
+        } else {
+            Status::Success
+        })
+    })
 }
 
 /// Arguments of `bao import json`.
@@ -44,7 +145,10 @@ struct JsonArgs {
 
 /// Runs `bao import`.
 pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
-    let Format::Json(args) = &args.format;
+    let args = match &args.format {
+        Format::Json(a) => a,
+        Format::Abstractplay(a) => return abstractplay(a, ctx),
+    };
     let name = args.file.name();
     let mut text = String::new();
     args.file

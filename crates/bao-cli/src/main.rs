@@ -22,6 +22,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod analyse;
 mod annotate;
+mod archive;
 mod check;
 mod completions;
 mod engine;
@@ -100,8 +101,18 @@ enum Command {
     /// Export a record: every game as JSON, one position as an SVG or PNG diagram, or a game
     /// as a self-contained HTML viewer.
     Export(export::Args),
-    /// Turn the JSON of `bao export json` back into a record.
+    /// Turn the JSON of `bao export json`, or AbstractPlay's game records, into records.
     Import(import::Args),
+    /// Keep the games of records that meet criteria (tags, players, result, rules, length,
+    /// a position reached, an opening, diagnostic codes), streaming at archive scale.
+    Filter(archive::FilterArgs),
+    /// Leave out games with the same rules, start and moves as an earlier one (reported).
+    Dedupe(archive::DedupeArgs),
+    /// Write each game of records to a file of its own, named from its tags.
+    Split(archive::SplitArgs),
+    /// Statistics of records: results, endings, lengths, players with a rating, and the
+    /// opening tree (text, JSON or an HTML page).
+    Stats(archive::StatsArgs),
     /// Print a text diagram of one position of a record.
     Show(show::Args),
     /// Annotate a game with the engine's evaluations: an `[%eval]` comment after every ply,
@@ -145,6 +156,10 @@ impl Command {
             Self::Replay(args) => replay::run(args, ctx),
             Self::Export(args) => export::run(args, ctx),
             Self::Import(args) => import::run(args, ctx),
+            Self::Filter(args) => archive::filter(args, ctx),
+            Self::Dedupe(args) => archive::dedupe(args, ctx),
+            Self::Split(args) => archive::split(args, ctx),
+            Self::Stats(args) => archive::stats(args, ctx),
             Self::Show(args) => show::run(args, ctx),
             Self::Analyse(args) => analyse::run(args, ctx),
             Self::Record(args) => record::run(args, ctx),

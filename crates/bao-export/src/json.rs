@@ -524,6 +524,24 @@ fn game_json(
     })
 }
 
+/// One game's JSON (as an element of [`record_json`]'s `games`), from its replay: for work
+/// done game by game on a stream (`bao filter --format json`). `number` is the game's
+/// number in its file, from 1.
+///
+/// # Errors
+/// [`ExportError::Replay`] when the game's rules, start or a move did not replay.
+pub fn replayed_game_json(
+    game: &Game,
+    number: usize,
+    replayed: &ReplayedGame,
+    opts: &JsonOptions,
+) -> Result<GameJson, ExportError> {
+    let (rules, start, main) = opening(std::slice::from_ref(replayed), 0).map_err(|_| {
+        ExportError::Replay(format!("game {number}: its rules or start are not valid"))
+    })?;
+    game_json(game, number, (rules, start, main), opts)
+}
+
 /// The most nested variations followed (the record's own limit is lower).
 const MAX_DEPTH: usize = 256;
 

@@ -57,7 +57,8 @@ mod writer;
 pub use frames::{game_line, player_names, result_words, GameLine, LinePath, LinePathError};
 pub use html::{game_html, HtmlOptions};
 pub use json::{
-    record_from_json, record_json, record_json_pretty, JsonOptions, RecordJson, SCHEMA_VERSION,
+    record_from_json, record_json, record_json_pretty, replayed_game_json, GameJson, JsonOptions,
+    RecordJson, SCHEMA_VERSION,
 };
 pub use overlay::{CaptureMark, Overlay};
 pub use png::{board_png, PngOptions};

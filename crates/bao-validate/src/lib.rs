@@ -46,7 +46,7 @@ pub mod words;
 use std::sync::Arc;
 
 use bao_notation::meaning::is_game;
-use bao_notation::{parse_record, write_record, Parsed, Record, WriteOptions};
+use bao_notation::{parse_record, write_record, Game, Parsed, Record, WriteOptions};
 use bao_replay::ReplayedGame;
 
 pub use annotate::{annotate_record, items_text, spelled_out_record};
@@ -156,6 +156,39 @@ fn check_games(
         report: CheckReport::new(name, text, diagnostics, games, plies),
         record: parsed.record,
         replayed,
+    }
+}
+
+/// One game checked on its own: what [`check_parsed`] finds in it, but for the problems of
+/// best-of-three matches (they need the games around it).
+#[derive(Debug)]
+pub struct GameChecked {
+    /// The game's diagnostics (spans as in the game), in the order found.
+    pub diagnostics: Vec<CheckDiagnostic>,
+    /// The game replayed ([`ReplayedGame::panicked`] if the engine panicked).
+    pub replayed: ReplayedGame,
+    /// The plies replayed and checked.
+    pub plies: usize,
+}
+
+impl GameChecked {
+    /// Whether any diagnostic is an error (warnings do not count), or the replay panicked.
+    #[must_use]
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(CheckDiagnostic::is_error) || self.replayed.is_panicked()
+    }
+}
+
+/// Checks one game (number `n` in its file, for the diagnostics) as [`check_parsed`] checks
+/// each game of a record: its moves, its tags, its result and termination. For work done
+/// game by game on a stream (`bao filter --code`), with the replay kept.
+#[must_use]
+pub fn check_one_game(game: &Game, n: usize, opts: &CheckOptions) -> GameChecked {
+    let c = moves::check_one(game, n, opts);
+    GameChecked {
+        plies: c.plies_checked(),
+        diagnostics: c.diagnostics,
+        replayed: c.replayed,
     }
 }
 

@@ -592,6 +592,59 @@ fn head_lines(text: &str) -> &str {
     &text[..end]
 }
 
+/// Reads `input` chunk by chunk and maps every chunk with `map` on the threads of the current
+/// rayon pool, handing the results to `each` in file order: the way `bao check` streams a
+/// large file, for any work done game by game (the archive commands' filters and
+/// statistics). Batches of about `batch_bytes` of text are mapped a window at a time (two
+/// batches per thread) while the next window is read, so memory stays bounded whatever the
+/// size of the input.
+///
+/// # Errors
+///
+/// A read error of the input, or the first error `each` returns.
+pub fn map_chunks<R, T, E>(
+    input: R,
+    batch_bytes: usize,
+    map: impl Fn(&Chunk) -> T + Sync,
+    mut each: impl FnMut(T) -> Result<(), E>,
+) -> Result<(), E>
+where
+    R: Read + Send,
+    T: Send,
+    E: From<io::Error>,
+{
+    use rayon::prelude::*;
+    let window = rayon::current_num_threads().max(1) * 2;
+    let mut reader = StreamReader::new(input);
+    let read_window = |reader: &mut StreamReader<R>| {
+        let mut batches = Vec::with_capacity(window);
+        while batches.len() < window {
+            match reader.next_batch(batch_bytes)? {
+                Some(b) => batches.push(b),
+                None => break,
+            }
+        }
+        Ok::<_, io::Error>(batches)
+    };
+    let mut batches = read_window(&mut reader)?;
+    while !batches.is_empty() {
+        let (mapped, next) = rayon::join(
+            || {
+                batches
+                    .par_iter()
+                    .map(|b| b.chunks.iter().map(&map).collect::<Vec<_>>())
+                    .collect::<Vec<_>>()
+            },
+            || read_window(&mut reader),
+        );
+        for t in mapped.into_iter().flatten() {
+            each(t)?;
+        }
+        batches = next?;
+    }
+    Ok(())
+}
+
 /// Reads and checks a whole input in file order on this thread, handing each piece to
 /// `each` as soon as it is known; returns the report with the file's totals (the pieces
 /// hold its diagnostics).

@@ -3,12 +3,16 @@
 use crate::cmd::{output, run};
 
 /// The commands every completion script and the main manual page must name.
-const COMMANDS: [&str; 12] = [
+const COMMANDS: [&str; 16] = [
     "check",
     "annotate",
     "replay",
     "export",
     "import",
+    "filter",
+    "dedupe",
+    "split",
+    "stats",
     "show",
     "perft",
     "fmt",
@@ -123,6 +127,8 @@ fn man_writes_one_page_per_command() {
         "bao-export-json.1",
         "bao-export-svg.1",
         "bao-import-json.1",
+        "bao-import-abstractplay.1",
+        "bao-export-abstractplay.1",
     ] {
         assert!(names.contains(&page.to_owned()), "{names:?}");
     }

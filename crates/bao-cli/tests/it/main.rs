@@ -4,6 +4,7 @@
 //!
 //! Modules:
 //! - `analyse`: `bao analyse`: the planted blunder, the annotated record checks clean;
+//! - `archive`: `bao import/export abstractplay`, `bao filter`, `dedupe`, `split`, `stats`;
 //! - `browser`: a small WebDriver client for chromedriver and the viewer's browser test;
 //! - `check`: `bao check` and `bao annotate`;
 //! - `cmd`: running the binary and rendering a run for a snapshot (helpers, no tests);
@@ -28,6 +29,7 @@
 //! - `serve`: `bao serve` killed with SIGKILL while posting, and its pages in Chromium.
 
 mod analyse;
+mod archive;
 mod browser;
 mod check;
 mod cmd;

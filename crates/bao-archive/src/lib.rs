@@ -1,0 +1,82 @@
+//! `bao-archive`: many games at once.
+//!
+//! - [`ap`]: AbstractPlay's game records in ([`ap::import_value`]: translated, read as a
+//!   record and checked) and out ([`ap::export_game`]).
+//! - [`filter`]: which games to keep (`bao filter`).
+//! - [`stats`]: results, endings, lengths, players with a rating, the opening tree
+//!   (`bao stats`), rendered by [`render`].
+//! - [`dedupe`]: the key that makes two games one (`bao dedupe`) and file names
+//!   (`bao split`).
+//!
+//! Archives are read game by game, in bounded memory, on every thread of the current rayon
+//! pool: [`for_each_game`] runs a closure on each game of a stream (on any thread) and hands
+//! the results back in file order. It reads with bao-validate's streaming reader
+//! ([`bao_validate::stream::map_chunks`]), the one `bao check` uses, and each game is
+//! replayed once by bao-replay ([`ArchiveGame`]): there is no other parser or replay here.
+//!
+//! ```
+//! use bao_archive::{for_each_game, game::Depth, stats::{GameFacts, Stats}};
+//!
+//! let text = "[South \"Ali\"]\n[North \"Bao\"]\n\n1. A6<* a5> *\n\n[South \"Bao\"]\n\n1. A6<* *\n";
+//! let mut stats = Stats::new(2, 10);
+//! for_each_game(text.as_bytes(), Depth::Replay, |_, g| GameFacts::of(g, 2), |f| {
+//!     stats.add(&f);
+//!     Ok::<_, std::io::Error>(())
+//! })
+//! .unwrap();
+//! let report = stats.report();
+//! assert_eq!(report.games, 2);
+//! let tree = &report.trees[0];
+//! assert_eq!((tree.start.as_str(), tree.games), ("kiswahili", 2));
+//! assert_eq!(tree.moves[0].replies[0].mv, "a5>");
+//! ```
+#![deny(missing_docs)]
+#![warn(missing_debug_implementations)]
+
+use std::io::{self, Read};
+
+pub mod ap;
+pub mod dedupe;
+pub mod filter;
+pub mod game;
+pub mod render;
+pub mod stats;
+
+use bao_notation::meaning::is_game;
+pub use game::{ArchiveGame, Depth};
+
+/// The bytes of text mapped together on one thread.
+const BATCH_BYTES: usize = 64 * 1024;
+
+/// Reads the games of `input` (a record: any number of games) and runs `map` on each, worked
+/// out to `depth`, with its number in the input (from 1, as in diagnostics), on the threads
+/// of the current rayon pool; `each` gets the results in file order. Stretches of text that
+/// hold no game (comments at the end of a file) are skipped.
+///
+/// # Errors
+/// A read error of the input, or the first error `each` returns.
+pub fn for_each_game<R, T, E>(
+    input: R,
+    depth: Depth,
+    map: impl Fn(usize, &ArchiveGame<'_>) -> T + Sync,
+    mut each: impl FnMut(T) -> Result<(), E>,
+) -> Result<(), E>
+where
+    R: Read + Send,
+    T: Send,
+    E: From<io::Error>,
+{
+    bao_validate::stream::map_chunks(
+        input,
+        BATCH_BYTES,
+        |chunk| {
+            chunk
+                .games
+                .iter()
+                .filter(|(_, g, _)| is_game(&g.value))
+                .map(|(n, g, errors)| map(*n, &ArchiveGame::new(&g.value, errors, *n, depth)))
+                .collect::<Vec<T>>()
+        },
+        |results| results.into_iter().try_for_each(&mut each),
+    )
+}

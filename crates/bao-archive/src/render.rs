@@ -1,0 +1,349 @@
+//! [`StatsReport`] for people: a plain-text summary, and a self-contained HTML page with SVG
+//! charts and the opening tree (no script, no external loads).
+
+use std::fmt::Write as _;
+
+use crate::stats::{StatsReport, TreeMove};
+
+fn percent(part: u64, whole: u64) -> String {
+    if whole == 0 {
+        return "-".to_owned();
+    }
+    let p = part as f64 * 100.0 / whole as f64;
+    format!("{p:.1}%")
+}
+
+fn score(s: Option<f64>) -> String {
+    s.map_or_else(|| "-".to_owned(), |s| format!("{:.1}%", s * 100.0))
+}
+
+/// The statistics as text, for a terminal.
+#[must_use]
+pub fn human(r: &StatsReport) -> String {
+    let mut o = String::new();
+    let t = &r.results;
+    let _ = writeln!(o, "games    {}   plies {}", r.games, r.plies);
+    let _ = writeln!(
+        o,
+        "results  South {} ({})   North {} ({})   draws {} ({})   no result {}",
+        t.south_wins,
+        percent(t.south_wins, r.games),
+        t.north_wins,
+        percent(t.north_wins, r.games),
+        t.draws,
+        percent(t.draws, r.games),
+        r.games - t.decided()
+    );
+    let _ = writeln!(o, "South's score {}", score(r.south_share));
+    let _ = writeln!(o, "\nendings");
+    for e in &r.endings {
+        let _ = writeln!(
+            o,
+            "  {:<24} {:>7}  {:>6}",
+            e.reason,
+            e.games,
+            percent(e.games, r.games)
+        );
+    }
+    let _ = writeln!(o, "\nlengths (plies)");
+    let most = r.lengths.iter().map(|b| b.games).max().unwrap_or(0);
+    for b in &r.lengths {
+        let width = (b.games * 40)
+            .checked_div(most)
+            .map_or(0, |w| usize::try_from(w).unwrap_or(40));
+        let _ = writeln!(
+            o,
+            "  {:>4}-{:<4} {:>7}  {}",
+            b.from,
+            b.to,
+            b.games,
+            "#".repeat(width.max(usize::from(b.games > 0)))
+        );
+    }
+    let _ = writeln!(o, "\nplayers (rating: {})", r.rating);
+    let _ = writeln!(
+        o,
+        "  {:<24} {:>6} {:>5} {:>5} {:>5} {:>7} {:>7}",
+        "name", "games", "won", "drawn", "lost", "score", "rating"
+    );
+    for p in &r.players {
+        let _ = writeln!(
+            o,
+            "  {:<24} {:>6} {:>5} {:>5} {:>5} {:>7} {:>7}",
+            p.name,
+            p.games,
+            p.wins,
+            p.draws,
+            p.losses,
+            score(p.score),
+            p.rating
+                .map_or_else(|| "-".to_owned(), |x| format!("{x:.0}"))
+        );
+    }
+    let width = 2 * r.tree_depth + 8;
+    for t in &r.trees {
+        let _ = writeln!(
+            o,
+            "\nopening tree of {} ({} games; first {} plies; games, the mover's score)",
+            t.start, t.games, r.tree_depth
+        );
+        tree_text(&t.moves, 1, width, &mut o);
+    }
+    o
+}
+
+/// The tree, one move a line, indented by its ply; the counts aligned in one column.
+fn tree_text(moves: &[TreeMove], level: usize, width: usize, o: &mut String) {
+    for m in moves {
+        let name = format!("{}{}", "  ".repeat(level), m.mv);
+        let _ = writeln!(o, "{name:<width$} {:>7}  {:>6}", m.games, score(m.score));
+        tree_text(&m.replies, level + 1, width, o);
+    }
+}
+
+fn esc(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => o.push_str("&amp;"),
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '"' => o.push_str("&quot;"),
+            '\'' => o.push_str("&#39;"),
+            c => o.push(c),
+        }
+    }
+    o
+}
+
+/// A horizontal bar chart: one labelled bar per item.
+fn bar_chart(items: &[(String, u64)], colour: &str) -> String {
+    let most = items.iter().map(|i| i.1).max().unwrap_or(0).max(1);
+    let row = 26;
+    let height = row * items.len().max(1) + 8;
+    let mut s = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"560\" height=\"{height}\" \
+         role=\"img\" font-family=\"sans-serif\" font-size=\"13\">"
+    );
+    for (i, (label, n)) in items.iter().enumerate() {
+        let y = 4 + i * row;
+        let w = usize::try_from(*n * 300 / most).unwrap_or(300);
+        let _ = write!(
+            s,
+            "<text x=\"170\" y=\"{}\" text-anchor=\"end\">{}</text>\
+             <rect x=\"180\" y=\"{}\" width=\"{}\" height=\"18\" fill=\"{colour}\" rx=\"2\"/>\
+             <text x=\"{}\" y=\"{}\">{n}</text>",
+            y + 14,
+            esc(label),
+            y,
+            w.max(1),
+            186 + w,
+            y + 14,
+        );
+    }
+    s.push_str("</svg>");
+    s
+}
+
+/// The histogram of lengths: vertical bars with the bins under them.
+fn histogram(r: &StatsReport) -> String {
+    let most = r.lengths.iter().map(|b| b.games).max().unwrap_or(0).max(1);
+    let n = r.lengths.len().max(1);
+    let bar = (640 / n).clamp(8, 48);
+    let width = 60 + bar * n + 20;
+    let mut s = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"250\" \
+         role=\"img\" font-family=\"sans-serif\" font-size=\"11\">\
+         <line x1=\"50\" y1=\"210\" x2=\"{}\" y2=\"210\" stroke=\"#555\"/>\
+         <text x=\"46\" y=\"24\" text-anchor=\"end\">{most}</text>\
+         <text x=\"46\" y=\"210\" text-anchor=\"end\">0</text>",
+        width - 10
+    );
+    for (i, b) in r.lengths.iter().enumerate() {
+        let h = usize::try_from(b.games * 190 / most).unwrap_or(190);
+        let x = 55 + i * bar;
+        let _ = write!(
+            s,
+            "<rect x=\"{x}\" y=\"{}\" width=\"{}\" height=\"{h}\" fill=\"#4a7ab5\">\
+             <title>{}-{} plies: {} games</title></rect>",
+            210 - h,
+            bar - 2,
+            b.from,
+            b.to,
+            b.games
+        );
+        if n <= 16 || i % 2 == 0 {
+            let _ = write!(
+                s,
+                "<text x=\"{}\" y=\"226\" text-anchor=\"middle\">{}</text>",
+                x + bar / 2,
+                b.from
+            );
+        }
+    }
+    let _ = write!(
+        s,
+        "<text x=\"{}\" y=\"244\" text-anchor=\"middle\">plies</text></svg>",
+        55 + bar * n / 2
+    );
+    s
+}
+
+/// South's wins, draws, North's wins as one stacked bar.
+fn results_bar(r: &StatsReport) -> String {
+    let t = &r.results;
+    let total = t.games.max(1);
+    let parts = [
+        ("South wins", t.south_wins, "#e3c16f"),
+        ("draws", t.draws, "#9aa0a6"),
+        ("North wins", t.north_wins, "#5b3a29"),
+        ("no result", t.games - t.decided(), "#dddddd"),
+    ];
+    let mut s = String::from(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"620\" height=\"70\" role=\"img\" \
+         font-family=\"sans-serif\" font-size=\"12\">",
+    );
+    let mut x = 0;
+    for (label, n, colour) in parts {
+        let w = usize::try_from(n * 540 / total).unwrap_or(0);
+        if w > 0 {
+            let _ = write!(
+                s,
+                "<rect x=\"{}\" y=\"4\" width=\"{w}\" height=\"30\" fill=\"{colour}\">\
+                 <title>{label}: {n}</title></rect>",
+                x + 10
+            );
+        }
+        x += w;
+    }
+    let mut lx = 10;
+    for (label, n, colour) in parts {
+        let _ = write!(
+            s,
+            "<rect x=\"{lx}\" y=\"46\" width=\"12\" height=\"12\" fill=\"{colour}\" stroke=\"#888\"/>\
+             <text x=\"{}\" y=\"57\">{label} {n} ({})</text>",
+            lx + 16,
+            percent(n, t.games)
+        );
+        lx += 150;
+    }
+    s.push_str("</svg>");
+    s
+}
+
+fn tree_html(moves: &[TreeMove], o: &mut String, open: bool) {
+    o.push_str("<ul class=\"tree\">");
+    for m in moves {
+        let pct = m.score.map_or(0.0, |s| s * 100.0);
+        let row = format!(
+            "<span class=\"mv\">{}</span><span class=\"n\">{}</span>\
+             <span class=\"bar\"><span style=\"width:{pct:.0}%\"></span></span>\
+             <span class=\"sc\">{}</span><span class=\"wdl\">{}–{}–{}</span>",
+            esc(&m.mv),
+            m.games,
+            score(m.score),
+            m.south_wins,
+            m.draws,
+            m.north_wins
+        );
+        if m.replies.is_empty() {
+            let _ = write!(o, "<li><div class=\"row leaf\">{row}</div></li>");
+        } else {
+            let _ = write!(
+                o,
+                "<li><details{}><summary class=\"row\">{row}</summary>",
+                if open { " open" } else { "" }
+            );
+            tree_html(&m.replies, o, false);
+            o.push_str("</details></li>");
+        }
+    }
+    o.push_str("</ul>");
+}
+
+/// The statistics as one self-contained HTML page (inline CSS and SVG; no script, nothing
+/// loaded from elsewhere). `title` names the archive.
+#[must_use]
+pub fn html(r: &StatsReport, title: &str) -> String {
+    let mut o = String::new();
+    let _ = write!(
+        o,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>{t} – Bao archive</title><style>{CSS}</style></head><body>\
+         <h1>{t}</h1><p class=\"lead\">{} games, {} plies. South's score {}.</p>",
+        r.games,
+        r.plies,
+        score(r.south_share),
+        t = esc(title),
+    );
+    let _ = write!(o, "<section><h2>Results</h2>{}</section>", results_bar(r));
+    let endings: Vec<(String, u64)> = r
+        .endings
+        .iter()
+        .map(|e| (e.reason.replace('_', " "), e.games))
+        .collect();
+    let _ = write!(
+        o,
+        "<section><h2>How the games ended</h2>{}</section>",
+        bar_chart(&endings, "#b5654a")
+    );
+    let _ = write!(
+        o,
+        "<section><h2>Game lengths</h2>{}</section>",
+        histogram(r)
+    );
+    o.push_str(
+        "<section><h2>Players</h2><table><thead><tr><th>player</th><th>games</th>\
+         <th>won</th><th>drawn</th><th>lost</th><th>score</th><th>rating</th></tr></thead><tbody>",
+    );
+    for p in &r.players {
+        let _ = write!(
+            o,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            esc(&p.name),
+            p.games,
+            p.wins,
+            p.draws,
+            p.losses,
+            score(p.score),
+            p.rating.map_or_else(|| "-".to_owned(), |x| format!("{x:.0}"))
+        );
+    }
+    let _ = write!(
+        o,
+        "</tbody></table><p class=\"note\">Rating: {}.</p></section>",
+        esc(&r.rating)
+    );
+    let _ = write!(
+        o,
+        "<section><h2>Opening tree</h2><p class=\"note\">The first {} plies, one tree per \
+         rule set. Per move: games, the score of the side that plays it (bar), South \
+         wins–draws–North wins.</p>",
+        r.tree_depth
+    );
+    for t in &r.trees {
+        let _ = write!(
+            o,
+            "<h3>{} <span class=\"note\">{} games</span></h3>",
+            esc(&t.start),
+            t.games
+        );
+        tree_html(&t.moves, &mut o, true);
+    }
+    o.push_str("</section></body></html>\n");
+    o
+}
+
+const CSS: &str = "body{font-family:system-ui,sans-serif;margin:2em auto;max-width:920px;\
+color:#222;background:#fdfbf7;padding:0 1em}h1{font-size:1.6em;margin-bottom:.2em}\
+h3{font-size:1em;margin:1em 0 .3em}h2{font-size:1.15em;border-bottom:1px solid #ddd;padding-bottom:.2em;margin-top:1.6em}\
+.lead{color:#555}.note{color:#666;font-size:.9em}table{border-collapse:collapse}\
+td,th{padding:.2em .8em;text-align:right;border-bottom:1px solid #eee}\
+td:first-child,th:first-child{text-align:left}ul.tree{list-style:none;padding-left:1.2em;\
+margin:0}ul.tree>li{margin:.1em 0}.row{display:inline-flex;gap:.8em;align-items:center;\
+cursor:default;font-variant-numeric:tabular-nums}summary.row{cursor:pointer}\
+.leaf{margin-left:1.1em}.mv{font-family:monospace;font-weight:bold;min-width:4.5em}\
+.n{min-width:3.5em;text-align:right}.bar{display:inline-block;width:120px;height:10px;\
+background:#eee;border-radius:2px}.bar>span{display:block;height:10px;background:#4a7ab5;\
+border-radius:2px}.sc{min-width:3.5em;text-align:right}.wdl{color:#777;font-size:.85em}";
