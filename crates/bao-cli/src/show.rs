@@ -2,7 +2,7 @@
 //! stdout.
 //!
 //! The position after `--ply N` of the main line (0: the start; default: the last), with the
-//! move that led there. Errors as `bao export`: an invalid record exits 1, a `--game` or
+//! move that led there (its start pit marked `^` on the board). Errors as `bao export`: an invalid record exits 1, a `--game` or
 //! `--ply` beyond the record exits 2.
 
 use std::io::Write;
@@ -64,8 +64,10 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
     let (start, steps) = line(&checked, args.pick.game)?;
     let (pos, step) = at_ply(&start, &steps, args.pick.ply)?;
     let mut out = String::new();
+    let mut last_move = None;
     if let Some(s) = step {
         let overlay = Overlay::from_trace(&s.before, &s.trace);
+        last_move = overlay.start;
         let ply = args.pick.ply.unwrap_or(steps.len());
         out.push_str(&format!(
             "After ply {ply}: {}\n\n",
@@ -78,6 +80,7 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
         pos,
         &TextOptions {
             flip: args.flip,
+            last_move,
             ..TextOptions::default()
         },
     ));
