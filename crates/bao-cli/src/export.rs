@@ -210,7 +210,7 @@ pub(crate) fn load(input: &Input, ctx: &Context) -> Result<Result<Checked, Statu
 }
 
 /// The games of a record, as indices into `record.games` (empty games left out).
-fn game_index(checked: &Checked, game: usize) -> Result<usize, CliError> {
+pub(crate) fn game_index(checked: &Checked, game: usize) -> Result<usize, CliError> {
     let games: Vec<usize> = checked
         .record
         .games
