@@ -2,10 +2,10 @@
 //! stdout.
 //!
 //! The position after `--ply N` of the main line (0: the start; default: the last), with the
-//! move that led there. An invalid record shows any ply before its first invalid one (exit
-//! 0, with a note on stderr saying where the record stops being valid; by default the last
-//! valid ply); a ply at or past it is refused naming it (exit 1). A `--game` or `--ply`
-//! beyond the record exits 2.
+//! move that led there (its start pit marked `^` on the board). An invalid record shows any
+//! ply before its first invalid one (exit 0, with a note on stderr saying where the record
+//! stops being valid; by default the last valid ply); a ply at or past it is refused naming
+//! it (exit 1). A `--game` or `--ply` beyond the record exits 2.
 
 use std::io::Write;
 
@@ -68,8 +68,10 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
         Err(status) => return Ok(status),
     };
     let mut out = String::new();
+    let mut last_move = None;
     if let Some(s) = step {
         let overlay = Overlay::from_trace(&s.before, &s.trace);
+        last_move = overlay.start;
         out.push_str(&format!(
             "After ply {ply}: {}\n\n",
             overlay.summary(s.before.rules())
@@ -81,6 +83,7 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
         pos,
         &TextOptions {
             flip: args.flip,
+            last_move,
             ..TextOptions::default()
         },
     ));

@@ -491,6 +491,8 @@ fn desc_text(
         flip: opts.flip,
         coordinates: true,
         names: opts.names.clone(),
+        // The diagram marks the move itself; its text twin stays as it was.
+        last_move: None,
     };
     let mut s = text_diagram(pos, &topts, outcome);
     if let Some(ov) = overlay {

@@ -17,6 +17,9 @@ pub struct TextOptions {
     pub coordinates: bool,
     /// Player names, shown beside "South" and "North".
     pub names: BySide<Option<String>>,
+    /// The pit the last move started from (in namua: where its seed was placed), marked `^`
+    /// after its count; `None` (the default) marks nothing.
+    pub last_move: Option<Pit>,
 }
 
 impl Default for TextOptions {
@@ -25,6 +28,7 @@ impl Default for TextOptions {
             flip: false,
             coordinates: true,
             names: BySide::new(None, None),
+            last_move: None,
         }
     }
 }
@@ -33,7 +37,8 @@ impl Default for TextOptions {
 /// seen by South (or by North with `flip`).
 ///
 /// Empty pits are `.`; the house is `[n]` while it works and `(n)` while dormant (a destroyed
-/// house is an ordinary pit); a takasia'd pit carries `!`. Each side's line shows its hand,
+/// house is an ordinary pit); a takasia'd pit carries `!`, the start of
+/// [`TextOptions::last_move`] `^` (without colour, so it survives any terminal). Each side's line shows its hand,
 /// stage and house, and the side to move is marked; a legend explains the marks used.
 ///
 /// ```
@@ -74,7 +79,7 @@ pub(crate) fn text_diagram(pos: &Position, opts: &TextOptions, outcome: Option<&
         }
         for col in 0..8u8 {
             if let Some(pit) = pit_at(screen_row, col, opts.flip) {
-                cell(&mut out, pos, pit, &mut marks);
+                cell(&mut out, pos, pit, opts.last_move == Some(pit), &mut marks);
             }
         }
         trim_end(&mut out);
@@ -98,6 +103,9 @@ pub(crate) fn text_diagram(pos: &Position, opts: &TextOptions, outcome: Option<&
     if marks.takasia {
         legend.push(format!("n! {}", names.takasia));
     }
+    if marks.start {
+        legend.push("n^ last move's start".to_owned());
+    }
     if !legend.is_empty() {
         let _ = writeln!(out, "{}", legend.join("   "));
     }
@@ -109,11 +117,14 @@ struct Marks {
     house: bool,
     dormant: bool,
     takasia: bool,
+    start: bool,
 }
 
-/// One pit: five columns: the house bracket, the count right-aligned in two, the bracket, the
-/// takasia mark.
-fn cell(out: &mut String, pos: &Position, pit: Pit, marks: &mut Marks) {
+/// One pit: five columns: the house bracket, the count right-aligned in two, then two columns
+/// for the house's closing bracket, the takasia mark `!` and the last move's start mark `^`, in
+/// that order, as many as fit (a house both takasia'd and the start, which no legal move
+/// leaves, shows no start mark).
+fn cell(out: &mut String, pos: &Position, pit: Pit, start: bool, marks: &mut Marks) {
     let n = pos.get(pit);
     let house = if pit == Pit::nyumba(pit.side()) {
         pos.house_state(pit.side())
@@ -133,19 +144,24 @@ fn cell(out: &mut String, pos: &Position, pit: Pit, marks: &mut Marks) {
     };
     let blocked = pos.blocked_pit(pit.side()) == Some(pit);
     marks.takasia |= blocked;
-    let (close, mark) = match (blocked, close) {
-        (true, ' ') => ('!', ' '),
-        (true, c) => (c, '!'),
-        (false, c) => (c, ' '),
-    };
+    let mut after = [' ', ' '];
+    let mut slots = after.iter_mut();
+    for (used, c) in [(close != ' ', close), (blocked, '!'), (start, '^')] {
+        if !used {
+            continue;
+        }
+        if let Some(slot) = slots.next() {
+            *slot = c;
+            marks.start |= c == '^';
+        }
+    }
     out.push(open);
     if n == 0 {
         out.push_str(" .");
     } else {
         let _ = write!(out, "{n:>2}");
     }
-    out.push(close);
-    out.push(mark);
+    out.extend(after);
 }
 
 fn trim_end(out: &mut String) {

@@ -51,6 +51,12 @@ impl Screen {
                 let mut opts = TextOptions::default();
                 opts.names.south = Some(b.south.clone());
                 opts.names.north = Some(b.north.clone());
+                // The written move names the pit it started from (in namua: where its seed
+                // went).
+                opts.last_move = b
+                    .last
+                    .as_ref()
+                    .and_then(|(_, side, token)| token.pit.resolve(*side));
                 let board = board_text(&b.position, &opts);
                 match &b.last {
                     Some((turn, side, token)) => {

@@ -683,3 +683,59 @@ fn man_to_a_terminal_renders_the_page_or_says_how_to_read_it() {
         );
     }
 }
+
+/// The row `letter` of every board a run printed, in order.
+fn rows_of(stdout: &str, letter: char) -> Vec<String> {
+    let head = format!(" {letter}  ");
+    stdout
+        .lines()
+        .filter(|l| l.starts_with(&head))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn the_board_marks_where_the_last_move_started() {
+    let (dir, _file) = temp();
+    let out = crate::cmd::output_in(
+        dir.path(),
+        &["record", "game.bao", "--yes", "--date", "2026.11.29"],
+        "A7>*\na6<*\nundo\nquit\n",
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    let south = rows_of(&stdout, 'A');
+    let north = rows_of(&stdout, 'a');
+    // Boards: the start, after A7>*, after a6<*, after the undo.
+    assert_eq!(south.len(), 4, "{stdout}");
+    // The start has no last move: nothing marked, no legend entry before the first move.
+    assert!(
+        !south[0].contains('^') && !north[0].contains('^'),
+        "{stdout}"
+    );
+    // A7 (emptied by its own sowing) is marked; North's rows are not.
+    assert_eq!(
+        south[1], " A    .    .    .    .  [ 6]   2    .^   1",
+        "{stdout}"
+    );
+    assert!(!north[1].contains('^'), "{stdout}");
+    // After North's a6<* (namua: its seed went into a6) the mark is on a6 alone.
+    assert!(!south[2].contains('^'), "{stdout}");
+    assert_eq!(north[2].matches('^').count(), 1, "{stdout}");
+    assert!(north[2].starts_with(" a    .    2    .^"), "{stdout}");
+    // The undo takes the mark back to A7; the "Last move" line stays beside the board.
+    assert_eq!(south[3], south[1], "{stdout}");
+    assert_eq!(
+        stdout.matches("n^ last move's start").count(),
+        3,
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("n^ last move's start\nLast move: 1. A7>* (South)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("n^ last move's start\nLast move: 1... a6<* (North)"),
+        "{stdout}"
+    );
+}
