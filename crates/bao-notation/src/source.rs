@@ -4,9 +4,10 @@
 //! reads, and hands back whole lines. On a large file with many diagnostics that is quadratic,
 //! and a diagnostic in a 10 MB line prints the whole line. [`SourceText`] finds the lines of a
 //! span through an index of line starts built once, and shows a line longer than
-//! [`SourceText::MAX_SHOWN`] bytes as a window around the span. A small text (up to
-//! [`SourceText::SMALL`] bytes) is read exactly as miette reads a string, so the drawings of
-//! ordinary records do not change.
+//! [`SourceText::MAX_SHOWN`] bytes as a window around the span. Every text, small or large,
+//! whole or an excerpt, is read the same way (the lines around a span read by miette's own
+//! reading of those lines only), so a game's drawing does not depend on the size of the file
+//! it stands in.
 
 use std::sync::{Arc, OnceLock};
 
@@ -17,14 +18,11 @@ use miette::{MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanConten
 pub struct SourceText {
     name: String,
     text: Arc<str>,
-    small: usize,
     /// The byte offset where each line starts (after `\n`, `\r\n` or a lone `\r`, as miette
     /// counts lines).
     starts: OnceLock<Vec<usize>>,
     /// Where `text` stands in the whole input it was cut from (zero for a whole text).
     at: Place,
-    /// Whether the text is an excerpt (never read as a small text).
-    excerpt: bool,
 }
 
 /// A place in a text: byte offset, 0-based line, and column in characters from the line's
@@ -40,7 +38,7 @@ pub struct Place {
 }
 
 impl SourceText {
-    /// Texts up to this many bytes are read exactly as miette reads a string.
+    /// Inputs up to this many bytes are small: checked whole rather than streamed.
     pub const SMALL: usize = 64 * 1024;
     /// In a larger text, the most bytes shown of the lines around a span: a longer stretch is
     /// cut to a window around the span.
@@ -58,33 +56,23 @@ impl SourceText {
     /// The text `text`, shown under the name `name`.
     #[must_use]
     pub fn new(name: &str, text: Arc<str>) -> Self {
-        Self::with_small(name, text, Self::SMALL)
-    }
-
-    /// [`SourceText::new`] with another size limit for the exact reading (for tests).
-    #[doc(hidden)]
-    #[must_use]
-    pub fn with_small(name: &str, text: Arc<str>, small: usize) -> Self {
         Self {
             name: name.to_owned(),
             text,
-            small,
             starts: OnceLock::new(),
             at: Place::default(),
-            excerpt: false,
         }
     }
 
     /// An excerpt of a larger input: `text` stands at `at` in it, and spans, lines and
     /// columns are those of the whole input (a streamed check keeps only the text around the
-    /// game it reports on). An excerpt is never read as a small text. Keep a line of text
+    /// game it reports on). Keep a line of text
     /// before the first span to be drawn: miette reads a span at the very first byte of a
     /// text as one byte long.
     #[must_use]
     pub fn excerpt(name: &str, text: Arc<str>, at: Place) -> Self {
         Self {
             at,
-            excerpt: true,
             ..Self::new(name, text)
         }
     }
@@ -216,17 +204,6 @@ impl SourceCode for SourceText {
         let name = || self.name.clone();
         if let Some(cut) = self.long_line_cut(span) {
             return Ok(cut);
-        }
-        if !self.excerpt && text.len() <= self.small {
-            let inner = text.read_span(span, context_lines_before, context_lines_after)?;
-            return Ok(Box::new(MietteSpanContents::new_named(
-                name(),
-                inner.data(),
-                *inner.span(),
-                inner.line(),
-                inner.column(),
-                inner.line_count(),
-            )));
         }
         let Some(start) = span.offset().checked_sub(self.at.offset) else {
             return Err(MietteError::OutOfBounds);

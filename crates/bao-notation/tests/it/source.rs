@@ -20,7 +20,7 @@ const TEXTS: [&str; 4] = [
 #[test]
 fn the_index_reads_as_miette_reads_a_string() {
     for text in TEXTS {
-        let src = SourceText::with_small("t", Arc::from(text), 0);
+        let src = SourceText::new("t", Arc::from(text));
         let bounds: Vec<usize> = (0..=text.len())
             .filter(|&i| text.is_char_boundary(i))
             .collect();
@@ -49,7 +49,7 @@ fn the_index_reads_as_miette_reads_a_string() {
 #[test]
 fn an_excerpt_reads_as_the_whole_text() {
     for text in TEXTS {
-        let whole = SourceText::with_small("t", Arc::from(text), 0);
+        let whole = SourceText::new("t", Arc::from(text));
         let line_starts = std::iter::once(0).chain(
             text.char_indices()
                 .filter(|&(i, c)| c == '\n' || (c == '\r' && !text[i + 1..].starts_with('\n')))
