@@ -4,20 +4,21 @@
 //! An invalid record exports nothing: its diagnostics go to stderr as `bao check` prints them
 //! and the exit code is 1. A `--game` or `--ply` beyond the record is a usage error (exit 2).
 
-use std::io::{Read, Write};
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use bao_core::Position;
 use bao_export::json::{main_line, Step};
 use bao_export::{
     board_png, board_svg, game_html, record_json_pretty, HtmlOptions, JsonOptions, Overlay,
-    PngOptions, SeedStyle, SvgOptions, Theme,
+    PngOptions, RecordJsonWriter, SeedStyle, SvgOptions, Theme,
 };
+use bao_validate::stream::check_chunk_replayed;
 use bao_validate::{check_bytes, CheckOptions, Checked};
 
-use crate::check::render;
+use crate::check::{handler, head_or_stream, render, stream_checked, HumanOut};
 use crate::error::CliError;
-use crate::io::Input;
+use crate::io::{AtomicFile, Input, Replace};
 use crate::{Context, Status};
 
 /// Arguments of `bao export`.
@@ -164,15 +165,128 @@ pub(crate) fn load(input: &Input, ctx: &Context) -> Result<Result<Checked, Statu
         .open()?
         .read_to_end(&mut bytes)
         .map_err(|e| CliError::io(format!("cannot read {name}"), e))?;
-    let checked = check_bytes(&name, &bytes, &CheckOptions::default());
+    Ok(checked_bytes(&name, &bytes, ctx))
+}
+
+/// Checks a record read whole; prints its diagnostics, and on errors says so and gives
+/// `Err(Invalid)`.
+fn checked_bytes(name: &str, bytes: &[u8], ctx: &Context) -> Result<Checked, Status> {
+    let checked = check_bytes(name, bytes, &CheckOptions::default());
     if !checked.report.diagnostics.is_empty() {
         eprint!("{}", render(&checked.report, ctx.color));
     }
     if !checked.report.is_valid() {
-        eprintln!("bao: {name} is invalid; nothing exported");
-        return Ok(Err(Status::Invalid));
+        eprintln!("{}", invalid(name));
+        return Err(Status::Invalid);
     }
-    Ok(Ok(checked))
+    Ok(checked)
+}
+
+/// What is said of an invalid record that is not exported.
+fn invalid(name: &str) -> String {
+    format!("bao: {name} is invalid; nothing exported")
+}
+
+/// Where a large record's JSON is written while it is read: the `-o` file's temporary file
+/// (renamed over it once the record is known valid), or a temporary file copied to stdout
+/// then (an invalid record exports nothing).
+enum Spool {
+    File(AtomicFile),
+    Stdout(std::fs::File),
+}
+
+/// `bao export json` on a large record: each chunk's games are checked and replayed on the
+/// pool and written in file order as they come, to a file that is shown only if the record
+/// is valid.
+fn json_streamed(
+    args: &JsonArgs,
+    ctx: &Context,
+    name: &str,
+    input: Box<dyn Read + Send>,
+) -> Result<Status, CliError> {
+    let temp_err = |e| CliError::io("cannot write a temporary file", e);
+    let spool = match args.output.as_deref() {
+        Some(p) => Spool::File(
+            AtomicFile::create(p, Replace::Yes)
+                .map_err(|e| CliError::io(format!("cannot write {}", p.display()), e))?,
+        ),
+        None => Spool::Stdout(tempfile::tempfile().map_err(temp_err)?),
+    };
+    let json_opts = JsonOptions { legal: args.legal };
+    let mut writer = RecordJsonWriter::new(std::io::BufWriter::new(spool), json_opts);
+    let opts = CheckOptions::default();
+    let handler = handler(ctx.color);
+    let mut human = HumanOut::default();
+    // After a game that cannot be exported nothing more is written: the record is then
+    // invalid (its error is reported), or the replay disagrees with the check.
+    let mut failed: Option<bao_export::ExportError> = None;
+    let report = stream_checked(
+        name,
+        input,
+        |chunk| {
+            let (checked, replayed) = check_chunk_replayed(chunk, &opts);
+            let games: Vec<_> = chunk
+                .games
+                .iter()
+                .zip(replayed)
+                .map(|((n, g, _), r)| (*n, g.value.clone(), r))
+                .collect();
+            (checked, games)
+        },
+        &mut |piece| human.piece(piece, &handler),
+        &mut |games| {
+            for (n, game, replayed) in games {
+                if failed.is_none() {
+                    if let Err(e) = writer.game(&game, n, &replayed) {
+                        failed = Some(e);
+                    }
+                }
+            }
+            Ok(())
+        },
+    )?;
+    human.print_report(&report, &handler)?;
+    if !report.is_valid() {
+        eprintln!("{}", invalid(name));
+        return Ok(Status::Invalid);
+    }
+    if let Some(e) = failed {
+        return Err(CliError::Internal(e.to_string()));
+    }
+    let spool = writer
+        .finish()
+        .map_err(|e| CliError::Internal(e.to_string()))?
+        .into_inner()
+        .map_err(|e| temp_err(e.into_error()))?;
+    match spool {
+        Spool::File(f) => {
+            let path = args.output.as_deref().unwrap_or(Path::new(name));
+            f.commit()
+                .map_err(|e| CliError::io(format!("cannot write {}", path.display()), e))?;
+        }
+        Spool::Stdout(mut f) => {
+            f.seek(SeekFrom::Start(0)).map_err(temp_err)?;
+            std::io::copy(&mut f, &mut std::io::stdout().lock())
+                .map_err(|e| CliError::io("cannot write to stdout", e))?;
+        }
+    }
+    Ok(Status::Success)
+}
+
+impl Write for Spool {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            Self::File(f) => f.write(buf),
+            Self::Stdout(f) => f.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            Self::File(f) => f.flush(),
+            Self::Stdout(f) => f.flush(),
+        }
+    }
 }
 
 /// The games of a record, as indices into `record.games` (empty games left out).
@@ -253,7 +367,13 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
 }
 
 fn json(args: &JsonArgs, ctx: &Context) -> Result<Status, CliError> {
-    let checked = match load(&args.file, ctx)? {
+    let name = args.file.name();
+    let read_err = |e| CliError::io(format!("cannot read {name}"), e);
+    let bytes = match head_or_stream(args.file.open_send()?).map_err(read_err)? {
+        Ok(bytes) => bytes,
+        Err(input) => return json_streamed(args, ctx, &name, input),
+    };
+    let checked = match checked_bytes(&name, &bytes, ctx) {
         Ok(c) => c,
         Err(status) => return Ok(status),
     };

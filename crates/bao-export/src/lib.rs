@@ -55,7 +55,8 @@ mod writer;
 
 pub use html::{game_html, HtmlOptions};
 pub use json::{
-    record_from_json, record_json, record_json_pretty, JsonOptions, RecordJson, SCHEMA_VERSION,
+    record_from_json, record_json, record_json_pretty, JsonOptions, RecordJson, RecordJsonWriter,
+    SCHEMA_VERSION,
 };
 pub use overlay::{CaptureMark, Overlay};
 pub use png::{board_png, PngOptions};

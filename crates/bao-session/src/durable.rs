@@ -84,3 +84,78 @@ fn sync_dir(dir: &Path) -> io::Result<()> {
     let _ = dir;
     Ok(())
 }
+
+/// A file written piece by piece that appears at its path only whole, when
+/// [`AtomicFile::commit`] is called: [`write_atomic`] for output too large to hold in memory
+/// (an archive streamed game by game). Dropped without a commit, it leaves the path
+/// untouched and removes its temporary file.
+#[derive(Debug)]
+pub struct AtomicFile {
+    tmp: tempfile::NamedTempFile,
+    path: std::path::PathBuf,
+    replace: Replace,
+}
+
+impl AtomicFile {
+    /// Starts a file for `path`: a temporary file in the same directory, named as
+    /// [`write_atomic`] names it.
+    ///
+    /// # Errors
+    /// The temporary file cannot be created.
+    pub fn create(path: &Path, replace: Replace) -> io::Result<Self> {
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let tmp = tempfile::Builder::new()
+            .prefix(&format!(".{name}."))
+            .suffix(".tmp")
+            .tempfile_in(dir)?;
+        Ok(Self {
+            tmp,
+            path: path.to_path_buf(),
+            replace,
+        })
+    }
+
+    /// Flushes the file to disk and renames it over its path (durably, as
+    /// [`write_atomic`]).
+    ///
+    /// # Errors
+    /// The file cannot be synced or renamed (with [`Replace::No`], also when the path
+    /// exists).
+    pub fn commit(self) -> io::Result<()> {
+        let perms = match std::fs::metadata(&self.path) {
+            Ok(m) => m.permissions(),
+            Err(_) => new_file_permissions(self.tmp.as_file())?,
+        };
+        self.tmp.as_file().set_permissions(perms)?;
+        self.tmp.as_file().sync_all()?;
+        match self.replace {
+            Replace::Yes => self.tmp.persist(&self.path).map_err(|e| e.error)?,
+            Replace::No => self
+                .tmp
+                .persist_noclobber(&self.path)
+                .map_err(|e| e.error)?,
+        };
+        let dir = match self.path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        sync_dir(dir)
+    }
+}
+
+impl io::Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.tmp.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.tmp.flush()
+    }
+}

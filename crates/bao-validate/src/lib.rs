@@ -47,7 +47,7 @@ use bao_notation::meaning::is_game;
 use bao_notation::{parse_record, write_record, Parsed, Record, WriteOptions};
 use bao_replay::{ReplayedGame, ReplayedLine};
 
-pub use annotate::{annotate_record, items_text};
+pub use annotate::{annotate_game, annotate_record, items_text};
 pub use bao_replay::{agrees, engine_items, Disagreement, ItemList};
 pub use codes::{Code, ALL_CODES, REPOSITORY};
 pub use diagnostic::{line_col, AnyDiagnostic, CheckDiagnostic, CheckReport, Label, Stats};

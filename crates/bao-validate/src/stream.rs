@@ -23,6 +23,7 @@ use bao_notation::meaning::is_game;
 use bao_notation::{
     decode, Game, GameReader, Limits, Place, SourceText, Span, Spanned, StreamedGame, SyntaxError,
 };
+use bao_replay::ReplayedGame;
 use miette::SourceCode;
 
 use crate::diagnostic::{AnyDiagnostic, CheckDiagnostic, CheckReport, Stats};
@@ -236,6 +237,28 @@ pub struct CheckedChunk {
 /// Replays and checks the games of a chunk, as the whole-file path checks each game.
 #[must_use]
 pub fn check_chunk(chunk: &Chunk, opts: &CheckOptions) -> CheckedChunk {
+    check_chunk_keeping(chunk, opts, None)
+}
+
+/// [`check_chunk`], keeping each game's replay: one per game of [`Chunk::games`], in their
+/// order (an empty one, as [`crate::Checked::replayed`] holds, for a game whose replay
+/// failed inside the engine). For output written game by game from the replays (`bao
+/// annotate`, `bao export json` on a large record).
+#[must_use]
+pub fn check_chunk_replayed(
+    chunk: &Chunk,
+    opts: &CheckOptions,
+) -> (CheckedChunk, Vec<ReplayedGame>) {
+    let mut replayed = Vec::with_capacity(chunk.games.len());
+    let checked = check_chunk_keeping(chunk, opts, Some(&mut replayed));
+    (checked, replayed)
+}
+
+fn check_chunk_keeping(
+    chunk: &Chunk,
+    opts: &CheckOptions,
+    mut keep: Option<&mut Vec<ReplayedGame>>,
+) -> CheckedChunk {
     let at = chunk.offset;
     let mut out = CheckedChunk {
         offset: at,
@@ -258,10 +281,23 @@ pub fn check_chunk(chunk: &Chunk, opts: &CheckOptions) -> CheckedChunk {
             record::check_result(game, *n, &mut c);
             c
         }));
-        if let Ok(c) = check {
-            out.plies += c.plies_checked();
-            out.checks
-                .extend(c.diagnostics.into_iter().map(|d| shift(d, at)));
+        match check {
+            Ok(c) => {
+                out.plies += c.plies_checked();
+                out.checks
+                    .extend(c.diagnostics.into_iter().map(|d| shift(d, at)));
+                if let Some(keep) = keep.as_deref_mut() {
+                    keep.push(c.replayed);
+                }
+            }
+            Err(_) => {
+                if let Some(keep) = keep.as_deref_mut() {
+                    keep.push(ReplayedGame {
+                        opening: Err(bao_replay::OpeningProblem::Panicked),
+                        main: bao_replay::ReplayedLine::default(),
+                    });
+                }
+            }
         }
         if let Some(m) = MatchEntry::of(game, *n) {
             out.matches.push(m.shifted(at));
