@@ -13,8 +13,8 @@ use bao_export::{
     board_png, board_svg, game_html, record_json_pretty, HtmlOptions, JsonOptions, Overlay,
     PngOptions, RecordJsonWriter, SeedStyle, SvgOptions, Theme,
 };
-use bao_validate::stream::check_chunk_replayed;
-use bao_validate::{check_bytes, CheckOptions, Checked};
+use bao_validate::stream::{check_chunk, check_chunk_replayed, CheckedPiece};
+use bao_validate::{check_bytes, CheckOptions, CheckReport, Checked};
 
 use crate::check::{handler, head_or_stream, render, stream_checked, HumanOut};
 use crate::error::CliError;
@@ -187,39 +187,106 @@ fn invalid(name: &str) -> String {
     format!("bao: {name} is invalid; nothing exported")
 }
 
-/// Where a large record's JSON is written while it is read: the `-o` file's temporary file
-/// (renamed over it once the record is known valid), or a temporary file copied to stdout
-/// then (an invalid record exports nothing).
-enum Spool {
-    File(AtomicFile),
-    Stdout(std::fs::File),
-}
-
-/// `bao export json` on a large record: each chunk's games are checked and replayed on the
-/// pool and written in file order as they come, to a file that is shown only if the record
-/// is valid.
+/// `bao export json` on a large record, game by game in bounded memory: each chunk's games
+/// are checked and replayed on the pool and their JSON written in file order. With `-o`, in
+/// one pass into the file's temporary file, renamed over it once the record is known valid.
+/// To stdout, in two passes (an invalid record exports nothing, and the JSON, about a hundred
+/// times the record's size, is not held back on disk): the first checks the record (a copy
+/// of stdin is kept in a temporary file), the second writes the JSON as it goes.
 fn json_streamed(
     args: &JsonArgs,
     ctx: &Context,
     name: &str,
     input: Box<dyn Read + Send>,
 ) -> Result<Status, CliError> {
-    let temp_err = |e| CliError::io("cannot write a temporary file", e);
-    let spool = match args.output.as_deref() {
-        Some(p) => Spool::File(
-            AtomicFile::create(p, Replace::Yes)
-                .map_err(|e| CliError::io(format!("cannot write {}", p.display()), e))?,
-        ),
-        None => Spool::Stdout(tempfile::tempfile().map_err(temp_err)?),
-    };
     let json_opts = JsonOptions { legal: args.legal };
-    let mut writer = RecordJsonWriter::new(std::io::BufWriter::new(spool), json_opts);
-    let opts = CheckOptions::default();
     let handler = handler(ctx.color);
     let mut human = HumanOut::default();
-    // After a game that cannot be exported nothing more is written: the record is then
-    // invalid (its error is reported), or the replay disagrees with the check.
-    let mut failed: Option<bao_export::ExportError> = None;
+    let temp_err = |e| CliError::io("cannot write a temporary file", e);
+    if let Some(path) = args.output.as_deref() {
+        let write_err = |e| CliError::io(format!("cannot write {}", path.display()), e);
+        let file = AtomicFile::create(path, Replace::Yes).map_err(write_err)?;
+        let mut writer = RecordJsonWriter::new(std::io::BufWriter::new(file), json_opts);
+        let (report, failed) = json_pass(name, input, &mut writer, &mut |piece| {
+            human.piece(piece, &handler)
+        })?;
+        human.print_report(&report, &handler)?;
+        if !report.is_valid() {
+            eprintln!("{}", invalid(name));
+            return Ok(Status::Invalid);
+        }
+        if let Some(e) = failed {
+            return Err(CliError::Internal(e.to_string()));
+        }
+        let file = writer
+            .finish()
+            .map_err(|e| CliError::Internal(e.to_string()))?
+            .into_inner()
+            .map_err(|e| write_err(e.into_error()))?;
+        file.commit().map_err(write_err)?;
+        return Ok(Status::Success);
+    }
+    // The first pass: the check alone.
+    let mut copy = match args.file {
+        Input::Stdin => Some(tempfile::tempfile().map_err(temp_err)?),
+        Input::Path(_) => None,
+    };
+    let checked_input: Box<dyn Read + Send> = match copy.as_ref() {
+        Some(f) => Box::new(Tee {
+            input,
+            copy: f.try_clone().map_err(temp_err)?,
+        }),
+        None => input,
+    };
+    let opts = CheckOptions::default();
+    let report = stream_checked(
+        name,
+        checked_input,
+        |c| (check_chunk(c, &opts), ()),
+        &mut |piece| human.piece(piece, &handler),
+        &mut |()| Ok(()),
+    )?;
+    human.print_report(&report, &handler)?;
+    if !report.is_valid() {
+        eprintln!("{}", invalid(name));
+        return Ok(Status::Invalid);
+    }
+    // The second: the JSON, from the file or from the copy of stdin.
+    let again: Box<dyn Read + Send> = match copy.take() {
+        Some(mut f) => {
+            f.seek(SeekFrom::Start(0)).map_err(temp_err)?;
+            Box::new(f)
+        }
+        None => args.file.open_send()?,
+    };
+    let stdout = std::io::stdout();
+    let mut writer = RecordJsonWriter::new(std::io::BufWriter::new(stdout.lock()), json_opts);
+    let (second, failed) = json_pass(name, again, &mut writer, &mut |_| Ok(()))?;
+    if let Some(e) = failed {
+        return Err(CliError::Internal(e.to_string()));
+    }
+    if second.stats != report.stats {
+        return Err(CliError::Internal(format!(
+            "{name} changed while it was read"
+        )));
+    }
+    writer
+        .finish()
+        .map_err(|e| CliError::Internal(e.to_string()))?;
+    Ok(Status::Success)
+}
+
+/// Reads, checks and replays a large record, writing the JSON of its games to `writer` in
+/// file order (nothing more after a game that cannot be exported: its error is returned);
+/// gives the check's report.
+fn json_pass<W: Write>(
+    name: &str,
+    input: Box<dyn Read + Send>,
+    writer: &mut RecordJsonWriter<W>,
+    piece: &mut dyn FnMut(&CheckedPiece) -> Result<(), CliError>,
+) -> Result<(CheckReport, Option<bao_export::ExportError>), CliError> {
+    let opts = CheckOptions::default();
+    let mut failed = None;
     let report = stream_checked(
         name,
         input,
@@ -233,7 +300,7 @@ fn json_streamed(
                 .collect();
             (checked, games)
         },
-        &mut |piece| human.piece(piece, &handler),
+        piece,
         &mut |games| {
             for (n, game, replayed) in games {
                 if failed.is_none() {
@@ -245,47 +312,20 @@ fn json_streamed(
             Ok(())
         },
     )?;
-    human.print_report(&report, &handler)?;
-    if !report.is_valid() {
-        eprintln!("{}", invalid(name));
-        return Ok(Status::Invalid);
-    }
-    if let Some(e) = failed {
-        return Err(CliError::Internal(e.to_string()));
-    }
-    let spool = writer
-        .finish()
-        .map_err(|e| CliError::Internal(e.to_string()))?
-        .into_inner()
-        .map_err(|e| temp_err(e.into_error()))?;
-    match spool {
-        Spool::File(f) => {
-            let path = args.output.as_deref().unwrap_or(Path::new(name));
-            f.commit()
-                .map_err(|e| CliError::io(format!("cannot write {}", path.display()), e))?;
-        }
-        Spool::Stdout(mut f) => {
-            f.seek(SeekFrom::Start(0)).map_err(temp_err)?;
-            std::io::copy(&mut f, &mut std::io::stdout().lock())
-                .map_err(|e| CliError::io("cannot write to stdout", e))?;
-        }
-    }
-    Ok(Status::Success)
+    Ok((report, failed))
 }
 
-impl Write for Spool {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        match self {
-            Self::File(f) => f.write(buf),
-            Self::Stdout(f) => f.write(buf),
-        }
-    }
+/// A reader that keeps a copy of what it reads.
+struct Tee<R> {
+    input: R,
+    copy: std::fs::File,
+}
 
-    fn flush(&mut self) -> std::io::Result<()> {
-        match self {
-            Self::File(f) => f.flush(),
-            Self::Stdout(f) => f.flush(),
-        }
+impl<R: Read> Read for Tee<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.input.read(buf)?;
+        self.copy.write_all(&buf[..n])?;
+        Ok(n)
     }
 }
 

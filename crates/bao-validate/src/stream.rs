@@ -170,6 +170,12 @@ impl<R: Read> StreamReader<R> {
         };
         let offset = usize::try_from(first.offset).unwrap_or(usize::MAX);
         let text = Arc::clone(&first.text);
+        if text.len() > MAX_GAME {
+            // Skipped unread as the whole-file path skips it: up to the next game's first
+            // line, the comments after its result with it (the reader has them for the
+            // next chunk, not read yet: this chunk's games are still being taken).
+            self.games.skip_carried_comments();
+        }
         let mut games = vec![first];
         while let Some(g) = self.pull()? {
             if Arc::ptr_eq(&g.text, &text) {
