@@ -31,10 +31,13 @@ pub(crate) enum CliError {
 /// setup problems worded with the Kiswahili names, as they always were here.
 pub(crate) fn position_json_error(e: &bao_core::json::PositionJsonError) -> String {
     use bao_core::json::PositionJsonProblem;
+    use bao_validate::words;
     let names = bao_core::RuleSet::KISWAHILI.names();
-    bao_validate::words::impossible_position(e.problems.iter().map(|p| match p {
-        PositionJsonProblem::Setup(p) => bao_validate::words::setup_problem(p, &names),
-        other => other.to_string(),
+    words::impossible_position(e.problems.iter().map(|p| match p {
+        PositionJsonProblem::StageMismatch { stage, side, hand } => {
+            words::stage_mismatch(*stage, *side, *hand, &names)
+        }
+        PositionJsonProblem::Setup(p) => words::setup_problem(p, &names),
     }))
 }
 

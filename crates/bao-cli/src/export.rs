@@ -7,18 +7,21 @@
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use bao_core::Position;
+use bao_core::{BySide, Position, Side};
 use bao_export::json::{main_line, Step};
 use bao_export::{
-    board_png, board_svg, game_html, record_json_pretty, HtmlOptions, JsonOptions, Overlay,
-    PngOptions, RecordJsonWriter, SeedStyle, SvgOptions, Theme,
+    board_png, board_svg, game_html, game_line, player_names, record_json_pretty, result_words,
+    ExportError, GameLine, HtmlOptions, JsonOptions, LinePath, Overlay, PngOptions,
+    RecordJsonWriter, SeedStyle, SvgOptions, Theme,
 };
+use bao_notation::Markup;
 use bao_validate::stream::{check_chunk, check_chunk_replayed, CheckedPiece};
 use bao_validate::{check_bytes, CheckOptions, CheckReport, Checked};
 
 use crate::check::{handler, head_or_stream, render, stream_checked, HumanOut};
 use crate::error::CliError;
 use crate::io::{AtomicFile, Input, Replace};
+use crate::new::position_arg;
 use crate::{Context, Status};
 
 /// Arguments of `bao export`.
@@ -78,13 +81,14 @@ enum ThemeArg {
     Print,
 }
 
-/// The diagram flags of `bao export svg` and `bao export html`.
+/// The diagram options of every picture format (`svg`, `png`, `html`): one set of flags,
+/// turned into one [`SvgOptions`].
 #[derive(Debug, clap::Args)]
 struct Drawing {
     /// Draw the board as North sees it.
     #[arg(long)]
     flip: bool,
-    /// Leave out row letters and pit numbers.
+    /// Leave out row letters and pit numbers (and the margins they take).
     #[arg(long)]
     no_coordinates: bool,
     /// Colours.
@@ -93,19 +97,53 @@ struct Drawing {
     /// Draw small counts as dots.
     #[arg(long)]
     dots: bool,
+    /// The width in pixels (the height follows).
+    #[arg(long, value_name = "N")]
+    width: Option<u32>,
+    /// The caption under the board (instead of the last move's summary; `""` for none).
+    #[arg(long, value_name = "TEXT")]
+    caption: Option<String>,
+    /// Leave out the marks of the last move (start, direction, laps, captures) and its
+    /// summary.
+    #[arg(long)]
+    no_last_move: bool,
+    /// Coloured pits and arrows to draw, written as in comments (spec/notation.md §3.1),
+    /// added to those of the position's comments: `[%csl Ga5,RA6][%cal GA6a6]`.
+    #[arg(long, value_name = "MARKUP")]
+    markup: Option<String>,
+}
+
+/// Which position to draw: a record's game, line and ply, or a position string.
+#[derive(Debug, clap::Args)]
+#[command(group = clap::ArgGroup::new("source").required(true).args(["file", "position"]))]
+struct Diagram {
+    /// The record file (`-` for stdin).
+    #[arg(value_name = "FILE", value_parser = Input::parse)]
+    file: Option<Input>,
+    #[command(flatten)]
+    pick: Pick,
+    /// A variation instead of the main line: PLY.N is the N-th variation of ply PLY (ply
+    /// numbers count from the game's start, and a variation goes on with the count of the
+    /// ply it replaces), nested as `5.2.7.1`. `--ply` then counts along that line.
+    #[arg(long, value_name = "PLY.N", conflicts_with = "position")]
+    line: Option<LinePath>,
+    /// A position string (spec/notation.md §7) to draw instead of a record: a puzzle.
+    #[arg(long, value_name = "STR", conflicts_with_all = ["file", "game", "ply"])]
+    position: Option<String>,
+    /// The rules of `--position`: a preset, optionally with `name=value` overrides
+    /// [default: kiswahili].
+    #[arg(long, value_name = "RULES", requires = "position")]
+    rules: Option<String>,
 }
 
 /// Arguments of `bao export svg`.
 #[derive(Debug, clap::Args)]
 struct SvgArgs {
-    /// The record file (`-` for stdin).
-    #[arg(value_name = "FILE", value_parser = Input::parse)]
-    file: Input,
     #[command(flatten)]
-    pick: Pick,
-    /// One diagram per position of the main line (start and every ply) into the directory
+    diagram: Diagram,
+    /// One diagram per position of the line (start and every ply) into the directory
     /// given by `-o`, named `ply-000.svg`, `ply-001.svg`, ...
-    #[arg(long, conflicts_with = "ply", requires = "output")]
+    #[arg(long, conflicts_with_all = ["ply", "position"], requires = "output")]
     all: bool,
     #[command(flatten)]
     drawing: Drawing,
@@ -120,21 +158,17 @@ struct SvgArgs {
 /// Arguments of `bao export png`.
 #[derive(Debug, clap::Args)]
 struct PngArgs {
-    /// The record file (`-` for stdin).
-    #[arg(value_name = "FILE", value_parser = Input::parse)]
-    file: Input,
     #[command(flatten)]
-    pick: Pick,
+    diagram: Diagram,
     /// The PNG file to write (a directory with `--all`).
     #[arg(short, long, value_name = "OUT.png")]
     output: PathBuf,
-    /// The width in pixels.
-    #[arg(long, value_name = "N")]
-    width: Option<u32>,
-    /// One picture per position of the main line (start and every ply) into the directory
+    /// One picture per position of the line (start and every ply) into the directory
     /// given by `-o`, named `ply-000.png`, `ply-001.png`, ...
-    #[arg(long, conflicts_with = "ply")]
+    #[arg(long, conflicts_with_all = ["ply", "position"])]
     all: bool,
+    #[command(flatten)]
+    drawing: Drawing,
     /// No progress bar with `--all`.
     #[arg(short, long)]
     quiet: bool,
@@ -284,7 +318,7 @@ fn json_pass<W: Write>(
     input: Box<dyn Read + Send>,
     writer: &mut RecordJsonWriter<W>,
     piece: &mut dyn FnMut(&CheckedPiece) -> Result<(), CliError>,
-) -> Result<(CheckReport, Option<bao_export::ExportError>), CliError> {
+) -> Result<(CheckReport, Option<ExportError>), CliError> {
     let opts = CheckOptions::default();
     let mut failed = None;
     let report = stream_checked(
@@ -429,8 +463,28 @@ fn json(args: &JsonArgs, ctx: &Context) -> Result<Status, CliError> {
 
 impl Drawing {
     /// The drawing options these flags ask for.
-    fn options(&self) -> SvgOptions {
-        SvgOptions {
+    fn options(&self) -> Result<SvgOptions, CliError> {
+        let markup = match &self.markup {
+            Some(text) => {
+                let (m, errors) = Markup::read(text);
+                if let Some(e) = errors.first() {
+                    return Err(CliError::Invalid {
+                        argument: "--markup",
+                        message: format!("{} (at byte {}; {})", e.message, e.span.start, e.help),
+                    });
+                }
+                if m.is_empty() {
+                    return Err(CliError::Invalid {
+                        argument: "--markup",
+                        message: "no markup: write e.g. `[%csl Ga5,RA6][%cal GA6a6]`".to_owned(),
+                    });
+                }
+                m
+            }
+            None => Markup::default(),
+        };
+        let defaults = SvgOptions::default();
+        Ok(SvgOptions {
             flip: self.flip,
             coordinates: !self.no_coordinates,
             theme: match self.theme {
@@ -443,72 +497,160 @@ impl Drawing {
             } else {
                 SeedStyle::Numerals
             },
-            ..SvgOptions::default()
-        }
+            width: self.width.unwrap_or(defaults.width),
+            caption: self.caption.clone(),
+            last_move: !self.no_last_move,
+            markup,
+            ..defaults
+        })
     }
 }
 
-fn diagram(pos: &Position, step: Option<&Step>, opts: &SvgOptions) -> String {
-    let overlay = step.map(|s| Overlay::from_trace(&s.before, &s.trace));
-    board_svg(pos, opts, overlay.as_ref())
+/// The positions a diagram command can draw, and what it knows of the game.
+struct Picked {
+    line: GameLine,
+    names: BySide<Option<String>>,
+    /// How the game ended, for the last position of the main line.
+    ending: Option<String>,
+}
+
+impl Diagram {
+    /// The line to draw from; `Err(status)` when the record is invalid (reported).
+    fn pick(&self, ctx: &Context) -> Result<Result<Picked, Status>, CliError> {
+        if let Some(text) = &self.position {
+            let start = position_arg(text, self.rules.as_deref())?;
+            return Ok(Ok(Picked {
+                line: GameLine {
+                    start,
+                    start_markup: Markup::default(),
+                    steps: Vec::new(),
+                    main: false,
+                },
+                names: BySide::new(None, None),
+                ending: None,
+            }));
+        }
+        let Some(file) = &self.file else {
+            return Err(CliError::Usage(
+                "give a record FILE or --position STR".to_owned(),
+            ));
+        };
+        let checked = match load(file, ctx)? {
+            Ok(c) => c,
+            Err(status) => return Ok(Err(status)),
+        };
+        let index = game_index(&checked, self.pick.game)?;
+        let path = self.line.clone().unwrap_or_default();
+        let line =
+            game_line(&checked.record, &checked.replayed, index, &path).map_err(|e| {
+                match (&self.line, e) {
+                    (Some(p), ExportError::NoSuchLine(e)) => {
+                        CliError::Usage(format!("--line {p}: {e}"))
+                    }
+                    (_, e) => CliError::Internal(e.to_string()),
+                }
+            })?;
+        let game = &checked.record.games[index].value;
+        let last = line.steps.last().map_or(&line.start, |s| &s.after);
+        let ending = if line.main {
+            result_words(game, last)
+        } else {
+            None
+        };
+        Ok(Ok(Picked {
+            names: player_names(game),
+            ending,
+            line,
+        }))
+    }
+}
+
+impl Picked {
+    /// The number of the last ply (the default `--ply`).
+    fn last(&self) -> usize {
+        self.line.steps.len()
+    }
+
+    /// The diagram after ply `n` (0: the start).
+    fn svg(&self, n: usize, opts: &SvgOptions) -> Result<String, CliError> {
+        let Some((pos, step)) = self.line.at(n) else {
+            let plies = self.line.steps.len();
+            return Err(CliError::Usage(format!(
+                "--ply {n}: the {} has {plies} pl{}",
+                if self.line.main { "game" } else { "line" },
+                if plies == 1 { "y" } else { "ies" }
+            )));
+        };
+        let mut opts = opts.clone();
+        for side in Side::ALL {
+            if opts.names.get(side).is_none() {
+                opts.names.get_mut(side).clone_from(self.names.get(side));
+            }
+        }
+        let mut markup = self.line.markup(n).cloned().unwrap_or_default();
+        markup.extend(&opts.markup);
+        opts.markup = markup;
+        if n == self.last() {
+            opts.ending.clone_from(&self.ending);
+        }
+        let overlay = step.map(|s| Overlay::from_trace(&s.before, &s.trace));
+        Ok(board_svg(pos, &opts, overlay.as_ref()))
+    }
 }
 
 fn svg(args: &SvgArgs, ctx: &Context) -> Result<Status, CliError> {
-    let checked = match load(&args.file, ctx)? {
-        Ok(c) => c,
+    let opts = args.drawing.options()?;
+    let picked = match args.diagram.pick(ctx)? {
+        Ok(p) => p,
         Err(status) => return Ok(status),
     };
-    let (start, steps) = line(&checked, args.pick.game)?;
-    let opts = args.drawing.options();
     if args.all {
         let Some(dir) = args.output.as_deref() else {
             return Err(CliError::Usage("--all needs -o DIR".to_owned()));
         };
         std::fs::create_dir_all(dir)
             .map_err(|e| CliError::io(format!("cannot create {}", dir.display()), e))?;
-        let bar = crate::progress::bar(steps.len() + 1, "exporting", args.quiet);
-        for n in 0..=steps.len() {
-            let (pos, step) = at_ply(&start, &steps, Some(n))?;
+        let bar = crate::progress::bar(picked.last() + 1, "exporting", args.quiet);
+        for n in 0..=picked.last() {
             let path = dir.join(format!("ply-{n:03}.svg"));
-            write_atomic(&path, diagram(pos, step, &opts).as_bytes())?;
+            write_atomic(&path, picked.svg(n, &opts)?.as_bytes())?;
             bar.inc(1);
         }
         bar.finish_and_clear();
         return Ok(Status::Success);
     }
-    let (pos, step) = at_ply(&start, &steps, args.pick.ply)?;
-    emit(args.output.as_deref(), diagram(pos, step, &opts).as_bytes())?;
+    let n = args.diagram.pick.ply.unwrap_or(picked.last());
+    emit(args.output.as_deref(), picked.svg(n, &opts)?.as_bytes())?;
     Ok(Status::Success)
 }
 
 fn png(args: &PngArgs, ctx: &Context) -> Result<Status, CliError> {
-    let checked = match load(&args.file, ctx)? {
-        Ok(c) => c,
+    let opts = args.drawing.options()?;
+    let picked = match args.diagram.pick(ctx)? {
+        Ok(p) => p,
         Err(status) => return Ok(status),
     };
-    let (start, steps) = line(&checked, args.pick.game)?;
-    let opts = PngOptions {
-        width: args.width,
+    let png_opts = PngOptions {
+        width: args.drawing.width,
         ..PngOptions::default()
     };
-    let picture = |n: Option<usize>| -> Result<Vec<u8>, CliError> {
-        let (pos, step) = at_ply(&start, &steps, n)?;
-        let svg = diagram(pos, step, &SvgOptions::default());
-        board_png(&svg, &opts).map_err(|e| CliError::Usage(e.to_string()))
+    let picture = |n: usize| -> Result<Vec<u8>, CliError> {
+        board_png(&picked.svg(n, &opts)?, &png_opts).map_err(|e| CliError::Usage(e.to_string()))
     };
     if args.all {
         let dir = &args.output;
         std::fs::create_dir_all(dir)
             .map_err(|e| CliError::io(format!("cannot create {}", dir.display()), e))?;
-        let bar = crate::progress::bar(steps.len() + 1, "exporting", args.quiet);
-        for n in 0..=steps.len() {
-            write_atomic(&dir.join(format!("ply-{n:03}.png")), &picture(Some(n))?)?;
+        let bar = crate::progress::bar(picked.last() + 1, "exporting", args.quiet);
+        for n in 0..=picked.last() {
+            write_atomic(&dir.join(format!("ply-{n:03}.png")), &picture(n)?)?;
             bar.inc(1);
         }
         bar.finish_and_clear();
         return Ok(Status::Success);
     }
-    write_atomic(&args.output, &picture(args.pick.ply)?)?;
+    let n = args.diagram.pick.ply.unwrap_or(picked.last());
+    write_atomic(&args.output, &picture(n)?)?;
     Ok(Status::Success)
 }
 
@@ -521,7 +663,7 @@ fn html(args: &HtmlArgs, ctx: &Context) -> Result<Status, CliError> {
     let opts = HtmlOptions {
         svg: SvgOptions {
             show_changes: true,
-            ..args.drawing.options()
+            ..args.drawing.options()?
         },
     };
     let page = game_html(&checked.record, &checked.replayed, index, &opts)

@@ -65,7 +65,7 @@ pub(crate) fn position_arg(text: &str, rules: Option<&str>) -> Result<Position, 
     let rules =
         RuleSet::from_spec(rules.unwrap_or("kiswahili")).map_err(|e| CliError::Invalid {
             argument: "--rules",
-            message: e.to_string(),
+            message: bao_validate::words::rule_spec_error(&e),
         })?;
     parse_position(text, rules)
 }
@@ -137,7 +137,7 @@ fn template(args: &Args, date: &str) -> Result<Record, CliError> {
     }
     let rules = RuleSet::from_spec(&args.rules).map_err(|e| CliError::Invalid {
         argument: "--rules",
-        message: e.to_string(),
+        message: bao_validate::words::rule_spec_error(&e),
     })?;
     let rules_text = args.rules.split_whitespace().collect::<Vec<_>>().join(" ");
     let position = match &args.position {

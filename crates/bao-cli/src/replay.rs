@@ -1,7 +1,8 @@
 //! `bao replay`: JSON Lines in, JSON Lines out.
 //!
-//! Each input line is `{"rules": PRESET, "position": null | POSITION, "moves": [MOVE, ...]}`
-//! (`position` may be left out; other fields are ignored). Each output line is
+//! Each input line is `{"rules": RULES, "position": null | POSITION, "moves": [MOVE, ...]}`
+//! (`RULES` a preset, optionally with `name=value` overrides as in `bao new --rules`;
+//! `position` may be left out; other fields are ignored). Each output line is
 //! `{"positions": [...], "legal": [[...], ...], "error": null | {...}, "outcome": null | {...}}`:
 //! `positions[0]` is the start, `positions[i]` the position after move `i`, and `legal[i]`
 //! the legal moves in `positions[i]` (so `legal` holds the list of a failing ply too).
@@ -12,7 +13,7 @@ use std::io::{BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use bao_core::json::{OutcomeJson, PositionJson};
-use bao_core::{Move, MoveSpec, Position, ResolveError, RuleSet, UnknownPreset};
+use bao_core::{Move, MoveSpec, Position, ResolveError, RuleSet, RuleSpecError};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -154,11 +155,20 @@ fn replay_request(line: &[u8]) -> Replay {
             ))
         }
     };
-    let Some(rules) = RuleSet::preset(&request.rules) else {
-        return fail(ReplayError::line(
-            "rules",
-            UnknownPreset(request.rules).to_string(),
-        ));
+    let rules = match RuleSet::from_spec(&request.rules) {
+        Ok(r) => r,
+        Err(RuleSpecError::UnknownPreset(p)) => {
+            return fail(ReplayError::line(
+                "rules",
+                bao_validate::words::unknown_preset(&p.0),
+            ))
+        }
+        Err(e) => {
+            return fail(ReplayError::line(
+                "rules",
+                bao_validate::words::rule_spec_error(&e),
+            ))
+        }
     };
     let start = if request.position.is_null() {
         Position::start(rules)
@@ -308,6 +318,129 @@ mod tests {
         assert_eq!(r.legal.len(), 1);
         let e = error_of(r#"{"rules": "kiswahili", "moves": [7]}"#);
         assert_eq!((e.kind, e.mv.as_deref()), ("move", Some("7")));
+    }
+
+    /// Mancala World Problem 3 up to South's twelfth move, `A3<*`, a takasa that never ends
+    /// (cycle from lap 1, period 228) while no capture exists.
+    const PROBLEM_3: &str = "A6<* a6> A4> a6> A5< a3> A8>+ a8> A4> a4< A8> a7> A1< a4> A6> a4< \
+                             A2< a4< A4< a4< A7> a4<";
+
+    /// Replays `moves` under `rules` both ways: as a `bao replay` line and as a record
+    /// through bao-replay (what `bao check` and the exporters read); both must play the
+    /// same plies and refuse the same move with the same rule, reason and cycle.
+    fn assert_surfaces_agree(rules: &str, moves: &str) {
+        let list: Vec<&str> = moves.split_whitespace().collect();
+        let line = serde_json::json!({"rules": rules, "moves": list}).to_string();
+        let cli = replay_line(line.as_bytes());
+        let parsed = bao_notation::parse_record(&format!("[RuleSet \"{rules}\"]\n\n{moves} *\n"));
+        assert!(
+            parsed.errors.is_empty(),
+            "{rules} {moves}: {:?}",
+            parsed.errors
+        );
+        let replayed = bao_replay::replay_game(&parsed.record.games[0].value, None);
+        let refused = replayed
+            .main
+            .plies
+            .iter()
+            .enumerate()
+            .find_map(|(k, p)| match &p.outcome {
+                Err(bao_replay::Problem::Refused { spec, refusal, .. }) => {
+                    Some((k, Some((spec, refusal)), p.before))
+                }
+                // A move after the end of the main line: E4, the line's own problem.
+                Err(bao_replay::Problem::AfterEnd { .. }) => Some((k, None, p.before)),
+                _ => None,
+            });
+        let case = format!("{rules}: {moves}");
+        match (cli.error, refused) {
+            (None, None) => {
+                assert_eq!(cli.positions.len(), replayed.main.plies.len() + 1, "{case}");
+                let outcome = replayed.final_outcome().expect("replayed to its end");
+                assert_eq!(
+                    serde_json::to_value(&cli.outcome).unwrap(),
+                    serde_json::to_value(outcome.as_ref().map(OutcomeJson::from)).unwrap(),
+                    "{case}"
+                );
+            }
+            (Some(e), Some((k, None, before))) => {
+                assert_eq!(
+                    (e.kind, e.ply, e.rule),
+                    ("illegal", Some(k), Some("E4")),
+                    "{case}"
+                );
+                assert!(before.outcome().is_some(), "{case}");
+            }
+            (Some(e), Some((k, Some((spec, refusal)), before))) => {
+                assert_eq!((e.kind, e.ply), ("illegal", Some(k)), "{case}");
+                assert_eq!(e.rule, Some(refusal.rule()), "{case}");
+                assert_eq!(
+                    e.reason,
+                    bao_validate::words::resolve_error(spec, refusal, before.rules()),
+                    "{case}"
+                );
+                let cycle = match refusal {
+                    ResolveError::Illegal(p) => p.reason.never_ending(),
+                    _ => None,
+                };
+                assert_eq!(
+                    e.cycle_start_lap,
+                    cycle.map(|c| c.cycle_start_lap),
+                    "{case}"
+                );
+                assert_eq!(e.period, cycle.map(|c| c.period), "{case}");
+            }
+            (e, r) => panic!("{case}: bao replay says {e:?}, the replay {r:?}"),
+        }
+    }
+
+    /// `bao replay` and the replay of a record decide a written move in one place
+    /// (`Position::resolve`), so they agree on the hard cases: a namua move from the back
+    /// row, a never-ending takasa written with and without `*` under every `endless_move`
+    /// option, a sign left out where both are legal, a move that is not legal.
+    #[test]
+    fn bao_replay_and_the_record_replay_agree_on_written_moves() {
+        for endless in ["illegal", "draw", "mover_loses", "cap:192"] {
+            let rules = format!("kiswahili endless_move={endless}");
+            for moves in [
+                "B3<".to_owned(),
+                "A6<* b2<".to_owned(),
+                "A6".to_owned(),
+                "A5<*".to_owned(),
+                format!("{PROBLEM_3} A3<*"),
+                format!("{PROBLEM_3} A3<"),
+                format!("{PROBLEM_3} A3"),
+                format!("{PROBLEM_3} A3<* a4<"),
+            ] {
+                assert_surfaces_agree(&rules, &moves);
+            }
+        }
+        // The preset whose seed cap stands in for the exact detection.
+        assert_surfaces_agree("abstractplay", &format!("{PROBLEM_3} A3<*"));
+        // The cases themselves: N1 before any sowing, G11 with its cycle.
+        let e = error_of(r#"{"rules": "kiswahili", "moves": ["B3<"]}"#);
+        assert_eq!(e.rule, Some("N1"));
+        let moves: Vec<&str> = PROBLEM_3.split_whitespace().chain(["A3<"]).collect();
+        let line = serde_json::json!({"rules": "kiswahili", "moves": moves}).to_string();
+        let e = error_of(&line);
+        assert_eq!((e.rule, e.period), (Some("G11"), Some(228)));
+    }
+
+    #[test]
+    fn rules_take_overrides_and_name_an_unknown_preset_or_option() {
+        let r = replay_line(br#"{"rules": "kiswahili endless_move=draw", "moves": ["A6<*"]}"#);
+        assert!(r.error.is_none());
+        let e = error_of(r#"{"rules": "zanzibar", "moves": []}"#);
+        assert_eq!(e.kind, "rules");
+        assert!(e
+            .reason
+            .starts_with("unknown rule preset `zanzibar` (known: "));
+        let e = error_of(r#"{"rules": "kiswahili takasia=sometimes", "moves": []}"#);
+        assert_eq!(e.kind, "rules");
+        assert_eq!(
+            e.reason,
+            "rule option `takasia` cannot be `sometimes`: expected off, standard or abstractplay"
+        );
     }
 
     #[test]

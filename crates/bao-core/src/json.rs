@@ -224,13 +224,14 @@ pub enum PositionJsonProblem {
     Setup(SetupProblem),
 }
 
+/// The data, for developers (`stage namua, south to move with hand 0`); a player reads
+/// `bao_validate::words::position_json_problem`.
 impl fmt::Display for PositionJsonProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::StageMismatch { stage, side, hand } => write!(
-                f,
-                "stage is {stage} but {side}, to move, has {hand} seeds in hand (namua while the hand is not empty, else mtaji)"
-            ),
+            Self::StageMismatch { stage, side, hand } => {
+                write!(f, "stage {stage}, {side} to move with hand {hand}")
+            }
             Self::Setup(p) => write!(f, "{p}"),
         }
     }
@@ -446,7 +447,7 @@ mod tests {
             PositionJsonProblem::StageMismatch { .. }
         ));
         let text = err.to_string();
-        assert!(text.contains("stage is namua"), "{text}");
+        assert!(text.contains("stage namua"), "{text}");
         assert!(text.contains("house"), "{text}");
         assert!(text.contains("takasia pit B1"), "{text}");
     }

@@ -3,7 +3,7 @@
 
 use crate::engine::{execute, Finish, Outcome as Run, Tracer};
 use crate::illegal::{IllegalReason, PlayError, ResolveError};
-use crate::movegen::{takasa_bits, Kind, MoveSet, MTAJI_MIN_SEEDS};
+use crate::movegen::{forced_kichwa, takasa_bits, Kind, MoveSet, MTAJI_MIN_SEEDS};
 use crate::pitset::PitSet;
 use crate::position::{EndReason, House, Outcome, Position};
 use crate::rules::Takasia;
@@ -121,7 +121,9 @@ impl Position {
         }
     }
 
-    /// Resolves a move token (sign or `*` left out where forced) against this position.
+    /// Resolves a written move (sign or `*` left out where forced) against this position:
+    /// the one decision of what a written move stands for, used by every reader of moves
+    /// (the replay of a record, `bao replay`, a live session).
     ///
     /// ```
     /// use bao_core::{MoveSpec, Position, ResolveError, RuleSet};
@@ -139,20 +141,30 @@ impl Position {
     /// No legal move matches ([`ResolveError::Illegal`], with the likeliest reading of the
     /// spec and why it is illegal: for a sign left out, the left one unless only its
     /// direction is forbidden by the kichwa rule G7), or several do
-    /// ([`ResolveError::Ambiguous`]: the sign is needed).
+    /// ([`ResolveError::Ambiguous`]: the sign is needed). A namua move from the mover's back
+    /// row is refused by N1 before anything is sown; a token written without `*` where no
+    /// capture exists is read as the takasa, and when that takasa never ends the refusal is
+    /// G11 with its cycle (spec/notation.md, "Leaving out `*`"). Under every
+    /// `endless_move` option the reasons are those of the rules in force.
     pub fn resolve(&self, spec: &MoveSpec) -> Result<Move, ResolveError> {
+        if self.stage() == Stage::Namua
+            && spec.pit.side() == self.to_move
+            && spec.pit.row() == Row::Back
+            && self.outcome().is_none()
+        {
+            return Err(ResolveError::Illegal(PlayError {
+                mv: spec_reading(spec, Sign::Left),
+                reason: IllegalReason::NamuaBackRow { pit: spec.pit },
+            }));
+        }
         let legal = self.legal_moves();
         let matches: Vec<Move> = legal.iter().copied().filter(|m| spec.matches(m)).collect();
         match matches.as_slice() {
             [one] => Ok(*one),
             [] => {
-                // A spec with both `*` and `+` (no reader makes one) is no move: it is
-                // explained as the takasa it claims to be.
-                let kind =
-                    MoveKind::from_suffixes(spec.takasa, spec.safari).unwrap_or(MoveKind::Takasa);
-                let mv = Move::new(spec.pit, spec.sign.unwrap_or(Sign::Left), kind);
+                let mv = spec_reading(spec, Sign::Left);
                 let err = if spec.sign.is_none() {
-                    let other = Move::new(spec.pit, Sign::Right, kind);
+                    let other = spec_reading(spec, Sign::Right);
                     let e1 = self.diagnose(&mv);
                     if matches!(e1.reason, IllegalReason::KichwaNotChoosable { .. }) {
                         self.diagnose(&other)
@@ -255,14 +267,7 @@ impl Position {
                 }
             }
             if stage == Stage::Namua && mv.pit.facing().is_some_and(|f| self.get(f) > 0) {
-                let forced = if mv.pit.number() <= 2 {
-                    Some(Sign::Left)
-                } else if mv.pit.number() >= 7 {
-                    Some(Sign::Right)
-                } else {
-                    None
-                };
-                if let Some(forced) = forced.filter(|f| *f != mv.sign) {
+                if let Some(forced) = forced_kichwa(mv.pit.ring()).filter(|f| *f != mv.sign) {
                     return fail(IllegalReason::KichwaNotChoosable {
                         pit: mv.pit,
                         forced,
@@ -290,9 +295,7 @@ impl Position {
                     });
                 }
             }
-            if self.rules.takasia == Takasia::Standard
-                && self.blocked[side.index()] == Some(mv.pit.ring() as u8)
-            {
+            if self.capture_excluded(side) == Some(mv.pit.ring()) {
                 return fail(IllegalReason::TakasiaPit { pit: mv.pit });
             }
             return fail(IllegalReason::NotACapture { captures });
@@ -310,6 +313,9 @@ impl Position {
             }
         } else {
             let m = side.index();
+            // A stored takasia only: AbstractPlay's block recomputed from a position's
+            // last-move flag (`takasa_excluded`) is refused as not legal, the one record
+            // that reaches `not_legal` (spec/diagnostics.md).
             if self.rules.takasia != Takasia::Off && self.blocked[m] == Some(mv.pit.ring() as u8) {
                 return fail(IllegalReason::TakasiaPit { pit: mv.pit });
             }
@@ -328,4 +334,12 @@ impl Position {
         }
         fail(IllegalReason::NotLegal { legal })
     }
+}
+
+/// The move a spec is read as when no legal move matches it: its sign, or `unwritten` when
+/// none is written. A spec with both `*` and `+` (no reader makes one) is no move: it is
+/// explained as the takasa it claims to be.
+fn spec_reading(spec: &MoveSpec, unwritten: Sign) -> Move {
+    let kind = MoveKind::from_suffixes(spec.takasa, spec.safari).unwrap_or(MoveKind::Takasa);
+    Move::new(spec.pit, spec.sign.unwrap_or(unwritten), kind)
 }

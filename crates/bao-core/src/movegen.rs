@@ -232,6 +232,19 @@ const FRONT_SETS: usize = 1 << ROW_PITS;
 /// front pits `f` (bit i: ring index i); a kimbi pit enters at its own kichwa only.
 static NAMUA_SIGNS: [u32; FRONT_SETS] = namua_signs();
 
+/// The kichwa a namua capture from front pit `ring` (ring index 0..8) must enter at (G7):
+/// a kimbi's own one (pits 1 and 2 the left, 7 and 8 the right); `None` for a central pit,
+/// whose capture may enter at either.
+pub(crate) const fn forced_kichwa(ring: usize) -> Option<Sign> {
+    if ring <= 1 {
+        Some(Sign::Left)
+    } else if ring >= ROW_PITS - 2 {
+        Some(Sign::Right)
+    } else {
+        None
+    }
+}
+
 const fn namua_signs() -> [u32; FRONT_SETS] {
     let mut t = [0u32; FRONT_SETS];
     let mut f = 0;
@@ -239,13 +252,10 @@ const fn namua_signs() -> [u32; FRONT_SETS] {
         let mut i = 0;
         while i < ROW_PITS {
             if f & (1 << i) != 0 {
-                // Kimbi pits 1, 2 (ring 0, 1) enter at the left kichwa, 7, 8 at the right.
-                let signs: u32 = if i <= 1 {
-                    0b0001
-                } else if i >= ROW_PITS - 2 {
-                    0b0100
-                } else {
-                    0b0101
+                let signs: u32 = match forced_kichwa(i) {
+                    Some(Sign::Left) => 0b0001,
+                    Some(Sign::Right) => 0b0100,
+                    None => 0b0101,
                 };
                 t[f] |= signs << (4 * i);
             }
@@ -513,12 +523,9 @@ impl Position {
         }
         // Doubled so that a first lap ending at r + n (mod 16) is bit r + n.
         let wrapped = u32::from(targets.bits()) | u32::from(targets.bits()) << RING;
-        let blocked_start = match self.rules.takasia {
-            Takasia::Standard => {
-                self.blocked[side.index()].map_or(PitSet::EMPTY, |h| PitSet::single(usize::from(h)))
-            }
-            _ => PitSet::EMPTY,
-        };
+        let blocked_start = self
+            .capture_excluded(side)
+            .map_or(PitSet::EMPTY, PitSet::single);
         // Starts of two seeds or more, below the threshold (G6, M2), not takasia'd.
         let pits = starts
             & PitSet::holding(own, MTAJI_MIN_SEEDS)
@@ -607,6 +614,15 @@ impl Position {
             && self.houses[self.m()] == House::Owned
             && self.ring(self.to_move)[HOUSE_RING] >= MTAJI_MIN_SEEDS
             && self.takasa_excluded() != Some(HOUSE_RING)
+    }
+
+    /// The pit (ring index) `side` may not start a mtaji capture from: its takasia pit under
+    /// standard takasia (T3; AbstractPlay's block stops takasas only).
+    pub(crate) fn capture_excluded(&self, side: Side) -> Option<usize> {
+        match self.rules.takasia {
+            Takasia::Standard => self.blocked[side.index()].map(usize::from),
+            Takasia::Off | Takasia::AbstractPlay => None,
+        }
     }
 
     /// The front pit (ring index) the side to move may not start a mtaji takasa from (T3).
@@ -820,5 +836,109 @@ mod tests {
             }
         }
         assert!(checked > 1000);
+    }
+}
+
+#[cfg(test)]
+mod one_rule_once {
+    use super::*;
+    use crate::illegal::IllegalReason;
+    use crate::rules::{RuleSet, PRESET_NAMES};
+
+    /// G7 is written once (`forced_kichwa`): the namua capture directions generated for a
+    /// front pit and the reason `diagnose` gives for the other direction agree, pit by pit.
+    #[test]
+    fn the_kichwa_rule_is_the_same_for_generation_and_diagnosis() {
+        for ring in 0..ROW_PITS {
+            let signs = (NAMUA_SIGNS[1 << ring] >> (4 * ring)) & 0b0101;
+            let expected = match forced_kichwa(ring) {
+                Some(Sign::Left) => 0b0001,
+                Some(Sign::Right) => 0b0100,
+                None => 0b0101,
+            };
+            assert_eq!(signs, expected, "ring {ring}");
+        }
+        // Along random namua play: every legal capture from a kimbi (pits 1, 2, 7, 8) goes
+        // the way `forced_kichwa` says, and the other way is G7 naming that sign (unless its
+        // run is refused first, G10/G11).
+        for name in PRESET_NAMES {
+            let rules = RuleSet::preset(name).expect("preset");
+            let mut pick = bao_testkit::Lcg::new(11).picker();
+            let mut pos = Position::start(rules);
+            for _ in 0..40 {
+                if pos.stage() != Stage::Namua || pos.outcome().is_some() {
+                    break;
+                }
+                for mv in pos.legal_moves().iter().filter(|m| m.is_capture()) {
+                    let Some(forced) = forced_kichwa(mv.pit.ring()) else {
+                        continue;
+                    };
+                    assert_eq!(mv.sign, forced, "{name} {mv}");
+                    let wrong = Move::new(mv.pit, forced.flipped(), mv.kind());
+                    if pos.run_is_illegal(&pos.simulate(wrong)) {
+                        continue;
+                    }
+                    let reason = pos.diagnose(&wrong).reason;
+                    assert_eq!(
+                        reason,
+                        IllegalReason::KichwaNotChoosable {
+                            pit: mv.pit,
+                            forced
+                        },
+                        "{name} {wrong}"
+                    );
+                }
+                let _ = pos.play_random_move(&mut pick);
+            }
+        }
+    }
+
+    /// T3 is tested with the pit move generation excludes: a mtaji takasa of two seeds or
+    /// more from the pit `takasa_excluded` names, refused while takasas are the legal moves
+    /// (and its run not refused first, G10/G11), is diagnosed takasia, under every preset
+    /// with a stored takasia. (AbstractPlay's block recomputed from a position's last-move
+    /// flag is no stored takasia: that refusal is `not_legal`, spec/diagnostics.md.)
+    #[test]
+    fn takasia_is_diagnosed_where_generation_excludes_the_pit() {
+        let mut seen = 0;
+        for name in PRESET_NAMES {
+            let rules = RuleSet::preset(name).expect("preset");
+            for seed in 0..60 {
+                let mut pick = bao_testkit::Lcg::new(seed).picker();
+                let mut pos = Position::start(rules);
+                for _ in 0..200 {
+                    if pos.outcome().is_some() {
+                        break;
+                    }
+                    let excluded = (pos.stage() == Stage::Mtaji)
+                        .then(|| pos.takasa_excluded())
+                        .flatten()
+                        .filter(|&r| pos.blocked[pos.m()] == Some(r as u8));
+                    let legal = pos.legal_moves();
+                    if let Some(r) = excluded.filter(|_| legal[0].is_takasa()) {
+                        let pit = Pit::from_ring(pos.to_move, r);
+                        for sign in [Sign::Left, Sign::Right] {
+                            let mv = Move::takasa(pit, sign);
+                            if pos.get(pit) < MTAJI_MIN_SEEDS
+                                || legal.contains(&mv)
+                                || pos.run_is_illegal(&pos.simulate(mv))
+                            {
+                                continue;
+                            }
+                            seen += 1;
+                            assert_eq!(
+                                pos.diagnose(&mv).reason,
+                                IllegalReason::TakasiaPit { pit },
+                                "{name} seed {seed} {mv}"
+                            );
+                        }
+                    }
+                    if pos.play_random_move(&mut pick).is_none() {
+                        break;
+                    }
+                }
+            }
+        }
+        assert!(seen > 0, "no takasia pit met");
     }
 }

@@ -299,6 +299,32 @@ pub fn forget_relay_cycles() {
     memo.cycles = Vec::new();
 }
 
+/// Held by the unit tests that empty the memo or need a cycle to stay in it (it is shared
+/// by the whole test process).
+#[cfg(test)]
+pub(crate) fn memo_lock() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// A mtaji position of `rules` for the tests of long relays: `to_move` to move on `pits`
+/// (rows A, B, a, b), both hands empty, both houses destroyed.
+#[cfg(test)]
+pub(crate) fn bare_position(
+    rules: crate::RuleSet,
+    to_move: crate::Side,
+    pits: [[u8; 8]; 4],
+) -> crate::Position {
+    use crate::{BySide, HouseState, Setup};
+    let mut s = Setup::start(rules);
+    s.to_move = to_move;
+    s.hands = BySide::new(0, 0);
+    s.pits = pits;
+    s.houses = BySide::new(HouseState::Destroyed, HouseState::Destroyed);
+    crate::Position::from_setup(s).expect("valid")
+}
+
 /// How many cycles the memo holds.
 #[cfg(test)]
 pub(crate) fn cycles_known() -> usize {
@@ -378,7 +404,7 @@ mod tests {
     fn the_stress_case_is_decided_the_same_cold_and_warm() {
         use crate::engine::{execute, execute_cold, Finish};
         use crate::trace::NeverEnding;
-        use crate::{BySide, HouseState, Move, Position, RuleSet, Setup, Side};
+        use crate::{Move, RuleSet, Side};
         let rows = [
             [3, 0, 3, 2, 7, 1, 13, 2],
             [4, 3, 2, 1, 2, 1, 4, 9],
@@ -386,21 +412,18 @@ mod tests {
             [1, 1, 2, 0, 0, 1, 0, 1],
         ];
         let position = |side: Side| {
-            let mut s = Setup::start(RuleSet::KISWAHILI);
-            s.to_move = side;
-            s.hands = BySide::new(0, 0);
-            s.pits = if side == Side::South {
+            let pits = if side == Side::South {
                 rows
             } else {
                 [rows[2], rows[3], rows[0], rows[1]]
             };
-            s.houses = BySide::new(HouseState::Destroyed, HouseState::Destroyed);
-            Position::from_setup(s).expect("valid")
+            bare_position(RuleSet::KISWAHILI, side, pits)
         };
         let want = Finish::NeverEnding(NeverEnding {
             cycle_start_lap: 1,
             period: 156_182_288,
         });
+        let _memo = memo_lock();
         let south = position(Side::South);
         let mv: Move = "A4>*".parse().expect("move");
         assert_eq!(execute_cold(&south, mv).finish, want);
@@ -416,6 +439,90 @@ mod tests {
         let warm = execute(&north, mv, &mut ());
         assert_eq!(warm.finish, want);
         assert!(warm.laps < 1_000_000, "{} laps", warm.laps);
+    }
+
+    /// A position from a random search (South to move, hands 0, houses destroyed): the
+    /// takasa `B8<*` enters, after 64 laps, a relay whose frame repeats every 189 laps while
+    /// the ring turns by an odd number of pits, so the move repeats every 3,024 laps.
+    fn turning_relay(guard: crate::FrontRowGuard) -> crate::Position {
+        let rules = crate::RuleSet {
+            front_row_guard: guard,
+            ..crate::RuleSet::KISWAHILI
+        };
+        let pits = [
+            [2, 3, 0, 1, 2, 1, 0, 1],
+            [1, 2, 0, 1, 0, 1, 0, 2],
+            [0, 3, 2, 6, 4, 6, 0, 3],
+            [4, 2, 5, 4, 2, 0, 5, 1],
+        ];
+        bare_position(rules, crate::Side::South, pits)
+    }
+
+    /// The memo keeps a cycle's turn as the relay that decided it measured it, guarded or
+    /// not (commit 377ad28 took it after the guard's walk): a relay remembered under the
+    /// strict front-row guard, then recalled by one without it (and the other way round),
+    /// gives the period the plain detector finds with the memo cleared, and its first lap.
+    #[test]
+    fn a_cycle_remembered_by_a_guarded_relay_gives_an_unguarded_one_its_real_period() {
+        use crate::engine::{execute, execute_cold, Finish};
+        use crate::trace::NeverEnding;
+        use crate::{FrontRowGuard, Move};
+        let mv: Move = "B8<*".parse().expect("move");
+        let strict = turning_relay(FrontRowGuard::Strict);
+        let off = turning_relay(FrontRowGuard::Off);
+        let want = Finish::NeverEnding(NeverEnding {
+            cycle_start_lap: 1,
+            period: 3024,
+        });
+        let _memo = memo_lock();
+        for (first, then) in [(&strict, &off), (&off, &strict)] {
+            forget_relay_cycles();
+            assert_eq!(execute_cold(then, mv).finish, want);
+            let remembered = execute(first, mv, &mut ());
+            assert_eq!(remembered.finish, want);
+            assert_eq!(remembered.frame_period, 189);
+            assert_eq!(cycles_known(), 1);
+            let recalled = execute(then, mv, &mut ());
+            assert_eq!(recalled.finish, want);
+            // Recalled at a distinguished point, before a whole frame period was run.
+            assert!(recalled.laps < remembered.laps, "{} laps", recalled.laps);
+        }
+    }
+
+    /// Why the guard's walk round a cycle never changes what the memo keeps: the guard's
+    /// frame pattern (the seven pits behind the lifted one empty) cannot follow a relay lap,
+    /// which leaves a seed in the pit behind the one it ends in. So the pattern shows, if at
+    /// all, on a relay's first lap, which is then not on its cycle, and a cycle found by its
+    /// anchor (the only kind remembered) has no pattern to walk for.
+    #[test]
+    fn the_guard_pattern_never_follows_a_relay_lap() {
+        let mut state = bao_testkit::Lcg::new(21);
+        for _ in 0..20_000 {
+            let mut pits = [0u8; RING];
+            for _ in 0..4 + next(&mut state) % 40 {
+                pits[(next(&mut state) % 16) as usize] += 1;
+            }
+            let cur = (next(&mut state) % 16) as usize;
+            if pits[cur] < 2 {
+                continue;
+            }
+            let dir = if next(&mut state) % 2 == 0 {
+                Direction::Clockwise
+            } else {
+                Direction::Anticlockwise
+            };
+            let mut relay = Relay::new(u128::from_le_bytes(pits), cur, dir, false);
+            if relay.lap().is_some() {
+                continue;
+            }
+            relay.pattern_seen = false;
+            for _ in 0..200 {
+                if relay.lap().is_some() {
+                    break;
+                }
+                assert!(!relay.pattern_seen, "{pits:?} {cur} {dir:?}");
+            }
+        }
     }
 
     #[test]
@@ -440,15 +547,9 @@ mod study {
     use crate::position::{House, Position};
     use crate::rules::RuleSet;
     use crate::types::{Move, MoveKind, Pit, Side, Sign, Stage};
-    use crate::{BySide, HouseState, Setup};
 
     fn pos_from(rows: [[u8; 8]; 4], side: Side, rules: RuleSet) -> Position {
-        let mut s = Setup::start(rules);
-        s.to_move = side;
-        s.hands = BySide::new(0, 0);
-        s.pits = rows;
-        s.houses = BySide::new(HouseState::Destroyed, HouseState::Destroyed);
-        Position::from_setup(s).expect("valid")
+        bare_position(rules, side, rows)
     }
 
     /// What one long relay's cycle looks like.

@@ -9,9 +9,10 @@
 use std::fmt::Write as _;
 
 use bao_core::{BySide, Position, Side};
-use bao_notation::{Element, Game, Record, Spanned};
+use bao_notation::{Element, Game, Markup, Record, Spanned};
 use bao_replay::{ReplayedGame, ReplayedLine};
 
+use crate::frames::{markup_after, markup_before, result_words};
 use crate::json::{replayed_game, PlyCursor};
 use crate::layout::side_title;
 use crate::overlay::Overlay;
@@ -66,6 +67,9 @@ struct Builder {
     nodes: Vec<Node>,
     /// The move list being written.
     list: String,
+    /// The element of the main line's last move, and how the game ended when its final
+    /// position does not say it: drawn on that frame.
+    ending: (Option<usize>, Option<String>),
 }
 
 /// The viewer page of game `index` (0-based, in `record.games`), drawn from its replay
@@ -111,14 +115,36 @@ pub fn game_html(
             *svg.names.get_mut(side) = tag.map(str::to_owned);
         }
     }
+    let last_move = game
+        .movetext
+        .iter()
+        .rposition(|e| matches!(e.value, Element::Move(_)));
+    let last_pos = main
+        .plies
+        .last()
+        .and_then(|p| p.played())
+        .map_or(start, |p| p.after);
+    let ending = result_words(game, &last_pos);
     let mut b = Builder {
         number,
         opts: svg,
         offset: usize::from(start.to_move() == Side::North),
         nodes: Vec::new(),
         list: String::new(),
+        ending: (last_move, ending),
     };
-    let start_svg = b.frame(0, &start, None);
+    let start_ending = if last_move.is_none() {
+        b.ending.1.clone()
+    } else {
+        None
+    };
+    let start_svg = b.frame(
+        0,
+        &start,
+        None,
+        &markup_before(&game.movetext),
+        start_ending,
+    );
     b.nodes.push(Node {
         prev: None,
         next: None,
@@ -128,16 +154,27 @@ pub fn game_html(
         notes: Vec::new(),
         svg: start_svg,
     });
-    b.line(&game.movetext, main, start, 0, 0, 0)?;
+    b.line(&game.movetext, main, 0, 0)?;
     Ok(page(game, &b))
 }
 
 impl Builder {
-    fn frame(&self, n: usize, pos: &Position, overlay: Option<&Overlay>) -> String {
-        let opts = SvgOptions {
+    fn frame(
+        &self,
+        n: usize,
+        pos: &Position,
+        overlay: Option<&Overlay>,
+        markup: &Markup,
+        ending: Option<String>,
+    ) -> String {
+        let mut opts = SvgOptions {
             id_prefix: format!("bao-f{n}-"),
+            ending,
             ..self.opts.clone()
         };
+        let mut marks = markup.clone();
+        marks.extend(&self.opts.markup);
+        opts.markup = marks;
         let svg = board_svg(pos, &opts, overlay);
         // Inline SVG in HTML takes no XML declaration.
         match svg.strip_prefix("<?xml") {
@@ -148,15 +185,13 @@ impl Builder {
         }
     }
 
-    /// Walks a line from `pos`, whose frame is `from`; writes its moves into the list and
-    /// gives every frame of the line its `end`.
+    /// Walks a line as it replayed from the position of frame `from`; writes its moves into
+    /// the list and gives every frame of the line its `end`.
     fn line(
         &mut self,
         elems: &[Spanned<Element>],
         replayed: &ReplayedLine,
-        mut pos: Position,
         from: usize,
-        ply0: usize,
         depth: usize,
     ) -> Result<(), ExportError> {
         if depth > MAX_DEPTH {
@@ -168,41 +203,44 @@ impl Builder {
         let mut cursor = PlyCursor::new(replayed, self.number);
         let mut own: Vec<usize> = Vec::new();
         let mut prev = from;
-        // The frame and position before the line's last move: where a variation branches.
-        let mut branch: Option<(usize, Position, usize)> = None;
-        let mut plies = 0;
+        // The frame before the line's last move: where a variation branches.
+        let mut branch: Option<usize> = None;
         // A North move after anything but South's move gets `N...`.
         let mut interrupted = true;
         for (i, e) in elems.iter().enumerate() {
             match &e.value {
                 Element::Comment(c) => {
-                    let _ = write!(
-                        self.list,
-                        "<span class=\"bao-comment\">{}</span> ",
-                        escape(&c.text)
-                    );
-                    if plies > 0 {
-                        self.nodes[prev].notes.push(c.text.clone());
+                    // Markup is drawn, not shown as text.
+                    let text = Markup::strip(&c.text);
+                    if !text.is_empty() {
+                        let _ = write!(
+                            self.list,
+                            "<span class=\"bao-comment\">{}</span> ",
+                            escape(&text)
+                        );
+                        if branch.is_some() {
+                            self.nodes[prev].notes.push(text);
+                        }
+                        interrupted = true;
                     }
-                    interrupted = true;
                 }
                 Element::Variation(v) => {
                     // A variation before any move has no branch point (the validator skips
                     // it too).
-                    if let (Some((at, before, ply)), Some(last)) = (branch, cursor.last()) {
+                    if let (Some(at), Some(last)) = (branch, cursor.last()) {
                         let line = cursor.variation(last, i)?;
                         self.list.push_str("<span class=\"bao-variation\">( ");
-                        self.line(v, line, before, at, ply, depth + 1)?;
+                        self.line(v, line, at, depth + 1)?;
                         self.list.push_str(")</span> ");
                         interrupted = true;
                     }
                 }
                 Element::Move(item) => {
-                    let (_, played) = cursor.next(i, item)?;
+                    let (replayed_ply, played) = cursor.next(i, item)?;
                     let (mv, next, trace) = (played.mv, played.after, &played.trace);
-                    let ply = ply0 + plies + 1;
-                    let side = pos.to_move();
-                    let overlay = Overlay::from_trace(&pos, trace);
+                    let ply = replayed_ply.number;
+                    let side = replayed_ply.mover();
+                    let overlay = Overlay::from_trace(&replayed_ply.before, trace);
                     let text = overlay.move_text().unwrap_or_else(|| mv.to_string());
                     let num = (ply + self.offset).div_ceil(2);
                     let number = match side {
@@ -229,8 +267,17 @@ impl Builder {
                     );
                     if let Some(o) = crate::layout::outcome_text(&next, true) {
                         let _ = write!(label, ". {o}");
+                    } else if depth == 0 && self.ending.0 == Some(i) {
+                        if let Some(e) = &self.ending.1 {
+                            let _ = write!(label, ". {e}");
+                        }
                     }
-                    let svg = self.frame(n, &next, Some(&overlay));
+                    let ending = if depth == 0 && self.ending.0 == Some(i) {
+                        self.ending.1.clone()
+                    } else {
+                        None
+                    };
+                    let svg = self.frame(n, &next, Some(&overlay), &markup_after(elems, i), ending);
                     self.nodes.push(Node {
                         prev: Some(prev),
                         next: None,
@@ -267,10 +314,8 @@ impl Builder {
                     }
                     self.list.push_str("</button></span> ");
                     own.push(n);
-                    branch = Some((prev, pos, ply - 1));
+                    branch = Some(prev);
                     prev = n;
-                    pos = next;
-                    plies += 1;
                     interrupted = false;
                 }
             }
@@ -333,16 +378,21 @@ fn page(game: &Game, b: &Builder) -> String {
     // The game's tags.
     out.push_str("<dl class=\"bao-tags\">");
     for t in &game.tags {
-        let _ = write!(
-            out,
-            "<div><dt>{}</dt><dd>{}</dd></div>",
-            escape(&t.value.name.value),
-            escape(&t.value.value.value)
-        );
+        if let Some(value) = tag_words(&t.value.name.value, &t.value.value.value) {
+            let _ = write!(
+                out,
+                "<div><dt>{}</dt><dd>{}</dd></div>",
+                escape(&t.value.name.value),
+                escape(&value)
+            );
+        }
     }
     out.push_str("</dl>\n");
     for c in &game.comments {
-        let _ = writeln!(out, "<p class=\"bao-intro\">{}</p>", escape(&c.value.text));
+        let text = Markup::strip(&c.value.text);
+        if !text.is_empty() {
+            let _ = writeln!(out, "<p class=\"bao-intro\">{}</p>", escape(&text));
+        }
     }
 
     out.push_str(
@@ -417,6 +467,27 @@ fn page(game: &Game, b: &Builder) -> String {
     let _ = writeln!(out, "<script>\n{JS}</script>");
     out.push_str("</body>\n</html>\n");
     out
+}
+
+/// A tag's value as the header shows it: unknowns (`?`, `????.??.??`, empty) left out, a
+/// date's unknown parts dropped (`2026.??.??` is `2026`), the `Position` string and the
+/// `Termination` and `Rules` codes in words.
+fn tag_words(name: &str, value: &str) -> Option<String> {
+    let value = value.trim();
+    if value.chars().all(|c| matches!(c, '?' | '.' | '-' | ' ')) {
+        return None;
+    }
+    Some(match name {
+        "Position" => "set up (the board shows it)".to_owned(),
+        "Date" | "EventDate" => value
+            .split('.')
+            .take_while(|part| !part.contains('?'))
+            .collect::<Vec<_>>()
+            .join("."),
+        "Termination" => value.replace('_', " "),
+        "Rules" => value.replace('_', " ").replace(',', ", "),
+        _ => value.to_owned(),
+    })
 }
 
 fn opt(n: Option<usize>) -> String {

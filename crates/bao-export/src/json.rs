@@ -13,9 +13,10 @@ use bao_core::{
 };
 use bao_notation::meaning::is_game;
 use bao_notation::{
-    Comment, CommentKind, Element, Game, GameResult, MoveItem, MoveToken, Nag, Record, Spanned, Tag,
+    Comment, CommentKind, Element, Game, GameResult, MarkColour, Markup, MoveItem, MoveToken, Nag,
+    Record, Spanned, Tag,
 };
-use bao_replay::{OpeningProblem, Played, Ply, ReplayedGame, ReplayedLine, Source};
+use bao_replay::{LineEnd, OpeningProblem, Played, Ply, ReplayedGame, ReplayedLine, Source};
 use serde::{Deserialize, Serialize};
 
 use crate::ExportError;
@@ -127,6 +128,10 @@ pub struct PlyJson {
     pub comments_before: Vec<String>,
     /// Comments after the move, up to the next move.
     pub comments: Vec<String>,
+    /// The diagram markup of those comments (read from their text, which keeps it; omitted
+    /// when there is none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub markup: Option<MarkupJson>,
     /// With `legal`: every legal move in the position before the ply.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub legal: Option<Vec<String>>,
@@ -218,6 +223,62 @@ pub enum EventJson {
     TakasiaCleared { pit: String },
     /// The opponent's front row became empty.
     BaoHamna,
+}
+
+/// Diagram markup: coloured pits and arrows (`[%csl Ga5][%cal GA6a6]` in a comment).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MarkupJson {
+    /// Coloured pits.
+    pub pits: Vec<PitMarkJson>,
+    /// Arrows.
+    pub arrows: Vec<ArrowMarkJson>,
+}
+
+/// A coloured pit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PitMarkJson {
+    /// `green`, `red`, `yellow` or `blue`.
+    pub colour: String,
+    /// The pit.
+    pub pit: String,
+}
+
+/// An arrow from one pit to another.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArrowMarkJson {
+    /// `green`, `red`, `yellow` or `blue`.
+    pub colour: String,
+    /// Where it starts.
+    pub from: String,
+    /// Where it points.
+    pub to: String,
+}
+
+impl MarkupJson {
+    /// The JSON of some markup; `None` when it marks nothing.
+    #[must_use]
+    pub fn from_markup(m: &Markup) -> Option<Self> {
+        let name = |c: MarkColour| c.name().to_owned();
+        (!m.is_empty()).then(|| Self {
+            pits: m
+                .pits
+                .iter()
+                .map(|p| PitMarkJson {
+                    colour: name(p.colour),
+                    pit: p.pit.to_string(),
+                })
+                .collect(),
+            arrows: m
+                .arrows
+                .iter()
+                .map(|a| ArrowMarkJson {
+                    colour: name(a.colour),
+                    from: a.from.to_string(),
+                    to: a.to.to_string(),
+                })
+                .collect(),
+        })
+    }
 }
 
 /// A move that never ends: the state at the end of lap `cycle_start_lap` recurs every
@@ -529,7 +590,7 @@ fn game_json(
     opts: &JsonOptions,
 ) -> Result<GameJson, ExportError> {
     let walker = LineWalker { number, opts };
-    let (moves, end) = walker.line(&game.movetext, main, start, 0, 0)?;
+    let (moves, end) = walker.line(&game.movetext, main, 0)?;
     Ok(GameJson {
         game: number,
         comments: game.comments.iter().map(|c| c.value.text.clone()).collect(),
@@ -558,13 +619,11 @@ struct LineWalker<'a> {
 }
 
 impl LineWalker<'_> {
-    /// The plies of a line from `start` and the outcome at its end.
+    /// The plies of a line and the outcome at its end, as the line replayed.
     fn line(
         &self,
         elems: &[Spanned<Element>],
         replayed: &ReplayedLine,
-        start: Position,
-        ply0: usize,
         depth: usize,
     ) -> Result<(Vec<PlyJson>, Option<Outcome>), ExportError> {
         if depth > MAX_DEPTH {
@@ -574,8 +633,6 @@ impl LineWalker<'_> {
             )));
         }
         let mut cursor = PlyCursor::new(replayed, self.number);
-        let mut pos = start;
-        let mut ended: Option<Outcome> = None;
         let mut plies: Vec<PlyJson> = Vec::new();
         let mut pending: Vec<String> = Vec::new();
         for (i, e) in elems.iter().enumerate() {
@@ -589,46 +646,45 @@ impl LineWalker<'_> {
                     // it too).
                     if let (Some(ply), Some(last)) = (cursor.last(), plies.last_mut()) {
                         let branch = cursor.variation(ply, i)?;
-                        let (line, _) =
-                            self.line(v, branch, ply.before, last.ply - 1, depth + 1)?;
+                        let (line, _) = self.line(v, branch, depth + 1)?;
                         last.variations.push(line);
                     }
                 }
                 Element::Move(item) => {
-                    let (_, played) = cursor.next(i, item)?;
+                    let (ply, played) = cursor.next(i, item)?;
                     let trace = &played.trace;
                     plies.push(PlyJson {
-                        ply: ply0 + plies.len() + 1,
-                        side: pos.to_move().into(),
+                        ply: ply.number,
+                        side: ply.mover().into(),
                         stage: trace.stage.into(),
                         mv: played.mv.to_string(),
                         written: item.token.value.to_string(),
                         nags: item.nags.iter().map(|n| n.value.0).collect(),
                         comments_before: std::mem::take(&mut pending),
                         comments: Vec::new(),
-                        legal: self
-                            .opts
-                            .legal
-                            .then(|| pos.legal_moves().iter().map(ToString::to_string).collect()),
+                        markup: MarkupJson::from_markup(&crate::frames::markup_after(elems, i)),
+                        legal: self.opts.legal.then(|| {
+                            ply.before
+                                .legal_moves()
+                                .iter()
+                                .map(ToString::to_string)
+                                .collect()
+                        }),
                         trace: TraceJson::from_trace(trace),
                         position: PositionJson::from_position(&played.after),
                         variations: Vec::new(),
                     });
-                    if trace.outcome.is_some() {
-                        ended = trace.outcome;
-                    }
-                    pos = played.after;
                 }
             }
         }
-        Ok((plies, pos.outcome().or(ended)))
+        Ok((plies, cursor.outcome()?))
     }
 }
 
 /// Walks the plies of a replayed line alongside its elements: each move element is the
 /// next ply, played from its own token.
 pub(crate) struct PlyCursor<'a> {
-    plies: &'a [Ply],
+    line: &'a ReplayedLine,
     next: usize,
     number: usize,
 }
@@ -636,9 +692,21 @@ pub(crate) struct PlyCursor<'a> {
 impl<'a> PlyCursor<'a> {
     pub(crate) fn new(line: &'a ReplayedLine, number: usize) -> Self {
         PlyCursor {
-            plies: &line.plies,
+            line,
             next: 0,
             number,
+        }
+    }
+
+    /// The outcome at the end of the line, as the replay reached it (`None`: the game goes
+    /// on).
+    pub(crate) fn outcome(&self) -> Result<Option<Outcome>, ExportError> {
+        match self.line.end {
+            LineEnd::Complete { outcome, .. } => Ok(outcome),
+            LineEnd::Stopped => Err(ExportError::Replay(format!(
+                "game {}: a line did not replay to its end",
+                self.number
+            ))),
         }
     }
 
@@ -649,6 +717,7 @@ impl<'a> PlyCursor<'a> {
         item: &MoveItem,
     ) -> Result<(&'a Ply, &'a Played), ExportError> {
         let found = self
+            .line
             .plies
             .get(self.next)
             .filter(|p| p.element == element)
@@ -667,7 +736,9 @@ impl<'a> PlyCursor<'a> {
 
     /// The last ply taken.
     pub(crate) fn last(&self) -> Option<&'a Ply> {
-        self.next.checked_sub(1).and_then(|i| self.plies.get(i))
+        self.next
+            .checked_sub(1)
+            .and_then(|i| self.line.plies.get(i))
     }
 
     /// The variation of element `element` that branches at `ply`.
@@ -689,7 +760,7 @@ impl<'a> PlyCursor<'a> {
     }
 }
 
-/// One ply of a main line: the position before, the move's trace, the position after.
+/// One ply of a line: the position before, the move's trace, the position after.
 #[derive(Debug, Clone)]
 pub struct Step {
     /// The position before the ply.
@@ -698,6 +769,8 @@ pub struct Step {
     pub trace: MoveTrace,
     /// The position after the ply.
     pub after: Position,
+    /// The diagram markup of the comments after the move (drawn on `after`).
+    pub markup: Markup,
 }
 
 /// Game `index` (0-based) of a replayed record: the game, its main line as it replayed,
@@ -730,20 +803,8 @@ pub fn main_line(
     replayed: &[ReplayedGame],
     index: usize,
 ) -> Result<(Position, Vec<Step>), ExportError> {
-    let (game, main, start) = replayed_game(record, replayed, index)?;
-    let mut cursor = PlyCursor::new(main, index + 1);
-    let mut steps = Vec::new();
-    for (i, e) in game.movetext.iter().enumerate() {
-        if let Element::Move(item) = &e.value {
-            let (ply, played) = cursor.next(i, item)?;
-            steps.push(Step {
-                before: ply.before,
-                trace: played.trace.clone(),
-                after: played.after,
-            });
-        }
-    }
-    Ok((start, steps))
+    let line = crate::frames::game_line(record, replayed, index, &crate::LinePath::default())?;
+    Ok((line.start, line.steps))
 }
 
 /// The record an export describes (`bao import json`): games with their comments, tags,

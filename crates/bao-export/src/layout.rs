@@ -109,10 +109,24 @@ pub(crate) fn describe_outcome(o: bao_core::Outcome, short: bool) -> String {
 }
 
 /// `hand 22 · namua · nyumba functional · takasia a3`, with `sep` between the parts; once the
-/// game is over, no stage (a hand may then hold the winner's unsown captured seeds).
-pub(crate) fn status_line(pos: &Position, side: Side, sep: &str, over: bool) -> String {
+/// game is over, no stage.
+///
+/// `in_hand`: the side's hand holds seeds of a mtaji move the game's end stopped.
+pub(crate) fn status_line(
+    pos: &Position,
+    side: Side,
+    sep: &str,
+    over: bool,
+    in_hand: bool,
+) -> String {
     let names = pos.rules().names();
-    let mut parts = vec![format!("hand {}", pos.hand(side))];
+    let hand = pos.hand(side);
+    let mut parts = vec![format!("hand {hand}")];
+    // In mtaji a hand is empty between moves: seeds there when the game is over were still
+    // being sown when it ended (bao hamna in the middle of a move).
+    if over && hand > 0 && in_hand {
+        parts[0] = format!("hand {hand} (still in hand: the game ended in the middle of the move)");
+    }
     if !over {
         parts.push(stage_word(pos, side).to_owned());
     }

@@ -44,6 +44,7 @@
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
 
+mod frames;
 mod html;
 pub mod json;
 mod layout;
@@ -53,6 +54,7 @@ mod svg;
 mod text;
 mod writer;
 
+pub use frames::{game_line, player_names, result_words, GameLine, LinePath, LinePathError};
 pub use html::{game_html, HtmlOptions};
 pub use json::{
     record_from_json, record_json, record_json_pretty, JsonOptions, RecordJson, RecordJsonWriter,
@@ -79,6 +81,9 @@ pub enum ExportError {
     /// A game of the record cannot be replayed (export only valid records).
     #[error("cannot replay the record: {0}")]
     Replay(String),
+    /// A line asked for (`5.2`) that the game does not have.
+    #[error("{0}")]
+    NoSuchLine(String),
     /// An exported JSON cannot be turned back into a record.
     #[error("cannot import the JSON: {0}")]
     Import(String),

@@ -1,6 +1,6 @@
 //! What a diagram can show on top of a position: the story of one ply.
 
-use bao_core::{Direction, Event, Move, MoveTrace, Pit, Position, RuleSet, Setup, Side};
+use bao_core::{Direction, Event, Move, MoveTrace, Pit, Position, RuleSet, Setup, Side, Stage};
 
 /// A capture to mark: the pit emptied and where its seeds went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,6 +24,8 @@ pub struct Overlay {
     pub mover: Side,
     /// The move, for the caption.
     pub mv: Option<Move>,
+    /// The mover's stage when he moved.
+    pub stage: Option<Stage>,
     /// The pit the move started from (in namua: where the reserve seed was placed).
     pub start: Option<Pit>,
     /// The first lap: the pit its seeds were sown from and the direction.
@@ -32,6 +34,9 @@ pub struct Overlay {
     pub lap_ends: Vec<(u64, Pit)>,
     /// How many laps the move had (more than `lap_ends` holds when the trace was cut short).
     pub laps_total: u64,
+    /// A move that never ends: the lap whose end state recurs, and every how many laps
+    /// (the lap ends kept are those up to that lap: how the move enters its cycle).
+    pub cycle: Option<(u64, u64)>,
     /// The captures in order.
     pub captures: Vec<CaptureMark>,
     /// The pit this move made takasia'd (written `**`).
@@ -51,10 +56,12 @@ impl Overlay {
         Self {
             mover,
             mv: None,
+            stage: None,
             start: None,
             first_lap: None,
             lap_ends: Vec::new(),
             laps_total: 0,
+            cycle: None,
             captures: Vec::new(),
             takasia: None,
             safari: false,
@@ -70,10 +77,21 @@ impl Overlay {
         Self {
             mover: trace.mover,
             mv: Some(trace.mv),
+            stage: Some(trace.stage),
             start: Some(trace.placement.unwrap_or(trace.mv.pit)),
             first_lap: trace.laps.first().map(|l| (l.start, l.direction)),
-            lap_ends: trace.laps.iter().map(|l| (l.number, l.end)).collect(),
+            lap_ends: trace
+                .laps
+                .iter()
+                .filter(|l| {
+                    trace
+                        .never_ending
+                        .is_none_or(|n| l.number <= n.cycle_start_lap)
+                })
+                .map(|l| (l.number, l.end))
+                .collect(),
             laps_total: trace.laps_total,
+            cycle: trace.never_ending.map(|n| (n.cycle_start_lap, n.period)),
             captures: trace
                 .captures
                 .iter()
@@ -104,8 +122,9 @@ impl Overlay {
         Some(s)
     }
 
-    /// A one-line summary in the words of `rules`' variant:
-    /// `South A4>: 3 laps; captured a5 (3), a4 (2)` (beyond three captures, `and n more`).
+    /// A one-line summary in the words of `rules`' variant, with every capture:
+    /// `South A4>: 3 laps; captured a5 (3), a4 (2)`; a move that never ends says where its
+    /// cycle starts instead of counting laps.
     #[must_use]
     pub fn summary(&self, rules: &RuleSet) -> String {
         let mut s = String::from(crate::layout::side_title(self.mover));
@@ -113,7 +132,7 @@ impl Overlay {
             s.push(' ');
             s.push_str(&mv);
         }
-        let parts = self.parts(rules, Some(3));
+        let parts = self.parts(rules);
         if !parts.is_empty() {
             s.push_str(": ");
             s.push_str(&parts.join("; "));
@@ -135,13 +154,18 @@ impl Overlay {
     /// ```
     #[must_use]
     pub fn effect(&self, rules: &RuleSet) -> String {
-        self.parts(rules, None).join("; ")
+        self.parts(rules).join("; ")
     }
 
-    /// The parts of [`Overlay::summary`], the captures cut after `cut` of them.
-    fn parts(&self, rules: &RuleSet, cut: Option<usize>) -> Vec<String> {
+    /// The parts of [`Overlay::summary`] and [`Overlay::effect`].
+    fn parts(&self, rules: &RuleSet) -> Vec<String> {
         let mut parts: Vec<String> = Vec::new();
-        if self.laps_total > 0 {
+        if let Some((from, period)) = self.cycle {
+            parts.push(format!(
+                "never ends: repeats every {period} lap{} from lap {from}",
+                if period == 1 { "" } else { "s" }
+            ));
+        } else if self.laps_total > 0 {
             let n = self.laps_total;
             parts.push(format!("{n} lap{}", if n == 1 { "" } else { "s" }));
         }
@@ -149,19 +173,12 @@ impl Overlay {
             parts.push("safari".to_owned());
         }
         if !self.captures.is_empty() {
-            let keep = cut.unwrap_or(usize::MAX);
             let shown: Vec<String> = self
                 .captures
                 .iter()
-                .take(keep)
                 .map(|c| format!("{} ({})", c.pit, c.seeds))
                 .collect();
-            let more = if self.captures.len() > keep {
-                format!(" and {} more", self.captures.len() - keep)
-            } else {
-                String::new()
-            };
-            parts.push(format!("captured {}{more}", shown.join(", ")));
+            parts.push(format!("captured {}", shown.join(", ")));
         }
         if let Some(t) = self.takasia {
             parts.push(format!("{} {t}", rules.names().takasia));

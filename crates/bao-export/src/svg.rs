@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 
 use bao_core::{BySide, HouseState, Pit, Position, Side};
+use bao_notation::{MarkColour, Markup};
 
 use crate::layout::{
     column_of, describe_outcome, game_name, number_at, pit_at, rows_top_to_bottom, screen_row_of,
@@ -57,8 +58,18 @@ pub struct SvgOptions {
     pub seeds: SeedStyle,
     /// Player names, shown beside "South" and "North".
     pub names: BySide<Option<String>>,
-    /// A caption under the board; without one, an overlay's summary is used.
+    /// A caption under the board; without one, an overlay's summary is used (when
+    /// `last_move` is on). Long captions wrap; an empty one draws none.
     pub caption: Option<String>,
+    /// Draw the overlay's marks of the last move (start, direction, lap ends, captures) and
+    /// its summary as the caption; off, the board shows the position only.
+    pub last_move: bool,
+    /// Coloured pits and arrows to draw (from comments' `[%csl ...]`/`[%cal ...]`).
+    pub markup: Markup,
+    /// How the game ended when its position does not say it (a resignation, a result
+    /// agreed): shown as the outcome, and nobody is "to move". See
+    /// [`result_words`](crate::result_words).
+    pub ending: Option<String>,
     /// With an overlay that knows the position before: `+n`/`-n` on every pit that changed.
     pub show_changes: bool,
     /// Line breaks and indentation.
@@ -77,6 +88,9 @@ impl Default for SvgOptions {
             seeds: SeedStyle::Numerals,
             names: BySide::new(None, None),
             caption: None,
+            last_move: true,
+            markup: Markup::default(),
+            ending: None,
             show_changes: false,
             pretty: true,
             id_prefix: "bao-".to_owned(),
@@ -96,7 +110,8 @@ const WIDTH: i32 = STORE_X + STORE_W + 12;
 const FRAME_Y: i32 = 80;
 const GAP: i32 = 24;
 const FRAME_H: i32 = 4 * PITCH + GAP + 2 * PAD;
-const HEIGHT: i32 = FRAME_Y + FRAME_H + 144;
+/// The bottom of the frame.
+const FRAME_BOTTOM: i32 = FRAME_Y + FRAME_H;
 /// The middle of the gap between the two front rows.
 const MID_Y: i32 = FRAME_Y + PAD + 2 * PITCH + GAP / 2;
 const FONT: &str = "DejaVu Sans, Verdana, Arial, sans-serif";
@@ -251,12 +266,17 @@ const DOTS: [&[(i8, i8)]; 10] = [
 pub fn board_svg(pos: &Position, opts: &SvgOptions, overlay: Option<&Overlay>) -> String {
     let pal = opts.theme.palette();
     let p = opts.id_prefix.as_str();
-    let width = opts.width.max(1);
-    let height = (u64::from(width) * HEIGHT as u64 + WIDTH as u64 / 2) / WIDTH as u64;
     let ended = pos.outcome();
-    let outcome = ended.map(|o| describe_outcome(o, false));
-    let short_outcome = ended.map(|o| describe_outcome(o, true));
+    let outcome = ended
+        .map(|o| describe_outcome(o, false))
+        .or_else(|| opts.ending.clone());
+    let short_outcome = ended
+        .map(|o| describe_outcome(o, true))
+        .or_else(|| opts.ending.clone());
     let caption = caption_text(opts, overlay, pos);
+    let geo = Geometry::new(opts.coordinates, &caption, short_outcome.is_some());
+    let width = opts.width.max(1);
+    let height = (u64::from(width) * geo.h as u64 + geo.w as u64 / 2) / geo.w as u64;
 
     let mut w = XmlWriter::new(opts.pretty);
     w.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>");
@@ -265,16 +285,21 @@ pub fn board_svg(pos: &Position, opts: &SvgOptions, overlay: Option<&Overlay>) -
         .attr("version", "1.1")
         .attr("width", width)
         .attr("height", height)
-        .attr("viewBox", format_args!("0 0 {WIDTH} {HEIGHT}"))
+        .attr(
+            "viewBox",
+            format_args!("{} {} {} {}", geo.x, geo.y, geo.w, geo.h),
+        )
         .attr("font-family", FONT);
     svg.elem("title")
         .text(&title_text(pos, overlay, short_outcome.as_deref()));
     svg.elem("desc")
         .text(&desc_text(pos, opts, overlay, outcome.as_deref()));
-    defs(&mut svg, p, &pal);
+    defs(&mut svg, p, &pal, opts);
     svg.elem("rect")
-        .num("width", WIDTH)
-        .num("height", HEIGHT)
+        .num("x", geo.x)
+        .num("y", geo.y)
+        .num("width", geo.w)
+        .num("height", geo.h)
         .attr("fill", pal.background);
 
     {
@@ -289,10 +314,11 @@ pub fn board_svg(pos: &Position, opts: &SvgOptions, overlay: Option<&Overlay>) -
             }
         }
     }
-    side_panels(&mut svg, pos, opts, &pal, outcome.is_some());
+    side_panels(&mut svg, pos, opts, &pal, outcome.is_some(), &geo, overlay);
     if opts.coordinates {
         coordinates(&mut svg, opts.flip, &pal);
     }
+    let overlay = overlay.filter(|_| opts.last_move);
     if let Some(ov) = overlay {
         draw_overlay(&mut svg, pos, ov, opts, &pal);
     }
@@ -307,21 +333,31 @@ pub fn board_svg(pos: &Position, opts: &SvgOptions, overlay: Option<&Overlay>) -
         }
     }
     takasia_marks(&mut svg, pos, &blocked, opts, &pal);
+    // The author's marks over the move's.
+    draw_pit_marks(&mut svg, opts);
+    draw_arrows(&mut svg, opts);
     if !caption.is_empty() {
-        svg.elem("text")
-            .attr("id", format_args!("{p}caption"))
-            .num("x", WIDTH / 2)
-            .num("y", HEIGHT - 40)
+        let mut t = svg.elem("text");
+        t.attr("id", format_args!("{p}caption"))
+            .num("x", geo.x + geo.w / 2)
+            .num("y", geo.caption_y)
             .attr("text-anchor", "middle")
             .num("font-size", 15)
-            .attr("fill", pal.text)
-            .text(&caption);
+            .attr("fill", pal.text);
+        for (i, line) in caption.iter().enumerate() {
+            let mut span = t.elem("tspan");
+            span.num("x", geo.x + geo.w / 2);
+            if i > 0 {
+                span.num("dy", CAPTION_LINE);
+            }
+            span.text(line);
+        }
     }
     if let Some(o) = &short_outcome {
         svg.elem("text")
             .attr("id", format_args!("{p}outcome"))
-            .num("x", WIDTH / 2)
-            .num("y", HEIGHT - 14)
+            .num("x", geo.x + geo.w / 2)
+            .num("y", geo.outcome_y)
             .attr("text-anchor", "middle")
             .num("font-size", 16)
             .attr("font-weight", "bold")
@@ -332,11 +368,99 @@ pub fn board_svg(pos: &Position, opts: &SvgOptions, overlay: Option<&Overlay>) -
     w.finish()
 }
 
-fn caption_text(opts: &SvgOptions, overlay: Option<&Overlay>, pos: &Position) -> String {
+/// The height of a caption line.
+const CAPTION_LINE: i32 = 20;
+/// The most characters of a caption line (a line of 15-unit text fits the board's width).
+const CAPTION_CHARS: usize = 68;
+
+/// Where the picture's parts go: the view box (without coordinates the margins they need
+/// are left out) and the lines of text under the board, each only when there is something
+/// to say.
+struct Geometry {
+    x: i32,
+    y: i32,
+    w: i32,
+    h: i32,
+    /// The far side's name and status lines.
+    top: (i32, i32),
+    /// The near side's name and status lines.
+    bottom: (i32, i32),
+    caption_y: i32,
+    outcome_y: i32,
+}
+
+impl Geometry {
+    fn new(coordinates: bool, caption: &[String], outcome: bool) -> Self {
+        // The room the pit numbers take above and below the board, and the row letters left.
+        let (x, shift) = if coordinates {
+            (0, 0)
+        } else {
+            (FRAME_X - 12, 16)
+        };
+        let top = (28 + shift, 50 + shift);
+        let bottom = (FRAME_BOTTOM + 48 - shift, FRAME_BOTTOM + 70 - shift);
+        let mut y = bottom.1;
+        let mut caption_y = y;
+        if !caption.is_empty() {
+            caption_y = y + 34;
+            y = caption_y + CAPTION_LINE * (caption.len() as i32 - 1);
+        }
+        let mut outcome_y = y;
+        if outcome {
+            outcome_y = y + if caption.is_empty() { 34 } else { 26 };
+            y = outcome_y;
+        }
+        Self {
+            x,
+            y: shift,
+            w: WIDTH - x,
+            h: y + 16 - shift,
+            top,
+            bottom,
+            caption_y,
+            outcome_y,
+        }
+    }
+}
+
+/// Breaks a caption into lines of at most [`CAPTION_CHARS`] characters at spaces (a longer
+/// word gets a line of its own); nothing is ever left out.
+fn wrap(text: &str) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for para in text.lines() {
+        // `A4 (2)` is one unit: a pit and its count stay on one line.
+        let mut units: Vec<String> = Vec::new();
+        for word in para.split(' ').filter(|w| !w.is_empty()) {
+            match units.last_mut() {
+                Some(last) if word.starts_with('(') => {
+                    last.push(' ');
+                    last.push_str(word);
+                }
+                _ => units.push(word.to_owned()),
+            }
+        }
+        let mut line = String::new();
+        for unit in units {
+            if !line.is_empty() && line.chars().count() + 1 + unit.chars().count() > CAPTION_CHARS {
+                lines.push(std::mem::take(&mut line));
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&unit);
+        }
+        if !line.is_empty() {
+            lines.push(line);
+        }
+    }
+    lines
+}
+
+fn caption_text(opts: &SvgOptions, overlay: Option<&Overlay>, pos: &Position) -> Vec<String> {
     match (&opts.caption, overlay) {
-        (Some(c), _) => c.clone(),
-        (None, Some(ov)) => ov.summary(pos.rules()),
-        (None, None) => String::new(),
+        (Some(c), _) => wrap(c),
+        (None, Some(ov)) if opts.last_move => wrap(&ov.summary(pos.rules())),
+        (None, _) => Vec::new(),
     }
 }
 
@@ -377,8 +501,25 @@ fn desc_text(
     s
 }
 
-fn defs(svg: &mut Elem<'_>, p: &str, pal: &Palette) {
+fn defs(svg: &mut Elem<'_>, p: &str, pal: &Palette, opts: &SvgOptions) {
     let mut defs = svg.elem("defs");
+    // An arrowhead for each colour of the markup's arrows.
+    let mut colours: Vec<MarkColour> = opts.markup.arrows.iter().map(|a| a.colour).collect();
+    colours.sort();
+    colours.dedup();
+    for c in colours {
+        let mut m = defs.elem("marker");
+        m.attr("id", format_args!("{p}mark-{}", c.name()))
+            .attr("viewBox", "0 0 10 10")
+            .num("refX", 5)
+            .num("refY", 5)
+            .num("markerWidth", 3)
+            .num("markerHeight", 3)
+            .attr("orient", "auto");
+        m.elem("path")
+            .attr("d", "M0,0 L10,5 L0,10 z")
+            .attr("fill", mark_colour(opts.theme, c));
+    }
     for (name, colour) in [("arrow-start", pal.start), ("arrow-capture", pal.capture)] {
         let mut m = defs.elem("marker");
         m.attr("id", format_args!("{p}{name}"))
@@ -452,9 +593,11 @@ fn draw_pit(g: &mut Elem<'_>, pos: &Position, pit: Pit, opts: &SvgOptions, pal: 
             } else {
                 "dormant"
             };
+            // In the gap between the two front rows, clear of the pit's seeds and badges.
+            let label_y = if y < MID_Y { y + R + 12 } else { y - R - 6 };
             pg.elem("text")
                 .num("x", x)
-                .num("y", y + 24)
+                .num("y", label_y)
                 .attr("text-anchor", "middle")
                 .num("font-size", 9)
                 .attr("fill", pal.muted)
@@ -502,8 +645,14 @@ fn side_panels(
     opts: &SvgOptions,
     pal: &Palette,
     game_over: bool,
+    geo: &Geometry,
+    overlay: Option<&Overlay>,
 ) {
     let near = viewer(opts.flip);
+    // The mover of a mtaji move that ended the game still holds the seeds it was sowing.
+    let in_hand = overlay
+        .filter(|o| o.stage == Some(bao_core::Stage::Mtaji))
+        .map(|o| o.mover);
     for side in [near.opponent(), near] {
         let top = side != near;
         let p = &opts.id_prefix;
@@ -537,11 +686,7 @@ fn side_panels(
             .text(&pos.hand(side).to_string());
 
         // Name line and status line.
-        let (y_name, y_info) = if top {
-            (28, 50)
-        } else {
-            (FRAME_Y + FRAME_H + 48, FRAME_Y + FRAME_H + 70)
-        };
+        let (y_name, y_info) = if top { geo.top } else { geo.bottom };
         let to_move = pos.to_move() == side && !game_over;
         if to_move {
             let x = FRAME_X;
@@ -581,7 +726,13 @@ fn side_panels(
             .num("y", y_info)
             .num("font-size", 13)
             .attr("fill", pal.muted)
-            .text(&status_line(pos, side, " · ", game_over));
+            .text(&status_line(
+                pos,
+                side,
+                " · ",
+                game_over,
+                in_hand == Some(side),
+            ));
     }
 }
 
@@ -642,7 +793,7 @@ fn draw_overlay(
     for (i, (from, kichwa)) in paths.iter().enumerate() {
         let (x0, y0) = centre(*from, flip);
         let (x1, y1) = centre(*kichwa, flip);
-        let lane = MID_Y - 6 + 6 * (i as i32 % 3);
+        let lane = MID_Y - 3 + 3 * (i as i32 % 3);
         let edge = |y: i32| if y < MID_Y { y + R } else { y - R };
         g.elem("polyline")
             .attr("id", format_args!("{p}path-{from}-{kichwa}"))
@@ -675,7 +826,7 @@ fn draw_overlay(
         badge(
             &mut cg,
             x - 18,
-            y + 20,
+            y + 24,
             &format!("×{seeds}"),
             pal.capture,
             pal,
@@ -717,14 +868,10 @@ fn draw_overlay(
     }
     for (pit, laps) in &ends {
         let (x, y) = centre(*pit, flip);
-        let mut text: Vec<String> = laps.iter().take(3).map(u64::to_string).collect();
-        if laps.len() > 3 {
-            text.truncate(2);
-            text.push("…".to_owned());
-        }
+        let text = lap_text(laps, if opts.show_changes { 3 } else { 5 });
         let mut lg = g.elem("g");
         lg.attr("id", format_args!("{p}lap-{pit}"));
-        badge(&mut lg, x + 18, y - 20, &text.join(","), pal.lap, pal);
+        badge(&mut lg, x + 14, y - 24, &text, pal.lap, pal);
     }
 
     drop(g);
@@ -748,8 +895,8 @@ fn draw_overlay(
                 (format!("−{}", -d), pal.minus)
             };
             dg.elem("text")
-                .num("x", x)
-                .num("y", y - 15)
+                .num("x", x - 18)
+                .num("y", y - 19)
                 .attr("fill", colour)
                 .text(&text);
         }
@@ -800,13 +947,46 @@ fn takasia_marks(
             .attr("stroke", pal.takasia)
             .num("stroke-width", 4)
             .attr("stroke-dasharray", "2 4");
-        badge(&mut g, x + 18, y + 20, &letter, pal.takasia, pal);
+        badge(&mut g, x + 18, y + 24, &letter, pal.takasia, pal);
     }
 }
 
-/// A small pill with text, centred on (x, y).
+/// The lap numbers of a badge in at most `room` characters (the first always shown, `…`
+/// for those left out), so that a badge stays clear of its neighbours: "1,4,7", "12,…".
+/// With the change marks shown, `room` is 3: the badge then never meets the mark of the
+/// pit to its right.
+fn lap_text(laps: &[u64], room: usize) -> String {
+    let mut text = String::new();
+    for (k, n) in laps.iter().enumerate() {
+        let n = n.to_string();
+        let sep = usize::from(!text.is_empty());
+        let len = text.chars().count() + sep + n.len();
+        let last = k + 1 == laps.len();
+        // A number that is not the last needs room for ",…" after it.
+        let fits = if last { len <= room } else { len + 2 <= room };
+        if !text.is_empty() && !fits {
+            text.push_str(",…");
+            return text;
+        }
+        if sep == 1 {
+            text.push(',');
+        }
+        text.push_str(&n);
+        if !fits {
+            text.push_str(",…");
+            return text;
+        }
+    }
+    text
+}
+
+/// A small pill with text, centred on (x, y), moved in as far as it takes to stay inside
+/// the board's frame.
 fn badge(g: &mut Elem<'_>, x: i32, y: i32, text: &str, colour: &str, pal: &Palette) {
     let w = 10 + 7 * text.chars().count() as i32;
+    let x = x
+        .min(FRAME_X + FRAME_W - 3 - w / 2 - w % 2)
+        .max(FRAME_X + 3 + w / 2);
     g.elem("rect")
         .num("x", x - w / 2)
         .num("y", y - 8)
@@ -824,4 +1004,137 @@ fn badge(g: &mut Elem<'_>, x: i32, y: i32, text: &str, colour: &str, pal: &Palet
         .attr("font-weight", "bold")
         .attr("fill", pal.text)
         .text(text);
+}
+
+/// The colour of a mark in a theme (print: black; marks also differ by dash).
+fn mark_colour(theme: Theme, c: MarkColour) -> &'static str {
+    match (theme, c) {
+        (Theme::Print, _) => "#000000",
+        (Theme::Light, MarkColour::Green) => "#15781B",
+        (Theme::Light, MarkColour::Red) => "#B3261E",
+        (Theme::Light, MarkColour::Yellow) => "#C77C00",
+        (Theme::Light, MarkColour::Blue) => "#1D4ED8",
+        (Theme::Dark, MarkColour::Green) => "#5FD068",
+        (Theme::Dark, MarkColour::Red) => "#FF6B5E",
+        (Theme::Dark, MarkColour::Yellow) => "#FFC933",
+        (Theme::Dark, MarkColour::Blue) => "#6EA8FF",
+    }
+}
+
+/// The dash of a mark's colour, so that marks never differ by colour alone: green solid,
+/// red dashed, yellow dotted, blue dash-dotted.
+fn mark_dash(c: MarkColour) -> Option<&'static str> {
+    match c {
+        MarkColour::Green => None,
+        MarkColour::Red => Some("9 5"),
+        MarkColour::Yellow => Some("3 4"),
+        MarkColour::Blue => Some("12 4 3 4"),
+    }
+}
+
+/// [`mark_dash`] for the thick arrows.
+fn arrow_dash(c: MarkColour) -> Option<&'static str> {
+    match c {
+        MarkColour::Green => None,
+        MarkColour::Red => Some("14 9"),
+        MarkColour::Yellow => Some("2 12"),
+        MarkColour::Blue => Some("16 9 2 9"),
+    }
+}
+
+/// The markup's coloured pits: a ring inside each pit (a pit marked twice keeps the last).
+fn draw_pit_marks(svg: &mut Elem<'_>, opts: &SvgOptions) {
+    if opts.markup.pits.is_empty() {
+        return;
+    }
+    let mut g = svg.elem("g");
+    g.attr("id", format_args!("{}markup-pits", opts.id_prefix))
+        .attr("fill", "none")
+        .num("stroke-width", 5);
+    for m in &opts.markup.pits {
+        let (x, y) = centre(m.pit, opts.flip);
+        let mut c = g.elem("circle");
+        c.attr("id", format_args!("{}mark-{}", opts.id_prefix, m.pit))
+            .num("cx", x)
+            .num("cy", y)
+            .num("r", R - 3)
+            .attr("stroke", mark_colour(opts.theme, m.colour));
+        if let Some(d) = mark_dash(m.colour) {
+            c.attr("stroke-dasharray", d);
+        }
+    }
+}
+
+/// The markup's arrows, from the edge of one pit to the edge of the other, over everything.
+fn draw_arrows(svg: &mut Elem<'_>, opts: &SvgOptions) {
+    if opts.markup.arrows.is_empty() {
+        return;
+    }
+    let p = opts.id_prefix.as_str();
+    let mut g = svg.elem("g");
+    g.attr("id", format_args!("{p}markup-arrows"))
+        .attr("stroke-linecap", "round")
+        .attr("opacity", "0.85");
+    for a in &opts.markup.arrows {
+        let (x0, y0) = centre(a.from, opts.flip);
+        let (x1, y1) = centre(a.to, opts.flip);
+        let (dx, dy) = (x1 - x0, y1 - y0);
+        let len = f64::from(dx * dx + dy * dy).sqrt();
+        if len < 1.0 {
+            continue;
+        }
+        // Shortened by whole units, so that the coordinates stay integers.
+        let cut = |d: i32, by: f64| (f64::from(d) * by / len).round() as i32;
+        let (sx, sy) = (x0 + cut(dx, 12.0), y0 + cut(dy, 12.0));
+        let (ex, ey) = (x1 - cut(dx, 20.0), y1 - cut(dy, 20.0));
+        let colour = mark_colour(opts.theme, a.colour);
+        let mut l = g.elem("line");
+        l.attr("id", format_args!("{p}arrow-{}-{}", a.from, a.to))
+            .num("x1", sx)
+            .num("y1", sy)
+            .num("x2", ex)
+            .num("y2", ey)
+            .attr("stroke", colour)
+            .num("stroke-width", 7)
+            .attr(
+                "marker-end",
+                format_args!("url(#{p}mark-{})", a.colour.name()),
+            );
+        if let Some(d) = arrow_dash(a.colour) {
+            l.attr("stroke-dasharray", d);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{lap_text, wrap};
+
+    #[test]
+    fn lap_badges_fit_their_room() {
+        let cases: [(&[u64], usize, &str); 8] = [
+            (&[5, 6, 21], 5, "5,6,…"),
+            (&[5, 6, 21], 3, "5,…"),
+            (&[14, 22], 5, "14,22"),
+            (&[14, 22], 3, "14,…"),
+            (&[1, 4, 7], 5, "1,4,7"),
+            (&[24], 3, "24"),
+            (&[7, 12], 3, "7,…"),
+            (&[547], 3, "547"),
+        ];
+        for (laps, room, want) in cases {
+            assert_eq!(lap_text(laps, room), want, "{laps:?} in {room}");
+        }
+    }
+
+    #[test]
+    fn captions_wrap_without_losing_a_word() {
+        let text = "North b4>#: 24 laps; captured A5 (2), A2 (3), A3 (4), A4 (1), A1 (1), A8 (2), A7 (2), A6 (2)";
+        let lines = wrap(text);
+        assert!(lines.len() > 1 && lines.iter().all(|l| l.chars().count() <= 68));
+        assert_eq!(lines.join(" "), text);
+        // A pit and its count stay together.
+        assert!(lines.iter().all(|l| !l.starts_with('(')));
+        assert!(wrap("").is_empty());
+    }
 }

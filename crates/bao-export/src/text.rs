@@ -170,7 +170,7 @@ fn side_line(out: &mut String, pos: &Position, side: Side, opts: &TextOptions, o
     if pos.to_move() == side && !over {
         out.push_str(" (to move)");
     }
-    let _ = writeln!(out, "  {}", status_line(pos, side, ", ", over));
+    let _ = writeln!(out, "  {}", status_line(pos, side, ", ", over, false));
 }
 
 #[cfg(test)]

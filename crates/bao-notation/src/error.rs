@@ -107,6 +107,9 @@ syntax_codes! {
     TooManyPlies = "too_many_plies", Error;
     /// More syntax errors in one game than the limit; the rest are not reported.
     TooManyErrors = "too_many_errors", Error;
+    /// Diagram markup in a comment (`[%csl ...]`, `[%cal ...]`) that cannot be read; the
+    /// comment is kept as text.
+    BadMarkup = "bad_markup", Warning;
 }
 
 impl fmt::Display for SyntaxCode {

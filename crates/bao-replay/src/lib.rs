@@ -33,8 +33,8 @@
 //! [`Repair`] to assume.
 //!
 //! The modules read one way: `walk` (the replay: [`replay_game`]) uses `model` (the
-//! replayed game as data), `read` (one token in one position: [`written_spec`],
-//! [`resolve`]) and `items` (a move's annotation items).
+//! replayed game as data), `read` (one token in one position: [`written_spec`]; the move
+//! it stands for is bao-core's `Position::resolve`) and `items` (a move's annotation items).
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
 
@@ -48,5 +48,5 @@ pub use model::{
     Assumption, InLine, LineEnd, Observer, Opening, OpeningProblem, Past, Played, Ply, Problem,
     Repair, ReplayedGame, ReplayedLine, Source, Variation,
 };
-pub use read::{legal_move, main_line_replays, resolve, written_spec, NoSuchPit};
+pub use read::{legal_move, main_line_replays, written_spec, NoSuchPit};
 pub use walk::replay_game;

@@ -46,6 +46,22 @@ pub struct ReplayedGame {
 }
 
 impl ReplayedGame {
+    /// The replay of a game whose replay panicked inside the engine (a bug): nothing of
+    /// it is kept ([`OpeningProblem::Panicked`], an empty main line).
+    #[must_use]
+    pub fn panicked() -> Self {
+        Self {
+            opening: Err(OpeningProblem::Panicked),
+            main: ReplayedLine::default(),
+        }
+    }
+
+    /// Whether the replay panicked inside the engine ([`ReplayedGame::panicked`]).
+    #[must_use]
+    pub fn is_panicked(&self) -> bool {
+        matches!(self.opening, Err(OpeningProblem::Panicked))
+    }
+
     /// The rules and start position, when the tags give them.
     #[must_use]
     pub fn opening(&self) -> Option<&Opening> {

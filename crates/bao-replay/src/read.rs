@@ -1,13 +1,10 @@
 //! Reading a written move in a position: the move spec a token stands for (dialect rows and
-//! the record's sign convention), the move it resolves to, or the engine's refusal (carried
-//! as the engine's own [`ResolveError`]; wording it is the validator's business).
+//! the record's sign convention); the move it resolves to, or the refusal, is bao-core's
+//! one decision (`Position::resolve`, whose `ResolveError` the validator words).
 
 use std::fmt;
 
-use bao_core::{
-    EndlessMove, IllegalReason, Move, MoveKind, MoveSpec, MoveTrace, PlayError, Position,
-    ResolveError, Row, Sign, Stage,
-};
+use bao_core::{Move, MoveKind, MoveSpec, MoveTrace, Position, Sign, Stage};
 use bao_notation::{Directions, MoveItem, PitRef, SignUse};
 
 /// A token whose pit is no pit of the side to move (a row letter left out in the wrong
@@ -63,13 +60,13 @@ pub fn written_spec(
 #[must_use]
 pub fn legal_move(pos: &Position, item: &MoveItem, directions: Directions) -> Option<Move> {
     let spec = written_spec(pos, item, directions).ok()?;
-    resolve(pos, &spec).ok()
+    pos.resolve(&spec).ok()
 }
 
 /// The fast path of a ply: when `spec` matches exactly one legal move, that move played
 /// with its trace, left in `trace` (without the no-legal-move end test, see
 /// `Position::play_into`); `None` when it matches none or several (then
-/// [`resolve`] says why).
+/// `Position::resolve` says why).
 ///
 /// The moves a token can stand for are its written pit with the written sign (or either),
 /// with `*` as written (or, left out, with or without it). Legality is decided by
@@ -111,73 +108,6 @@ pub(crate) fn play_written(
         }
     }
     found
-}
-
-/// Resolves a spec against a position: the one legal move it names, or the engine's
-/// refusal. A namua move from the back row is answered (N1) before any sowing, and under a
-/// seed-cap or draw policy the reason is asked where cycles are detected (see
-/// `resolve_capped`).
-///
-/// A move written without `*` where no capture exists is read as the takasa: when that
-/// takasa never ends, the reason is G11 with its cycle, as for the move written with `*`
-/// (spec/notation.md, "Leaving out `*`").
-///
-/// # Errors
-/// Why the spec names no single legal move.
-pub fn resolve(pos: &Position, spec: &MoveSpec) -> Result<Move, ResolveError> {
-    // A namua move from the back row must never reach the sowing code: answer N1 here.
-    let back_row_namua = pos.stage() == Stage::Namua
-        && spec.pit.side() == pos.to_move()
-        && spec.pit.row() == Row::Back
-        && pos.outcome().is_none();
-    if back_row_namua {
-        Err(ResolveError::Illegal(PlayError {
-            mv: guessed_move(spec),
-            reason: IllegalReason::NamuaBackRow { pit: spec.pit },
-        }))
-    } else if pos.rules().endless_move == EndlessMove::Illegal {
-        pos.resolve(spec)
-    } else {
-        resolve_capped(pos, spec)
-    }
-}
-
-/// The move a spec is read as when no legal move matches it (the left sign if none is
-/// written; `*` and `+` at once as the takasa), as bao-core's `resolve` reads it.
-fn guessed_move(spec: &MoveSpec) -> Move {
-    let kind = MoveKind::from_suffixes(spec.takasa, spec.safari).unwrap_or(MoveKind::Takasa);
-    Move::new(spec.pit, spec.sign.unwrap_or(Sign::Left), kind)
-}
-
-/// `resolve` under a seed-cap or draw policy, where bao-core's `diagnose` may sow an illegal
-/// move for ever: the reason is asked of the same position under the `illegal` policy,
-/// which detects cycles.
-fn resolve_capped(pos: &Position, spec: &MoveSpec) -> Result<Move, ResolveError> {
-    let legal = pos.legal_moves();
-    if legal.iter().any(|m| spec.matches(m)) || pos.outcome().is_some() {
-        return pos.resolve(spec);
-    }
-    let mut setup = pos.to_setup();
-    setup.rules.endless_move = EndlessMove::Illegal;
-    let no_capture = legal.first().is_some_and(|m| m.is_takasa());
-    let fallback = || {
-        ResolveError::Illegal(PlayError {
-            mv: guessed_move(spec),
-            reason: IllegalReason::NotLegal {
-                legal: legal.clone(),
-            },
-        })
-    };
-    match Position::from_setup(setup) {
-        Ok(p) => match p.resolve(spec) {
-            Err(ResolveError::Illegal(e)) if e.reason.never_ending().is_some() && !no_capture => {
-                Err(fallback())
-            }
-            Err(e) => Err(e),
-            Ok(_) => Err(fallback()),
-        },
-        Err(_) => Err(fallback()),
-    }
 }
 
 /// Whether the main line of a game replays from `start` without a refused move when its

@@ -11,7 +11,7 @@ use crate::model::{
     Assumption, InLine, LineEnd, Observer, Opening, OpeningProblem, Past, Played, Ply, Problem,
     Repair, ReplayedGame, ReplayedLine, Source, Variation,
 };
-use crate::read::{play_written, resolve, written_spec};
+use crate::read::{play_written, written_spec};
 
 /// Replays a game: its opening from the tags, then the main line and every variation.
 /// With an `observer`, each ply is shown to it as it is read.
@@ -259,7 +259,7 @@ impl<'o> Walker<'o> {
                 return;
             }
         };
-        let refusal = match resolve(&here, &spec) {
+        let refusal = match here.resolve(&spec) {
             Ok(mv) => match here.play(&mv) {
                 Ok((next, trace)) => {
                     self.play(line, tok, here, (mv, next, trace), Source::Written);
@@ -333,8 +333,8 @@ impl<'o> Walker<'o> {
         match repair {
             Repair::Replace(mv) => {
                 line.assumes.get_or_insert(first(mv));
-                let played = here.play_unchecked(&mv);
-                self.play_unchecked(line, tok, here, mv, played, Source::Assumed);
+                let (next, trace) = here.play_unchecked(&mv);
+                self.play(line, tok, here, (mv, next, trace), Source::Assumed);
             }
             Repair::Swap { mv, distance } => {
                 line.assumes.get_or_insert(first(mv));
@@ -345,35 +345,22 @@ impl<'o> Walker<'o> {
                     return;
                 };
                 line.swapped = Some((k, tok.element, tok.item));
-                let played = here.play_unchecked(&mv);
+                let (next, trace) = here.play_unchecked(&mv);
                 let at = Token {
                     index: k,
                     element,
                     item: later,
                 };
-                self.play_unchecked(line, at, here, mv, played, Source::Written);
+                self.play(line, at, here, (mv, next, trace), Source::Written);
             }
             Repair::Insert { mv, written } => {
                 line.assumes.get_or_insert(first(mv));
-                let played = here.play_unchecked(&mv);
-                let mid = played.0;
-                self.play_unchecked(line, tok, here, mv, played, Source::Assumed);
-                let played = mid.play_unchecked(&written);
-                self.play_unchecked(line, tok, mid, written, played, Source::Written);
+                let (mid, trace) = here.play_unchecked(&mv);
+                self.play(line, tok, here, (mv, mid, trace), Source::Assumed);
+                let (next, trace) = mid.play_unchecked(&written);
+                self.play(line, tok, mid, (written, next, trace), Source::Written);
             }
         }
-    }
-
-    fn play_unchecked<'e>(
-        &mut self,
-        line: &mut Line<'e>,
-        tok: Token<'e>,
-        here: Position,
-        mv: Move,
-        (next, trace): (Position, MoveTrace),
-        source: Source,
-    ) {
-        self.play(line, tok, here, (mv, next, trace), source);
     }
 
     /// Records a move played: its items, the problems of the claims and annotation written

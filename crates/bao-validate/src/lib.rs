@@ -45,7 +45,7 @@ use std::sync::Arc;
 
 use bao_notation::meaning::is_game;
 use bao_notation::{parse_record, write_record, Parsed, Record, WriteOptions};
-use bao_replay::{ReplayedGame, ReplayedLine};
+use bao_replay::ReplayedGame;
 
 pub use annotate::{annotate_game, annotate_record, items_text};
 pub use bao_replay::{agrees, engine_items, Disagreement, ItemList};
@@ -138,25 +138,11 @@ fn check_games(
         if is_game(game) {
             games += 1;
         }
-        // A panic in the engine must not take the whole run down.
-        let check = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let mut c = moves::check_game(game, i + 1, opts);
-            record::check_result(game, i + 1, &mut c);
-            c
-        }));
-        match check {
-            Ok(c) => {
-                plies += c.plies_checked();
-                diagnostics_of_games.extend(c.diagnostics);
-                if keep {
-                    replayed.push(c.replayed);
-                }
-            }
-            Err(_) if keep => replayed.push(ReplayedGame {
-                opening: Err(bao_replay::OpeningProblem::Panicked),
-                main: ReplayedLine::default(),
-            }),
-            Err(_) => {}
+        let c = moves::check_one(game, i + 1, opts);
+        plies += c.plies_checked();
+        diagnostics_of_games.extend(c.diagnostics);
+        if keep {
+            replayed.push(c.replayed);
         }
     }
     diagnostics_of_games.extend(record::check_matches(&parsed.record));

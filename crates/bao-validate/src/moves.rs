@@ -49,6 +49,23 @@ impl GameCheck {
 /// another one replays it.
 const MIN_PLIES_FOR_CONVENTION: usize = 10;
 
+/// Checks one game as `bao check` does: replays it, wording every problem met, then its
+/// result against the replay. A panic inside the engine (a bug) does not take the whole
+/// run down: the game is then kept as [`ReplayedGame::panicked`], with no diagnostics and
+/// no plies checked.
+pub(crate) fn check_one(game: &Game, n: usize, opts: &CheckOptions) -> GameCheck {
+    let check = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut c = check_game(game, n, opts);
+        crate::record::check_result(game, n, &mut c);
+        c
+    }));
+    check.unwrap_or_else(|_| GameCheck {
+        diagnostics: Vec::new(),
+        replayed: ReplayedGame::panicked(),
+        undecided: None,
+    })
+}
+
 /// Checks one game: replays it, wording every problem met.
 pub(crate) fn check_game(game: &Game, n: usize, opts: &CheckOptions) -> GameCheck {
     let mut words = Words {
@@ -82,10 +99,7 @@ pub(crate) fn check_game(game: &Game, n: usize, opts: &CheckOptions) -> GameChec
                 (None, Ok(())) => None,
             };
             // Always set: the closure ran to its end (a panic would have gone on unwinding).
-            let replayed = replayed.unwrap_or_else(|| ReplayedGame {
-                opening: Err(OpeningProblem::Panicked),
-                main: bao_replay::ReplayedLine::default(),
-            });
+            let replayed = replayed.unwrap_or_else(ReplayedGame::panicked);
             (replayed, undecided)
         }
     };
@@ -197,7 +211,7 @@ fn rules_diagnostic(e: &RulesError, n: usize) -> CheckDiagnostic {
             n,
             format!("rule override `{part}` cannot be applied"),
         )
-        .primary(*span, error.to_string())
+        .primary(*span, words::rule_option_error(error))
         .help(match tag {
             RulesTag::RuleSet => {
                 "Overrides are written `name=value` after the preset, as in \
@@ -388,22 +402,10 @@ impl Words<'_> {
         let mover = pos.to_move();
         let code = Code::for_resolve_error(err);
         let written = item.token.value.to_string();
-        let mut message = format!(
+        let message = format!(
             "{written} is illegal: {}",
             words::resolve_reason(err, rules)
         );
-        let never_ending = match err {
-            ResolveError::Illegal(e) => e.reason.never_ending(),
-            _ => None,
-        };
-        if let Some(ne) = never_ending {
-            message = format!(
-                "{written} never ends: its sowing repeats every {} lap{} from the end of lap {}",
-                ne.period,
-                if ne.period == 1 { "" } else { "s" },
-                ne.cycle_start_lap
-            );
-        }
         let d = CheckDiagnostic::new(code, self.n, message)
             .primary(item.token.span, primary_label(code, rules))
             .at_ply(ply);

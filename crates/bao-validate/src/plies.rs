@@ -41,16 +41,11 @@ pub(crate) struct InLine<'a> {
     pub(crate) directions: Directions,
 }
 
-/// The move a token stands for in `pos`, if it is legal there.
-pub(crate) fn legal_here(pos: &Position, item: &MoveItem, directions: Directions) -> Option<Move> {
-    legal_move(pos, item, directions)
-}
-
 /// How many of `items` (at most [`LOOKAHEAD`]) replay legally from `pos`.
 pub(crate) fn replays(mut pos: Position, items: &[&MoveItem], directions: Directions) -> usize {
     let mut n = 0;
     for item in items.iter().take(LOOKAHEAD) {
-        let Some(mv) = legal_here(&pos, item, directions) else {
+        let Some(mv) = legal_move(&pos, item, directions) else {
             break;
         };
         pos = pos.play_fast(&mv);
@@ -107,9 +102,9 @@ fn swaps(pos: &Position, line: &InLine<'_>) -> Vec<Suggestion> {
     let d = line.directions;
     // Plies n and n + 1: the later one here, then the written one.
     if let Some(&later) = line.following.first() {
-        if let Some(m1) = legal_here(pos, later, d) {
+        if let Some(m1) = legal_move(pos, later, d) {
             let p1 = pos.play_fast(&m1);
-            if let Some(m2) = legal_here(&p1, line.item, d) {
+            if let Some(m2) = legal_move(&p1, line.item, d) {
                 let rest = &line.following[1..];
                 let replayed = replays(p1.play_fast(&m2), rest, d);
                 out.push(swap(
@@ -129,11 +124,11 @@ fn swaps(pos: &Position, line: &InLine<'_>) -> Vec<Suggestion> {
     }
     // Plies n and n + 2 (one player's moves of two consecutive numbers).
     if let (Some(&between), Some(&later)) = (line.following.first(), line.following.get(1)) {
-        if let Some(m1) = legal_here(pos, later, d) {
+        if let Some(m1) = legal_move(pos, later, d) {
             let p1 = pos.play_fast(&m1);
-            if let Some(mb) = legal_here(&p1, between, d) {
+            if let Some(mb) = legal_move(&p1, between, d) {
                 let p2 = p1.play_fast(&mb);
-                if let Some(m2) = legal_here(&p2, line.item, d) {
+                if let Some(m2) = legal_move(&p2, line.item, d) {
                     let rest = &line.following[2..];
                     let replayed = replays(p2.play_fast(&m2), rest, d);
                     out.push(swap(
@@ -208,7 +203,7 @@ fn insertions(pos: &Position, line: &InLine<'_>) -> Vec<Suggestion> {
     let mut out = Vec::new();
     for mv in pos.legal_moves() {
         let (mid, trace) = pos.play_unchecked(&mv);
-        let Some(written) = legal_here(&mid, line.item, d) else {
+        let Some(written) = legal_move(&mid, line.item, d) else {
             continue;
         };
         let annotation_agrees = agrees(&mid, line.item, &written);
@@ -236,7 +231,7 @@ fn insertions(pos: &Position, line: &InLine<'_>) -> Vec<Suggestion> {
 mod tests {
     use bao_core::{Position, RuleSet};
     use bao_notation::{parse_record, Directions, MoveItem};
-    use bao_replay::{resolve, written_spec};
+    use bao_replay::written_spec;
 
     use super::*;
     use crate::suggest::unambiguous;
@@ -254,13 +249,13 @@ mod tests {
         let d = Directions::Mover;
         let mut pos = Position::start(RuleSet::KISWAHILI);
         for item in &all[..n] {
-            let mv = legal_here(&pos, item, d).expect("the plies before are legal");
+            let mv = legal_move(&pos, item, d).expect("the plies before are legal");
             pos = pos.play_fast(&mv);
         }
         let item = &all[n];
         let following: Vec<&MoveItem> = all[n + 1..].iter().collect();
         let spec = written_spec(&pos, item, d).unwrap();
-        assert!(resolve(&pos, &spec).is_err(), "ply {} is legal", n + 1);
+        assert!(pos.resolve(&spec).is_err(), "ply {} is legal", n + 1);
         rank_in_line(
             &pos,
             &spec,

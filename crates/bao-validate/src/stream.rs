@@ -15,7 +15,6 @@
 //!    diagnostics as the whole-file path sorts them, and gives out [`CheckedPiece`]s, each
 //!    with the lines of text around it that its excerpts show, then the file's totals.
 
-use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read};
 use std::sync::{Arc, Mutex};
 
@@ -28,7 +27,7 @@ use miette::SourceCode;
 
 use crate::diagnostic::{AnyDiagnostic, CheckDiagnostic, CheckReport, Stats};
 use crate::record::{MatchEntry, MatchTracker};
-use crate::{moves, record, CheckOptions};
+use crate::{moves, CheckOptions};
 
 /// The size of input above which `bao check` streams. Up to this size the whole-file path
 /// is used: its excerpts are drawn as miette draws a string ([`bao_notation::SourceText`]'s
@@ -282,28 +281,12 @@ fn check_chunk_keeping(
         if is_game(game) {
             out.games += 1;
         }
-        let check = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let mut c = moves::check_game(game, *n, opts);
-            record::check_result(game, *n, &mut c);
-            c
-        }));
-        match check {
-            Ok(c) => {
-                out.plies += c.plies_checked();
-                out.checks
-                    .extend(c.diagnostics.into_iter().map(|d| shift(d, at)));
-                if let Some(keep) = keep.as_deref_mut() {
-                    keep.push(c.replayed);
-                }
-            }
-            Err(_) => {
-                if let Some(keep) = keep.as_deref_mut() {
-                    keep.push(ReplayedGame {
-                        opening: Err(bao_replay::OpeningProblem::Panicked),
-                        main: bao_replay::ReplayedLine::default(),
-                    });
-                }
-            }
+        let c = moves::check_one(game, *n, opts);
+        out.plies += c.plies_checked();
+        out.checks
+            .extend(c.diagnostics.into_iter().map(|d| shift(d, at)));
+        if let Some(keep) = keep.as_deref_mut() {
+            keep.push(c.replayed);
         }
         if let Some(m) = MatchEntry::of(game, *n) {
             out.matches.push(m.shifted(at));
@@ -605,12 +588,10 @@ pub fn check_stream<R: Read, E: From<io::Error>>(
 ) -> Result<CheckReport, E> {
     let mut reader = StreamReader::new(input);
     let mut merger = Merger::new(name);
-    let mut queue: VecDeque<CheckedPiece> = VecDeque::new();
     while let Some(chunk) = reader.next_chunk()? {
         merger.note_warning(&reader);
         let checked = check_chunk(&chunk, opts);
-        queue.extend(merger.push(checked));
-        while let Some(p) = queue.pop_front() {
+        if let Some(p) = merger.push(checked) {
             each(p)?;
         }
     }

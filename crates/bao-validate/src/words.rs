@@ -1,10 +1,13 @@
 //! All the wording of the checker, in the variant's own words (K1: Kete says kuu, nemo,
 //! hizi zetu, takata): why a move is illegal ([`reason`], [`play_error`],
-//! [`resolve_error`]), why a setup is no position ([`setup_problem`], [`setup_error`]), and
-//! the rule sentences and labels of the diagnostics.
+//! [`resolve_error`]), why a setup is no position ([`setup_problem`], [`setup_error`],
+//! [`stage_mismatch`]), why rules cannot be read ([`unknown_preset`],
+//! [`rule_spec_error`], [`rule_option_error`]), and the rule sentences and labels of the
+//! diagnostics.
 //!
-//! bao-core gives its refusals as data ([`IllegalReason`], [`SetupProblem`]); every sentence
-//! a player reads about them is written here.
+//! bao-core gives its refusals as data ([`IllegalReason`], [`SetupProblem`],
+//! [`RuleSpecError`], the position JSON's problems); every sentence a player reads about
+//! them is written here.
 //!
 //! ```
 //! use bao_core::{Position, RuleSet};
@@ -22,7 +25,8 @@ use std::fmt::Display;
 
 use bao_core::{
     HandProblem, HouseProblem, IllegalReason, Move, MoveTrace, Names, PlayError, ResolveError,
-    RuleSet, SetupError, SetupProblem, Side, TakasiaProblem, TOTAL_SEEDS,
+    RuleOptionError, RuleSet, RuleSpecError, SetupError, SetupProblem, Side, Stage, TakasiaProblem,
+    PRESET_NAMES, TOTAL_SEEDS,
 };
 
 use crate::codes::Code;
@@ -197,8 +201,10 @@ pub fn reason(reason: &IllegalReason, rules: &RuleSet) -> String {
             move_list(captures)
         ),
         IllegalReason::NeverEnding(ne) => format!(
-            "the move never ends: from lap {} it repeats every {} laps",
-            ne.cycle_start_lap, ne.period
+            "the move never ends (its sowing repeats every {} lap{} from the end of lap {})",
+            ne.period,
+            if ne.period == 1 { "" } else { "s" },
+            ne.cycle_start_lap
         ),
         IllegalReason::FrontRowGuard { mover } => format!(
             "this {} would leave {mover}'s front row empty; a player's front row may never be emptied",
@@ -381,4 +387,51 @@ pub fn setup_error(err: &SetupError) -> String {
 pub fn impossible_position(problems: impl IntoIterator<Item = String>) -> String {
     let problems: Vec<String> = problems.into_iter().collect();
     format!("impossible position: {}", problems.join("; "))
+}
+
+/// A name that is no rule preset, with the presets there are: ``unknown rule preset
+/// `zanzibar` (known: kiswahili, ...)``.
+#[must_use]
+pub fn unknown_preset(name: &str) -> String {
+    format!(
+        "unknown rule preset `{name}` (known: {})",
+        PRESET_NAMES.join(", ")
+    )
+}
+
+/// A rule option that cannot be set: ``rule option `takasia` cannot be `sometimes`:
+/// expected off, standard or abstractplay``.
+#[must_use]
+pub fn rule_option_error(e: &RuleOptionError) -> String {
+    format!(
+        "rule option `{}` cannot be `{}`: expected {}",
+        e.option, e.value, e.expected
+    )
+}
+
+/// Why a rule-set spec (`--rules "kiswahili takasia=off"`) names no rule set: ``unknown
+/// preset `zanzibar`; the presets are kiswahili, ...``, or the override refused.
+#[must_use]
+pub fn rule_spec_error(e: &RuleSpecError) -> String {
+    match e {
+        RuleSpecError::UnknownPreset(p) => format!(
+            "unknown preset `{}`; the presets are {}",
+            p.0,
+            PRESET_NAMES.join(", ")
+        ),
+        RuleSpecError::Option(e) => rule_option_error(e),
+        // A refusal newer than this module: the engine's own short form.
+        other => other.to_string(),
+    }
+}
+
+/// A position JSON whose `stage` contradicts the hand of the side to move
+/// (`PositionJsonProblem::StageMismatch`): `stage is mtaji but south, to move, has 22 seeds
+/// in hand (namua while the hand is not empty, else mtaji)`.
+#[must_use]
+pub fn stage_mismatch(stage: Stage, side: Side, hand: u8, names: &Names) -> String {
+    format!(
+        "stage is {stage} but {side}, to move, has {hand} seeds in hand ({} while the hand is not empty, else {})",
+        names.namua, names.mtaji
+    )
 }

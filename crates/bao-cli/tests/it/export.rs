@@ -1,7 +1,7 @@
 //! `bao export json|svg|png`: output on fixtures, invalid records, `--ply` out of range,
 //! files written with `-o`.
 
-use crate::cmd::{root, run};
+use crate::cmd::{output, render, root, run};
 
 /// The kete game is long: the snapshot keeps the game's header, its first four plies and
 /// the outcome; the whole export must still parse and hold every ply.
@@ -159,4 +159,138 @@ fn files_are_written_with_o() {
     // No temporary file is left behind.
     let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
     assert_eq!(left.len(), 3);
+}
+
+/// The PNG's width and height from its header.
+fn png_size(bytes: &[u8]) -> (u32, u32) {
+    assert_eq!(&bytes[1..4], b"PNG");
+    let be = |i: usize| u32::from_be_bytes(bytes[i..i + 4].try_into().unwrap());
+    (be(16), be(20))
+}
+
+/// `bao export png` takes the diagram flags of `svg`: each changes the picture, and
+/// `--no-coordinates` its height (the margins go, the width stays).
+#[test]
+fn png_takes_every_diagram_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = "fixtures/diagrams/markup.bao";
+    let draw = |name: &str, flags: &[&str]| -> Vec<u8> {
+        let path = dir.path().join(format!("{name}.png"));
+        let mut args = vec![
+            "export",
+            "png",
+            game,
+            "--ply",
+            "3",
+            "-o",
+            path.to_str().unwrap(),
+        ];
+        args.extend_from_slice(flags);
+        let out = output(&args, "");
+        assert!(out.status.success(), "{name}: {}", render(&out));
+        std::fs::read(&path).unwrap()
+    };
+    let plain = draw("plain", &[]);
+    assert_eq!(png_size(&plain), (652, 496));
+    for (name, flags) in [
+        ("flip", &["--flip"][..]),
+        ("dark", &["--theme", "dark"]),
+        ("print", &["--theme", "print"]),
+        ("dots", &["--dots"]),
+        ("bare", &["--no-coordinates"]),
+        ("no-last-move", &["--no-last-move"]),
+        ("caption", &["--caption", "A threat on a3"]),
+        ("markup", &["--markup", "[%csl Yb1]"]),
+    ] {
+        let png = draw(name, flags);
+        assert_ne!(png, plain, "{name} changes nothing");
+        let want = match name {
+            "bare" => (652, 482),
+            "no-last-move" => (652, 462),
+            _ => (652, 496),
+        };
+        assert_eq!(png_size(&png), want, "{name}");
+    }
+}
+
+/// A puzzle: a position string with marks and a caption, no record.
+#[test]
+fn svg_of_a_position_with_markup() {
+    let out = run(
+        &[
+            "export",
+            "svg",
+            "--position",
+            "0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 22/22 S FF -",
+            "--markup",
+            "[%csl GA6][%cal GA6a6]",
+            "--caption",
+            "South to play",
+        ],
+        "",
+    );
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    for want in [
+        "id=\"bao-mark-A6\"",
+        "id=\"bao-arrow-A6-a6\"",
+        ">South to play<",
+        "South (to move)",
+    ] {
+        assert!(out.contains(want), "{want}");
+    }
+    // Bad markup is an invalid argument, said where.
+    let bad = run(
+        &["export", "svg", "--position", "x", "--markup", "[%csl Xa5]"],
+        "",
+    );
+    assert!(bad.starts_with("exit: 1\n"), "{bad}");
+    assert!(bad.contains("--markup: `Xa5` is no coloured pit"), "{bad}");
+}
+
+/// `--line` draws a variation's plies; a line the game does not have is a usage error.
+#[test]
+fn svg_of_a_variation_and_of_the_real_result() {
+    let game = "fixtures/diagrams/markup.bao";
+    let var = run(&["export", "svg", game, "--line", "2.1"], "");
+    assert!(var.starts_with("exit: 0\n"), "{var}");
+    assert!(var.contains("North a7&gt;*: 1 lap") && var.contains("id=\"bao-arrow-a7-a6\""));
+    let before = run(&["export", "svg", game, "--line", "2.1", "--ply", "1"], "");
+    assert!(before.contains("South A7&gt;*"));
+    let missing = run(&["export", "svg", game, "--line", "3.1"], "");
+    assert!(missing.starts_with("exit: 2\n"), "{missing}");
+    assert!(
+        missing.contains("--line 3.1: game 1: ply 3 has 0"),
+        "{missing}"
+    );
+    let malformed = run(&["export", "svg", game, "--line", "3"], "");
+    assert!(malformed.starts_with("exit: 2\n") && malformed.contains("is no line"));
+    // The game was resigned: the last diagram says so and nobody is to move.
+    let last = run(&["export", "svg", game], "");
+    assert!(last.contains("South wins (North resigned)"));
+    assert!(!last.contains("(to move)"));
+    assert!(last.contains("South: Amina"));
+}
+
+/// Markup that cannot be read is a warning with its place; the export goes on.
+#[test]
+fn bad_markup_warns_and_exports() {
+    let out = run(
+        &[
+            "--color",
+            "never",
+            "export",
+            "svg",
+            "fixtures/invalid/syntax/bad_markup.bao",
+            "--ply",
+            "1",
+        ],
+        "",
+    );
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    assert!(out.contains("bao::syntax::bad_markup"));
+    assert!(out.contains("bad_markup.bao:6:60"), "{out}");
+    assert!(
+        out.contains("id=\"bao-mark-a5\""),
+        "the good marks are drawn"
+    );
 }

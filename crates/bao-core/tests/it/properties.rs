@@ -740,7 +740,7 @@ proptest! {
 /// At the Kiswahili start `A6<` (a namua capture) is impossible: A6 faces a3, which is
 /// empty. The right diagnosis is G6 ("no capture is possible here ... write A6<*"); the
 /// engine runs the move with a capture of 0 seeds, whose empty laps repeat, and reports G11
-/// "from lap 1 it repeats every 1 laps".
+/// "the move never ends (its sowing repeats every 1 lap from the end of lap 1)".
 #[test]
 
 fn namua_capture_facing_nothing_is_g6() {

@@ -334,6 +334,7 @@ impl<'s> Parser<'s> {
             }
             self.pos = line_end;
             self.check_comment_length(start, text_end);
+            self.check_markup(start, text_end);
             return CommentAt {
                 kind: CommentKind::Line,
                 span: Span::new(start, text_end),
@@ -358,6 +359,7 @@ impl<'s> Parser<'s> {
         };
         self.pos = end;
         self.check_comment_length(start, text_end);
+        self.check_markup(start, text_end);
         CommentAt {
             kind: CommentKind::Brace,
             span: Span::new(start, end),
@@ -395,6 +397,27 @@ impl<'s> Parser<'s> {
             i = next;
         }
         (Err(self.end), cr)
+    }
+
+    /// Reports the markup of the comment opened at `start` (its text ends at `text_end`) that
+    /// cannot be read (`bao::syntax::bad_markup`, a warning: the comment stays text).
+    fn check_markup(&mut self, start: usize, text_end: usize) {
+        let from = start + 1;
+        let Some(text) = self.src.get(from..text_end) else {
+            return;
+        };
+        if memchr::memmem::find(text.as_bytes(), b"[%").is_none() {
+            return;
+        }
+        for e in crate::markup::Markup::read(text).1 {
+            self.err_help(
+                SyntaxCode::BadMarkup,
+                e.span.shifted(from),
+                e.message,
+                e.label,
+                e.help,
+            );
+        }
     }
 
     /// Reports a comment opened at `start` whose text ends at `text_end` when it is longer

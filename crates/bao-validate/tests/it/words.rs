@@ -136,8 +136,82 @@ fn a_never_ending_takasa_written_without_star_is_g11() {
         let d = &checked.report.diagnostics[0];
         assert_eq!(
             d.to_string(),
-            format!("{shown} never ends: its sowing repeats every 228 laps from the end of lap 1"),
+            format!(
+                "{shown} is illegal: the move never ends (its sowing repeats every 228 laps \
+                 from the end of lap 1)"
+            ),
             "{token}"
         );
     }
+}
+
+/// G11 is worded once (`words::reason`): `bao check`'s message and the replay's sentence
+/// (`words::resolve_error`, what `bao replay` prints) say the same, with the lap counted
+/// right ("1 lap", "228 laps").
+#[test]
+fn never_ending_is_worded_once() {
+    use bao_core::{IllegalReason, NeverEnding};
+    let rules = RuleSet::KISWAHILI;
+    for (period, laps) in [(1, "1 lap"), (228, "228 laps")] {
+        let reason = IllegalReason::NeverEnding(NeverEnding {
+            cycle_start_lap: 3,
+            period,
+        });
+        assert_eq!(
+            words::reason(&reason, &rules),
+            format!("the move never ends (its sowing repeats every {laps} from the end of lap 3)")
+        );
+    }
+    let moves = "1. A6<* a6> 2. A4> a6> 3. A5< a3> 4. A8>+ a8> 5. A4> a4< 6. A8> a7> 7. A1< a4> \
+                 8. A6> a4< 9. A2< a4< 10. A4< a4< 11. A7> a4< 12. A3<* *\n";
+    let checked = check("p3.bao", &format!("[Event \"Problem 3\"]\n\n{moves}"));
+    let replayed = &checked.replayed[0];
+    let ply = replayed.main.plies.last().expect("ply 23");
+    let Err(bao_replay::Problem::Refused { spec, refusal, .. }) = &ply.outcome else {
+        panic!("refused");
+    };
+    let why = words::resolve_reason(refusal, &rules);
+    assert_eq!(
+        checked.report.diagnostics[0].to_string(),
+        format!("A3<* is illegal: {why}")
+    );
+    assert_eq!(
+        words::resolve_error(spec, refusal, &rules),
+        format!("A3<* is illegal (G11): {why}")
+    );
+}
+
+/// The rules and position-JSON refusals are worded here, not in bao-core's `Display` (the
+/// CLI's messages, byte for byte as before).
+#[test]
+fn rule_and_position_json_refusals_are_worded_here() {
+    use bao_core::RuleSpecError;
+    let presets = "kiswahili, kete, kujifunza, abstractplay, abstractplay-kujifunza";
+    assert_eq!(
+        words::unknown_preset("zanzibar"),
+        format!("unknown rule preset `zanzibar` (known: {presets})")
+    );
+    let e = RuleSet::from_spec("zanzibar").unwrap_err();
+    assert!(matches!(e, RuleSpecError::UnknownPreset(_)));
+    assert_eq!(
+        words::rule_spec_error(&e),
+        format!("unknown preset `zanzibar`; the presets are {presets}")
+    );
+    let e = RuleSet::from_spec("kiswahili takasia=sometimes").unwrap_err();
+    assert_eq!(
+        words::rule_spec_error(&e),
+        "rule option `takasia` cannot be `sometimes`: expected off, standard or abstractplay"
+    );
+    // South to move in mtaji with a hand of 22 (bao-cli's `position_json_error` words a
+    // position JSON's stage mismatch with it).
+    assert_eq!(
+        words::stage_mismatch(
+            bao_core::Stage::Mtaji,
+            Side::South,
+            22,
+            &RuleSet::KISWAHILI.names()
+        ),
+        "stage is mtaji but south, to move, has 22 seeds in hand \
+         (namua while the hand is not empty, else mtaji)"
+    );
 }
