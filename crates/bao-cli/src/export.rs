@@ -364,7 +364,7 @@ impl<R: Read> Read for Tee<R> {
 }
 
 /// The games of a record, as indices into `record.games` (empty games left out).
-fn game_index(checked: &Checked, game: usize) -> Result<usize, CliError> {
+pub(crate) fn game_index(checked: &Checked, game: usize) -> Result<usize, CliError> {
     let games: Vec<usize> = checked
         .record
         .games

@@ -20,9 +20,11 @@ use clap::{Parser, Subcommand, ValueEnum};
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+mod analyse;
 mod annotate;
 mod check;
 mod completions;
+mod engine;
 mod error;
 mod export;
 mod fmt;
@@ -36,6 +38,7 @@ mod progress;
 mod record;
 mod replay;
 mod show;
+mod solve;
 
 use error::CliError;
 
@@ -99,6 +102,10 @@ enum Command {
     Import(import::Args),
     /// Print a text diagram of one position of a record.
     Show(show::Args),
+    /// Annotate a game with the engine's evaluations: an `[%eval]` comment after every ply,
+    /// `?!`, `?` and `??` where a move lost evaluation, and the better line as a variation.
+    #[command(visible_alias = "analyze")]
+    Analyse(analyse::Args),
     /// Record a live game or best-of-three match move by move, saving every ply at once;
     /// `bao record FILE` on an unfinished game resumes it.
     Record(record::Args),
@@ -110,6 +117,12 @@ enum Command {
     New(new::Args),
     /// List the legal moves of a position of a record, or of a position string.
     Legal(legal::Args),
+    /// Prove a position's result exactly within a horizon: a forced win with every winning
+    /// first move, a forced loss, a draw, or unknown.
+    Solve(solve::Args),
+    /// Speak the engine protocol (spec/engine.md) on stdin and stdout: a search that a front
+    /// end or a referee drives with `position`, `go` and `stop`.
+    Engine(engine::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(completions::Args),
     /// Print the manual page, or write every page into a directory.
@@ -125,11 +138,14 @@ impl Command {
             Self::Export(args) => export::run(args, ctx),
             Self::Import(args) => import::run(args, ctx),
             Self::Show(args) => show::run(args, ctx),
+            Self::Analyse(args) => analyse::run(args, ctx),
             Self::Record(args) => record::run(args, ctx),
             Self::Perft(args) => perft::run(args, ctx),
             Self::Fmt(args) => fmt::run(args, ctx),
             Self::New(args) => new::run(args, ctx),
             Self::Legal(args) => legal::run(args, ctx),
+            Self::Solve(args) => solve::run(args, ctx),
+            Self::Engine(args) => engine::run(args, ctx),
             Self::Completions(args) => completions::run(args, ctx),
             Self::Man(args) => man::run(args, ctx),
         }

@@ -169,6 +169,8 @@ pub(crate) struct Analysis {
     takasas: MoveSet,
     /// With a picker: the move kept and its run (the one `random_move` plays).
     chosen: Chosen,
+    /// When asked for ([`Position::successors`]): every candidate found legal, with its run.
+    kept: Option<Vec<(Move, Run)>>,
 }
 
 /// A move picked at random and its run. Candidates are run straight into `run`, so the run
@@ -201,6 +203,7 @@ impl Analysis {
             captures: MoveSet::empty(capture_kind, side),
             takasas: MoveSet::empty(Kind::Takasa, side),
             chosen: Chosen::new(),
+            kept: None,
         }
     }
 
@@ -289,6 +292,44 @@ impl Position {
         moves
     }
 
+    /// Every legal move with the position after it, sorted by move: the same as
+    /// [`Position::legal_moves`] with [`Position::play_fast`] of each, but each move is run
+    /// once (the run that proves it legal is the one played), so a search expanding a node
+    /// pays about half.
+    ///
+    /// ```
+    /// use bao_core::{Position, RuleSet};
+    ///
+    /// let start = Position::start(RuleSet::KISWAHILI);
+    /// let by_play: Vec<_> = start.legal_moves().iter().map(|m| (*m, start.play_fast(m))).collect();
+    /// assert_eq!(start.successors(), by_play);
+    /// ```
+    #[must_use]
+    pub fn successors(&self) -> Vec<(Move, Self)> {
+        if self.ended.is_some() || self.front_row_outcome().is_some() {
+            return Vec::new();
+        }
+        let mut a = Analysis::new(self);
+        a.kept = Some(Vec::new());
+        self.analyse_into(None, &mut a);
+        let legal = *a.legal();
+        let mut out: Vec<(Move, Self)> = a
+            .kept
+            .take()
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|(mv, _)| legal.contains(mv))
+            .map(|(mv, run)| {
+                let mut next = *self;
+                next.settle(&mv, &run, None);
+                (mv, next)
+            })
+            .collect();
+        out.sort_unstable_by_key(|(mv, _)| *mv);
+        out.dedup_by_key(|(mv, _)| *mv);
+        out
+    }
+
     /// Whether the side to move has a legal move (the end test of E2), stopping at the
     /// first legal candidate instead of running them all.
     pub(crate) fn has_legal_move(&self) -> bool {
@@ -355,7 +396,14 @@ impl Position {
     /// aside, and decided exactly only if no other candidate is legal: a random playout
     /// rarely pays for a cycle of millions of laps when another move will do. The move
     /// chosen is legal all the same.
-    fn select(&self, mut cands: MoveSet, pick: &mut Picker<'_>, chosen: &mut Chosen) -> MoveSet {
+    /// Without `pick`, each legal candidate is pushed with its run onto `kept`, when given.
+    fn select(
+        &self,
+        mut cands: MoveSet,
+        pick: &mut Picker<'_>,
+        chosen: &mut Chosen,
+        kept: &mut Option<Vec<(Move, Run)>>,
+    ) -> MoveSet {
         let mut out = MoveSet { bits: 0, ..cands };
         match pick {
             Some(rng) => {
@@ -389,9 +437,13 @@ impl Position {
             }
             None => {
                 for b in cands.bit_iter() {
-                    let run = self.simulate(cands.move_at(b));
+                    let mv = cands.move_at(b);
+                    let run = self.simulate(mv);
                     if !self.run_is_illegal(&run) {
                         out.bits |= 1 << b;
+                        if let Some(k) = kept.as_mut() {
+                            k.push((mv, run));
+                        }
                     }
                 }
                 out
@@ -408,7 +460,7 @@ impl Position {
         // The random selection with a fixed choice: the first candidate in order that is
         // legal, those needing a cycle decision last.
         !self
-            .select(*cands, &mut Some(&mut |_| 0), &mut Chosen::new())
+            .select(*cands, &mut Some(&mut |_| 0), &mut Chosen::new(), &mut None)
             .is_empty()
     }
 
@@ -434,7 +486,7 @@ impl Position {
         if pick.is_some() {
             // The first legal capture in random order; where it stops in the functional
             // nyumba, a coin decides whether it goes on (safari), when that is legal.
-            a.captures = self.select(cands, pick, &mut a.chosen);
+            a.captures = self.select(cands, pick, &mut a.chosen, &mut a.kept);
             if let (Some(mv), Some(rng)) = (a.chosen.mv, pick.as_mut()) {
                 if a.chosen.run.stopped_at_house && rng(2) != 0 {
                     let safari = mv.with_kind(MoveKind::Safari);
@@ -459,9 +511,16 @@ impl Position {
                 a.captures.insert(&mv);
                 if run.stopped_at_house {
                     let safari = mv.with_kind(MoveKind::Safari);
-                    if !self.run_is_illegal(&self.simulate(safari)) {
+                    let srun = self.simulate(safari);
+                    if !self.run_is_illegal(&srun) {
                         a.captures.insert(&safari);
+                        if let Some(k) = a.kept.as_mut() {
+                            k.push((safari, srun));
+                        }
                     }
+                }
+                if let Some(k) = a.kept.as_mut() {
+                    k.push((mv, run));
                 }
             }
         }
@@ -472,7 +531,7 @@ impl Position {
             bits: both_signs(self.namua_placements()),
             ..MoveSet::empty(Kind::Takasa, side)
         };
-        a.takasas = self.select(cands, pick, &mut a.chosen);
+        a.takasas = self.select(cands, pick, &mut a.chosen, &mut a.kept);
     }
 
     /// Front pits where a namua takasa may place its seed (N3a, N3b).
@@ -556,8 +615,12 @@ impl Position {
             let (mut all, mut kept) = (cands, cands);
             (all.bits, kept.bits) = (0, 0);
             for b in cands.bit_iter() {
-                let run = self.simulate(cands.move_at(b));
+                let mv = cands.move_at(b);
+                let run = self.simulate(mv);
                 if !self.run_is_illegal(&run) {
+                    if let Some(k) = a.kept.as_mut() {
+                        k.push((mv, run));
+                    }
                     all.bits |= 1 << b;
                     if run.captured_mask & (1 << h) != 0 {
                         kept.bits |= 1 << b;
@@ -583,7 +646,7 @@ impl Position {
                 _ => pool,
             };
         } else {
-            a.captures = self.select(cands, pick, &mut a.chosen);
+            a.captures = self.select(cands, pick, &mut a.chosen, &mut a.kept);
         }
         if !a.captures.is_empty() {
             return;
@@ -593,7 +656,7 @@ impl Position {
                 bits: takasa_bits(HOUSE_RING),
                 ..a.takasas
             };
-            a.takasas = self.select(kuu, pick, &mut a.chosen);
+            a.takasas = self.select(kuu, pick, &mut a.chosen, &mut a.kept);
             if !a.takasas.is_empty() {
                 return;
             }
@@ -602,7 +665,7 @@ impl Position {
             bits: self.mtaji_takasa_bits(),
             ..a.takasas
         };
-        a.takasas = self.select(cands, pick, &mut a.chosen);
+        a.takasas = self.select(cands, pick, &mut a.chosen, &mut a.kept);
     }
 
     /// K3: while the kuu stands (and can be sown, and is not the mover's takasia'd pit), a
@@ -684,6 +747,28 @@ mod tests {
         out
     }
 
+    #[test]
+    fn successors_are_the_legal_moves_played() {
+        for name in PRESET_NAMES {
+            let rules = RuleSet::preset(name).expect("a preset");
+            let mut pick = lcg(31);
+            for _ in 0..60 {
+                let mut pos = Position::start(rules);
+                loop {
+                    let by_play: Vec<(Move, Position)> = pos
+                        .legal_moves()
+                        .iter()
+                        .map(|m| (*m, pos.play_fast(m)))
+                        .collect();
+                    assert_eq!(pos.successors(), by_play, "{name}:\n{pos}");
+                    if pos.play_random_move(&mut pick).is_none() {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
     /// A small deterministic choice of a number below `n` (an LCG) for random games.
     fn lcg(seed: u64) -> impl FnMut(usize) -> usize {
         bao_testkit::Lcg::new(seed).picker()
@@ -726,7 +811,7 @@ mod tests {
             // Alone, it is decided in full: illegal (G11) by default, legal under `draw`.
             let alone = takasas(&pos, &["A3<*"]);
             let mut chosen = Chosen::new();
-            let kept = pos.select(alone, &mut Some(&mut |_| 0), &mut chosen);
+            let kept = pos.select(alone, &mut Some(&mut |_| 0), &mut chosen, &mut None);
             assert_eq!(kept.contains(&endless), legal, "{rules:?}");
             match chosen.mv {
                 Some(mv) => {
@@ -748,7 +833,7 @@ mod tests {
             let pair = takasas(&pos, &["A3<*", "A6<*"]);
             assert_eq!(pair.nth_bit(0), alone.nth_bit(0));
             let mut chosen = Chosen::new();
-            let kept = pos.select(pair, &mut Some(&mut |_| 0), &mut chosen);
+            let kept = pos.select(pair, &mut Some(&mut |_| 0), &mut chosen, &mut None);
             let other: Move = "A6<*".parse().expect("a move");
             assert_eq!(kept.iter().collect::<Vec<_>>(), [other]);
             assert_eq!(chosen.mv, Some(other));

@@ -3,6 +3,7 @@
 //! `cargo insta review`).
 //!
 //! Modules:
+//! - `analyse`: `bao analyse`: the planted blunder, the annotated record checks clean;
 //! - `browser`: a small WebDriver client for chromedriver and the viewer's browser test;
 //! - `check`: `bao check` and `bao annotate`;
 //! - `cmd`: running the binary and rendering a run for a snapshot (helpers, no tests);
@@ -18,14 +19,18 @@
 //! - `new`: `bao new` templates, `--force`, bad option values;
 //! - `legal`: `bao legal` on records and position strings, text and JSON;
 //! - `progress`: progress bars on a terminal (through `script`), none when piped or `--quiet`;
+//! - `engine`: `bao engine` sessions, `stop`, a referee game against a random mover;
+//! - `solve`: `bao solve` on the puzzles of `fixtures/analysis/`;
 //! - `completions`: `bao completions SHELL` and `bao man`;
 //! - `readme`: the README's example record and pasted outputs are what `bao` does today;
 //! - `record`: `bao record` on a pseudo-terminal (expectrl + vt100 screens) and piped.
 
+mod analyse;
 mod browser;
 mod check;
 mod cmd;
 mod completions;
+mod engine;
 mod export;
 mod hostile;
 mod html;
@@ -39,4 +44,5 @@ mod readme;
 mod record;
 mod replay;
 mod show;
+mod solve;
 mod usage;

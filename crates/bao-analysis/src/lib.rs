@@ -1,0 +1,37 @@
+//! `bao-analysis`: search on top of the Bao rules engine (`bao-core`), with no rules of its
+//! own: moves come from [`Position::legal_moves`](bao_core::Position::legal_moves) (under a
+//! lap budget) and positions from [`Position::play_fast`](bao_core::Position::play_fast).
+//!
+//! - [`Searcher`]: the evaluating search (iterative deepening PVS, a transposition table
+//!   over Zobrist keys, killer and history move ordering, win/loss scores with distance),
+//!   for playing and annotating. Deterministic for a fixed depth or node count.
+//! - [`Solver`]: exact proofs within a horizon: wins, losses, every winning first move.
+//! - [`evaluate`]: the static evaluation, in centi-seeds.
+//!
+//! `spec/engine.md` describes the search, the evaluation, the protocol of `bao engine` and
+//! what a search does with a never-ending move it cannot decide quickly.
+//!
+//! ```
+//! use bao_analysis::{Limits, Searcher, Solver, Verdict};
+//! use bao_core::{Position, RuleSet};
+//!
+//! let start = Position::start(RuleSet::KISWAHILI);
+//! let report = Searcher::new(16).search(&start, Limits { depth: Some(3), ..Limits::default() }, |_| {});
+//! assert!(start.legal_moves().contains(&report.best().unwrap()));
+//! // Nothing is forced within two plies of the start.
+//! assert_eq!(Solver::new().solve(&start, 2, false).verdict, Verdict::Unknown);
+//! ```
+#![deny(missing_docs)]
+#![warn(missing_debug_implementations)]
+
+mod eval;
+mod key;
+mod node;
+mod search;
+mod solve;
+
+pub use eval::{evaluate, evaluate_with, Weights, SEED};
+pub use key::{zobrist, Key};
+pub use node::{expand, expand_exact, Expansion, SEARCH_LAP_BUDGET};
+pub use search::{Limits, Report, Score, Searcher, MAX_DEPTH};
+pub use solve::{Solution, Solver, Verdict, WinningMove};

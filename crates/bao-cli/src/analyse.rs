@@ -1,0 +1,295 @@
+//! `bao analyse`: a record annotated by the engine. After every ply of the chosen game's
+//! main line an evaluation comment (`{[%eval 1.25]}` in seeds from South's view, `#5` /
+//! `#-5` for a forced win for South / North within 5 plies), a glyph where the move lost
+//! evaluation (`?!`, `?`, `??`; thresholds in spec/engine.md), and the engine's better line
+//! as a variation after such a move.
+//!
+//! The game is walked as bao-replay replayed it (the positions before and after each ply)
+//! and written by the canonical writer, so the result passes `bao check` and `bao fmt
+//! --check`; it is checked once more before it is written. Output to stdout, to `-o OUT`,
+//! or with `--write` over the file (atomically). A progress bar on a terminal.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use bao_analysis::{Limits, Report, Score, Searcher};
+use bao_core::{Move, MoveSpec, Position, Side, Sign, Stage};
+use bao_notation::{
+    write_record, Comment, Directions, Element, MoveItem, MoveToken, Nag, SignUse, Spanned,
+    WriteOptions,
+};
+use bao_validate::{check_bytes, CheckOptions};
+
+use crate::error::CliError;
+use crate::export::{game_index, load, write_atomic};
+use crate::io::Input;
+use crate::{Context, Status};
+
+/// Arguments of `bao analyse`.
+#[derive(Debug, clap::Args)]
+#[command(group = clap::ArgGroup::new("limit").args(["depth", "movetime", "nodes"]))]
+pub(crate) struct Args {
+    /// The record file (`-` for stdin).
+    #[arg(value_name = "FILE", value_parser = Input::parse)]
+    file: Input,
+    /// The game in the file, from 1.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    game: usize,
+    /// Search every position this many plies deep [default: 8].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
+    depth: Option<u32>,
+    /// Search every position for this many milliseconds.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    movetime: Option<u64>,
+    /// Search every position for this many nodes.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// Replace the file with the annotated record.
+    #[arg(long, conflicts_with = "output")]
+    write: bool,
+    /// Write the annotated record to this file instead of stdout.
+    #[arg(short, long, value_name = "OUT")]
+    output: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+/// The default depth when no limit is given.
+const DEFAULT_DEPTH: u32 = 8;
+/// The evaluation drop (centi-seeds) from which a move is dubious (`?!`), a mistake (`?`)
+/// and a blunder (`??`).
+pub(crate) const INACCURACY: i32 = 150;
+/// See [`INACCURACY`].
+pub(crate) const MISTAKE: i32 = 300;
+/// See [`INACCURACY`].
+pub(crate) const BLUNDER: i32 = 600;
+/// The longest better line written as a variation.
+const LINE_PLIES: usize = 8;
+
+/// A score on one scale for comparing moves: evaluations capped at ±20 seeds, wins and
+/// losses beyond them (a quicker win higher, a slower loss higher).
+fn scale(s: Score) -> i32 {
+    match s {
+        Score::Eval(cp) => cp.clamp(-2000, 2000),
+        Score::Win(n) => 3000 - i32::try_from(n.min(500)).unwrap_or(500),
+        Score::Loss(n) => -3000 + i32::try_from(n.min(500)).unwrap_or(500),
+    }
+}
+
+/// The glyph for an evaluation drop.
+fn glyph(drop: i32) -> Option<Nag> {
+    if drop >= BLUNDER {
+        Some(Nag::BLUNDER)
+    } else if drop >= MISTAKE {
+        Some(Nag::MISTAKE)
+    } else if drop >= INACCURACY {
+        Some(Nag::DUBIOUS)
+    } else {
+        None
+    }
+}
+
+/// The `[%eval ...]` text of a score seen by `side`, written from South's view.
+fn eval_text(score: Score, side: Side) -> String {
+    let south = if side == Side::South {
+        score
+    } else {
+        score.negate()
+    };
+    match south {
+        Score::Eval(cp) => format!("[%eval {:.2}]", f64::from(cp) / 100.0),
+        Score::Win(n) => format!("[%eval #{n}]"),
+        Score::Loss(n) => format!("[%eval #-{n}]"),
+    }
+}
+
+/// Whether an element is an evaluation comment (an earlier analysis's).
+fn is_eval_comment(e: &Element) -> bool {
+    matches!(e, Element::Comment(c) if c.text.trim_start().starts_with("[%eval"))
+}
+
+/// The sign a canonical move is written with under `directions`.
+fn written_sign(directions: Directions, pos: &Position, mv: &Move) -> Sign {
+    let usage = if pos.stage() == Stage::Namua && mv.is_capture() {
+        SignUse::Kichwa
+    } else {
+        SignUse::Sowing(mv.pit.row())
+    };
+    [Sign::Left, Sign::Right]
+        .into_iter()
+        .find(|&s| directions.sign(s, pos.to_move(), usage) == mv.sign)
+        .unwrap_or(mv.sign)
+}
+
+/// The engine's line from `pos` as variation elements (the moves replayed to be sure they
+/// are legal; the line stops at the first that is not), each with its `**` and `#` marks.
+fn variation(pos: &Position, line: &[Move], directions: Directions) -> Vec<Spanned<Element>> {
+    let mut out = Vec::new();
+    let mut at = *pos;
+    for mv in line.iter().take(LINE_PLIES) {
+        let Ok((next, trace)) = at.play(mv) else {
+            break;
+        };
+        let mut spec = MoveSpec::from(*mv);
+        spec.sign = Some(written_sign(directions, &at, mv));
+        let mut token = MoveToken::from(spec);
+        token.claims_takasia = trace.takasia_set().is_some();
+        token.claims_win = trace
+            .outcome
+            .is_some_and(|o| o.winner == Some(at.to_move()));
+        out.push(Spanned::bare(Element::Move(MoveItem::new(token))));
+        at = next;
+        if at.outcome().is_some() {
+            break;
+        }
+    }
+    out
+}
+
+/// What the analysis found, for the summary line.
+#[derive(Debug, Default)]
+struct Counts {
+    dubious: usize,
+    mistakes: usize,
+    blunders: usize,
+}
+
+/// Searches one position (a finished game is not searched: its outcome is the score).
+fn search(searcher: &mut Searcher, pos: &Position, limits: Limits) -> Report {
+    searcher.search(pos, limits, |_| {})
+}
+
+/// Runs `bao analyse`.
+pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
+    if args.write && args.file == Input::Stdin {
+        return Err(CliError::Usage(
+            "--write needs a file, not stdin (use -o OUT)".to_owned(),
+        ));
+    }
+    let name = args.file.name();
+    let mut checked = match load(&args.file, ctx)? {
+        Ok(c) => c,
+        Err(status) => return Ok(status),
+    };
+    let gi = game_index(&checked, args.game)?;
+    let replayed = &checked.replayed[gi];
+    let Some(opening) = replayed.opening() else {
+        return Err(CliError::Internal(format!(
+            "game {} of {name} has no rules, yet checked clean",
+            args.game
+        )));
+    };
+    let directions = opening.directions;
+    let limits = Limits {
+        depth: match (args.depth, args.movetime, args.nodes) {
+            (None, None, None) => Some(DEFAULT_DEPTH),
+            (d, _, _) => d,
+        },
+        movetime: args.movetime.map(Duration::from_millis),
+        nodes: args.nodes,
+    };
+    // The main line's plies as replayed: (element index, before, move, after).
+    let plies: Vec<(usize, Position, Move, Position)> = replayed
+        .main
+        .plies
+        .iter()
+        .map_while(|p| p.played().map(|pl| (p.element, p.before, pl.mv, pl.after)))
+        .collect();
+    let positions: Vec<Position> = plies
+        .first()
+        .map(|p| p.1)
+        .into_iter()
+        .chain(plies.iter().map(|p| p.3))
+        .collect();
+    let bar = crate::progress::bar(positions.len(), "analysing", args.quiet);
+    let mut searcher = Searcher::default();
+    let mut reports = Vec::with_capacity(positions.len());
+    for pos in &positions {
+        reports.push(search(&mut searcher, pos, limits));
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    // Inserts after each move, from the last so that earlier indices stay valid.
+    let game = &mut checked.record.games[gi].value;
+    game.movetext.retain(|e| !is_eval_comment(&e.value));
+    let mut counts = Counts::default();
+    let mut inserts: Vec<(usize, Vec<Element>)> = Vec::new();
+    // Element indices shifted by the removed comments: recount moves instead.
+    let move_elements: Vec<usize> = game
+        .movetext
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| matches!(e.value, Element::Move(_)))
+        .map(|(i, _)| i)
+        .collect();
+    for (i, (_, before, mv, after)) in plies.iter().enumerate() {
+        let Some(&element) = move_elements.get(i) else {
+            break;
+        };
+        let best = &reports[i];
+        let next = &reports[i + 1];
+        let mut add = Vec::new();
+        if after.outcome().is_none() {
+            add.push(Element::Comment(Comment::brace(&eval_text(
+                next.score,
+                after.to_move(),
+            ))));
+        }
+        // The played move scored at the same depth as the best one (one search deeper
+        // from the next position would differ by the parity of the horizon alone).
+        let drop = if best.best() == Some(*mv) {
+            0
+        } else {
+            let played = searcher.search_among(before, limits, Some(&[*mv]), |_| {});
+            scale(best.score) - scale(played.score)
+        };
+        if let Some(nag) = glyph(drop) {
+            match nag {
+                Nag::BLUNDER => counts.blunders += 1,
+                Nag::MISTAKE => counts.mistakes += 1,
+                _ => counts.dubious += 1,
+            }
+            if let Element::Move(item) = &mut game.movetext[element].value {
+                if !item.nags.iter().any(|n| (1..=6).contains(&n.value.0)) {
+                    item.nags.insert(0, Spanned::bare(nag));
+                }
+            }
+            let line = variation(before, &best.pv, directions);
+            if !line.is_empty() {
+                add.push(Element::Variation(line));
+            }
+        }
+        inserts.push((element, add));
+    }
+    for (element, add) in inserts.into_iter().rev() {
+        for (k, e) in add.into_iter().enumerate() {
+            game.movetext.insert(element + 1 + k, Spanned::bare(e));
+        }
+    }
+    let text = write_record(&checked.record, &WriteOptions::default());
+    // The annotated record must check clean, as the one read did.
+    let again = check_bytes(&name, text.as_bytes(), &CheckOptions::default());
+    if !again.report.is_valid() {
+        return Err(CliError::Internal(format!(
+            "the annotated record of {name} does not check clean"
+        )));
+    }
+    match (&args.output, args.write, &args.file) {
+        (Some(out), _, _) => write_atomic(out, text.as_bytes())?,
+        (None, true, Input::Path(path)) => write_atomic(path, text.as_bytes())?,
+        _ => std::io::stdout()
+            .lock()
+            .write_all(text.as_bytes())
+            .map_err(|e| CliError::io("cannot write to stdout", e))?,
+    }
+    eprintln!(
+        "bao analyse: {} plies searched; glyphs: {} ?!, {} ?, {} ??",
+        plies.len(),
+        counts.dubious,
+        counts.mistakes,
+        counts.blunders
+    );
+    Ok(Status::Success)
+}

@@ -1,0 +1,179 @@
+//! `bao solve`: proves a position's result exactly within a horizon of plies (no
+//! evaluation decides anything): a forced win with every winning first move, a forced loss,
+//! a draw, or `unknown` when the horizon proves none (spec/engine.md, "Solving").
+//!
+//! Exit codes: 0 a result is proven, 1 unknown (or an invalid record or position), 2 usage.
+
+use std::io::Write;
+
+use bao_analysis::{Solution, Solver, Verdict};
+use bao_core::Position;
+use serde::Serialize;
+
+use crate::error::CliError;
+use crate::export::{at_ply, line, load, Pick};
+use crate::io::Input;
+use crate::new::position_arg;
+use crate::{Context, Status};
+
+/// The output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    /// A few lines for a person.
+    Human,
+    /// One JSON object (spec/engine.md).
+    Json,
+}
+
+/// Arguments of `bao solve`.
+#[derive(Debug, clap::Args)]
+#[command(group = clap::ArgGroup::new("source").required(true).args(["file", "position"]))]
+pub(crate) struct Args {
+    /// The record file (`-` for stdin).
+    #[arg(value_name = "FILE", value_parser = Input::parse)]
+    file: Option<Input>,
+    #[command(flatten)]
+    pick: Pick,
+    /// A position string (spec/notation.md §7) instead of a record.
+    #[arg(long, value_name = "STR", conflicts_with_all = ["file", "game", "ply"])]
+    position: Option<String>,
+    /// The rules of `--position`: a preset, optionally with `name=value` overrides
+    /// [default: kiswahili].
+    #[arg(long, value_name = "RULES", conflicts_with = "file")]
+    rules: Option<String>,
+    /// The horizon: prove results within this many plies.
+    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(1..=64))]
+    depth: u32,
+    /// List every first move that wins within the horizon, each with its own distance (not
+    /// only the quickest).
+    #[arg(long)]
+    all: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+}
+
+/// One winning move with its distance (`--all`).
+#[derive(Serialize)]
+struct MoveJson {
+    #[serde(rename = "move")]
+    mv: String,
+    plies: u32,
+}
+
+/// The JSON output.
+#[derive(Serialize)]
+struct SolveJson {
+    result: &'static str,
+    plies: Option<u32>,
+    moves: serde_json::Value,
+    line: Vec<String>,
+    nodes: u64,
+    ms: u64,
+}
+
+fn json_text(sol: &Solution, all: bool) -> Result<String, CliError> {
+    let moves = if all {
+        serde_json::to_value(
+            sol.moves
+                .iter()
+                .map(|w| MoveJson {
+                    mv: w.mv.to_string(),
+                    plies: w.plies,
+                })
+                .collect::<Vec<_>>(),
+        )
+    } else {
+        serde_json::to_value(
+            sol.moves
+                .iter()
+                .map(|w| w.mv.to_string())
+                .collect::<Vec<_>>(),
+        )
+    }
+    .map_err(|e| CliError::Internal(e.to_string()))?;
+    let value = SolveJson {
+        result: sol.verdict.name(),
+        plies: sol.plies,
+        moves,
+        line: sol.line.iter().map(ToString::to_string).collect(),
+        nodes: sol.nodes,
+        ms: sol.ms,
+    };
+    let mut s = serde_json::to_string(&value).map_err(|e| CliError::Internal(e.to_string()))?;
+    s.push('\n');
+    Ok(s)
+}
+
+fn plural(n: u32) -> &'static str {
+    if n == 1 {
+        "y"
+    } else {
+        "ies"
+    }
+}
+
+fn human_text(pos: &Position, sol: &Solution, depth: u32) -> String {
+    let side = match pos.to_move() {
+        bao_core::Side::South => "South",
+        bao_core::Side::North => "North",
+    };
+    let mut out = match (sol.verdict, sol.plies) {
+        (Verdict::Win, Some(n)) => format!("{side} to move wins within {n} pl{}\n", plural(n)),
+        (Verdict::Loss, Some(n)) => format!("{side} to move loses within {n} pl{}\n", plural(n)),
+        (Verdict::Draw, Some(n)) => format!("a draw within {n} pl{}\n", plural(n)),
+        _ => format!(
+            "unknown: nothing is forced within {depth} pl{} for {side} to move\n",
+            plural(depth)
+        ),
+    };
+    if !sol.moves.is_empty() {
+        let moves: Vec<String> = sol
+            .moves
+            .iter()
+            .map(|w| format!("{} ({})", w.mv, w.plies))
+            .collect();
+        out.push_str(&format!("winning first moves: {}\n", moves.join(", ")));
+    }
+    if !sol.line.is_empty() {
+        let line: Vec<String> = sol.line.iter().map(ToString::to_string).collect();
+        out.push_str(&format!("line: {}\n", line.join(" ")));
+    }
+    out.push_str(&format!("{} nodes, {} ms\n", sol.nodes, sol.ms));
+    out
+}
+
+/// Runs `bao solve`.
+pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
+    let pos: Position = match (&args.position, &args.file) {
+        (Some(p), _) => position_arg(p, args.rules.as_deref())?,
+        (None, Some(file)) => {
+            let checked = match load(file, ctx)? {
+                Ok(c) => c,
+                Err(status) => return Ok(status),
+            };
+            let (start, steps) = line(&checked, args.pick.game)?;
+            let (pos, _) = at_ply(&start, &steps, args.pick.ply)?;
+            *pos
+        }
+        (None, None) => {
+            return Err(CliError::Usage(
+                "give a record FILE or --position STR".to_owned(),
+            ))
+        }
+    };
+    let sol = Solver::new().solve(&pos, args.depth, args.all);
+    let out = match args.format {
+        Format::Human => human_text(&pos, &sol, args.depth),
+        Format::Json => json_text(&sol, args.all)?,
+    };
+    std::io::stdout()
+        .lock()
+        .write_all(out.as_bytes())
+        .map_err(|e| CliError::io("cannot write to stdout", e))?;
+    Ok(if sol.verdict == Verdict::Unknown {
+        Status::Invalid
+    } else {
+        Status::Success
+    })
+}

@@ -1,0 +1,113 @@
+//! `bao analyse`: evaluations, glyphs and better lines; the result checks clean and is in
+//! canonical form.
+
+use crate::cmd::{output, output_in, run};
+
+/// North's `1... a7<` allows South a forced win in 3 where `a2>` and `a8<` held: marked
+/// `??`, with a variation from a saving move, and `[%eval #3]` (South wins in 3).
+#[test]
+fn a_planted_blunder_is_marked_with_the_saving_move() {
+    let out = output(
+        &[
+            "analyse",
+            "fixtures/analysis/planted_blunder.bao",
+            "--depth",
+            "6",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    assert!(text.contains("1... a7<?? {[%eval #3]} ("), "{text}");
+    let variation = &text[text.find("?? {[%eval #3]} (").expect("a variation") + 17..];
+    let first = variation
+        .split_whitespace()
+        .nth(1)
+        .expect("the saving move");
+    assert!(["a2>", "a8<"].contains(&first), "{first}: {text}");
+    insta::assert_snapshot!(text);
+}
+
+/// The annotated record passes `bao check` and `bao fmt --check`; analysing it again
+/// replaces the evaluations instead of adding more.
+#[test]
+fn the_annotated_record_checks_clean_and_is_canonical() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    std::fs::copy(
+        crate::cmd::root().join("fixtures/games/random_kiswahili_3.bao"),
+        dir.path().join("game.bao"),
+    )
+    .expect("copied");
+    let first = output_in(
+        dir.path(),
+        &["analyse", "game.bao", "--depth", "3", "--write"],
+        "",
+    );
+    assert_eq!(first.status.code(), Some(0), "{first:?}");
+    let once = std::fs::read_to_string(dir.path().join("game.bao")).expect("written");
+    assert!(once.contains("[%eval"), "{once}");
+    let check = output_in(dir.path(), &["check", "game.bao"], "");
+    assert_eq!(check.status.code(), Some(0), "{check:?}");
+    let fmt = output_in(dir.path(), &["fmt", "--check", "game.bao"], "");
+    assert_eq!(fmt.status.code(), Some(0), "{fmt:?}");
+    let again = output_in(
+        dir.path(),
+        &["analyse", "game.bao", "--depth", "3", "-o", "again.bao"],
+        "",
+    );
+    assert_eq!(again.status.code(), Some(0));
+    let twice = std::fs::read_to_string(dir.path().join("again.bao")).expect("written");
+    assert_eq!(
+        once.matches("[%eval").count(),
+        twice.matches("[%eval").count()
+    );
+}
+
+#[test]
+fn an_invalid_record_is_not_analysed() {
+    insta::assert_snapshot!(run(
+        &[
+            "analyse",
+            "fixtures/invalid/illegal/capture_mandatory.bao",
+            "--depth",
+            "2"
+        ],
+        ""
+    ));
+    let stdin_write = output(&["analyse", "-", "--write"], "");
+    assert_eq!(stdin_write.status.code(), Some(2));
+}
+
+/// The canonical moves of the first variation of the first move, through `bao export json`.
+fn first_variation(record: &[u8]) -> Vec<String> {
+    let out = output(&["export", "json", "-"], &String::from_utf8_lossy(record));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    json["games"][0]["moves"][0]["variations"][0]
+        .as_array()
+        .expect("a variation")
+        .iter()
+        .map(|m| m["move"].as_str().expect("a move").to_owned())
+        .collect()
+}
+
+/// Under `[Directions "clockwise"]` the better line is written in the record's convention:
+/// it reads as the same moves as in the canonical record.
+#[test]
+fn the_better_line_follows_the_records_sign_convention() {
+    let args = |f: &'static str| ["analyse", f, "--depth", "6"];
+    let mover = output(&args("fixtures/analysis/planted_blunder.bao"), "");
+    let clockwise = output(&args("fixtures/analysis/planted_blunder_clockwise.bao"), "");
+    assert_eq!(clockwise.status.code(), Some(0));
+    let line = first_variation(&clockwise.stdout);
+    assert!(!line.is_empty());
+    assert_eq!(line, first_variation(&mover.stdout));
+    let written = String::from_utf8_lossy(&clockwise.stdout).into_owned();
+    let canonical = String::from_utf8_lossy(&mover.stdout).into_owned();
+    assert_ne!(
+        written[written.find('(').expect("(")..].split(')').next(),
+        canonical[canonical.find('(').expect("(")..]
+            .split(')')
+            .next(),
+        "the signs are written differently"
+    );
+}
