@@ -2,14 +2,21 @@
 //!
 //! Writes the annotated record to stdout, or with `--write` back to the file (atomically:
 //! a temporary file in the same directory, then a rename). A record with errors is reported
-//! on stderr and, with `--write`, left untouched (exit 1).
+//! on stderr and, with `--write`, left untouched (exit 1). A record larger than
+//! [`bao_validate::stream::STREAM_ABOVE`] is read, checked and written game by game (on
+//! every thread of the pool, in bounded memory), with the same output; its diagnostics are
+//! printed once the whole record is read.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use bao_validate::{annotated_text, check_bytes, CheckOptions};
+use bao_notation::{RecordWriter, WriteOptions};
+use bao_validate::stream::check_chunk_replayed;
+use bao_validate::{annotate_game, annotated_text, check_bytes, CheckOptions};
 
-use crate::check::render;
+use crate::check::{handler, head_or_stream, render, stream_checked, HumanOut};
 use crate::error::CliError;
+use crate::io::{AtomicFile, Replace};
 use crate::{Context, Status};
 
 /// Arguments of `bao annotate`.
@@ -31,8 +38,12 @@ fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
 /// Runs `bao annotate`.
 pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
     let name = args.file.display().to_string();
-    let bytes =
-        std::fs::read(&args.file).map_err(|e| CliError::io(format!("cannot read {name}"), e))?;
+    let read_err = |e| CliError::io(format!("cannot read {name}"), e);
+    let file = std::fs::File::open(&args.file).map_err(read_err)?;
+    let bytes = match head_or_stream(Box::new(file)).map_err(read_err)? {
+        Ok(bytes) => bytes,
+        Err(input) => return streamed(args, ctx, &name, input),
+    };
     let checked = check_bytes(&name, &bytes, &CheckOptions::default());
     let report = &checked.report;
     if !report.diagnostics.is_empty() {
@@ -47,12 +58,102 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
         write_atomic(&args.file, &text)
             .map_err(|e| CliError::io(format!("cannot write {name}"), e))?;
     } else {
-        use std::io::Write;
         let mut out = std::io::stdout().lock();
         out.write_all(text.as_bytes())
             .map_err(|e| CliError::io("cannot write to stdout", e))?;
     }
     Ok(if report.is_valid() {
+        Status::Success
+    } else {
+        Status::Invalid
+    })
+}
+
+/// Where the annotated record goes.
+enum Sink {
+    Stdout(std::io::BufWriter<std::io::StdoutLock<'static>>),
+    File(std::io::BufWriter<AtomicFile>),
+}
+
+impl Sink {
+    fn write(&mut self, text: &str) -> Result<(), CliError> {
+        match self {
+            Self::Stdout(w) => w
+                .write_all(text.as_bytes())
+                .map_err(|e| CliError::io("cannot write to stdout", e)),
+            Self::File(w) => w
+                .write_all(text.as_bytes())
+                .map_err(|e| CliError::io("cannot write a temporary file", e)),
+        }
+    }
+}
+
+/// `bao annotate` on a large record: each chunk's games are checked, replayed and annotated
+/// on the pool, and written in file order as they come.
+fn streamed(
+    args: &Args,
+    ctx: &Context,
+    name: &str,
+    input: Box<dyn std::io::Read + Send>,
+) -> Result<Status, CliError> {
+    let write_err = |e| CliError::io(format!("cannot write {name}"), e);
+    let mut sink = if args.write {
+        let file = AtomicFile::create(&args.file, Replace::Yes).map_err(write_err)?;
+        Sink::File(std::io::BufWriter::new(file))
+    } else {
+        Sink::Stdout(std::io::BufWriter::new(std::io::stdout().lock()))
+    };
+    let opts = CheckOptions::default();
+    let handler = handler(ctx.color);
+    let mut human = HumanOut::default();
+    let mut writer = RecordWriter::new(WriteOptions::default());
+    let mut text = String::new();
+    let report = stream_checked(
+        name,
+        input,
+        |chunk| {
+            let (checked, replayed) = check_chunk_replayed(chunk, &opts);
+            let games: Vec<_> = chunk
+                .games
+                .iter()
+                .zip(&replayed)
+                .map(|((_, g, _), r)| {
+                    let mut g = g.clone();
+                    annotate_game(&mut g.value, r);
+                    g
+                })
+                .collect();
+            (checked, games)
+        },
+        &mut |piece| human.piece(piece, &handler),
+        &mut |games| {
+            for g in games {
+                text.clear();
+                writer.game(g, &mut text);
+                sink.write(&text)?;
+            }
+            Ok(())
+        },
+    )?;
+    text.clear();
+    writer.finish(&mut text);
+    sink.write(&text)?;
+    human.print_report(&report, &handler)?;
+    let valid = report.is_valid();
+    match sink {
+        Sink::Stdout(mut w) => w
+            .flush()
+            .map_err(|e| CliError::io("cannot write to stdout", e))?,
+        Sink::File(w) => {
+            if !valid {
+                eprintln!("bao annotate: {name} has errors; not written");
+                return Ok(Status::Invalid);
+            }
+            let file = w.into_inner().map_err(|e| write_err(e.into_error()))?;
+            file.commit().map_err(write_err)?;
+        }
+    }
+    Ok(if valid {
         Status::Success
     } else {
         Status::Invalid

@@ -18,7 +18,9 @@ use std::io::{IsTerminal, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use bao_validate::stream::{self, check_chunk, CheckedPiece, Merger, StreamReader};
+use bao_validate::stream::{
+    self, check_chunk, CheckedChunk, CheckedPiece, Chunk, Merger, StreamReader,
+};
 use bao_validate::{check_bytes_report, CheckOptions, CheckReport, Stats};
 use miette::{GraphicalReportHandler, GraphicalTheme};
 use rayon::prelude::*;
@@ -196,13 +198,39 @@ const FILES_AT_ONCE: usize = 64;
 /// after the file's summary line (which needs the totals) once the file is done. Beyond
 /// [`HumanOut::IN_MEMORY`] bytes the rendered text goes to a temporary file.
 #[derive(Debug, Default)]
-struct HumanOut {
+pub(crate) struct HumanOut {
     text: String,
     spill: Option<std::fs::File>,
 }
 
 impl HumanOut {
     const IN_MEMORY: usize = 8 << 20;
+
+    /// Renders a piece's diagnostics and keeps them.
+    pub(crate) fn piece(
+        &mut self,
+        piece: &CheckedPiece,
+        handler: &GraphicalReportHandler,
+    ) -> Result<(), CliError> {
+        self.push(&render_diagnostics(piece, handler))
+            .map_err(|e| CliError::io("cannot write a temporary file", e))
+    }
+
+    /// Prints the file's report (its summary line, then its diagnostics) to stderr, as
+    /// [`render`] prints a whole file's, when it has diagnostics.
+    pub(crate) fn print_report(
+        self,
+        report: &CheckReport,
+        handler: &GraphicalReportHandler,
+    ) -> Result<(), CliError> {
+        if report.stats.errors + report.stats.warnings == 0 {
+            return Ok(());
+        }
+        let mut header = String::new();
+        let _ = handler.render_report(&mut header, report);
+        self.print(&header)
+            .map_err(|e| CliError::io("cannot write to stderr", e))
+    }
 
     fn push(&mut self, piece: &str) -> std::io::Result<()> {
         self.text.push_str(piece);
@@ -240,7 +268,7 @@ enum Opened {
 
 /// Opens an input and reads up to [`stream::STREAM_ABOVE`] bytes of it.
 fn open(src: &Source, stdin_name: &str) -> Result<Opened, (String, std::io::Error)> {
-    let (name, mut input): (String, Box<dyn Read + Send>) = match src {
+    let (name, input): (String, Box<dyn Read + Send>) = match src {
         Source::Stdin => (stdin_name.to_owned(), Box::new(std::io::stdin())),
         Source::File(p) => {
             let name = p.display().to_string();
@@ -248,19 +276,90 @@ fn open(src: &Source, stdin_name: &str) -> Result<Opened, (String, std::io::Erro
             (name, Box::new(f))
         }
     };
+    match head_or_stream(input) {
+        Ok(Ok(head)) => Ok(Opened::Small(name, head)),
+        Ok(Err(rest)) => Ok(Opened::Large(name, rest)),
+        Err(e) => Err((name, e)),
+    }
+}
+
+/// Reads up to [`stream::STREAM_ABOVE`] bytes of an input: all of a small input
+/// (`Ok(bytes)`, read and checked whole), or a large input to stream (`Err(input)`, its
+/// first bytes put back in front).
+///
+/// # Errors
+/// A read error of the input.
+pub(crate) fn head_or_stream(
+    mut input: Box<dyn Read + Send>,
+) -> std::io::Result<Result<Vec<u8>, Box<dyn Read + Send>>> {
     let mut head = Vec::new();
     (&mut input)
         .take(stream::STREAM_ABOVE as u64 + 1)
-        .read_to_end(&mut head)
-        .map_err(|e| (name.clone(), e))?;
+        .read_to_end(&mut head)?;
     if head.len() <= stream::STREAM_ABOVE {
-        Ok(Opened::Small(name, head))
+        Ok(Ok(head))
     } else {
-        Ok(Opened::Large(
-            name,
-            Box::new(std::io::Cursor::new(head).chain(input)),
-        ))
+        Ok(Err(Box::new(std::io::Cursor::new(head).chain(input))))
     }
+}
+
+/// Reads a large input game by game and checks it on every thread of the pool: batches of
+/// games are checked (with `map`, which also gives what else the caller wants of each
+/// chunk), a bounded window of them at a time (the next window is read while one is
+/// checked); in file order, each piece of diagnostics goes to `piece` and each chunk's
+/// other output to `item`. Returns the file's report (its totals).
+///
+/// # Errors
+/// A read error of the input, or the first error of `piece` or `item`.
+pub(crate) fn stream_checked<T: Send>(
+    name: &str,
+    input: Box<dyn Read + Send>,
+    map: impl Fn(&Chunk) -> (CheckedChunk, T) + Sync,
+    piece: &mut dyn FnMut(&CheckedPiece) -> Result<(), CliError>,
+    item: &mut dyn FnMut(T) -> Result<(), CliError>,
+) -> Result<CheckReport, CliError> {
+    let window = rayon::current_num_threads().max(1) * 2;
+    let mut reader = StreamReader::new(input);
+    let mut merger = Merger::new(name);
+    let read_window = |reader: &mut StreamReader<Box<dyn Read + Send>>| {
+        let mut batches = Vec::with_capacity(window);
+        while batches.len() < window {
+            match reader.next_batch(BATCH_BYTES)? {
+                Some(b) => batches.push(b),
+                None => break,
+            }
+        }
+        Ok::<_, std::io::Error>(batches)
+    };
+    let read_err = |e| CliError::io(format!("cannot read {name}"), e);
+    let mut batches = read_window(&mut reader).map_err(read_err)?;
+    while !batches.is_empty() {
+        merger.note_warning(&reader);
+        let (checked, next) = rayon::join(
+            || {
+                batches
+                    .par_iter()
+                    .map(|b| b.chunks.iter().map(&map).collect::<Vec<_>>())
+                    .collect::<Vec<_>>()
+            },
+            || read_window(&mut reader),
+        );
+        // This window's chunks are dropped before the next one is checked.
+        drop(std::mem::take(&mut batches));
+        for (chunk, t) in checked.into_iter().flatten() {
+            if let Some(p) = merger.push(chunk) {
+                piece(&p)?;
+            }
+            item(t)?;
+        }
+        batches = next.map_err(read_err)?;
+    }
+    merger.note_warning(&reader);
+    let (pieces, report) = merger.finish();
+    for p in &pieces {
+        piece(p)?;
+    }
+    Ok(report)
 }
 
 /// An input checked whole, or one to stream.
@@ -333,92 +432,33 @@ impl<W: Write> Run<'_, W> {
         Ok(())
     }
 
-    /// Checks a large input game by game: batches of games are checked on every thread of
-    /// the pool, a bounded window of them at a time (the next window is read while one is
-    /// checked), and reported in file order.
+    /// Checks a large input game by game ([`stream_checked`]), reported in file order.
     fn stream(&mut self, name: &str, input: Box<dyn Read + Send>) -> Result<(), CliError> {
         let opts = self.opts;
-        let window = rayon::current_num_threads().max(1) * 2;
-        let mut reader = StreamReader::new(input);
-        let mut merger = Merger::new(name);
         let mut human = HumanOut::default();
         let handler = handler(self.ctx.color);
-        let read_window = |reader: &mut StreamReader<Box<dyn Read + Send>>| {
-            let mut batches = Vec::with_capacity(window);
-            while batches.len() < window {
-                match reader.next_batch(BATCH_BYTES)? {
-                    Some(b) => batches.push(b),
-                    None => break,
+        let format = self.args.format;
+        let report = stream_checked(
+            name,
+            input,
+            |c| (check_chunk(c, &opts), ()),
+            &mut |piece| match format {
+                Format::Human => human.piece(piece, &handler),
+                Format::Json => {
+                    for line in bao_validate::json::piece_json(piece) {
+                        self.write_json(&line)?;
+                    }
+                    Ok(())
                 }
-            }
-            Ok::<_, std::io::Error>(batches)
-        };
-        let read_err = |e| CliError::io(format!("cannot read {name}"), e);
-        let mut batches = read_window(&mut reader).map_err(read_err)?;
-        while !batches.is_empty() {
-            merger.note_warning(&reader);
-            let (checked, next) = rayon::join(
-                || {
-                    batches
-                        .par_iter()
-                        .map(|b| {
-                            b.chunks
-                                .iter()
-                                .map(|c| check_chunk(c, &opts))
-                                .collect::<Vec<_>>()
-                        })
-                        .collect::<Vec<_>>()
-                },
-                || read_window(&mut reader),
-            );
-            for chunk in checked.into_iter().flatten() {
-                if let Some(piece) = merger.push(chunk) {
-                    self.piece(&piece, &handler, &mut human)?;
-                }
-            }
-            batches = next.map_err(read_err)?;
-        }
-        merger.note_warning(&reader);
-        let (pieces, report) = merger.finish();
-        for piece in &pieces {
-            self.piece(piece, &handler, &mut human)?;
-        }
+            },
+            &mut |()| Ok(()),
+        )?;
         self.add(&report.stats);
-        match self.args.format {
-            Format::Human => {
-                if report.stats.errors + report.stats.warnings > 0 {
-                    let mut header = String::new();
-                    let _ = handler.render_report(&mut header, &report);
-                    human
-                        .print(&header)
-                        .map_err(|e| CliError::io("cannot write to stderr", e))?;
-                }
-            }
+        match format {
+            Format::Human => human.print_report(&report, &handler)?,
             Format::Json => self.write_json(&bao_validate::json::file_json(&report))?,
         }
         Ok(())
-    }
-
-    fn piece(
-        &mut self,
-        piece: &CheckedPiece,
-        handler: &GraphicalReportHandler,
-        human: &mut HumanOut,
-    ) -> Result<(), CliError> {
-        match self.args.format {
-            Format::Human => {
-                let related = render_diagnostics(piece, handler);
-                human
-                    .push(&related)
-                    .map_err(|e| CliError::io("cannot write a temporary file", e))
-            }
-            Format::Json => {
-                for line in bao_validate::json::piece_json(piece) {
-                    self.write_json(&line)?;
-                }
-                Ok(())
-            }
-        }
     }
 }
 

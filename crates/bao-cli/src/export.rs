@@ -4,23 +4,24 @@
 //! An invalid record exports nothing: its diagnostics go to stderr as `bao check` prints them
 //! and the exit code is 1. A `--game` or `--ply` beyond the record is a usage error (exit 2).
 
-use std::io::{Read, Write};
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use bao_core::{BySide, Position, Side};
 use bao_export::json::{main_line, Step};
 use bao_export::{
     board_png, board_svg, game_html, game_line, player_names, record_json_pretty, result_words,
-    ExportError, GameLine, HtmlOptions, JsonOptions, LinePath, Overlay, PngOptions, SeedStyle,
-    SvgOptions, Theme,
+    ExportError, GameLine, HtmlOptions, JsonOptions, LinePath, Overlay, PngOptions,
+    RecordJsonWriter, SeedStyle, SvgOptions, Theme,
 };
 use bao_notation::Markup;
 use bao_replay::Source;
-use bao_validate::{check_bytes, CheckOptions, Checked};
+use bao_validate::stream::{check_chunk, check_chunk_replayed, CheckedPiece};
+use bao_validate::{check_bytes, CheckOptions, CheckReport, Checked};
 
-use crate::check::render;
+use crate::check::{handler, head_or_stream, render, stream_checked, HumanOut};
 use crate::error::CliError;
-use crate::io::Input;
+use crate::io::{AtomicFile, Input, Replace};
 use crate::new::position_arg;
 use crate::{Context, Status};
 
@@ -275,15 +276,168 @@ pub(crate) fn load(input: &Input, ctx: &Context) -> Result<Result<Checked, Statu
         .open()?
         .read_to_end(&mut bytes)
         .map_err(|e| CliError::io(format!("cannot read {name}"), e))?;
-    let checked = check_bytes(&name, &bytes, &CheckOptions::default());
+    Ok(checked_bytes(&name, &bytes, ctx))
+}
+
+/// Checks a record read whole; prints its diagnostics, and on errors says so and gives
+/// `Err(Invalid)`.
+fn checked_bytes(name: &str, bytes: &[u8], ctx: &Context) -> Result<Checked, Status> {
+    let checked = check_bytes(name, bytes, &CheckOptions::default());
     if !checked.report.diagnostics.is_empty() {
         eprint!("{}", render(&checked.report, ctx.color));
     }
     if !checked.report.is_valid() {
-        eprintln!("bao: {name} is invalid; nothing exported");
-        return Ok(Err(Status::Invalid));
+        eprintln!("{}", invalid(name));
+        return Err(Status::Invalid);
     }
-    Ok(Ok(checked))
+    Ok(checked)
+}
+
+/// What is said of an invalid record that is not exported.
+fn invalid(name: &str) -> String {
+    format!("bao: {name} is invalid; nothing exported")
+}
+
+/// `bao export json` on a large record, game by game in bounded memory: each chunk's games
+/// are checked and replayed on the pool and their JSON written in file order. With `-o`, in
+/// one pass into the file's temporary file, renamed over it once the record is known valid.
+/// To stdout, in two passes (an invalid record exports nothing, and the JSON, about a hundred
+/// times the record's size, is not held back on disk): the first checks the record (a copy
+/// of stdin is kept in a temporary file), the second writes the JSON as it goes.
+fn json_streamed(
+    args: &JsonArgs,
+    ctx: &Context,
+    name: &str,
+    input: Box<dyn Read + Send>,
+) -> Result<Status, CliError> {
+    let json_opts = JsonOptions { legal: args.legal };
+    let handler = handler(ctx.color);
+    let mut human = HumanOut::default();
+    let temp_err = |e| CliError::io("cannot write a temporary file", e);
+    if let Some(path) = args.output.as_deref() {
+        let write_err = |e| CliError::io(format!("cannot write {}", path.display()), e);
+        let file = AtomicFile::create(path, Replace::Yes).map_err(write_err)?;
+        let mut writer = RecordJsonWriter::new(std::io::BufWriter::new(file), json_opts);
+        let (report, failed) = json_pass(name, input, &mut writer, &mut |piece| {
+            human.piece(piece, &handler)
+        })?;
+        human.print_report(&report, &handler)?;
+        if !report.is_valid() {
+            eprintln!("{}", invalid(name));
+            return Ok(Status::Invalid);
+        }
+        if let Some(e) = failed {
+            return Err(CliError::Internal(e.to_string()));
+        }
+        let file = writer
+            .finish()
+            .map_err(|e| CliError::Internal(e.to_string()))?
+            .into_inner()
+            .map_err(|e| write_err(e.into_error()))?;
+        file.commit().map_err(write_err)?;
+        return Ok(Status::Success);
+    }
+    // The first pass: the check alone.
+    let mut copy = match args.file {
+        Input::Stdin => Some(tempfile::tempfile().map_err(temp_err)?),
+        Input::Path(_) => None,
+    };
+    let checked_input: Box<dyn Read + Send> = match copy.as_ref() {
+        Some(f) => Box::new(Tee {
+            input,
+            copy: f.try_clone().map_err(temp_err)?,
+        }),
+        None => input,
+    };
+    let opts = CheckOptions::default();
+    let report = stream_checked(
+        name,
+        checked_input,
+        |c| (check_chunk(c, &opts), ()),
+        &mut |piece| human.piece(piece, &handler),
+        &mut |()| Ok(()),
+    )?;
+    human.print_report(&report, &handler)?;
+    if !report.is_valid() {
+        eprintln!("{}", invalid(name));
+        return Ok(Status::Invalid);
+    }
+    // The second: the JSON, from the file or from the copy of stdin.
+    let again: Box<dyn Read + Send> = match copy.take() {
+        Some(mut f) => {
+            f.seek(SeekFrom::Start(0)).map_err(temp_err)?;
+            Box::new(f)
+        }
+        None => args.file.open_send()?,
+    };
+    let stdout = std::io::stdout();
+    let mut writer = RecordJsonWriter::new(std::io::BufWriter::new(stdout.lock()), json_opts);
+    let (second, failed) = json_pass(name, again, &mut writer, &mut |_| Ok(()))?;
+    if let Some(e) = failed {
+        return Err(CliError::Internal(e.to_string()));
+    }
+    if second.stats != report.stats {
+        return Err(CliError::Internal(format!(
+            "{name} changed while it was read"
+        )));
+    }
+    writer
+        .finish()
+        .map_err(|e| CliError::Internal(e.to_string()))?;
+    Ok(Status::Success)
+}
+
+/// Reads, checks and replays a large record, writing the JSON of its games to `writer` in
+/// file order (nothing more after a game that cannot be exported: its error is returned);
+/// gives the check's report.
+fn json_pass<W: Write>(
+    name: &str,
+    input: Box<dyn Read + Send>,
+    writer: &mut RecordJsonWriter<W>,
+    piece: &mut dyn FnMut(&CheckedPiece) -> Result<(), CliError>,
+) -> Result<(CheckReport, Option<ExportError>), CliError> {
+    let opts = CheckOptions::default();
+    let mut failed = None;
+    let report = stream_checked(
+        name,
+        input,
+        |chunk| {
+            let (checked, replayed) = check_chunk_replayed(chunk, &opts);
+            let games: Vec<_> = chunk
+                .games
+                .iter()
+                .zip(replayed)
+                .map(|((n, g, _), r)| (*n, g.value.clone(), r))
+                .collect();
+            (checked, games)
+        },
+        piece,
+        &mut |games| {
+            for (n, game, replayed) in games {
+                if failed.is_none() {
+                    if let Err(e) = writer.game(&game, n, &replayed) {
+                        failed = Some(e);
+                    }
+                }
+            }
+            Ok(())
+        },
+    )?;
+    Ok((report, failed))
+}
+
+/// A reader that keeps a copy of what it reads.
+struct Tee<R> {
+    input: R,
+    copy: std::fs::File,
+}
+
+impl<R: Read> Read for Tee<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.input.read(buf)?;
+        self.copy.write_all(&buf[..n])?;
+        Ok(n)
+    }
 }
 
 /// A position picked from a [`Prefix`]: the position, the step that led there, the ply.
@@ -470,7 +624,13 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
 }
 
 fn json(args: &JsonArgs, ctx: &Context) -> Result<Status, CliError> {
-    let checked = match load(&args.file, ctx)? {
+    let name = args.file.name();
+    let read_err = |e| CliError::io(format!("cannot read {name}"), e);
+    let bytes = match head_or_stream(args.file.open_send()?).map_err(read_err)? {
+        Ok(bytes) => bytes,
+        Err(input) => return json_streamed(args, ctx, &name, input),
+    };
+    let checked = match checked_bytes(&name, &bytes, ctx) {
         Ok(c) => c,
         Err(status) => return Ok(status),
     };

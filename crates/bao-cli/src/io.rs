@@ -33,6 +33,18 @@ impl Input {
         }
     }
 
+    /// Opens the input for reading on another thread (a large record read as it is
+    /// checked).
+    pub(crate) fn open_send(&self) -> Result<Box<dyn io::Read + Send>, CliError> {
+        Ok(match self {
+            Self::Stdin => Box::new(io::stdin()),
+            Self::Path(p) => Box::new(
+                File::open(p)
+                    .map_err(|e| CliError::io(format!("cannot read {}", self.name()), e))?,
+            ),
+        })
+    }
+
     /// Opens the input for buffered reading.
     pub(crate) fn open(&self) -> Result<Box<dyn BufRead>, CliError> {
         Ok(match self {
@@ -48,4 +60,4 @@ impl Input {
 
 // Durable writes live with the record file of `bao record` (bao-session), which needs them
 // too; every command that writes a file uses them.
-pub(crate) use bao_session::durable::{write_atomic, write_file, Replace};
+pub(crate) use bao_session::durable::{write_atomic, write_file, AtomicFile, Replace};

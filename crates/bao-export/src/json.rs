@@ -456,7 +456,10 @@ pub fn record_json(
         if !is_game(game) {
             continue;
         }
-        let (rules, start, main) = opening(replayed, i)?;
+        let replayed = replayed
+            .get(i)
+            .ok_or_else(|| ExportError::Replay(format!("there is no game {}", i + 1)))?;
+        let (rules, start, main) = opening(replayed, i + 1)?;
         games.push(game_json(game, i + 1, (rules, start, main), opts)?);
     }
     Ok(RecordJson {
@@ -474,22 +477,105 @@ pub fn record_json_pretty(
     replayed: &[ReplayedGame],
     opts: &JsonOptions,
 ) -> Result<String, ExportError> {
-    let json = record_json(record, replayed, opts)?;
-    let mut s =
-        serde_json::to_string_pretty(&json).map_err(|e| ExportError::Json(e.to_string()))?;
-    s.push('\n');
-    Ok(s)
+    let mut writer = RecordJsonWriter::new(Vec::new(), *opts);
+    for (i, g) in record.games.iter().enumerate() {
+        if !is_game(&g.value) {
+            continue;
+        }
+        let game = replayed
+            .get(i)
+            .ok_or_else(|| ExportError::Replay(format!("there is no game {}", i + 1)))?;
+        writer.game(&g.value, i + 1, game)?;
+    }
+    let bytes = writer.finish()?;
+    String::from_utf8(bytes).map_err(|e| ExportError::Json(e.to_string()))
 }
 
-/// The rules, start and main line of game `index` (0-based) as it replayed.
+/// Writes a record's JSON game by game, the bytes [`record_json_pretty`] gives for the
+/// whole record: for a record too large to hold, read, replayed and written one game at a
+/// time.
+#[derive(Debug)]
+pub struct RecordJsonWriter<W> {
+    out: W,
+    opts: JsonOptions,
+    games: usize,
+}
+
+impl<W: std::io::Write> RecordJsonWriter<W> {
+    /// A writer to `out` (nothing is written before the first game or the end).
+    pub fn new(out: W, opts: JsonOptions) -> Self {
+        Self {
+            out,
+            opts,
+            games: 0,
+        }
+    }
+
+    /// Writes game number `number` of the record (from 1, counting every game the reader
+    /// gives) from its replay; a stretch that is no game (comments alone) writes nothing.
+    ///
+    /// # Errors
+    /// As [`record_json`], and [`ExportError::Json`] when the output cannot be written.
+    pub fn game(
+        &mut self,
+        game: &Game,
+        number: usize,
+        replayed: &ReplayedGame,
+    ) -> Result<(), ExportError> {
+        if !is_game(game) {
+            return Ok(());
+        }
+        let json = game_json(game, number, opening(replayed, number)?, &self.opts)?;
+        let text =
+            serde_json::to_string_pretty(&json).map_err(|e| ExportError::Json(e.to_string()))?;
+        let head = if self.games == 0 {
+            format!("{{\n  \"schema\": {SCHEMA_VERSION},\n  \"games\": [\n")
+        } else {
+            ",\n".to_owned()
+        };
+        self.games += 1;
+        // The game's own lines, two levels deeper (a JSON string holds no line break).
+        let mut indented = String::with_capacity(text.len() + text.len() / 8);
+        for (i, line) in text.split('\n').enumerate() {
+            if i > 0 {
+                indented.push('\n');
+            }
+            indented.push_str("    ");
+            indented.push_str(line);
+        }
+        self.write(head.as_bytes())?;
+        self.write(indented.as_bytes())
+    }
+
+    /// Ends the record (with a final newline) and gives the output back.
+    ///
+    /// # Errors
+    /// [`ExportError::Json`] when the output cannot be written.
+    pub fn finish(mut self) -> Result<W, ExportError> {
+        if self.games == 0 {
+            let text = format!("{{\n  \"schema\": {SCHEMA_VERSION},\n  \"games\": []\n}}\n");
+            self.write(text.as_bytes())?;
+        } else {
+            self.write(b"\n  ]\n}\n")?;
+        }
+        self.out
+            .flush()
+            .map_err(|e| ExportError::Json(e.to_string()))?;
+        Ok(self.out)
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> Result<(), ExportError> {
+        self.out
+            .write_all(bytes)
+            .map_err(|e| ExportError::Json(e.to_string()))
+    }
+}
+
+/// The rules, start and main line of game `number` (from 1) as it replayed.
 fn opening(
-    replayed: &[ReplayedGame],
-    index: usize,
+    game: &ReplayedGame,
+    number: usize,
 ) -> Result<(RuleSet, Position, &ReplayedLine), ExportError> {
-    let number = index + 1;
-    let game = replayed
-        .get(index)
-        .ok_or_else(|| ExportError::Replay(format!("there is no game {number}")))?;
     match &game.opening {
         Ok(o) => Ok((o.rules, o.start, &game.main)),
         Err(OpeningProblem::Start { .. }) => Err(start_error(number)),
@@ -536,10 +622,7 @@ pub fn replayed_game_json(
     replayed: &ReplayedGame,
     opts: &JsonOptions,
 ) -> Result<GameJson, ExportError> {
-    let (rules, start, main) = opening(std::slice::from_ref(replayed), 0).map_err(|_| {
-        ExportError::Replay(format!("game {number}: its rules or start are not valid"))
-    })?;
-    game_json(game, number, (rules, start, main), opts)
+    game_json(game, number, opening(replayed, number)?, opts)
 }
 
 /// The most nested variations followed (the record's own limit is lower).
@@ -718,7 +801,10 @@ pub(crate) fn replayed_game<'a>(
         .get(index)
         .map(|g| &g.value)
         .ok_or_else(|| ExportError::Replay(format!("there is no game {number}")))?;
-    let (_, start, main) = opening(replayed, index)?;
+    let replayed = replayed
+        .get(index)
+        .ok_or_else(|| ExportError::Replay(format!("there is no game {number}")))?;
+    let (_, start, main) = opening(replayed, number)?;
     Ok((game, main, start))
 }
 

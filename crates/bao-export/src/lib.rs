@@ -58,7 +58,7 @@ pub use frames::{game_line, player_names, result_words, GameLine, LinePath, Line
 pub use html::{game_html, HtmlOptions};
 pub use json::{
     record_from_json, record_json, record_json_pretty, replayed_game_json, GameJson, JsonOptions,
-    RecordJson, SCHEMA_VERSION,
+    RecordJson, RecordJsonWriter, SCHEMA_VERSION,
 };
 pub use overlay::{CaptureMark, Overlay};
 pub use png::{board_png, PngOptions};

@@ -625,6 +625,15 @@ impl<R: Read> GameReader<R> {
         self.queue.extend(items);
     }
 
+    /// Forgets the comments after the last game read, which the reader would give to the
+    /// next game's header (spec/notation.md §2): for a caller that skips the chunk just read
+    /// as too long, since a game skipped unread is skipped up to the next game's first line,
+    /// the comments after its result with it (as [`parse_record`] skips it). To be called
+    /// before the next chunk is read: while the games of the last chunk are being taken.
+    pub fn skip_carried_comments(&mut self) {
+        self.carry.clear();
+    }
+
     /// The comments left at the end of the input, as a game of their own (in `v`); returns
     /// its text and errors, or `None` when there are none.
     fn finish_with<V: Visitor>(&mut self, v: &mut V) -> Option<(Arc<str>, Vec<SyntaxError>)> {

@@ -31,16 +31,99 @@ impl Default for WriteOptions {
 /// Writes a record in canonical form.
 #[must_use]
 pub fn write_record(record: &Record, options: &WriteOptions) -> String {
-    let mut record = record.clone();
-    record.canonicalize();
+    let mut writer = RecordWriter::new(*options);
     let mut out = String::new();
-    for (i, g) in record.games.iter().enumerate() {
-        if i > 0 {
+    for g in &record.games {
+        writer.game(g.clone(), &mut out);
+    }
+    writer.finish(&mut out);
+    out
+}
+
+/// Writes a record game by game, as [`write_record`] writes it whole (the same text, in
+/// pieces): for a record too large to hold, read and written one game at a time.
+#[derive(Debug, Clone, Default)]
+pub struct RecordWriter {
+    options: WriteOptions,
+    carry: Carry,
+    written: usize,
+}
+
+impl RecordWriter {
+    /// A writer with these settings.
+    #[must_use]
+    pub fn new(options: WriteOptions) -> Self {
+        Self {
+            options,
+            carry: Carry::default(),
+            written: 0,
+        }
+    }
+
+    /// Appends the next game of the record to `out`, in canonical form. A game of nothing
+    /// but comments writes nothing: its comments are written with the next game.
+    pub fn game(&mut self, mut game: Spanned<Game>, out: &mut String) {
+        game.value.canonicalize();
+        if let Some(g) = self.carry.game(game) {
+            self.write(&g.value, out);
+        }
+    }
+
+    /// Appends what is left at the end of the record to `out`: the comments after its last
+    /// game, if any.
+    pub fn finish(mut self, out: &mut String) {
+        if let Some(g) = std::mem::take(&mut self.carry).finish() {
+            self.write(&g.value, out);
+        }
+    }
+
+    fn write(&mut self, game: &Game, out: &mut String) {
+        if self.written > 0 {
             out.push('\n');
         }
-        write_game_into(&g.value, options, &mut out);
+        self.written += 1;
+        write_game_into(game, &self.options, out);
     }
-    out
+}
+
+/// The comments of comment-only games, on their way to the next game (canonical form).
+#[derive(Debug, Clone, Default)]
+struct Carry(Vec<Spanned<Comment>>);
+
+impl Carry {
+    /// A game in canonical form, with the comments carried to it; `None` when it has nothing
+    /// but comments (they are carried on).
+    fn game(&mut self, mut g: Spanned<Game>) -> Option<Spanned<Game>> {
+        if !self.0.is_empty() {
+            self.0.append(&mut g.value.comments);
+            g.value.comments = std::mem::take(&mut self.0);
+        }
+        let v = &g.value;
+        if v.tags.is_empty() && v.movetext.is_empty() && v.result.is_none() {
+            self.0.append(&mut g.value.comments);
+            return None;
+        }
+        Some(g)
+    }
+
+    /// The comments left at the end, as a game of their own.
+    fn finish(self) -> Option<Spanned<Game>> {
+        if self.0.is_empty() {
+            return None;
+        }
+        let span = self
+            .0
+            .iter()
+            .map(|c| c.span)
+            .reduce(crate::span::Span::join);
+        Some(Spanned::new(
+            Game {
+                comments: self.0,
+                ..Game::default()
+            },
+            span.unwrap_or_default(),
+        ))
+    }
 }
 
 /// Writes one game in canonical form.
@@ -76,31 +159,13 @@ impl Record {
     /// Puts every game in canonical form (what the writer writes). A game of nothing but
     /// comments before another game gives its comments to that game.
     pub fn canonicalize(&mut self) {
-        let mut carry: Vec<Spanned<Comment>> = Vec::new();
+        let mut carry = Carry::default();
         let mut games = Vec::with_capacity(self.games.len());
         for mut g in std::mem::take(&mut self.games) {
             g.value.canonicalize();
-            if !carry.is_empty() {
-                carry.append(&mut g.value.comments);
-                g.value.comments = std::mem::take(&mut carry);
-            }
-            let v = &g.value;
-            if v.tags.is_empty() && v.movetext.is_empty() && v.result.is_none() {
-                carry.append(&mut g.value.comments);
-                continue;
-            }
-            games.push(g);
+            games.extend(carry.game(g));
         }
-        if !carry.is_empty() {
-            let span = carry.iter().map(|c| c.span).reduce(crate::span::Span::join);
-            games.push(Spanned::new(
-                Game {
-                    comments: carry,
-                    ..Game::default()
-                },
-                span.unwrap_or_default(),
-            ));
-        }
+        games.extend(carry.finish());
         self.games = games;
     }
 }

@@ -2,7 +2,8 @@
 
 use bao_core::{Move, Position, Sign, Stage};
 use bao_notation::{
-    Annotation, AnnotationItem, Directions, Element, MoveItem, PitRef, Record, SignUse, Spanned,
+    Annotation, AnnotationItem, Directions, Element, Game, MoveItem, PitRef, Record, SignUse,
+    Spanned,
 };
 use bao_replay::{Played, Ply, ReplayedGame};
 
@@ -22,17 +23,22 @@ pub fn items_text(items: &[AnnotationItem]) -> String {
 pub fn annotate_record(record: &Record, replayed: &[ReplayedGame]) -> Record {
     let mut out = record.clone();
     for (g, game) in out.games.iter_mut().enumerate() {
-        let Some(replayed) = replayed.get(g) else {
-            continue;
-        };
-        let mut played: Vec<(usize, &Played)> = replayed
-            .written_plies()
-            .filter_map(|p| Some((p.span.start, p.played()?)))
-            .collect();
-        played.sort_by_key(|p| p.0);
-        annotate_elements(&mut game.value.movetext, &played);
+        if let Some(replayed) = replayed.get(g) {
+            annotate_game(&mut game.value, replayed);
+        }
     }
     out
+}
+
+/// Annotates one game in place from its replay, as [`annotate_record`] annotates each game
+/// of a record (for a record annotated game by game from a stream).
+pub fn annotate_game(game: &mut Game, replayed: &ReplayedGame) {
+    let mut played: Vec<(usize, &Played)> = replayed
+        .written_plies()
+        .filter_map(|p| Some((p.span.start, p.played()?)))
+        .collect();
+    played.sort_by_key(|p| p.0);
+    annotate_elements(&mut game.movetext, &played);
 }
 
 fn annotate_elements(elems: &mut [Spanned<Element>], played: &[(usize, &Played)]) {

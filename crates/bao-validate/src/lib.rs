@@ -49,7 +49,7 @@ use bao_notation::meaning::is_game;
 use bao_notation::{parse_record, write_record, Game, Parsed, Record, WriteOptions};
 use bao_replay::ReplayedGame;
 
-pub use annotate::{annotate_record, items_text, spelled_out_record};
+pub use annotate::{annotate_game, annotate_record, items_text, spelled_out_record};
 pub use bao_replay::{agrees, engine_items, Disagreement, ItemList};
 pub use codes::{Code, ALL_CODES, REPOSITORY};
 pub use diagnostic::{line_col, AnyDiagnostic, CheckDiagnostic, CheckReport, Label, Stats};

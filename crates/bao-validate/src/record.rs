@@ -1,7 +1,7 @@
 //! Record-level checks: the result and termination against the game's end, best-of-three
 //! matches.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use bao_core::{EndReason, Side};
 use bao_notation::{Game, GameResult, Record, Span};
@@ -200,30 +200,55 @@ impl MatchEntry {
     }
 }
 
-/// The state of one match while its games are read in file order.
+/// A player's name, as a number given by [`MatchTracker::names`].
+type Player = u32;
+
+/// The state of one match while its games are read in file order: small, since a streamed
+/// check keeps one per match of the file to its end (the players are numbers, their names
+/// kept once for every match).
 #[derive(Debug, Default, Clone)]
 struct MatchState {
     seen: usize,
     /// Games won per player (two entries, or a few when the players change): a list, not a
-    /// map, as a streamed check keeps one of these per match of the file.
-    wins: Vec<(String, u32)>,
-    players: Option<[String; 2]>,
-    decided: Option<String>,
+    /// map.
+    wins: Vec<(Player, u32)>,
+    players: Option<[Player; 2]>,
+    decided: Option<Player>,
 }
 
 /// Best-of-three matches, game by game in file order: each game's problems are known once
 /// it and the games before it are read.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct MatchTracker {
-    matches: BTreeMap<String, MatchState>,
+    matches: HashMap<Box<str>, MatchState>,
+    /// Every player's name once, and its number.
+    names: Vec<Box<str>>,
+    numbers: HashMap<Box<str>, Player>,
 }
 
 impl MatchTracker {
+    /// The number of a player's name.
+    fn player(&mut self, name: &str) -> Player {
+        if let Some(&p) = self.numbers.get(name) {
+            return p;
+        }
+        let p = Player::try_from(self.names.len()).unwrap_or(Player::MAX);
+        self.names.push(name.into());
+        self.numbers.insert(name.into(), p);
+        p
+    }
+
     /// The problems of the next game of its match.
     pub(crate) fn game(&mut self, entry: &MatchEntry) -> Vec<CheckDiagnostic> {
         let mut out = Vec::new();
         let name = &entry.name;
-        let state = self.matches.entry(name.clone()).or_default();
+        let pair = &entry.pair;
+        let ids = [self.player(&pair[0]), self.player(&pair[1])];
+        let names = &self.names;
+        let state = match self.matches.get_mut(name.as_str()) {
+            Some(s) => s,
+            None => self.matches.entry(name.as_str().into()).or_default(),
+        };
         let n = entry.n;
         let mut fail = |why: String, help: &str| {
             out.push(
@@ -255,32 +280,38 @@ impl MatchTracker {
             Some(Err(_)) => fail("the Game tag is not a number".to_owned(), ""),
             None => fail(format!("game {expected} of the match has no Game tag"), ""),
         }
-        let pair = &entry.pair;
-        let mut sorted = pair.clone();
-        sorted.sort();
+        let name_of = |p: Player| names.get(p as usize).map_or("", |n| &**n);
+        // The pair sorted by name, as the match's players are compared.
+        let mut sorted = ids;
+        if name_of(sorted[1]) < name_of(sorted[0]) {
+            sorted.swap(0, 1);
+        }
         match &state.players {
             None => state.players = Some(sorted),
             Some(p) if *p != sorted => fail(
                 format!(
                     "the players are {} and {}, not {} and {}",
-                    pair[0], pair[1], p[0], p[1]
+                    pair[0],
+                    pair[1],
+                    name_of(p[0]),
+                    name_of(p[1])
                 ),
                 "",
             ),
             Some(_) => {}
         }
-        if let Some(w) = &state.decided {
-            fail(format!("{w} had already won two games"), "");
+        if let Some(w) = state.decided {
+            fail(format!("{} had already won two games", name_of(w)), "");
         }
         if let Some(side) = entry.result.and_then(GameResult::winner) {
             let who = match side {
-                Side::South => pair[0].clone(),
-                Side::North => pair[1].clone(),
+                Side::South => ids[0],
+                Side::North => ids[1],
             };
             let i = match state.wins.iter().position(|(p, _)| *p == who) {
                 Some(i) => i,
                 None => {
-                    state.wins.push((who.clone(), 0));
+                    state.wins.push((who, 0));
                     state.wins.len() - 1
                 }
             };

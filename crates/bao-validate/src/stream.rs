@@ -22,6 +22,7 @@ use bao_notation::meaning::is_game;
 use bao_notation::{
     decode, Game, GameReader, Limits, Place, SourceText, Span, Spanned, StreamedGame, SyntaxError,
 };
+use bao_replay::ReplayedGame;
 use miette::SourceCode;
 
 use crate::diagnostic::{AnyDiagnostic, CheckDiagnostic, CheckReport, Stats};
@@ -168,6 +169,12 @@ impl<R: Read> StreamReader<R> {
         };
         let offset = usize::try_from(first.offset).unwrap_or(usize::MAX);
         let text = Arc::clone(&first.text);
+        if text.len() > MAX_GAME {
+            // Skipped unread as the whole-file path skips it: up to the next game's first
+            // line, the comments after its result with it (the reader has them for the
+            // next chunk, not read yet: this chunk's games are still being taken).
+            self.games.skip_carried_comments();
+        }
         let mut games = vec![first];
         while let Some(g) = self.pull()? {
             if Arc::ptr_eq(&g.text, &text) {
@@ -285,6 +292,28 @@ impl CheckedChunk {
 /// Replays and checks the games of a chunk, as the whole-file path checks each game.
 #[must_use]
 pub fn check_chunk(chunk: &Chunk, opts: &CheckOptions) -> CheckedChunk {
+    check_chunk_keeping(chunk, opts, None)
+}
+
+/// [`check_chunk`], keeping each game's replay: one per game of [`Chunk::games`], in their
+/// order (an empty one, as [`crate::Checked::replayed`] holds, for a game whose replay
+/// failed inside the engine). For output written game by game from the replays (`bao
+/// annotate`, `bao export json` on a large record).
+#[must_use]
+pub fn check_chunk_replayed(
+    chunk: &Chunk,
+    opts: &CheckOptions,
+) -> (CheckedChunk, Vec<ReplayedGame>) {
+    let mut replayed = Vec::with_capacity(chunk.games.len());
+    let checked = check_chunk_keeping(chunk, opts, Some(&mut replayed));
+    (checked, replayed)
+}
+
+fn check_chunk_keeping(
+    chunk: &Chunk,
+    opts: &CheckOptions,
+    mut keep: Option<&mut Vec<ReplayedGame>>,
+) -> CheckedChunk {
     let at = chunk.offset;
     let mut out = CheckedChunk {
         offset: at,
@@ -307,6 +336,9 @@ pub fn check_chunk(chunk: &Chunk, opts: &CheckOptions) -> CheckedChunk {
         out.plies += c.plies_checked();
         out.checks
             .extend(c.diagnostics.into_iter().map(|d| shift(d, at)));
+        if let Some(keep) = keep.as_deref_mut() {
+            keep.push(c.replayed);
+        }
         if let Some(m) = MatchEntry::of(game, *n) {
             out.matches.push(m.shifted(at));
         }

@@ -1,5 +1,6 @@
 //! `bao check` and `bao annotate`: exit codes, human and JSON output, directories, stdin,
-//! `--deny-warnings`, `--assume-fixes`, `--lap-budget`, and `annotate --write`.
+//! `--deny-warnings`, `--assume-fixes`, `--lap-budget`, and `annotate --write`; a large
+//! record streamed by `check`, `annotate` and `export json` as the whole file.
 
 use crate::cmd::{root, run};
 
@@ -318,4 +319,113 @@ fn fmt_fills_in_moves_and_converts_signs() {
     // Without the option the convention and its tag stay.
     let kept = crate::cmd::output(&["fmt", "-"], south);
     assert!(String::from_utf8_lossy(&kept.stdout).contains("a7>*"));
+}
+
+/// A record over the streaming size, made of copies of the fixtures' games in `dirs`.
+fn large_record(dirs: &[&str]) -> Vec<u8> {
+    let mut files: Vec<_> = dirs
+        .iter()
+        .flat_map(|d| std::fs::read_dir(root().join(d)).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "bao"))
+        .collect();
+    files.sort();
+    let mut bytes = Vec::new();
+    let mut round = 0;
+    while bytes.len() <= bao_validate::stream::STREAM_ABOVE * 2 {
+        for f in &files {
+            round += 1;
+            bytes.extend_from_slice(format!("; copy {round}\n").as_bytes());
+            // Each copy's matches renamed: a match of more than three games is an error.
+            let text = std::fs::read_to_string(f).unwrap();
+            let text = text.replace("[Match \"", &format!("[Match \"{round} "));
+            bytes.extend_from_slice(text.as_bytes());
+            bytes.extend_from_slice(b"\n{after the game}\n\n");
+        }
+    }
+    bytes
+}
+
+/// `bao annotate` and `bao export json` on a large record (streamed, on one and two
+/// threads) write what the whole-file path writes; an invalid one exports nothing and is
+/// not written over, with the diagnostics `bao check` prints.
+#[test]
+fn annotate_and_export_json_stream_a_large_record_as_the_whole_file() {
+    use bao_validate::{annotated_text, check_bytes, CheckOptions};
+    let dir = tempfile::tempdir().unwrap();
+    let valid = large_record(&["fixtures/games"]);
+    let path = dir.path().join("archive.bao");
+    std::fs::write(&path, &valid).unwrap();
+    let name = path.display().to_string();
+    let checked = check_bytes(&name, &valid, &CheckOptions::default());
+    assert!(checked.report.is_valid() && checked.report.stats.games > 20);
+    let annotated = annotated_text(&checked);
+    let json = bao_export::record_json_pretty(
+        &checked.record,
+        &checked.replayed,
+        &bao_export::JsonOptions::default(),
+    )
+    .unwrap();
+    let out_json = dir.path().join("out.json");
+    for threads in ["1", "2"] {
+        let output = |args: &[&str]| {
+            crate::cmd::output_with(&root(), args, "", &[("RAYON_NUM_THREADS", threads)])
+        };
+        let out = output(&["annotate", &name]);
+        assert_eq!(out.status.code(), Some(0), "{}", crate::cmd::render(&out));
+        assert!(
+            String::from_utf8(out.stdout).unwrap() == annotated,
+            "annotate"
+        );
+        let out = output(&["export", "json", &name]);
+        assert_eq!(out.status.code(), Some(0), "{}", crate::cmd::render(&out));
+        assert!(
+            String::from_utf8(out.stdout).unwrap() == json,
+            "export json"
+        );
+        let o = out_json.to_str().unwrap();
+        let out = output(&["export", "json", &name, "-o", o]);
+        assert_eq!(out.status.code(), Some(0), "{}", crate::cmd::render(&out));
+        assert!(
+            std::fs::read_to_string(&out_json).unwrap() == json,
+            "export json -o"
+        );
+        std::fs::remove_file(&out_json).unwrap();
+    }
+    assert!(run(&["annotate", "--write", &name], "").starts_with("exit: 0"));
+    assert!(
+        std::fs::read_to_string(&path).unwrap() == annotated,
+        "annotate --write"
+    );
+
+    let invalid = large_record(&["fixtures/games", "fixtures/invalid/illegal"]);
+    std::fs::write(&path, &invalid).unwrap();
+    let checked = check_bytes(&name, &invalid, &CheckOptions::default());
+    assert!(!checked.report.is_valid());
+    let mut human = String::new();
+    miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
+        .with_links(false)
+        .render_report(&mut human, &checked.report)
+        .unwrap();
+    let annotated = annotated_text(&checked);
+    let out = crate::cmd::output(&["annotate", "--color", "never", &name], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8(out.stdout).unwrap() == annotated);
+    assert!(String::from_utf8(out.stderr).unwrap() == human);
+    let out = crate::cmd::output(&["annotate", "--color", "never", "--write", &name], "");
+    assert_eq!(out.status.code(), Some(1));
+    let said = format!("{human}bao annotate: {name} has errors; not written\n");
+    assert!(String::from_utf8(out.stderr).unwrap() == said);
+    assert!(std::fs::read(&path).unwrap() == invalid, "left untouched");
+    for args in [vec!["-o", out_json.to_str().unwrap()], vec![]] {
+        let mut all = vec!["export", "--color", "never", "json", &name];
+        all.extend(args);
+        let out = crate::cmd::output(&all, "");
+        assert_eq!(out.status.code(), Some(1));
+        assert!(out.stdout.is_empty() && !out_json.exists());
+        let said = format!("{human}bao: {name} is invalid; nothing exported\n");
+        assert!(String::from_utf8(out.stderr).unwrap() == said);
+    }
+    let leftovers = std::fs::read_dir(dir.path()).unwrap().count();
+    assert_eq!(leftovers, 1, "no temporary file left");
 }

@@ -35,8 +35,19 @@ pub(crate) fn output(args: &[&str], stdin: &str) -> std::process::Output {
 
 /// [`output`], run in `dir`.
 pub(crate) fn output_in(dir: &Path, args: &[&str], stdin: &str) -> std::process::Output {
+    output_with(dir, args, stdin, &[])
+}
+
+/// [`output_in`], with these variables set too (`RAYON_NUM_THREADS`).
+pub(crate) fn output_with(
+    dir: &Path,
+    args: &[&str],
+    stdin: &str,
+    vars: &[(&str, &str)],
+) -> std::process::Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_bao"))
         .args(args)
+        .envs(vars.iter().copied())
         .current_dir(dir)
         .env("TERM", "xterm")
         .env("LANG", "C.UTF-8")

@@ -374,3 +374,56 @@ fn chosen_plies() {
         });
     }
 }
+
+/// The JSON of a record written game by game from the stream (the chunks checked and
+/// replayed one by one, as `bao export json` reads a large record), next to the whole
+/// record's JSON built at once (`record_json`, pretty-printed by serde) and through
+/// `record_json_pretty`.
+fn exports_of(bytes: &[u8], legal: bool) -> (String, String, String) {
+    use bao_export::{record_json, RecordJsonWriter};
+    use bao_validate::stream::{check_chunk_replayed, StreamReader};
+    let opts = JsonOptions { legal };
+    let checked = bao_validate::check_bytes("test", bytes, &CheckOptions::default());
+    let json = record_json(&checked.record, &checked.replayed, &opts).unwrap();
+    let mut serde = serde_json::to_string_pretty(&json).unwrap();
+    serde.push('\n');
+    let pretty = record_json_pretty(&checked.record, &checked.replayed, &opts).unwrap();
+    let mut reader = StreamReader::new(bytes);
+    let mut writer = RecordJsonWriter::new(Vec::new(), opts);
+    while let Some(chunk) = reader.next_chunk().unwrap() {
+        let (_, replayed) = check_chunk_replayed(&chunk, &CheckOptions::default());
+        for ((n, g, _), r) in chunk.games.iter().zip(&replayed) {
+            writer.game(&g.value, *n, r).unwrap();
+        }
+    }
+    let streamed = String::from_utf8(writer.finish().unwrap()).unwrap();
+    (serde, pretty, streamed)
+}
+
+/// Every record alone and all of them in one large record (streamed in `bao export json`),
+/// and a record without games: the streamed JSON is the whole record's, byte for byte.
+#[test]
+fn the_json_written_game_by_game_is_the_whole_records() {
+    let mut all = Vec::new();
+    for p in records() {
+        let bytes = std::fs::read(&p).unwrap();
+        let (serde, pretty, streamed) = exports_of(&bytes, false);
+        assert_eq!(serde, pretty, "{}", p.display());
+        assert_eq!(serde, streamed, "{}", p.display());
+        all.extend_from_slice(&bytes);
+        all.extend_from_slice(b"\n{a comment between games}\n\n");
+    }
+    while all.len() <= bao_validate::stream::STREAM_ABOVE {
+        let copy = all.clone();
+        all.extend_from_slice(&copy);
+    }
+    for legal in [false, true] {
+        let (serde, pretty, streamed) = exports_of(&all, legal);
+        assert!(serde.matches("\"game\":").count() > 20);
+        assert_eq!(serde, pretty);
+        assert_eq!(serde, streamed);
+    }
+    let (serde, pretty, streamed) = exports_of(b"{only a comment}\n", false);
+    assert_eq!(serde, "{\n  \"schema\": 1,\n  \"games\": []\n}\n");
+    assert_eq!((&serde, &serde), (&pretty, &streamed));
+}

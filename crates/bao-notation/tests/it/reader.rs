@@ -62,6 +62,43 @@ fn the_limit_skips_only_the_long_game() {
     assert_eq!(games[2].game.value.tag("Event").unwrap().value, "c");
 }
 
+/// A game too long to read is skipped up to the next game's first line: the comments after
+/// its result go with it (spec/notation.md §3), between games and at the end of the text;
+/// after a game that is read they belong to the next game.
+#[test]
+fn comments_after_a_game_too_long_are_skipped_with_it() {
+    use bao_notation::{parse_record_with, Limits};
+    let limits = Limits {
+        max_game_bytes: 1000,
+        ..Limits::DEFAULT
+    };
+    let long = format!(
+        "[Event \"long\"]\n{{{}}}\n*\n{{after long}}\n\n",
+        "x".repeat(5000)
+    );
+    let short = "[Event \"a\"]\n*\n{after a}\n\n";
+    for text in [
+        format!("{short}{long}[Event \"c\"]\n*\n"),
+        format!("{short}{long}"),
+    ] {
+        // The streamed check's reader (bao-validate's `StreamReader`, no limit in its
+        // `GameReader`) is compared with this in bao-validate's stream tests.
+        let whole = parse_record_with(&text, &limits);
+        let comments: Vec<_> = whole
+            .record
+            .games
+            .iter()
+            .flat_map(|g| g.value.comments.iter().map(|c| c.value.text.clone()))
+            .collect();
+        // `{after a}` opens the long game's header and is skipped with it, as is
+        // `{after long}`.
+        assert!(comments.is_empty(), "{comments:?}");
+        assert_eq!(whole.errors[0].code, SyntaxCode::GameTooLong);
+    }
+    let read = parse_record(&format!("{short}[Event \"c\"]\n*\n"));
+    assert_eq!(read.record.games[1].value.comments[0].value.text, "after a");
+}
+
 /// Units that, repeated, make inputs a quadratic parser would choke on.
 const HOSTILE_UNITS: [&str; 10] = [
     "(",

@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 
 use bao_testkit::Lcg;
 use bao_validate::json::{file_json, piece_json, report_json};
-use bao_validate::stream::{check_chunk, check_stream, Merger, StreamReader, STREAM_ABOVE};
+use bao_validate::stream::{
+    check_chunk, check_chunk_replayed, check_stream, Merger, StreamReader, STREAM_ABOVE,
+};
 use bao_validate::{check_bytes_report, CheckOptions};
 use miette::{GraphicalReportHandler, GraphicalTheme};
 
@@ -271,10 +273,29 @@ fn a_game_over_the_limit_streams_as_the_whole_file() {
     while bytes.len() < STREAM_ABOVE + limit + 1000 {
         bytes.extend_from_slice(b"{a comment of the game that is too long}\n");
     }
+    let big = bytes.clone();
     bytes.extend_from_slice(b"*\n\n[Event \"after\"]\n\n1. A5<* *\n");
     let (human, _) = whole("big", &bytes, &CheckOptions::default());
     assert!(human.contains("game_too_long") && human.contains("namua_placement"));
     assert_same("big", &bytes, &[CheckOptions::default()], true);
+    // Comments after its result are skipped with it (spec/notation.md §3), by both paths:
+    // a broken one would be reported, and the next game's lines are counted through them.
+    let mut bytes = big.clone();
+    bytes.extend_from_slice(b"* {after the big game, never closed\n; and a line comment\n\n");
+    bytes.extend_from_slice(b"[Event \"after\"]\n\n1. A5<* *\n{after that}\n");
+    let (human, _) = whole("big", &bytes, &CheckOptions::default());
+    assert!(human.contains("game_too_long") && human.contains("namua_placement"));
+    assert!(!human.contains("unterminated_comment"), "{human}");
+    assert_same("big", &bytes, &[CheckOptions::default()], true);
+    assert_annotated_same("big", &bytes);
+    let annotated = annotated_streamed(&bytes, 2000);
+    assert!(!annotated.contains("after the big game") && annotated.contains("after that"));
+    // And at the end of the input.
+    let mut bytes = big;
+    bytes.extend_from_slice(b"* {after the big game}\n");
+    assert_same("big", &bytes, &[CheckOptions::default()], true);
+    assert_annotated_same("big", &bytes);
+    assert!(!annotated_streamed(&bytes, 2000).contains("after the big game"));
 }
 
 /// Under a lap budget, a game left undecided inside a large input streams as the whole file:
@@ -297,4 +318,82 @@ fn a_lap_budget_streams_as_the_whole_file() {
     assert!(json.contains("bao::illegal::capture_mandatory"), "{json}");
     // A give-up stores nothing in the memo: the streamed run meets the cycle as unknown too.
     assert_same("budget", &bytes, &[opts], true);
+}
+
+/// The record annotated game by game from the stream (chunks checked out of order, as on
+/// several threads, then written in file order), as `bao annotate` writes a large record.
+fn annotated_streamed(bytes: &[u8], batch: usize) -> String {
+    use bao_notation::{RecordWriter, WriteOptions};
+    let mut reader = StreamReader::new(bytes);
+    let mut writer = RecordWriter::new(WriteOptions::default());
+    let mut out = String::new();
+    while let Some(b) = reader.next_batch(batch).unwrap() {
+        let mut done: Vec<_> = b
+            .chunks
+            .iter()
+            .rev()
+            .map(|c| {
+                let (_, replayed) = check_chunk_replayed(c, &CheckOptions::default());
+                assert_eq!(replayed.len(), c.games.len());
+                c.games
+                    .iter()
+                    .zip(&replayed)
+                    .map(|((_, g, _), r)| {
+                        let mut g = g.clone();
+                        bao_validate::annotate_game(&mut g.value, r);
+                        g
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        done.reverse();
+        for g in done.into_iter().flatten() {
+            writer.game(g, &mut out);
+        }
+    }
+    writer.finish(&mut out);
+    out
+}
+
+fn assert_annotated_same(name: &str, bytes: &[u8]) {
+    let whole = bao_validate::annotated_text(&bao_validate::check_bytes(
+        name,
+        bytes,
+        &CheckOptions::default(),
+    ));
+    for batch in [1, 2000] {
+        let streamed = annotated_streamed(bytes, batch);
+        if whole != streamed {
+            let diff = similar_lines(&whole, &streamed);
+            panic!("{name}: the annotated records differ (batch {batch}):\n{diff}");
+        }
+    }
+}
+
+/// `bao annotate`'s streamed path writes what the whole-file path writes: every fixture in a
+/// large input and alone, and a generated archive with errors in many games.
+#[test]
+fn every_fixture_and_an_archive_annotate_as_the_whole_file() {
+    let mut files = Vec::new();
+    bao_files(fixtures_dir(), &mut files);
+    files.sort();
+    let before = padding(STREAM_ABOVE + 1);
+    for f in &files {
+        let fixture = std::fs::read(f).unwrap();
+        let name = f.display().to_string();
+        assert_annotated_same(&name, &fixture);
+        let mut bytes = before.clone();
+        bytes.extend_from_slice(&fixture);
+        bytes.extend_from_slice(b"\n{a comment after it}\n");
+        bytes.extend_from_slice(&padding(100));
+        assert_annotated_same(&name, &bytes);
+    }
+    let bytes = archive(3, 220);
+    assert!(bytes.len() > STREAM_ABOVE);
+    let annotated = annotated_streamed(&bytes, 4000);
+    assert!(
+        annotated.contains("[xa") || annotated.contains("[A"),
+        "annotations written"
+    );
+    assert_annotated_same("archive", &bytes);
 }
