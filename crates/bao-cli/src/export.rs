@@ -147,6 +147,25 @@ pub(crate) struct Pick {
     pub(crate) ply: Option<usize>,
 }
 
+/// Where a command's one position comes from: a record (FILE, with `--game` and `--ply`) or
+/// a position string with its rules. The command's `source` group makes one of them
+/// required.
+#[derive(Debug, clap::Args)]
+pub(crate) struct PositionSource {
+    /// The record file (`-` for stdin).
+    #[arg(value_name = "FILE", value_parser = Input::parse)]
+    pub(crate) file: Option<Input>,
+    #[command(flatten)]
+    pub(crate) pick: Pick,
+    /// A position string (spec/notation.md §7) instead of a record.
+    #[arg(long, value_name = "STR", conflicts_with_all = ["file", "game", "ply"])]
+    pub(crate) position: Option<String>,
+    /// The rules of `--position`: a preset, optionally with `name=value` overrides
+    /// [default: kiswahili].
+    #[arg(long, value_name = "RULES", conflicts_with = "file")]
+    pub(crate) rules: Option<String>,
+}
+
 /// The `--theme` choice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum ThemeArg {

@@ -18,8 +18,7 @@ use serde::Serialize;
 use bao_validate::words::end_reason;
 
 use crate::error::CliError;
-use crate::export::{load_prefix, Pick};
-use crate::io::Input;
+use crate::export::{load_prefix, PositionSource};
 use crate::new::position_arg;
 use crate::{Context, Status};
 
@@ -36,18 +35,8 @@ enum Format {
 #[derive(Debug, clap::Args)]
 #[command(group = clap::ArgGroup::new("source").required(true).args(["file", "position"]))]
 pub(crate) struct Args {
-    /// The record file (`-` for stdin).
-    #[arg(value_name = "FILE", value_parser = Input::parse)]
-    file: Option<Input>,
     #[command(flatten)]
-    pick: Pick,
-    /// A position string (spec/notation.md §7) instead of a record.
-    #[arg(long, value_name = "STR", conflicts_with_all = ["file", "game", "ply"])]
-    position: Option<String>,
-    /// The rules of `--position`: a preset, optionally with `name=value` overrides
-    /// [default: kiswahili].
-    #[arg(long, value_name = "RULES", conflicts_with = "file")]
-    rules: Option<String>,
+    source: PositionSource,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -172,14 +161,14 @@ fn title(side: Side) -> &'static str {
 
 /// Runs `bao legal`.
 pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
-    let pos: Position = match (&args.position, &args.file) {
-        (Some(p), _) => position_arg(p, args.rules.as_deref())?,
+    let pos: Position = match (&args.source.position, &args.source.file) {
+        (Some(p), _) => position_arg(p, args.source.rules.as_deref())?,
         (None, Some(file)) => {
-            let prefix = match load_prefix(file, args.pick.game, ctx)? {
+            let prefix = match load_prefix(file, args.source.pick.game, ctx)? {
                 Ok(p) => p,
                 Err(status) => return Ok(status),
             };
-            match prefix.at(args.pick.ply)? {
+            match prefix.at(args.source.pick.ply)? {
                 Ok((pos, _, _)) => *pos,
                 Err(status) => return Ok(status),
             }

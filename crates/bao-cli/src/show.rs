@@ -12,8 +12,7 @@ use std::io::Write;
 use bao_export::{board_text, Overlay, TextOptions};
 
 use crate::error::CliError;
-use crate::export::{load_prefix, Pick};
-use crate::io::Input;
+use crate::export::{load_prefix, PositionSource};
 use crate::new::position_arg;
 use crate::{Context, Status};
 
@@ -21,18 +20,8 @@ use crate::{Context, Status};
 #[derive(Debug, clap::Args)]
 #[command(group = clap::ArgGroup::new("source").required(true).args(["file", "position"]))]
 pub(crate) struct Args {
-    /// The record file (`-` for stdin).
-    #[arg(value_name = "FILE", value_parser = Input::parse)]
-    file: Option<Input>,
     #[command(flatten)]
-    pick: Pick,
-    /// A position string (spec/notation.md §7) instead of a record.
-    #[arg(long, value_name = "STR", conflicts_with_all = ["file", "game", "ply"])]
-    position: Option<String>,
-    /// The rules of `--position`: a preset, optionally with `name=value` overrides
-    /// [default: kiswahili].
-    #[arg(long, value_name = "RULES", conflicts_with = "file")]
-    rules: Option<String>,
+    source: PositionSource,
     /// Draw the board as North sees it.
     #[arg(long)]
     flip: bool,
@@ -40,8 +29,8 @@ pub(crate) struct Args {
 
 /// Runs `bao show`.
 pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
-    if let Some(text) = &args.position {
-        let pos = position_arg(text, args.rules.as_deref())?;
+    if let Some(text) = &args.source.position {
+        let pos = position_arg(text, args.source.rules.as_deref())?;
         let out = format!(
             "Position\n\n{}",
             board_text(
@@ -54,16 +43,16 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
         );
         return write_out(&out);
     }
-    let Some(file) = &args.file else {
+    let Some(file) = &args.source.file else {
         return Err(CliError::Usage(
             "give a record FILE or --position STR".to_owned(),
         ));
     };
-    let prefix = match load_prefix(file, args.pick.game, ctx)? {
+    let prefix = match load_prefix(file, args.source.pick.game, ctx)? {
         Ok(p) => p,
         Err(status) => return Ok(status),
     };
-    let (pos, step, ply) = match prefix.at(args.pick.ply)? {
+    let (pos, step, ply) = match prefix.at(args.source.pick.ply)? {
         Ok(x) => x,
         Err(status) => return Ok(status),
     };

@@ -11,8 +11,7 @@ use bao_core::Position;
 use serde::Serialize;
 
 use crate::error::CliError;
-use crate::export::{at_ply, line, load, Pick};
-use crate::io::Input;
+use crate::export::{at_ply, line, load, PositionSource};
 use crate::new::position_arg;
 use crate::{Context, Status};
 
@@ -29,18 +28,8 @@ enum Format {
 #[derive(Debug, clap::Args)]
 #[command(group = clap::ArgGroup::new("source").required(true).args(["file", "position"]))]
 pub(crate) struct Args {
-    /// The record file (`-` for stdin).
-    #[arg(value_name = "FILE", value_parser = Input::parse)]
-    file: Option<Input>,
     #[command(flatten)]
-    pick: Pick,
-    /// A position string (spec/notation.md §7) instead of a record.
-    #[arg(long, value_name = "STR", conflicts_with_all = ["file", "game", "ply"])]
-    position: Option<String>,
-    /// The rules of `--position`: a preset, optionally with `name=value` overrides
-    /// [default: kiswahili].
-    #[arg(long, value_name = "RULES", conflicts_with = "file")]
-    rules: Option<String>,
+    source: PositionSource,
     /// The horizon: prove results within this many plies.
     #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(1..=64))]
     depth: u32,
@@ -145,15 +134,15 @@ fn human_text(pos: &Position, sol: &Solution, depth: u32) -> String {
 
 /// Runs `bao solve`.
 pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
-    let pos: Position = match (&args.position, &args.file) {
-        (Some(p), _) => position_arg(p, args.rules.as_deref())?,
+    let pos: Position = match (&args.source.position, &args.source.file) {
+        (Some(p), _) => position_arg(p, args.source.rules.as_deref())?,
         (None, Some(file)) => {
             let checked = match load(file, ctx)? {
                 Ok(c) => c,
                 Err(status) => return Ok(status),
             };
-            let (start, steps) = line(&checked, args.pick.game)?;
-            let (pos, _) = at_ply(&start, &steps, args.pick.ply)?;
+            let (start, steps) = line(&checked, args.source.pick.game)?;
+            let (pos, _) = at_ply(&start, &steps, args.source.pick.ply)?;
             *pos
         }
         (None, None) => {
