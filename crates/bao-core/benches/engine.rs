@@ -98,6 +98,9 @@ fn playouts(c: &mut Criterion) {
     game_stream(c, "random_game_cap800", &capped, 5);
 }
 
+/// The lap budget a sampled position's moves must be decided within (about 1 ms).
+const SAMPLE_LAPS: u64 = 60_000;
+
 /// Positions from random capped games, for per-ply figures.
 fn sample_positions(rules: RuleSet, n: usize) -> Vec<Position> {
     let mut capped = rules;
@@ -115,18 +118,16 @@ fn sample_positions(rules: RuleSet, n: usize) -> Vec<Position> {
         }
     }
     out.truncate(n);
-    // Back to the real rules; drop positions whose moves take long to decide exactly.
+    // Back to the real rules; drop positions whose moves take long to decide exactly (more
+    // than SAMPLE_LAPS laps: a count, not a clock, so every run and every build measures the
+    // same positions, whatever the machine's load).
     out.into_iter()
         .filter_map(|p| {
             let mut s = p.to_setup();
             s.rules = rules;
             Position::from_setup(s).ok()
         })
-        .filter(|p| {
-            let t = Instant::now();
-            let _ = p.legal_moves();
-            t.elapsed() < Duration::from_millis(1)
-        })
+        .filter(|p| p.legal_moves_within(SAMPLE_LAPS).is_ok())
         .collect()
 }
 
