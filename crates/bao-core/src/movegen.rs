@@ -169,8 +169,24 @@ pub(crate) struct Analysis {
     takasas: MoveSet,
     /// With a picker: the move kept and its run (the one `random_move` plays).
     chosen: Chosen,
-    /// When asked for ([`Position::successors`]): every candidate found legal, with its run.
-    kept: Option<Vec<(Move, Run)>>,
+}
+
+/// Where an analysis without a picker puts each candidate it finds legal, with its run:
+/// nowhere (`()`) for the move lists, a vector for [`Position::successors`]. A type
+/// parameter rather than an optional field, so the move lists compile without it.
+trait Keep {
+    fn keep(&mut self, mv: Move, run: Run);
+}
+
+impl Keep for () {
+    #[inline(always)]
+    fn keep(&mut self, _: Move, _: Run) {}
+}
+
+impl Keep for Vec<(Move, Run)> {
+    fn keep(&mut self, mv: Move, run: Run) {
+        self.push((mv, run));
+    }
 }
 
 /// A move picked at random and its run. Candidates are run straight into `run`, so the run
@@ -203,7 +219,6 @@ impl Analysis {
             captures: MoveSet::empty(capture_kind, side),
             takasas: MoveSet::empty(Kind::Takasa, side),
             chosen: Chosen::new(),
-            kept: None,
         }
     }
 
@@ -310,13 +325,10 @@ impl Position {
             return Vec::new();
         }
         let mut a = Analysis::new(self);
-        a.kept = Some(Vec::new());
-        self.analyse_into(None, &mut a);
+        let mut kept: Vec<(Move, Run)> = Vec::new();
+        self.analyse_into(None, &mut a, &mut kept);
         let legal = *a.legal();
-        let mut out: Vec<(Move, Self)> = a
-            .kept
-            .take()
-            .unwrap_or_default()
+        let mut out: Vec<(Move, Self)> = kept
             .into_iter()
             .filter(|(mv, _)| legal.contains(mv))
             .map(|(mv, run)| {
@@ -361,7 +373,7 @@ impl Position {
             return None;
         }
         let mut a = Analysis::new(self);
-        self.analyse_into(Some(pick), &mut a);
+        self.analyse_into(Some(pick), &mut a, &mut ());
         if let Some(mv) = a.chosen.mv {
             self.settle(&mv, &a.chosen.run, None);
             return Some(mv);
@@ -376,16 +388,22 @@ impl Position {
     /// order and only its first legal move is kept.
     pub(crate) fn analyse(&self, pick: Option<&mut dyn FnMut(usize) -> usize>) -> Analysis {
         let mut a = Analysis::new(self);
-        self.analyse_into(pick, &mut a);
+        self.analyse_into(pick, &mut a, &mut ());
         a
     }
 
     /// [`Position::analyse`] into an analysis the caller keeps: a random playout reads the
     /// chosen run where it was written, not from a copy.
-    fn analyse_into(&self, mut pick: Option<&mut dyn FnMut(usize) -> usize>, a: &mut Analysis) {
+    /// Without `pick`, each legal candidate is also handed to `kept` with its run.
+    fn analyse_into(
+        &self,
+        mut pick: Option<&mut dyn FnMut(usize) -> usize>,
+        a: &mut Analysis,
+        kept: &mut impl Keep,
+    ) {
         match self.stage() {
-            Stage::Namua => self.analyse_namua(&mut pick, a),
-            Stage::Mtaji => self.analyse_mtaji(&mut pick, a),
+            Stage::Namua => self.analyse_namua(&mut pick, a, kept),
+            Stage::Mtaji => self.analyse_mtaji(&mut pick, a, kept),
         }
     }
 
@@ -396,13 +414,13 @@ impl Position {
     /// aside, and decided exactly only if no other candidate is legal: a random playout
     /// rarely pays for a cycle of millions of laps when another move will do. The move
     /// chosen is legal all the same.
-    /// Without `pick`, each legal candidate is pushed with its run onto `kept`, when given.
+    /// Without `pick`, each legal candidate is handed to `kept` with its run.
     fn select(
         &self,
         mut cands: MoveSet,
         pick: &mut Picker<'_>,
         chosen: &mut Chosen,
-        kept: &mut Option<Vec<(Move, Run)>>,
+        kept: &mut impl Keep,
     ) -> MoveSet {
         let mut out = MoveSet { bits: 0, ..cands };
         match pick {
@@ -441,9 +459,7 @@ impl Position {
                     let run = self.simulate(mv);
                     if !self.run_is_illegal(&run) {
                         out.bits |= 1 << b;
-                        if let Some(k) = kept.as_mut() {
-                            k.push((mv, run));
-                        }
+                        kept.keep(mv, run);
                     }
                 }
                 out
@@ -460,7 +476,7 @@ impl Position {
         // The random selection with a fixed choice: the first candidate in order that is
         // legal, those needing a cycle decision last.
         !self
-            .select(*cands, &mut Some(&mut |_| 0), &mut Chosen::new(), &mut None)
+            .select(*cands, &mut Some(&mut |_| 0), &mut Chosen::new(), &mut ())
             .is_empty()
     }
 
@@ -480,13 +496,13 @@ impl Position {
         }
     }
 
-    fn analyse_namua(&self, pick: &mut Picker<'_>, a: &mut Analysis) {
+    fn analyse_namua(&self, pick: &mut Picker<'_>, a: &mut Analysis, kept: &mut impl Keep) {
         let side = self.to_move;
         let cands = self.namua_capture_candidates();
         if pick.is_some() {
             // The first legal capture in random order; where it stops in the functional
             // nyumba, a coin decides whether it goes on (safari), when that is legal.
-            a.captures = self.select(cands, pick, &mut a.chosen, &mut a.kept);
+            a.captures = self.select(cands, pick, &mut a.chosen, kept);
             if let (Some(mv), Some(rng)) = (a.chosen.mv, pick.as_mut()) {
                 if a.chosen.run.stopped_at_house && rng(2) != 0 {
                     let safari = mv.with_kind(MoveKind::Safari);
@@ -514,14 +530,10 @@ impl Position {
                     let srun = self.simulate(safari);
                     if !self.run_is_illegal(&srun) {
                         a.captures.insert(&safari);
-                        if let Some(k) = a.kept.as_mut() {
-                            k.push((safari, srun));
-                        }
+                        kept.keep(safari, srun);
                     }
                 }
-                if let Some(k) = a.kept.as_mut() {
-                    k.push((mv, run));
-                }
+                kept.keep(mv, run);
             }
         }
         if !a.captures.is_empty() {
@@ -531,7 +543,7 @@ impl Position {
             bits: both_signs(self.namua_placements()),
             ..MoveSet::empty(Kind::Takasa, side)
         };
-        a.takasas = self.select(cands, pick, &mut a.chosen, &mut a.kept);
+        a.takasas = self.select(cands, pick, &mut a.chosen, kept);
     }
 
     /// Front pits where a namua takasa may place its seed (N3a, N3b).
@@ -607,28 +619,26 @@ impl Position {
         self.blocked[self.to_move.opponent().index()]
     }
 
-    fn analyse_mtaji(&self, pick: &mut Picker<'_>, a: &mut Analysis) {
+    fn analyse_mtaji(&self, pick: &mut Picker<'_>, a: &mut Analysis, kept: &mut impl Keep) {
         let side = self.to_move;
         let cands = self.mtaji_capture_candidates(side);
         if let Some(h) = self.priority_pit().filter(|_| !cands.is_empty()) {
             // Priority needs every capture run: keep those that take h (T5/K4).
-            let (mut all, mut kept) = (cands, cands);
-            (all.bits, kept.bits) = (0, 0);
+            let (mut all, mut taking) = (cands, cands);
+            (all.bits, taking.bits) = (0, 0);
             for b in cands.bit_iter() {
                 let mv = cands.move_at(b);
                 let run = self.simulate(mv);
                 if !self.run_is_illegal(&run) {
-                    if let Some(k) = a.kept.as_mut() {
-                        k.push((mv, run));
-                    }
                     all.bits |= 1 << b;
                     if run.captured_mask & (1 << h) != 0 {
-                        kept.bits |= 1 << b;
+                        taking.bits |= 1 << b;
                     }
+                    kept.keep(mv, run);
                 }
             }
-            let pool = if !kept.is_empty() {
-                kept
+            let pool = if !taking.is_empty() {
+                taking
             } else if self.rules.takasia == Takasia::AbstractPlay {
                 // AbstractPlay: no capture takes the pit, so there is no move at all.
                 return;
@@ -646,7 +656,7 @@ impl Position {
                 _ => pool,
             };
         } else {
-            a.captures = self.select(cands, pick, &mut a.chosen, &mut a.kept);
+            a.captures = self.select(cands, pick, &mut a.chosen, kept);
         }
         if !a.captures.is_empty() {
             return;
@@ -656,7 +666,7 @@ impl Position {
                 bits: takasa_bits(HOUSE_RING),
                 ..a.takasas
             };
-            a.takasas = self.select(kuu, pick, &mut a.chosen, &mut a.kept);
+            a.takasas = self.select(kuu, pick, &mut a.chosen, kept);
             if !a.takasas.is_empty() {
                 return;
             }
@@ -665,7 +675,7 @@ impl Position {
             bits: self.mtaji_takasa_bits(),
             ..a.takasas
         };
-        a.takasas = self.select(cands, pick, &mut a.chosen, &mut a.kept);
+        a.takasas = self.select(cands, pick, &mut a.chosen, kept);
     }
 
     /// K3: while the kuu stands (and can be sown, and is not the mover's takasia'd pit), a
@@ -811,7 +821,7 @@ mod tests {
             // Alone, it is decided in full: illegal (G11) by default, legal under `draw`.
             let alone = takasas(&pos, &["A3<*"]);
             let mut chosen = Chosen::new();
-            let kept = pos.select(alone, &mut Some(&mut |_| 0), &mut chosen, &mut None);
+            let kept = pos.select(alone, &mut Some(&mut |_| 0), &mut chosen, &mut ());
             assert_eq!(kept.contains(&endless), legal, "{rules:?}");
             match chosen.mv {
                 Some(mv) => {
@@ -833,7 +843,7 @@ mod tests {
             let pair = takasas(&pos, &["A3<*", "A6<*"]);
             assert_eq!(pair.nth_bit(0), alone.nth_bit(0));
             let mut chosen = Chosen::new();
-            let kept = pos.select(pair, &mut Some(&mut |_| 0), &mut chosen, &mut None);
+            let kept = pos.select(pair, &mut Some(&mut |_| 0), &mut chosen, &mut ());
             let other: Move = "A6<*".parse().expect("a move");
             assert_eq!(kept.iter().collect::<Vec<_>>(), [other]);
             assert_eq!(chosen.mv, Some(other));
