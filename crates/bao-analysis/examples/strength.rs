@@ -33,9 +33,26 @@ impl Rng {
     }
 }
 
+/// What an engine player has spent: the searches, their nodes and time (a ladder under
+/// load reports it, so the nodes behind each time limit are known).
+#[derive(Default)]
+struct Effort {
+    moves: u64,
+    nodes: u64,
+    time: Duration,
+}
+
+impl Effort {
+    fn describe(&self) -> String {
+        let per_move = self.nodes / self.moves.max(1);
+        let nps = self.nodes as f64 / self.time.as_secs_f64().max(1e-9);
+        format!("{per_move} nodes a move, {:.0}k nodes/s", nps / 1000.0)
+    }
+}
+
 /// A player: picks a move in a position.
 enum Player {
-    Engine(Box<Searcher>, Limits),
+    Engine(Box<Searcher>, Limits, Effort),
     Random,
     Greedy,
 }
@@ -44,7 +61,13 @@ impl Player {
     fn pick(&mut self, pos: &Position, rng: &mut Rng) -> Move {
         let legal = pos.legal_moves();
         match self {
-            Self::Engine(s, limits) => s.search(pos, *limits, |_| {}).best().unwrap_or(legal[0]),
+            Self::Engine(s, limits, effort) => {
+                let report = s.search(pos, *limits, |_| {});
+                effort.moves += 1;
+                effort.nodes += report.nodes;
+                effort.time += report.elapsed;
+                report.best().unwrap_or(legal[0])
+            }
             Self::Random => legal[rng.below(legal.len())],
             Self::Greedy => {
                 let me = pos.to_move();
@@ -115,6 +138,17 @@ fn matchup(label: &str, a: &mut Player, b: &mut Player, n: usize, opening_plies:
             Some(_) => lost += 1,
             None => other += 1,
         }
+        // Progress on stderr, so a long ladder stopped early still says where it stood.
+        let effort = |p: &Player| match p {
+            Player::Engine(_, _, e) => e.describe(),
+            _ => "no search".to_owned(),
+        };
+        eprintln!(
+            "{label}: after {} games {won} won, {lost} lost, {other} other (a: {}; b: {})",
+            g + 1,
+            effort(a),
+            effort(b)
+        );
     }
     let score = (f64::from(won) + 0.5 * f64::from(other)) / n as f64;
     let err = 1.96 * (score * (1.0 - score) / n as f64).sqrt();
@@ -137,6 +171,7 @@ fn engine_ms(ms: u64) -> Player {
             movetime: Some(Duration::from_millis(ms)),
             ..Limits::default()
         },
+        Effort::default(),
     )
 }
 
@@ -208,8 +243,16 @@ fn main() {
                     ..Weights::default()
                 }
             });
-            let mut a = Player::Engine(Box::new(Searcher::new(18).with_weights(tried)), limits);
-            let mut b = Player::Engine(Box::new(Searcher::new(18).with_weights(material)), limits);
+            let mut a = Player::Engine(
+                Box::new(Searcher::new(18).with_weights(tried)),
+                limits,
+                Effort::default(),
+            );
+            let mut b = Player::Engine(
+                Box::new(Searcher::new(18).with_weights(material)),
+                limits,
+                Effort::default(),
+            );
             matchup(
                 &format!("{tried:?} vs material only at {nodes} nodes"),
                 &mut a,
