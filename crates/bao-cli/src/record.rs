@@ -122,6 +122,8 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
         take_defaults: args.yes,
         answers: answers(args),
         today: today(),
+        // At a terminal every move is decided exactly, however long it takes.
+        lap_budget: None,
     };
     let mut session = match Session::open(&path, options) {
         Ok(s) => s,

@@ -403,6 +403,13 @@ pub enum Refusal {
         /// The result written.
         result: GameResult,
     },
+    /// The engine did not decide within the session's lap budget
+    /// ([`Options::lap_budget`](crate::Options::lap_budget)) whether some move here ends (a
+    /// never-ending relay on a long cycle, met for the first time): nothing was played.
+    LapBudget {
+        /// The laps the undecided move had run when it gave up.
+        laps_run: u64,
+    },
 }
 
 /// How a game ended.

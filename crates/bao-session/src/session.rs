@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use bao_core::{Move, Side};
+use bao_core::{within_lap_budget, Move, Side, Undecided};
 use bao_notation::{Game, GameResult, MoveItem, Record, Spanned, Tag};
 use bao_validate::{check_bytes, CheckOptions};
 
@@ -52,6 +52,14 @@ pub struct Options {
     pub answers: Answers,
     /// Today's date as the Date tag writes it (the Date question's default).
     pub today: String,
+    /// Laps a move may run in never-ending detection in each engine question the session
+    /// asks (the record's check when it is opened, a written move's reading, its play and
+    /// the end test of the position after it); `None`: exact and unbounded (`bao record`).
+    /// A question left undecided changes nothing: the move is refused
+    /// ([`Refusal::LapBudget`](crate::Refusal::LapBudget)), a record whose check is
+    /// undecided does not open (`bao::budget::undecided`). For a server, where one hostile
+    /// position must not hold a thread for seconds.
+    pub lap_budget: Option<u64>,
 }
 
 /// One input to a session.
@@ -154,7 +162,11 @@ impl Session {
         let mut record = Record::default();
         let mut text = None;
         if let Some(bytes) = &existing {
-            let checked = check_bytes(&name, bytes, &CheckOptions::default());
+            let check = CheckOptions {
+                lap_budget: options.lap_budget,
+                ..CheckOptions::default()
+            };
+            let checked = check_bytes(&name, bytes, &check);
             if !checked.report.is_valid() {
                 return Err(OpenError::Invalid(Box::new(checked.report)));
             }
@@ -413,6 +425,22 @@ impl Session {
             .filter(|r| *r != GameResult::Unknown)
     }
 
+    /// How the session has the validator check a text: under its lap budget.
+    fn check_options(&self) -> CheckOptions {
+        CheckOptions {
+            lap_budget: self.options.lap_budget,
+            ..CheckOptions::default()
+        }
+    }
+
+    /// Runs engine work under the session's lap budget (exactly when it has none).
+    fn within<T>(&self, f: impl FnOnce() -> T) -> Result<T, Undecided> {
+        match self.options.lap_budget {
+            Some(laps) => within_lap_budget(laps, f),
+            None => Ok(f()),
+        }
+    }
+
     /// Whether the session answers its questions itself (with their defaults).
     fn answers_itself(&self) -> bool {
         self.options.take_defaults || self.options.asking == Asking::Never || self.defaults_now
@@ -440,7 +468,9 @@ impl Session {
             .as_ref()
             .is_some_and(|r| r.value != GameResult::Unknown);
         if !over {
-            let outcome = live.pos().outcome();
+            // Undecided within the budget: not known to be over; the game is resumed and
+            // its moves stay undecided until asked again.
+            let outcome = self.within(|| live.pos().outcome()).ok().flatten();
             self.live = Some(live);
             if let Some(outcome) = outcome {
                 // The rules ended the game but its result was not written yet.

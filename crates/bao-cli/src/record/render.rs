@@ -280,6 +280,10 @@ fn refusal_text(refusal: &Refusal) -> String {
         Refusal::GameOver { result } => format!(
             "The game is over ({result}): `undo` takes the result back first; `quit` leaves."
         ),
+        Refusal::LapBudget { laps_run } => format!(
+            "Whether a move here ever ends was still undecided after {laps_run} laps (the lap \
+             budget): nothing was played."
+        ),
     }
 }
 

@@ -6,7 +6,7 @@ use bao_core::Side;
 use bao_notation::{
     is_tag_name, write_record, Comment, Element, GameResult, Nag, Spanned, Tag, WriteOptions,
 };
-use bao_validate::{check_text, CheckOptions};
+use bao_validate::check_text;
 
 use super::{result_of, Asking, Session, Stage};
 use crate::command::{self, Command, Help, Parsed};
@@ -105,7 +105,12 @@ impl Session {
                     .collect(),
             ),
             Command::Board => self.board(),
-            Command::Legal => Reply::Legal(self.live().pos().legal_moves()),
+            Command::Legal => match self.within(|| self.live().pos().legal_moves()) {
+                Ok(legal) => Reply::Legal(legal),
+                Err(u) => Reply::Refused(Refusal::LapBudget {
+                    laps_run: u.laps_run,
+                }),
+            },
             Command::Help { .. } => Reply::Help(Help::new()),
         };
         out.push(reply);
@@ -189,7 +194,11 @@ impl Session {
             out.push(Reply::Refused(Refusal::NothingToUndo));
             return Ok(());
         };
-        let by_rules = self.live().pos().outcome().is_some();
+        // The rules ended it when the last position is over; undecided within the budget,
+        // it is not known to be: only the result is taken back.
+        let by_rules = self
+            .within(|| self.live().pos().outcome().is_some())
+            .unwrap_or(false);
         let game = self.game_mut();
         game.result = Some(Spanned::bare(GameResult::Unknown));
         game.tags.retain(|t| t.value.name.value != "Termination");
@@ -353,7 +362,7 @@ impl Session {
         // The file stays a valid record: a change the validator objects to (players that
         // differ from the match's earlier games) is refused.
         let text = write_record(&record, &WriteOptions::default());
-        let report = check_text(&self.name, Arc::from(text), &CheckOptions::default());
+        let report = check_text(&self.name, Arc::from(text), &self.check_options());
         if !report.is_valid() {
             out.push(Reply::TagRefused(Box::new(report)));
             return Ok(());

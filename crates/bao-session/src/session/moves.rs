@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use bao_core::{Move, Sign, Stage as GameStage};
 use bao_notation::{write_record, Element, MoveItem, MoveToken, Spanned, WriteOptions};
-use bao_validate::{check_text, CheckOptions};
+use bao_validate::check_text;
 
 use super::{result_of, Asking, Pending, Session, Stage};
 use crate::error::SessionError;
@@ -31,7 +31,13 @@ impl Session {
                 return Ok(());
             }
         };
-        let candidates = self.live().candidates(&item);
+        let candidates = match self.within(|| self.live().candidates(&item)) {
+            Ok(c) => c,
+            Err(u) => {
+                out.push(over_budget(u));
+                return Ok(());
+            }
+        };
         if candidates.is_empty() {
             self.explain_illegal(&item, out);
             return Ok(());
@@ -76,7 +82,7 @@ impl Session {
             .unwrap_or_default();
         let start = from + added.rfind(token).unwrap_or(0);
         let range = start..start + token.len();
-        let report = check_text(&self.name, Arc::from(text), &CheckOptions::default());
+        let report = check_text(&self.name, Arc::from(text), &self.check_options());
         let (turn, side) = (self.live().turn(), self.live().pos().to_move());
         let head = match side {
             bao_core::Side::South => format!("{turn}. "),
@@ -87,7 +93,9 @@ impl Session {
             written: item.token.value,
             report: (!report.diagnostics.is_empty()).then(|| Box::new(report)),
         });
-        out.push(Reply::Legal(self.live().pos().legal_moves()));
+        // The moves were just decided within the budget (no candidate among them).
+        let legal = self.within(|| self.live().pos().legal_moves());
+        out.push(Reply::Legal(legal.unwrap_or_default()));
     }
 
     /// Settles the decisions a written move leaves open: the sign (kichwa or direction),
@@ -222,7 +230,15 @@ impl Session {
         let live = self.live();
         let before = *live.pos();
         let rules = live.rules;
-        let (next, trace) = before.play(&mv).map_err(SessionError::Engine)?;
+        // The move and the end test of the position after it (has the side to move next a
+        // legal move?) are decided before anything is written.
+        let (next, trace) = match self.within(|| before.play(&mv)) {
+            Ok(played) => played.map_err(SessionError::Engine)?,
+            Err(u) => {
+                out.push(over_budget(u));
+                return Ok(());
+            }
+        };
         let mut token = MoveToken::from(mv);
         token.claims_takasia = trace.takasia_set().is_some();
         token.claims_win = trace.outcome.is_some_and(|o| o.winner == Some(trace.mover));
@@ -253,4 +269,11 @@ impl Session {
         out.push(self.board());
         Ok(())
     }
+}
+
+/// The refusal of a move left undecided within the session's lap budget.
+pub(super) fn over_budget(u: bao_core::Undecided) -> Reply {
+    Reply::Refused(Refusal::LapBudget {
+        laps_run: u.laps_run,
+    })
 }

@@ -60,7 +60,10 @@ impl Session {
     /// ply is played; the ply before, with the move it holds, is [`PlyAnswer::Repeated`];
     /// anything else is [`PlyAnswer::OutOfTurn`]. A move that leaves a decision open is
     /// refused, whatever [`Asking`](crate::Asking) says: the caller asks and sends the
-    /// whole move.
+    /// whole move. Every engine question runs under [`Options::lap_budget`](crate::Options)
+    /// (the move's reading, its play, and the end test of the position after it): a ply
+    /// left undecided is refused ([`Refusal::LapBudget`](crate::Refusal::LapBudget)) with
+    /// nothing written.
     ///
     /// # Errors
     /// As [`Session::handle`]: the record cannot be written (the session is over then).
@@ -75,7 +78,11 @@ impl Session {
         let plies = live.plies();
         let ply = usize::try_from(ply).unwrap_or(usize::MAX);
         if ply != plies {
-            let repeated = ply.checked_add(1) == Some(plies) && self.holds(ply, line.trim());
+            // The ply before is looked at under the budget too (undecided: not the same).
+            let repeated = ply.checked_add(1) == Some(plies)
+                && self
+                    .within(|| self.holds(ply, line.trim()))
+                    .unwrap_or(false);
             return Ok(if repeated {
                 PlyAnswer::Repeated
             } else {
@@ -83,7 +90,11 @@ impl Session {
             });
         }
         let mut out = Vec::new();
-        let done = match self.written_in_full(line.trim()) {
+        let in_full = match self.within(|| self.written_in_full(line.trim())) {
+            Ok(m) => m,
+            Err(u) => return Ok(PlyAnswer::Refused(vec![super::moves::over_budget(u)])),
+        };
+        let done = match in_full {
             // The move as the notation writes it (`A4>`, the stop, beside `A4>+`): it
             // leaves nothing open, though a scribe typing `A4>` at a prompt would be asked.
             Some((item, mv)) => self.play_move(&item, mv, &mut out),
@@ -154,7 +165,7 @@ fn same_move(mv: Move, recorded: MoveToken) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Asking, Options};
+    use crate::{Asking, Options, Refusal};
 
     fn session(dir: &std::path::Path) -> Session {
         let options = Options {
@@ -209,6 +220,115 @@ mod tests {
             );
         }
         assert_eq!(s.game_state().unwrap().plies, 0);
+    }
+
+    /// The moves before ply 4 of a game where South's A2 ends its lap in the functional
+    /// nyumba: stop there, or sow on (safari).
+    const BEFORE_A2: [&str; 4] = ["A7<*", "a5<", "A6<*", "a5>"];
+
+    #[test]
+    fn a_ply_into_the_functional_nyumba_is_stop_or_safari_as_written() {
+        let mut after = Vec::new();
+        for (line, written) in [("A2<", "3. A2< *\n"), ("A2<+", "3. A2<+ *\n")] {
+            let dir = tempfile::tempdir().unwrap();
+            let mut s = session(dir.path());
+            for (ply, mv) in (0..).zip(BEFORE_A2) {
+                assert!(
+                    matches!(s.play_ply(ply, mv), Ok(PlyAnswer::Played(_))),
+                    "{mv}"
+                );
+            }
+            let Ok(PlyAnswer::Played(replies)) = s.play_ply(4, line) else {
+                panic!("{line} is not played");
+            };
+            let Some(Reply::Played(played)) = replies.first() else {
+                panic!("{replies:?}");
+            };
+            assert_eq!(played.trace.mv.is_safari(), line.ends_with('+'), "{line}");
+            let text = std::fs::read_to_string(dir.path().join("g.bao")).unwrap();
+            assert!(text.ends_with(written), "{text}");
+            let state = s.game_state().unwrap();
+            assert_eq!(state.plies, 5);
+            after.push(state.position);
+        }
+        // The stop and the safari are two moves: two different positions.
+        assert_ne!(after[0], after[1]);
+    }
+
+    #[test]
+    fn a_ply_without_the_choice_is_the_question() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = session(dir.path());
+        for (ply, mv) in (0..).zip(BEFORE_A2) {
+            assert!(matches!(s.play_ply(ply, mv), Ok(PlyAnswer::Played(_))));
+        }
+        let before = std::fs::read_to_string(dir.path().join("g.bao")).unwrap();
+        // The bare pit leaves stop or safari open: refused with both moves, the caller asks.
+        let Ok(PlyAnswer::Refused(replies)) = s.play_ply(4, "A2") else {
+            panic!("A2 is played");
+        };
+        let [Reply::Refused(Refusal::Undecided { candidates })] = &replies[..] else {
+            panic!("{replies:?}");
+        };
+        let mut written: Vec<String> = candidates.iter().map(ToString::to_string).collect();
+        written.sort();
+        assert_eq!(written, ["A2<", "A2<+"]);
+        assert_eq!(candidates.iter().filter(|m| m.is_safari()).count(), 1);
+        // Nothing written, the game still waits for ply 4, and the session asks nothing.
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("g.bao")).unwrap(),
+            before
+        );
+        assert_eq!(s.game_state().unwrap().plies, 4);
+        assert!(matches!(
+            s.prompt(),
+            Some(crate::Prompt::Move { .. })
+        ));
+        assert!(matches!(s.play_ply(4, "A2<+"), Ok(PlyAnswer::Played(_))));
+    }
+
+    /// A position whose legal moves are decided within any lap budget, where the end test
+    /// after `A5<*` (has North a legal move?) runs a move past the 64 laps where
+    /// never-ending detection begins.
+    const LONG_END_TEST: &str =
+        "0,0,8,1,13,9,0,1/6,0,0,2,4,0,3,1/0,1,0,1,1,2,3,2/1,1,2,1,0,0,1,0 0/0 S XX -";
+
+    #[test]
+    fn the_end_test_after_a_ply_runs_under_the_lap_budget() {
+        for (budget, played) in [(Some(0), false), (None, true)] {
+            bao_core::forget_relay_cycles();
+            let dir = tempfile::tempdir().unwrap();
+            let options = Options {
+                asking: Asking::Never,
+                take_defaults: true,
+                today: "2026.12.01".into(),
+                answers: crate::Answers {
+                    position: Some(LONG_END_TEST.into()),
+                    ..crate::Answers::default()
+                },
+                lap_budget: budget,
+            };
+            let path = dir.path().join("g.bao");
+            let mut s = Session::open(&path, options).unwrap();
+            s.start().unwrap();
+            let before = std::fs::read_to_string(&path).unwrap();
+            let answer = s.play_ply(0, "A5<*").unwrap();
+            if played {
+                assert!(matches!(answer, PlyAnswer::Played(_)), "{answer:?}");
+                assert_eq!(s.game_state().unwrap().plies, 1);
+                continue;
+            }
+            let PlyAnswer::Refused(replies) = answer else {
+                panic!("{answer:?}");
+            };
+            assert!(
+                matches!(replies[..], [Reply::Refused(Refusal::LapBudget { laps_run })] if laps_run > 0),
+                "{replies:?}"
+            );
+            // Nothing written, the ply still to come.
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), before);
+            assert_eq!(s.game_state().unwrap().plies, 0);
+        }
     }
 
     #[test]
