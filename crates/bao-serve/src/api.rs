@@ -5,10 +5,9 @@ use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use axum::body::Bytes;
+use axum::body::{Body, Bytes};
 use axum::extract::{ConnectInfo, Path};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
-use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use bao_core::Side;
@@ -24,8 +23,8 @@ use serde_json::{json, Value};
 use tokio::sync::broadcast;
 
 use crate::auth::{Login, COOKIE};
-use crate::state::{legal_within, moves_json, state as game_state};
-use crate::store::{valid_id, Change, Inner, Slot};
+use crate::state::{moves_json, state as game_state};
+use crate::store::{valid_id, Fresh, Inner, Slot};
 use crate::web::{blocking, body, ApiError, App, Shared};
 
 /// The longest move text taken.
@@ -55,8 +54,47 @@ fn scribe(app: &Shared, headers: &HeaderMap) -> Result<(), ApiError> {
     }
 }
 
-fn slot(app: &Shared, id: &str) -> Result<Arc<Slot>, ApiError> {
-    app.store.get(id).ok_or_else(ApiError::no_game)
+/// The game `id`: one served, or one whose file was copied into the directory since the
+/// server last looked.
+async fn slot(app: &Shared, id: &str) -> Result<Arc<Slot>, ApiError> {
+    if let Some(s) = app.store.get(id) {
+        return Ok(s);
+    }
+    if !valid_id(id) {
+        return Err(ApiError::no_game());
+    }
+    let (app, id) = (Arc::clone(app), id.to_owned());
+    blocking(move || app.store.find(&id))
+        .await?
+        .ok_or_else(ApiError::no_game)
+}
+
+/// The game locked, read again from its file if another program changed it since (the
+/// watchers are told: `reload`). For a change, `writing`: a file that is gone or does not
+/// check now takes none (`409`); a read gets the last valid game.
+fn fresh<'a>(
+    app: &App,
+    s: &'a Slot,
+    writing: bool,
+) -> Result<std::sync::MutexGuard<'a, Inner>, ApiError> {
+    let mut inner = s.lock();
+    match inner.freshen(s.path(), app.config.lap_budget) {
+        Fresh::Same => {}
+        Fresh::Reloaded => {
+            let change = inner.change(&s.id, "reload");
+            app.store.announce(s, change);
+        }
+        Fresh::Gone => return Err(ApiError::no_game()),
+        Fresh::Invalid(why) if writing => {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "serve::file_invalid",
+                format!("another program changed the game's file and it is not a valid record now ({why}); nothing was written"),
+            ))
+        }
+        Fresh::Invalid(_) => {}
+    }
+    Ok(inner)
 }
 
 /// `POST /api/login` body.
@@ -111,9 +149,13 @@ pub(crate) async fn whoami(app: Shared, headers: HeaderMap) -> ApiResult {
 /// `GET /api/games`.
 pub(crate) async fn list(app: Shared, headers: HeaderMap) -> ApiResult {
     reader(&app, &headers)?;
-    let slots = app.store.all_games();
+    let app2 = Arc::clone(&app);
     let games = blocking(move || {
-        slots
+        // The files are the database: what other programs wrote since is taken now.
+        let _ = app2.store.rescan();
+        let mut games: Vec<(String, Value)> = app2
+            .store
+            .all_games()
             .iter()
             .map(|s| {
                 let inner = s.lock();
@@ -127,12 +169,23 @@ pub(crate) async fn list(app: Shared, headers: HeaderMap) -> ApiResult {
                     })
                     .unwrap_or_default();
                 let c = inner.change(&s.id, "state");
-                json!({
+                let game = json!({
                     "id": s.id, "tags": tags, "plies": c.plies, "result": c.result,
                     "live": c.live, "version": c.version,
-                })
+                });
+                (s.id.clone(), game)
             })
-            .collect::<Vec<Value>>()
+            .collect();
+        // The game files that do not open, with their problem.
+        games.extend(app2.store.problems().into_iter().map(|p| {
+            let game = json!({
+                "id": p.id, "tags": {}, "plies": 0, "result": "*", "live": false,
+                "version": 0, "problem": p.why,
+            });
+            (p.id, game)
+        }));
+        games.sort_by(|a, b| a.0.cmp(&b.0));
+        games.into_iter().map(|(_, g)| g).collect::<Vec<Value>>()
     })
     .await?;
     Ok(Json(games).into_response())
@@ -247,7 +300,7 @@ fn check_start(answers: &Answers, budget: u64) -> Result<(), ApiError> {
             "the rule set or the position does not read",
         ));
     };
-    if legal_within(&start, budget).is_none() {
+    if start.legal_moves_within(budget).is_err() {
         return Err(unprocessable(
             "bao::budget::undecided",
             "the start position's legal moves are undecided within the lap budget",
@@ -285,36 +338,45 @@ pub(crate) async fn game_json(
     Path(id): Path<String>,
 ) -> ApiResult {
     reader(&app, &headers)?;
-    let s = slot(&app, &id)?;
+    let s = slot(&app, &id).await?;
+    let budget = app.config.lap_budget;
+    let app2 = Arc::clone(&app);
     let json = blocking(move || {
-        let text = s.lock().text();
-        let checked = check_bytes(&s.id, text.as_bytes(), &CheckOptions::default());
-        record_json_pretty(&checked.record, &checked.replayed, &JsonOptions::default())
-    })
-    .await?
-    .map_err(|e| {
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "serve::export",
-            e.to_string(),
+        let text = fresh(&app2, &s, false)?.text();
+        let options = CheckOptions {
+            lap_budget: Some(budget),
+            ..CheckOptions::default()
+        };
+        let checked = check_bytes(&s.id, text.as_bytes(), &options);
+        record_json_pretty(&checked.record, &checked.replayed, &JsonOptions::default()).map_err(
+            |e| {
+                ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "serve::export",
+                    e.to_string(),
+                )
+            },
         )
-    })?;
+    })
+    .await??;
     Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
 }
 
 /// `GET /api/games/{id}/record`: the `.bao` text.
 pub(crate) async fn record(app: Shared, headers: HeaderMap, Path(id): Path<String>) -> ApiResult {
     reader(&app, &headers)?;
-    let s = slot(&app, &id)?;
-    let text = blocking(move || s.lock().text()).await?;
+    let s = slot(&app, &id).await?;
+    let app2 = Arc::clone(&app);
+    let text = blocking(move || fresh(&app2, &s, false).map(|i| i.text())).await??;
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
 }
 
 /// A game's state as JSON.
 async fn state_of(app: &Shared, id: &str) -> Result<Value, ApiError> {
-    let s = slot(app, id)?;
+    let s = slot(app, id).await?;
     let budget = app.config.lap_budget;
-    blocking(move || json!(game_state(&s.id, &s.lock(), budget))).await
+    let app = Arc::clone(app);
+    blocking(move || Ok(json!(game_state(&s.id, &*fresh(&app, &s, false)?, budget)))).await?
 }
 
 /// `GET /api/games/{id}/state`.
@@ -326,9 +388,12 @@ pub(crate) async fn state(app: Shared, headers: HeaderMap, Path(id): Path<String
 /// `GET /api/games/{id}/board.svg`: the board as bao-export draws it.
 pub(crate) async fn board(app: Shared, headers: HeaderMap, Path(id): Path<String>) -> ApiResult {
     reader(&app, &headers)?;
-    let s = slot(&app, &id)?;
+    let s = slot(&app, &id).await?;
+    let app2 = Arc::clone(&app);
     let svg = blocking(move || {
-        let inner = s.lock();
+        let Ok(inner) = fresh(&app2, &s, false) else {
+            return None;
+        };
         let game = inner.game();
         let tag = |n: &str| game.and_then(|g| g.tag(n)).map(|t| t.value.clone());
         let pos = inner.session.game_state().map(|g| g.position)?;
@@ -364,6 +429,7 @@ struct MoveBody {
 
 /// The answer to a changed game: its state, and its watchers told.
 fn changed(app: &App, s: &Slot, inner: &mut Inner, kind: &'static str) -> Value {
+    inner.wrote(s.path());
     inner.version += 1;
     app.store.announce(s, inner.change(&s.id, kind));
     json!(game_state(&s.id, inner, app.config.lap_budget))
@@ -395,7 +461,7 @@ fn refused(replies: &[Reply], inner: &Inner, budget: u64) -> ApiError {
     let st = inner.session.game_state();
     let mut legal: Vec<String> = st
         .as_ref()
-        .and_then(|s| legal_within(&s.position, budget))
+        .and_then(|s| s.position.legal_moves_within(budget).ok())
         .map(|l| l.iter().map(ToString::to_string).collect())
         .unwrap_or_default();
     let mut options = Value::Null;
@@ -431,6 +497,11 @@ fn refused(replies: &[Reply], inner: &Inner, budget: u64) -> ApiError {
                 None,
             )
         }
+        Some(Reply::Refused(Refusal::LapBudget { laps_run })) => (
+            "bao::budget::undecided".to_owned(),
+            format!("whether a move here ends was still undecided after {laps_run} laps (the lap budget): nothing was played"),
+            Some("the server decides every move within a lap budget; this position needs more: record it with `bao record`".to_owned()),
+        ),
         Some(Reply::Refused(Refusal::NotAMove { line, why })) => (
             "serve::unreadable_move".to_owned(),
             format!("`{line}` does not read as a move: {why}"),
@@ -463,7 +534,7 @@ pub(crate) async fn moves(
 ) -> ApiResult {
     scribe(&app, &headers)?;
     let b: MoveBody = body(&headers, &bytes)?;
-    let s = slot(&app, &id)?;
+    let s = slot(&app, &id).await?;
     if b.text.len() > MOVE_LIMIT {
         return Err(unprocessable(
             "serve::unreadable_move",
@@ -472,17 +543,10 @@ pub(crate) async fn moves(
     }
     let app2 = Arc::clone(&app);
     let value = blocking(move || {
-        let mut inner = s.lock();
+        let mut inner = fresh(&app2, &s, true)?;
         let budget = app2.config.lap_budget;
-        let st = inner.session.game_state();
-        if let Some(g) = st.filter(|g| g.open) {
-            if u64::try_from(g.plies) == Ok(b.ply) && legal_within(&g.position, budget).is_none() {
-                return Err(unprocessable(
-                    "bao::budget::undecided",
-                    "this position's legal moves are undecided within the lap budget",
-                ));
-            }
-        }
+        // The session decides the move, its play and the end test of the position after it
+        // under the lap budget (`bao::budget::undecided` otherwise, nothing written).
         let answer = inner.session.play_ply(b.ply, &b.text).map_err(|e| {
             ApiError::new(
                 StatusCode::INTERNAL_SERVER_ERROR,
@@ -528,10 +592,10 @@ async fn command(
     kind: &'static str,
     make: impl FnOnce(Side) -> Result<Command, ApiError> + Send + 'static,
 ) -> ApiResult {
-    let s = slot(&app, &id)?;
+    let s = slot(&app, &id).await?;
     let app2 = Arc::clone(&app);
     let value = blocking(move || {
-        let mut inner = s.lock();
+        let mut inner = fresh(&app2, &s, true)?;
         let Some(g) = inner.session.game_state() else {
             return Err(game_over(0));
         };
@@ -668,54 +732,62 @@ pub(crate) async fn comment(
     .await
 }
 
-/// A change as a server-sent event.
-fn event(c: &Change) -> Event {
-    Event::default()
-        .event(c.kind)
-        .data(serde_json::to_string(c).unwrap_or_default())
-}
+/// How often a quiet event stream sends a comment, so that proxies and browsers keep it.
+const KEEP_ALIVE: std::time::Duration = std::time::Duration::from_secs(15);
 
-/// The changes from `rx`, as events; a watcher that fell behind skips what it missed.
+/// The event frames from `rx` after `first`, with a comment line when nothing was sent for
+/// [`KEEP_ALIVE`]; a watcher that fell behind skips what it missed. The frames are the
+/// ones `Change::frame` made once for all watchers: a watcher's connection only sends
+/// them.
 fn watch(
-    first: Vec<Change>,
-    rx: broadcast::Receiver<Change>,
-) -> impl Stream<Item = Result<Event, Infallible>> {
-    let first = stream::iter(first.into_iter().map(|c| Ok(event(&c))));
+    first: Option<Bytes>,
+    rx: broadcast::Receiver<Bytes>,
+) -> impl Stream<Item = Result<Bytes, Infallible>> {
     let rest = stream::unfold(rx, |mut rx| async move {
         loop {
-            match rx.recv().await {
-                Ok(c) => return Some((Ok(event(&c)), rx)),
-                Err(broadcast::error::RecvError::Lagged(_)) => {}
-                Err(broadcast::error::RecvError::Closed) => return None,
+            tokio::select! {
+                r = rx.recv() => match r {
+                    Ok(frame) => return Some((Ok(frame), rx)),
+                    Err(broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(broadcast::error::RecvError::Closed) => return None,
+                },
+                () = tokio::time::sleep(KEEP_ALIVE) => {
+                    return Some((Ok(Bytes::from_static(b":\n\n")), rx));
+                }
             }
         }
     });
-    first.chain(rest)
+    stream::iter(first.map(Ok)).chain(rest)
+}
+
+/// An event stream's response (`text/event-stream`).
+fn event_stream(s: impl Stream<Item = Result<Bytes, Infallible>> + Send + 'static) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/event-stream"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        Body::from_stream(s),
+    )
+        .into_response()
 }
 
 /// `GET /api/games/{id}/events`: the game's state first, then one event after every
 /// change.
-pub(crate) async fn events(
-    app: Shared,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+pub(crate) async fn events(app: Shared, headers: HeaderMap, Path(id): Path<String>) -> ApiResult {
     reader(&app, &headers)?;
     if !valid_id(&id) {
         return Err(ApiError::no_game());
     }
-    let s = slot(&app, &id)?;
+    let s = slot(&app, &id).await?;
     let rx = s.events.subscribe();
-    let first = s.last_change();
-    Ok(Sse::new(watch(vec![first], rx)).keep_alive(KeepAlive::default()))
+    let first = s.last_change().frame();
+    Ok(event_stream(watch(Some(first), rx)))
 }
 
 /// `GET /api/events`: every game's changes.
-pub(crate) async fn evening_events(
-    app: Shared,
-    headers: HeaderMap,
-) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+pub(crate) async fn evening_events(app: Shared, headers: HeaderMap) -> ApiResult {
     reader(&app, &headers)?;
     let rx = app.store.all.subscribe();
-    Ok(Sse::new(watch(Vec::new(), rx)).keep_alive(KeepAlive::default()))
+    Ok(event_stream(watch(None, rx)))
 }

@@ -44,6 +44,20 @@ fn page(app: &Shared, kind: &str, id: &str, title: &str) -> Html<String> {
     ))
 }
 
+/// Whether `id` is a game: one served, or one whose file was copied in since the last look.
+async fn known(app: &Shared, id: &str) -> bool {
+    if !valid_id(id) {
+        return false;
+    }
+    if app.store.get(id).is_some() {
+        return true;
+    }
+    let (app, id) = (std::sync::Arc::clone(app), id.to_owned());
+    crate::web::blocking(move || app.store.find(&id).is_some())
+        .await
+        .unwrap_or(false)
+}
+
 /// `/`: the evening.
 pub(crate) async fn evening(app: Shared) -> Html<String> {
     page(&app, "evening", "", "")
@@ -56,7 +70,7 @@ pub(crate) async fn projector(app: Shared) -> Html<String> {
 
 /// `/games/{id}`: one game, live.
 pub(crate) async fn game(app: Shared, Path(id): Path<String>) -> Result<Html<String>, ApiError> {
-    if !valid_id(&id) || app.store.get(&id).is_none() {
+    if !known(&app, &id).await {
         return Err(ApiError::no_game());
     }
     Ok(page(&app, "game", &id, &id))
@@ -72,7 +86,7 @@ pub(crate) async fn scribe_game(
     app: Shared,
     Path(id): Path<String>,
 ) -> Result<Html<String>, ApiError> {
-    if !valid_id(&id) || app.store.get(&id).is_none() {
+    if !known(&app, &id).await {
         return Err(ApiError::no_game());
     }
     Ok(page(&app, "record", &id, &id))

@@ -51,11 +51,6 @@ pub(crate) struct StateJson {
     pub(crate) house: String,
 }
 
-/// The legal moves of `pos` under a lap budget (`None`: undecided).
-pub(crate) fn legal_within(pos: &Position, budget: u64) -> Option<Vec<Move>> {
-    pos.legal_moves_within(budget).ok()
-}
-
 /// What `mv` does from `pos` (bao-export's words: `3 laps; captured a5 (3)`); a capture
 /// says first which kichwa the captured seeds are sown from.
 fn does(pos: &Position, mv: &Move, rules: &RuleSet) -> String {
@@ -121,11 +116,17 @@ pub(crate) fn state(id: &str, inner: &Inner, budget: u64) -> StateJson {
         return out;
     };
     out.position = Some(PositionJson::from_position(&s.position));
-    out.outcome = s.position.outcome().as_ref().map(OutcomeJson::from);
+    // Whether the game is over asks whether the side to move has a legal move: under the
+    // budget too (undecided: no outcome, and `legal` null below).
+    out.outcome = within_lap_budget(budget, || s.position.outcome())
+        .ok()
+        .flatten()
+        .as_ref()
+        .map(OutcomeJson::from);
     out.live = s.open;
     out.house = s.rules.names().nyumba.to_owned();
     if s.open {
-        let legal = legal_within(&s.position, budget);
+        let legal = s.position.legal_moves_within(budget).ok();
         out.moves = legal
             .as_deref()
             .and_then(|l| moves_json(&s.position, l, &s.rules, budget));

@@ -704,3 +704,189 @@ fn pages_carry_the_security_headers_and_no_inline_script() {
     assert!(svg.contains("<svg"));
     assert_eq!(srv.get("/games/..%2fx").0, 404);
 }
+
+/// The games of `GET /api/games`, by id.
+fn listed(srv: &Running) -> std::collections::BTreeMap<String, Value> {
+    let (s, body) = srv.get("/api/games");
+    assert_eq!(s, 200, "{body}");
+    let games: Vec<Value> = serde_json::from_str(&body).unwrap();
+    games
+        .into_iter()
+        .map(|g| (g["id"].as_str().unwrap().to_owned(), g))
+        .collect()
+}
+
+/// Writes `text` to `dir/name` as a copy does: a temporary file renamed over it.
+fn drop_in(dir: &Path, name: &str, text: &str) {
+    let tmp = dir.join(format!(".{name}.part"));
+    std::fs::write(&tmp, text).unwrap();
+    std::fs::rename(&tmp, dir.join(name)).unwrap();
+}
+
+#[test]
+fn files_written_by_other_programs_are_served_without_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start(dir.path());
+    assert!(listed(&srv).is_empty());
+    // A record made elsewhere (here: by the server itself, then copied).
+    let id = srv.new_game(&json!({"South": "Ali", "North": "Bakari"}));
+    let moves = fixture_moves();
+    for (ply, mv) in moves[..2].iter().enumerate() {
+        let (s, b) = srv.post(
+            &format!("/api/games/{id}/moves"),
+            &json!({"ply": ply, "move": mv}),
+        );
+        assert_eq!(s, 200, "{b}");
+    }
+    let two_plies = srv.file(&id);
+    drop_in(dir.path(), "copied.bao", &two_plies);
+    let games = listed(&srv);
+    assert_eq!(games["copied"]["plies"], 2, "{games:?}");
+    assert_eq!(games["copied"]["tags"]["South"], "Ali");
+    assert!(games["copied"].get("problem").is_none());
+    assert_eq!(srv.get("/games/copied").0, 200);
+    // Served like any other game: the next ply is written to it.
+    let (s, b) = srv.post(
+        "/api/games/copied/moves",
+        &json!({"ply": 2, "move": moves[2]}),
+    );
+    assert_eq!(s, 200, "{b}");
+    assert!(srv.file("copied").contains(&format!(" {} *", moves[2])));
+
+    // A file reached by its page before any list is served too.
+    drop_in(dir.path(), "direct.bao", &two_plies);
+    assert_eq!(srv.get("/games/direct").0, 200);
+    assert_eq!(srv.get("/api/games/direct/state").0, 200);
+
+    // Another program records the next ply in a served game (`bao record` beside the
+    // server): the server reads it again, and a scribe who had not seen it gets 409.
+    let three = srv.file("copied");
+    let four = three.replace(" *\n", &format!(" {} *\n", moves[3]));
+    drop_in(dir.path(), "copied.bao", &four);
+    let (s, state) = srv.get("/api/games/copied/state");
+    assert_eq!(s, 200);
+    assert_eq!(serde_json::from_str::<Value>(&state).unwrap()["plies"], 4);
+    let (s, b) = srv.post(
+        "/api/games/copied/moves",
+        &json!({"ply": 3, "move": moves[3]}),
+    );
+    assert_eq!(s, 200, "the same move again is a repeat: {b}");
+    let (s, b) = srv.post(
+        "/api/games/copied/moves",
+        &json!({"ply": 4, "move": moves[4]}),
+    );
+    assert_eq!(s, 200, "{b}");
+    assert!(srv.file("copied").ends_with(&format!(" {} {} *\n", moves[3], moves[4])));
+    let check = bao_validate::check_text(
+        "copied.bao",
+        srv.file("copied").into(),
+        &bao_validate::CheckOptions::default(),
+    );
+    assert!(check.is_valid());
+
+    // Gone from the directory: gone from the list.
+    std::fs::remove_file(dir.path().join("direct.bao")).unwrap();
+    assert!(!listed(&srv).contains_key("direct"));
+    assert_eq!(srv.get("/api/games/direct/state").0, 404);
+}
+
+#[test]
+fn a_file_being_written_is_listed_with_its_problem_and_never_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start(dir.path());
+    let id = srv.new_game(&json!({"South": "Ali", "North": "Bakari"}));
+    let (s, _) = srv.post(
+        &format!("/api/games/{id}/moves"),
+        &json!({"ply": 0, "move": "A6<*"}),
+    );
+    assert_eq!(s, 200);
+    let whole = srv.file(&id);
+    // Another program has written half of a record so far, in place.
+    let half = &whole[..whole.len() / 2];
+    std::fs::write(dir.path().join("late.bao"), half).unwrap();
+    std::fs::write(dir.path().join("empty.bao"), "").unwrap();
+    for _ in 0..2 {
+        let games = listed(&srv);
+        assert!(games["late"]["problem"].is_string(), "{games:?}");
+        assert_eq!(games["empty"]["problem"], "the file is empty");
+        assert_eq!(srv.get("/api/games/late/state").0, 404);
+        assert_eq!(srv.get("/games/late").0, 404);
+    }
+    // The server wrote into neither.
+    assert_eq!(srv.file("late"), half);
+    assert_eq!(srv.file("empty"), "");
+    // Once the whole record is there, it is served.
+    std::fs::write(dir.path().join("late.bao"), &whole).unwrap();
+    let games = listed(&srv);
+    assert_eq!(games["late"]["plies"], 1, "{games:?}");
+    assert!(games["late"].get("problem").is_none());
+
+    // A served game whose file another program is rewriting: no change lands in it.
+    std::fs::write(dir.path().join(format!("{id}.bao")), half).unwrap();
+    let (s, b) = srv.post(
+        &format!("/api/games/{id}/moves"),
+        &json!({"ply": 1, "move": "a6<*"}),
+    );
+    assert_eq!((s, &b["code"]), (409, &json!("serve::file_invalid")), "{b}");
+    assert_eq!(srv.file(&id), half);
+    // Read, it is the last valid game; listed, it has its problem.
+    assert_eq!(srv.get(&format!("/api/games/{id}/record")).1, whole);
+    assert!(listed(&srv)[&id]["problem"].is_string());
+    // Finished by the other program: served again, and it goes on.
+    std::fs::write(dir.path().join(format!("{id}.bao")), &whole).unwrap();
+    let (s, b) = srv.post(
+        &format!("/api/games/{id}/moves"),
+        &json!({"ply": 1, "move": "a6<*"}),
+    );
+    assert_eq!(s, 200, "{b}");
+}
+
+#[test]
+fn a_hostile_position_is_answered_within_the_budget_while_other_boards_go_on() {
+    // Where the end test after A5<* (has North a legal move?) runs a move past the 64 laps
+    // where never-ending detection begins: undecided under a budget of 0 laps.
+    const LONG_END_TEST: &str =
+        "0,0,8,1,13,9,0,1/6,0,0,2,4,0,3,1/0,1,0,1,1,2,3,2/1,1,2,1,0,0,1,0 0/0 S XX -";
+    bao_core::forget_relay_cycles();
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start_with(dir.path(), |c| c.lap_budget = 0);
+    let other = srv.new_game(&json!({}));
+    let (s, b) = srv.post("/api/games", &json!({"position": LONG_END_TEST}));
+    assert_eq!(s, 201, "{b}");
+    let hostile = b["id"].as_str().unwrap().to_owned();
+    let before = srv.file(&hostile);
+    let t = std::time::Instant::now();
+    let (s, b) = srv.post(
+        &format!("/api/games/{hostile}/moves"),
+        &json!({"ply": 0, "move": "A5<*"}),
+    );
+    assert_eq!(
+        (s, &b["code"]),
+        (422, &json!("bao::budget::undecided")),
+        "{b}"
+    );
+    assert!(t.elapsed() < Duration::from_secs(5));
+    assert_eq!(srv.file(&hostile), before);
+    // A game file whose start position's moves are undecided (issue 15's first position),
+    // copied in: listed with its problem, not served; the other board goes on meanwhile.
+    let fixture =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/invalid/budget/undecided.bao");
+    let text = std::fs::read_to_string(fixture).unwrap();
+    let start = text.find("[Event").unwrap();
+    let no_moves = text[start..].replace("1. A1>* *", "*");
+    drop_in(dir.path(), "undecided.bao", &no_moves);
+    let t = std::time::Instant::now();
+    let games = listed(&srv);
+    assert!(
+        games["undecided"]["problem"]
+            .as_str()
+            .is_some_and(|p| p.contains("undecided")),
+        "{games:?}"
+    );
+    let (s, b) = srv.post(
+        &format!("/api/games/{other}/moves"),
+        &json!({"ply": 0, "move": "A6<*"}),
+    );
+    assert_eq!(s, 200, "{b}");
+    assert!(t.elapsed() < Duration::from_secs(5));
+}
