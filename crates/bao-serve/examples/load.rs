@@ -38,14 +38,19 @@ fn post(base: &str, path: &str, body: &Value) -> (u16, Value) {
     }
 }
 
+/// A field of the server's `/proc/PID/status` (`VmRSS`, `RssAnon`, `Threads`).
+fn status(pid: u32, field: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
 /// The server's resident set (kB) and CPU time (clock ticks).
 fn usage(pid: u32) -> (u64, u64) {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    let rss = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.split_whitespace().next()?.parse().ok())
-        .unwrap_or(0);
+    let rss = status(pid, "VmRSS");
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
     let fields: Vec<&str> = stat
         .rsplit_once(')')
@@ -129,11 +134,18 @@ fn main() {
     let (rss_idle, cpu_before) = usage(pid);
     let times = Arc::new(Mutex::new(Vec::new()));
     let peak = Arc::new(AtomicU64::new(rss_idle));
+    // The most threads, and the anonymous part of the resident set at its peak (heaps and
+    // stacks, against the binary's pages).
+    let threads = Arc::new(AtomicU64::new(status(pid, "Threads")));
+    let anon = Arc::new(AtomicU64::new(status(pid, "RssAnon")));
     let sampler = {
         let (stop, peak) = (Arc::clone(&stop), Arc::clone(&peak));
+        let (threads, anon) = (Arc::clone(&threads), Arc::clone(&anon));
         std::thread::spawn(move || {
             while !stop.load(Ordering::Relaxed) {
                 peak.fetch_max(usage(pid).0, Ordering::Relaxed);
+                threads.fetch_max(status(pid, "Threads"), Ordering::Relaxed);
+                anon.fetch_max(status(pid, "RssAnon"), Ordering::Relaxed);
                 std::thread::sleep(Duration::from_millis(50));
             }
         })
@@ -205,9 +217,11 @@ fn main() {
         t[t.len() - 1].as_secs_f64() * 1e3
     );
     println!(
-        "server RSS: {} kB idle with the spectators connected, {} kB peak",
+        "server RSS: {} kB idle with the spectators connected, {} kB peak ({} kB anonymous), {} threads at most",
         rss_idle,
-        peak.load(Ordering::Relaxed)
+        peak.load(Ordering::Relaxed),
+        anon.load(Ordering::Relaxed),
+        threads.load(Ordering::Relaxed)
     );
     println!(
         "server CPU: {:.2} s for {} moves = {:.2} ms a move (with {} events delivered)",
