@@ -19,10 +19,10 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 use std::time::SystemTime;
 
+use axum::body::Bytes;
 use bao_notation::meaning::is_game;
 use bao_notation::{write_record, Game, Record, WriteOptions};
 use bao_session::{Answers, Asking, OpenError, Options, Session};
-use axum::body::Bytes;
 use serde::Serialize;
 use tokio::sync::broadcast;
 
@@ -446,9 +446,7 @@ impl Store {
             .collect()
     }
 
-    fn lock_problems(
-        &self,
-    ) -> MutexGuard<'_, BTreeMap<String, (Option<Stamp>, String)>> {
+    fn lock_problems(&self) -> MutexGuard<'_, BTreeMap<String, (Option<Stamp>, String)>> {
         self.problems
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -559,8 +557,8 @@ impl Store {
 
 /// Opens a game file and resumes its game.
 fn open(path: &Path, lap_budget: u64) -> Result<Session, String> {
-    let mut session = Session::open(path, options(Answers::default(), lap_budget))
-        .map_err(|e| open_error(&e))?;
+    let mut session =
+        Session::open(path, options(Answers::default(), lap_budget)).map_err(|e| open_error(&e))?;
     // A record of finished games only takes no moves, but is served all the same.
     match session.start() {
         Ok(_) | Err(bao_session::SessionError::FinishedGamesOnly) => Ok(session),

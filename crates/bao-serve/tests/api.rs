@@ -776,7 +776,9 @@ fn files_written_by_other_programs_are_served_without_a_restart() {
         &json!({"ply": 4, "move": moves[4]}),
     );
     assert_eq!(s, 200, "{b}");
-    assert!(srv.file("copied").ends_with(&format!(" {} {} *\n", moves[3], moves[4])));
+    assert!(srv
+        .file("copied")
+        .ends_with(&format!(" {} {} *\n", moves[3], moves[4])));
     let check = bao_validate::check_text(
         "copied.bao",
         srv.file("copied").into(),

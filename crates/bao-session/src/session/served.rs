@@ -280,10 +280,7 @@ mod tests {
             before
         );
         assert_eq!(s.game_state().unwrap().plies, 4);
-        assert!(matches!(
-            s.prompt(),
-            Some(crate::Prompt::Move { .. })
-        ));
+        assert!(matches!(s.prompt(), Some(crate::Prompt::Move { .. })));
         assert!(matches!(s.play_ply(4, "A2<+"), Ok(PlyAnswer::Played(_))));
     }
 
