@@ -776,9 +776,13 @@ fn files_written_by_other_programs_are_served_without_a_restart() {
         &json!({"ply": 4, "move": moves[4]}),
     );
     assert_eq!(s, 200, "{b}");
-    assert!(srv
-        .file("copied")
-        .ends_with(&format!(" {} {} *\n", moves[3], moves[4])));
+    let text = srv.file("copied");
+    assert!(text.ends_with(&format!(" {} *\n", moves[4])), "{text}");
+    assert_eq!(
+        text.matches(&format!(" {} ", moves[3])).count(),
+        1,
+        "{text}"
+    );
     let check = bao_validate::check_text(
         "copied.bao",
         srv.file("copied").into(),
@@ -827,7 +831,7 @@ fn a_file_being_written_is_listed_with_its_problem_and_never_written() {
     std::fs::write(dir.path().join(format!("{id}.bao")), half).unwrap();
     let (s, b) = srv.post(
         &format!("/api/games/{id}/moves"),
-        &json!({"ply": 1, "move": "a6<*"}),
+        &json!({"ply": 1, "move": "a5<"}),
     );
     assert_eq!((s, &b["code"]), (409, &json!("serve::file_invalid")), "{b}");
     assert_eq!(srv.file(&id), half);
@@ -838,7 +842,7 @@ fn a_file_being_written_is_listed_with_its_problem_and_never_written() {
     std::fs::write(dir.path().join(format!("{id}.bao")), &whole).unwrap();
     let (s, b) = srv.post(
         &format!("/api/games/{id}/moves"),
-        &json!({"ply": 1, "move": "a6<*"}),
+        &json!({"ply": 1, "move": "a5<"}),
     );
     assert_eq!(s, 200, "{b}");
 }
@@ -870,7 +874,8 @@ fn a_hostile_position_is_answered_within_the_budget_while_other_boards_go_on() {
     assert!(t.elapsed() < Duration::from_secs(5));
     assert_eq!(srv.file(&hostile), before);
     // A game file whose start position's moves are undecided (issue 15's first position),
-    // copied in: listed with its problem, not served; the other board goes on meanwhile.
+    // copied in: served, its legal moves `null` (undecided within the budget) and a move on
+    // it refused, each answered at once; the other board goes on meanwhile.
     let fixture =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/invalid/budget/undecided.bao");
     let text = std::fs::read_to_string(fixture).unwrap();
@@ -879,11 +884,22 @@ fn a_hostile_position_is_answered_within_the_budget_while_other_boards_go_on() {
     drop_in(dir.path(), "undecided.bao", &no_moves);
     let t = std::time::Instant::now();
     let games = listed(&srv);
+    assert_eq!(games["undecided"]["live"], true, "{games:?}");
+    let (s, state) = srv.get("/api/games/undecided/state");
+    assert_eq!(s, 200);
+    let state: Value = serde_json::from_str(&state).unwrap();
     assert!(
-        games["undecided"]["problem"]
-            .as_str()
-            .is_some_and(|p| p.contains("undecided")),
-        "{games:?}"
+        state["legal"].is_null() && state["outcome"].is_null(),
+        "{state}"
+    );
+    let (s, b) = srv.post(
+        "/api/games/undecided/moves",
+        &json!({"ply": 0, "move": "A1>*"}),
+    );
+    assert_eq!(
+        (s, &b["code"]),
+        (422, &json!("bao::budget::undecided")),
+        "{b}"
     );
     let (s, b) = srv.post(
         &format!("/api/games/{other}/moves"),
