@@ -236,6 +236,8 @@ fn main() {
     );
     let _ = child.kill();
     let _ = child.wait();
+    // `exit` runs no destructor: the records' directory is removed first.
+    drop(dir);
     std::process::exit(i32::from(!check.success()));
 }
 
