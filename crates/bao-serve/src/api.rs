@@ -276,7 +276,7 @@ fn set_tags(session: &mut Session, tags: &BTreeMap<String, String>) -> Result<()
 }
 
 /// Refuses a start position whose legal moves are undecided within the lap budget, before
-/// any session looks at it (a session decides them without a budget).
+/// any file is written: such a game would be created only to refuse every move.
 fn check_start(answers: &Answers, budget: u64) -> Result<(), ApiError> {
     let Some(position) = &answers.position else {
         return Ok(());
