@@ -1,8 +1,5 @@
 //! A never-ending move's annotation: its laps up to the cycle's start, then `cycle:L+P`
 //! (`spec/notation.md` §3), written by `annotate` and checked against the replay.
-
-use std::path::Path;
-
 use bao_validate::annotated_text;
 use miette::{GraphicalReportHandler, GraphicalTheme};
 
@@ -82,7 +79,7 @@ fn a_wrong_cycle_is_a_lap_mismatch() {
     insta::glob!(
         "../../../../fixtures",
         "annotation/never_ending/*.bao",
-        |path: &Path| {
+        |path| {
             let name = path.file_name().unwrap().to_str().unwrap();
             let text = std::fs::read_to_string(path).unwrap();
             let c = check(name, &text);
