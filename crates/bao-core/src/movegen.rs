@@ -5,7 +5,9 @@ use crate::engine::{execute_quick_into, Finish, Outcome as Run};
 use crate::pitset::PitSet;
 use crate::position::{House, Position, HOUSE_THRESHOLD};
 use crate::rules::Takasia;
-use crate::types::{Direction, Move, MoveKind, Pit, Side, Sign, Stage, HOUSE_RING, RING, ROW_PITS};
+use crate::types::{
+    Direction, Move, MoveKind, Pit, Row, Side, Sign, Stage, HOUSE_RING, RING, ROW_PITS,
+};
 
 /// The fewest seeds a mtaji move may start from (G6, M2, M4): a pit of one seed is not sown.
 pub(crate) const MTAJI_MIN_SEEDS: u8 = 2;
@@ -158,6 +160,53 @@ impl MoveSet {
     pub(crate) fn moves(&self) -> Vec<Move> {
         self.iter().collect()
     }
+
+    /// The place of bit `bit`'s move in [`Move`]'s order (pit: row, then number; then sign;
+    /// then kind), as a number below 64: within a set the pit, the sign and (for namua
+    /// captures) the safari flag tell moves apart, and the key orders them as `Move` does.
+    #[inline]
+    fn order_key(&self, bit: u32) -> u32 {
+        let (ring, sign, safari) = match self.kind {
+            Kind::NamuaCapture => (bit / 4, (bit / 2) & 1, bit & 1),
+            Kind::Takasa => (bit / 2, bit & 1, 0),
+            // Bit 1 is anticlockwise: `<` from the front row, `>` from the back (G5).
+            Kind::MtajiCapture => (bit / 2, (bit & 1) ^ u32::from(bit < 16), 0),
+        };
+        let (row, index) = if ring < 8 { (0, ring) } else { (1, 15 - ring) };
+        row << 5 | index << 2 | sign << 1 | safari
+    }
+
+    /// The move whose [`MoveSet::order_key`] is `key`.
+    #[inline]
+    fn move_of_key(&self, key: u32) -> Move {
+        let row = if key >> 5 == 0 { Row::Front } else { Row::Back };
+        let ring = match row {
+            Row::Front => (key >> 2) & 7,
+            Row::Back => 15 - ((key >> 2) & 7),
+        };
+        let sign = bit_sign(key >> 1);
+        let kind = match self.kind {
+            Kind::Takasa => MoveKind::Takasa,
+            Kind::NamuaCapture if key & 1 == 1 => MoveKind::Safari,
+            Kind::NamuaCapture | Kind::MtajiCapture => MoveKind::Capture,
+        };
+        Move::new(Pit::from_ring(self.side, ring as usize), sign, kind)
+    }
+
+    /// The moves, sorted ([`Move`]'s order), in a vector of exactly their number: each bit
+    /// is mapped to its move's place in that order, so nothing is compared or moved about.
+    pub(crate) fn sorted_moves(&self) -> Vec<Move> {
+        let keys = self
+            .bit_iter()
+            .fold(0u64, |keys, b| keys | 1 << self.order_key(b));
+        let mut out = Vec::with_capacity(keys.count_ones() as usize);
+        let mut k = keys;
+        while k != 0 {
+            out.push(self.move_of_key(k.trailing_zeros()));
+            k &= k - 1;
+        }
+        out
+    }
 }
 
 /// The legal moves of a position.
@@ -238,6 +287,11 @@ impl Analysis {
         self.legal().moves()
     }
 
+    /// The legal moves, sorted.
+    pub(crate) fn sorted_moves(&self) -> Vec<Move> {
+        self.legal().sorted_moves()
+    }
+
     pub(crate) fn captures(&self) -> Vec<Move> {
         self.captures.moves()
     }
@@ -302,9 +356,7 @@ impl Position {
         if self.ended.is_some() || self.front_row_outcome().is_some() {
             return Vec::new();
         }
-        let mut moves = self.analyse(None).moves();
-        moves.sort_unstable();
-        moves
+        self.analyse(None).sorted_moves()
     }
 
     /// Every legal move with the position after it, sorted by move: the same as
@@ -755,6 +807,36 @@ mod tests {
             }
         }
         out
+    }
+
+    /// Moves listed in key order come out as sorting them would put them, for every kind
+    /// and side and many sets of bits.
+    #[test]
+    fn sorted_moves_are_the_moves_sorted() {
+        let mut bits = bao_testkit::Lcg::new(7);
+        for kind in [Kind::NamuaCapture, Kind::MtajiCapture, Kind::Takasa] {
+            for side in Side::ALL {
+                for i in 0..4000u32 {
+                    // Single bits, then random sets, sparse and dense.
+                    let r = (bits.next_u64() >> 32) as u32;
+                    let b = match i {
+                        0..32 => 1 << i,
+                        _ if i % 2 == 0 => r & (bits.next_u64() >> 32) as u32,
+                        _ => r,
+                    };
+                    let set = MoveSet {
+                        bits: b,
+                        kind,
+                        side,
+                    };
+                    let mut want = set.moves();
+                    want.sort_unstable();
+                    let got = set.sorted_moves();
+                    assert_eq!(got, want, "{kind:?} {side:?} {b:#x}");
+                    assert_eq!(got.capacity(), got.len());
+                }
+            }
+        }
     }
 
     #[test]
