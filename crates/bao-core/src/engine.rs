@@ -1180,6 +1180,27 @@ pub(crate) fn execute_quick_into(pos: &Position, mv: Move, out: &mut Outcome) {
     runner.run_into(out);
 }
 
+/// How `mv` from `pos` ends, run untraced, and whether it stopped in the functional nyumba
+/// where a safari was possible: all that a legality test reads of a run, without writing out
+/// the position after it or, for a never-ending move, finding the first lap of its cycle
+/// (its `cycle_start_lap` is then 0 when the period alone was found).
+pub(crate) fn finish_of(pos: &Position, mv: Move) -> (Finish, bool) {
+    let mut untraced = ();
+    let mut runner = Runner::new(pos, mv, &mut untraced);
+    let finish = runner.run_inner();
+    (finish, runner.stopped_at_house)
+}
+
+/// How `mv` from `pos` ends, as [`finish_of`], when it ends by the lap where never-ending
+/// detection would begin; [`Finish::Undecided`] if it is still going then (as
+/// [`execute_quick_into`]).
+pub(crate) fn quick_finish_of(pos: &Position, mv: Move) -> Finish {
+    let mut untraced = ();
+    let mut runner = Runner::new(pos, mv, &mut untraced);
+    runner.quick = true;
+    runner.run_inner()
+}
+
 /// Runs `mv` from `pos` with a tracer; never-ending moves get their exact cycle start.
 pub(crate) fn execute<T: Tracer>(pos: &Position, mv: Move, tracer: &mut T) -> Outcome {
     execute_with(pos, mv, tracer, true)

@@ -1,7 +1,7 @@
 //! Move generation: candidate moves as bit sets ([`MoveSet`]), the legal moves of a
 //! position, and random choice among them for playouts.
 
-use crate::engine::{execute_quick_into, Finish, Outcome as Run};
+use crate::engine::{execute_quick_into, finish_of, quick_finish_of, Finish, Outcome as Run};
 use crate::pitset::PitSet;
 use crate::position::{House, Position, HOUSE_THRESHOLD};
 use crate::rules::Takasia;
@@ -224,15 +224,20 @@ pub(crate) struct Analysis {
 /// nowhere (`()`) for the move lists, a vector for [`Position::successors`]. A type
 /// parameter rather than an optional field, so the move lists compile without it.
 trait Keep {
+    /// Whether the runs are kept: without, a candidate is only tested for legality, by how
+    /// its run ends ([`finish_of`]), and no run is written out.
+    const RUNS: bool;
     fn keep(&mut self, mv: Move, run: Run);
 }
 
 impl Keep for () {
+    const RUNS: bool = false;
     #[inline(always)]
     fn keep(&mut self, _: Move, _: Run) {}
 }
 
 impl Keep for Vec<(Move, Run)> {
+    const RUNS: bool = true;
     fn keep(&mut self, mv: Move, run: Run) {
         self.push((mv, run));
     }
@@ -244,7 +249,11 @@ impl Keep for Vec<(Move, Run)> {
 struct Chosen {
     mv: Option<Move>,
     /// The run of `mv`; with `mv` unset, that of the last candidate tried, or a placeholder.
+    /// Left as the placeholder without `runs`.
     run: Run,
+    /// Whether the run is wanted (a playout plays it); without, a candidate is only tested
+    /// for legality, by how its run ends, and no run is written out.
+    runs: bool,
 }
 
 impl Chosen {
@@ -252,6 +261,15 @@ impl Chosen {
         Self {
             mv: None,
             run: Run::UNPLAYED,
+            runs: true,
+        }
+    }
+
+    /// For a caller that wants to know only whether some move is legal.
+    fn legality_only() -> Self {
+        Self {
+            runs: false,
+            ..Self::new()
         }
     }
 }
@@ -397,7 +415,10 @@ impl Position {
     /// Whether the side to move has a legal move (the end test of E2), stopping at the
     /// first legal candidate instead of running them all.
     pub(crate) fn has_legal_move(&self) -> bool {
-        !self.analyse(Some(&mut |_| 0)).is_empty()
+        let mut a = Analysis::new(self);
+        a.chosen.runs = false;
+        self.analyse_into(Some(&mut |_| 0), &mut a, &mut ());
+        !a.is_empty()
     }
 
     /// A legal move chosen at random, with the position after it; `None` when the game is
@@ -467,12 +488,12 @@ impl Position {
     /// rarely pays for a cycle of millions of laps when another move will do. The move
     /// chosen is legal all the same.
     /// Without `pick`, each legal candidate is handed to `kept` with its run.
-    fn select(
+    fn select<K: Keep>(
         &self,
         mut cands: MoveSet,
         pick: &mut Picker<'_>,
         chosen: &mut Chosen,
-        kept: &mut impl Keep,
+        kept: &mut K,
     ) -> MoveSet {
         let mut out = MoveSet { bits: 0, ..cands };
         match pick {
@@ -483,12 +504,17 @@ impl Position {
                     let b = cands.nth_bit(rng(n).min(n - 1));
                     cands.bits &= !(1 << b);
                     let mv = cands.move_at(b);
-                    execute_quick_into(self, mv, &mut chosen.run);
-                    if chosen.run.finish == Finish::Undecided {
+                    let finish = if chosen.runs {
+                        execute_quick_into(self, mv, &mut chosen.run);
+                        chosen.run.finish
+                    } else {
+                        quick_finish_of(self, mv)
+                    };
+                    if finish == Finish::Undecided {
                         set_aside.bits |= 1 << b;
                         continue;
                     }
-                    if !self.run_is_illegal(&chosen.run) {
+                    if !self.finish_is_illegal(finish) {
                         out.bits |= 1 << b;
                         chosen.mv = Some(mv);
                         return out;
@@ -496,8 +522,13 @@ impl Position {
                 }
                 for b in set_aside.bit_iter() {
                     let mv = set_aside.move_at(b);
-                    chosen.run = self.simulate(mv);
-                    if !self.run_is_illegal(&chosen.run) {
+                    let finish = if chosen.runs {
+                        chosen.run = self.simulate(mv);
+                        chosen.run.finish
+                    } else {
+                        finish_of(self, mv).0
+                    };
+                    if !self.finish_is_illegal(finish) {
                         out.bits |= 1 << b;
                         chosen.mv = Some(mv);
                         return out;
@@ -508,10 +539,14 @@ impl Position {
             None => {
                 for b in cands.bit_iter() {
                     let mv = cands.move_at(b);
-                    let run = self.simulate(mv);
-                    if !self.run_is_illegal(&run) {
+                    if K::RUNS {
+                        let run = self.simulate(mv);
+                        if !self.run_is_illegal(&run) {
+                            out.bits |= 1 << b;
+                            kept.keep(mv, run);
+                        }
+                    } else if !self.finish_is_illegal(finish_of(self, mv).0) {
                         out.bits |= 1 << b;
-                        kept.keep(mv, run);
                     }
                 }
                 out
@@ -528,7 +563,12 @@ impl Position {
         // The random selection with a fixed choice: the first candidate in order that is
         // legal, those needing a cycle decision last.
         !self
-            .select(*cands, &mut Some(&mut |_| 0), &mut Chosen::new(), &mut ())
+            .select(
+                *cands,
+                &mut Some(&mut |_| 0),
+                &mut Chosen::legality_only(),
+                &mut (),
+            )
             .is_empty()
     }
 
@@ -548,7 +588,7 @@ impl Position {
         }
     }
 
-    fn analyse_namua(&self, pick: &mut Picker<'_>, a: &mut Analysis, kept: &mut impl Keep) {
+    fn analyse_namua<K: Keep>(&self, pick: &mut Picker<'_>, a: &mut Analysis, kept: &mut K) {
         let side = self.to_move;
         let cands = self.namua_capture_candidates();
         if pick.is_some() {
@@ -572,13 +612,24 @@ impl Position {
             // house, where the safari is a second move).
             for b in cands.bit_iter() {
                 let mv = cands.move_at(b);
+                let safari = mv.with_kind(MoveKind::Safari);
+                if !K::RUNS {
+                    let (finish, stopped_at_house) = finish_of(self, mv);
+                    if self.finish_is_illegal(finish) {
+                        continue;
+                    }
+                    a.captures.insert(&mv);
+                    if stopped_at_house && !self.finish_is_illegal(finish_of(self, safari).0) {
+                        a.captures.insert(&safari);
+                    }
+                    continue;
+                }
                 let run = self.simulate(mv);
                 if self.run_is_illegal(&run) {
                     continue;
                 }
                 a.captures.insert(&mv);
                 if run.stopped_at_house {
-                    let safari = mv.with_kind(MoveKind::Safari);
                     let srun = self.simulate(safari);
                     if !self.run_is_illegal(&srun) {
                         a.captures.insert(&safari);
