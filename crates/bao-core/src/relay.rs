@@ -158,7 +158,8 @@ impl Relay {
             }
             // Byte 0 held `n`: lifting it clears the byte.
             let lifted = q & !0xff;
-            if lifted >> 72 == 0 {
+            // The guard's pattern: frame pits 9..16 empty.
+            if ((q >> 64) as u64) < 0x100 {
                 pattern_seen = true;
                 if guard && cur_at(turned) == guard_pit {
                     q = lifted;
@@ -211,7 +212,13 @@ fn sow_frame(lifted: u128, n: usize) -> u128 {
     let full = (n / RING) as u64 * ONES_64;
     let lo = (lifted as u64) + (t as u64) + full;
     let hi = ((lifted >> 64) as u64) + ((t >> 64) as u64) + full;
-    (u128::from(hi) << 64 | u128::from(lo)).rotate_right(8 * k as u32)
+    // Turned by k bytes: by whole halves first (k >= 8), then by s = 8 * (k % 8) bits
+    // within them (`(x << 1) << (63 - s)` is `x << (64 - s)`, and 0 for s = 0).
+    let (lo, hi) = if k >= 8 { (hi, lo) } else { (lo, hi) };
+    let s = 8 * (k % 8) as u32;
+    let lo2 = lo >> s | (hi << 1) << (63 - s);
+    let hi2 = hi >> s | (lo << 1) << (63 - s);
+    u128::from(hi2) << 64 | u128::from(lo2)
 }
 
 /// The relay's period from its frame's period `frame_period` and the turn `turn` (in pits)
