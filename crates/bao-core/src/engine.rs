@@ -944,8 +944,11 @@ impl<'t, T: Tracer> Runner<'t, T> {
         let (frame_period, from_cur, by_anchor) = loop {
             // Laps run in the relay's hot loop until one needs a look: a distinguished frame,
             // the anchor or the tortoise met again, Brent's power or the budget reached.
-            let pause = relay.run_until(power_at.min(allowed), &mut recent, |q| {
-                (memo && relay::distinguished(q)) || q == anchor || (others_equal && q == t_q)
+            // The hot loop compares low halves only (copies, held in registers); a frame
+            // that passes is looked at in full below, and one that does not is no match.
+            let (anchor_lo, t_lo) = (anchor as u64, t_q as u64);
+            let pause = relay.run_until(power_at.min(allowed), &mut recent, move |q| {
+                q as u64 == anchor_lo || q as u64 == t_lo || (memo && relay::distinguished(q))
             });
             if let relay::Pause::Stop(stop) = pause {
                 return self.leave_relay(&relay, stop).into();
