@@ -50,8 +50,10 @@ pub(crate) struct Args {
     /// Treat warnings as errors (exit 1).
     #[arg(long)]
     deny_warnings: bool,
-    /// After an illegal move with one clear repair, go on as if it had been written; later
-    /// diagnostics of that line say that they depend on it.
+    /// After an illegal move with one clear best repair (the one `--fix` would apply: a
+    /// move replaced, here or at the earlier ply the slip is blamed on, two plies swapped, a
+    /// missing ply inserted), go on as if it had been written; later diagnostics of that
+    /// line say that they depend on it. Where no repair is clear, the help says why.
     #[arg(long)]
     assume_fixes: bool,
     /// Give up on a game when a move's never-ending decision runs past LAPS laps (reported

@@ -168,10 +168,17 @@ impl bao_notation::Visitor for EventLog {
         let at = self.at(nag.span);
         self.events.push(format!("nag {:?} {at:?}", nag.value));
     }
-    fn annotation(&mut self, items: &[Spanned<bao_notation::AnnotationItem>], span: Span) {
+    fn annotation(
+        &mut self,
+        items: &[Spanned<bao_notation::AnnotationItem>],
+        cycle: Option<Spanned<bao_core::NeverEnding>>,
+        span: Span,
+    ) {
         let items: Vec<_> = items.iter().map(|i| (i.value, self.at(i.span))).collect();
+        let cycle = cycle.map(|c| (c.value, self.at(c.span)));
         let at = self.at(span);
-        self.events.push(format!("annotation {items:?} {at:?}"));
+        self.events
+            .push(format!("annotation {items:?} {cycle:?} {at:?}"));
     }
     fn begin_variation(&mut self, open: usize) {
         self.events
@@ -292,6 +299,9 @@ fn content(game: &Game) -> Vec<String> {
                 if let Some(a) = &m.annotation {
                     for item in &a.value.items {
                         s.push_str(&format!(" {:?}", item.value));
+                    }
+                    if let Some(c) = &a.value.cycle {
+                        s.push_str(&format!(" {:?}", c.value));
                     }
                 }
                 out.push(s);

@@ -5,9 +5,7 @@ use std::collections::HashMap;
 
 use bao_notation::{write_game, Directions, GameResult, Record, WriteOptions};
 use bao_replay::main_line_replays;
-use bao_validate::{
-    annotate_record, items_text, result_of, AnyDiagnostic, CheckDiagnostic, Repair,
-};
+use bao_validate::{annotate_record, result_of, AnyDiagnostic, CheckDiagnostic, Repair};
 use lsp_types::{CodeAction, CodeActionKind, CodeActionOrCommand, TextEdit, Uri, WorkspaceEdit};
 
 use crate::diagnostics::to_lsp;
@@ -255,8 +253,8 @@ fn game_actions(g: &GameAt<'_>, local: usize) -> Vec<(String, CodeActionKind, Ve
     // The engine's annotation of the move here.
     if let Some(ply) = ply_at(&replayed.main, local) {
         if let (Some(p), Some(item)) = (ply.played(), item_at(&game.movetext, ply.span)) {
-            let text = items_text(p.items.as_slice());
-            if !p.items.is_empty() {
+            if let Some(engine) = p.annotation() {
+                let text = engine.to_string();
                 let edit = match &item.annotation {
                     Some(a) if a.value.to_string() != text => Some(Edit {
                         start: base + a.span.start,

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use bao_core::{MoveSpec, MoveText, Pit, Row, Side, Sign, WrittenPit};
+use bao_core::{MoveSpec, MoveText, NeverEnding, Pit, Row, Side, Sign, WrittenPit};
 
 use crate::span::{Span, Spanned};
 
@@ -375,11 +375,15 @@ impl fmt::Display for Comment {
     }
 }
 
-/// A lap/capture annotation `[xa5:3 A6 xa4:2 A3 B6]`.
+/// A lap/capture annotation `[xa5:3 A6 xa4:2 A3 B6]`, or of a never-ending move
+/// `[A4:2 cycle:1+228]`.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Annotation {
     /// Captures and lap ends, in the order of the move.
     pub items: Vec<Spanned<AnnotationItem>>,
+    /// `cycle:L+P`, written last: the move never ends, the state at the end of lap `L`
+    /// recurring every `P` laps (`spec/notation.md` §3). It belongs to the lap channel.
+    pub cycle: Option<Spanned<NeverEnding>>,
 }
 
 impl Annotation {
@@ -409,7 +413,24 @@ impl fmt::Display for Annotation {
             }
             item.value.fmt(f)?;
         }
+        if let Some(c) = &self.cycle {
+            if !self.items.is_empty() {
+                f.write_str(" ")?;
+            }
+            CycleItem(c.value).fmt(f)?;
+        }
         f.write_str("]")
+    }
+}
+
+/// The cycle item of a never-ending move as written in an annotation: `cycle:1+228` (the
+/// state at the end of lap 1 recurs at the end of lap 1+228).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CycleItem(pub NeverEnding);
+
+impl fmt::Display for CycleItem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cycle:{}+{}", self.0.cycle_start_lap, self.0.period)
     }
 }
 

@@ -2,7 +2,7 @@
 //! items. Each takes one word (the text between delimiters) and returns a value or the
 //! class of its defect; the grammar turns defects into diagnostics with spans.
 
-use bao_core::{MoveSyntax, MoveText, MoveTextError, Pit, Row, Side};
+use bao_core::{MoveSyntax, MoveText, MoveTextError, NeverEnding, Pit, Row, Side};
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while1};
 use nom::character::complete::{char, digit1, one_of, satisfy};
@@ -414,6 +414,26 @@ pub(crate) fn annotation_item(word: &str) -> Option<AnnotationItem> {
     })
 }
 
+/// The cycle item of a never-ending move's annotation: `cycle:L+P` (`cycle` in any case),
+/// `L` and `P` at least 1.
+pub(crate) fn cycle_item(word: &str) -> Option<NeverEnding> {
+    let (head, rest) = word.split_at_checked(6)?;
+    if !head.eq_ignore_ascii_case("cycle:") {
+        return None;
+    }
+    let (start, period) = rest.split_once('+')?;
+    let number = |s: &str| {
+        if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        s.parse::<u64>().ok().filter(|&n| n >= 1)
+    };
+    Some(NeverEnding {
+        cycle_start_lap: number(start)?,
+        period: number(period)?,
+    })
+}
+
 /// The bytes of a tag name after its first letter: ASCII letters, digits and `_`.
 static NAME_BYTE: [bool; 256] = {
     let mut t = [false; 256];
@@ -556,6 +576,25 @@ mod tests {
         assert!(annotation_item("a9").is_none());
         assert!(annotation_item("a5:").is_none());
         assert!(annotation_item("a5:999").is_none());
+        let c = cycle_item("cycle:1+228").unwrap();
+        assert_eq!((c.cycle_start_lap, c.period), (1, 228));
+        assert_eq!(cycle_item("Cycle:12+3").unwrap().cycle_start_lap, 12);
+        for bad in [
+            "cycle:",
+            "cycle:1",
+            "cycle:1+",
+            "cycle:+2",
+            "cycle:0+2",
+            "cycle:1+0",
+            "cycle:1+2+3",
+            "cycle:-1+2",
+            "cycle:1+ 2",
+            "cycles:1+2",
+            "cycle1+2",
+            "cycle:99999999999999999999+1",
+        ] {
+            assert!(cycle_item(bad).is_none(), "{bad}");
+        }
     }
 
     /// Every word over a small alphabet: the fast paths agree with the nom parsers whenever

@@ -87,8 +87,8 @@ mod visit;
 mod writer;
 
 pub use ast::{
-    Annotation, AnnotationItem, Comment, CommentKind, Element, Game, GameResult, ItemKind,
-    MoveItem, MoveNumber, MoveToken, Nag, PitRef, Record, Tag,
+    Annotation, AnnotationItem, Comment, CommentKind, CycleItem, Element, Game, GameResult,
+    ItemKind, MoveItem, MoveNumber, MoveToken, Nag, PitRef, Record, Tag,
 };
 pub use dialect::{Directions, SignUse, UnknownDirections};
 pub use error::{SourcedError, SyntaxCode, SyntaxError, SyntaxReport, SYNTAX_CODES};

@@ -1,6 +1,8 @@
 //! Reading a record without building it: the parser's events, and the builder of the record
 //! model, which is one receiver of them.
 
+use bao_core::NeverEnding;
+
 use crate::ast::{
     Annotation, AnnotationItem, Comment, CommentKind, Element, Game, GameResult, MoveItem,
     MoveNumber, MoveToken, Nag, Tag,
@@ -49,8 +51,15 @@ pub trait Visitor {
     /// A NAG (or a glyph such as `!?`) of the move just given.
     fn nag(&mut self, _nag: Spanned<Nag>) {}
 
-    /// The lap/capture annotation `[...]` of the move just given (once per move).
-    fn annotation(&mut self, _items: &[Spanned<AnnotationItem>], _span: Span) {}
+    /// The lap/capture annotation `[...]` of the move just given (once per move): its items
+    /// and its cycle item (`cycle:L+P`, written last, for a move that never ends).
+    fn annotation(
+        &mut self,
+        _items: &[Spanned<AnnotationItem>],
+        _cycle: Option<Spanned<NeverEnding>>,
+        _span: Span,
+    ) {
+    }
 
     /// A variation opens at byte `open` (its `(`): the events up to the matching
     /// [`end_variation`](Visitor::end_variation) are its contents.
@@ -161,11 +170,17 @@ impl Visitor for RecordBuilder {
         }
     }
 
-    fn annotation(&mut self, items: &[Spanned<AnnotationItem>], span: Span) {
+    fn annotation(
+        &mut self,
+        items: &[Spanned<AnnotationItem>],
+        cycle: Option<Spanned<NeverEnding>>,
+        span: Span,
+    ) {
         if let Some((m, _)) = self.last_move() {
             m.annotation = Some(Spanned::new(
                 Annotation {
                     items: items.to_vec(),
+                    cycle,
                 },
                 span,
             ));

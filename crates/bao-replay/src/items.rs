@@ -2,21 +2,49 @@
 //! comparing it with a written one.
 
 use bao_core::{LapEnd, LapSource, MoveTrace, Position};
-use bao_notation::{AnnotationItem, ItemKind, Spanned};
+use bao_notation::{Annotation, AnnotationItem, ItemKind, Spanned};
 
 /// The annotation items of a move, in the order of the move: every capture (`xa5:3`), and
 /// the end of every lap that does not end in a capture (`A6:4`, the seeds in that pit once
-/// the last seed has landed). Captures of the namua placement come first.
+/// the last seed has landed). Captures of the namua placement come first. A move that never
+/// ends has the items of its laps up to the end of the lap its cycle starts from (its
+/// annotation then ends with the cycle item, [`engine_annotation`]).
 #[must_use]
 pub fn engine_items(trace: &MoveTrace, next: &Position) -> Vec<AnnotationItem> {
     let mut items: Vec<AnnotationItem> =
         Vec::with_capacity(trace.captures.len() + trace.laps.len());
-    each_item(trace, next, |i| items.push(i));
+    each_item(trace, next, Laps::UpToCycle, |i| items.push(i));
     items
 }
 
+/// The engine's annotation of a move from its items ([`engine_items`]): the items, and the
+/// cycle item of a move that never ends (`[A4:2 cycle:1+228]`); `None` when it has neither
+/// (a move with no lap and no capture).
+#[must_use]
+pub fn engine_annotation(items: &[AnnotationItem], trace: &MoveTrace) -> Option<Annotation> {
+    let cycle = trace.never_ending.map(Spanned::bare);
+    (!items.is_empty() || cycle.is_some()).then(|| Annotation {
+        items: items.iter().copied().map(Spanned::bare).collect(),
+        cycle,
+    })
+}
+
+/// Which laps of a never-ending move give items.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Laps {
+    /// Up to the end of the lap the cycle starts from.
+    UpToCycle,
+    /// Every lap the trace keeps (the engine's run until it found the cycle): what lap
+    /// channels written before the cycle item existed list.
+    AllKept,
+}
+
 /// Calls `f` with every item of [`engine_items`], in order, building no list.
-fn each_item(trace: &MoveTrace, next: &Position, mut f: impl FnMut(AnnotationItem)) {
+fn each_item(trace: &MoveTrace, next: &Position, laps: Laps, mut f: impl FnMut(AnnotationItem)) {
+    let last_lap = match (laps, trace.never_ending) {
+        (Laps::UpToCycle, Some(ne)) => ne.cycle_start_lap,
+        _ => u64::MAX,
+    };
     let capture = |c: &bao_core::Capture| AnnotationItem {
         kind: ItemKind::Capture,
         pit: c.pit,
@@ -33,6 +61,9 @@ fn each_item(trace: &MoveTrace, next: &Position, mut f: impl FnMut(AnnotationIte
     }
     let complete = trace.laps_total == trace.laps.len() as u64;
     for (i, lap) in trace.laps.iter().enumerate() {
+        if lap.number > last_lap {
+            break;
+        }
         if lap.ended == LapEnd::Capture {
             while captures
                 .get(c)
@@ -101,7 +132,7 @@ impl ItemList {
     /// Appends the items of a move, as [`engine_items`] gives them.
     #[inline]
     pub fn extend_from_move(&mut self, trace: &MoveTrace, next: &Position) {
-        each_item(trace, next, |i| self.push(i));
+        each_item(trace, next, Laps::UpToCycle, |i| self.push(i));
     }
 
     /// Appends an item.
@@ -182,14 +213,17 @@ pub struct Disagreement {
     pub laps: bool,
 }
 
+/// Whether the items of channel `kind` written equal the engine's; with `claimed`, the
+/// channel is compared even when none of its items is written.
 fn channel_agrees<'a>(
     written: impl Iterator<Item = &'a AnnotationItem>,
     actual: &[AnnotationItem],
     kind: ItemKind,
+    claimed: bool,
 ) -> bool {
     // Walks both channels together, allocating nothing (this runs on every annotated ply).
     let mut w = written.filter(|i| i.kind == kind).peekable();
-    if w.peek().is_none() {
+    if w.peek().is_none() && !claimed {
         return true;
     }
     let mut a = actual.iter().filter(|i| i.kind == kind);
@@ -235,13 +269,76 @@ fn agrees_iter<'a>(
     actual: &[AnnotationItem],
 ) -> Result<(), Disagreement> {
     let d = Disagreement {
-        captures: !channel_agrees(written.clone(), actual, ItemKind::Capture),
-        laps: !channel_agrees(written, actual, ItemKind::LapEnd),
+        captures: !channel_agrees(written.clone(), actual, ItemKind::Capture, false),
+        laps: !channel_agrees(written, actual, ItemKind::LapEnd, false),
     };
     if d.captures || d.laps {
         Err(d)
     } else {
         Ok(())
+    }
+}
+
+/// Compares a written annotation with a move: its items with the engine's `items`
+/// ([`engine_items`] of `trace` and `next`), and its cycle item with the move's cycle.
+///
+/// A cycle item belongs to the lap channel: written, it claims that the move never ends with
+/// that cycle and that the lap ends written (none, if none is) are those up to the end of
+/// the lap the cycle starts from. A lap channel written without the cycle item for a move
+/// that never ends is compared with the lap ends of every lap the engine ran until it found
+/// the cycle (what `bao annotate` wrote before the cycle item), so such records still check.
+///
+/// # Errors
+/// The channels that differ.
+pub fn annotation_agrees(
+    written: &Annotation,
+    items: &[AnnotationItem],
+    trace: &MoveTrace,
+    next: &Position,
+) -> Result<(), Disagreement> {
+    match (written.cycle.as_ref().map(|c| c.value), trace.never_ending) {
+        (None, None) => agrees_written(&written.items, items),
+        (Some(claimed), actual) => {
+            let mut d = agrees_written(&written.items, items)
+                .err()
+                .unwrap_or_default();
+            d.laps = actual != Some(claimed)
+                || !channel_agrees(
+                    written.items.iter().map(|i| &i.value),
+                    items,
+                    ItemKind::LapEnd,
+                    true,
+                );
+            if d.captures || d.laps {
+                Err(d)
+            } else {
+                Ok(())
+            }
+        }
+        (None, Some(_)) => {
+            let mut d = agrees_written(&written.items, items)
+                .err()
+                .unwrap_or_default();
+            let laps_written = written
+                .items
+                .iter()
+                .any(|i| i.value.kind == ItemKind::LapEnd);
+            d.laps = laps_written && {
+                let mut all = Vec::with_capacity(trace.laps.len() + trace.captures.len());
+                each_item(trace, next, Laps::AllKept, |i| all.push(i));
+                !channel_agrees(
+                    written.items.iter().map(|i| &i.value),
+                    &all,
+                    ItemKind::LapEnd,
+                    false,
+                )
+            };
+            if d.captures || d.laps {
+                Err(d)
+            } else {
+                Ok(())
+            }
+        }
     }
 }
 

@@ -43,10 +43,13 @@ mod model;
 mod read;
 mod walk;
 
-pub use items::{agrees, agrees_written, engine_items, Disagreement, ItemList};
+pub use items::{
+    agrees, agrees_written, annotation_agrees, engine_annotation, engine_items, Disagreement,
+    ItemList,
+};
 pub use model::{
     Assumption, InLine, LineEnd, Observer, Opening, OpeningProblem, Past, Played, Ply, Problem,
     Repair, ReplayedGame, ReplayedLine, Source, Variation,
 };
 pub use read::{legal_move, main_line_replays, written_spec, NoSuchPit};
-pub use walk::replay_game;
+pub use walk::{replay_game, replay_game_assuming};

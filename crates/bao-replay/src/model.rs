@@ -226,6 +226,13 @@ pub struct Played {
 }
 
 impl Played {
+    /// The engine's annotation of the move: its items and, for a move that never ends, its
+    /// cycle item; `None` when it has neither.
+    #[must_use]
+    pub fn annotation(&self) -> Option<bao_notation::Annotation> {
+        crate::items::engine_annotation(&self.items, &self.trace)
+    }
+
     /// The pit the move made takasia, if any.
     #[must_use]
     pub fn takasia(&self) -> Option<Pit> {
@@ -328,6 +335,8 @@ pub struct InLine<'a> {
     pub directions: Directions,
     /// A swap repair is assumed and still to be undone later in the line.
     pub swap_pending: bool,
+    /// The ply is on the game's main line (not in a variation).
+    pub main: bool,
 }
 
 /// Sees every ply as it is read, in text order (a variation after the ply it branches

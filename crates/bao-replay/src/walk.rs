@@ -6,7 +6,7 @@ use bao_core::{Move, MoveTrace, Outcome, Pit, Position, ResolveError, Sign};
 use bao_notation::meaning::{game_rules, game_start};
 use bao_notation::{Directions, Element, Game, MoveItem, Span, Spanned};
 
-use crate::items::{agrees_written, ItemList};
+use crate::items::{annotation_agrees, ItemList};
 use crate::model::{
     Assumption, InLine, LineEnd, Observer, Opening, OpeningProblem, Past, Played, Ply, Problem,
     Repair, ReplayedGame, ReplayedLine, Source, Variation,
@@ -17,6 +17,21 @@ use crate::read::{play_written, written_spec};
 /// With an `observer`, each ply is shown to it as it is read.
 #[must_use]
 pub fn replay_game(game: &Game, observer: Option<&mut dyn Observer>) -> ReplayedGame {
+    replay_game_assuming(game, observer, None)
+}
+
+/// Replays a game as [`replay_game`] does, with an earlier-ply repair assumed: at ply
+/// `assumed.ply` of the main line, `assumed.mv` is played in place of the token written
+/// there (a [`Source::Assumed`] ply, shown to the observer as played; the token written is
+/// not played). The line assumes it from there on, as after a repair an [`Observer`] asks
+/// for. It is not assumed when the main line stops before that ply, ends before it, or when
+/// the move is not legal there.
+#[must_use]
+pub fn replay_game_assuming(
+    game: &Game,
+    observer: Option<&mut dyn Observer>,
+    assumed: Option<Assumption>,
+) -> ReplayedGame {
     let opening = game_rules(game)
         .map_err(OpeningProblem::Rules)
         .and_then(|rules| {
@@ -29,7 +44,11 @@ pub fn replay_game(game: &Game, observer: Option<&mut dyn Observer>) -> Replayed
             })
         });
     let main = match &opening {
-        Ok(o) => Walker::new(o.directions, observer).main_line(&game.movetext, o.start),
+        Ok(o) => {
+            let mut walker = Walker::new(o.directions, observer);
+            walker.assumed = assumed;
+            walker.main_line(&game.movetext, o.start)
+        }
         Err(_) => ReplayedLine::default(),
     };
     ReplayedGame { opening, main }
@@ -42,6 +61,8 @@ pub(crate) struct Walker<'o> {
     /// A trace the fast path may fill (kept when it fails, so that a refused token costs
     /// no allocation).
     spare: Option<MoveTrace>,
+    /// An earlier-ply repair to play on the main line in place of its token (taken once).
+    assumed: Option<Assumption>,
 }
 
 impl std::fmt::Debug for Walker<'_> {
@@ -103,6 +124,7 @@ impl<'o> Walker<'o> {
             directions,
             observer,
             spare: None,
+            assumed: None,
         }
     }
 
@@ -202,6 +224,19 @@ impl<'o> Walker<'o> {
             past: line.past.len(),
             index: line.plies.len(),
         });
+        if let Some(a) = self
+            .assumed
+            .filter(|a| line.main && a.ply == line.ply && line.ended.is_none())
+        {
+            self.assumed = None;
+            if let Ok((next, trace)) = here.play(&a.mv) {
+                // A legal move here: the last move did not end the game by E2.
+                line.pending = None;
+                line.assumes.get_or_insert(a);
+                self.play(line, tok, here, (a.mv, next, trace), Source::Assumed);
+                return;
+            }
+        }
         let mut trace = self.spare.take().unwrap_or_else(|| empty_trace(&here));
         let fast = if line.ended.is_none() {
             written_spec(&here, tok.item, self.directions)
@@ -323,6 +358,7 @@ impl<'o> Walker<'o> {
             following: &following,
             directions: self.directions,
             swap_pending: line.swapped.is_some(),
+            main: line.main,
         })
     }
 
@@ -379,7 +415,13 @@ impl<'o> Walker<'o> {
         let mut problems = Vec::new();
         if source == Source::Written {
             items.extend_from_move(&trace, &next);
-            claim_problems(tok.item, &items, takasia, wins, &mut problems);
+            claim_problems(
+                tok.item,
+                (&items, &trace, &next),
+                takasia,
+                wins,
+                &mut problems,
+            );
         }
         let outcome = trace.outcome;
         line.plies.push(Ply {
@@ -434,7 +476,7 @@ fn next_token<'e>(line: &mut Line<'e>) -> Token<'e> {
 /// The problems of a written move's claims and annotation that the move does not bear out.
 fn claim_problems(
     item: &MoveItem,
-    items: &ItemList,
+    (items, trace, next): (&ItemList, &MoveTrace, &Position),
     takasia: Option<Pit>,
     wins: bool,
     problems: &mut Vec<Problem>,
@@ -448,7 +490,7 @@ fn claim_problems(
     }
     // Compared in place; no list of the written items is built.
     if let Some(a) = &item.annotation {
-        if let Err(d) = agrees_written(&a.value.items, items) {
+        if let Err(d) = annotation_agrees(&a.value, items, trace, next) {
             problems.push(Problem::Annotation(d));
         }
     }

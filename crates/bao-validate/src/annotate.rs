@@ -12,11 +12,13 @@ use bao_replay::{Played, Ply, ReplayedGame};
 pub fn items_text(items: &[AnnotationItem]) -> String {
     let a = Annotation {
         items: items.iter().copied().map(Spanned::bare).collect(),
+        cycle: None,
     };
     a.to_string()
 }
 
-/// The record with every replayed move annotated by the engine: its captures and lap ends,
+/// The record with every replayed move annotated by the engine: its captures and lap ends
+/// (a never-ending move's up to its cycle, then the cycle item `cycle:L+P`),
 /// `**` on a takasa that creates a takasia and `#` on a winning move (claims the engine
 /// does not confirm are removed). Moves that could not be replayed are left as written.
 #[must_use]
@@ -64,11 +66,7 @@ fn annotate_item(item: &mut MoveItem, played: &[(usize, &Played)]) {
         token.takasa = true;
     }
     token.claims_win = p.wins;
-    item.annotation = (!p.items.is_empty()).then(|| {
-        Spanned::bare(Annotation {
-            items: p.items.iter().copied().map(Spanned::bare).collect(),
-        })
-    });
+    item.annotation = p.annotation().map(Spanned::bare);
 }
 
 /// The sign a move is written with under `directions`, played from `before` (each

@@ -3,16 +3,18 @@
 //! with its repairs, and with `--assume-fixes` the unambiguous repair is handed back.
 
 use bao_core::{
-    within_lap_budget, EndReason, MoveSpec, Outcome, Pit, Position, ResolveError, RuleSet, Side,
+    within_lap_budget, EndReason, MoveSpec, NeverEnding, Outcome, Pit, Position, ResolveError,
+    RuleSet, Side,
 };
 use bao_notation::meaning::{RulesError, RulesTag, StartError};
-use bao_notation::{AnnotationItem, Directions, Game, GameResult, ItemKind, Span};
+use bao_notation::{
+    Annotation, AnnotationItem, Directions, Game, GameResult, ItemKind, Span, Spanned,
+};
 use bao_replay::{
-    main_line_replays, replay_game, Disagreement, InLine, Observer, OpeningProblem, Past, Played,
-    Ply, Problem, Repair, ReplayedGame,
+    main_line_replays, replay_game_assuming, Assumption, Disagreement, InLine, Observer,
+    OpeningProblem, Past, Played, Ply, Problem, Repair, ReplayedGame,
 };
 
-use crate::annotate::items_text;
 use crate::codes::Code;
 use crate::diagnostic::CheckDiagnostic;
 use crate::plies::{rank_in_line, InLine as Written};
@@ -66,15 +68,37 @@ pub(crate) fn check_one(game: &Game, n: usize, opts: &CheckOptions) -> GameCheck
     })
 }
 
-/// Checks one game: replays it, wording every problem met.
-pub(crate) fn check_game(game: &Game, n: usize, opts: &CheckOptions) -> GameCheck {
+/// What a replay assumes beyond the repairs [`Words`] asks for at each refused ply.
+#[derive(Debug, Clone, Copy, Default)]
+struct Plan {
+    /// An earlier-ply repair played on the main line in place of its token.
+    assumed: Option<Assumption>,
+    /// The main line's ply (number) where no repair is assumed: its best repair at that ply
+    /// is not the best of all (an earlier one ties with it).
+    hold: Option<usize>,
+}
+
+/// A game replayed and worded under a plan.
+struct Pass {
+    replayed: ReplayedGame,
+    diagnostics: Vec<CheckDiagnostic>,
+    /// The ply left undecided by the lap budget: its span, number and the laps run.
+    undecided: Option<(Span, usize, u64)>,
+}
+
+/// Replays a game under `plan`, wording every ply.
+fn replay_worded(game: &Game, n: usize, opts: &CheckOptions, plan: Plan) -> Pass {
     let mut words = Words {
         n,
         opts,
+        hold: plan.hold,
         diagnostics: Vec::new(),
     };
     let (replayed, undecided) = match opts.lap_budget {
-        None => (replay_game(game, Some(&mut words)), None),
+        None => (
+            replay_game_assuming(game, Some(&mut words), plan.assumed),
+            None,
+        ),
         Some(laps) => {
             let mut budgeted = Budgeted {
                 words: &mut words,
@@ -88,7 +112,11 @@ pub(crate) fn check_game(game: &Game, n: usize, opts: &CheckOptions) -> GameChec
             // is kept either way: exact up to the ply pinned.
             let mut replayed = None;
             let outer = within_lap_budget(laps, || {
-                replayed = Some(replay_game(game, Some(&mut budgeted)));
+                replayed = Some(replay_game_assuming(
+                    game,
+                    Some(&mut budgeted),
+                    plan.assumed,
+                ));
             });
             let undecided = match (budgeted.undecided, outer) {
                 (Some(u), _) => Some(u),
@@ -103,28 +131,114 @@ pub(crate) fn check_game(game: &Game, n: usize, opts: &CheckOptions) -> GameChec
             (replayed, undecided)
         }
     };
-    let mut diagnostics = words.diagnostics;
-    if let Some((span, number, laps_run)) = undecided {
-        diagnostics.push(undecided_diagnostic(span, number, laps_run, n));
+    Pass {
+        replayed,
+        diagnostics: words.diagnostics,
+        undecided,
     }
-    match &replayed.opening {
-        Err(OpeningProblem::Rules(e)) => diagnostics.push(rules_diagnostic(e, n)),
+}
+
+/// Checks one game: replays it, wording every problem met.
+///
+/// With `--assume-fixes`, the first refused ply of the main line takes the best of all its
+/// repairs, those at earlier plies included, when it is unambiguous (the rule `bao check
+/// --fix` applies): an earlier-ply repair replays the game again with it assumed; when the
+/// repairs at the refused ply were clear but an earlier one ties with the best, the game is
+/// replayed again with no repair assumed there (the line stops, saying why).
+pub(crate) fn check_game(game: &Game, n: usize, opts: &CheckOptions) -> GameCheck {
+    let mut pass = replay_worded(game, n, opts, Plan::default());
+    if let Some((span, number, laps_run)) = pass.undecided {
+        pass.diagnostics
+            .push(undecided_diagnostic(span, number, laps_run, n));
+    }
+    match &pass.replayed.opening {
+        Err(OpeningProblem::Rules(e)) => pass.diagnostics.push(rules_diagnostic(e, n)),
         Err(OpeningProblem::Start {
             rules,
             error: StartError::Invalid { span, error },
-        }) => diagnostics.push(position_diagnostic(rules, *span, error, n)),
+        }) => pass
+            .diagnostics
+            .push(position_diagnostic(rules, *span, error, n)),
         Err(_) => {}
         Ok(o) => {
-            if undecided.is_none() {
-                crate::suggest_earlier::blame(game, &replayed, &mut diagnostics, opts);
+            let (start, directions) = (o.start, o.directions);
+            if pass.undecided.is_none() {
+                pass = blame_first_stop(game, n, opts, pass);
             }
-            convention_note(game, o.start, o.directions, &mut diagnostics);
+            convention_note(game, start, directions, &mut pass.diagnostics);
         }
     }
     GameCheck {
-        diagnostics,
-        replayed,
-        undecided: undecided.map(|(_, number, _)| number),
+        diagnostics: pass.diagnostics,
+        replayed: pass.replayed,
+        undecided: pass.undecided.map(|(_, number, _)| number),
+    }
+}
+
+/// Words the repairs at the plies before the main line's first refused ply
+/// ([`crate::suggest_earlier`]) and, with `--assume-fixes`, replays the game again when the
+/// best of all repairs there is not the one the line went on with.
+fn blame_first_stop(game: &Game, n: usize, opts: &CheckOptions, mut pass: Pass) -> Pass {
+    let laps = crate::suggest_earlier::search_laps(opts);
+    let Some(stop) = crate::suggest_earlier::first_stop(game, &pass.replayed, laps) else {
+        return pass;
+    };
+    if !opts.assume_fixes {
+        crate::suggest_earlier::blame(&pass.replayed, &stop, &mut pass.diagnostics, opts);
+        return pass;
+    }
+    let plies = &pass.replayed.main.plies;
+    let refused = &plies[stop.index];
+    let number = refused.number;
+    // The line went on with a repair at the refused ply.
+    let went_on = plies
+        .get(stop.index + 1)
+        .is_some_and(|p| p.assumes.is_some_and(|a| a.ply == number));
+    match unambiguous(&stop.ranked).map(|s| (s.mv, s.repair)) {
+        Some((mv, RepairKind::Earlier { ply, .. })) => {
+            // Worded on the first pass, where the refused ply is refused.
+            crate::suggest_earlier::blame(&pass.replayed, &stop, &mut pass.diagnostics, opts);
+            let Some(blamed) =
+                crate::suggest_earlier::take_blamed(&pass.replayed, &stop, &mut pass.diagnostics)
+            else {
+                return pass;
+            };
+            let plan = Plan {
+                assumed: Some(Assumption { ply, mv }),
+                hold: None,
+            };
+            let mut again = replay_worded(game, n, opts, plan);
+            if again.undecided.is_some() {
+                // The game with the repair runs out of the budget: the first pass stands.
+                pass.diagnostics.push(blamed);
+                return pass;
+            }
+            let at = blamed.span().map_or(usize::MAX, |s| s.start);
+            let i = again
+                .diagnostics
+                .iter()
+                .position(|d| d.span().is_some_and(|s| s.start > at))
+                .unwrap_or(again.diagnostics.len());
+            again.diagnostics.insert(i, blamed);
+            again
+        }
+        None if went_on => {
+            let plan = Plan {
+                assumed: None,
+                hold: Some(number),
+            };
+            let mut again = replay_worded(game, n, opts, plan);
+            if again.undecided.is_some() {
+                crate::suggest_earlier::blame(&pass.replayed, &stop, &mut pass.diagnostics, opts);
+                return pass;
+            }
+            crate::suggest_earlier::blame(&again.replayed, &stop, &mut again.diagnostics, opts);
+            again
+        }
+        _ => {
+            crate::suggest_earlier::blame(&pass.replayed, &stop, &mut pass.diagnostics, opts);
+            pass
+        }
     }
 }
 
@@ -294,6 +408,8 @@ struct Words<'a> {
     /// The game, counted from 1.
     n: usize,
     opts: &'a CheckOptions,
+    /// The main line's ply (number) where no repair is assumed ([`Plan::hold`]).
+    hold: Option<usize>,
     diagnostics: Vec<CheckDiagnostic>,
 }
 
@@ -324,10 +440,10 @@ impl Observer for Words<'_> {
                 None
             }
             Err(Problem::Refused { spec, refusal, end }) => {
-                let mut d = self.illegal(at, spec, refusal, *end);
+                let (mut d, ranked) = self.illegal(at, spec, refusal, *end);
                 let repair = self.repair(at, &d);
                 if self.opts.assume_fixes && repair.is_none() {
-                    crate::suggest::why_not_assumed(&mut d, at.swap_pending);
+                    crate::suggest::why_not_assumed(&mut d, &ranked, at.swap_pending);
                 }
                 if let ResolveError::Illegal(e) = refusal {
                     if matches!(e.reason, bao_core::IllegalReason::NamuaEmptyPit { .. }) {
@@ -355,7 +471,9 @@ impl Words<'_> {
     /// The repair to assume after an illegal move (`--assume-fixes`): the unambiguous best
     /// one, but not a second swap while one is pending.
     fn repair(&self, at: &InLine<'_>, d: &CheckDiagnostic) -> Option<Repair> {
-        if !self.opts.assume_fixes {
+        if !self.opts.assume_fixes
+            || (at.main && at.ply.assumes.is_none() && self.hold == Some(at.ply.number))
+        {
             return None;
         }
         let here = &at.ply.before;
@@ -410,7 +528,7 @@ impl Words<'_> {
         spec: &MoveSpec,
         err: &ResolveError,
         end_span: Option<Span>,
-    ) -> CheckDiagnostic {
+    ) -> (CheckDiagnostic, Vec<crate::suggest::Suggestion>) {
         let pos = &at.ply.before;
         let item = at.item;
         let ply = at.ply.number;
@@ -451,7 +569,7 @@ impl Words<'_> {
             .filter(|s| s.repair == RepairKind::Replace)
             .map(|s| s.mv.to_string());
         d.repair = best.cloned();
-        d.help(help.join("\n"))
+        (d.help(help.join("\n")), ranked)
     }
 
     /// The diagnostics of a played move's problems: false `**` and `#` claims, annotation
@@ -535,13 +653,24 @@ impl Words<'_> {
             if !on {
                 continue;
             }
-            let pick = |list: &[AnnotationItem]| {
+            // The lap channel of a never-ending move ends with its cycle.
+            let pick = |list: &[AnnotationItem], cycle: Option<NeverEnding>| {
                 let v: Vec<_> = list.iter().copied().filter(|i| i.kind == kind).collect();
-                items_text(&v)
+                let mut a = Annotation {
+                    items: v.into_iter().map(Spanned::bare).collect(),
+                    cycle: None,
+                };
+                if kind == ItemKind::LapEnd {
+                    a.cycle = cycle.map(Spanned::bare);
+                }
+                a.to_string()
             };
+            let written_cycle = a.value.cycle.as_ref().map(|c| c.value);
+            let written_text = pick(&written, written_cycle);
+            let actual_text = pick(items, played.trace.never_ending);
             let mut help = vec![
                 rule_sentence(code, rules, pos.to_move()),
-                format!("Written {}; {mv} gives {}.", pick(&written), pick(items)),
+                format!("Written {written_text}; {mv} gives {actual_text}."),
             ];
             if let Some(s) = alt {
                 help.push(capitalise(&s.sentence()));
@@ -550,9 +679,7 @@ impl Words<'_> {
                 code,
                 self.n,
                 format!(
-                    "the {what} written for {token} are not the move's: written {}, actual {}",
-                    pick(&written),
-                    pick(items)
+                    "the {what} written for {token} are not the move's: written {written_text}, actual {actual_text}"
                 ),
             )
             .primary(a.span, format!("{what} do not match"))

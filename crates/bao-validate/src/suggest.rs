@@ -4,7 +4,7 @@
 use bao_core::{Move, MoveSpec, MoveTrace, Pit, Position, Row, Sign, Stage};
 use bao_notation::Annotation;
 
-use bao_replay::{agrees_written, ItemList};
+use bao_replay::{annotation_agrees, ItemList};
 
 use crate::words::effect;
 
@@ -310,31 +310,69 @@ pub(crate) fn capitalise(s: &str) -> String {
     }
 }
 
-/// With `--assume-fixes`, a line that stops at a refused ply says why no repair was assumed
-/// there (a help line).
-pub(crate) fn why_not_assumed(d: &mut crate::diagnostic::CheckDiagnostic, swap_pending: bool) {
-    let why = match &d.repair {
+/// With `--assume-fixes`, a line that stops at a refused ply whose repairs are `ranked`
+/// says why no repair was assumed there (a help line).
+pub(crate) fn why_not_assumed(
+    d: &mut crate::diagnostic::CheckDiagnostic,
+    ranked: &[Suggestion],
+    swap_pending: bool,
+) {
+    let line = match &d.repair {
         Some(r) if matches!(r.repair, Repair::Swap { .. }) && swap_pending => {
-            "its best repair is a second swap while one is still pending".to_owned()
+            "--assume-fixes stops this line here: its best repair is a second swap while one \
+             is still pending."
+                .to_owned()
         }
-        Some(r) => format!("its best repair ({}) is not assumed", r.short()),
-        None if d.help.as_deref().is_some_and(|h| h.contains(" (or ")) => {
-            "the likeliest repairs are equally likely".to_owned()
-        }
-        None if d
-            .help
-            .as_deref()
-            .is_some_and(|h| h.contains(" ?") || h.contains(" seem") || h.contains(" look")) =>
-        {
-            "its likeliest repair is not likely enough to assume".to_owned()
-        }
-        None => "no legal move here is a likely reading of what is written".to_owned(),
+        Some(r) => format!(
+            "--assume-fixes stops this line here: its best repair ({}) is not assumed.",
+            r.short()
+        ),
+        None => assume_line(ranked),
     };
-    let line = format!("--assume-fixes stops this line here: {why}.");
     d.help = Some(match d.help.take() {
         Some(h) => format!("{h}\n{line}"),
         None => line,
     });
+}
+
+/// With `--assume-fixes`, what happens at a refused ply whose repairs are `ranked` (best
+/// first, earlier plies' included): the line goes on with the unambiguous best, or stops,
+/// saying why (no likely reading, the equally likely repairs listed, or the one likeliest
+/// not likely enough).
+pub(crate) fn assume_line(ranked: &[Suggestion]) -> String {
+    let Some(best) = ranked.first() else {
+        return "--assume-fixes stops this line here: no legal move here is a likely reading \
+                of what is written."
+            .to_owned();
+    };
+    if let Some(r) = unambiguous(ranked) {
+        return match r.repair {
+            Repair::Earlier { ply, .. } => format!(
+                "--assume-fixes assumes {} at ply {ply} and goes on from there.",
+                r.mv
+            ),
+            _ => format!("--assume-fixes assumes {} and goes on.", r.short()),
+        };
+    }
+    let tied: Vec<String> = ranked
+        .iter()
+        .filter(|s| s.cost == best.cost)
+        .take(6)
+        .map(Suggestion::short)
+        .collect();
+    if tied.len() > 1 {
+        format!(
+            "--assume-fixes stops this line here: the likeliest repairs are equally likely \
+             ({}).",
+            tied.join(", ")
+        )
+    } else {
+        format!(
+            "--assume-fixes stops this line here: its likeliest repair ({}) is not likely \
+             enough to assume.",
+            best.short()
+        )
+    }
 }
 
 /// Best first: cheapest, then replacements before swaps before insertions, then by move.
@@ -351,7 +389,7 @@ pub(crate) fn sort(list: &mut [Suggestion]) {
 #[must_use]
 pub fn annotation_matches(a: &Annotation, trace: &MoveTrace, next: &Position) -> bool {
     let actual = ItemList::of_move(trace, next);
-    agrees_written(&a.items, &actual).is_ok()
+    annotation_agrees(a, &actual, trace, next).is_ok()
 }
 
 /// The best suggestion if it stands out: cheap enough, and cheaper than the next.

@@ -23,7 +23,8 @@ use bao_replay::{legal_move, written_spec, Ply, Problem, ReplayedGame, Source};
 use crate::diagnostic::{CheckDiagnostic, Label};
 use crate::plies::{break_cost, rank_in_line, InLine};
 use crate::suggest::{
-    rank, repair_line, sort, unambiguous, Repair, Suggestion, EARLIER_LOOKAHEAD, LOOKAHEAD,
+    assume_line, rank, repair_line, sort, unambiguous, Repair, Suggestion, EARLIER_LOOKAHEAD,
+    LOOKAHEAD,
 };
 use crate::CheckOptions;
 
@@ -51,38 +52,60 @@ pub(crate) struct Stop {
     pub(crate) earlier: usize,
 }
 
+/// The lap budget of every never-ending decision of the search: [`SEARCH_LAPS`], or the
+/// check's own budget when it is smaller.
+pub(crate) fn search_laps(opts: &CheckOptions) -> u64 {
+    opts.lap_budget.map_or(SEARCH_LAPS, |b| b.min(SEARCH_LAPS))
+}
+
+/// The diagnostic of the refused ply of `stop` (the first one worded there, assuming
+/// nothing before).
+fn refused_diagnostic<'d>(
+    replayed: &ReplayedGame,
+    stop: &Stop,
+    diagnostics: &'d mut [CheckDiagnostic],
+) -> Option<&'d mut CheckDiagnostic> {
+    let ply = &replayed.main.plies[stop.index];
+    diagnostics
+        .iter_mut()
+        .find(|d| d.ply == Some(ply.number) && d.span() == Some(ply.span) && d.assumes.is_none())
+}
+
+/// Takes the diagnostic of the refused ply of `stop` out of `diagnostics`.
+pub(crate) fn take_blamed(
+    replayed: &ReplayedGame,
+    stop: &Stop,
+    diagnostics: &mut Vec<CheckDiagnostic>,
+) -> Option<CheckDiagnostic> {
+    let ply = &replayed.main.plies[stop.index];
+    let i = diagnostics.iter().position(|d| {
+        d.ply == Some(ply.number) && d.span() == Some(ply.span) && d.assumes.is_none()
+    })?;
+    Some(diagnostics.remove(i))
+}
+
 /// Words the repairs at earlier plies into the diagnostic of the first refused ply of the
 /// main line, when one of them ranks first: its repair line, its repair and a label on the
-/// earlier token.
+/// earlier token. With `--assume-fixes`, the help's last line says whether the line goes on
+/// with it ([`assume_line`]).
 pub(crate) fn blame(
-    game: &Game,
     replayed: &ReplayedGame,
+    stop: &Stop,
     diagnostics: &mut [CheckDiagnostic],
     opts: &CheckOptions,
 ) {
-    let laps = opts.lap_budget.map_or(SEARCH_LAPS, |b| b.min(SEARCH_LAPS));
-    let Some(stop) = first_stop(game, replayed, laps).filter(|s| s.earlier > 0) else {
+    if stop.earlier == 0 {
         return;
-    };
+    }
     let Some(best) = stop.ranked.first() else {
         return;
     };
     let Repair::Earlier { ply: at, .. } = best.repair else {
         return;
     };
-    let plies = &replayed.main.plies;
-    let ply = &plies[stop.index];
-    let Some(d) = diagnostics
-        .iter_mut()
-        .find(|d| d.ply == Some(ply.number) && d.span() == Some(ply.span) && d.assumes.is_none())
-    else {
+    let Some(d) = refused_diagnostic(replayed, stop, diagnostics) else {
         return;
     };
-    if opts.assume_fixes && (d.repair.is_some() || d.fix.is_some()) {
-        // The line went on with the repair at the refused ply assumed: it stays the one
-        // worded, as the diagnostics after it depend on it.
-        return;
-    }
     let later: Vec<Suggestion> = stop
         .ranked
         .iter()
@@ -93,30 +116,33 @@ pub(crate) fn blame(
     let old = later
         .first()
         .map(|s| repair_line(s, &later, unambiguous(&later).is_none()));
-    d.help = Some(match (d.help.take(), old) {
-        (Some(h), Some(old)) if h.contains(&old) => h.replacen(&old, &line, 1),
-        (Some(h), _) => format!("{h}\n{line}"),
-        (None, _) => line,
-    });
+    let mut help = d.help.take().unwrap_or_default();
+    if opts.assume_fixes {
+        // What the observer said of the line, before the earlier repairs were known.
+        for said in [
+            "\n--assume-fixes stops this line here",
+            "\n--assume-fixes assumes",
+        ] {
+            if let Some(i) = help.find(said) {
+                help.truncate(i);
+            }
+        }
+    }
+    help = match old {
+        Some(old) if help.contains(&old) => help.replacen(&old, &line, 1),
+        _ if help.is_empty() => line,
+        _ => format!("{help}\n{line}"),
+    };
+    if opts.assume_fixes {
+        help.push('\n');
+        help.push_str(&assume_line(&stop.ranked));
+    }
+    d.help = Some(help);
     d.repair = unambiguous(&stop.ranked).cloned();
     if d.repair.is_some() {
         d.fix = None;
     }
-    if opts.assume_fixes {
-        let why = if d.repair.is_some() {
-            "a repair at an earlier ply is not assumed (`bao check --fix` applies it)"
-        } else {
-            "the likeliest repairs are equally likely"
-        };
-        if let Some(h) = &mut d.help {
-            // The observer's reason, written before the earlier repairs were known.
-            if let Some(i) = h.find("\n--assume-fixes stops this line here") {
-                h.truncate(i);
-            }
-            h.push_str(&format!("\n--assume-fixes stops this line here: {why}."));
-        }
-    }
-    if let Some(earlier) = plies.iter().find(|p| p.number == at) {
+    if let Some(earlier) = replayed.main.plies.iter().find(|p| p.number == at) {
         d.labels.push(Label {
             span: earlier.span,
             text: format!("the slip seems to be here: {}", best.mv),
@@ -311,15 +337,25 @@ mod tests {
     }
 
     #[test]
-    fn assume_fixes_says_why_it_stops() {
-        let earlier = help_with_assume_fixes(&GAME.replacen("1. A7>*", "1. A7<*", 1));
+    fn assume_fixes_takes_an_earlier_repair_or_says_why_it_stops() {
+        let opts = CheckOptions {
+            assume_fixes: true,
+            ..CheckOptions::default()
+        };
+        let text = GAME.replacen("1. A7>*", "1. A7<*", 1);
+        let earlier = help_with_assume_fixes(&text);
         assert!(
-            earlier.ends_with(
-                "--assume-fixes stops this line here: a repair at an earlier ply is not assumed \
-                 (`bao check --fix` applies it)."
-            ),
+            earlier.ends_with("--assume-fixes assumes A7>* at ply 1 and goes on from there."),
             "{earlier}"
         );
+        // The one error: the game replays to its end with the repair assumed.
+        let checked = crate::check_full("t.bao", text.as_str().into(), &opts);
+        assert_eq!(checked.report.diagnostics.len(), 1);
+        let main = &checked.replayed[0].main;
+        assert_eq!(main.plies.len(), 15);
+        assert_eq!(main.plies[0].played().unwrap().mv.to_string(), "A7>*");
+        assert_eq!(main.plies[0].played().unwrap().source, Source::Assumed);
+        assert!(main.plies.iter().all(|p| p.played().is_some()));
         // A back-row pit in namua: no legal move is a likely reading.
         let none = help_with_assume_fixes("1. B3<* *\n");
         assert!(

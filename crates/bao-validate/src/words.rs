@@ -144,6 +144,14 @@ pub(crate) fn effect(mv: &Move, trace: &MoveTrace) -> String {
         let pits: Vec<String> = trace.captures.iter().map(|c| c.pit.to_string()).collect();
         format!("captures {}", join_and(&pits))
     };
+    if let Some(ne) = trace.never_ending {
+        s.push_str(&format!(
+            " and never ends (it repeats every {} lap{} from the end of lap {})",
+            ne.period,
+            if ne.period == 1 { "" } else { "s" },
+            ne.cycle_start_lap
+        ));
+    }
     if let Some(o) = trace.outcome {
         if o.winner == Some(trace.mover) {
             s.push_str(" and wins");

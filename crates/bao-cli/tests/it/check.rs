@@ -131,17 +131,99 @@ fn ply_repairs_in_json_and_assumed() {
             expect("swapped_plies.bao", "swap", "A5>"),
         ]
     );
-    // Each game with a swap or an insertion replays to its end on the assumption, with no
-    // other diagnostic (a repair at an earlier ply is not assumed).
-    for l in lines.iter().filter(|l| {
-        l["type"] == "file"
-            && !l["data"]["file"]
-                .as_str()
-                .is_some_and(|f| f.ends_with("house_mark.bao") || f.ends_with("legal_slip.bao"))
-    }) {
-        assert_eq!(l["data"]["plies"], 15, "{l}");
+    // Each game replays to its end on the assumption, with no other diagnostic: those with
+    // a swap or an insertion (15 plies), and those with a repair at an earlier ply (de
+    // Voogt's problem 3, 22 plies).
+    for l in lines.iter().filter(|l| l["type"] == "file") {
+        let earlier = l["data"]["file"]
+            .as_str()
+            .is_some_and(|f| f.ends_with("house_mark.bao") || f.ends_with("legal_slip.bao"));
+        assert_eq!(l["data"]["plies"], if earlier { 22 } else { 15 }, "{l}");
         assert_eq!(l["data"]["errors"], 1, "{l}");
     }
+}
+
+/// `2. A4L` written for `A4R` (issue 16, item 5): `--assume-fixes` takes the repair at ply 3
+/// and goes on to the end of the game; a second slip after it is worded assuming it.
+#[test]
+fn assume_fixes_takes_an_earlier_repair_and_goes_on() {
+    let file = "fixtures/invalid/repair/legal_slip.bao";
+    let plain = run(&["check", "--color", "never", file], "");
+    assert!(plain.contains("1 game, 4 plies: 1 error"), "{plain}");
+    let out = run(&["check", "--color", "never", "--assume-fixes", file], "");
+    assert!(out.starts_with("exit: 1"), "{out}");
+    assert!(
+        out.contains("--assume-fixes assumes A4> at ply 3 and goes on from there."),
+        "{out}"
+    );
+    assert!(out.contains("1 game, 22 plies: 1 error"), "{out}");
+    let two = run(
+        &[
+            "check",
+            "--color",
+            "never",
+            "--assume-fixes",
+            "fixtures/assume_fixes/two_slips.bao",
+        ],
+        "",
+    );
+    insta::assert_snapshot!(two);
+    assert!(two.contains("(assuming A4> at ply 3)"), "{two}");
+    assert!(two.contains("1 game, 22 plies: 2 errors"), "{two}");
+}
+
+/// Where `--assume-fixes` cannot go on it says why, listing the repairs that tie.
+#[test]
+fn assume_fixes_lists_the_repairs_that_tie() {
+    let out = run(
+        &[
+            "check",
+            "--color",
+            "never",
+            "--assume-fixes",
+            "fixtures/assume_fixes/tied_earlier_repairs.bao",
+        ],
+        "",
+    );
+    insta::assert_snapshot!(out);
+    assert!(
+        out.contains(
+            "--assume-fixes stops this line here: the likeliest repairs are equally likely \
+             (a6< at ply 8, a5< at ply 10)."
+        ),
+        "{out}"
+    );
+    assert!(out.contains("1 game, 14 plies: 1 error"), "{out}");
+}
+
+/// A never-ending move (issue 16, item 9) is annotated with its laps up to its cycle and
+/// the cycle item, not with every lap the engine ran; the output checks clean, is canonical,
+/// and a cycle changed by hand is reported.
+#[test]
+fn annotate_summarises_a_never_ending_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p3.bao");
+    std::fs::copy(
+        root().join("fixtures/diagrams/never_ending_draw.bao"),
+        &path,
+    )
+    .unwrap();
+    let p = path.to_str().unwrap();
+    let out = run(&["annotate", p], "");
+    assert!(out.starts_with("exit: 0"), "{out}");
+    assert!(out.contains("12. A3<* [B2:2 cycle:1+228] 1/2-1/2"), "{out}");
+    assert!(run(&["annotate", "--write", p], "").starts_with("exit: 0"));
+    assert!(run(&["check", p], "").starts_with("exit: 0"));
+    assert!(run(&["fmt", "--check", p], "").starts_with("exit: 0"));
+    let written = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, written.replace("cycle:1+228", "cycle:1+229")).unwrap();
+    let wrong = run(&["check", "--color", "never", p], "");
+    assert!(wrong.starts_with("exit: 1"), "{wrong}");
+    assert!(wrong.contains("bao::annotation::lap_mismatch"), "{wrong}");
+    assert!(
+        wrong.contains("Written [B2:2 cycle:1+229]; A3<* gives [B2:2 cycle:1+228]."),
+        "{wrong}"
+    );
 }
 
 #[test]

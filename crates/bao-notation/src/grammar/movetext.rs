@@ -2,10 +2,12 @@
 
 use super::fast::Run;
 use super::{shown, Parser};
+use bao_core::NeverEnding;
+
 use crate::ast::{sp, GameResult, MoveNumber, MoveToken, Nag};
 use crate::error::{SyntaxCode, SyntaxError};
 use crate::lexical::{
-    annotation_item, fast_annotation_item, glyph_word, is_delim, is_tag_start, is_ws,
+    annotation_item, cycle_item, fast_annotation_item, glyph_word, is_delim, is_tag_start, is_ws,
     looks_like_move, move_number, move_word, nag_number, word_end,
 };
 use crate::span::{Span, Spanned};
@@ -154,7 +156,7 @@ impl<'s> Parser<'s> {
         if is_tag_start(&self.bytes[..self.end], start) {
             return Step::End;
         }
-        let ann_span = self.annotation();
+        let (ann_span, cycle) = self.annotation();
         run.last_end = ann_span.end;
         if run.discard > 0 {
             return Step::Next;
@@ -162,7 +164,7 @@ impl<'s> Parser<'s> {
         match stack.last_mut() {
             Some(top) if top.last == (Last::Move { annotated: false }) => {
                 top.last = Last::Move { annotated: true };
-                v.annotation(&self.scratch.items, ann_span);
+                v.annotation(&self.scratch.items, cycle, ann_span);
             }
             _ => self.err_help(
                 SyntaxCode::AnnotationWithoutMove,
@@ -561,13 +563,15 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// Reads an annotation at `pos` into the scratch list of items; returns its span.
-    fn annotation(&mut self) -> Span {
+    /// Reads an annotation at `pos` into the scratch list of items; returns its span and
+    /// its cycle item (`cycle:L+P`, which must come last).
+    fn annotation(&mut self) -> (Span, Option<Spanned<NeverEnding>>) {
         let start = self.pos;
         let text: &'s [u8] = &self.bytes[..self.end];
         let mut at = start + 1;
         let mut items = std::mem::take(&mut self.scratch.items);
         items.clear();
+        let mut cycle: Option<Spanned<NeverEnding>> = None;
         loop {
             while at < text.len() && is_ws(text[at]) {
                 at += 1;
@@ -594,26 +598,46 @@ impl<'s> Parser<'s> {
             at = word_end(text, ws);
             let item =
                 fast_annotation_item(&text[ws..at]).or_else(|| annotation_item(&self.src[ws..at]));
+            if cycle.is_some() {
+                // Nothing follows the cycle: the move never ends.
+                self.pos = at;
+                self.err_help(
+                    SyntaxCode::BadAnnotation,
+                    Span::new(ws, at),
+                    format!(
+                        "`{}` follows the cycle item of a never-ending move",
+                        shown(&self.src[ws..at])
+                    ),
+                    "after the cycle",
+                    "the cycle item `cycle:L+P` ends the annotation: the lap ends up to lap L \
+                     come before it",
+                );
+                continue;
+            }
             match item {
                 Some(item) => items.push(sp(item, ws, at)),
-                None => {
-                    self.pos = at;
-                    self.err_help(
-                        SyntaxCode::BadAnnotation,
-                        Span::new(ws, at),
-                        format!(
-                            "cannot read `{}` in a lap/capture annotation",
-                            shown(&self.src[ws..at])
-                        ),
-                        "not a capture or lap end",
-                        "items are captures like xa5 or xa5:3 and lap ends like A6 or A6:4",
-                    );
-                }
+                None => match cycle_item(&self.src[ws..at]) {
+                    Some(c) => cycle = Some(sp(c, ws, at)),
+                    None => {
+                        self.pos = at;
+                        self.err_help(
+                            SyntaxCode::BadAnnotation,
+                            Span::new(ws, at),
+                            format!(
+                                "cannot read `{}` in a lap/capture annotation",
+                                shown(&self.src[ws..at])
+                            ),
+                            "not a capture or lap end",
+                            "items are captures like xa5 or xa5:3 and lap ends like A6 or A6:4 \
+                             (a move that never ends: its cycle last, like cycle:1+228)",
+                        );
+                    }
+                },
             }
         }
         self.pos = at;
         self.scratch.items = items;
-        Span::new(start, at)
+        (Span::new(start, at), cycle)
     }
 }
 

@@ -45,7 +45,20 @@ fn annotation() -> impl Strategy<Value = Annotation> {
         }),
         0..5,
     )
-    .prop_map(|items| Annotation { items })
+    .prop_flat_map(|items| {
+        // A never-ending move's cycle item, now and then.
+        prop::option::weighted(0.2, (1..=u64::MAX, 1..=u64::MAX)).prop_map(move |cycle| {
+            Annotation {
+                items: items.clone(),
+                cycle: cycle.map(|(cycle_start_lap, period)| {
+                    Spanned::bare(bao_core::NeverEnding {
+                        cycle_start_lap,
+                        period,
+                    })
+                }),
+            }
+        })
+    })
 }
 
 fn move_item() -> impl Strategy<Value = MoveItem> {

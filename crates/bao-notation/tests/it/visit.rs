@@ -95,11 +95,19 @@ impl Visitor for Rebuild {
         m.nags.push(nag);
     }
 
-    fn annotation(&mut self, items: &[Spanned<AnnotationItem>], span: Span) {
+    fn annotation(
+        &mut self,
+        items: &[Spanned<AnnotationItem>],
+        cycle: Option<Spanned<bao_core::NeverEnding>>,
+        span: Span,
+    ) {
         let (m, _) = self.last_move();
         assert!(m.annotation.is_none(), "a second annotation for one move");
         let items = items.to_vec();
-        m.annotation = Some(Spanned::new(bao_notation::Annotation { items }, span));
+        m.annotation = Some(Spanned::new(
+            bao_notation::Annotation { items, cycle },
+            span,
+        ));
     }
 
     fn begin_variation(&mut self, _open: usize) {

@@ -5,6 +5,8 @@ use std::sync::Arc;
 
 use bao_validate::{check_full, CheckOptions, Checked};
 
+/// A never-ending move's annotation: its cycle item, written by annotate, checked.
+mod cycle;
 /// The replay's fast path: the deferred end test (E2).
 mod fast_path;
 /// One fixture per validator code (`fixtures/invalid/{illegal,annotation,record,budget}/`), with
