@@ -5,12 +5,18 @@
 //! for the first time).
 //!
 //! `cargo run --release -p bao-core --example random_legal -- [PRESET] [GAMES] [play|fast]
-//! [name=value ...]`
+//! [count] [name=value ...]`
 //!
 //! `play` (the default) plays the chosen move with [`Position::play`] (checked, traced, with
 //! the end test); `fast` with [`Position::play_fast`] (what a search that trusts its own list
 //! would use).
+//!
+//! `count` reads no clock at all and prints only the games, the plies and a checksum of the
+//! moves played: the form to run under `valgrind --tool=cachegrind` (or callgrind), whose
+//! instruction counts do not depend on the machine's load; the checksum shows that two
+//! builds played the same games.
 
+use std::hash::{Hash, Hasher};
 use std::time::{Duration, Instant};
 
 use bao_core::{Position, RuleSet};
@@ -31,6 +37,51 @@ fn thread_cpu() -> Duration {
 /// A ply slower than this is counted apart.
 const SLOW: Duration = Duration::from_millis(1);
 
+/// Plays `games` games without reading any clock; returns the plies and a checksum of the
+/// moves played (FNV-1a over their fields: no text is made, so no allocation is counted).
+fn count_games(rules: RuleSet, games: u64, fast: bool, rng: &mut Rng) -> (u64, u64) {
+    let (mut plies, mut checksum) = (0u64, 0xcbf2_9ce4_8422_2325u64);
+    for _ in 0..games {
+        let mut pos = Position::start(rules);
+        loop {
+            let moves = pos.legal_moves();
+            let Some(&mv) = moves.get(rng.below(moves.len().max(1))) else {
+                break;
+            };
+            let mut h = Fnv(checksum);
+            mv.hash(&mut h);
+            checksum = h.finish();
+            pos = if fast {
+                pos.play_fast(&mv)
+            } else {
+                match pos.play(&mv) {
+                    Ok((next, _)) => next,
+                    Err(e) => {
+                        eprintln!("a move of legal_moves was refused: {mv}: {e}");
+                        std::process::exit(1);
+                    }
+                }
+            };
+            plies += 1;
+        }
+    }
+    (plies, checksum)
+}
+
+/// FNV-1a, for the checksum of the moves played.
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let preset = args.first().map_or("kiswahili", String::as_str);
@@ -40,7 +91,12 @@ fn main() {
         std::process::exit(2);
     };
     let fast = args.iter().skip(2).any(|a| a == "fast");
-    for opt in args.iter().skip(2).filter(|a| *a != "fast" && *a != "play") {
+    let count = args.iter().skip(2).any(|a| a == "count");
+    for opt in args
+        .iter()
+        .skip(2)
+        .filter(|a| !["fast", "play", "count"].contains(&a.as_str()))
+    {
         let (name, value) = opt.split_once('=').unwrap_or((opt, ""));
         if let Err(e) = rules.set_option(name, value) {
             eprintln!("{opt}: {e}");
@@ -48,6 +104,11 @@ fn main() {
         }
     }
     let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
+    if count {
+        let (plies, checksum) = count_games(rules, games, fast, &mut rng);
+        println!("{preset}: {games} games, {plies} plies, checksum {checksum:016x}");
+        return;
+    }
     let (mut plies, mut slow, mut slow_time) = (0u64, 0u64, Duration::ZERO);
     let mut slowest = Duration::ZERO;
     let (start, cpu_start) = (Instant::now(), thread_cpu());

@@ -919,8 +919,8 @@ impl<'t, T: Tracer> Runner<'t, T> {
     /// exactly one frame period when the cycle has already begun, the usual case), and
     /// Brent's tortoise (for a cycle that begins later). With the last 64 frames kept, an
     /// anchor hit also gives the cycle's first lap without running the period again.
-    fn run_detecting_fast(&mut self, tortoise: LapState, mut power: u64, mut lam: u64) -> Finish {
-        const KEEP: usize = 64;
+    fn run_detecting_fast(&mut self, tortoise: LapState, mut power: u64, lam: u64) -> Finish {
+        const KEEP: usize = relay::KEEP;
         let guard =
             self.mv.is_takasa() && self.pos_at_start.rules.front_row_guard == FrontRowGuard::Strict;
         let mut relay = Relay::new(u128::from_le_bytes(self.me), self.cur, self.dir, guard);
@@ -933,22 +933,32 @@ impl<'t, T: Tracer> Runner<'t, T> {
             self.dir,
         );
         let mut t_cur = usize::from(tortoise.cur);
+        // Laps are counted in the relay from here (`relay.laps`, the laps since the anchor);
+        // Brent's `lam` is `relay.laps - lam_from`, and it reaches `power` at `power_at`.
+        let mut lam_from = 0u64.wrapping_sub(lam);
+        let mut power_at = power - lam;
         let mut recent = [0u128; KEEP];
-        let mut since_anchor: u64 = 0;
         let mut points = Vec::new();
         let allowed = self.limit.saturating_sub(self.lap);
+        let memo = self.memo;
         let (frame_period, from_cur, by_anchor) = loop {
-            if let Some(stop) = relay.lap() {
+            // Laps run in the relay's hot loop until one needs a look: a distinguished frame,
+            // the anchor or the tortoise met again, Brent's power or the budget reached.
+            // The hot loop compares low halves only (copies, held in registers); a frame
+            // that passes is looked at in full below, and one that does not is no match.
+            let (anchor_lo, t_lo) = (anchor as u64, t_q as u64);
+            let pause = relay.run_until(power_at.min(allowed), &mut recent, move |q| {
+                q as u64 == anchor_lo || q as u64 == t_lo || (memo && relay::distinguished(q))
+            });
+            if let relay::Pause::Stop(stop) = pause {
                 return self.leave_relay(&relay, stop).into();
             }
             if relay.laps >= allowed {
                 self.leave_relay(&relay, Stop::Done);
                 return self.give_up();
             }
-            lam += 1;
-            since_anchor += 1;
-            recent[(since_anchor % KEEP as u64) as usize] = relay.q;
-            if self.memo && relay::distinguished(relay.q) {
+            let since_anchor = relay.laps;
+            if memo && relay::distinguished(relay.q) {
                 let lap = anchor_lap + since_anchor;
                 if let Some(known) = relay::recall(relay.q, guard, lap - 1) {
                     return self.decide_known(&relay, known, lap);
@@ -961,13 +971,14 @@ impl<'t, T: Tracer> Runner<'t, T> {
                 break (since_anchor, anchor_cur, true);
             }
             if others_equal && relay.q == t_q {
-                break (lam, t_cur, false);
+                break (since_anchor.wrapping_sub(lam_from), t_cur, false);
             }
-            if lam == power {
+            if since_anchor == power_at {
                 (t_q, t_cur) = (relay.q, relay.cur);
                 others_equal = true;
                 power *= 2;
-                lam = 0;
+                lam_from = since_anchor;
+                power_at = since_anchor + power;
             }
         };
         // How far the frame has turned over one frame period: taken here, before the guard's
@@ -1170,6 +1181,27 @@ pub(crate) fn execute_quick_into(pos: &Position, mv: Move, out: &mut Outcome) {
     let mut runner = Runner::new(pos, mv, &mut untraced);
     runner.quick = true;
     runner.run_into(out);
+}
+
+/// How `mv` from `pos` ends, run untraced, and whether it stopped in the functional nyumba
+/// where a safari was possible: all that a legality test reads of a run, without writing out
+/// the position after it or, for a never-ending move, finding the first lap of its cycle
+/// (its `cycle_start_lap` is then 0 when the period alone was found).
+pub(crate) fn finish_of(pos: &Position, mv: Move) -> (Finish, bool) {
+    let mut untraced = ();
+    let mut runner = Runner::new(pos, mv, &mut untraced);
+    let finish = runner.run_inner();
+    (finish, runner.stopped_at_house)
+}
+
+/// How `mv` from `pos` ends, as [`finish_of`], when it ends by the lap where never-ending
+/// detection would begin; [`Finish::Undecided`] if it is still going then (as
+/// [`execute_quick_into`]).
+pub(crate) fn quick_finish_of(pos: &Position, mv: Move) -> Finish {
+    let mut untraced = ();
+    let mut runner = Runner::new(pos, mv, &mut untraced);
+    runner.quick = true;
+    runner.run_inner()
 }
 
 /// Runs `mv` from `pos` with a tracer; never-ending moves get their exact cycle start.

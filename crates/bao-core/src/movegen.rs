@@ -1,11 +1,13 @@
 //! Move generation: candidate moves as bit sets ([`MoveSet`]), the legal moves of a
 //! position, and random choice among them for playouts.
 
-use crate::engine::{execute_quick_into, Finish, Outcome as Run};
+use crate::engine::{execute_quick_into, finish_of, quick_finish_of, Finish, Outcome as Run};
 use crate::pitset::PitSet;
 use crate::position::{House, Position, HOUSE_THRESHOLD};
 use crate::rules::Takasia;
-use crate::types::{Direction, Move, MoveKind, Pit, Side, Sign, Stage, HOUSE_RING, RING, ROW_PITS};
+use crate::types::{
+    Direction, Move, MoveKind, Pit, Row, Side, Sign, Stage, HOUSE_RING, RING, ROW_PITS,
+};
 
 /// The fewest seeds a mtaji move may start from (G6, M2, M4): a pit of one seed is not sown.
 pub(crate) const MTAJI_MIN_SEEDS: u8 = 2;
@@ -158,6 +160,53 @@ impl MoveSet {
     pub(crate) fn moves(&self) -> Vec<Move> {
         self.iter().collect()
     }
+
+    /// The place of bit `bit`'s move in [`Move`]'s order (pit: row, then number; then sign;
+    /// then kind), as a number below 64: within a set the pit, the sign and (for namua
+    /// captures) the safari flag tell moves apart, and the key orders them as `Move` does.
+    #[inline]
+    fn order_key(&self, bit: u32) -> u32 {
+        let (ring, sign, safari) = match self.kind {
+            Kind::NamuaCapture => (bit / 4, (bit / 2) & 1, bit & 1),
+            Kind::Takasa => (bit / 2, bit & 1, 0),
+            // Bit 1 is anticlockwise: `<` from the front row, `>` from the back (G5).
+            Kind::MtajiCapture => (bit / 2, (bit & 1) ^ u32::from(bit < 16), 0),
+        };
+        let (row, index) = if ring < 8 { (0, ring) } else { (1, 15 - ring) };
+        row << 5 | index << 2 | sign << 1 | safari
+    }
+
+    /// The move whose [`MoveSet::order_key`] is `key`.
+    #[inline]
+    fn move_of_key(&self, key: u32) -> Move {
+        let row = if key >> 5 == 0 { Row::Front } else { Row::Back };
+        let ring = match row {
+            Row::Front => (key >> 2) & 7,
+            Row::Back => 15 - ((key >> 2) & 7),
+        };
+        let sign = bit_sign(key >> 1);
+        let kind = match self.kind {
+            Kind::Takasa => MoveKind::Takasa,
+            Kind::NamuaCapture if key & 1 == 1 => MoveKind::Safari,
+            Kind::NamuaCapture | Kind::MtajiCapture => MoveKind::Capture,
+        };
+        Move::new(Pit::from_ring(self.side, ring as usize), sign, kind)
+    }
+
+    /// The moves, sorted ([`Move`]'s order), in a vector of exactly their number: each bit
+    /// is mapped to its move's place in that order, so nothing is compared or moved about.
+    pub(crate) fn sorted_moves(&self) -> Vec<Move> {
+        let keys = self
+            .bit_iter()
+            .fold(0u64, |keys, b| keys | 1 << self.order_key(b));
+        let mut out = Vec::with_capacity(keys.count_ones() as usize);
+        let mut k = keys;
+        while k != 0 {
+            out.push(self.move_of_key(k.trailing_zeros()));
+            k &= k - 1;
+        }
+        out
+    }
 }
 
 /// The legal moves of a position.
@@ -175,15 +224,20 @@ pub(crate) struct Analysis {
 /// nowhere (`()`) for the move lists, a vector for [`Position::successors`]. A type
 /// parameter rather than an optional field, so the move lists compile without it.
 trait Keep {
+    /// Whether the runs are kept: without, a candidate is only tested for legality, by how
+    /// its run ends ([`finish_of`]), and no run is written out.
+    const RUNS: bool;
     fn keep(&mut self, mv: Move, run: Run);
 }
 
 impl Keep for () {
+    const RUNS: bool = false;
     #[inline(always)]
     fn keep(&mut self, _: Move, _: Run) {}
 }
 
 impl Keep for Vec<(Move, Run)> {
+    const RUNS: bool = true;
     fn keep(&mut self, mv: Move, run: Run) {
         self.push((mv, run));
     }
@@ -195,7 +249,11 @@ impl Keep for Vec<(Move, Run)> {
 struct Chosen {
     mv: Option<Move>,
     /// The run of `mv`; with `mv` unset, that of the last candidate tried, or a placeholder.
+    /// Left as the placeholder without `runs`.
     run: Run,
+    /// Whether the run is wanted (a playout plays it); without, a candidate is only tested
+    /// for legality, by how its run ends, and no run is written out.
+    runs: bool,
 }
 
 impl Chosen {
@@ -203,6 +261,15 @@ impl Chosen {
         Self {
             mv: None,
             run: Run::UNPLAYED,
+            runs: true,
+        }
+    }
+
+    /// For a caller that wants to know only whether some move is legal.
+    fn legality_only() -> Self {
+        Self {
+            runs: false,
+            ..Self::new()
         }
     }
 }
@@ -236,6 +303,11 @@ impl Analysis {
 
     pub(crate) fn moves(&self) -> Vec<Move> {
         self.legal().moves()
+    }
+
+    /// The legal moves, sorted.
+    pub(crate) fn sorted_moves(&self) -> Vec<Move> {
+        self.legal().sorted_moves()
     }
 
     pub(crate) fn captures(&self) -> Vec<Move> {
@@ -302,9 +374,7 @@ impl Position {
         if self.ended.is_some() || self.front_row_outcome().is_some() {
             return Vec::new();
         }
-        let mut moves = self.analyse(None).moves();
-        moves.sort_unstable();
-        moves
+        self.analyse(None).sorted_moves()
     }
 
     /// Every legal move with the position after it, sorted by move: the same as
@@ -345,7 +415,10 @@ impl Position {
     /// Whether the side to move has a legal move (the end test of E2), stopping at the
     /// first legal candidate instead of running them all.
     pub(crate) fn has_legal_move(&self) -> bool {
-        !self.analyse(Some(&mut |_| 0)).is_empty()
+        let mut a = Analysis::new(self);
+        a.chosen.runs = false;
+        self.analyse_into(Some(&mut |_| 0), &mut a, &mut ());
+        !a.is_empty()
     }
 
     /// A legal move chosen at random, with the position after it; `None` when the game is
@@ -415,12 +488,12 @@ impl Position {
     /// rarely pays for a cycle of millions of laps when another move will do. The move
     /// chosen is legal all the same.
     /// Without `pick`, each legal candidate is handed to `kept` with its run.
-    fn select(
+    fn select<K: Keep>(
         &self,
         mut cands: MoveSet,
         pick: &mut Picker<'_>,
         chosen: &mut Chosen,
-        kept: &mut impl Keep,
+        kept: &mut K,
     ) -> MoveSet {
         let mut out = MoveSet { bits: 0, ..cands };
         match pick {
@@ -431,12 +504,17 @@ impl Position {
                     let b = cands.nth_bit(rng(n).min(n - 1));
                     cands.bits &= !(1 << b);
                     let mv = cands.move_at(b);
-                    execute_quick_into(self, mv, &mut chosen.run);
-                    if chosen.run.finish == Finish::Undecided {
+                    let finish = if chosen.runs {
+                        execute_quick_into(self, mv, &mut chosen.run);
+                        chosen.run.finish
+                    } else {
+                        quick_finish_of(self, mv)
+                    };
+                    if finish == Finish::Undecided {
                         set_aside.bits |= 1 << b;
                         continue;
                     }
-                    if !self.run_is_illegal(&chosen.run) {
+                    if !self.finish_is_illegal(finish) {
                         out.bits |= 1 << b;
                         chosen.mv = Some(mv);
                         return out;
@@ -444,8 +522,13 @@ impl Position {
                 }
                 for b in set_aside.bit_iter() {
                     let mv = set_aside.move_at(b);
-                    chosen.run = self.simulate(mv);
-                    if !self.run_is_illegal(&chosen.run) {
+                    let finish = if chosen.runs {
+                        chosen.run = self.simulate(mv);
+                        chosen.run.finish
+                    } else {
+                        finish_of(self, mv).0
+                    };
+                    if !self.finish_is_illegal(finish) {
                         out.bits |= 1 << b;
                         chosen.mv = Some(mv);
                         return out;
@@ -456,10 +539,14 @@ impl Position {
             None => {
                 for b in cands.bit_iter() {
                     let mv = cands.move_at(b);
-                    let run = self.simulate(mv);
-                    if !self.run_is_illegal(&run) {
+                    if K::RUNS {
+                        let run = self.simulate(mv);
+                        if !self.run_is_illegal(&run) {
+                            out.bits |= 1 << b;
+                            kept.keep(mv, run);
+                        }
+                    } else if !self.finish_is_illegal(finish_of(self, mv).0) {
                         out.bits |= 1 << b;
-                        kept.keep(mv, run);
                     }
                 }
                 out
@@ -476,7 +563,12 @@ impl Position {
         // The random selection with a fixed choice: the first candidate in order that is
         // legal, those needing a cycle decision last.
         !self
-            .select(*cands, &mut Some(&mut |_| 0), &mut Chosen::new(), &mut ())
+            .select(
+                *cands,
+                &mut Some(&mut |_| 0),
+                &mut Chosen::legality_only(),
+                &mut (),
+            )
             .is_empty()
     }
 
@@ -496,7 +588,7 @@ impl Position {
         }
     }
 
-    fn analyse_namua(&self, pick: &mut Picker<'_>, a: &mut Analysis, kept: &mut impl Keep) {
+    fn analyse_namua<K: Keep>(&self, pick: &mut Picker<'_>, a: &mut Analysis, kept: &mut K) {
         let side = self.to_move;
         let cands = self.namua_capture_candidates();
         if pick.is_some() {
@@ -520,13 +612,24 @@ impl Position {
             // house, where the safari is a second move).
             for b in cands.bit_iter() {
                 let mv = cands.move_at(b);
+                let safari = mv.with_kind(MoveKind::Safari);
+                if !K::RUNS {
+                    let (finish, stopped_at_house) = finish_of(self, mv);
+                    if self.finish_is_illegal(finish) {
+                        continue;
+                    }
+                    a.captures.insert(&mv);
+                    if stopped_at_house && !self.finish_is_illegal(finish_of(self, safari).0) {
+                        a.captures.insert(&safari);
+                    }
+                    continue;
+                }
                 let run = self.simulate(mv);
                 if self.run_is_illegal(&run) {
                     continue;
                 }
                 a.captures.insert(&mv);
                 if run.stopped_at_house {
-                    let safari = mv.with_kind(MoveKind::Safari);
                     let srun = self.simulate(safari);
                     if !self.run_is_illegal(&srun) {
                         a.captures.insert(&safari);
@@ -755,6 +858,36 @@ mod tests {
             }
         }
         out
+    }
+
+    /// Moves listed in key order come out as sorting them would put them, for every kind
+    /// and side and many sets of bits.
+    #[test]
+    fn sorted_moves_are_the_moves_sorted() {
+        let mut bits = bao_testkit::Lcg::new(7);
+        for kind in [Kind::NamuaCapture, Kind::MtajiCapture, Kind::Takasa] {
+            for side in Side::ALL {
+                for i in 0..4000u32 {
+                    // Single bits, then random sets, sparse and dense.
+                    let r = (bits.next_u64() >> 32) as u32;
+                    let b = match i {
+                        0..32 => 1 << i,
+                        _ if i % 2 == 0 => r & (bits.next_u64() >> 32) as u32,
+                        _ => r,
+                    };
+                    let set = MoveSet {
+                        bits: b,
+                        kind,
+                        side,
+                    };
+                    let mut want = set.moves();
+                    want.sort_unstable();
+                    let got = set.sorted_moves();
+                    assert_eq!(got, want, "{kind:?} {side:?} {b:#x}");
+                    assert_eq!(got.capacity(), got.len());
+                }
+            }
+        }
     }
 
     #[test]

@@ -27,7 +27,12 @@ impl Position {
 
     /// A run that makes its move illegal (G10, or G11 under the `illegal` policy).
     pub(crate) fn run_is_illegal(&self, run: &Run) -> bool {
-        match run.finish {
+        self.finish_is_illegal(run.finish)
+    }
+
+    /// An end of a run that makes its move illegal ([`Position::run_is_illegal`]).
+    pub(crate) fn finish_is_illegal(&self, finish: Finish) -> bool {
+        match finish {
             Finish::FrontRowEmptied => true,
             Finish::NeverEnding(_) => self.endless_is_illegal(),
             _ => false,

@@ -125,19 +125,100 @@ impl Relay {
             self.q = q;
             return Some(Stop::FrontRowEmptied);
         }
-        // Seeds go to frame pits 1, 2, ...: n / 16 to every pit, one more to pits 1..=n%16;
-        // no byte carries (counts stay below 65), so the halves are added apart.
-        let k = n % RING;
-        let t = SOW0[k];
-        let full = (n / RING) as u64 * ONES_64;
-        let lo = (q as u64) + (t as u64) + full;
-        let hi = ((q >> 64) as u64) + ((t >> 64) as u64) + full;
-        self.q = (u128::from(hi) << 64 | u128::from(lo)).rotate_right(8 * k as u32);
-        self.cur = (self.cur + k * self.dir.step()) % RING;
+        self.q = sow_frame(q, n);
+        self.cur = (self.cur + (n % RING) * self.dir.step()) % RING;
         self.laps += 1;
         self.sown += n as u64;
         None
     }
+
+    /// Plays laps as [`Relay::lap`] does until the move ends, `laps` reaches `until`, or a
+    /// lap leaves a frame `mark` picks; each frame left is also written to
+    /// `recent[laps % KEEP]`. The hot loop of never-ending detection: the relay is held in
+    /// locals, the pit where the last lap ended is worked out only where the front-row
+    /// guard's pattern shows, and one comparison a lap stands for the lap limits.
+    #[inline(always)]
+    pub(crate) fn run_until(
+        &mut self,
+        until: u64,
+        recent: &mut [u128; KEEP],
+        mark: impl Fn(u128) -> bool,
+    ) -> Pause {
+        let (mut q, mut laps, mut sown) = (self.q, self.laps, self.sown);
+        let mut pattern_seen = self.pattern_seen;
+        let (cur0, step, guard, guard_pit) =
+            (self.cur, self.dir.step(), self.guard, self.guard_pit());
+        // The pits turned since the start (mod 16): the pit where the last lap ended.
+        let mut turned = 0usize;
+        let cur_at = |turned: usize| (cur0 + (turned % RING) * step) % RING;
+        let pause = loop {
+            let n = (q & 0xff) as usize;
+            if n == 1 {
+                break Pause::Stop(Stop::Done);
+            }
+            // Byte 0 held `n`: lifting it clears the byte.
+            let lifted = q & !0xff;
+            // The guard's pattern: frame pits 9..16 empty.
+            if ((q >> 64) as u64) < 0x100 {
+                pattern_seen = true;
+                if guard && cur_at(turned) == guard_pit {
+                    q = lifted;
+                    break Pause::Stop(Stop::FrontRowEmptied);
+                }
+            }
+            q = sow_frame(lifted, n);
+            turned = turned.wrapping_add(n);
+            laps += 1;
+            sown += n as u64;
+            recent[(laps % KEEP as u64) as usize] = q;
+            if laps >= until {
+                break Pause::Reached;
+            }
+            if mark(q) {
+                break Pause::Marked;
+            }
+        };
+        self.q = q;
+        self.laps = laps;
+        self.sown = sown;
+        self.pattern_seen = pattern_seen;
+        self.cur = cur_at(turned);
+        pause
+    }
+}
+
+/// How many frames [`Relay::run_until`] keeps (the last ones left).
+pub(crate) const KEEP: usize = 64;
+
+/// Why [`Relay::run_until`] paused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Pause {
+    /// The move ended.
+    Stop(Stop),
+    /// The lap count reached the one asked for.
+    Reached,
+    /// The frame just left is one the caller picked.
+    Marked,
+}
+
+/// A lap's sowing in the frame: `n` seeds (already lifted from frame pit 0) sown into frame
+/// pits 1, 2, ...: `n / 16` to every pit, one more to pits `1..=n % 16`; then the frame is
+/// turned so that the pit where the lap ended is pit 0. No byte carries (counts stay below
+/// 65), so the two halves are added apart.
+#[inline(always)]
+fn sow_frame(lifted: u128, n: usize) -> u128 {
+    let k = n % RING;
+    let t = SOW0[k];
+    let full = (n / RING) as u64 * ONES_64;
+    let lo = (lifted as u64) + (t as u64) + full;
+    let hi = ((lifted >> 64) as u64) + ((t >> 64) as u64) + full;
+    // Turned by k bytes: by whole halves first (k >= 8), then by s = 8 * (k % 8) bits
+    // within them (`(x << 1) << (63 - s)` is `x << (64 - s)`, and 0 for s = 0).
+    let (lo, hi) = if k >= 8 { (hi, lo) } else { (lo, hi) };
+    let s = 8 * (k % 8) as u32;
+    let lo2 = lo >> s | (hi << 1) << (63 - s);
+    let hi2 = hi >> s | (lo << 1) << (63 - s);
+    u128::from(hi2) << 64 | u128::from(lo2)
 }
 
 /// The relay's period from its frame's period `frame_period` and the turn `turn` (in pits)

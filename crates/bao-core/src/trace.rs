@@ -66,10 +66,11 @@ impl MoveTrace {
             mover,
             stage,
             placement: None,
-            // Sized for the usual move at once (one allocation each instead of a chain of
-            // reallocations as laps are pushed).
+            // Sized for the usual move at once (one allocation instead of a chain of
+            // reallocations as laps are pushed). The captures allocate at the first one: a
+            // takasa, most moves of a game, has none.
             laps: Vec::with_capacity(16),
-            captures: Vec::with_capacity(4),
+            captures: Vec::new(),
             events: Vec::new(),
             laps_total: 0,
             seeds_sown: 0,
