@@ -220,18 +220,30 @@ pub(crate) struct Analysis {
     chosen: Chosen,
 }
 
-/// Where an analysis without a picker puts each candidate it finds legal, with its run:
-/// nowhere (`()`) for the move lists, a vector for [`Position::successors`]. A type
-/// parameter rather than an optional field, so the move lists compile without it.
+/// What an analysis wants of the runs of the candidates it tries, as a type parameter (not
+/// a field tested at run time), so each use compiles without what it does not need: without
+/// a picker, where each candidate found legal goes with its run (nowhere for the move lists,
+/// `()`; a vector for [`Position::successors`]); with a picker, whether the chosen
+/// candidate's run is wanted (a playout plays it, [`Play`]; the end test only asks whether
+/// some move is legal, `()`).
 trait Keep {
-    /// Whether the runs are kept: without, a candidate is only tested for legality, by how
-    /// its run ends ([`finish_of`]), and no run is written out.
+    /// Whether the runs are wanted: without, a candidate is only tested for legality, by
+    /// how its run ends ([`finish_of`]), and no run is written out.
     const RUNS: bool;
     fn keep(&mut self, mv: Move, run: Run);
 }
 
 impl Keep for () {
     const RUNS: bool = false;
+    #[inline(always)]
+    fn keep(&mut self, _: Move, _: Run) {}
+}
+
+/// A random playout: the chosen candidate's run is wanted (it is played), none is kept.
+struct Play;
+
+impl Keep for Play {
+    const RUNS: bool = true;
     #[inline(always)]
     fn keep(&mut self, _: Move, _: Run) {}
 }
@@ -249,11 +261,8 @@ impl Keep for Vec<(Move, Run)> {
 struct Chosen {
     mv: Option<Move>,
     /// The run of `mv`; with `mv` unset, that of the last candidate tried, or a placeholder.
-    /// Left as the placeholder without `runs`.
+    /// Left as the placeholder when the runs are not wanted ([`Keep::RUNS`]).
     run: Run,
-    /// Whether the run is wanted (a playout plays it); without, a candidate is only tested
-    /// for legality, by how its run ends, and no run is written out.
-    runs: bool,
 }
 
 impl Chosen {
@@ -261,15 +270,6 @@ impl Chosen {
         Self {
             mv: None,
             run: Run::UNPLAYED,
-            runs: true,
-        }
-    }
-
-    /// For a caller that wants to know only whether some move is legal.
-    fn legality_only() -> Self {
-        Self {
-            runs: false,
-            ..Self::new()
         }
     }
 }
@@ -416,7 +416,6 @@ impl Position {
     /// first legal candidate instead of running them all.
     pub(crate) fn has_legal_move(&self) -> bool {
         let mut a = Analysis::new(self);
-        a.chosen.runs = false;
         self.analyse_into(Some(&mut |_| 0), &mut a, &mut ());
         !a.is_empty()
     }
@@ -446,7 +445,7 @@ impl Position {
             return None;
         }
         let mut a = Analysis::new(self);
-        self.analyse_into(Some(pick), &mut a, &mut ());
+        self.analyse_into(Some(pick), &mut a, &mut Play);
         if let Some(mv) = a.chosen.mv {
             self.settle(&mv, &a.chosen.run, None);
             return Some(mv);
@@ -504,7 +503,7 @@ impl Position {
                     let b = cands.nth_bit(rng(n).min(n - 1));
                     cands.bits &= !(1 << b);
                     let mv = cands.move_at(b);
-                    let finish = if chosen.runs {
+                    let finish = if K::RUNS {
                         execute_quick_into(self, mv, &mut chosen.run);
                         chosen.run.finish
                     } else {
@@ -522,7 +521,7 @@ impl Position {
                 }
                 for b in set_aside.bit_iter() {
                     let mv = set_aside.move_at(b);
-                    let finish = if chosen.runs {
+                    let finish = if K::RUNS {
                         chosen.run = self.simulate(mv);
                         chosen.run.finish
                     } else {
@@ -563,12 +562,7 @@ impl Position {
         // The random selection with a fixed choice: the first candidate in order that is
         // legal, those needing a cycle decision last.
         !self
-            .select(
-                *cands,
-                &mut Some(&mut |_| 0),
-                &mut Chosen::legality_only(),
-                &mut (),
-            )
+            .select(*cands, &mut Some(&mut |_| 0), &mut Chosen::new(), &mut ())
             .is_empty()
     }
 
@@ -954,7 +948,7 @@ mod tests {
             // Alone, it is decided in full: illegal (G11) by default, legal under `draw`.
             let alone = takasas(&pos, &["A3<*"]);
             let mut chosen = Chosen::new();
-            let kept = pos.select(alone, &mut Some(&mut |_| 0), &mut chosen, &mut ());
+            let kept = pos.select(alone, &mut Some(&mut |_| 0), &mut chosen, &mut Play);
             assert_eq!(kept.contains(&endless), legal, "{rules:?}");
             match chosen.mv {
                 Some(mv) => {
@@ -976,7 +970,7 @@ mod tests {
             let pair = takasas(&pos, &["A3<*", "A6<*"]);
             assert_eq!(pair.nth_bit(0), alone.nth_bit(0));
             let mut chosen = Chosen::new();
-            let kept = pos.select(pair, &mut Some(&mut |_| 0), &mut chosen, &mut ());
+            let kept = pos.select(pair, &mut Some(&mut |_| 0), &mut chosen, &mut Play);
             let other: Move = "A6<*".parse().expect("a move");
             assert_eq!(kept.iter().collect::<Vec<_>>(), [other]);
             assert_eq!(chosen.mv, Some(other));
