@@ -610,7 +610,10 @@ mod tests {
         for t in ["0.80", "-1.25", "0.05", "-0.05", "#5", "#-5", "100.00"] {
             let e = super::Evaluation::parse(t).unwrap();
             assert_eq!(e.to_string(), t);
-            assert_eq!(Markup::read(&format!("[%eval {e}]")).0.to_string(), format!("[%eval {t}]"));
+            assert_eq!(
+                Markup::read(&format!("[%eval {e}]")).0.to_string(),
+                format!("[%eval {t}]")
+            );
         }
     }
 

@@ -470,13 +470,7 @@ impl<'s> Parser<'s> {
             } else {
                 SyntaxCode::BadMarkup
             };
-            self.err_help(
-                code,
-                e.span.shifted(from),
-                e.message,
-                e.label,
-                e.help,
-            );
+            self.err_help(code, e.span.shifted(from), e.message, e.label, e.help);
         }
     }
 
