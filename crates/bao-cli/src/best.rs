@@ -48,3 +48,53 @@ pub(crate) fn arrow(pos: &Position, mv: &Move) -> Option<ArrowMark> {
         to,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use bao_core::{Position, RuleSet};
+
+    use super::{arrow, best_move};
+
+    fn legal(pos: &Position, text: &str) -> bao_core::Move {
+        pos.legal_moves()
+            .iter()
+            .copied()
+            .find(|m| m.to_string() == text)
+            .unwrap()
+    }
+
+    #[test]
+    fn a_takasa_points_from_its_pit_to_where_its_lap_ends() {
+        let start = Position::start(RuleSet::KISWAHILI);
+        // `1. A7>* [B7:1]`: the reserve seed into A7, its three seeds sown to B7.
+        let a = arrow(&start, &legal(&start, "A7>*")).unwrap();
+        assert_eq!(
+            (a.from.to_string(), a.to.to_string()),
+            ("A7".into(), "B7".into())
+        );
+        // A capture starts at the pit the seed goes into and points to the kichwa where
+        // the captured seeds are sown from.
+        // (`1. A7>* a6<*`: South captures next.)
+        let (after, _) = start.play(&legal(&start, "A7>*")).unwrap();
+        let (after, _) = after.play(&legal(&after, "a6<*")).unwrap();
+        let capture = after
+            .legal_moves()
+            .iter()
+            .copied()
+            .find(|m| m.is_capture())
+            .unwrap();
+        let (_, trace) = after.play(&capture).unwrap();
+        let a = arrow(&after, &capture).unwrap();
+        assert_eq!(a.from, capture.pit);
+        assert!(a.to.is_kichwa(), "{capture}: to {}", a.to);
+        assert_eq!(a.to, trace.laps[0].start);
+    }
+
+    #[test]
+    fn the_engine_finds_a_legal_move() {
+        // (The end of a game has none: tested on `bao export svg --best-move`.)
+        let start = Position::start(RuleSet::KISWAHILI);
+        let mv = best_move(&start, 2).unwrap();
+        assert!(start.legal_moves().contains(&mv));
+    }
+}

@@ -374,7 +374,13 @@ fn page(game: &Game, b: &Builder) -> String {
     out.push_str("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n");
     out.push_str("<link rel=\"icon\" href=\"data:,\">\n");
     let _ = writeln!(out, "<title>{}</title>", escape(&title));
-    let _ = writeln!(out, "<style>\n{}{}</style>", theme_css(b.opts.theme), CSS);
+    let graph = eval_graph(b);
+    let graph_css = if graph.is_some() { EVAL_CSS } else { "" };
+    let _ = writeln!(
+        out,
+        "<style>\n{}{CSS}{graph_css}</style>",
+        theme_css(b.opts.theme)
+    );
     out.push_str("</head>\n<body>\n<main class=\"bao-viewer\">\n");
     let _ = writeln!(out, "<h1>{}</h1>", escape(&title));
 
@@ -420,8 +426,8 @@ fn page(game: &Game, b: &Builder) -> String {
         out.push_str("</div>\n");
     }
     out.push_str("</div>\n");
-    if let Some(graph) = eval_graph(b) {
-        out.push_str(&graph);
+    if let Some(graph) = &graph {
+        out.push_str(graph);
     }
     out.push_str("<nav class=\"bao-controls\" aria-label=\"Move navigation\">\n");
     // Icons drawn inline (no font has to hold the glyphs).
@@ -470,7 +476,18 @@ fn page(game: &Game, b: &Builder) -> String {
     }
     out.push_str("</p>\n<p class=\"bao-help\">Keys: ← → step, Home and End jump; click a move to go there.</p>\n");
     out.push_str("</section>\n</div>\n</main>\n");
-    let _ = writeln!(out, "<script>\n{JS}</script>");
+    if graph.is_some() {
+        let js = JS
+            .replacen(JS_UPDATE, &format!("{JS_UPDATE}{EVAL_JS}"), 1)
+            .replacen(
+                JS_CLICKABLE,
+                "document.querySelectorAll(\".bao-mv, .bao-eval-pt\")",
+                1,
+            );
+        let _ = writeln!(out, "<script>\n{js}</script>");
+    } else {
+        let _ = writeln!(out, "<script>\n{JS}</script>");
+    }
     out.push_str("</body>\n</html>\n");
     out
 }
@@ -680,17 +697,6 @@ h2 { font-size: 1.1rem; margin: 0 0 .5rem; }
 .bao-board { flex: 0 1 652px; min-width: 0; }
 .bao-frame svg { display: block; max-width: 100%; height: auto; }
 .bao-note { margin: .5rem 0 0; font-style: italic; }
-.bao-eval { margin: .5rem 0 0; }
-.bao-eval svg { display: block; width: 100%; height: auto; font-size: 15px; }
-.bao-eval-south { fill: var(--panel); }
-.bao-eval-north { fill: var(--bg); stroke: var(--panel); }
-.bao-eval-zero { stroke: var(--muted); stroke-dasharray: 4 3; }
-.bao-eval-scale, .bao-eval-mate { fill: var(--muted); }
-.bao-eval-line { fill: none; stroke: var(--accent); stroke-width: 2.5; }
-.bao-eval-dot, .bao-eval-forced { fill: var(--fg); }
-.bao-eval-pt { cursor: pointer; }
-.bao-eval-pt:hover rect { fill: var(--panel); fill-opacity: .6; }
-#bao-eval-cur { stroke: var(--accent); stroke-width: 3; }
 .bao-controls { display: flex; gap: .5rem; margin: .5rem 0; }
 .bao-controls button { min-width: 3rem; padding: .4rem .6rem; background: var(--panel); color: var(--fg); border: 2px solid var(--muted); border-radius: 6px; cursor: pointer; }
 .bao-icon { display: block; margin: 0 auto; }
@@ -711,6 +717,42 @@ h2 { font-size: 1.1rem; margin: 0 0 .5rem; }
 .bao-help { color: var(--muted); font-size: .85rem; }
 :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 "#;
+
+/// The graph's styles, only in a page with a graph.
+const EVAL_CSS: &str = r#".bao-eval { margin: .5rem 0 0; }
+.bao-eval svg { display: block; width: 100%; height: auto; font-size: 15px; }
+.bao-eval-south { fill: var(--panel); }
+.bao-eval-north { fill: var(--bg); stroke: var(--panel); }
+.bao-eval-zero { stroke: var(--muted); stroke-dasharray: 4 3; }
+.bao-eval-scale, .bao-eval-mate { fill: var(--muted); }
+.bao-eval-line { fill: none; stroke: var(--accent); stroke-width: 2.5; }
+.bao-eval-dot, .bao-eval-forced { fill: var(--fg); }
+.bao-eval-pt { cursor: pointer; }
+.bao-eval-pt:hover rect { fill: var(--panel); fill-opacity: .6; }
+#bao-eval-cur { stroke: var(--accent); stroke-width: 3; }
+"#;
+
+/// Where the script updates the page for the frame shown; with a graph, [`EVAL_JS`] goes
+/// after it.
+const JS_UPDATE: &str = "    document.body.setAttribute(\"data-frame\", String(cur));\n";
+
+/// The graph's part of the script: the current-ply mark follows the frame shown.
+const EVAL_JS: &str = r#"    var mark = document.getElementById("bao-eval-cur");
+    if (mark !== null) {
+      // A variation's frame marks the main-line position it branched from.
+      var m = cur;
+      while (m > 0 && frames[m].getAttribute("data-depth") !== "0") { m = link(m, "prev"); }
+      var pt = document.querySelector('.bao-eval-pt[data-n="' + m + '"]');
+      if (pt !== null) {
+        var x = pt.getAttribute("data-x");
+        mark.setAttribute("x1", x);
+        mark.setAttribute("x2", x);
+      }
+    }
+"#;
+
+/// The move buttons the script makes clickable; with a graph, its points too.
+const JS_CLICKABLE: &str = "document.querySelectorAll(\".bao-mv\")";
 
 const JS: &str = r#"(function () {
   "use strict";
@@ -745,18 +787,6 @@ const JS: &str = r#"(function () {
     document.getElementById("bao-forward").disabled = link(cur, "next") < 0;
     document.getElementById("bao-end").disabled = link(cur, "end") === cur;
     document.body.setAttribute("data-frame", String(cur));
-    var mark = document.getElementById("bao-eval-cur");
-    if (mark !== null) {
-      // A variation's frame marks the main-line position it branched from.
-      var m = cur;
-      while (m > 0 && frames[m].getAttribute("data-depth") !== "0") { m = link(m, "prev"); }
-      var pt = document.querySelector('.bao-eval-pt[data-n="' + m + '"]');
-      if (pt !== null) {
-        var x = pt.getAttribute("data-x");
-        mark.setAttribute("x1", x);
-        mark.setAttribute("x2", x);
-      }
-    }
   }
   var go = {
     start: function () { show(0); },
@@ -768,7 +798,7 @@ const JS: &str = r#"(function () {
   document.querySelectorAll("[data-go]").forEach(function (b) {
     b.addEventListener("click", function () { go[b.getAttribute("data-go")](); });
   });
-  document.querySelectorAll(".bao-mv, .bao-eval-pt").forEach(function (b) {
+  document.querySelectorAll(".bao-mv").forEach(function (b) {
     b.addEventListener("click", function () { show(parseInt(b.getAttribute("data-n"), 10)); });
   });
   document.addEventListener("keydown", function (e) {
