@@ -232,11 +232,34 @@ struct Diagram {
     rules: Option<String>,
 }
 
+/// `--best-move` of the single-position pictures.
+#[derive(Debug, clap::Args)]
+struct BestMove {
+    /// Draw the engine's move for the position shown as a green arrow, from the pit where it
+    /// starts to where its first lap ends (spec/engine.md, "Best move arrow").
+    #[arg(long)]
+    best_move: bool,
+    /// How many plies deep `--best-move` searches [default: 6].
+    #[arg(long, value_name = "N", requires = "best_move",
+          value_parser = clap::value_parser!(u32).range(1..=64))]
+    depth: Option<u32>,
+}
+
+impl BestMove {
+    /// The search depth when the best move is asked for.
+    fn depth(&self) -> Option<u32> {
+        self.best_move
+            .then(|| self.depth.unwrap_or(crate::best::DEFAULT_DEPTH))
+    }
+}
+
 /// Arguments of `bao export svg`.
 #[derive(Debug, clap::Args)]
 struct SvgArgs {
     #[command(flatten)]
     diagram: Diagram,
+    #[command(flatten)]
+    best: BestMove,
     /// One diagram per position of the line (start and every ply) into the directory
     /// given by `-o`, named `ply-000.svg`, `ply-001.svg`, ...
     #[arg(long, conflicts_with_all = ["ply", "position"], requires = "output")]
@@ -256,6 +279,8 @@ struct SvgArgs {
 struct PngArgs {
     #[command(flatten)]
     diagram: Diagram,
+    #[command(flatten)]
+    best: BestMove,
     /// The PNG file to write (a directory with `--all`).
     #[arg(short, long, value_name = "OUT.png")]
     output: PathBuf,
@@ -773,8 +798,9 @@ impl Picked {
         self.line.steps.len()
     }
 
-    /// The diagram after ply `n` (0: the start).
-    fn svg(&self, n: usize, opts: &SvgOptions) -> Result<String, CliError> {
+    /// The diagram after ply `n` (0: the start); with `best`, the engine's move searched
+    /// that many plies deep drawn as an arrow.
+    fn svg(&self, n: usize, opts: &SvgOptions, best: Option<u32>) -> Result<String, CliError> {
         let Some((pos, step)) = self.line.at(n) else {
             let plies = self.line.steps.len();
             return Err(CliError::Usage(format!(
@@ -791,6 +817,11 @@ impl Picked {
         }
         let mut markup = self.line.markup(n).cloned().unwrap_or_default();
         markup.extend(&opts.markup);
+        if let Some(depth) = best {
+            let arrow =
+                crate::best::best_move(pos, depth).and_then(|mv| crate::best::arrow(pos, &mv));
+            markup.arrows.extend(arrow);
+        }
         opts.markup = markup;
         if n == self.last() {
             opts.ending.clone_from(&self.ending);
@@ -815,14 +846,17 @@ fn svg(args: &SvgArgs, ctx: &Context) -> Result<Status, CliError> {
         let bar = crate::progress::bar(picked.last() + 1, "exporting", args.quiet);
         for n in 0..=picked.last() {
             let path = dir.join(format!("ply-{n:03}.svg"));
-            write_atomic(&path, picked.svg(n, &opts)?.as_bytes())?;
+            write_atomic(&path, picked.svg(n, &opts, args.best.depth())?.as_bytes())?;
             bar.inc(1);
         }
         bar.finish_and_clear();
         return Ok(Status::Success);
     }
     let n = args.diagram.pick.ply.unwrap_or(picked.last());
-    emit(args.output.as_deref(), picked.svg(n, &opts)?.as_bytes())?;
+    emit(
+        args.output.as_deref(),
+        picked.svg(n, &opts, args.best.depth())?.as_bytes(),
+    )?;
     Ok(Status::Success)
 }
 
@@ -837,7 +871,8 @@ fn png(args: &PngArgs, ctx: &Context) -> Result<Status, CliError> {
         ..PngOptions::default()
     };
     let picture = |n: usize| -> Result<Vec<u8>, CliError> {
-        board_png(&picked.svg(n, &opts)?, &png_opts).map_err(|e| CliError::Usage(e.to_string()))
+        board_png(&picked.svg(n, &opts, args.best.depth())?, &png_opts)
+            .map_err(|e| CliError::Usage(e.to_string()))
     };
     if args.all {
         let dir = &args.output;

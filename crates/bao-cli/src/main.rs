@@ -23,6 +23,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 mod analyse;
 mod annotate;
 mod archive;
+mod best;
 mod check;
 mod completions;
 mod engine;

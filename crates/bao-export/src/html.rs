@@ -9,7 +9,7 @@
 use std::fmt::Write as _;
 
 use bao_core::{BySide, Position, Side};
-use bao_notation::{Element, Game, Markup, Record, Spanned};
+use bao_notation::{Element, Evaluation, Game, Markup, Record, Spanned};
 use bao_replay::{ReplayedGame, ReplayedLine};
 
 use crate::frames::{markup_after, markup_before, result_words};
@@ -57,6 +57,8 @@ struct Node {
     notes: Vec<String>,
     /// The drawing.
     svg: String,
+    /// The evaluation of the position (`[%eval ...]` in the comments after the move).
+    eval: Option<Evaluation>,
 }
 
 struct Builder {
@@ -138,13 +140,8 @@ pub fn game_html(
     } else {
         None
     };
-    let start_svg = b.frame(
-        0,
-        &start,
-        None,
-        &markup_before(&game.movetext),
-        start_ending,
-    );
+    let start_markup = markup_before(&game.movetext);
+    let start_svg = b.frame(0, &start, None, &start_markup, start_ending);
     b.nodes.push(Node {
         prev: None,
         next: None,
@@ -153,6 +150,7 @@ pub fn game_html(
         label: "Start position".to_owned(),
         notes: Vec::new(),
         svg: start_svg,
+        eval: start_markup.eval,
     });
     b.line(&game.movetext, main, 0, 0)?;
     Ok(page(game, &b))
@@ -277,7 +275,11 @@ impl Builder {
                     } else {
                         None
                     };
-                    let svg = self.frame(n, &next, Some(&overlay), &markup_after(elems, i), ending);
+                    let marks = markup_after(elems, i);
+                    if let Some(e) = marks.eval {
+                        let _ = write!(label, ". Evaluation {}", eval_words(e));
+                    }
+                    let svg = self.frame(n, &next, Some(&overlay), &marks, ending);
                     self.nodes.push(Node {
                         prev: Some(prev),
                         next: None,
@@ -286,6 +288,7 @@ impl Builder {
                         label,
                         notes: Vec::new(),
                         svg,
+                        eval: marks.eval,
                     });
                     // The first move of a variation does not replace the main move after
                     // its branch point.
@@ -371,7 +374,13 @@ fn page(game: &Game, b: &Builder) -> String {
     out.push_str("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n");
     out.push_str("<link rel=\"icon\" href=\"data:,\">\n");
     let _ = writeln!(out, "<title>{}</title>", escape(&title));
-    let _ = writeln!(out, "<style>\n{}{}</style>", theme_css(b.opts.theme), CSS);
+    let graph = eval_graph(b);
+    let graph_css = if graph.is_some() { EVAL_CSS } else { "" };
+    let _ = writeln!(
+        out,
+        "<style>\n{}{CSS}{graph_css}</style>",
+        theme_css(b.opts.theme)
+    );
     out.push_str("</head>\n<body>\n<main class=\"bao-viewer\">\n");
     let _ = writeln!(out, "<h1>{}</h1>", escape(&title));
 
@@ -417,6 +426,9 @@ fn page(game: &Game, b: &Builder) -> String {
         out.push_str("</div>\n");
     }
     out.push_str("</div>\n");
+    if let Some(graph) = &graph {
+        out.push_str(graph);
+    }
     out.push_str("<nav class=\"bao-controls\" aria-label=\"Move navigation\">\n");
     // Icons drawn inline (no font has to hold the glyphs).
     for (go, label, key, icon) in [
@@ -464,9 +476,180 @@ fn page(game: &Game, b: &Builder) -> String {
     }
     out.push_str("</p>\n<p class=\"bao-help\">Keys: ← → step, Home and End jump; click a move to go there.</p>\n");
     out.push_str("</section>\n</div>\n</main>\n");
-    let _ = writeln!(out, "<script>\n{JS}</script>");
+    if graph.is_some() {
+        let js = JS
+            .replacen(JS_UPDATE, &format!("{JS_UPDATE}{EVAL_JS}"), 1)
+            .replacen(
+                JS_CLICKABLE,
+                "document.querySelectorAll(\".bao-mv, .bao-eval-pt\")",
+                1,
+            );
+        let _ = writeln!(out, "<script>\n{js}</script>");
+    } else {
+        let _ = writeln!(out, "<script>\n{JS}</script>");
+    }
     out.push_str("</body>\n</html>\n");
     out
+}
+
+/// An evaluation in words for the status line: `+1.25 (South better)`, `South wins within 5
+/// plies`.
+fn eval_words(e: Evaluation) -> String {
+    match e {
+        Evaluation::Seeds(0) => "0.00 (level)".to_owned(),
+        Evaluation::Seeds(c) => {
+            let better = if c > 0 { "South" } else { "North" };
+            let sign = if c > 0 { "+" } else { "" };
+            format!("{sign}{e} ({better} better)")
+        }
+        Evaluation::Forced { winner, plies } => {
+            let s = if plies == 1 { "" } else { "s" };
+            format!("{} wins within {plies} ply{s}", side_title(winner))
+        }
+    }
+}
+
+/// The graph's drawing box: width, height, the left margin for the scale, the margin above
+/// and below.
+const GRAPH: (i32, i32, i32, i32) = (600, 170, 40, 14);
+/// Scores beyond this many hundredths of a seed either way are drawn at the edge (the scale
+/// `bao analyse` compares moves on caps evaluations there too).
+const GRAPH_CAP: i32 = 2000;
+
+/// The evaluation graph of the main line, drawn under the board when any main-line position
+/// has an evaluation: South's advantage up, scores capped at ±20 seeds, forced wins at the
+/// top or bottom edge as triangles (the first of a run labelled `#n`); one column per main-line frame that goes there when
+/// clicked; the script moves the current-ply mark.
+fn eval_graph(b: &Builder) -> Option<String> {
+    let main: Vec<(usize, Option<Evaluation>)> = b
+        .nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| n.depth == 0)
+        .map(|(i, n)| (i, n.eval))
+        .collect();
+    if main.iter().all(|(_, e)| e.is_none()) {
+        return None;
+    }
+    let (w, h, left, pad) = GRAPH;
+    let steps = i32::try_from(main.len().max(2) - 1).unwrap_or(i32::MAX);
+    let col = f64::from(w - left - 8) / f64::from(steps);
+    let x = |k: usize| f64::from(left + 4) + col * f64::from(i32::try_from(k).unwrap_or(0));
+    let mid = f64::from(h) / 2.0;
+    let half = mid - f64::from(pad);
+    let y =
+        |e: Evaluation| mid - half * f64::from(e.south_clamped(GRAPH_CAP)) / f64::from(GRAPH_CAP);
+
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "<figure class=\"bao-eval\"><svg id=\"bao-eval\" viewBox=\"0 0 {w} {h}\" width=\"{w}\" height=\"{h}\" role=\"img\" aria-labelledby=\"bao-eval-title\"><title id=\"bao-eval-title\">Evaluation graph of the main line: South's advantage up, North's down; click a point to go to that ply</title>"
+    );
+    // The scale: South's half shaded, the level line dashed.
+    let _ = write!(
+        out,
+        "<rect class=\"bao-eval-south\" x=\"{left}\" y=\"{pad}\" width=\"{}\" height=\"{half:.1}\"/><rect class=\"bao-eval-north\" x=\"{left}\" y=\"{mid:.1}\" width=\"{}\" height=\"{half:.1}\"/><line class=\"bao-eval-zero\" x1=\"{left}\" y1=\"{mid:.1}\" x2=\"{w}\" y2=\"{mid:.1}\"/>",
+        w - left,
+        w - left
+    );
+    let cap = GRAPH_CAP / 100;
+    for (text, ty) in [
+        (format!("+{cap}"), f64::from(pad) + 4.0),
+        ("0".to_owned(), mid + 4.0),
+        (format!("−{cap}"), f64::from(h - pad) + 4.0),
+    ] {
+        let _ = write!(
+            out,
+            "<text class=\"bao-eval-scale\" x=\"{}\" y=\"{ty:.1}\" text-anchor=\"end\">{text}</text>",
+            left - 4
+        );
+    }
+    // The curve through every evaluated position, broken where one has none.
+    let mut runs: Vec<Vec<String>> = vec![Vec::new()];
+    for (k, (_, e)) in main.iter().enumerate() {
+        match e {
+            Some(e) => {
+                if let Some(run) = runs.last_mut() {
+                    run.push(format!("{:.1},{:.1}", x(k), y(*e)));
+                }
+            }
+            None => runs.push(Vec::new()),
+        }
+    }
+    for run in runs.iter().filter(|r| r.len() > 1) {
+        let _ = write!(
+            out,
+            "<polyline class=\"bao-eval-line\" points=\"{}\"/>",
+            run.join(" ")
+        );
+    }
+    // The current-ply mark, moved by the script.
+    let _ = write!(
+        out,
+        "<line id=\"bao-eval-cur\" x1=\"{x0:.1}\" y1=\"{pad}\" x2=\"{x0:.1}\" y2=\"{}\"/>",
+        h - pad,
+        x0 = x(0)
+    );
+    // Points, and a column over each main-line frame to click.
+    let mut forced_before = false;
+    for (k, (n, e)) in main.iter().enumerate() {
+        let node = &b.nodes[*n];
+        let title = match e {
+            Some(e) => format!("{}: {}", short_label(node), eval_words(*e)),
+            None => format!("{}: no evaluation", short_label(node)),
+        };
+        let cx = x(k);
+        let _ = write!(
+            out,
+            "<g class=\"bao-eval-pt\" data-n=\"{n}\" data-x=\"{cx:.1}\"><title>{}</title><rect x=\"{:.1}\" y=\"0\" width=\"{col:.1}\" height=\"{h}\" fill=\"transparent\"/>",
+            escape(&title),
+            cx - col / 2.0
+        );
+        match e {
+            Some(e @ Evaluation::Seeds(_)) => {
+                let _ = write!(
+                    out,
+                    "<circle class=\"bao-eval-dot\" cx=\"{cx:.1}\" cy=\"{:.1}\" r=\"3.5\"/>",
+                    y(*e)
+                );
+            }
+            Some(Evaluation::Forced { winner, plies }) => {
+                // A triangle on the edge, pointing off the scale, and the distance.
+                let (edge, dir, ty) = match winner {
+                    Side::South => (f64::from(pad), -1.0, f64::from(pad) + 18.0),
+                    Side::North => (f64::from(h - pad), 1.0, f64::from(h - pad) - 8.0),
+                };
+                let _ = write!(
+                    out,
+                    "<path class=\"bao-eval-forced\" d=\"M{:.1},{:.1} L{:.1},{:.1} L{:.1},{:.1} Z\"/>",
+                    cx - 6.0,
+                    edge - dir * 2.0,
+                    cx + 6.0,
+                    edge - dir * 2.0,
+                    cx,
+                    edge + dir * 7.0,
+                );
+                // Only the first of a run is labelled: the rest count down from it.
+                if !forced_before {
+                    let sign = if *winner == Side::South { "" } else { "-" };
+                    let _ = write!(
+                        out,
+                        "<text class=\"bao-eval-mate\" x=\"{cx:.1}\" y=\"{ty:.1}\" text-anchor=\"middle\">#{sign}{plies}</text>"
+                    );
+                }
+            }
+            None => {}
+        }
+        forced_before = matches!(e, Some(Evaluation::Forced { .. }));
+        out.push_str("</g>");
+    }
+    out.push_str("</svg></figure>\n");
+    Some(out)
+}
+
+/// The first part of a frame's label: `Ply 5: 3. A4<` or `Start position`.
+fn short_label(n: &Node) -> &str {
+    n.label.split(" – ").next().unwrap_or(&n.label)
 }
 
 /// A tag's value as the header shows it: unknowns (`?`, `????.??.??`, empty) left out, a
@@ -534,6 +717,42 @@ h2 { font-size: 1.1rem; margin: 0 0 .5rem; }
 .bao-help { color: var(--muted); font-size: .85rem; }
 :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 "#;
+
+/// The graph's styles, only in a page with a graph.
+const EVAL_CSS: &str = r#".bao-eval { margin: .5rem 0 0; }
+.bao-eval svg { display: block; width: 100%; height: auto; font-size: 15px; }
+.bao-eval-south { fill: var(--panel); }
+.bao-eval-north { fill: var(--bg); stroke: var(--panel); }
+.bao-eval-zero { stroke: var(--muted); stroke-dasharray: 4 3; }
+.bao-eval-scale, .bao-eval-mate { fill: var(--muted); }
+.bao-eval-line { fill: none; stroke: var(--accent); stroke-width: 2.5; }
+.bao-eval-dot, .bao-eval-forced { fill: var(--fg); }
+.bao-eval-pt { cursor: pointer; }
+.bao-eval-pt:hover rect { fill: var(--panel); fill-opacity: .6; }
+#bao-eval-cur { stroke: var(--accent); stroke-width: 3; }
+"#;
+
+/// Where the script updates the page for the frame shown; with a graph, [`EVAL_JS`] goes
+/// after it.
+const JS_UPDATE: &str = "    document.body.setAttribute(\"data-frame\", String(cur));\n";
+
+/// The graph's part of the script: the current-ply mark follows the frame shown.
+const EVAL_JS: &str = r#"    var mark = document.getElementById("bao-eval-cur");
+    if (mark !== null) {
+      // A variation's frame marks the main-line position it branched from.
+      var m = cur;
+      while (m > 0 && frames[m].getAttribute("data-depth") !== "0") { m = link(m, "prev"); }
+      var pt = document.querySelector('.bao-eval-pt[data-n="' + m + '"]');
+      if (pt !== null) {
+        var x = pt.getAttribute("data-x");
+        mark.setAttribute("x1", x);
+        mark.setAttribute("x2", x);
+      }
+    }
+"#;
+
+/// The move buttons the script makes clickable; with a graph, its points too.
+const JS_CLICKABLE: &str = "document.querySelectorAll(\".bao-mv\")";
 
 const JS: &str = r#"(function () {
   "use strict";

@@ -13,8 +13,8 @@ use bao_core::{
 };
 use bao_notation::meaning::is_game;
 use bao_notation::{
-    Comment, CommentKind, Element, Game, GameResult, MarkColour, Markup, MoveItem, MoveToken, Nag,
-    Record, Spanned, Tag,
+    Comment, CommentKind, Element, Evaluation, Game, GameResult, MarkColour, Markup, MoveItem,
+    MoveToken, Nag, Record, Spanned, Tag,
 };
 use bao_replay::{LineEnd, OpeningProblem, Played, Ply, ReplayedGame, ReplayedLine, Source};
 use serde::{Deserialize, Serialize};
@@ -132,6 +132,10 @@ pub struct PlyJson {
     /// when there is none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub markup: Option<MarkupJson>,
+    /// The engine's evaluation of the position after the move (`[%eval ...]` in those
+    /// comments, read from their text, which keeps it; omitted when there is none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eval: Option<EvalJson>,
     /// With `legal`: every legal move in the position before the ply.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub legal: Option<Vec<String>>,
@@ -278,6 +282,77 @@ impl MarkupJson {
                 })
                 .collect(),
         })
+    }
+}
+
+/// An evaluation from South's view (`[%eval 1.25]`, `[%eval #-5]`), tagged by `type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum EvalJson {
+    /// A score: `{"type": "seeds", "seeds": 1.25}`, positive when South stands better.
+    Seeds {
+        /// Seeds, with at most two decimals.
+        seeds: Hundredths,
+    },
+    /// A forced win: `{"type": "forced", "winner": "north", "plies": 5}`.
+    Forced {
+        /// Who forces it.
+        winner: SideJson,
+        /// Within how many plies.
+        plies: u32,
+    },
+}
+
+/// A number of seeds with two decimals, written as a JSON number (`1.25`), held exactly as
+/// hundredths.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Hundredths(pub i32);
+
+impl Serialize for Hundredths {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64(f64::from(self.0) / 100.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Hundredths {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let x = f64::deserialize(d)?;
+        // Read as the notation reads it, from its text with two decimals.
+        match Evaluation::parse(&format!("{x:.2}")) {
+            Some(Evaluation::Seeds(c)) if x.is_finite() => Ok(Self(c)),
+            _ => Err(serde::de::Error::custom(format_args!(
+                "{x} seeds is no evaluation (at most {} either way)",
+                bao_notation::MAX_EVAL_SEEDS
+            ))),
+        }
+    }
+}
+
+impl EvalJson {
+    /// The JSON of an evaluation.
+    #[must_use]
+    pub fn from_eval(e: Evaluation) -> Self {
+        match e {
+            Evaluation::Seeds(c) => Self::Seeds {
+                seeds: Hundredths(c),
+            },
+            Evaluation::Forced { winner, plies } => Self::Forced {
+                winner: winner.into(),
+                plies,
+            },
+        }
+    }
+
+    /// The evaluation it describes.
+    #[must_use]
+    pub fn to_eval(self) -> Evaluation {
+        match self {
+            Self::Seeds { seeds } => Evaluation::Seeds(seeds.0),
+            Self::Forced { winner, plies } => Evaluation::Forced {
+                winner: winner.into(),
+                plies,
+            },
+        }
     }
 }
 
@@ -668,6 +743,7 @@ impl LineWalker<'_> {
                 Element::Move(item) => {
                     let (ply, played) = cursor.next(i, item)?;
                     let trace = &played.trace;
+                    let marks = crate::frames::markup_after(elems, i);
                     plies.push(PlyJson {
                         ply: ply.number,
                         side: ply.mover().into(),
@@ -677,7 +753,8 @@ impl LineWalker<'_> {
                         nags: item.nags.iter().map(|n| n.value.0).collect(),
                         comments_before: std::mem::take(&mut pending),
                         comments: Vec::new(),
-                        markup: MarkupJson::from_markup(&crate::frames::markup_after(elems, i)),
+                        markup: MarkupJson::from_markup(&marks),
+                        eval: marks.eval.map(EvalJson::from_eval),
                         legal: self.opts.legal.then(|| {
                             ply.before
                                 .legal_moves()

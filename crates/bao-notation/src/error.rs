@@ -113,6 +113,9 @@ syntax_codes! {
     /// Diagram markup in a comment (`[%csl ...]`, `[%cal ...]`) that cannot be read; the
     /// comment is kept as text.
     BadMarkup = "bad_markup", Warning;
+    /// An evaluation command in a comment (`[%eval 1.25]`, `[%eval #5]`) that cannot be
+    /// read; the comment is kept as text.
+    BadEval = "bad_eval", Warning;
 }
 
 impl fmt::Display for SyntaxCode {

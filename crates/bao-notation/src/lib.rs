@@ -95,7 +95,7 @@ pub use error::{SourcedError, SyntaxCode, SyntaxError, SyntaxReport, SYNTAX_CODE
 pub use grammar::{is_tag_name, KNOWN_TAGS, MAX_VARIATION_DEPTH};
 pub use limits::Limits;
 pub use line::{read_move_line, MoveLineError};
-pub use markup::{ArrowMark, MarkColour, Markup, MarkupError, PitMark};
+pub use markup::{ArrowMark, Evaluation, MarkColour, Markup, MarkupError, PitMark, MAX_EVAL_SEEDS};
 pub use position_string::{ParsePositionError, PositionString};
 pub use reader::{
     decode, parse_bytes, parse_bytes_with, parse_record, parse_record_with, visit_reader,

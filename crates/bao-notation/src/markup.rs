@@ -7,10 +7,14 @@
 //! letter `G`, `R`, `Y` or `B` (green, red, yellow, blue) and a pit (`Ga5`), or a colour and
 //! two pits for an arrow from the first to the second (`GA6a6`). The grammar is
 //! `spec/notation.md` §3.1.
+//!
+//! The same reading gives an engine's evaluation of the position, `[%eval 1.25]` (seeds from
+//! South's view) or `[%eval #5]` / `[%eval #-5]` (South / North forces a win within 5 plies),
+//! as `bao analyse` writes it: [`Evaluation`], `spec/notation.md` §3.2.
 
 use std::fmt;
 
-use bao_core::Pit;
+use bao_core::{Pit, Side};
 
 use crate::span::Span;
 
@@ -92,13 +96,121 @@ pub struct ArrowMark {
     pub to: Pit,
 }
 
-/// The marks of one or more comments: coloured pits and arrows, in the order written.
+/// An engine's evaluation of a position, always from South's view (`[%eval ...]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Evaluation {
+    /// A score in hundredths of a seed, positive when South stands better (`[%eval 1.25]`
+    /// is `Seeds(125)`).
+    Seeds(i32),
+    /// A forced win within this many plies (at least 1) for the side named: `[%eval #5]`
+    /// for South, `[%eval #-5]` for North.
+    Forced {
+        /// Who forces the win.
+        winner: Side,
+        /// Within how many plies.
+        plies: u32,
+    },
+}
+
+/// The largest evaluation in seeds read (an eval beyond is an error: no board holds so many).
+pub const MAX_EVAL_SEEDS: i32 = 100_000;
+
+impl Evaluation {
+    /// Reads the argument of an `[%eval ...]` command: `1.25`, `-0.5`, `+3`, `#5`, `#-5`
+    /// (a score with at most two decimals, a forced win in at least one ply).
+    ///
+    /// ```
+    /// use bao_core::Side;
+    /// use bao_notation::Evaluation;
+    ///
+    /// assert_eq!(Evaluation::parse("-0.8"), Some(Evaluation::Seeds(-80)));
+    /// assert_eq!(
+    ///     Evaluation::parse("#-5"),
+    ///     Some(Evaluation::Forced { winner: Side::North, plies: 5 })
+    /// );
+    /// assert_eq!(Evaluation::parse("0.125"), None);
+    /// ```
+    #[must_use]
+    pub fn parse(text: &str) -> Option<Self> {
+        if let Some(n) = text.strip_prefix('#') {
+            let (winner, digits) = match n.strip_prefix('-') {
+                Some(d) => (Side::North, d),
+                None => (Side::South, n.strip_prefix('+').unwrap_or(n)),
+            };
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            let plies: u32 = digits.parse().ok()?;
+            return (plies >= 1).then_some(Self::Forced { winner, plies });
+        }
+        let (negative, unsigned) = match text.as_bytes().first()? {
+            b'-' => (true, &text[1..]),
+            b'+' => (false, &text[1..]),
+            _ => (false, text),
+        };
+        let (whole, frac) = match unsigned.split_once('.') {
+            Some((w, f)) if !f.is_empty() => (w, f),
+            Some(_) => return None,
+            None => (unsigned, ""),
+        };
+        let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+        if whole.is_empty() || !digits(whole) || !digits(frac) || frac.len() > 2 {
+            return None;
+        }
+        let whole: i32 = whole.parse().ok().filter(|w| *w <= MAX_EVAL_SEEDS)?;
+        let hundredths: i32 = match frac.len() {
+            0 => 0,
+            1 => frac.parse::<i32>().ok()? * 10,
+            _ => frac.parse().ok()?,
+        };
+        let centi = whole * 100 + hundredths;
+        Some(Self::Seeds(if negative { -centi } else { centi }))
+    }
+
+    /// The evaluation as South sees it on one scale, in hundredths of a seed, for drawing:
+    /// scores as they are, clamped to `±cap`; a forced win at `±cap`.
+    #[must_use]
+    pub fn south_clamped(self, cap: i32) -> i32 {
+        match self {
+            Self::Seeds(c) => c.clamp(-cap, cap),
+            Self::Forced {
+                winner: Side::South,
+                ..
+            } => cap,
+            Self::Forced { .. } => -cap,
+        }
+    }
+}
+
+/// The argument as `[%eval ...]` writes it: `1.25`, `-0.80`, `#5`, `#-5`.
+impl fmt::Display for Evaluation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Self::Seeds(c) => {
+                let sign = if c < 0 { "-" } else { "" };
+                let a = c.unsigned_abs();
+                write!(f, "{sign}{}.{:02}", a / 100, a % 100)
+            }
+            Self::Forced {
+                winner: Side::South,
+                plies,
+            } => write!(f, "#{plies}"),
+            Self::Forced { plies, .. } => write!(f, "#-{plies}"),
+        }
+    }
+}
+
+/// The marks of one or more comments: coloured pits and arrows, in the order written, and
+/// the engine's evaluation.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Markup {
     /// Coloured pits.
     pub pits: Vec<PitMark>,
     /// Arrows.
     pub arrows: Vec<ArrowMark>,
+    /// The evaluation (`[%eval ...]`) of the position; the last one written when there are
+    /// several.
+    pub eval: Option<Evaluation>,
 }
 
 /// A markup command that cannot be read; the rest of the comment's markup is still read.
@@ -112,6 +224,9 @@ pub struct MarkupError {
     pub label: &'static str,
     /// How to write it.
     pub help: &'static str,
+    /// The error is in an evaluation (`[%eval ...]`, `bao::syntax::bad_eval`), not in
+    /// diagram marks (`bao::syntax::bad_markup`).
+    pub eval: bool,
 }
 
 impl fmt::Display for MarkupError {
@@ -126,6 +241,11 @@ impl std::error::Error for MarkupError {}
 const HELP: &str = "markup is `[%csl Ga5,RA6]` (a colour G, R, Y or B and a pit) or \
                     `[%cal GA6a6]` (a colour and two pits: an arrow); items are separated by \
                     commas";
+
+/// The help of an evaluation that cannot be read.
+const EVAL_HELP: &str = "an evaluation is `[%eval 1.25]` (seeds from South's view, at most \
+                         two decimals), `[%eval #5]` (South wins within 5 plies) or \
+                         `[%eval #-5]` (North does)";
 
 impl Markup {
     /// Reads every markup command of a comment's text (text without commands gives no
@@ -177,22 +297,28 @@ impl Markup {
                 message: format!("the markup command `[%{name}` is never closed"),
                 label: "opened here",
                 help: "close it with `]`",
+                eval: name == "eval",
             });
             return end;
         };
         let arrow = match name {
             "csl" => false,
             "cal" => true,
+            "eval" => {
+                self.eval_command(text, start, name_end, close, errors);
+                return close + 1;
+            }
             _ => {
                 errors.push(MarkupError {
                     span: Span::new(start, name_end.max(start + 2)),
                     message: if name.is_empty() {
                         "a markup command without a name".to_owned()
                     } else {
-                        format!("`{name}` is no markup command (`csl` or `cal`)")
+                        format!("`{name}` is no markup command (`csl`, `cal` or `eval`)")
                     },
                     label: "unknown command",
                     help: HELP,
+                    eval: false,
                 });
                 return close + 1;
             }
@@ -212,6 +338,7 @@ impl Markup {
                         message: format!("the markup command `{name}` marks nothing"),
                         label: "empty",
                         help: HELP,
+                        eval: false,
                     });
                 }
                 continue;
@@ -229,10 +356,45 @@ impl Markup {
                     },
                     label: "cannot read this mark",
                     help: HELP,
+                    eval: false,
                 }),
             }
         }
         close + 1
+    }
+
+    /// Reads `[%eval X]`: its name ends at `name_end`, it closes at `close`.
+    fn eval_command(
+        &mut self,
+        text: &str,
+        start: usize,
+        name_end: usize,
+        close: usize,
+        errors: &mut Vec<MarkupError>,
+    ) {
+        let body = &text[name_end..close];
+        let lead = body.len() - body.trim_start().len();
+        let word = body.trim();
+        if word.is_empty() {
+            errors.push(MarkupError {
+                span: Span::new(start, close + 1),
+                message: "the evaluation command `eval` gives no evaluation".to_owned(),
+                label: "empty",
+                help: EVAL_HELP,
+                eval: true,
+            });
+            return;
+        }
+        match Evaluation::parse(word) {
+            Some(e) => self.eval = Some(e),
+            None => errors.push(MarkupError {
+                span: Span::new(name_end + lead, name_end + lead + word.len()),
+                message: format!("`{word}` is no evaluation"),
+                label: "cannot read this evaluation",
+                help: EVAL_HELP,
+                eval: true,
+            }),
+        }
     }
 
     /// The text of a comment without its markup commands (each `[%...]` up to its `]`), with
@@ -265,10 +427,13 @@ impl Markup {
         self.pits.is_empty() && self.arrows.is_empty()
     }
 
-    /// Adds the marks of `other` after these.
+    /// Adds the marks of `other` after these (its evaluation, if any, replaces this one).
     pub fn extend(&mut self, other: &Self) {
         self.pits.extend_from_slice(&other.pits);
         self.arrows.extend_from_slice(&other.arrows);
+        if other.eval.is_some() {
+            self.eval = other.eval;
+        }
     }
 
     /// The marks of several comments' texts together (errors left out: the checker reports
@@ -299,7 +464,8 @@ fn item_of(word: &str, arrow: bool) -> Option<(MarkColour, Pit, Option<Pit>)> {
     }
 }
 
-/// The canonical form: `[%csl Ga5,RA6][%cal GA6a6]`, each command left out when empty.
+/// The canonical form: `[%csl Ga5,RA6][%cal GA6a6][%eval 1.25]`, each command left out when
+/// empty.
 impl fmt::Display for Markup {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if !self.pits.is_empty() {
@@ -317,6 +483,9 @@ impl fmt::Display for Markup {
                 write!(f, "{sep}{}{}{}", m.colour.letter(), m.from, m.to)?;
             }
             f.write_str("]")?;
+        }
+        if let Some(e) = self.eval {
+            write!(f, "[%eval {e}]")?;
         }
         Ok(())
     }
@@ -370,7 +539,7 @@ mod tests {
             errors("[%csx Ga5]"),
             [(
                 0..5,
-                "`csx` is no markup command (`csl` or `cal`)".to_owned()
+                "`csx` is no markup command (`csl`, `cal` or `eval`)".to_owned()
             )]
         );
         assert_eq!(
@@ -413,6 +582,67 @@ mod tests {
     }
 
     #[test]
+    fn reads_evaluations() {
+        use super::Evaluation::{Forced, Seeds};
+        use bao_core::Side::{North, South};
+        let eval = |t: &str| Markup::read(t).0.eval;
+        assert_eq!(eval("good [%eval 0.8]"), Some(Seeds(80)));
+        assert_eq!(eval("[%eval -1.25]"), Some(Seeds(-125)));
+        assert_eq!(eval("[%eval +3]"), Some(Seeds(300)));
+        assert_eq!(eval("[%eval  12.05 ]"), Some(Seeds(1205)));
+        assert_eq!(
+            eval("[%eval #5]"),
+            Some(Forced {
+                winner: South,
+                plies: 5
+            })
+        );
+        assert_eq!(
+            eval("[%csl Ga5][%eval #-12]"),
+            Some(Forced {
+                winner: North,
+                plies: 12
+            })
+        );
+        // The last one counts.
+        assert_eq!(eval("[%eval 1][%eval 2]"), Some(Seeds(200)));
+        // Written back as read.
+        for t in ["0.80", "-1.25", "0.05", "-0.05", "#5", "#-5", "100.00"] {
+            let e = super::Evaluation::parse(t).unwrap();
+            assert_eq!(e.to_string(), t);
+            assert_eq!(
+                Markup::read(&format!("[%eval {e}]")).0.to_string(),
+                format!("[%eval {t}]")
+            );
+        }
+    }
+
+    #[test]
+    fn bad_evaluations_are_located() {
+        for (text, span) in [
+            ("[%eval x]", 7..8),
+            ("[%eval 0.125]", 7..12),
+            ("[%eval #0]", 7..9),
+            ("[%eval #]", 7..8),
+            ("[%eval 1.]", 7..9),
+            ("[%eval .5]", 7..9),
+            ("[%eval --1]", 7..10),
+            ("[%eval 1e3]", 7..10),
+            ("[%eval 99999999999]", 7..18),
+            ("ok [%eval ]", 3..11),
+        ] {
+            let (m, e) = Markup::read(text);
+            assert_eq!(m.eval, None, "{text}");
+            assert_eq!(e.len(), 1, "{text}: {e:?}");
+            assert!(e[0].eval, "{text}");
+            assert_eq!(e[0].span.range(), span, "{text}");
+        }
+        let (_, e) = Markup::read("[%eval 1");
+        assert!(e[0].eval);
+        assert!(!Markup::read("[%csl Gx9]").1[0].eval);
+    }
+
+    #[test]
     fn never_panics_on_odd_text() {
         for t in [
             "[%",
@@ -422,6 +652,10 @@ mod tests {
             "[%csl G",
             "[%csl Gé]",
             "[%cal GA6é]",
+            "[%eval é]",
+            "[%eval -]",
+            "[%eval #-]",
+            "[%eval -.]",
         ] {
             let _ = Markup::read(t);
         }

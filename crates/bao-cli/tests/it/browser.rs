@@ -450,3 +450,114 @@ pub(crate) fn viewer_test(chromium: &Path, chromedriver: &Path) {
         "the console log is read"
     );
 }
+
+/// The evaluation graph under the board: clicking a point goes to that ply, the current-ply
+/// mark follows the buttons and keys (a variation's frame marks its branch point), and on a
+/// phone's screen the graph fits the width.
+pub(crate) fn eval_graph_test(chromium: &Path, chromedriver: &Path) {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("evaluated.html");
+    let record = include_str!("../../../../fixtures/diagrams/evaluated.bao");
+    let out = run(
+        &["export", "html", "-", "-o", page.to_str().unwrap()],
+        record,
+    );
+    assert_eq!(out, "exit: 0\n--- stdout\n--- stderr\n");
+    let driver = Driver::start(chromedriver);
+    let profile = tempfile::tempdir().unwrap();
+    let s = driver.session(chromium, profile.path());
+    s.go(&format!("file://{}", page.display()));
+    // Where the mark stands, and the x of main-line frame `n`'s point.
+    let mark = |s: &Session<'_>| {
+        s.js(
+            "return document.getElementById('bao-eval-cur').getAttribute('x1')",
+            json!([]),
+        )
+    };
+    let x_of = |s: &Session<'_>, n: u64| {
+        s.js(
+            "return document.querySelector('.bao-eval-pt[data-n=\"' + arguments[0] + '\"]').getAttribute('data-x')",
+            json!([n]),
+        )
+    };
+    assert_eq!(mark(&s), x_of(&s, 0));
+    // The tenth main-line point: click it.
+    let n: u64 = s
+        .js(
+            "return document.querySelectorAll('.bao-eval-pt')[10].getAttribute('data-n')",
+            json!([]),
+        )
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    s.click(&format!(".bao-eval-pt[data-n=\"{n}\"]"));
+    assert_eq!(s.frame(), n);
+    assert_eq!(mark(&s), x_of(&s, n));
+    let status = s.js(
+        "return document.getElementById('bao-status').textContent",
+        json!([]),
+    );
+    assert!(status.as_str().unwrap().contains("Evaluation"), "{status}");
+    // Keys still work, and the mark follows.
+    s.key(RIGHT);
+    let next = s.frame();
+    assert!(next > n);
+    assert_eq!(mark(&s), x_of(&s, next));
+    s.key(HOME);
+    assert_eq!(s.frame(), 0);
+    assert_eq!(mark(&s), x_of(&s, 0));
+    // A variation's move: the mark stands on the main-line position it branched from.
+    let var: u64 = s
+        .js(
+            "return document.querySelector('.bao-variation .bao-mv').getAttribute('data-n')",
+            json!([]),
+        )
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    s.click(&format!("#bao-m{var}"));
+    assert_eq!(s.frame(), var);
+    let branch: u64 = s
+        .js(
+            "return document.getElementById('bao-f' + arguments[0]).getAttribute('data-prev')",
+            json!([var]),
+        )
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(mark(&s), x_of(&s, branch));
+    let console = s.log("browser");
+    assert!(
+        !console.iter().any(|e| e["level"] == json!("SEVERE")),
+        "console errors: {console:?}"
+    );
+    drop(s);
+
+    // On a phone: the graph is as wide as the board, within the screen.
+    let profile = tempfile::tempdir().unwrap();
+    let phone = driver.phone_session(chromium, profile.path(), (360, 740));
+    phone.go(&format!("file://{}", page.display()));
+    let widths = phone.js(
+        "var g = document.getElementById('bao-eval').getBoundingClientRect(); \
+         var b = document.querySelector('.bao-frame:not([hidden]) svg').getBoundingClientRect(); \
+         return [Math.round(g.width), Math.round(b.width), window.innerWidth, Math.round(g.height)]",
+        json!([]),
+    );
+    let w: Vec<i64> = widths
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_i64().unwrap())
+        .collect();
+    assert!(w[0] <= w[2] && w[0] + 2 >= w[1] && w[3] >= 60, "{widths}");
+    if let Some(keep) = std::env::var_os("BAO_PNG_DIR") {
+        std::fs::write(
+            Path::new(&keep).join("viewer-eval-phone.png"),
+            phone.screenshot(),
+        )
+        .unwrap();
+    }
+}

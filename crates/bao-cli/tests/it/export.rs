@@ -56,6 +56,53 @@ fn svg_of_one_ply() {
     ));
 }
 
+/// `--best-move`: the engine's move for North after ply 2 as a green arrow (the engine
+/// searched 4 plies deep, deterministic).
+#[test]
+fn svg_with_the_best_move() {
+    let out = run(
+        &[
+            "export",
+            "svg",
+            "fixtures/games/short_bao_hamna.bao",
+            "--ply",
+            "2",
+            "--best-move",
+            "--depth",
+            "4",
+        ],
+        "",
+    );
+    assert!(out.contains("markup-arrows"), "{out}");
+    insta::assert_snapshot!(out);
+    // Without a record's move left: the end of the game has no best move and no arrow.
+    let end = run(
+        &[
+            "export",
+            "svg",
+            "fixtures/games/short_bao_hamna.bao",
+            "--best-move",
+        ],
+        "",
+    );
+    assert!(
+        end.starts_with("exit: 0") && !end.contains("markup-arrows"),
+        "{end}"
+    );
+    // `--depth` needs `--best-move`.
+    let usage = run(
+        &[
+            "export",
+            "svg",
+            "fixtures/games/short_bao_hamna.bao",
+            "--depth",
+            "3",
+        ],
+        "",
+    );
+    assert!(usage.starts_with("exit: 2"), "{usage}");
+}
+
 #[test]
 fn svg_of_the_start_flipped_dark_without_coordinates() {
     insta::assert_snapshot!(run(

@@ -121,4 +121,5 @@ fn the_viewer_works_in_headless_chromium() {
         return;
     }
     crate::browser::viewer_test(chromium, driver);
+    crate::browser::eval_graph_test(chromium, driver);
 }

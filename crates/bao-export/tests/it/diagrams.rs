@@ -10,6 +10,7 @@ use insta::assert_snapshot;
 
 const MARKUP: &str = include_str!("../../../../fixtures/diagrams/markup.bao");
 const NEVER_ENDING: &str = include_str!("../../../../fixtures/diagrams/never_ending_draw.bao");
+const EVALUATED: &str = include_str!("../../../../fixtures/diagrams/evaluated.bao");
 const PROBLEM: &str = include_str!("../../../../fixtures/games/problem_position.bao");
 
 fn checked(name: &str, text: &str) -> Checked {
@@ -395,4 +396,103 @@ fn png_options_change_the_picture_and_its_size() {
     .unwrap();
     assert_eq!(pixels(&wide).0, 1304);
     assert_eq!(pixels(&wide).1, 992);
+}
+
+/// The JSON export gives each ply its evaluation (`bao analyse`'s `[%eval ...]`); importing
+/// it gets the comments (and so the evaluations) back, and exporting again gives the same.
+#[test]
+fn evaluations_round_trip_through_json() {
+    use bao_export::json::{EvalJson, Hundredths};
+    let c = checked("evaluated.bao", EVALUATED);
+    let json = record_json(&c.record, &c.replayed, &JsonOptions::default()).unwrap();
+    let moves = &json.games[0].moves;
+    assert_eq!(
+        moves[0].eval,
+        Some(EvalJson::Seeds {
+            seeds: Hundredths(97)
+        })
+    );
+    assert!(moves
+        .iter()
+        .all(|m| m.eval.is_some() || m.trace.outcome.is_some()));
+    let forced = moves
+        .iter()
+        .find_map(|m| match m.eval {
+            Some(EvalJson::Forced { winner, plies }) => Some((winner, plies)),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(forced.0, bao_core::json::SideJson::North);
+    assert!(forced.1 >= 1);
+    // As written in the JSON text.
+    let text = serde_json::to_string(&json).unwrap();
+    assert!(
+        text.contains(r#""eval":{"type":"seeds","seeds":0.97}"#),
+        "{}",
+        &text[..2000]
+    );
+    assert!(text.contains(r#""eval":{"type":"forced","winner":"north","plies":"#));
+    // Read back from the text, the same.
+    let back: bao_export::RecordJson = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, json);
+    let record = record_from_json(&json).unwrap();
+    let written = write_record(&record, &WriteOptions::default());
+    let again = checked("again.bao", &written);
+    let json2 = record_json(&again.record, &again.replayed, &JsonOptions::default()).unwrap();
+    assert_eq!(json2.games[0].moves, json.games[0].moves);
+}
+
+#[test]
+fn a_json_evaluation_out_of_range_is_refused() {
+    for bad in ["1e9", "-200000", "\"x\""] {
+        let text = format!(r#"{{"type":"seeds","seeds":{bad}}}"#);
+        assert!(
+            serde_json::from_str::<bao_export::json::EvalJson>(&text).is_err(),
+            "{text}"
+        );
+    }
+    let ok: bao_export::json::EvalJson =
+        serde_json::from_str(r#"{"type":"seeds","seeds":-1.5}"#).unwrap();
+    assert_eq!(ok.to_eval(), bao_notation::Evaluation::Seeds(-150));
+}
+
+/// The viewer draws the main line's evaluations under the board: one point per main-line
+/// frame, forced wins as triangles on the edge; a game without evaluations has no graph.
+#[test]
+fn the_viewer_draws_an_evaluation_graph() {
+    let c = checked("evaluated.bao", EVALUATED);
+    let page = game_html(&c.record, &c.replayed, 0, &HtmlOptions::default()).unwrap();
+    let plies = c.replayed[0].main.plies.len();
+    assert_eq!(page.matches("class=\"bao-eval-pt\"").count(), plies + 1);
+    assert_eq!(page.matches("<figure class=\"bao-eval\">").count(), 1);
+    assert!(page.contains("id=\"bao-eval-cur\""));
+    assert!(page.contains("class=\"bao-eval-forced\""));
+    assert!(page.contains("North wins within"));
+    // The graph comes after the board's frames, before the buttons.
+    let (frames, graph, nav) = (
+        page.find("class=\"bao-frames\"").unwrap(),
+        page.find("id=\"bao-eval\"").unwrap(),
+        page.find("class=\"bao-controls\"").unwrap(),
+    );
+    assert!(frames < graph && graph < nav);
+    // The script moves the mark and makes the points clickable.
+    assert!(page.contains("document.getElementById(\"bao-eval-cur\")"));
+    assert!(page.contains("querySelectorAll(\".bao-mv, .bao-eval-pt\")"));
+    // The first ply's point: 0.97 seeds up from the level line (y 85 of 170, ±20 seeds
+    // over 71 units).
+    let first = &page[page.find("data-n=\"1\" data-x").unwrap()..];
+    let cy: f64 = first[first.find("cy=\"").unwrap() + 4..]
+        .split('"')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((cy - (85.0 - 71.0 * 0.97 / 20.0)).abs() < 0.11, "{cy}");
+    // Without evaluations, no graph.
+    let plain = checked("markup.bao", MARKUP);
+    let page = game_html(&plain.record, &plain.replayed, 0, &HtmlOptions::default()).unwrap();
+    assert!(
+        !page.contains("bao-eval"),
+        "nothing of the graph, not even its styles"
+    );
 }

@@ -454,7 +454,8 @@ impl<'s> Parser<'s> {
     }
 
     /// Reports the markup of the comment opened at `start` (its text ends at `text_end`) that
-    /// cannot be read (`bao::syntax::bad_markup`, a warning: the comment stays text).
+    /// cannot be read (`bao::syntax::bad_markup`, or `bao::syntax::bad_eval` for an
+    /// evaluation; a warning: the comment stays text).
     fn check_markup(&mut self, start: usize, text_end: usize) {
         let from = start + 1;
         let Some(text) = self.src.get(from..text_end) else {
@@ -464,13 +465,12 @@ impl<'s> Parser<'s> {
             return;
         }
         for e in crate::markup::Markup::read(text).1 {
-            self.err_help(
-                SyntaxCode::BadMarkup,
-                e.span.shifted(from),
-                e.message,
-                e.label,
-                e.help,
-            );
+            let code = if e.eval {
+                SyntaxCode::BadEval
+            } else {
+                SyntaxCode::BadMarkup
+            };
+            self.err_help(code, e.span.shifted(from), e.message, e.label, e.help);
         }
     }
 
