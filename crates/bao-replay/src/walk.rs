@@ -17,6 +17,21 @@ use crate::read::{play_written, written_spec};
 /// With an `observer`, each ply is shown to it as it is read.
 #[must_use]
 pub fn replay_game(game: &Game, observer: Option<&mut dyn Observer>) -> ReplayedGame {
+    replay_with(game, observer, false)
+}
+
+/// [`replay_game`] for a caller that needs each move's full trace only while the observer
+/// sees its ply (a check that words the plies and then drops the replay): once shown, a
+/// played move keeps of its trace the move, mover, stage, placement, lap and seed counts,
+/// never-ending and outcome, but not its lists of laps, captures and events, whose room
+/// serves the next move instead of being allocated again. Everything else (plies,
+/// positions, items, problems, ends) is [`replay_game`]'s.
+#[must_use]
+pub fn replay_game_lean(game: &Game, observer: Option<&mut dyn Observer>) -> ReplayedGame {
+    replay_with(game, observer, true)
+}
+
+fn replay_with(game: &Game, observer: Option<&mut dyn Observer>, lean: bool) -> ReplayedGame {
     let opening = game_rules(game)
         .map_err(OpeningProblem::Rules)
         .and_then(|rules| {
@@ -29,7 +44,11 @@ pub fn replay_game(game: &Game, observer: Option<&mut dyn Observer>) -> Replayed
             })
         });
     let main = match &opening {
-        Ok(o) => Walker::new(o.directions, observer).main_line(&game.movetext, o.start),
+        Ok(o) => {
+            let mut walker = Walker::new(o.directions, observer);
+            walker.lean = lean;
+            walker.main_line(&game.movetext, o.start)
+        }
         Err(_) => ReplayedLine::default(),
     };
     ReplayedGame { opening, main }
@@ -42,6 +61,9 @@ pub(crate) struct Walker<'o> {
     /// A trace the fast path may fill (kept when it fails, so that a refused token costs
     /// no allocation).
     spare: Option<MoveTrace>,
+    /// The lists of a played move's trace go back to `spare` once the observer has seen
+    /// its ply ([`replay_game_lean`]).
+    lean: bool,
 }
 
 impl std::fmt::Debug for Walker<'_> {
@@ -69,6 +91,8 @@ struct Branch {
 struct Line<'e> {
     /// The moves of the line, with their element indices.
     moves: Vec<(usize, &'e MoveItem)>,
+    /// The same moves' items (the ones after a ply are shown to the observer as a slice).
+    items: Vec<&'e MoveItem>,
     /// How many moves have been read.
     next_move: usize,
     /// The current position; `None` once a refused move stopped the line.
@@ -103,6 +127,7 @@ impl<'o> Walker<'o> {
             directions,
             observer,
             spare: None,
+            lean: false,
         }
     }
 
@@ -135,11 +160,13 @@ impl<'o> Walker<'o> {
                     _ => None,
                 }),
         );
+        let items = moves.iter().map(|m| m.1).collect();
         let mut past = Vec::with_capacity(history.len() + moves.len());
         past.extend_from_slice(history);
         let mut line = Line {
             plies: Vec::with_capacity(moves.len()),
             moves,
+            items,
             next_move: 0,
             pos: Some(start),
             branch: None,
@@ -306,21 +333,18 @@ impl<'o> Walker<'o> {
         let observer = self.observer.as_deref_mut()?;
         let ply = line.plies.last()?;
         // The moves after this one (copied only while a swap is assumed).
-        let rest = line.moves.get(tok.index + 1..).unwrap_or_default();
-        let mut following: Vec<&MoveItem> = rest.iter().map(|m| m.1).collect();
-        if let Some((k, _, earlier)) = line.swapped {
-            if let Some(slot) = k
-                .checked_sub(tok.index + 1)
-                .and_then(|i| following.get_mut(i))
-            {
-                *slot = earlier;
-            }
-        }
+        let rest = line.items.get(tok.index + 1..).unwrap_or_default();
+        let swapped = line.swapped.and_then(|(k, _, earlier)| {
+            let i = k.checked_sub(tok.index + 1).filter(|&i| i < rest.len())?;
+            let mut copy = rest.to_vec();
+            copy[i] = earlier;
+            Some(copy)
+        });
         observer.ply(&InLine {
             ply,
             item: tok.item,
             past: &line.past,
-            following: &following,
+            following: swapped.as_deref().unwrap_or(rest),
             directions: self.directions,
             swap_pending: line.swapped.is_some(),
         })
@@ -400,6 +424,9 @@ impl<'o> Walker<'o> {
             variations: Vec::new(),
         });
         self.observe(line, tok);
+        if self.lean && self.spare.is_none() {
+            self.reclaim(line);
+        }
         line.past.push(Past {
             span: tok.item.token.span,
             mover: here.to_move(),
@@ -409,6 +436,23 @@ impl<'o> Walker<'o> {
             line.ended = Some((o, tok.item.token.span));
         }
         line.pos = Some(next);
+    }
+}
+
+impl Walker<'_> {
+    /// Takes the lists of the last ply's trace back as the spare trace
+    /// ([`replay_game_lean`]).
+    fn reclaim(&mut self, line: &mut Line<'_>) {
+        let Some(Ok(played)) = line.plies.last_mut().map(|p| &mut p.outcome) else {
+            return;
+        };
+        let t = &mut played.trace;
+        self.spare = Some(MoveTrace {
+            laps: std::mem::take(&mut t.laps),
+            captures: std::mem::take(&mut t.captures),
+            events: std::mem::take(&mut t.events),
+            ..t.clone()
+        });
     }
 }
 

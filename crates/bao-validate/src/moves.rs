@@ -8,8 +8,8 @@ use bao_core::{
 use bao_notation::meaning::{RulesError, RulesTag, StartError};
 use bao_notation::{AnnotationItem, Directions, Game, GameResult, ItemKind, Span};
 use bao_replay::{
-    main_line_replays, replay_game, Disagreement, InLine, Observer, OpeningProblem, Past, Played,
-    Ply, Problem, Repair, ReplayedGame,
+    main_line_replays, replay_game, replay_game_lean, Disagreement, InLine, Observer,
+    OpeningProblem, Past, Played, Ply, Problem, Repair, ReplayedGame,
 };
 
 use crate::annotate::items_text;
@@ -52,10 +52,11 @@ const MIN_PLIES_FOR_CONVENTION: usize = 10;
 /// Checks one game as `bao check` does: replays it, wording every problem met, then its
 /// result against the replay. A panic inside the engine (a bug) does not take the whole
 /// run down: the game is then kept as [`ReplayedGame::panicked`], with no diagnostics and
-/// no plies checked.
-pub(crate) fn check_one(game: &Game, n: usize, opts: &CheckOptions) -> GameCheck {
+/// no plies checked. With `keep` false the replay is lean ([`replay_game_lean`]: the
+/// moves' traces lose their lists once worded), for a caller that drops it after.
+pub(crate) fn check_one(game: &Game, n: usize, opts: &CheckOptions, keep: bool) -> GameCheck {
     let check = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let mut c = check_game(game, n, opts);
+        let mut c = check_game(game, n, opts, keep);
         crate::record::check_result(game, n, &mut c);
         c
     }));
@@ -66,8 +67,9 @@ pub(crate) fn check_one(game: &Game, n: usize, opts: &CheckOptions) -> GameCheck
     })
 }
 
-/// Checks one game: replays it, wording every problem met.
-pub(crate) fn check_game(game: &Game, n: usize, opts: &CheckOptions) -> GameCheck {
+/// Checks one game: replays it (lean unless `keep`), wording every problem met.
+pub(crate) fn check_game(game: &Game, n: usize, opts: &CheckOptions, keep: bool) -> GameCheck {
+    let replay_game = if keep { replay_game } else { replay_game_lean };
     let mut words = Words {
         n,
         opts,
