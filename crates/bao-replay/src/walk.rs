@@ -620,6 +620,44 @@ mod tests {
         assert_eq!(replayed.final_outcome(), None);
     }
 
+    /// A lean replay holds what the full one holds, but the lists of its moves' traces.
+    #[test]
+    fn a_lean_replay_differs_only_by_the_trace_lists() {
+        let texts = [
+            GAME.to_owned(),
+            "1. A7>* (1. A6<* (1. A5<*) a7<*) a7<* 2. A5< [A4:2] a6<* *\n".to_owned(),
+            "1. A7>* A5<* a7<* *\n".to_owned(),
+            GAME.replacen("a6<*", "a6<**", 1),
+        ];
+        fn flat(line: &crate::ReplayedLine, out: &mut Vec<String>) {
+            for p in &line.plies {
+                let mut p2 = p.clone();
+                p2.variations.clear();
+                if let Ok(played) = &mut p2.outcome {
+                    played.trace.laps.clear();
+                    played.trace.captures.clear();
+                    played.trace.events.clear();
+                }
+                out.push(format!("{p2:?} items {:?}", p.played().map(|x| &*x.items)));
+                for v in &p.variations {
+                    flat(&v.line, out);
+                }
+            }
+            out.push(format!("{:?}", line.end));
+        }
+        for text in texts {
+            let g = game(&text);
+            let (full, lean) = (replay_game(&g, None), crate::replay_game_lean(&g, None));
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            flat(&full.main, &mut a);
+            flat(&lean.main, &mut b);
+            assert_eq!(a, b, "{text}");
+            assert!(full.main.plies.iter().any(|p| p
+                .played()
+                .is_some_and(|x| !x.trace.laps.is_empty())));
+        }
+    }
+
     /// Answers every refused ply with a fixed repair, and counts the plies seen.
     struct Fixed(Option<Repair>, usize);
 
