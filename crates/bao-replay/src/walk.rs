@@ -652,9 +652,11 @@ mod tests {
             flat(&full.main, &mut a);
             flat(&lean.main, &mut b);
             assert_eq!(a, b, "{text}");
-            assert!(full.main.plies.iter().any(|p| p
-                .played()
-                .is_some_and(|x| !x.trace.laps.is_empty())));
+            assert!(full
+                .main
+                .plies
+                .iter()
+                .any(|p| p.played().is_some_and(|x| !x.trace.laps.is_empty())));
         }
     }
 
