@@ -52,4 +52,4 @@ pub use model::{
     Repair, ReplayedGame, ReplayedLine, Source, Variation,
 };
 pub use read::{legal_move, main_line_replays, written_spec, NoSuchPit};
-pub use walk::{replay_game, replay_game_assuming};
+pub use walk::{replay_game, replay_game_with, ReplayOptions};

@@ -17,20 +17,33 @@ use crate::read::{play_written, written_spec};
 /// With an `observer`, each ply is shown to it as it is read.
 #[must_use]
 pub fn replay_game(game: &Game, observer: Option<&mut dyn Observer>) -> ReplayedGame {
-    replay_game_assuming(game, observer, None)
+    replay_game_with(game, observer, ReplayOptions::default())
 }
 
-/// Replays a game as [`replay_game`] does, with an earlier-ply repair assumed: at ply
-/// `assumed.ply` of the main line, `assumed.mv` is played in place of the token written
-/// there (a [`Source::Assumed`] ply, shown to the observer as played; the token written is
-/// not played). The line assumes it from there on, as after a repair an [`Observer`] asks
-/// for. It is not assumed when the main line stops before that ply, ends before it, or when
-/// the move is not legal there.
+/// How [`replay_game_with`] replays a game beyond what [`replay_game`] does.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ReplayOptions {
+    /// An earlier-ply repair assumed: at ply `assumed.ply` of the main line, `assumed.mv` is
+    /// played in place of the token written there (a [`Source::Assumed`] ply, shown to the
+    /// observer as played; the token written is not played). The line assumes it from there
+    /// on, as after a repair an [`Observer`] asks for. It is not assumed when the main line
+    /// stops before that ply, ends before it, or when the move is not legal there.
+    pub assumed: Option<Assumption>,
+    /// A lean replay, for a caller that needs each move's full trace only while the observer
+    /// sees its ply (a check that words the plies and then drops the replay): once shown, a
+    /// played move keeps of its trace the move, mover, stage, placement, lap and seed counts,
+    /// never-ending and outcome, but not its lists of laps, captures and events, whose room
+    /// serves the next move instead of being allocated again. Everything else (plies,
+    /// positions, items, problems, ends) is [`replay_game`]'s.
+    pub lean: bool,
+}
+
+/// Replays a game as [`replay_game`] does, with `options`.
 #[must_use]
-pub fn replay_game_assuming(
+pub fn replay_game_with(
     game: &Game,
     observer: Option<&mut dyn Observer>,
-    assumed: Option<Assumption>,
+    options: ReplayOptions,
 ) -> ReplayedGame {
     let opening = game_rules(game)
         .map_err(OpeningProblem::Rules)
@@ -46,7 +59,8 @@ pub fn replay_game_assuming(
     let main = match &opening {
         Ok(o) => {
             let mut walker = Walker::new(o.directions, observer);
-            walker.assumed = assumed;
+            walker.assumed = options.assumed;
+            walker.lean = options.lean;
             walker.main_line(&game.movetext, o.start)
         }
         Err(_) => ReplayedLine::default(),
@@ -63,6 +77,9 @@ pub(crate) struct Walker<'o> {
     spare: Option<MoveTrace>,
     /// An earlier-ply repair to play on the main line in place of its token (taken once).
     assumed: Option<Assumption>,
+    /// The lists of a played move's trace go back to `spare` once the observer has seen
+    /// its ply ([`ReplayOptions::lean`]).
+    lean: bool,
 }
 
 impl std::fmt::Debug for Walker<'_> {
@@ -90,6 +107,8 @@ struct Branch {
 struct Line<'e> {
     /// The moves of the line, with their element indices.
     moves: Vec<(usize, &'e MoveItem)>,
+    /// The same moves' items (the ones after a ply are shown to the observer as a slice).
+    items: Vec<&'e MoveItem>,
     /// How many moves have been read.
     next_move: usize,
     /// The current position; `None` once a refused move stopped the line.
@@ -125,6 +144,7 @@ impl<'o> Walker<'o> {
             observer,
             spare: None,
             assumed: None,
+            lean: false,
         }
     }
 
@@ -157,11 +177,13 @@ impl<'o> Walker<'o> {
                     _ => None,
                 }),
         );
+        let items = moves.iter().map(|m| m.1).collect();
         let mut past = Vec::with_capacity(history.len() + moves.len());
         past.extend_from_slice(history);
         let mut line = Line {
             plies: Vec::with_capacity(moves.len()),
             moves,
+            items,
             next_move: 0,
             pos: Some(start),
             branch: None,
@@ -341,21 +363,18 @@ impl<'o> Walker<'o> {
         let observer = self.observer.as_deref_mut()?;
         let ply = line.plies.last()?;
         // The moves after this one (copied only while a swap is assumed).
-        let rest = line.moves.get(tok.index + 1..).unwrap_or_default();
-        let mut following: Vec<&MoveItem> = rest.iter().map(|m| m.1).collect();
-        if let Some((k, _, earlier)) = line.swapped {
-            if let Some(slot) = k
-                .checked_sub(tok.index + 1)
-                .and_then(|i| following.get_mut(i))
-            {
-                *slot = earlier;
-            }
-        }
+        let rest = line.items.get(tok.index + 1..).unwrap_or_default();
+        let swapped = line.swapped.and_then(|(k, _, earlier)| {
+            let i = k.checked_sub(tok.index + 1).filter(|&i| i < rest.len())?;
+            let mut copy = rest.to_vec();
+            copy[i] = earlier;
+            Some(copy)
+        });
         observer.ply(&InLine {
             ply,
             item: tok.item,
             past: &line.past,
-            following: &following,
+            following: swapped.as_deref().unwrap_or(rest),
             directions: self.directions,
             swap_pending: line.swapped.is_some(),
             main: line.main,
@@ -442,6 +461,9 @@ impl<'o> Walker<'o> {
             variations: Vec::new(),
         });
         self.observe(line, tok);
+        if self.lean && self.spare.is_none() {
+            self.reclaim(line);
+        }
         line.past.push(Past {
             span: tok.item.token.span,
             mover: here.to_move(),
@@ -451,6 +473,23 @@ impl<'o> Walker<'o> {
             line.ended = Some((o, tok.item.token.span));
         }
         line.pos = Some(next);
+    }
+}
+
+impl Walker<'_> {
+    /// Takes the lists of the last ply's trace back as the spare trace
+    /// ([`ReplayOptions::lean`]).
+    fn reclaim(&mut self, line: &mut Line<'_>) {
+        let Some(Ok(played)) = line.plies.last_mut().map(|p| &mut p.outcome) else {
+            return;
+        };
+        let t = &mut played.trace;
+        self.spare = Some(MoveTrace {
+            laps: std::mem::take(&mut t.laps),
+            captures: std::mem::take(&mut t.captures),
+            events: std::mem::take(&mut t.events),
+            ..t.clone()
+        });
     }
 }
 
@@ -616,6 +655,53 @@ mod tests {
         assert!(matches!(plies[1].problems(), [Problem::Refused { .. }]));
         assert!(matches!(replayed.main.end, LineEnd::Stopped));
         assert_eq!(replayed.final_outcome(), None);
+    }
+
+    /// A lean replay holds what the full one holds, but the lists of its moves' traces.
+    #[test]
+    fn a_lean_replay_differs_only_by_the_trace_lists() {
+        let texts = [
+            GAME.to_owned(),
+            "1. A7>* (1. A6<* (1. A5<*) a7<*) a7<* 2. A5< [A4:2] a6<* *\n".to_owned(),
+            "1. A7>* A5<* a7<* *\n".to_owned(),
+            GAME.replacen("a6<*", "a6<**", 1),
+        ];
+        fn flat(line: &crate::ReplayedLine, out: &mut Vec<String>) {
+            for p in &line.plies {
+                let mut p2 = p.clone();
+                p2.variations.clear();
+                if let Ok(played) = &mut p2.outcome {
+                    played.trace.laps.clear();
+                    played.trace.captures.clear();
+                    played.trace.events.clear();
+                }
+                out.push(format!("{p2:?} items {:?}", p.played().map(|x| &*x.items)));
+                for v in &p.variations {
+                    flat(&v.line, out);
+                }
+            }
+            out.push(format!("{:?}", line.end));
+        }
+        for text in texts {
+            let g = game(&text);
+            let (full, lean) = (replay_game(&g, None), crate::replay_game_with(
+                    &g,
+                    None,
+                    crate::ReplayOptions {
+                        lean: true,
+                        ..crate::ReplayOptions::default()
+                    },
+                ));
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            flat(&full.main, &mut a);
+            flat(&lean.main, &mut b);
+            assert_eq!(a, b, "{text}");
+            assert!(full
+                .main
+                .plies
+                .iter()
+                .any(|p| p.played().is_some_and(|x| !x.trace.laps.is_empty())));
+        }
     }
 
     /// Answers every refused ply with a fixed repair, and counts the plies seen.

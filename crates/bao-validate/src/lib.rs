@@ -142,7 +142,7 @@ fn check_games(
         if is_game(game) {
             games += 1;
         }
-        let c = moves::check_one(game, i + 1, opts);
+        let c = moves::check_one(game, i + 1, opts, keep);
         plies += c.plies_checked();
         diagnostics_of_games.extend(c.diagnostics);
         if keep {
@@ -184,7 +184,7 @@ impl GameChecked {
 /// game by game on a stream (`bao filter --code`), with the replay kept.
 #[must_use]
 pub fn check_one_game(game: &Game, n: usize, opts: &CheckOptions) -> GameChecked {
-    let c = moves::check_one(game, n, opts);
+    let c = moves::check_one(game, n, opts, true);
     GameChecked {
         plies: c.plies_checked(),
         diagnostics: c.diagnostics,

@@ -11,8 +11,8 @@ use bao_notation::{
     Annotation, AnnotationItem, Directions, Game, GameResult, ItemKind, Span, Spanned,
 };
 use bao_replay::{
-    main_line_replays, replay_game_assuming, Assumption, Disagreement, InLine, Observer,
-    OpeningProblem, Past, Played, Ply, Problem, Repair, ReplayedGame,
+    main_line_replays, replay_game_with, Assumption, Disagreement, InLine, Observer,
+    OpeningProblem, ReplayOptions, Past, Played, Ply, Problem, Repair, ReplayedGame,
 };
 
 use crate::codes::Code;
@@ -54,10 +54,11 @@ const MIN_PLIES_FOR_CONVENTION: usize = 10;
 /// Checks one game as `bao check` does: replays it, wording every problem met, then its
 /// result against the replay. A panic inside the engine (a bug) does not take the whole
 /// run down: the game is then kept as [`ReplayedGame::panicked`], with no diagnostics and
-/// no plies checked.
-pub(crate) fn check_one(game: &Game, n: usize, opts: &CheckOptions) -> GameCheck {
+/// no plies checked. With `keep` false the replay is lean ([`ReplayOptions::lean`]: the
+/// moves' traces lose their lists once worded), for a caller that drops it after.
+pub(crate) fn check_one(game: &Game, n: usize, opts: &CheckOptions, keep: bool) -> GameCheck {
     let check = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let mut c = check_game(game, n, opts);
+        let mut c = check_game(game, n, opts, keep);
         crate::record::check_result(game, n, &mut c);
         c
     }));
@@ -76,6 +77,8 @@ struct Plan {
     /// The main line's ply (number) where no repair is assumed: its best repair at that ply
     /// is not the best of all (an earlier one ties with it).
     hold: Option<usize>,
+    /// A lean replay ([`ReplayOptions::lean`]), for a caller that drops it after.
+    lean: bool,
 }
 
 /// A game replayed and worded under a plan.
@@ -88,6 +91,10 @@ struct Pass {
 
 /// Replays a game under `plan`, wording every ply.
 fn replay_worded(game: &Game, n: usize, opts: &CheckOptions, plan: Plan) -> Pass {
+    let options = ReplayOptions {
+        assumed: plan.assumed,
+        lean: plan.lean,
+    };
     let mut words = Words {
         n,
         opts,
@@ -96,7 +103,7 @@ fn replay_worded(game: &Game, n: usize, opts: &CheckOptions, plan: Plan) -> Pass
     };
     let (replayed, undecided) = match opts.lap_budget {
         None => (
-            replay_game_assuming(game, Some(&mut words), plan.assumed),
+            replay_game_with(game, Some(&mut words), options),
             None,
         ),
         Some(laps) => {
@@ -112,11 +119,7 @@ fn replay_worded(game: &Game, n: usize, opts: &CheckOptions, plan: Plan) -> Pass
             // is kept either way: exact up to the ply pinned.
             let mut replayed = None;
             let outer = within_lap_budget(laps, || {
-                replayed = Some(replay_game_assuming(
-                    game,
-                    Some(&mut budgeted),
-                    plan.assumed,
-                ));
+                replayed = Some(replay_game_with(game, Some(&mut budgeted), options));
             });
             let undecided = match (budgeted.undecided, outer) {
                 (Some(u), _) => Some(u),
@@ -145,8 +148,19 @@ fn replay_worded(game: &Game, n: usize, opts: &CheckOptions, plan: Plan) -> Pass
 /// --fix` applies): an earlier-ply repair replays the game again with it assumed; when the
 /// repairs at the refused ply were clear but an earlier one ties with the best, the game is
 /// replayed again with no repair assumed there (the line stops, saying why).
-pub(crate) fn check_game(game: &Game, n: usize, opts: &CheckOptions) -> GameCheck {
-    let mut pass = replay_worded(game, n, opts, Plan::default());
+///
+/// The replays are lean unless `keep` (the caller keeps the replay).
+pub(crate) fn check_game(game: &Game, n: usize, opts: &CheckOptions, keep: bool) -> GameCheck {
+    let lean = !keep;
+    let mut pass = replay_worded(
+        game,
+        n,
+        opts,
+        Plan {
+            lean,
+            ..Plan::default()
+        },
+    );
     if let Some((span, number, laps_run)) = pass.undecided {
         pass.diagnostics
             .push(undecided_diagnostic(span, number, laps_run, n));
@@ -163,7 +177,7 @@ pub(crate) fn check_game(game: &Game, n: usize, opts: &CheckOptions) -> GameChec
         Ok(o) => {
             let (start, directions) = (o.start, o.directions);
             if pass.undecided.is_none() {
-                pass = blame_first_stop(game, n, opts, pass);
+                pass = blame_first_stop(game, n, opts, pass, lean);
             }
             convention_note(game, start, directions, &mut pass.diagnostics);
         }
@@ -178,7 +192,13 @@ pub(crate) fn check_game(game: &Game, n: usize, opts: &CheckOptions) -> GameChec
 /// Words the repairs at the plies before the main line's first refused ply
 /// ([`crate::suggest_earlier`]) and, with `--assume-fixes`, replays the game again when the
 /// best of all repairs there is not the one the line went on with.
-fn blame_first_stop(game: &Game, n: usize, opts: &CheckOptions, mut pass: Pass) -> Pass {
+fn blame_first_stop(
+    game: &Game,
+    n: usize,
+    opts: &CheckOptions,
+    mut pass: Pass,
+    lean: bool,
+) -> Pass {
     let laps = crate::suggest_earlier::search_laps(opts);
     let Some(stop) = crate::suggest_earlier::first_stop(game, &pass.replayed, laps) else {
         return pass;
@@ -206,6 +226,7 @@ fn blame_first_stop(game: &Game, n: usize, opts: &CheckOptions, mut pass: Pass) 
             let plan = Plan {
                 assumed: Some(Assumption { ply, mv }),
                 hold: None,
+                lean,
             };
             let mut again = replay_worded(game, n, opts, plan);
             if again.undecided.is_some() {
@@ -226,6 +247,7 @@ fn blame_first_stop(game: &Game, n: usize, opts: &CheckOptions, mut pass: Pass) 
             let plan = Plan {
                 assumed: None,
                 hold: Some(number),
+                lean,
             };
             let mut again = replay_worded(game, n, opts, plan);
             if again.undecided.is_some() {

@@ -47,10 +47,13 @@ const CONTEXT_LINES: usize = 4;
 const CONTEXT_BYTES: usize = 8 * 1024;
 
 /// Reads bytes and hands them on decoded as the whole-file path decodes them (UTF-8 as is,
-/// other bytes as Latin-1), one line at a time; notes the first byte that was not UTF-8.
+/// other bytes as Latin-1), a run of whole lines at a time (all the whole lines the buffer
+/// holds: one decoding and one copy for them, not one per line); notes the first byte that
+/// was not UTF-8.
 #[derive(Debug)]
 struct Decoding<R> {
     input: BufReader<R>,
+    /// The start of a line longer than the buffer, gathered until its end is read.
     line: Vec<u8>,
     out: Vec<u8>,
     pos: usize,
@@ -60,26 +63,78 @@ struct Decoding<R> {
     warned: bool,
 }
 
+impl<R: Read> Decoding<R> {
+    /// Decodes `bytes` (whole lines, or the last line of the input) onto `out`. Lines end
+    /// with `\n`, which no UTF-8 sequence holds: a run of lines decodes as each of them does
+    /// inside the whole text.
+    fn decode_into(&mut self, bytes: &[u8]) {
+        let d = decode(bytes);
+        if let (Some(w), false) = (d.warning, self.warned) {
+            self.warned = true;
+            if let Ok(mut slot) = self.warning.lock() {
+                *slot = Some(w.shifted(self.offset));
+            }
+        }
+        self.out.extend_from_slice(d.text.as_bytes());
+    }
+
+    /// Refills `out` with the next run of whole lines; `false` at the end of the input.
+    fn refill(&mut self) -> io::Result<bool> {
+        self.out.clear();
+        self.pos = 0;
+        loop {
+            let avail = match self.input.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if avail.is_empty() {
+                // The last line, without its `\n`.
+                if self.line.is_empty() {
+                    return Ok(false);
+                }
+                let line = std::mem::take(&mut self.line);
+                self.decode_into(&line);
+                self.line = line;
+                self.line.clear();
+                break;
+            }
+            let Some(last) = memchr::memrchr(b'\n', avail) else {
+                let n = avail.len();
+                self.line.extend_from_slice(avail);
+                self.input.consume(n);
+                continue;
+            };
+            let take = last + 1;
+            if self.line.is_empty() {
+                // The usual case: decoded straight from the reader's buffer.
+                let d = decode(&avail[..take]);
+                if let (Some(w), false) = (d.warning, self.warned) {
+                    self.warned = true;
+                    if let Ok(mut slot) = self.warning.lock() {
+                        *slot = Some(w.shifted(self.offset));
+                    }
+                }
+                self.out.extend_from_slice(d.text.as_bytes());
+            } else {
+                let mut line = std::mem::take(&mut self.line);
+                line.extend_from_slice(&avail[..take]);
+                self.decode_into(&line);
+                line.clear();
+                self.line = line;
+            }
+            self.input.consume(take);
+            break;
+        }
+        self.offset += self.out.len();
+        Ok(true)
+    }
+}
+
 impl<R: Read> Read for Decoding<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.pos == self.out.len() {
-            self.line.clear();
-            self.out.clear();
-            self.pos = 0;
-            // Lines end with `\n`, which no UTF-8 sequence holds: a line decodes as it does
-            // inside the whole text.
-            if self.input.read_until(b'\n', &mut self.line)? == 0 {
-                return Ok(0);
-            }
-            let d = decode(&self.line);
-            if let (Some(w), false) = (d.warning, self.warned) {
-                self.warned = true;
-                if let Ok(mut slot) = self.warning.lock() {
-                    *slot = Some(w.shifted(self.offset));
-                }
-            }
-            self.out.extend_from_slice(d.text.as_bytes());
-            self.offset += self.out.len();
+        if self.pos == self.out.len() && !self.refill()? {
+            return Ok(0);
         }
         let n = buf.len().min(self.out.len() - self.pos);
         buf[..n].copy_from_slice(&self.out[self.pos..self.pos + n]);
@@ -332,7 +387,7 @@ fn check_chunk_keeping(
         if is_game(game) {
             out.games += 1;
         }
-        let c = moves::check_one(game, *n, opts);
+        let c = moves::check_one(game, *n, opts, keep.is_some());
         out.plies += c.plies_checked();
         out.checks
             .extend(c.diagnostics.into_iter().map(|d| shift(d, at)));
