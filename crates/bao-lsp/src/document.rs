@@ -630,7 +630,9 @@ mod tests {
         assert_eq!(ours(&mut doc, &opts), full(&doc.text, &opts));
         // Edits next to each mark: in the first game, right after the mark, before it,
         // and the marks taken out and put back.
-        let steps: [(fn(&str) -> usize, usize, &str); 8] = [
+        // Where (from the text), how many bytes to take out, what to put in.
+        type Step = (fn(&str) -> usize, usize, &'static str);
+        let steps: [Step; 8] = [
             (|_| 3, 0, "x"),
             (|_| 3, 1, ""),
             (|t| t.find("A6<*").unwrap() + 2, 1, ">"),
