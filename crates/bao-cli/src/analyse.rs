@@ -14,10 +14,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use bao_analysis::{Limits, Report, Score, Searcher};
-use bao_core::{Move, MoveSpec, Position, Side, Sign, Stage};
+use bao_core::{Move, MoveSpec, Position, Side};
 use bao_notation::{
-    write_record, Comment, Directions, Element, MoveItem, MoveToken, Nag, SignUse, Spanned,
-    WriteOptions,
+    write_record, Comment, Directions, Element, MoveItem, MoveToken, Nag, Spanned, WriteOptions,
 };
 use bao_validate::{check_bytes, CheckOptions};
 
@@ -110,19 +109,6 @@ fn is_eval_comment(e: &Element) -> bool {
     matches!(e, Element::Comment(c) if c.text.trim_start().starts_with("[%eval"))
 }
 
-/// The sign a canonical move is written with under `directions`.
-fn written_sign(directions: Directions, pos: &Position, mv: &Move) -> Sign {
-    let usage = if pos.stage() == Stage::Namua && mv.is_capture() {
-        SignUse::Kichwa
-    } else {
-        SignUse::Sowing(mv.pit.row())
-    };
-    [Sign::Left, Sign::Right]
-        .into_iter()
-        .find(|&s| directions.sign(s, pos.to_move(), usage) == mv.sign)
-        .unwrap_or(mv.sign)
-}
-
 /// The engine's line from `pos` as variation elements (the moves replayed to be sure they
 /// are legal; the line stops at the first that is not), each with its `**` and `#` marks.
 fn variation(pos: &Position, line: &[Move], directions: Directions) -> Vec<Spanned<Element>> {
@@ -133,7 +119,7 @@ fn variation(pos: &Position, line: &[Move], directions: Directions) -> Vec<Spann
             break;
         };
         let mut spec = MoveSpec::from(*mv);
-        spec.sign = Some(written_sign(directions, &at, mv));
+        spec.sign = Some(directions.written_sign(mv, &at));
         let mut token = MoveToken::from(spec);
         token.claims_takasia = trace.takasia_set().is_some();
         token.claims_win = trace

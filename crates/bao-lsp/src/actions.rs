@@ -172,7 +172,7 @@ fn repair(v: &View<'_>, c: &CheckDiagnostic) -> Option<(String, Vec<Edit>)> {
 
 /// The actions on the game at `local` (an offset in its chunk): the result it reached, the
 /// `Directions` its moves need, the engine's annotations on the move there and on the game.
-fn game_actions(g: &GameAt<'_>, local: usize) -> Vec<(String, CodeActionKind, Vec<Edit>)> {
+fn game_actions(g: &GameAt, local: usize) -> Vec<(String, CodeActionKind, Vec<Edit>)> {
     let mut out = Vec::new();
     let game = &g.game().value;
     let Some(replayed) = g.replayed() else {

@@ -1,6 +1,8 @@
 //! Completion: the legal moves where a move is written (captures first), tag names and
 //! tag values.
 
+use std::fmt::Write as _;
+
 use bao_core::{Position, OPTION_VALUES, PRESET_NAMES};
 use bao_notation::meaning::{tag_meaning, TERMINATION_VALUES};
 use bao_notation::{Directions, KNOWN_TAGS};
@@ -29,7 +31,7 @@ pub(crate) fn complete(v: &View<'_>, offset: usize, laps: u64) -> Option<Complet
     let opening = replayed.opening()?;
     let (pos, replace) = cursor(&replayed.main, &game.movetext, opening.start, local)?;
     let replace = replace.map(|s| (g.base + s.start, g.base + s.end));
-    let (items, incomplete) = move_items(&pos, laps);
+    let (items, incomplete) = move_items(&pos, laps, opening.directions);
     let range = replace.map(|(a, b)| v.range(a, b));
     let items = items
         .into_iter()
@@ -60,14 +62,19 @@ fn in_comment(game: &bao_notation::Game, at: usize) -> bool {
 }
 
 /// The legal moves of a position as completion items, captures first (the most seeds
-/// first), then the others in `bao legal`'s order; and whether the list is incomplete (the
-/// lap budget ran out: no moves are offered).
-pub(crate) fn move_items(pos: &Position, laps: u64) -> (Vec<CompletionItem>, bool) {
-    let Ok(mut legal) = pos.legal_moves_within(laps) else {
+/// first), then the others in the order of their text; and whether the list is incomplete
+/// (the lap budget ran out: no moves are offered). Each move is written as a record under
+/// `directions` writes it (its sign in that convention), so that the inserted token reads
+/// like the record's other moves and replays as the move offered.
+pub(crate) fn move_items(
+    pos: &Position,
+    laps: u64,
+    directions: Directions,
+) -> (Vec<CompletionItem>, bool) {
+    let Ok(legal) = pos.legal_moves_within(laps) else {
         return (Vec::new(), true);
     };
-    legal.sort_by_key(ToString::to_string);
-    let mut moves: Vec<(bao_core::Move, u64, String)> = legal
+    let mut moves: Vec<(String, u64, String)> = legal
         .into_iter()
         .filter_map(|mv| {
             let (_, trace) = bao_core::within_lap_budget(laps, || pos.play(&mv))
@@ -79,20 +86,30 @@ pub(crate) fn move_items(pos: &Position, laps: u64) -> (Vec<CompletionItem>, boo
             } else {
                 seeds.max(1)
             };
-            Some((mv, captured, move_description(pos, &trace)))
+            let written = directions.written_move(&mv, pos);
+            let mut description = move_description(pos, &trace);
+            if written != mv {
+                // The sign differs from the mover's: say which move it is in both.
+                let _ = write!(
+                    description,
+                    "; {mv} from the mover's seat, written {written} under [Directions \"{directions}\"]"
+                );
+            }
+            Some((written.to_string(), captured, description))
         })
         .collect();
     // Stable: captures first, the most seeds first; the rest in text order.
+    moves.sort_by(|a, b| a.0.cmp(&b.0));
     moves.sort_by_key(|m| std::cmp::Reverse(m.1));
     let items = moves
         .into_iter()
         .enumerate()
-        .map(|(i, (mv, _, description))| CompletionItem {
-            label: mv.to_string(),
+        .map(|(i, (label, _, description))| CompletionItem {
+            filter_text: Some(label.clone()),
+            label,
             kind: Some(CompletionItemKind::VALUE),
             detail: Some(description),
             sort_text: Some(format!("{i:04}")),
-            filter_text: Some(mv.to_string()),
             ..CompletionItem::default()
         })
         .collect();

@@ -8,17 +8,24 @@
 //! keeps its results ([`CheckedChunk::relocated`] moves them to the chunk's new place and
 //! game numbers): only the games the change touched are replayed again.
 
-use std::cell::OnceCell;
-use std::collections::HashMap;
-use std::rc::Rc;
+use std::cell::RefCell;
+use std::collections::{HashMap, VecDeque};
+use std::rc::{Rc, Weak};
 use std::sync::Arc;
 
-use bao_notation::Game;
+use bao_notation::{parse_record, Game, Spanned};
 use bao_validate::stream::{check_chunk, CheckedChunk, Merger, StreamReader};
 use bao_validate::{check_full, AnyDiagnostic, CheckOptions, Checked};
 use lsp_types::TextDocumentContentChangeEvent;
 
 use crate::text::LineIndex;
+
+/// How many chunks' replays a document keeps for the requests that need them (hover,
+/// completion, code actions, inlay hints): the ones used last. A replay holds every ply's
+/// positions, many times its text: kept for every game of a large archive they would be
+/// gigabytes, so the others are made again when asked for (one game's replay takes
+/// milliseconds).
+const REPLAYS: usize = 32;
 
 /// The results of one chunk, as checked at the place it was first met.
 #[derive(Debug)]
@@ -27,16 +34,40 @@ pub(crate) struct ChunkResult {
     pub(crate) text: Arc<str>,
     /// Its diagnostics (at the offset and game numbers where it was checked).
     checked: CheckedChunk,
-    /// The chunk's games parsed and replayed (spans relative to `text`), made when a
-    /// request first needs them.
-    replay: OnceCell<Checked>,
 }
 
-impl ChunkResult {
-    /// The chunk's games parsed and replayed, under `opts` (spans relative to the chunk).
-    pub(crate) fn replay(&self, opts: &CheckOptions) -> &Checked {
-        self.replay
-            .get_or_init(|| check_full("", Arc::clone(&self.text), opts))
+/// The replays of the chunks requests needed last, at most [`REPLAYS`], the last used
+/// first (kept across changes: a chunk a change did not touch keeps its results, and its
+/// replay here while it is one of the last used).
+#[derive(Debug, Default)]
+struct Replays {
+    kept: RefCell<VecDeque<(Weak<ChunkResult>, Rc<Checked>)>>,
+}
+
+impl Replays {
+    /// The chunk's games parsed and replayed under `opts` (spans relative to the chunk),
+    /// kept or made now.
+    fn get(&self, chunk: &Rc<ChunkResult>, opts: &CheckOptions) -> Rc<Checked> {
+        let mut kept = self.kept.borrow_mut();
+        let weak = Rc::downgrade(chunk);
+        if let Some(i) = kept.iter().position(|(c, _)| c.ptr_eq(&weak)) {
+            let entry = kept.remove(i).unwrap_or_else(|| unreachable!());
+            let checked = Rc::clone(&entry.1);
+            kept.push_front(entry);
+            return checked;
+        }
+        let checked = Rc::new(check_full("", Arc::clone(&chunk.text), opts));
+        // The replays of chunks no longer in the document go first.
+        kept.retain(|(c, _)| c.strong_count() > 0);
+        kept.push_front((weak, Rc::clone(&checked)));
+        kept.truncate(REPLAYS);
+        checked
+    }
+
+    /// How many replays are kept.
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.kept.borrow().len()
     }
 }
 
@@ -62,26 +93,26 @@ struct Touched {
     delta: isize,
 }
 
-/// A game of the document: its chunk, its index in the chunk's replay, the parsed game and
-/// where its text begins in the document.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct GameAt<'a> {
+/// A game of the document: its chunk's replay, its index in it, and where the chunk's text
+/// begins in the document.
+#[derive(Debug, Clone)]
+pub(crate) struct GameAt {
     /// The chunk's offset in the document (the game's spans are relative to it).
     pub(crate) base: usize,
     /// The chunk's replay.
-    pub(crate) checked: &'a Checked,
+    checked: Rc<Checked>,
     /// The game's index in `checked`.
-    pub(crate) index: usize,
+    index: usize,
 }
 
-impl<'a> GameAt<'a> {
+impl GameAt {
     /// The parsed game (spans relative to the chunk).
-    pub(crate) fn game(&self) -> &'a bao_notation::Spanned<Game> {
+    pub(crate) fn game(&self) -> &Spanned<Game> {
         &self.checked.record.games[self.index]
     }
 
     /// The game's replay.
-    pub(crate) fn replayed(&self) -> Option<&'a bao_replay::ReplayedGame> {
+    pub(crate) fn replayed(&self) -> Option<&bao_replay::ReplayedGame> {
         self.checked.replayed.get(self.index)
     }
 }
@@ -108,6 +139,8 @@ pub struct Document {
     pub(crate) text: String,
     pub(crate) index: LineIndex,
     analysis: Option<Analysis>,
+    /// The replays requests needed last.
+    replays: Replays,
     /// The chunks of the last analysis, kept for the next one.
     previous: Vec<Chunk>,
     /// Where the changes since the last analysis happened (`None`: anywhere).
@@ -123,6 +156,7 @@ impl Document {
             index: LineIndex::new(&text),
             text,
             analysis: None,
+            replays: Replays::default(),
             previous: Vec::new(),
             touched: None,
         }
@@ -194,6 +228,7 @@ impl Document {
             text: &self.text,
             index: &self.index,
             analysis,
+            replays: &self.replays,
             opts: *opts,
         }
     }
@@ -208,6 +243,7 @@ pub(crate) struct View<'a> {
     pub(crate) index: &'a LineIndex,
     /// What checking it found.
     pub(crate) analysis: &'a Analysis,
+    replays: &'a Replays,
     opts: CheckOptions,
 }
 
@@ -224,13 +260,13 @@ impl<'a> View<'a> {
 
     /// The game at a byte offset of the document (the nearest game before it when the
     /// offset is between games), with its chunk's replay.
-    pub(crate) fn game_at(&self, offset: usize) -> Option<GameAt<'a>> {
+    pub(crate) fn game_at(&self, offset: usize) -> Option<GameAt> {
         let chunks = &self.analysis.chunks;
         let i = chunks
             .partition_point(|c| c.offset <= offset)
             .checked_sub(1)?;
         let chunk = &chunks[i];
-        let checked = chunk.result.replay(&self.opts);
+        let checked = self.replays.get(&chunk.result, &self.opts);
         let local = offset - chunk.offset;
         let games = &checked.record.games;
         let index = games
@@ -244,20 +280,39 @@ impl<'a> View<'a> {
         })
     }
 
-    /// Every game of the document in text order, with its chunk's replay.
-    pub(crate) fn games(&self) -> Vec<GameAt<'a>> {
+    /// The games of the chunks that overlap `start..=end` of the document, with their
+    /// chunks' replays.
+    pub(crate) fn replayed_games(&self, start: usize, end: usize) -> Vec<GameAt> {
+        let chunks = &self.analysis.chunks;
+        let first = chunks
+            .partition_point(|c| c.offset <= start)
+            .saturating_sub(1);
         let mut out = Vec::new();
-        for chunk in &self.analysis.chunks {
-            let checked = chunk.result.replay(&self.opts);
+        for chunk in chunks[first..].iter().take_while(|c| c.offset <= end) {
+            if chunk.offset + chunk.result.text.len() < start {
+                continue;
+            }
+            let checked = self.replays.get(&chunk.result, &self.opts);
             for index in 0..checked.record.games.len() {
                 out.push(GameAt {
                     base: chunk.offset,
-                    checked,
+                    checked: Rc::clone(&checked),
                     index,
                 });
             }
         }
         out
+    }
+
+    /// Calls `each` with every game of the document in text order, parsed (not replayed:
+    /// what the outline needs), with the offset of its chunk (its spans are relative to it).
+    /// Each chunk is parsed when its turn comes and dropped after.
+    pub(crate) fn each_game(&self, mut each: impl FnMut(usize, &Spanned<Game>)) {
+        for chunk in &self.analysis.chunks {
+            for game in &parse_record(&chunk.result.text).record.games {
+                each(chunk.offset, game);
+            }
+        }
     }
 }
 
@@ -266,58 +321,68 @@ impl<'a> View<'a> {
 /// After one change (`touched`), the chunks before it are kept without reading them: the
 /// text is read again from the chunk before the one the change starts in (a change at a
 /// chunk's start can join it to the chunk before), until a chunk past the change is one of
-/// `previous` at its old place moved by the change; the chunks from there on are kept,
-/// moved. Otherwise the whole text is read, and a chunk whose text is one of `previous`'s
-/// keeps its results.
+/// `previous` at its old place moved by the change (a binary search); the chunks from there
+/// on are kept, moved; a chunk read again whose text is one of those the change touched
+/// keeps its results. Otherwise the whole text is read, and a chunk whose text is one of
+/// `previous`'s keeps its results. After one change the work is the chunks it touched, not
+/// the document (but for the merge of the diagnostics, which is linear and cheap).
 fn analyse(
     text: &str,
     previous: Vec<Chunk>,
     touched: Option<Touched>,
     opts: &CheckOptions,
 ) -> Analysis {
-    // The chunks kept before the change, where reading starts, and the games before it.
-    let (mut chunks, from, mut games_before) = match touched {
-        Some(t) if !previous.is_empty() => {
-            let k = previous
+    // The chunks kept before the change (`chunks`), the others (`rest`), where reading
+    // starts, and the games before it.
+    let mut chunks = previous;
+    let (rest, from, mut games_before) = match touched {
+        Some(t) if !chunks.is_empty() => {
+            let k = chunks
                 .partition_point(|c| c.offset <= t.start)
                 .saturating_sub(2);
-            let kept: Vec<Chunk> = previous[..k].to_vec();
-            let from = previous[k].offset;
-            let games = previous[k].first_game - 1;
-            (kept, from, games)
+            let rest = chunks.split_off(k);
+            let (from, games) = (rest[0].offset, rest[0].first_game - 1);
+            (rest, from, games)
         }
-        _ => (Vec::new(), 0, 0),
+        _ => (std::mem::take(&mut chunks), 0, 0),
     };
-    let mut known: HashMap<Arc<str>, (usize, usize, Rc<ChunkResult>)> = HashMap::new();
-    // The chunks after the change, by their old offset moved by the change.
-    let mut after: HashMap<usize, usize> = HashMap::new();
-    if let Some(t) = touched {
-        for (i, c) in previous.iter().enumerate().skip(chunks.len()) {
-            if let Some(moved) = c.offset.checked_add_signed(t.delta) {
-                if moved >= t.end {
-                    after.insert(moved, i);
-                }
-            }
+    // A chunk of `rest` after the change, by its place moved by the change: where the
+    // reading can stop (found by a binary search: `rest` is in text order).
+    let after = |offset: usize| -> Option<usize> {
+        let t = touched?;
+        let old = offset.checked_add_signed(t.delta.checked_neg()?)?;
+        let i = rest.partition_point(|c| c.offset < old);
+        (offset >= t.end && rest.get(i)?.offset == old).then_some(i)
+    };
+    // The chunks whose results a chunk read with the same text takes: after one change,
+    // those it touched (up to the first chunk past it; the rest are found by `after`);
+    // otherwise all.
+    let candidates = match touched {
+        Some(t) => {
+            let past = rest
+                .iter()
+                .position(|c| {
+                    c.offset
+                        .checked_add_signed(t.delta)
+                        .is_some_and(|m| m >= t.end)
+                })
+                .map_or(rest.len(), |j| j + 1);
+            &rest[..past]
         }
-    }
-    for c in previous.iter().skip(chunks.len()) {
-        known.insert(
-            Arc::clone(&c.result.text),
-            (
-                c.result.checked.offset(),
-                c.result.checked.first_game(),
-                Rc::clone(&c.result),
-            ),
-        );
-    }
+        None => &rest[..],
+    };
+    let mut known: HashMap<Arc<str>, Rc<ChunkResult>> = candidates
+        .iter()
+        .map(|c| (Arc::clone(&c.result.text), Rc::clone(&c.result)))
+        .collect();
     let mut rechecked = 0;
     let mut reader = StreamReader::new(&text.as_bytes()[from..]);
     let mut resumed = None;
     // Reading a `&[u8]` cannot fail; a failure would end the reading early.
     while let Ok(Some(mut chunk)) = reader.next_chunk() {
         chunk.offset += from;
-        if let Some(&i) = after.get(&chunk.offset) {
-            if previous[i].result.text == chunk.text {
+        if let Some(i) = after(chunk.offset) {
+            if rest[i].result.text == chunk.text {
                 resumed = Some(i);
                 break;
             }
@@ -328,13 +393,12 @@ fn analyse(
         let first = games_before + 1;
         games_before += chunk.games.len();
         let result = match known.remove(&chunk.text) {
-            Some((_, _, result)) => result,
+            Some(result) => result,
             None => {
                 rechecked += 1;
                 Rc::new(ChunkResult {
                     text: Arc::clone(&chunk.text),
                     checked: check_chunk(&chunk, opts),
-                    replay: OnceCell::new(),
                 })
             }
         };
@@ -346,12 +410,13 @@ fn analyse(
         });
     }
     if let (Some(i), Some(t)) = (resumed, touched) {
-        for c in &previous[i..] {
+        drop(known);
+        for c in rest.into_iter().skip(i) {
             chunks.push(Chunk {
                 offset: c.offset.saturating_add_signed(t.delta),
                 first_game: games_before + 1,
                 games: c.games,
-                result: Rc::clone(&c.result),
+                result: c.result,
             });
             games_before += c.games;
         }
@@ -496,13 +561,107 @@ mod tests {
     }
 
     #[test]
+    fn replays_are_kept_for_the_chunks_used_last_only() {
+        let opts = CheckOptions {
+            assume_fixes: false,
+            lap_budget: Some(100_000),
+        };
+        let games = REPLAYS * 2;
+        let text: String = (0..games).map(|n| game(n, "A6<* a6>*")).collect();
+        let mut doc = Document::new(text, 1);
+        let v = doc.view(&opts);
+        assert_eq!(v.analysis.chunks.len(), games);
+        // The outline parses every game, and keeps no replay.
+        let mut seen = 0;
+        v.each_game(|_, _| seen += 1);
+        assert_eq!(seen, games);
+        assert_eq!(v.replays.len(), 0);
+        // A request on every game: only the last `REPLAYS` are kept.
+        for (n, c) in v.analysis.chunks.iter().enumerate() {
+            let g = v.game_at(c.offset + 1).unwrap();
+            let event = g.game().value.tag("Event").map(|t| t.value.clone());
+            assert_eq!(event, Some(format!("g{n}")));
+            assert!(g.replayed().is_some_and(|r| r.played_count() > 0));
+        }
+        assert_eq!(v.replays.len(), REPLAYS);
+        // The one used last is not made again.
+        let last = v.analysis.chunks[games - 1].offset;
+        let (a, b) = (v.game_at(last).unwrap(), v.game_at(last).unwrap());
+        assert!(Rc::ptr_eq(&a.checked, &b.checked));
+        // Inlay hints' games: the chunks over the range only.
+        let range = (v.analysis.chunks[3].offset, v.analysis.chunks[5].offset);
+        assert_eq!(v.replayed_games(range.0, range.1).len(), 3);
+        // A change to a game whose replay is kept: that replay goes when the next is made.
+        let at = doc.text.find("g5\"").unwrap();
+        edit(&mut doc, at + 1, 1, "9");
+        let v = doc.view(&opts);
+        let dead = |v: &View<'_>| {
+            v.replays
+                .kept
+                .borrow()
+                .iter()
+                .filter(|(c, _)| c.strong_count() == 0)
+                .count()
+        };
+        assert_eq!(dead(&v), 1);
+        let g = v.game_at(at).unwrap();
+        assert_eq!(
+            g.game().value.tag("Event").map(|t| t.value.as_str()),
+            Some("g9")
+        );
+        assert_eq!(dead(&v), 0);
+        assert!(v.replays.len() <= REPLAYS);
+    }
+
+    #[test]
+    fn a_byte_order_mark_keeps_the_diagnostics_of_a_whole_check() {
+        let opts = CheckOptions {
+            assume_fixes: false,
+            lap_budget: Some(100_000),
+        };
+        let body: String = (0..6)
+            .map(|n| game(n, if n % 3 == 1 { "A5<*" } else { "A6<* a6>*" }))
+            .collect();
+        // A mark at the start, a game starting right after it, and one at the start of a
+        // later game (two files with marks put together).
+        let second = body.find("[Event \"g3\"]").unwrap();
+        let text = format!("\u{feff}{}\u{feff}{}", &body[..second], &body[second..]);
+        let mut doc = Document::new(text, 1);
+        assert_eq!(ours(&mut doc, &opts), full(&doc.text, &opts));
+        // Edits next to each mark: in the first game, right after the mark, before it,
+        // and the marks taken out and put back.
+        // Where (from the text), how many bytes to take out, what to put in.
+        type Step = (fn(&str) -> usize, usize, &'static str);
+        let steps: [Step; 8] = [
+            (|_| 3, 0, "x"),
+            (|_| 3, 1, ""),
+            (|t| t.find("A6<*").unwrap() + 2, 1, ">"),
+            (|_| 3, 0, "[Event \"new\"]\n\n1. A7>* *\n\n"),
+            (|_| 0, 0, "; before the mark\n"),
+            (|t| t.find('\u{feff}').unwrap(), 3, ""),
+            (|t| t.find("\u{feff}[Event \"g3\"]").unwrap(), 3, ""),
+            (|t| t.find("[Event \"g2\"]").unwrap(), 0, "\u{feff}"),
+        ];
+        for (i, (at, del, piece)) in steps.into_iter().enumerate() {
+            let at = at(&doc.text);
+            edit(&mut doc, at, del, piece);
+            assert_eq!(
+                ours(&mut doc, &opts),
+                full(&doc.text, &opts),
+                "step {i}: {:?}",
+                doc.text
+            );
+        }
+    }
+
+    #[test]
     fn random_edits_give_the_diagnostics_of_a_whole_check() {
         let opts = CheckOptions {
             assume_fixes: false,
             lap_budget: Some(100_000),
         };
         let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/");
-        let mut text = String::new();
+        let mut text = String::from("\u{feff}");
         for f in [
             "games/match_best_of_three.bao",
             "games/variations_comments.bao",
@@ -525,6 +684,7 @@ mod tests {
             "1-0",
             "a5>",
             "\n\n[Game \"2\"]\n",
+            "\u{feff}",
         ];
         let mut doc = Document::new(text, 1);
         let mut state = 12345u64;

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use bao_core::Side;
 use bao_export::{board_text, Overlay, TextOptions};
 use bao_notation::meaning::tag_meaning;
+use bao_notation::Directions;
 use bao_validate::AnyDiagnostic;
 use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind};
 use miette::Diagnostic as _;
@@ -35,8 +36,11 @@ pub(crate) fn hover(v: &View<'_>, offset: usize, laps: u64) -> Option<Hover> {
             let meaning = tag_meaning(name)
                 .unwrap_or("A tag of the record's own (not one of the known tags).");
             parts.push(format!("**[{name}]** {meaning}"));
-        } else if let Some(ply) = g.replayed().and_then(|r| ply_at(&r.main, local)) {
-            parts.push(ply_text(ply, laps));
+        } else if let Some(r) = g.replayed() {
+            if let Some(ply) = ply_at(&r.main, local) {
+                let directions = r.opening().map_or(Directions::Mover, |o| o.directions);
+                parts.push(ply_text(ply, laps, directions));
+            }
         }
     }
     for d in v.analysis.diagnostics.iter().filter(|d| {
@@ -54,8 +58,9 @@ pub(crate) fn hover(v: &View<'_>, offset: usize, laps: u64) -> Option<Hover> {
     })
 }
 
-/// A ply: the move, the board after it, what it did, the legal alternatives.
-fn ply_text(ply: &bao_replay::Ply, laps: u64) -> String {
+/// A ply: the move, the board after it, what it did, the legal alternatives (moves
+/// written as the record writes them, under `directions`).
+fn ply_text(ply: &bao_replay::Ply, laps: u64, directions: Directions) -> String {
     let mut s = format!(
         "**Ply {}**, {} to move",
         ply.number,
@@ -64,7 +69,15 @@ fn ply_text(ply: &bao_replay::Ply, laps: u64) -> String {
     let rules = ply.before.rules();
     match ply.played() {
         Some(p) => {
-            let _ = write!(s, ": `{}`", p.mv);
+            let written = directions.written_move(&p.mv, &ply.before);
+            let _ = write!(s, ": `{written}`");
+            if written != p.mv {
+                let _ = write!(
+                    s,
+                    " (`{}` from the mover's seat; [Directions \"{directions}\"])",
+                    p.mv
+                );
+            }
             let board = board_text(&p.after, &TextOptions::default());
             let _ = write!(s, "\n\n```text\n{board}```\n\n");
             s.push_str(&Overlay::from_trace(&ply.before, &p.trace).summary(rules));
@@ -79,7 +92,7 @@ fn ply_text(ply: &bao_replay::Ply, laps: u64) -> String {
             let others: Vec<String> = legal
                 .iter()
                 .filter(|m| ply.played().is_none_or(|p| p.mv != **m))
-                .map(|m| format!("`{m}`"))
+                .map(|m| format!("`{}`", directions.written_move(m, &ply.before)))
                 .collect();
             if others.is_empty() {
                 s.push_str("\n\nNo other legal move.");

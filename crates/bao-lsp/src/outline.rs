@@ -28,18 +28,19 @@ pub(crate) const TOKEN_TYPES: [SemanticTokenType; 8] = [
 /// One symbol per game: its players and result.
 pub(crate) fn symbols(v: &View<'_>) -> Vec<DocumentSymbol> {
     let mut out = Vec::new();
-    for (n, at) in v.games().iter().enumerate() {
-        let (base, g) = (at.base, at.game());
+    let mut n = 0;
+    v.each_game(|base, g| {
+        n += 1;
         let game = &g.value;
         if !is_game(game) {
-            continue;
+            return;
         }
         let tag = |name: &str| game.tag(name).map(|t| t.value.clone());
         let name = match (tag("South"), tag("North")) {
             (Some(s), Some(n)) => format!("{s} – {n}"),
             (Some(s), None) => s,
             (None, Some(n)) => n,
-            (None, None) => tag("Event").unwrap_or_else(|| format!("Game {}", n + 1)),
+            (None, None) => tag("Event").unwrap_or_else(|| format!("Game {n}")),
         };
         let result = game
             .result
@@ -64,18 +65,18 @@ pub(crate) fn symbols(v: &View<'_>) -> Vec<DocumentSymbol> {
             selection_range: selection,
             children: None,
         });
-    }
+    });
     out
 }
 
 /// Folding ranges: games, variations and comments over several lines.
 pub(crate) fn folding(v: &View<'_>) -> Vec<FoldingRange> {
     let mut spans: Vec<(Span, Option<FoldingRangeKind>)> = Vec::new();
-    for g in v.games() {
-        let game = &g.game().value;
-        let at = |s: Span| s.shifted(g.base);
+    v.each_game(|base, g| {
+        let game = &g.value;
+        let at = |s: Span| s.shifted(base);
         if is_game(game) {
-            spans.push((at(g.game().span), Some(FoldingRangeKind::Region)));
+            spans.push((at(g.span), Some(FoldingRangeKind::Region)));
         }
         for c in &game.comments {
             spans.push((at(c.span), Some(FoldingRangeKind::Comment)));
@@ -95,7 +96,7 @@ pub(crate) fn folding(v: &View<'_>) -> Vec<FoldingRange> {
                 }
             }
         }
-    }
+    });
     spans
         .into_iter()
         .filter_map(|(s, kind)| {
@@ -117,9 +118,9 @@ pub(crate) fn folding(v: &View<'_>) -> Vec<FoldingRange> {
 /// the one before; one line each).
 pub(crate) fn tokens(v: &View<'_>) -> Vec<SemanticToken> {
     let mut marks: Vec<(Span, u32)> = Vec::new();
-    for g in v.games() {
-        let game = &g.game().value;
-        let at = |s: Span| s.shifted(g.base);
+    v.each_game(|base, g| {
+        let game = &g.value;
+        let at = |s: Span| s.shifted(base);
         for t in &game.tags {
             marks.push((at(t.value.name.span), 0));
             marks.push((at(t.value.value.span), 1));
@@ -156,7 +157,7 @@ pub(crate) fn tokens(v: &View<'_>) -> Vec<SemanticToken> {
         if let Some(r) = &game.result {
             marks.push((at(r.span), 7));
         }
-    }
+    });
     marks.sort_by_key(|m| m.0.start);
     encode(v.text, v.index, &marks)
 }
@@ -200,7 +201,7 @@ fn encode(text: &str, index: &LineIndex, marks: &[(Span, u32)]) -> Vec<SemanticT
 /// After each move played in `start..end`: its laps and captures.
 pub(crate) fn hints(v: &View<'_>, start: usize, end: usize) -> Vec<InlayHint> {
     let mut found: Vec<(usize, String)> = Vec::new();
-    for g in v.games() {
+    for g in v.replayed_games(start, end) {
         let Some(r) = g.replayed() else { continue };
         for ply in plies(&r.main) {
             let at = g.base + ply.span.end;

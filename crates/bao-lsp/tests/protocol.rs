@@ -354,6 +354,113 @@ fn completion_offers_the_legal_moves_of_bao_legal_captures_first() {
     c.shutdown();
 }
 
+/// The main line of `games/preset_kiswahili.bao` written from South's seat (North's signs
+/// flipped), its first `plies` moves, as a record under `[Directions "south"]`.
+fn south_record(plies: usize) -> (String, Vec<String>) {
+    let game = std::fs::read_to_string(fixtures().join("games/preset_kiswahili.bao")).unwrap();
+    let parsed = parse_record(&game);
+    let mut moves = Vec::new();
+    for m in parsed.record.games[0].value.main_line().take(plies) {
+        let t = m.token.value.to_string();
+        moves.push(if t.starts_with(['a', 'b']) {
+            t.replace('<', "L").replace('>', "<").replace('L', ">")
+        } else {
+            t
+        });
+    }
+    let head = "[Event \"south\"]\n[Directions \"south\"]\n\n".to_owned();
+    (head, moves)
+}
+
+/// Movetext of the first `n` moves, numbered.
+fn movetext(moves: &[String], n: usize) -> String {
+    let mut s = String::new();
+    for (i, m) in moves.iter().take(n).enumerate() {
+        if i % 2 == 0 {
+            s.push_str(&format!("{}. ", i / 2 + 1));
+        }
+        s.push_str(m);
+        s.push(' ');
+    }
+    s
+}
+
+#[test]
+fn completion_in_a_directions_south_record_writes_its_signs() {
+    let (head, moves) = south_record(16);
+    let whole = format!("{head}{}*\n", movetext(&moves, moves.len()));
+    assert_eq!(check_json("d", &whole), Vec::<Value>::new(), "{whole}");
+    let mut c = Client::start(Value::Null);
+    let mut flipped = 0;
+    for ply in 0..moves.len() {
+        // The record up to this ply, the cursor where its move is written.
+        let before = format!("{head}{}", movetext(&moves, ply));
+        let before = if ply % 2 == 0 {
+            format!("{before}{}. ", ply / 2 + 1)
+        } else {
+            before
+        };
+        let text = format!("{before}*\n");
+        let uri = format!("file:///south{ply}.bao");
+        c.open(&uri, &text);
+        let v = c.request(
+            "textDocument/completion",
+            json!({"textDocument": {"uri": uri}, "position": position_of(&text, before.len())}),
+        );
+        let offered = labels(&v);
+        // The move the record writes here is offered as written.
+        assert!(offered.contains(&moves[ply]), "ply {ply}: {offered:?}");
+        // Every item accepted gives a record that checks clean, and the items are the
+        // position's legal moves, each once.
+        let checked = check_full("x", Arc::from(text.as_str()), &Default::default());
+        let pos = match checked.replayed[0].main.plies.last() {
+            Some(p) => p.played().unwrap().after,
+            None => checked.replayed[0].opening().unwrap().start,
+        };
+        let mut played = Vec::new();
+        for label in &offered {
+            let new = format!("{before}{label} *\n");
+            assert_eq!(check_json("d", &new), Vec::<Value>::new(), "{label}: {new}");
+            let checked = check_full("x", Arc::from(new.as_str()), &Default::default());
+            let last = checked.replayed[0].main.plies.last().unwrap();
+            played.push(last.played().unwrap().mv.to_string());
+        }
+        played.sort();
+        assert_eq!(played, legal(&pos), "ply {ply}");
+        if pos.to_move() == bao_core::Side::North {
+            flipped += usize::from(offered != legal(&pos));
+        }
+        // Accepted in the editor: the published diagnostics are none.
+        let label = &offered[0];
+        c.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": 2},
+                   "contentChanges": [{"range": {"start": position_of(&text, before.len()),
+                                                 "end": position_of(&text, before.len())},
+                                       "text": format!("{label} ")}]}),
+        );
+        assert_eq!(
+            c.diagnostics(&uri, 2),
+            Vec::<Value>::new(),
+            "ply {ply}: {label}"
+        );
+    }
+    // North's moves were offered with South's signs, not the mover's.
+    assert!(flipped > 0);
+    // A hover on North's move shows it as written, the mover's sign beside it.
+    c.open("file:///whole.bao", &whole);
+    let second = whole.find(&format!(" {} ", moves[1])).unwrap() + 1;
+    let h = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": "file:///whole.bao"}, "position": position_of(&whole, second)}),
+    );
+    let md = h["contents"]["value"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{h}"));
+    assert!(md.contains(&format!(": `{}` (`", moves[1])), "{md}");
+    c.shutdown();
+}
+
 #[test]
 fn hover_shows_the_board_the_trace_the_alternatives_tags_and_rules() {
     let text = "[Event \"x\"]\n[RuleSet \"kiswahili\"]\n\n1. A7<* a5> 2. A1<* *\n";
@@ -719,6 +826,132 @@ fn symbols_folding_tokens_and_hints() {
     c.open("file:///v.bao", &text);
     let hints = c.request("textDocument/inlayHint", params);
     assert_eq!(hints, json!([]));
+    c.shutdown();
+}
+
+/// `v` with every position on the first line one UTF-16 unit further right (where the
+/// same text with a byte order mark before it has them).
+fn after_a_mark(v: &Value) -> Value {
+    match v {
+        Value::Object(o) => {
+            let mut out: serde_json::Map<String, Value> = o
+                .iter()
+                .map(|(k, x)| (k.clone(), after_a_mark(x)))
+                .collect();
+            if o.get("line") == Some(&json!(0)) {
+                if let Some(ch) = o.get("character").and_then(Value::as_u64) {
+                    out.insert("character".to_owned(), json!(ch + 1));
+                }
+            }
+            Value::Object(out)
+        }
+        Value::Array(a) => Value::Array(a.iter().map(after_a_mark).collect()),
+        other => other.clone(),
+    }
+}
+
+#[test]
+fn a_byte_order_mark_keeps_positions_and_edits_right() {
+    // Movetext on the first line (a slip in it), a second game after it; the same text
+    // with a byte order mark (U+FEFF, one UTF-16 unit) before it.
+    let plain = "1. A7<* a5> 2. A1<* *\n\n[Event \"two\"]\n\n1. A6<* a6< *\n";
+    let marked = format!("\u{feff}{plain}");
+    let mut c = Client::start(Value::Null);
+    c.open("file:///plain.bao", plain);
+    c.open("file:///marked.bao", &marked);
+    let d_plain = c.diagnostics("file:///plain.bao", 1);
+    let d_marked = c.diagnostics("file:///marked.bao", 1);
+    assert!(!d_plain.is_empty());
+    // The plain text's answer, moved as the mark moves it and named as the marked text.
+    let same = |plain: &Value, marked: &Value, what: &str| {
+        let moved = after_a_mark(plain)
+            .to_string()
+            .replace("file:///plain.bao", "file:///marked.bao");
+        let expected: Value = serde_json::from_str(&moved).unwrap();
+        assert_eq!(marked, &expected, "{what}");
+    };
+    same(&json!(d_plain), &json!(d_marked), "diagnostics");
+    // And as `bao check` places them in the marked text.
+    assert_same(
+        &marked,
+        &d_marked,
+        &check_json("file:///marked.bao", &marked),
+        "check",
+    );
+    let ask = |c: &mut Client, method: &str, uri: &str, params: Value| {
+        let mut p = params;
+        p["textDocument"] = json!({"uri": uri});
+        c.request(method, p)
+    };
+    // Hover, completion and code actions at each character of the first line.
+    let first = plain.lines().next().unwrap().len();
+    let mut edits = 0;
+    for ch in 0..=first as u64 {
+        let at = json!({"position": {"line": 0, "character": ch}});
+        let at_marked = json!({"position": {"line": 0, "character": ch + 1}});
+        for method in ["textDocument/hover", "textDocument/completion"] {
+            let p = ask(&mut c, method, "file:///plain.bao", at.clone());
+            let m = ask(&mut c, method, "file:///marked.bao", at_marked.clone());
+            same(&p, &m, &format!("{method} at {ch}"));
+        }
+        let range = |n: u64| json!({"start": {"line": 0, "character": n}, "end": {"line": 0, "character": n}});
+        let p = ask(
+            &mut c,
+            "textDocument/codeAction",
+            "file:///plain.bao",
+            json!({"range": range(ch), "context": {"diagnostics": d_plain}}),
+        );
+        let m = ask(
+            &mut c,
+            "textDocument/codeAction",
+            "file:///marked.bao",
+            json!({"range": range(ch + 1), "context": {"diagnostics": d_marked}}),
+        );
+        same(&p, &m, &format!("code actions at {ch}"));
+        // Each edit applied to the marked text gives the plain text's result, marked.
+        for a in m.as_array().into_iter().flatten() {
+            if let Some(changes) = a["edit"]["changes"]["file:///marked.bao"].as_array() {
+                let pa = p
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|x| x["title"] == a["title"])
+                    .unwrap();
+                let pc = pa["edit"]["changes"]["file:///plain.bao"]
+                    .as_array()
+                    .unwrap();
+                assert_eq!(
+                    apply(&marked, changes),
+                    format!("\u{feff}{}", apply(plain, pc))
+                );
+                edits += 1;
+            }
+        }
+    }
+    assert!(edits > 0);
+    // A change on the first line: the diagnostics follow, placed as in the plain text.
+    for (uri, shift) in [("file:///plain.bao", 0), ("file:///marked.bao", 1)] {
+        let at = |n: u64| json!({"line": 0, "character": n + shift});
+        c.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": 2},
+                   "contentChanges": [{"range": {"start": at(15), "end": at(16)}, "text": "B"}]}),
+        );
+    }
+    let d_plain = c.diagnostics("file:///plain.bao", 2);
+    let d_marked = c.diagnostics("file:///marked.bao", 2);
+    same(
+        &json!(d_plain),
+        &json!(d_marked),
+        "diagnostics after a change",
+    );
+    let changed = format!("\u{feff}{}B{}", &plain[..15], &plain[16..]);
+    assert_same(
+        &changed,
+        &d_marked,
+        &check_json("file:///marked.bao", &changed),
+        "check after a change",
+    );
     c.shutdown();
 }
 

@@ -7,7 +7,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use bao_core::{Direction, Row, Side, Sign};
+use bao_core::{Direction, Move, Position, Row, Side, Sign, Stage};
 
 /// The sign convention of a record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -67,6 +67,33 @@ impl Directions {
                     }
                 }
             }
+        }
+    }
+
+    /// The sign a move (canonical: its sign is the mover's) is written with under this
+    /// convention, the move played from `before`: the written sign this convention reads as
+    /// the move's sign. What a record, a completion or a repair writes for an engine move.
+    #[must_use]
+    pub fn written_sign(self, mv: &Move, before: &Position) -> Sign {
+        let usage = if before.stage() == Stage::Namua && mv.is_capture() {
+            SignUse::Kichwa
+        } else {
+            SignUse::Sowing(mv.pit.row())
+        };
+        [Sign::Left, Sign::Right]
+            .into_iter()
+            .find(|&s| self.sign(s, mv.pit.side(), usage) == mv.sign)
+            .unwrap_or(mv.sign)
+    }
+
+    /// A move (canonical) as written under this convention: the same move with
+    /// [`Directions::written_sign`]: its text is the token a record of this convention
+    /// writes (under `south`, North's `a6<*` is written `a6>*`).
+    #[must_use]
+    pub fn written_move(self, mv: &Move, before: &Position) -> Move {
+        Move {
+            sign: self.written_sign(mv, before),
+            ..*mv
         }
     }
 
@@ -134,6 +161,38 @@ mod tests {
             Sign::Left
         );
         assert_eq!("Clockwise".parse::<Directions>(), Ok(Directions::Clockwise));
+    }
+
+    #[test]
+    fn written_signs_read_back_as_the_move() {
+        use bao_core::RuleSet;
+        // South's first moves, then North's after one of them, in namua and mtaji.
+        let mut positions = vec![Position::start(RuleSet::KISWAHILI)];
+        let first = positions[0].legal_moves()[0];
+        positions.push(positions[0].play_fast(&first));
+        let mut flipped = 0;
+        for pos in positions {
+            for mv in pos.legal_moves() {
+                assert_eq!(Directions::Mover.written_move(&mv, &pos), mv);
+                let south = Directions::South.written_sign(&mv, &pos);
+                if pos.to_move() == Side::North {
+                    assert_eq!(south, mv.sign.flipped());
+                    flipped += 1;
+                } else {
+                    assert_eq!(south, mv.sign);
+                }
+                for d in [Directions::South, Directions::Clockwise] {
+                    let usage = if pos.stage() == Stage::Namua && mv.is_capture() {
+                        SignUse::Kichwa
+                    } else {
+                        SignUse::Sowing(mv.pit.row())
+                    };
+                    let w = d.written_sign(&mv, &pos);
+                    assert_eq!(d.sign(w, pos.to_move(), usage), mv.sign, "{d} {mv}");
+                }
+            }
+        }
+        assert!(flipped > 0);
         assert!("north".parse::<Directions>().is_err());
     }
 }

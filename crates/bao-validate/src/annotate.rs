@@ -1,9 +1,7 @@
 //! Writing a fully annotated record from its replay, and annotation items as text.
 
-use bao_core::{Move, Position, Sign, Stage};
 use bao_notation::{
-    Annotation, AnnotationItem, Directions, Element, Game, MoveItem, PitRef, Record, SignUse,
-    Spanned,
+    Annotation, AnnotationItem, Directions, Element, Game, MoveItem, PitRef, Record, Spanned,
 };
 use bao_replay::{Played, Ply, ReplayedGame};
 
@@ -69,17 +67,6 @@ fn annotate_item(item: &mut MoveItem, played: &[(usize, &Played)]) {
     item.annotation = p.annotation().map(Spanned::bare);
 }
 
-/// The sign a move is written with under `directions`, played from `before` (each
-/// convention's reading of a sign is its own inverse).
-pub(crate) fn written_sign(mv: &Move, before: &Position, directions: Directions) -> Sign {
-    let usage = if before.stage() == Stage::Namua && mv.is_capture() {
-        SignUse::Kichwa
-    } else {
-        SignUse::Sowing(mv.pit.row())
-    };
-    directions.sign(mv.sign, mv.pit.side(), usage)
-}
-
 /// The record with every replayed move spelled out: its row letter, sign, `*` and `+` as
 /// the engine played it (forced signs and `*` filled in; claims and annotations kept). With
 /// `to_mover`, a game written under a `Directions` tag other than `mover` whose every move
@@ -140,7 +127,7 @@ fn spell_elements(elems: &mut [Spanned<Element>], plies: &[(usize, &Ply)], d: Di
                 let Some(p) = ply.played() else { continue };
                 let token = &mut item.token.value;
                 token.pit = PitRef::Pit(p.mv.pit);
-                token.sign = Some(written_sign(&p.mv, &ply.before, d));
+                token.sign = Some(d.written_sign(&p.mv, &ply.before));
                 token.takasa = p.mv.is_takasa();
                 token.claims_takasia &= token.takasa;
                 token.safari = p.mv.is_safari();

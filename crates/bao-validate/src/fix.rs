@@ -15,7 +15,6 @@ use bao_core::{Move, Position};
 use bao_notation::{Directions, Element, MoveItem, MoveToken, Span, Spanned};
 use bao_replay::ReplayedLine;
 
-use crate::annotate::written_sign;
 use crate::diagnostic::{AnyDiagnostic, CheckDiagnostic, CheckReport};
 use crate::suggest::Repair;
 use crate::{check_full, CheckOptions, Checked};
@@ -304,7 +303,7 @@ fn in_style(new: &str, old: &str) -> String {
 /// A move as a token of a record written under `directions`, played from `before`.
 fn token_text(mv: Move, before: &Position, directions: Directions) -> String {
     let mut token = MoveToken::from(mv);
-    token.sign = Some(written_sign(&mv, before, directions));
+    token.sign = Some(directions.written_sign(&mv, before));
     token.to_string()
 }
 
