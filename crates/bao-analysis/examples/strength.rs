@@ -12,7 +12,8 @@
 //! colours alternated. `greedy MS N`: against a one-ply greedy capturer (the move that
 //! leaves it the most seeds, ties at random). `tune NODES N`: the default weights against
 //! material-only weights at NODES nodes a move, each opening (two random plies) played
-//! with both colours. `ladder A B N`: A ms against B ms a move. `depth`: the depth reached
+//! with both colours. `ladder A B N [SEED]`: A ms against B ms a move (SEED draws the openings: split a long
+//! match over processes with different seeds). `depth`: the depth reached
 //! in 1 s from the start and from three middle games, with nodes a second.
 
 use std::time::Duration;
@@ -113,7 +114,20 @@ fn game(start: Position, south: &mut Player, north: &mut Player, rng: &mut Rng) 
 /// Plays `n` games of `a` against `b`, colours alternated, each pair from the same opening
 /// of `opening_plies` random plies; prints and returns a's score.
 fn matchup(label: &str, a: &mut Player, b: &mut Player, n: usize, opening_plies: usize) {
-    let mut rng = Rng(20_261_201);
+    matchup_seeded(label, a, b, n, opening_plies, 20_261_201);
+}
+
+/// [`matchup`] with the openings (and the random movers' choices) drawn from `seed`: runs
+/// with different seeds play different games, so a long match can be split over processes.
+fn matchup_seeded(
+    label: &str,
+    a: &mut Player,
+    b: &mut Player,
+    n: usize,
+    opening_plies: usize,
+    seed: u64,
+) {
+    let mut rng = Rng(seed);
     let (mut won, mut lost, mut other) = (0, 0, 0);
     let mut opening = Position::start(RuleSet::KISWAHILI);
     for g in 0..n {
@@ -263,12 +277,13 @@ fn main() {
         }
         Some("ladder") => {
             let (x, y, n) = (num(1, 10), num(2, 100), num(3, 20) as usize);
-            matchup(
+            matchup_seeded(
                 &format!("engine {x} ms vs {y} ms"),
                 &mut engine_ms(x),
                 &mut engine_ms(y),
                 n,
                 2,
+                num(4, 20_261_201),
             );
         }
         Some("depth") => {
@@ -292,6 +307,8 @@ fn main() {
                 );
             }
         }
-        _ => eprintln!("usage: strength random|greedy MS N | tune NODES N | ladder A B N | depth"),
+        _ => eprintln!(
+            "usage: strength random|greedy MS N | tune NODES N | ladder A B N [SEED] | depth"
+        ),
     }
 }
