@@ -14,7 +14,7 @@ use bao_notation::{RecordWriter, WriteOptions};
 use bao_validate::stream::check_chunk_replayed;
 use bao_validate::{annotate_game, annotated_text, check_bytes, CheckOptions};
 
-use crate::check::{handler, head_or_stream, render, stream_checked, HumanOut};
+use crate::check::{handler, head_or_stream, render, stream_checked, HumanOut, REPLAY_BATCH_BYTES};
 use crate::error::CliError;
 use crate::io::{AtomicFile, Replace};
 use crate::{Context, Status};
@@ -111,6 +111,7 @@ fn streamed(
     let report = stream_checked(
         name,
         input,
+        REPLAY_BATCH_BYTES,
         |chunk| {
             let (checked, replayed) = check_chunk_replayed(chunk, &opts);
             let games: Vec<_> = chunk

@@ -191,7 +191,12 @@ pub(crate) fn render_diagnostics(
 
 /// How many bytes of text a batch of games holds when a large file is checked on several
 /// threads.
-const BATCH_BYTES: usize = 128 * 1024;
+pub(crate) const BATCH_BYTES: usize = 128 * 1024;
+
+/// The batch size of the commands that keep each game's replay until it is written (`bao
+/// annotate`, `bao export json`): a replay (every ply's positions and trace) is many times
+/// the size of its text, so their window of batches holds a quarter of `bao check`'s text.
+pub(crate) const REPLAY_BATCH_BYTES: usize = 32 * 1024;
 
 /// How many inputs are read and checked together before their reports are printed.
 const FILES_AT_ONCE: usize = 64;
@@ -306,7 +311,7 @@ pub(crate) fn head_or_stream(
 }
 
 /// Reads a large input game by game and checks it on every thread of the pool: batches of
-/// games are checked (with `map`, which also gives what else the caller wants of each
+/// about `batch_bytes` of text are checked (with `map`, which also gives what else the caller wants of each
 /// chunk), a bounded window of them at a time (the next window is read while one is
 /// checked); in file order, each piece of diagnostics goes to `piece` and each chunk's
 /// other output to `item`. Returns the file's report (its totals).
@@ -316,6 +321,7 @@ pub(crate) fn head_or_stream(
 pub(crate) fn stream_checked<T: Send>(
     name: &str,
     input: Box<dyn Read + Send>,
+    batch_bytes: usize,
     map: impl Fn(&Chunk) -> (CheckedChunk, T) + Sync,
     piece: &mut dyn FnMut(&CheckedPiece) -> Result<(), CliError>,
     item: &mut dyn FnMut(T) -> Result<(), CliError>,
@@ -326,7 +332,7 @@ pub(crate) fn stream_checked<T: Send>(
     let read_window = |reader: &mut StreamReader<Box<dyn Read + Send>>| {
         let mut batches = Vec::with_capacity(window);
         while batches.len() < window {
-            match reader.next_batch(BATCH_BYTES)? {
+            match reader.next_batch(batch_bytes)? {
                 Some(b) => batches.push(b),
                 None => break,
             }
@@ -443,6 +449,7 @@ impl<W: Write> Run<'_, W> {
         let report = stream_checked(
             name,
             input,
+            BATCH_BYTES,
             |c| (check_chunk(c, &opts), ()),
             &mut |piece| match format {
                 Format::Human => human.piece(piece, &handler),

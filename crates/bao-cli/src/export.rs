@@ -19,7 +19,9 @@ use bao_replay::Source;
 use bao_validate::stream::{check_chunk, check_chunk_replayed, CheckedPiece};
 use bao_validate::{check_bytes, CheckOptions, CheckReport, Checked};
 
-use crate::check::{handler, head_or_stream, render, stream_checked, HumanOut};
+use crate::check::{
+    handler, head_or_stream, render, stream_checked, HumanOut, BATCH_BYTES, REPLAY_BATCH_BYTES,
+};
 use crate::error::CliError;
 use crate::io::{AtomicFile, Input, Replace};
 use crate::new::position_arg;
@@ -397,6 +399,7 @@ fn json_streamed(
     let report = stream_checked(
         name,
         checked_input,
+        BATCH_BYTES,
         |c| (check_chunk(c, &opts), ()),
         &mut |piece| human.piece(piece, &handler),
         &mut |()| Ok(()),
@@ -445,6 +448,7 @@ fn json_pass<W: Write>(
     let report = stream_checked(
         name,
         input,
+        REPLAY_BATCH_BYTES,
         |chunk| {
             let (checked, replayed) = check_chunk_replayed(chunk, &opts);
             let games: Vec<_> = chunk

@@ -601,25 +601,20 @@ impl<W: std::io::Write> RecordJsonWriter<W> {
             return Ok(());
         }
         let json = game_json(game, number, opening(replayed, number)?, &self.opts)?;
-        let text =
-            serde_json::to_string_pretty(&json).map_err(|e| ExportError::Json(e.to_string()))?;
-        let head = if self.games == 0 {
-            format!("{{\n  \"schema\": {SCHEMA_VERSION},\n  \"games\": [\n")
+        if self.games == 0 {
+            let head = format!("{{\n  \"schema\": {SCHEMA_VERSION},\n  \"games\": [\n");
+            self.write(head.as_bytes())?;
         } else {
-            ",\n".to_owned()
-        };
-        self.games += 1;
-        // The game's own lines, two levels deeper (a JSON string holds no line break).
-        let mut indented = String::with_capacity(text.len() + text.len() / 8);
-        for (i, line) in text.split('\n').enumerate() {
-            if i > 0 {
-                indented.push('\n');
-            }
-            indented.push_str("    ");
-            indented.push_str(line);
+            self.write(b",\n")?;
         }
-        self.write(head.as_bytes())?;
-        self.write(indented.as_bytes())
+        self.games += 1;
+        // Written as it is serialised (a game's JSON is about a hundred times its text): its
+        // own lines two levels deeper (a JSON string holds no line break).
+        let mut out = Indented {
+            out: &mut self.out,
+            at_line_start: true,
+        };
+        serde_json::to_writer_pretty(&mut out, &json).map_err(|e| ExportError::Json(e.to_string()))
     }
 
     /// Ends the record (with a final newline) and gives the output back.
@@ -643,6 +638,45 @@ impl<W: std::io::Write> RecordJsonWriter<W> {
         self.out
             .write_all(bytes)
             .map_err(|e| ExportError::Json(e.to_string()))
+    }
+}
+
+/// A writer that puts two levels of indentation (four spaces) before every line of what
+/// goes through it.
+struct Indented<'a, W> {
+    out: &'a mut W,
+    /// Nothing of the current line is written yet.
+    at_line_start: bool,
+}
+
+impl<W: std::io::Write> std::io::Write for Indented<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.write_all(buf).map(|()| buf.len())
+    }
+
+    fn write_all(&mut self, mut buf: &[u8]) -> std::io::Result<()> {
+        while !buf.is_empty() {
+            if self.at_line_start {
+                self.out.write_all(b"    ")?;
+                self.at_line_start = false;
+            }
+            match buf.iter().position(|&b| b == b'\n') {
+                Some(i) => {
+                    self.out.write_all(&buf[..=i])?;
+                    self.at_line_start = true;
+                    buf = &buf[i + 1..];
+                }
+                None => {
+                    self.out.write_all(buf)?;
+                    buf = &[];
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
     }
 }
 

@@ -10,7 +10,7 @@ use crate::error::{SyntaxCode, SyntaxError};
 use crate::grammar::{Parser, Scratch};
 use crate::limits::Limits;
 use crate::span::{Span, Spanned};
-use crate::split::{chunks, Splitter};
+use crate::split::{chunks, LineScan, Splitter};
 use crate::visit::{RecordBuilder, Visitor};
 
 /// A parsed text: the record and every syntax diagnostic, in text order.
@@ -342,12 +342,14 @@ impl<R: Read> GameReader<R> {
 
     /// Reads one line onto the end of the chunk's buffer, keeping at most `max_bytes` of it;
     /// returns the bytes read, whether the line was cut, and whether it holds neither `{` nor
-    /// `;` (see [`Splitter::line_hint`]).
-    fn read_line(&mut self) -> io::Result<(usize, bool, bool)> {
+    /// `;` (see [`Splitter::line_hint`]). A line that is cut is fed to the splitter whole as
+    /// it is read (its first `max_bytes` bytes tell whether it is a tag line): the fourth
+    /// value is then whether a new chunk starts at it.
+    fn read_line(&mut self, line_offset: u64) -> io::Result<(usize, bool, bool, Option<bool>)> {
         let line_start = self.chunk.len();
         let mut total = 0usize;
-        let mut cut = false;
         let mut plain = true;
+        let mut scan: Option<(bool, LineScan)> = None;
         loop {
             let buf = match self.input.fill_buf() {
                 Ok(b) => b,
@@ -355,20 +357,30 @@ impl<R: Read> GameReader<R> {
                 Err(e) => return Err(e),
             };
             if buf.is_empty() {
-                return Ok((total, cut, plain));
+                break;
             }
             let (take, piece_plain) = crate::split::line_len(buf);
             plain &= piece_plain;
             let eol = buf[take - 1] == b'\n';
             let room = self.max_bytes.saturating_sub(self.chunk.len() - line_start);
-            self.chunk.extend_from_slice(&buf[..take.min(room)]);
-            cut |= take > room;
+            let kept = take.min(room);
+            self.chunk.extend_from_slice(&buf[..kept]);
+            if take > room {
+                let (_, state) = scan.get_or_insert_with(|| {
+                    let head = without_bom(&self.chunk[line_start..], line_offset);
+                    let (boundary, mut state) = self.splitter.begin_line(head);
+                    self.splitter.feed(&mut state, head);
+                    (boundary, state)
+                });
+                self.splitter.feed(state, &buf[kept..take]);
+            }
             self.input.consume(take);
             total += take;
             if eol {
-                return Ok((total, cut, plain));
+                break;
             }
         }
+        Ok((total, scan.is_some(), plain, scan.map(|(b, _)| b)))
     }
 
     /// Adds `next_line` (the line that began this chunk) to the chunk.
@@ -492,7 +504,7 @@ impl<R: Read> GameReader<R> {
         // The line is read straight onto the chunk, and taken off again when it begins
         // the next chunk or does not fit.
         let line_start = self.chunk.len();
-        let (n, truncated, plain) = self.read_line()?;
+        let (n, truncated, plain, fed) = self.read_line(line_offset)?;
         self.offset += n as u64;
         if n == 0 {
             if self.chunk.len() > carried || self.overflow {
@@ -501,9 +513,12 @@ impl<R: Read> GameReader<R> {
             self.carry = std::mem::take(&mut self.chunk);
             return Ok(Some(false));
         }
-        let boundary = self
-            .splitter
-            .line_hint(without_bom(&self.chunk[line_start..], line_offset), plain);
+        let boundary = match fed {
+            Some(boundary) => boundary,
+            None => self
+                .splitter
+                .line_hint(without_bom(&self.chunk[line_start..], line_offset), plain),
+        };
         if boundary && (line_start > 0 || self.overflow) {
             self.next_line.clear();
             self.next_line.extend_from_slice(&self.chunk[line_start..]);

@@ -79,17 +79,60 @@ impl Splitter {
 
     /// Feeds one line (line end included or not); returns whether a new chunk starts at it.
     pub(crate) fn line(&mut self, line: &[u8]) -> bool {
-        let tag_line = is_tag_line(line);
+        let (boundary, mut scan) = self.begin_line(line);
+        self.feed(&mut scan, line);
+        boundary
+    }
+
+    /// Begins a line whose first bytes are `head` (the whole line, or as much of a long line
+    /// as tells whether it is a tag line): whether a new chunk starts at it, and the state in
+    /// which [`Splitter::feed`] takes the line's bytes, the whole line in as many pieces as
+    /// the caller likes. A line longer than a reader keeps must still be seen whole: a brace
+    /// it opens or closes past what is kept decides where the next chunk starts.
+    pub(crate) fn begin_line(&mut self, head: &[u8]) -> (bool, LineScan) {
+        let tag_line = is_tag_line(head);
         let boundary = tag_line && (self.has_movetext || self.in_brace);
         if boundary {
             self.has_movetext = false;
             self.in_brace = false;
         }
-        let n = line.len();
+        (
+            boundary,
+            LineScan {
+                tag_line,
+                in_string: false,
+                escaped: false,
+                done: false,
+            },
+        )
+    }
+
+    /// Takes the next piece of the line begun with [`Splitter::begin_line`].
+    pub(crate) fn feed(&mut self, scan: &mut LineScan, piece: &[u8]) {
+        let n = piece.len();
         let mut i = 0;
-        while i < n {
+        if scan.escaped && n > 0 {
+            scan.escaped = false;
+            i = 1;
+        }
+        while i < n && !scan.done {
+            if scan.in_string {
+                match piece[i..].iter().position(|&c| c == b'"' || c == b'\\') {
+                    Some(p) if piece[i + p] == b'"' => {
+                        i += p + 1;
+                        scan.in_string = false;
+                    }
+                    Some(p) if i + p + 1 < n => i += p + 2,
+                    Some(_) => {
+                        scan.escaped = true;
+                        break;
+                    }
+                    None => break,
+                }
+                continue;
+            }
             if self.in_brace {
-                match memchr::memchr(b'}', &line[i..]) {
+                match memchr::memchr(b'}', &piece[i..]) {
                     Some(p) => {
                         i += p + 1;
                         self.in_brace = false;
@@ -100,40 +143,43 @@ impl Splitter {
             }
             // Once the chunk has movetext (or on a tag line, which never gives it any), only
             // the bytes that open a comment or a string matter: jump to the next one.
-            if tag_line {
-                match find3(b'{', b';', b'"', &line[i..]) {
+            if scan.tag_line {
+                match find3(b'{', b';', b'"', &piece[i..]) {
                     Some(p) => i += p,
                     None => break,
                 }
             } else if self.has_movetext {
-                match find2(b'{', b';', &line[i..]) {
+                match find2(b'{', b';', &piece[i..]) {
                     Some(p) => i += p,
                     None => break,
                 }
             }
-            match line[i] {
+            match piece[i] {
                 b'{' => self.in_brace = true,
-                b';' => break,
-                b'"' if tag_line => {
-                    i += 1;
-                    while i < n && line[i] != b'"' {
-                        if line[i] == b'\\' {
-                            i += 1;
-                        }
-                        i += 1;
-                    }
-                }
+                b';' => scan.done = true,
+                b'"' if scan.tag_line => scan.in_string = true,
                 b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c' => {}
                 _ => {
-                    if !tag_line {
+                    if !scan.tag_line {
                         self.has_movetext = true;
                     }
                 }
             }
             i += 1;
         }
-        boundary
     }
+}
+
+/// Where a [`Splitter`] is inside a line fed to it in pieces.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct LineScan {
+    tag_line: bool,
+    /// Inside a tag line's string.
+    in_string: bool,
+    /// The last piece ended with a string's `\\`: the next byte is escaped.
+    escaped: bool,
+    /// A `;` comment runs to the end of the line.
+    done: bool,
 }
 
 /// The length of the line at the start of `b` (its `\n` included; all of `b` when it has
