@@ -39,6 +39,21 @@ const SLOW: Duration = Duration::from_millis(1);
 
 /// Plays `games` games without reading any clock; returns the plies and a checksum of the
 /// moves played (FNV-1a over their fields: no text is made, so no allocation is counted).
+/// Plays `mv` (a move of the legal list) with `play_fast`, or with the checked `play`,
+/// which must not refuse it.
+fn step(pos: &Position, mv: &bao_core::Move, fast: bool) -> Position {
+    if fast {
+        return pos.play_fast(mv);
+    }
+    match pos.play(mv) {
+        Ok((next, _)) => next,
+        Err(e) => {
+            eprintln!("a move of legal_moves was refused: {mv}: {e}");
+            std::process::exit(1);
+        }
+    }
+}
+
 fn count_games(rules: RuleSet, games: u64, fast: bool, rng: &mut Rng) -> (u64, u64) {
     let (mut plies, mut checksum) = (0u64, 0xcbf2_9ce4_8422_2325u64);
     for _ in 0..games {
@@ -51,17 +66,7 @@ fn count_games(rules: RuleSet, games: u64, fast: bool, rng: &mut Rng) -> (u64, u
             let mut h = Fnv(checksum);
             mv.hash(&mut h);
             checksum = h.finish();
-            pos = if fast {
-                pos.play_fast(&mv)
-            } else {
-                match pos.play(&mv) {
-                    Ok((next, _)) => next,
-                    Err(e) => {
-                        eprintln!("a move of legal_moves was refused: {mv}: {e}");
-                        std::process::exit(1);
-                    }
-                }
-            };
+            pos = step(&pos, &mv, fast);
             plies += 1;
         }
     }
@@ -120,17 +125,7 @@ fn main() {
             let Some(&mv) = moves.get(rng.below(moves.len().max(1))) else {
                 break;
             };
-            pos = if fast {
-                pos.play_fast(&mv)
-            } else {
-                match pos.play(&mv) {
-                    Ok((next, _)) => next,
-                    Err(e) => {
-                        eprintln!("a move of legal_moves was refused: {mv}: {e}");
-                        std::process::exit(1);
-                    }
-                }
-            };
+            pos = step(&pos, &mv, fast);
             let dt = t.elapsed();
             if dt > SLOW {
                 slow += 1;
