@@ -684,14 +684,17 @@ mod tests {
         }
         for text in texts {
             let g = game(&text);
-            let (full, lean) = (replay_game(&g, None), crate::replay_game_with(
+            let (full, lean) = (
+                replay_game(&g, None),
+                crate::replay_game_with(
                     &g,
                     None,
                     crate::ReplayOptions {
                         lean: true,
                         ..crate::ReplayOptions::default()
                     },
-                ));
+                ),
+            );
             let (mut a, mut b) = (Vec::new(), Vec::new());
             flat(&full.main, &mut a);
             flat(&lean.main, &mut b);

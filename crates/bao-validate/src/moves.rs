@@ -12,7 +12,7 @@ use bao_notation::{
 };
 use bao_replay::{
     main_line_replays, replay_game_with, Assumption, Disagreement, InLine, Observer,
-    OpeningProblem, ReplayOptions, Past, Played, Ply, Problem, Repair, ReplayedGame,
+    OpeningProblem, Past, Played, Ply, Problem, Repair, ReplayOptions, ReplayedGame,
 };
 
 use crate::codes::Code;
@@ -102,10 +102,7 @@ fn replay_worded(game: &Game, n: usize, opts: &CheckOptions, plan: Plan) -> Pass
         diagnostics: Vec::new(),
     };
     let (replayed, undecided) = match opts.lap_budget {
-        None => (
-            replay_game_with(game, Some(&mut words), options),
-            None,
-        ),
+        None => (replay_game_with(game, Some(&mut words), options), None),
         Some(laps) => {
             let mut budgeted = Budgeted {
                 words: &mut words,
