@@ -2,7 +2,8 @@
 //! evaluation decides anything): a forced win with every winning first move, a forced loss,
 //! a draw, or `unknown` when the horizon proves none (spec/engine.md, "Solving").
 //!
-//! Exit codes: 0 a result is proven, 1 unknown (or an invalid record or position), 2 usage.
+//! Exit codes: 0 a result is proven, 1 unknown (or an invalid position, or a ply at or past
+//! the first invalid ply of a record), 2 usage.
 
 use std::io::Write;
 
@@ -11,7 +12,7 @@ use bao_core::Position;
 use serde::Serialize;
 
 use crate::error::CliError;
-use crate::export::{at_ply, line, load, PositionSource};
+use crate::export::{load_prefix, PositionSource};
 use crate::new::position_arg;
 use crate::{Context, Status};
 
@@ -137,13 +138,16 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
     let pos: Position = match (&args.source.position, &args.source.file) {
         (Some(p), _) => position_arg(p, args.source.rules.as_deref())?,
         (None, Some(file)) => {
-            let checked = match load(file, ctx)? {
-                Ok(c) => c,
+            // As `bao show` and `bao legal`: an invalid record's plies before its first
+            // invalid one can be solved (a transcriber checks a puzzle's position there).
+            let prefix = match load_prefix(file, args.source.pick.game, ctx)? {
+                Ok(p) => p,
                 Err(status) => return Ok(status),
             };
-            let (start, steps) = line(&checked, args.source.pick.game)?;
-            let (pos, _) = at_ply(&start, &steps, args.source.pick.ply)?;
-            *pos
+            match prefix.at(args.source.pick.ply)? {
+                Ok((pos, _, _)) => *pos,
+                Err(status) => return Ok(status),
+            }
         }
         (None, None) => {
             return Err(CliError::Usage(

@@ -121,3 +121,50 @@ fn bad_arguments_are_refused() {
     let no_depth = output(&["solve", "--position", COOK], "");
     assert_eq!(no_depth.status.code(), Some(2));
 }
+
+/// An invalid record can be solved at any ply before its first invalid one (as `bao show`
+/// and `bao legal` show it), with a note where it stops being valid; a ply at or past that
+/// one is refused, naming it (exit 1), and solving it as a position gives the same answer.
+#[test]
+fn an_invalid_record_is_solved_before_its_first_invalid_ply() {
+    let file = "fixtures/invalid/illegal/capture_mandatory.bao";
+    let solve = |ply: &str| {
+        output(
+            &[
+                "solve", file, "--ply", ply, "--depth", "2", "--format", "json",
+            ],
+            "",
+        )
+    };
+    let at_start = solve("0");
+    let stderr = String::from_utf8_lossy(&at_start.stderr);
+    assert!(
+        stderr.contains("the record stops being valid at ply"),
+        "{stderr}"
+    );
+    let got: serde_json::Value = serde_json::from_slice(&at_start.stdout).expect("JSON out");
+    let legal = output(&["legal", file, "--ply", "0", "--format", "json"], "");
+    let listed: serde_json::Value = serde_json::from_slice(&legal.stdout).expect("JSON out");
+    let position = listed["position"].as_str().expect("a position string");
+    let direct = output(
+        &[
+            "solve",
+            "--position",
+            position,
+            "--depth",
+            "2",
+            "--format",
+            "json",
+        ],
+        "",
+    );
+    let want: serde_json::Value = serde_json::from_slice(&direct.stdout).expect("JSON out");
+    assert_eq!(got["result"], want["result"]);
+    assert_eq!(got["moves"], want["moves"]);
+    assert_eq!(at_start.status.code(), direct.status.code());
+    let past = solve("999");
+    assert_eq!(past.status.code(), Some(1));
+    assert!(past.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&past.stderr);
+    assert!(stderr.contains("the record is valid up to ply"), "{stderr}");
+}
