@@ -135,16 +135,20 @@ fn killed_at_random_moments_no_acknowledged_ply_is_lost() {
     let mut rng = bao_testkit::Lcg::new(19);
     let mut acked = 0;
     let mut kills = 0;
+    // At most a third of the game a round, so that at least three kills happen however fast
+    // the scribe posts (a round that reaches it waits for its killer).
+    let per_round = moves.len().div_ceil(3);
     while acked < moves.len() {
         // A killer fires after a random moment while the scribe posts.
         let pid = server.child.id();
+        let round_end = (acked + per_round).min(moves.len());
         let delay = Duration::from_millis(5 + rng.below(60) as u64);
         let killer = std::thread::spawn(move || {
             std::thread::sleep(delay);
             let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
         });
         loop {
-            if acked >= moves.len() {
+            if acked >= round_end {
                 break;
             }
             match post(
