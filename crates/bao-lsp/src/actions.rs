@@ -112,14 +112,20 @@ fn repair(v: &View<'_>, c: &CheckDiagnostic) -> Option<(String, Vec<Edit>)> {
                 }],
             ))
         }
-        Repair::Insert { .. } => Some((
-            format!("Insert {} before {written}", s.mv),
-            vec![Edit {
-                start: span.start,
-                end: span.start,
-                text: format!("{} ", s.mv),
-            }],
-        )),
+        Repair::Insert { .. } => {
+            // Written in the record's own sign convention, as `bao check --fix` writes it.
+            let g = v.game_at(span.start)?;
+            let token = bao_notation::Span::new(span.start - g.base, span.end - g.base);
+            let new = bao_validate::fix::inserted_token(g.replayed()?, token, s.mv)?;
+            Some((
+                format!("Insert {new} before {written}"),
+                vec![Edit {
+                    start: span.start,
+                    end: span.start,
+                    text: format!("{new} "),
+                }],
+            ))
+        }
         Repair::Earlier { ply, .. } => {
             let g = v.game_at(span.start)?;
             let chunk = v.text.get(g.base..)?;

@@ -1011,3 +1011,37 @@ fn hostile_input_gives_an_error_or_nothing() {
     assert!(v["contents"].is_object(), "{v}");
     c.shutdown();
 }
+
+/// In a `[Directions "south"]` record an inserted ply is written as the record writes
+/// North's moves (South's frame), as `bao check --fix` inserts it: North's `a6<` is `a6>`.
+#[test]
+fn an_insertion_is_written_in_the_records_sign_convention() {
+    let mut c = Client::start(Value::Null);
+    let text = "[Event \"t\"]\n[Directions \"south\"]\n\n1. A7>* a7>* 2. A5< a6>* 3. A6< a4> \
+                4. A6> A5> 5. a5< 6. A2< a5< 7. A7> a5> 8. A6< *\n";
+    c.open("file:///s.bao", text);
+    let line = 3;
+    let at = text.lines().nth(line).unwrap().find("A5>").unwrap();
+    let acts = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": "file:///s.bao"},
+               "range": {"start": {"line": line, "character": at},
+                         "end": {"line": line, "character": at + 3}},
+               "context": {"diagnostics": []}}),
+    );
+    let insert = acts
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["title"].as_str().unwrap().starts_with("Insert "))
+        .unwrap_or_else(|| panic!("{acts:#}"));
+    assert_eq!(insert["title"], "Insert a6> before A5>");
+    let new = apply(
+        text,
+        insert["edit"]["changes"]["file:///s.bao"]
+            .as_array()
+            .unwrap(),
+    );
+    assert!(check_json("s", &new).is_empty(), "{new}");
+    c.shutdown();
+}

@@ -197,7 +197,7 @@ fn edit_of(checked: &Checked, d: &CheckDiagnostic, text: &str) -> Option<Edit> {
             })
         }
         Repair::Insert { ply: at, .. } => {
-            let new = token_text(repair.mv, &ply.before, directions);
+            let new = inserted_token(replayed, span, repair.mv)?;
             Some(Edit {
                 changes: vec![(
                     Span {
@@ -259,6 +259,16 @@ pub fn earlier_repair_edit(
     };
     let line = line_of(&game.main, span)?;
     earlier_token(line, at, mv, game.opening()?.directions, text)
+}
+
+/// The token an insertion repair ([`Repair::Insert`]) puts before the refused ply's token at
+/// `span` in `game`: `mv` written under the game's `Directions`, with the sign the record's
+/// convention gives it, as `bao check --fix` writes it. `None` if the ply is not found.
+#[must_use]
+pub fn inserted_token(game: &bao_replay::ReplayedGame, span: Span, mv: Move) -> Option<String> {
+    let line = line_of(&game.main, span)?;
+    let ply = line.plies.iter().find(|p| p.span == span)?;
+    Some(token_text(mv, &ply.before, game.opening()?.directions))
 }
 
 /// The replayed line (the main line or a variation) holding the ply at `span`.
