@@ -168,6 +168,27 @@ pub(crate) struct PositionSource {
     pub(crate) rules: Option<String>,
 }
 
+impl PositionSource {
+    /// The position asked for: the `--position` string under `--rules`, or the record's
+    /// position after `--ply` of `--game`, read as [`load_prefix`] reads it (an invalid
+    /// record's plies before its first invalid one; a ply past it is refused, exit 1).
+    pub(crate) fn position(&self, ctx: &Context) -> Result<Result<Position, Status>, CliError> {
+        match (&self.position, &self.file) {
+            (Some(p), _) => Ok(Ok(position_arg(p, self.rules.as_deref())?)),
+            (None, Some(file)) => {
+                let prefix = match load_prefix(file, self.pick.game, ctx)? {
+                    Ok(p) => p,
+                    Err(status) => return Ok(Err(status)),
+                };
+                Ok(prefix.at(self.pick.ply)?.map(|(pos, _, _)| *pos))
+            }
+            (None, None) => Err(CliError::Usage(
+                "give a record FILE or --position STR".to_owned(),
+            )),
+        }
+    }
+}
+
 /// The `--theme` choice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum ThemeArg {

@@ -18,8 +18,7 @@ use serde::Serialize;
 use bao_validate::words::end_reason;
 
 use crate::error::CliError;
-use crate::export::{load_prefix, PositionSource};
-use crate::new::position_arg;
+use crate::export::PositionSource;
 use crate::{Context, Status};
 
 /// The output format.
@@ -161,23 +160,9 @@ fn title(side: Side) -> &'static str {
 
 /// Runs `bao legal`.
 pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
-    let pos: Position = match (&args.source.position, &args.source.file) {
-        (Some(p), _) => position_arg(p, args.source.rules.as_deref())?,
-        (None, Some(file)) => {
-            let prefix = match load_prefix(file, args.source.pick.game, ctx)? {
-                Ok(p) => p,
-                Err(status) => return Ok(status),
-            };
-            match prefix.at(args.source.pick.ply)? {
-                Ok((pos, _, _)) => *pos,
-                Err(status) => return Ok(status),
-            }
-        }
-        (None, None) => {
-            return Err(CliError::Usage(
-                "give a record FILE or --position STR".to_owned(),
-            ))
-        }
+    let pos: Position = match args.source.position(ctx)? {
+        Ok(pos) => pos,
+        Err(status) => return Ok(status),
     };
     let pos = &pos;
     let moves = moves(pos)?;

@@ -12,8 +12,7 @@ use bao_core::Position;
 use serde::Serialize;
 
 use crate::error::CliError;
-use crate::export::{load_prefix, PositionSource};
-use crate::new::position_arg;
+use crate::export::PositionSource;
 use crate::{Context, Status};
 
 /// The output format.
@@ -135,25 +134,9 @@ fn human_text(pos: &Position, sol: &Solution, depth: u32) -> String {
 
 /// Runs `bao solve`.
 pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
-    let pos: Position = match (&args.source.position, &args.source.file) {
-        (Some(p), _) => position_arg(p, args.source.rules.as_deref())?,
-        (None, Some(file)) => {
-            // As `bao show` and `bao legal`: an invalid record's plies before its first
-            // invalid one can be solved (a transcriber checks a puzzle's position there).
-            let prefix = match load_prefix(file, args.source.pick.game, ctx)? {
-                Ok(p) => p,
-                Err(status) => return Ok(status),
-            };
-            match prefix.at(args.source.pick.ply)? {
-                Ok((pos, _, _)) => *pos,
-                Err(status) => return Ok(status),
-            }
-        }
-        (None, None) => {
-            return Err(CliError::Usage(
-                "give a record FILE or --position STR".to_owned(),
-            ))
-        }
+    let pos: Position = match args.source.position(ctx)? {
+        Ok(pos) => pos,
+        Err(status) => return Ok(status),
     };
     let sol = Solver::new().solve(&pos, args.depth, args.all);
     let out = match args.format {

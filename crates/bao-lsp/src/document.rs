@@ -448,36 +448,33 @@ mod tests {
     use bao_validate::check_text;
     use lsp_types::Range;
 
-    /// The diagnostics of a whole-file `bao check` of `text`, as (code, span, message).
     /// A diagnostic's code, span and message.
     type Seen = (String, Option<(usize, usize)>, String);
 
+    fn seen(d: &AnyDiagnostic) -> Seen {
+        (
+            d.code().to_owned(),
+            d.span().map(|s| (s.start, s.end)),
+            d.to_string(),
+        )
+    }
+
+    /// The diagnostics of a whole-file `bao check` of `text`.
     fn full(text: &str, opts: &CheckOptions) -> Vec<Seen> {
         check_text("x", Arc::from(text), opts)
             .diagnostics
             .iter()
-            .map(|d| {
-                (
-                    d.code().to_owned(),
-                    d.span().map(|s| (s.start, s.end)),
-                    d.to_string(),
-                )
-            })
+            .map(seen)
             .collect()
     }
 
+    /// The diagnostics the document publishes.
     fn ours(doc: &mut Document, opts: &CheckOptions) -> Vec<Seen> {
         doc.view(opts)
             .analysis
             .diagnostics
             .iter()
-            .map(|d| {
-                (
-                    d.code().to_owned(),
-                    d.span().map(|s| (s.start, s.end)),
-                    d.to_string(),
-                )
-            })
+            .map(seen)
             .collect()
     }
 
