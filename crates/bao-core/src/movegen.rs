@@ -218,6 +218,8 @@ pub(crate) struct Analysis {
     takasas: MoveSet,
     /// With a picker: the move kept and its run (the one `random_move` plays).
     chosen: Chosen,
+    /// The candidates already decided ([`Position::legal_moves`]: its end test's note).
+    known: Known,
 }
 
 /// What an analysis wants of the runs of the candidates it tries, as a type parameter (not
@@ -225,12 +227,16 @@ pub(crate) struct Analysis {
 /// a picker, where each candidate found legal goes with its run (nowhere for the move lists,
 /// `()`; a vector for [`Position::successors`]); with a picker, whether the chosen
 /// candidate's run is wanted (a playout plays it, [`Play`]; the end test only asks whether
-/// some move is legal, `()`).
+/// some move is legal, `()`, or [`Known`] to note what it decided).
 trait Keep {
     /// Whether the runs are wanted: without, a candidate is only tested for legality, by
     /// how its run ends ([`finish_of`]), and no run is written out.
     const RUNS: bool;
     fn keep(&mut self, mv: Move, run: Run);
+    /// Bit `bit` of `set` was run with a picker and decided: legal or not, and whether it
+    /// stopped in the functional nyumba (a namua capture whose safari is a second move).
+    #[inline(always)]
+    fn decided(&mut self, _set: &MoveSet, _bit: u32, _legal: bool, _stopped_at_house: bool) {}
 }
 
 impl Keep for () {
@@ -252,6 +258,74 @@ impl Keep for Vec<(Move, Run)> {
     const RUNS: bool = true;
     fn keep(&mut self, mv: Move, run: Run) {
         self.push((mv, run));
+    }
+}
+
+/// What an end test learned of a position's candidates, kept in the position that
+/// [`Position::play`] returns so that its [`Position::legal_moves`] does not run them again:
+/// the candidates whose runs were decided legal, and those decided illegal, as [`MoveSet`]
+/// bits (`[0]`: the captures of the position's stage, `[1]`: the takasas). Only decided
+/// runs are noted (not one stopped by a lap budget), and a namua capture that stops in the
+/// functional nyumba is not noted legal (the list runs it again for its safari).
+///
+/// A note of the position it is kept in, and of nothing else: every change of a position
+/// ([`Position::settle`]) clears it, and it is read only by [`Position::legal_moves`].
+/// Not part of the position: every note is equal to every other, and hashes to nothing.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Known {
+    legal: [u32; 2],
+    illegal: [u32; 2],
+}
+
+impl Known {
+    /// Nothing known.
+    pub(crate) const NONE: Self = Self {
+        legal: [0; 2],
+        illegal: [0; 2],
+    };
+
+    /// The slot of a set's kind.
+    #[inline]
+    fn slot(kind: Kind) -> usize {
+        usize::from(kind == Kind::Takasa)
+    }
+
+    /// The candidates of `set` noted legal, and those noted at all (legal or not).
+    #[inline]
+    fn of(&self, set: &MoveSet) -> (u32, u32) {
+        let k = Self::slot(set.kind);
+        (
+            set.bits & self.legal[k],
+            set.bits & (self.legal[k] | self.illegal[k]),
+        )
+    }
+}
+
+impl PartialEq for Known {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for Known {}
+
+impl std::hash::Hash for Known {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
+/// The end test that notes what it decides.
+impl Keep for Known {
+    const RUNS: bool = false;
+    #[inline(always)]
+    fn keep(&mut self, _: Move, _: Run) {}
+    #[inline(always)]
+    fn decided(&mut self, set: &MoveSet, bit: u32, legal: bool, stopped_at_house: bool) {
+        let k = Self::slot(set.kind);
+        if !legal {
+            self.illegal[k] |= 1 << bit;
+        } else if !stopped_at_house {
+            self.legal[k] |= 1 << bit;
+        }
     }
 }
 
@@ -286,6 +360,7 @@ impl Analysis {
             captures: MoveSet::empty(capture_kind, side),
             takasas: MoveSet::empty(Kind::Takasa, side),
             chosen: Chosen::new(),
+            known: Known::NONE,
         }
     }
 
@@ -374,7 +449,10 @@ impl Position {
         if self.ended.is_some() || self.front_row_outcome().is_some() {
             return Vec::new();
         }
-        self.analyse(None).sorted_moves()
+        let mut a = Analysis::new(self);
+        a.known = self.known;
+        self.analyse_into(None, &mut a, &mut ());
+        a.sorted_moves()
     }
 
     /// Every legal move with the position after it, sorted by move: the same as
@@ -415,8 +493,23 @@ impl Position {
     /// Whether the side to move has a legal move (the end test of E2), stopping at the
     /// first legal candidate instead of running them all.
     pub(crate) fn has_legal_move(&self) -> bool {
+        self.first_legal(&mut ())
+    }
+
+    /// [`Position::has_legal_move`], leaving what it decided in the position ([`Known`]) for
+    /// its [`Position::legal_moves`].
+    pub(crate) fn has_legal_move_noted(&mut self) -> bool {
+        let mut known = Known::NONE;
+        let found = self.first_legal(&mut known);
+        self.known = known;
+        found
+    }
+
+    /// Whether some candidate is legal, trying them in order (those needing a never-ending
+    /// decision last) and stopping at the first legal one; what is decided goes to `note`.
+    fn first_legal<K: Keep>(&self, note: &mut K) -> bool {
         let mut a = Analysis::new(self);
-        self.analyse_into(Some(&mut |_| 0), &mut a, &mut ());
+        self.analyse_into(Some(&mut |_| 0), &mut a, note);
         !a.is_empty()
     }
 
@@ -493,6 +586,7 @@ impl Position {
         pick: &mut Picker<'_>,
         chosen: &mut Chosen,
         kept: &mut K,
+        known: &Known,
     ) -> MoveSet {
         let mut out = MoveSet { bits: 0, ..cands };
         match pick {
@@ -503,9 +597,9 @@ impl Position {
                     let b = cands.nth_bit(rng(n).min(n - 1));
                     cands.bits &= !(1 << b);
                     let mv = cands.move_at(b);
-                    let finish = if K::RUNS {
+                    let (finish, stopped) = if K::RUNS {
                         execute_quick_into(self, mv, &mut chosen.run);
-                        chosen.run.finish
+                        (chosen.run.finish, chosen.run.stopped_at_house)
                     } else {
                         quick_finish_of(self, mv)
                     };
@@ -513,7 +607,9 @@ impl Position {
                         set_aside.bits |= 1 << b;
                         continue;
                     }
-                    if !self.finish_is_illegal(finish) {
+                    let legal = !self.finish_is_illegal(finish);
+                    kept.decided(&cands, b, legal, stopped);
+                    if legal {
                         out.bits |= 1 << b;
                         chosen.mv = Some(mv);
                         return out;
@@ -521,13 +617,18 @@ impl Position {
                 }
                 for b in set_aside.bit_iter() {
                     let mv = set_aside.move_at(b);
-                    let finish = if K::RUNS {
+                    let (finish, stopped) = if K::RUNS {
                         chosen.run = self.simulate(mv);
-                        chosen.run.finish
+                        (chosen.run.finish, chosen.run.stopped_at_house)
                     } else {
-                        finish_of(self, mv).0
+                        finish_of(self, mv)
                     };
-                    if !self.finish_is_illegal(finish) {
+                    let legal = !self.finish_is_illegal(finish);
+                    // A run a lap budget stopped is not decided.
+                    if finish != Finish::Undecided {
+                        kept.decided(&cands, b, legal, stopped);
+                    }
+                    if legal {
                         out.bits |= 1 << b;
                         chosen.mv = Some(mv);
                         return out;
@@ -535,16 +636,24 @@ impl Position {
                 }
                 out
             }
-            None => {
+            None if K::RUNS => {
                 for b in cands.bit_iter() {
                     let mv = cands.move_at(b);
-                    if K::RUNS {
-                        let run = self.simulate(mv);
-                        if !self.run_is_illegal(&run) {
-                            out.bits |= 1 << b;
-                            kept.keep(mv, run);
-                        }
-                    } else if !self.finish_is_illegal(finish_of(self, mv).0) {
+                    let run = self.simulate(mv);
+                    if !self.run_is_illegal(&run) {
+                        out.bits |= 1 << b;
+                        kept.keep(mv, run);
+                    }
+                }
+                out
+            }
+            None => {
+                // Candidates an end test decided are not run again.
+                let (legal, noted) = known.of(&cands);
+                out.bits = legal;
+                cands.bits &= !noted;
+                for b in cands.bit_iter() {
+                    if !self.finish_is_illegal(finish_of(self, cands.move_at(b)).0) {
                         out.bits |= 1 << b;
                     }
                 }
@@ -562,7 +671,13 @@ impl Position {
         // The random selection with a fixed choice: the first candidate in order that is
         // legal, those needing a cycle decision last.
         !self
-            .select(*cands, &mut Some(&mut |_| 0), &mut Chosen::new(), &mut ())
+            .select(
+                *cands,
+                &mut Some(&mut |_| 0),
+                &mut Chosen::new(),
+                &mut (),
+                &Known::NONE,
+            )
             .is_empty()
     }
 
@@ -588,7 +703,7 @@ impl Position {
         if pick.is_some() {
             // The first legal capture in random order; where it stops in the functional
             // nyumba, a coin decides whether it goes on (safari), when that is legal.
-            a.captures = self.select(cands, pick, &mut a.chosen, kept);
+            a.captures = self.select(cands, pick, &mut a.chosen, kept, &a.known);
             if let (Some(mv), Some(rng)) = (a.chosen.mv, pick.as_mut()) {
                 if a.chosen.run.stopped_at_house && rng(2) != 0 {
                     let safari = mv.with_kind(MoveKind::Safari);
@@ -603,8 +718,11 @@ impl Position {
             }
         } else {
             // Every candidate, each run once (its run also tells whether it stops at the
-            // house, where the safari is a second move).
-            for b in cands.bit_iter() {
+            // house, where the safari is a second move); those an end test decided
+            // ([`Known`]: never one that stops at the house) are not run again.
+            let (legal, noted) = if K::RUNS { (0, 0) } else { a.known.of(&cands) };
+            a.captures.bits = legal;
+            for b in cands.bit_iter().filter(|b| noted & (1 << b) == 0) {
                 let mv = cands.move_at(b);
                 let safari = mv.with_kind(MoveKind::Safari);
                 if !K::RUNS {
@@ -640,7 +758,7 @@ impl Position {
             bits: both_signs(self.namua_placements()),
             ..MoveSet::empty(Kind::Takasa, side)
         };
-        a.takasas = self.select(cands, pick, &mut a.chosen, kept);
+        a.takasas = self.select(cands, pick, &mut a.chosen, kept, &a.known);
     }
 
     /// Front pits where a namua takasa may place its seed (N3a, N3b).
@@ -753,7 +871,7 @@ impl Position {
                 _ => pool,
             };
         } else {
-            a.captures = self.select(cands, pick, &mut a.chosen, kept);
+            a.captures = self.select(cands, pick, &mut a.chosen, kept, &a.known);
         }
         if !a.captures.is_empty() {
             return;
@@ -763,7 +881,7 @@ impl Position {
                 bits: takasa_bits(HOUSE_RING),
                 ..a.takasas
             };
-            a.takasas = self.select(kuu, pick, &mut a.chosen, kept);
+            a.takasas = self.select(kuu, pick, &mut a.chosen, kept, &a.known);
             if !a.takasas.is_empty() {
                 return;
             }
@@ -772,7 +890,7 @@ impl Position {
             bits: self.mtaji_takasa_bits(),
             ..a.takasas
         };
-        a.takasas = self.select(cands, pick, &mut a.chosen, kept);
+        a.takasas = self.select(cands, pick, &mut a.chosen, kept, &a.known);
     }
 
     /// K3: while the kuu stands (and can be sown, and is not the mover's takasia'd pit), a
@@ -906,6 +1024,42 @@ mod tests {
         }
     }
 
+    /// The end test's note ([`Known`]) never changes a list: along random games of every
+    /// preset played with `play`, each position's legal moves are those of the same
+    /// position without the note, and of the position the faster `play_fast` reaches
+    /// (which notes nothing); and the notes do skip runs, legal and illegal (a takasa that
+    /// would empty the mover's front row, G10).
+    #[test]
+    fn the_end_tests_note_never_changes_the_list() {
+        let (mut noted_legal, mut noted_illegal) = (0, 0);
+        for name in PRESET_NAMES {
+            let rules = RuleSet::preset(name).expect("a preset");
+            let mut pick = lcg(47);
+            for _ in 0..40 {
+                let mut pos = Position::start(rules);
+                loop {
+                    let moves = pos.legal_moves();
+                    let mut cold = pos;
+                    cold.known = Known::NONE;
+                    assert_eq!(moves, cold.legal_moves(), "{name}:\n{pos}");
+                    noted_legal += usize::from(pos.known.legal != [0; 2]);
+                    noted_illegal += usize::from(pos.known.illegal != [0; 2]);
+                    let Some(&mv) = moves.get(pick(moves.len().max(1))) else {
+                        break;
+                    };
+                    let (next, _) = pos.play(&mv).expect("a listed move is legal");
+                    assert_eq!(next, pos.play_fast(&mv));
+                    assert_eq!(next.legal_moves(), pos.play_fast(&mv).legal_moves());
+                    pos = next;
+                }
+            }
+        }
+        assert!(
+            noted_legal > 1000 && noted_illegal > 0,
+            "{noted_legal} legal notes, {noted_illegal} illegal"
+        );
+    }
+
     /// A small deterministic choice of a number below `n` (an LCG) for random games.
     fn lcg(seed: u64) -> impl FnMut(usize) -> usize {
         bao_testkit::Lcg::new(seed).picker()
@@ -948,7 +1102,13 @@ mod tests {
             // Alone, it is decided in full: illegal (G11) by default, legal under `draw`.
             let alone = takasas(&pos, &["A3<*"]);
             let mut chosen = Chosen::new();
-            let kept = pos.select(alone, &mut Some(&mut |_| 0), &mut chosen, &mut Play);
+            let kept = pos.select(
+                alone,
+                &mut Some(&mut |_| 0),
+                &mut chosen,
+                &mut Play,
+                &Known::NONE,
+            );
             assert_eq!(kept.contains(&endless), legal, "{rules:?}");
             match chosen.mv {
                 Some(mv) => {
@@ -970,7 +1130,13 @@ mod tests {
             let pair = takasas(&pos, &["A3<*", "A6<*"]);
             assert_eq!(pair.nth_bit(0), alone.nth_bit(0));
             let mut chosen = Chosen::new();
-            let kept = pos.select(pair, &mut Some(&mut |_| 0), &mut chosen, &mut Play);
+            let kept = pos.select(
+                pair,
+                &mut Some(&mut |_| 0),
+                &mut chosen,
+                &mut Play,
+                &Known::NONE,
+            );
             let other: Move = "A6<*".parse().expect("a move");
             assert_eq!(kept.iter().collect::<Vec<_>>(), [other]);
             assert_eq!(chosen.mv, Some(other));
