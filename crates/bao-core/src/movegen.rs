@@ -5,9 +5,7 @@ use crate::engine::{execute_quick_into, finish_of, quick_finish_of, Finish, Outc
 use crate::pitset::PitSet;
 use crate::position::{House, Position, HOUSE_THRESHOLD};
 use crate::rules::Takasia;
-use crate::types::{
-    Direction, Move, MoveKind, Pit, Row, Side, Sign, Stage, HOUSE_RING, RING, ROW_PITS,
-};
+use crate::types::{Direction, Move, MoveKind, Pit, Side, Sign, Stage, HOUSE_RING, RING, ROW_PITS};
 
 /// The fewest seeds a mtaji move may start from (G6, M2, M4): a pit of one seed is not sown.
 pub(crate) const MTAJI_MIN_SEEDS: u8 = 2;
@@ -15,7 +13,8 @@ pub(crate) const MTAJI_MIN_SEEDS: u8 = 2;
 /// A random choice: `pick(n)` returns a number below `n`.
 pub(crate) type Picker<'a> = Option<&'a mut dyn FnMut(usize) -> usize>;
 
-/// What the bits of a [`MoveSet`] stand for.
+/// What the bits of a [`MoveSet`] stand for (in this order: the discriminants index the
+/// look-up tables, [`KINDS`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Kind {
     /// Namua captures: bit `4 * ring + 2 * sign + safari` (front pits only).
@@ -77,31 +76,10 @@ impl MoveSet {
         }
     }
 
-    /// The move of bit `bit`.
+    /// The move of bit `bit` (below 32).
+    #[inline]
     pub(crate) fn move_at(&self, bit: u32) -> Move {
-        match self.kind {
-            Kind::NamuaCapture => Move::new(
-                Pit::from_ring(self.side, (bit / 4) as usize),
-                bit_sign(bit / 2),
-                if bit & 1 == 1 {
-                    MoveKind::Safari
-                } else {
-                    MoveKind::Capture
-                },
-            ),
-            Kind::MtajiCapture => {
-                let pit = Pit::from_ring(self.side, (bit / 2) as usize);
-                let dir = if bit & 1 == 0 {
-                    Direction::Clockwise
-                } else {
-                    Direction::Anticlockwise
-                };
-                Move::capture(pit, Sign::for_sowing(pit.row(), dir))
-            }
-            Kind::Takasa => {
-                Move::takasa(Pit::from_ring(self.side, (bit / 2) as usize), bit_sign(bit))
-            }
-        }
+        MOVE_AT[self.kind as usize][self.side.index()][bit as usize % 32]
     }
 
     #[inline]
@@ -161,53 +139,135 @@ impl MoveSet {
         self.iter().collect()
     }
 
-    /// The place of bit `bit`'s move in [`Move`]'s order (pit: row, then number; then sign;
-    /// then kind), as a number below 64: within a set the pit, the sign and (for namua
-    /// captures) the safari flag tell moves apart, and the key orders them as `Move` does.
-    #[inline]
-    fn order_key(&self, bit: u32) -> u32 {
-        let (ring, sign, safari) = match self.kind {
-            Kind::NamuaCapture => (bit / 4, (bit / 2) & 1, bit & 1),
-            Kind::Takasa => (bit / 2, bit & 1, 0),
-            // Bit 1 is anticlockwise: `<` from the front row, `>` from the back (G5).
-            Kind::MtajiCapture => (bit / 2, (bit & 1) ^ u32::from(bit < 16), 0),
-        };
-        let (row, index) = if ring < 8 { (0, ring) } else { (1, 15 - ring) };
-        row << 5 | index << 2 | sign << 1 | safari
-    }
-
-    /// The move whose [`MoveSet::order_key`] is `key`.
-    #[inline]
-    fn move_of_key(&self, key: u32) -> Move {
-        let row = if key >> 5 == 0 { Row::Front } else { Row::Back };
-        let ring = match row {
-            Row::Front => (key >> 2) & 7,
-            Row::Back => 15 - ((key >> 2) & 7),
-        };
-        let sign = bit_sign(key >> 1);
-        let kind = match self.kind {
-            Kind::Takasa => MoveKind::Takasa,
-            Kind::NamuaCapture if key & 1 == 1 => MoveKind::Safari,
-            Kind::NamuaCapture | Kind::MtajiCapture => MoveKind::Capture,
-        };
-        Move::new(Pit::from_ring(self.side, ring as usize), sign, kind)
-    }
-
     /// The moves, sorted ([`Move`]'s order), in a vector of exactly their number: each bit
-    /// is mapped to its move's place in that order, so nothing is compared or moved about.
+    /// is mapped to its move's place in that order ([`order_key`]), so nothing is compared
+    /// or moved about.
     pub(crate) fn sorted_moves(&self) -> Vec<Move> {
+        let key_of = &ORDER_KEY[self.kind as usize];
         let keys = self
             .bit_iter()
-            .fold(0u64, |keys, b| keys | 1 << self.order_key(b));
+            .fold(0u64, |keys, b| keys | 1 << key_of[b as usize % 32]);
+        let of_key = &MOVE_OF_KEY[self.kind as usize][self.side.index()];
         let mut out = Vec::with_capacity(keys.count_ones() as usize);
         let mut k = keys;
         while k != 0 {
-            out.push(self.move_of_key(k.trailing_zeros()));
+            out.push(of_key[k.trailing_zeros() as usize % 64]);
             k &= k - 1;
         }
         out
     }
 }
+
+/// The move of bit `bit` of a set of kind `kind` and side `side`.
+const fn move_at(kind: Kind, side: Side, bit: u32) -> Move {
+    match kind {
+        Kind::NamuaCapture => Move::new(
+            Pit::from_ring(side, (bit / 4) as usize),
+            bit_sign(bit / 2),
+            if bit & 1 == 1 {
+                MoveKind::Safari
+            } else {
+                MoveKind::Capture
+            },
+        ),
+        Kind::MtajiCapture => {
+            let pit = Pit::from_ring(side, (bit / 2) as usize);
+            let dir = if bit & 1 == 0 {
+                Direction::Clockwise
+            } else {
+                Direction::Anticlockwise
+            };
+            Move::capture(pit, Sign::for_sowing(pit.row(), dir))
+        }
+        Kind::Takasa => Move::takasa(Pit::from_ring(side, (bit / 2) as usize), bit_sign(bit)),
+    }
+}
+
+/// The place of bit `bit`'s move in [`Move`]'s order (pit: row, then number; then sign;
+/// then kind), as a number below 64: within a set the pit, the sign and (for namua
+/// captures) the safari flag tell moves apart, and the key orders them as `Move` does.
+const fn order_key(kind: Kind, bit: u32) -> u32 {
+    let (ring, sign, safari) = match kind {
+        Kind::NamuaCapture => (bit / 4, (bit / 2) & 1, bit & 1),
+        Kind::Takasa => (bit / 2, bit & 1, 0),
+        // Bit 1 is anticlockwise: `<` from the front row, `>` from the back (G5).
+        Kind::MtajiCapture => (bit / 2, (bit & 1) ^ (bit < 16) as u32, 0),
+    };
+    let (row, index) = if ring < 8 { (0, ring) } else { (1, 15 - ring) };
+    row << 5 | index << 2 | sign << 1 | safari
+}
+
+/// The move whose [`order_key`] is `key` in a set of kind `kind` and side `side`.
+const fn move_of_key(kind: Kind, side: Side, key: u32) -> Move {
+    let ring = if key >> 5 == 0 {
+        (key >> 2) & 7
+    } else {
+        15 - ((key >> 2) & 7)
+    };
+    let sign = bit_sign(key >> 1);
+    let kind = match kind {
+        Kind::Takasa => MoveKind::Takasa,
+        Kind::NamuaCapture if key & 1 == 1 => MoveKind::Safari,
+        Kind::NamuaCapture | Kind::MtajiCapture => MoveKind::Capture,
+    };
+    Move::new(Pit::from_ring(side, ring as usize), sign, kind)
+}
+
+/// The kinds in the order of their discriminants (the first index of the tables below).
+const KINDS: [Kind; 3] = [Kind::NamuaCapture, Kind::MtajiCapture, Kind::Takasa];
+
+/// `MOVE_AT[kind][side][bit]`: [`move_at`] (the generation's bit-to-move map as a look-up).
+static MOVE_AT: [[[Move; 32]; 2]; 3] = {
+    let mut t = [[[Move::takasa(Pit::from_ring(Side::South, 0), Sign::Left); 32]; 2]; 3];
+    let mut k = 0;
+    while k < 3 {
+        let mut s = 0;
+        while s < 2 {
+            let mut bit = 0;
+            while bit < 32 {
+                t[k][s][bit] = move_at(KINDS[k], Side::ALL[s], bit as u32);
+                bit += 1;
+            }
+            s += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// `ORDER_KEY[kind][bit]`: [`order_key`].
+static ORDER_KEY: [[u8; 32]; 3] = {
+    let mut t = [[0u8; 32]; 3];
+    let mut k = 0;
+    while k < 3 {
+        let mut bit = 0;
+        while bit < 32 {
+            t[k][bit] = order_key(KINDS[k], bit as u32) as u8;
+            bit += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// `MOVE_OF_KEY[kind][side][key]`: [`move_of_key`].
+static MOVE_OF_KEY: [[[Move; 64]; 2]; 3] = {
+    let mut t = [[[Move::takasa(Pit::from_ring(Side::South, 0), Sign::Left); 64]; 2]; 3];
+    let mut k = 0;
+    while k < 3 {
+        let mut s = 0;
+        while s < 2 {
+            let mut key = 0;
+            while key < 64 {
+                t[k][s][key] = move_of_key(KINDS[k], Side::ALL[s], key as u32);
+                key += 1;
+            }
+            s += 1;
+        }
+        k += 1;
+    }
+    t
+};
 
 /// The legal moves of a position.
 #[derive(Debug)]
@@ -993,6 +1053,10 @@ mod tests {
                         side,
                     };
                     let mut want = set.moves();
+                    // Each bit's move (a look-up table) is the one whose bit it is.
+                    for (b, mv) in set.bit_iter().zip(&want) {
+                        assert_eq!(set.bit_of(mv), Some(b), "{kind:?} {side:?} {mv}");
+                    }
                     want.sort_unstable();
                     let got = set.sorted_moves();
                     assert_eq!(got, want, "{kind:?} {side:?} {b:#x}");
