@@ -290,7 +290,9 @@ pub(crate) struct Analysis {
 /// some move is legal, `()`, or [`Known`] to note what it decided).
 trait Keep {
     /// Whether the runs are wanted: without, a candidate is only tested for legality, by
-    /// how its run ends ([`finish_of`]), and no run is written out.
+    /// how its run ends ([`finish_of`]), and no run is written out. A picker without runs
+    /// is the in-order one (`|_| 0`: the end test and [`Position::any_legal`] take the first
+    /// legal candidate in order), so it is not called.
     const RUNS: bool;
     fn keep(&mut self, mv: Move, run: Run);
     /// Bit `bit` of `set` was run with a picker and decided: legal or not, and whether it
@@ -653,8 +655,13 @@ impl Position {
             Some(rng) => {
                 let mut set_aside = MoveSet { bits: 0, ..cands };
                 while !cands.is_empty() {
-                    let n = cands.len();
-                    let b = cands.nth_bit(rng(n).min(n - 1));
+                    // Without runs the picker is the in-order one (`Keep::RUNS`): not called.
+                    let b = if K::RUNS {
+                        let n = cands.len();
+                        cands.nth_bit(rng(n).min(n - 1))
+                    } else {
+                        cands.bits.trailing_zeros()
+                    };
                     cands.bits &= !(1 << b);
                     let mv = cands.move_at(b);
                     let (finish, stopped) = if K::RUNS {
