@@ -334,7 +334,7 @@ pub struct Position {
     pub(crate) known: Known,
 }
 
-/// `Debug` as derived, without the end test's note ([`Known`]), which is no part of the
+/// `Debug` as derived, without the end test's note (`Known`), which is no part of the
 /// position.
 impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
