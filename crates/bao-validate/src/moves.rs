@@ -790,7 +790,7 @@ pub(crate) fn outcome_words(o: &Outcome) -> String {
         EndReason::NeverEnding => "a never-ending move",
     };
     match o.winner {
-        Some(w) => format!("{w} won: {reason}"),
+        Some(w) => format!("{} won: {reason}", words::side_name(w)),
         None => format!("drawn: {reason}"),
     }
 }
