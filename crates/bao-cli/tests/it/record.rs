@@ -786,7 +786,11 @@ fn the_board_colours_the_last_move_on_a_terminal() {
         let cell = |r: u16, c: u16| screen.cell(r, c).expect("a cell on the screen");
         let (a, b) = (row("A"), row("B"));
         let (start, start_count, end) = (cell(a, 37), cell(a, 36), cell(b, 37));
-        assert_eq!((start.contents(), end.contents()), ("^", "$"), "{rows:#?}");
+        assert_eq!(
+            (start.contents().as_str(), end.contents().as_str()),
+            ("^", "$"),
+            "{rows:#?}"
+        );
         if no_color {
             assert_eq!(start.fgcolor(), vt100::Color::Default);
             assert_eq!(end.fgcolor(), vt100::Color::Default);
