@@ -246,8 +246,28 @@ pub(crate) fn turn(from: usize, to: usize, dir: Direction) -> usize {
 
 /// Frames that are distinguished points: one frame in `2^DP_BITS` on average (4096), chosen
 /// by a hash, so that a relay on a known cycle meets one within a few thousand laps. (Unit tests
-/// use denser points and keep short cycles, so that random relays exercise the memo.)
+/// use denser points and keep short cycles, so that random relays exercise the memo, unless
+/// a study asks for the release scale: `study_log::full_scale`.)
 const DP_BITS: u32 = if cfg!(test) { 3 } else { 12 };
+
+/// [`DP_BITS`], or the release scale in a study.
+#[inline(always)]
+fn dp_bits() -> u32 {
+    #[cfg(test)]
+    if study_log::is_full_scale() {
+        return 12;
+    }
+    DP_BITS
+}
+
+/// [`MEMO_MIN_FRAME_PERIOD`], or the release scale in a study.
+fn memo_min_frame_period() -> u64 {
+    #[cfg(test)]
+    if study_log::is_full_scale() {
+        return 1 << 16;
+    }
+    MEMO_MIN_FRAME_PERIOD
+}
 
 /// The most distinguished points the memo keeps (about 80 bytes each, with their cycle's list).
 pub(crate) const MEMO_POINTS: usize = 1 << 18;
@@ -259,7 +279,7 @@ pub(crate) const MEMO_MIN_FRAME_PERIOD: u64 = if cfg!(test) { 64 } else { 1 << 1
 #[inline(always)]
 pub(crate) fn distinguished(q: u128) -> bool {
     let h = ((q >> 64) as u64 ^ (q as u64).rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    h >> (64 - DP_BITS) == 0
+    h >> (64 - dp_bits()) == 0
 }
 
 /// A relay cycle in the memo: its frame period, the turn over one frame period, whether
@@ -311,6 +331,8 @@ pub(crate) fn recall(q: u128, guard: bool, behind_at_least: u64) -> Option<Known
     let &(c, offset) = memo.points.get(&q)?;
     let cycle = &memo.cycles[c as usize];
     let fp = cycle.frame_period;
+    #[cfg(test)]
+    study_log::note_warm(cycle.points.iter().map(|&(_, q)| q).min(), fp);
     if (guard && cycle.pattern) || fp < behind_at_least {
         return None;
     }
@@ -335,7 +357,9 @@ pub(crate) fn recall(q: u128, guard: bool, behind_at_least: u64) -> Option<Known
 /// frames with their offsets (from one walk round the cycle). Ignored when the memo is full
 /// or the cycle is short or already known.
 pub(crate) fn remember(frame_period: u64, turn: usize, pattern: bool, points: &[(u64, u128)]) {
-    if frame_period < MEMO_MIN_FRAME_PERIOD || points.is_empty() {
+    #[cfg(test)]
+    study_log::note_cold(frame_period, points);
+    if frame_period < memo_min_frame_period() || points.is_empty() {
         return;
     }
     let mut memo = memo()
@@ -378,6 +402,79 @@ pub fn forget_relay_cycles() {
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     memo.points = std::collections::HashMap::new();
     memo.cycles = Vec::new();
+}
+
+/// What the study of recurring cycles reads: every decision of a never-ending relay that
+/// reached the memo, cold (a whole frame period run) or warm (recalled).
+#[cfg(test)]
+pub(crate) mod study_log {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Mutex;
+
+    /// One decision.
+    #[derive(Debug, Clone)]
+    pub(crate) struct Met {
+        /// The smallest distinguished frame on the cycle (its name up to turning), if any.
+        pub(crate) canon: Option<u128>,
+        pub(crate) frame_period: u64,
+        pub(crate) warm: bool,
+    }
+
+    static FULL: AtomicBool = AtomicBool::new(false);
+    static LOG: Mutex<Option<Vec<Met>>> = Mutex::new(None);
+
+    /// Switches the memo to the release build's scale and starts logging (a study runs
+    /// alone: the switch is process-wide).
+    pub(crate) fn full_scale() {
+        FULL.store(true, Ordering::Relaxed);
+        *LOG.lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Vec::new());
+    }
+
+    pub(crate) fn is_full_scale() -> bool {
+        FULL.load(Ordering::Relaxed)
+    }
+
+    /// The decisions logged since the last call.
+    pub(crate) fn take() -> Vec<Met> {
+        LOG.lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
+    fn push(met: Met) {
+        if let Some(log) = LOG
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .as_mut()
+        {
+            log.push(met);
+        }
+    }
+
+    pub(super) fn note_cold(frame_period: u64, points: &[(u64, u128)]) {
+        if !is_full_scale() {
+            return;
+        }
+        push(Met {
+            canon: points.iter().map(|&(_, q)| q).min(),
+            frame_period,
+            warm: false,
+        });
+    }
+
+    pub(super) fn note_warm(canon: Option<u128>, frame_period: u64) {
+        if !is_full_scale() {
+            return;
+        }
+        push(Met {
+            canon,
+            frame_period,
+            warm: true,
+        });
+    }
 }
 
 /// Held by the unit tests that empty the memo or need a cycle to stay in it (it is shared
@@ -838,6 +935,130 @@ mod study {
             by_size.iter().rev().take(20).collect::<Vec<_>>()
         );
         let _ = House::Owned;
+    }
+
+    /// Plays `games` uniform random legal games of `rules` (the whole list from
+    /// `legal_moves`, one move picked, `play_fast`), seeded with `seed`; returns the
+    /// decisions logged game by game.
+    fn random_legal_games(rules: RuleSet, games: usize, seed: u64) -> Vec<Vec<study_log::Met>> {
+        let mut rng = bao_testkit::XorShift64Star::new(seed);
+        let mut out = Vec::with_capacity(games);
+        for _ in 0..games {
+            let mut pos = Position::start(rules);
+            loop {
+                let moves = pos.legal_moves();
+                let Some(mv) = moves.get(rng.below(moves.len().max(1))) else {
+                    break;
+                };
+                pos = pos.play_fast(mv);
+            }
+            out.push(study_log::take());
+        }
+        out
+    }
+
+    /// Which cycles the never-ending decisions of random legal games meet, and how much of
+    /// the laps of their first meetings a table of the cycles met in other games would save.
+    /// `cargo test --release -p bao-core --lib study_cycle_recurrence -- --ignored
+    /// --nocapture` (`STUDY_GAMES` games a preset to build from and as many held out, 20,000
+    /// by default).
+    #[test]
+    #[ignore = "a study: minutes in release mode"]
+    fn study_cycle_recurrence() {
+        let games: usize = std::env::var("STUDY_GAMES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(20_000);
+        study_log::full_scale();
+        for name in ["kiswahili", "kete", "kujifunza"] {
+            let rules = RuleSet::preset(name).expect("preset");
+            forget_relay_cycles();
+            let built = random_legal_games(rules, games, 0x5eed_0001);
+            // The game by which each cycle was first met.
+            let mut first: HashMap<u128, usize> = HashMap::new();
+            let mut by_cycle: HashMap<u128, (u64, u32)> = HashMap::new();
+            for (g, mets) in built.iter().enumerate() {
+                for m in mets {
+                    if let Some(c) = m.canon {
+                        first.entry(c).or_insert(g);
+                        let e = by_cycle.entry(c).or_insert((m.frame_period, 0));
+                        e.1 += 1;
+                    }
+                }
+            }
+            forget_relay_cycles();
+            let held = random_legal_games(rules, games, 0x5eed_0002);
+            // Cold decisions of the held-out games, by size.
+            let buckets = [0u64, 4096, 1 << 16, 1 << 20, u64::MAX];
+            let mut cost = [(0u64, 0u64); 4];
+            let mut warm = 0;
+            let mut cold: Vec<(Option<u128>, u64)> = Vec::new();
+            let mut short_seen: HashMap<u128, u32> = HashMap::new();
+            for m in held.iter().flatten() {
+                if m.warm {
+                    warm += 1;
+                    continue;
+                }
+                let b = buckets
+                    .windows(2)
+                    .position(|w| m.frame_period < w[1])
+                    .unwrap_or(3);
+                cost[b].0 += 1;
+                cost[b].1 += m.frame_period;
+                cold.push((m.canon, m.frame_period));
+                if let (Some(c), true) = (m.canon, m.frame_period < 1 << 16) {
+                    *short_seen.entry(c).or_insert(0) += 1;
+                }
+            }
+            let total: u64 = cold.iter().map(|c| c.1).sum();
+            println!("== {name}: {games} games to build, {games} held out");
+            println!(
+                "built: {} distinct cycles with distinguished frames; held out: {} cold \
+                 decisions, {warm} warm; {total} frame laps cold",
+                first.len(),
+                cold.len()
+            );
+            for (b, (n, laps)) in cost.iter().enumerate() {
+                println!(
+                    "  frame period {}..{}: {n} cold decisions, {laps} frame laps",
+                    buckets[b],
+                    buckets[b + 1]
+                );
+            }
+            println!(
+                "  short cycles (4096..65536) met cold in the held-out games: {} distinct, {} \
+                 meetings",
+                short_seen.len(),
+                short_seen.values().sum::<u32>()
+            );
+            let mut n = 250;
+            while n <= games {
+                let saved: u64 = cold
+                    .iter()
+                    .filter(|(c, _)| c.and_then(|c| first.get(&c)).is_some_and(|&g| g < n))
+                    .map(|c| c.1)
+                    .sum();
+                let long_saved: u64 = cold
+                    .iter()
+                    .filter(|(c, fp)| {
+                        *fp >= 1 << 16 && c.and_then(|c| first.get(&c)).is_some_and(|&g| g < n)
+                    })
+                    .map(|c| c.1)
+                    .sum();
+                println!(
+                    "  table from {n} games: {:.1}% of the cold laps known ({:.1}% in cycles \
+                     of 65,536+ frame laps)",
+                    100.0 * saved as f64 / total.max(1) as f64,
+                    100.0 * long_saved as f64 / total.max(1) as f64,
+                );
+                n *= 2;
+            }
+            let mut top: Vec<_> = by_cycle.iter().collect();
+            top.sort_unstable_by_key(|(_, &(fp, k))| std::cmp::Reverse(fp * u64::from(k)));
+            for (c, (fp, k)) in top.iter().take(12) {
+                println!("  cycle {c:032x}: frame period {fp}, met {k} times (build games)");
+            }
+        }
     }
 
     /// Every move from every pit of the mover, takasa and capturing, either way.
