@@ -21,17 +21,23 @@
 
 use crate::types::{Direction, RING};
 
-/// One seed in every pit of half a ring.
-const ONES_64: u64 = u64::from_le_bytes([1; 8]);
+/// `SOW[n]`: what a lap of `n` seeds adds to the frame, as its low and high halves: `n / 16`
+/// seeds in every pit and one more in each of frame pits `1..=n % 16` (for every byte value,
+/// so that the look-up needs no bound check).
+static SOW: [[u64; 2]; 256] = sow_table();
 
-/// `SOW0[n]`: one seed in each of frame pits `1..=n`.
-static SOW0: [u128; RING] = sow0_table();
-
-const fn sow0_table() -> [u128; RING] {
-    let mut t = [0u128; RING];
-    let mut n = 1;
-    while n < RING {
-        t[n] = t[n - 1] | (1u128 << (8 * n));
+const fn sow_table() -> [[u64; 2]; 256] {
+    let mut t = [[0u64; 2]; 256];
+    let mut n = 0;
+    while n < 256 {
+        let mut pits = [(n / RING) as u8; RING];
+        let mut i = 1;
+        while i <= n % RING {
+            pits[i] += 1;
+            i += 1;
+        }
+        let whole = u128::from_le_bytes(pits);
+        t[n] = [whole as u64, (whole >> 64) as u64];
         n += 1;
     }
     t
@@ -132,45 +138,47 @@ impl Relay {
         None
     }
 
-    /// Plays laps as [`Relay::lap`] does until the move ends, `laps` reaches `until`, or a
-    /// lap leaves a frame `mark` picks; each frame left is also written to
-    /// `recent[laps % KEEP]`. The hot loop of never-ending detection: the relay is held in
-    /// locals, the pit where the last lap ended is worked out only where the front-row
-    /// guard's pattern shows, and one comparison a lap stands for the lap limits.
-    #[inline(always)]
-    pub(crate) fn run_until(
-        &mut self,
-        until: u64,
-        recent: &mut [u128; KEEP],
-        mark: impl Fn(u128) -> bool,
-    ) -> Pause {
-        let (mut q, mut laps, mut sown) = (self.q, self.laps, self.sown);
-        let mut pattern_seen = self.pattern_seen;
-        let (cur0, step, guard, guard_pit) =
-            (self.cur, self.dir.step(), self.guard, self.guard_pit());
-        // The pits turned since the start (mod 16): the pit where the last lap ended.
-        let mut turned = 0usize;
-        let cur_at = |turned: usize| (cur0 + (turned % RING) * step) % RING;
+    /// Plays laps as [`Relay::lap`] does until the move ends, `laps` reaches `until` (at
+    /// least one lap is played), or a lap leaves a frame `mark` picks. The hot loop of
+    /// never-ending detection: the relay is held in locals, and a lap is the lift, the
+    /// sowing, one comparison for the lap limit and `mark`.
+    ///
+    /// The front-row guard's pattern is looked for only before the first lap: no relay lap
+    /// can leave it. A lap lifts `n >= 2` seeds from frame pit 0 and sows pits `1..=n`
+    /// (every pit when `n >= 16`), so the pit behind the one it ends in (frame pit 15 after
+    /// the turn) holds a seed, and the pattern needs frame pits 9 to 15 empty (the test
+    /// `the_guard_pattern_never_follows_a_relay_lap`; debug builds assert it at every lap).
+    /// The sum of the seeds sown is the sum of the turns, so one counter gives both.
+    #[inline(never)]
+    pub(crate) fn run_until(&mut self, until: u64, mark: impl Fn(u128) -> bool) -> Pause {
+        let n = (self.q & 0xff) as usize;
+        if n == 1 {
+            return Pause::Stop(Stop::Done);
+        }
+        // The guard's pattern: frame pits 9..16 empty.
+        if ((self.q >> 64) as u64) < 0x100 {
+            self.pattern_seen = true;
+            if self.guard && self.cur == self.guard_pit() {
+                self.q &= !0xff;
+                return Pause::Stop(Stop::FrontRowEmptied);
+            }
+        }
+        let (mut q, mut laps) = (self.q, self.laps);
+        // The seeds sown since the start, which is also how far the frame has turned.
+        let mut sown = 0u64;
         let pause = loop {
             let n = (q & 0xff) as usize;
             if n == 1 {
                 break Pause::Stop(Stop::Done);
             }
             // Byte 0 held `n`: lifting it clears the byte.
-            let lifted = q & !0xff;
-            // The guard's pattern: frame pits 9..16 empty.
-            if ((q >> 64) as u64) < 0x100 {
-                pattern_seen = true;
-                if guard && cur_at(turned) == guard_pit {
-                    q = lifted;
-                    break Pause::Stop(Stop::FrontRowEmptied);
-                }
-            }
-            q = sow_frame(lifted, n);
-            turned = turned.wrapping_add(n);
-            laps += 1;
+            q = sow_frame(q & !0xff, n);
+            debug_assert!(
+                (q >> 64) as u64 >= 0x100,
+                "a relay lap left the guard's pattern"
+            );
             sown += n as u64;
-            recent[(laps % KEEP as u64) as usize] = q;
+            laps += 1;
             if laps >= until {
                 break Pause::Reached;
             }
@@ -180,15 +188,11 @@ impl Relay {
         };
         self.q = q;
         self.laps = laps;
-        self.sown = sown;
-        self.pattern_seen = pattern_seen;
-        self.cur = cur_at(turned);
+        self.sown += sown;
+        self.cur = (self.cur + (sown % RING as u64) as usize * self.dir.step()) % RING;
         pause
     }
 }
-
-/// How many frames [`Relay::run_until`] keeps (the last ones left).
-pub(crate) const KEEP: usize = 64;
 
 /// Why [`Relay::run_until`] paused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -207,15 +211,13 @@ pub(crate) enum Pause {
 /// 65), so the two halves are added apart.
 #[inline(always)]
 fn sow_frame(lifted: u128, n: usize) -> u128 {
-    let k = n % RING;
-    let t = SOW0[k];
-    let full = (n / RING) as u64 * ONES_64;
-    let lo = (lifted as u64) + (t as u64) + full;
-    let hi = ((lifted >> 64) as u64) + ((t >> 64) as u64) + full;
-    // Turned by k bytes: by whole halves first (k >= 8), then by s = 8 * (k % 8) bits
-    // within them (`(x << 1) << (63 - s)` is `x << (64 - s)`, and 0 for s = 0).
-    let (lo, hi) = if k >= 8 { (hi, lo) } else { (lo, hi) };
-    let s = 8 * (k % 8) as u32;
+    let [t_lo, t_hi] = SOW[n & 0xff];
+    let lo = (lifted as u64) + t_lo;
+    let hi = ((lifted >> 64) as u64) + t_hi;
+    // Turned by k = n % 16 bytes: by whole halves first (k >= 8), then by s = 8 * (k % 8)
+    // bits within them (`(x << 1) << (63 - s)` is `x << (64 - s)`, and 0 for s = 0).
+    let (lo, hi) = if n & 8 != 0 { (hi, lo) } else { (lo, hi) };
+    let s = 8 * (n % 8) as u32;
     let lo2 = lo >> s | (hi << 1) << (63 - s);
     let hi2 = hi >> s | (lo << 1) << (63 - s);
     u128::from(hi2) << 64 | u128::from(lo2)
