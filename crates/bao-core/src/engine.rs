@@ -958,9 +958,15 @@ impl<'t, T: Tracer> Runner<'t, T> {
             // frame, the watch met again (compared by low halves there, in full here), or
             // a lap limit.
             let watch_lo = watch as u64;
-            let pause = relay.run_until(move_watch_at.min(allowed), move |q| {
-                q as u64 == watch_lo || (pointed && relay::distinguished(q))
-            });
+            let until = move_watch_at.min(allowed);
+            // (`pointed` is a constant outside the unit tests: one loop is compiled.)
+            let pause = if pointed {
+                relay.run_until(until, move |q| {
+                    q as u64 == watch_lo || relay::distinguished(q)
+                })
+            } else {
+                relay.run_until(until, move |q| q as u64 == watch_lo)
+            };
             if let relay::Pause::Stop(stop) = pause {
                 return self.leave_relay(&relay, stop).into();
             }
