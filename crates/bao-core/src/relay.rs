@@ -21,13 +21,17 @@
 
 use crate::types::{Direction, RING};
 
-/// `SOW[n]`: what a lap of `n` seeds adds to the frame, as its low and high halves: `n / 16`
-/// seeds in every pit and one more in each of frame pits `1..=n % 16` (for every byte value,
-/// so that the look-up needs no bound check).
-static SOW: [[u64; 2]; 256] = sow_table();
+/// `SOW_LO[n]` and `SOW_HI[n]`: what a lap of `n` seeds lifted from frame pit 0 does to the
+/// frame's low and high halves before it is turned: `n / 16` seeds in every pit and one more
+/// in each of frame pits `1..=n % 16`, less the `n` lifted from pit 0 (added with wrapping:
+/// the true sum has no carry out of a byte, as pit 0 held `n`). For every byte value, so that
+/// a look-up needs no bound check; two tables of 8-byte entries, so that the look-ups take
+/// the seed count as it is (a scaled index) and need no step before them.
+static SOW_LO: [u64; 256] = sow_table(false);
+static SOW_HI: [u64; 256] = sow_table(true);
 
-const fn sow_table() -> [[u64; 2]; 256] {
-    let mut t = [[0u64; 2]; 256];
+const fn sow_table(high: bool) -> [u64; 256] {
+    let mut t = [0u64; 256];
     let mut n = 0;
     while n < 256 {
         let mut pits = [(n / RING) as u8; RING];
@@ -37,7 +41,11 @@ const fn sow_table() -> [[u64; 2]; 256] {
             i += 1;
         }
         let whole = u128::from_le_bytes(pits);
-        t[n] = [(whole as u64).wrapping_sub(n as u64), (whole >> 64) as u64];
+        t[n] = if high {
+            (whole >> 64) as u64
+        } else {
+            (whole as u64).wrapping_sub(n as u64)
+        };
         n += 1;
     }
     t
@@ -211,7 +219,7 @@ pub(crate) enum Pause {
 /// 65), so the two halves are added apart.
 #[inline(always)]
 fn sow_frame(q: u128, n: usize) -> u128 {
-    let [t_lo, t_hi] = SOW[n & 0xff];
+    let (t_lo, t_hi) = (SOW_LO[n & 0xff], SOW_HI[n & 0xff]);
     let lo = (q as u64).wrapping_add(t_lo);
     let hi = ((q >> 64) as u64) + t_hi;
     // Turned by k = n % 16 bytes: by whole halves first (k >= 8), then by s = 8 * (k % 8)
