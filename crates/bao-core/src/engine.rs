@@ -923,8 +923,9 @@ impl<'t, T: Tracer> Runner<'t, T> {
     /// - a cycle that does not hold the anchor is found at its first distinguished frame met
     ///   twice (exactly one frame period apart: the first frame of the cycle met again is
     ///   the first repeat), from the distinguished frames kept;
-    /// - a cycle with no distinguished frame in a stretch of [`NO_POINT_STRETCH`] laps has
-    ///   the watch moved there and then to every point twice as far on (Brent's method), so
+    /// - a cycle with no distinguished frame in a stretch of [`NO_POINT_STRETCH`] laps (or
+    ///   met when the distinguished frames kept are already [`relay::MEMO_POINTS`]) has the
+    ///   watch moved there and then to every point twice as far on (Brent's method), so
     ///   every cycle is found.
     ///
     /// The first lap on the cycle is then found from the distinguished frames kept, with a
@@ -988,17 +989,19 @@ impl<'t, T: Tracer> Runner<'t, T> {
                 if let Some(&(at, cur)) = met.get(&relay.q) {
                     break (since_anchor - at, at, relay.q, cur);
                 }
+                // Kept while there is room; once there is none, the stretch is no longer
+                // renewed, so that Brent's method takes over and every cycle is still found.
                 if points.len() < relay::MEMO_POINTS {
                     points.push((since_anchor, relay.q));
                     met.insert(relay.q, (since_anchor, relay.cur));
-                }
-                if stretch == 0 {
-                    move_watch_at = since_anchor + NO_POINT_STRETCH;
+                    if stretch == 0 {
+                        move_watch_at = since_anchor + NO_POINT_STRETCH;
+                    }
                 }
             }
             if since_anchor >= move_watch_at {
                 // A long stretch without a distinguished frame: Brent's method from here.
-                stretch = (2 * stretch).max(NO_POINT_STRETCH);
+                stretch = stretch.saturating_mul(2).max(NO_POINT_STRETCH);
                 (watch, watch_at, watch_cur) = (relay.q, since_anchor, relay.cur);
                 move_watch_at = since_anchor + stretch;
             }
