@@ -427,7 +427,7 @@ pub fn forget_relay_cycles() {
 /// reached the memo, cold (a whole frame period run) or warm (recalled).
 #[cfg(test)]
 pub(crate) mod study_log {
-    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::cell::Cell;
     use std::sync::Mutex;
 
     /// One decision.
@@ -439,19 +439,23 @@ pub(crate) mod study_log {
         pub(crate) warm: bool,
     }
 
-    static FULL: AtomicBool = AtomicBool::new(false);
+    thread_local! {
+        /// Whether this thread's relays use the release scale and are logged.
+        static FULL: Cell<bool> = const { Cell::new(false) };
+    }
     static LOG: Mutex<Option<Vec<Met>>> = Mutex::new(None);
 
-    /// Switches the memo to the release build's scale and starts logging (a study runs
-    /// alone: the switch is process-wide).
+    /// Switches the memo to the release build's scale and starts logging, for the relays
+    /// of this thread (the other tests of the process keep the unit tests' scale; the memo
+    /// itself is shared, so a study runs with `--ignored`, apart from them).
     pub(crate) fn full_scale() {
-        FULL.store(true, Ordering::Relaxed);
+        FULL.with(|f| f.set(true));
         *LOG.lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Vec::new());
     }
 
     pub(crate) fn is_full_scale() -> bool {
-        FULL.load(Ordering::Relaxed)
+        FULL.with(Cell::get)
     }
 
     /// The decisions logged since the last call.
