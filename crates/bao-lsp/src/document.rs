@@ -375,8 +375,33 @@ impl<'a> View<'a> {
     /// Calls `each` with every game of the document in text order, parsed (not replayed:
     /// what the outline needs), with the offset of its chunk (its spans are relative to it).
     /// Each chunk is parsed when its turn comes and dropped after.
-    pub(crate) fn each_game(&self, mut each: impl FnMut(usize, &Spanned<Game>)) {
-        for chunk in &self.analysis.chunks {
+    pub(crate) fn each_game(&self, each: impl FnMut(usize, &Spanned<Game>)) {
+        self.each_game_over(None, each);
+    }
+
+    /// [`View::each_game`] for the games of the chunks whose text overlaps `start..=end`
+    /// of the document (all when `range` is `None`).
+    pub(crate) fn each_game_over(
+        &self,
+        range: Option<(usize, usize)>,
+        mut each: impl FnMut(usize, &Spanned<Game>),
+    ) {
+        let chunks = &self.analysis.chunks;
+        let first = range.map_or(0, |(start, _)| {
+            // Chunks are in text order; one may run past the start of the next.
+            chunks
+                .partition_point(|c| c.offset <= start)
+                .saturating_sub(2)
+        });
+        for chunk in &chunks[first..] {
+            if let Some((start, end)) = range {
+                if chunk.offset > end {
+                    break;
+                }
+                if !chunk.overlaps(start, end) {
+                    continue;
+                }
+            }
             for game in &parse_record(&chunk.result.text).record.games {
                 each(chunk.offset, game);
             }

@@ -40,4 +40,4 @@ mod text;
 mod walk;
 
 pub use document::Document;
-pub use server::{run, run_stdio, Config, ServerError};
+pub use server::{run, run_stdio, Config, ServerError, SEMANTIC_TOKENS_FULL_LIMIT};
