@@ -1108,6 +1108,17 @@ fn hostile_input_gives_an_error_or_nothing() {
         json!({"textDocument": {"uri": "file:///big.bao"}, "position": {"line": 4, "character": 4}}),
     );
     assert!(v["contents"].is_object(), "{v}");
+    // Its semantic tokens: whole refused (over the limit), by range given.
+    let doc = json!({"textDocument": {"uri": "file:///big.bao"}});
+    let v = c.request("textDocument/semanticTokens/full", doc.clone());
+    assert_eq!(v["error"]["code"], json!(-32802), "{v}");
+    let mut params = doc;
+    params["range"] = json!({"start": {"line": 100_000, "character": 0}, "end": {"line": 100_060, "character": 0}});
+    let v = c.request("textDocument/semanticTokens/range", params);
+    assert!(
+        v["data"].as_array().is_some_and(|d| d.len() > 5 * 60),
+        "{v}"
+    );
     c.shutdown();
 }
 
