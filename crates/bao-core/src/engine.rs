@@ -1197,11 +1197,12 @@ pub(crate) fn finish_of(pos: &Position, mv: Move) -> (Finish, bool) {
 /// How `mv` from `pos` ends, as [`finish_of`], when it ends by the lap where never-ending
 /// detection would begin; [`Finish::Undecided`] if it is still going then (as
 /// [`execute_quick_into`]).
-pub(crate) fn quick_finish_of(pos: &Position, mv: Move) -> Finish {
+pub(crate) fn quick_finish_of(pos: &Position, mv: Move) -> (Finish, bool) {
     let mut untraced = ();
     let mut runner = Runner::new(pos, mv, &mut untraced);
     runner.quick = true;
-    runner.run_inner()
+    let finish = runner.run_inner();
+    (finish, runner.stopped_at_house)
 }
 
 /// Runs `mv` from `pos` with a tracer; never-ending moves get their exact cycle start.
