@@ -502,27 +502,161 @@ impl CheckedChunk {
     /// text decides its results: only places and game numbers move.
     #[must_use]
     pub fn relocated(&self, offset: usize, first_game: usize) -> Self {
-        let span =
-            |s: Span| Span::new(s.start - self.offset + offset, s.end - self.offset + offset);
-        let game = |n: usize| n + first_game - self.first_game;
+        let to = Relocation::new((self.offset, self.first_game), (offset, first_game));
         let mut out = self.clone();
         out.offset = offset;
         out.first_game = first_game;
         for e in &mut out.syntax {
-            e.span = span(e.span);
+            e.span = to.span(e.span);
         }
         for d in &mut out.checks {
-            d.game = game(d.game);
-            for l in &mut d.labels {
-                l.span = span(l.span);
-            }
+            to.check(d);
         }
         for m in &mut out.matches {
-            m.n = game(m.n);
-            m.span = span(m.span);
+            m.n = to.game(m.n);
+            m.span = to.span(m.span);
         }
         out
     }
+
+    /// The `Match` tag of each of its games that has one, in file order.
+    pub fn match_names(&self) -> impl Iterator<Item = &str> + '_ {
+        self.matches.iter().map(|m| m.name.as_str())
+    }
+
+    /// The best-of-three problems of each of its games that has a `Match` tag (in the order
+    /// of [`CheckedChunk::match_names`]), given the games before it ([`Matches`], which
+    /// takes this chunk's games in turn): for the matches `wanted` accepts; `None` for the
+    /// games of the others (not taken either). The matches of different names do not depend
+    /// on each other, so an editor can redo only the matches a change touched.
+    pub fn match_problems(
+        &self,
+        matches: &mut Matches,
+        wanted: impl Fn(&str) -> bool,
+    ) -> Vec<Option<Vec<CheckDiagnostic>>> {
+        self.matches
+            .iter()
+            .map(|m| wanted(&m.name).then(|| matches.0.game(m)))
+            .collect()
+    }
+
+    /// Its diagnostics in `bao check`'s order, with its games' match problems (from
+    /// [`CheckedChunk::match_problems`], in file order): what [`Merger`] gives for the chunk,
+    /// without the text around it, for a caller that keeps each chunk's diagnostics.
+    #[must_use]
+    pub fn diagnostics(
+        &self,
+        match_problems: impl IntoIterator<Item = CheckDiagnostic>,
+    ) -> ChunkDiagnostics {
+        let (placed, unplaced) = ordered(
+            self.syntax
+                .iter()
+                .cloned()
+                .map(AnyDiagnostic::Syntax)
+                .chain(self.checks.iter().cloned().map(AnyDiagnostic::Check))
+                .chain(match_problems.into_iter().map(AnyDiagnostic::Check))
+                .collect(),
+        );
+        ChunkDiagnostics {
+            offset: self.offset,
+            first_game: self.first_game,
+            placed,
+            unplaced,
+        }
+    }
+}
+
+/// The best-of-three matches of the games taken so far, in file order (what [`Merger`]
+/// tracks across chunks; see [`CheckedChunk::match_problems`]).
+#[derive(Debug, Default, Clone)]
+pub struct Matches(MatchTracker);
+
+/// One chunk's diagnostics in `bao check`'s order ([`CheckedChunk::diagnostics`]): those
+/// with a place, sorted by where they start, and those without one, which a whole check
+/// gives after every placed one of the file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChunkDiagnostics {
+    offset: usize,
+    first_game: usize,
+    placed: Vec<AnyDiagnostic>,
+    unplaced: Vec<AnyDiagnostic>,
+}
+
+impl ChunkDiagnostics {
+    /// The diagnostics with a place, in file order.
+    #[must_use]
+    pub fn placed(&self) -> &[AnyDiagnostic] {
+        &self.placed
+    }
+
+    /// The diagnostics without a place.
+    #[must_use]
+    pub fn unplaced(&self) -> &[AnyDiagnostic] {
+        &self.unplaced
+    }
+
+    /// Whether it has no diagnostic.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.placed.is_empty() && self.unplaced.is_empty()
+    }
+
+    /// The same diagnostics as if the chunk's text stood at `offset` with its first game
+    /// numbered `first_game` (as [`CheckedChunk::relocated`]).
+    #[must_use]
+    pub fn relocated(&self, offset: usize, first_game: usize) -> Self {
+        let to = Relocation::new((self.offset, self.first_game), (offset, first_game));
+        let mut out = self.clone();
+        out.offset = offset;
+        out.first_game = first_game;
+        for d in out.placed.iter_mut().chain(&mut out.unplaced) {
+            match d {
+                AnyDiagnostic::Syntax(e) => e.span = to.span(e.span),
+                AnyDiagnostic::Check(c) => to.check(c),
+            }
+        }
+        out
+    }
+}
+
+/// A chunk's move: from (offset, first game) to another.
+#[derive(Debug, Clone, Copy)]
+struct Relocation {
+    from: (usize, usize),
+    to: (usize, usize),
+}
+
+impl Relocation {
+    fn new(from: (usize, usize), to: (usize, usize)) -> Self {
+        Self { from, to }
+    }
+
+    fn span(self, s: Span) -> Span {
+        Span::new(
+            s.start - self.from.0 + self.to.0,
+            s.end - self.from.0 + self.to.0,
+        )
+    }
+
+    fn game(self, n: usize) -> usize {
+        n + self.to.1 - self.from.1
+    }
+
+    fn check(self, d: &mut CheckDiagnostic) {
+        d.game = self.game(d.game);
+        for l in &mut d.labels {
+            l.span = self.span(l.span);
+        }
+    }
+}
+
+/// Diagnostics in `bao check`'s order within a chunk: those with a place sorted by where
+/// they start (ties kept in the order given), and those without one.
+fn ordered(diagnostics: Vec<AnyDiagnostic>) -> (Vec<AnyDiagnostic>, Vec<AnyDiagnostic>) {
+    let (mut placed, unplaced): (Vec<_>, Vec<_>) =
+        diagnostics.into_iter().partition(|d| d.span().is_some());
+    placed.sort_by_key(|d| d.span().map_or(usize::MAX, |s| s.start));
+    (placed, unplaced)
 }
 
 /// Replays and checks the games of a chunk, as the whole-file path checks each game.
@@ -753,11 +887,8 @@ impl Merger {
         for m in &chunk.matches {
             diagnostics.extend(self.matches.game(m).into_iter().map(AnyDiagnostic::Check));
         }
-        let (placed, unplaced): (Vec<_>, Vec<_>) =
-            diagnostics.into_iter().partition(|d| d.span().is_some());
+        let (diagnostics, unplaced) = ordered(diagnostics);
         self.unplaced.extend(unplaced);
-        let mut diagnostics = placed;
-        diagnostics.sort_by_key(|d| d.span().map_or(usize::MAX, |s| s.start));
         self.count(&diagnostics);
         let own = &chunk.text[..own_end];
         let piece = (!diagnostics.is_empty()).then(|| {
