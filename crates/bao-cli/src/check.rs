@@ -326,6 +326,7 @@ pub(crate) fn stream_checked<T: Send>(
     piece: &mut dyn FnMut(&CheckedPiece) -> Result<(), CliError>,
     item: &mut dyn FnMut(T) -> Result<(), CliError>,
 ) -> Result<CheckReport, CliError> {
+    crate::pages::small_pages();
     let window = rayon::current_num_threads().max(1) * 2;
     let mut reader = StreamReader::new(input);
     let mut merger = Merger::new(name);
