@@ -18,6 +18,7 @@ function activate(context) {
     initializationOptions: {
       lapBudget: config.get('lapBudget', 100000),
       inlayHints: config.get('inlayHints', false),
+      semanticTokensFullLimit: config.get('semanticTokensFullLimit', 2097152),
     },
   };
   client = new LanguageClient('bao', 'Bao language server', serverOptions, clientOptions);

@@ -3,10 +3,10 @@
 //! Inputs are files, directories (searched recursively for `*.bao`) or `-` for stdin,
 //! reported in the order given. An input of up to 64 KiB is read and checked whole, several
 //! such files at once on the thread pool. A larger one is streamed
-//! (`bao_validate::stream`): read chunk by chunk (normally a game each), checked in batches
-//! on every thread of the pool (a bounded window of batches in flight, the next window read
-//! while one is checked), and reported in file order, with the same output as the whole-file
-//! path. `-j/--threads N` sets the pool's size; by default it is rayon's
+//! (`bao_validate::stream::map_chunks_noting`): cut into chunks (normally a game each) on
+//! this thread, parsed and checked in batches on every thread of the pool (a bounded number
+//! of batches in flight), and reported in file order, with the same output as the
+//! whole-file path. `-j/--threads N` sets the pool's size; by default it is rayon's
 //! (`RAYON_NUM_THREADS`, else one thread per CPU). Human output is miette's graphical
 //! report on stderr (for a streamed file, held until its summary line is known, beyond 8 MiB
 //! in a temporary file); `--format json` writes JSON Lines on stdout (`spec/json.md`). A
@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use bao_validate::stream::{
-    self, check_chunk, CheckedChunk, CheckedPiece, Chunk, Merger, StreamReader,
+    self, check_chunk, CheckedChunk, CheckedPiece, Chunk, Merger, Streamed,
 };
 use bao_validate::{check_bytes_report, CheckOptions, CheckReport, Stats};
 use miette::{GraphicalReportHandler, GraphicalTheme};
@@ -195,7 +195,7 @@ pub(crate) const BATCH_BYTES: usize = 128 * 1024;
 
 /// The batch size of the commands that keep each game's replay until it is written (`bao
 /// annotate`, `bao export json`): a replay (every ply's positions and trace) is many times
-/// the size of its text, so their window of batches holds a quarter of `bao check`'s text.
+/// the size of its text, so their batches in flight hold a quarter of `bao check`'s text.
 pub(crate) const REPLAY_BATCH_BYTES: usize = 32 * 1024;
 
 /// How many inputs are read and checked together before their reports are printed.
@@ -310,11 +310,12 @@ pub(crate) fn head_or_stream(
     }
 }
 
-/// Reads a large input game by game and checks it on every thread of the pool: batches of
-/// about `batch_bytes` of text are checked (with `map`, which also gives what else the caller wants of each
-/// chunk), a bounded window of them at a time (the next window is read while one is
-/// checked); in file order, each piece of diagnostics goes to `piece` and each chunk's
-/// other output to `item`. Returns the file's report (its totals).
+/// Reads a large input game by game and checks it on every thread of the pool
+/// ([`stream::map_chunks_noting`]): batches of about `batch_bytes` of text are parsed and
+/// checked on the pool (with `map`, which also gives what else the caller wants of each
+/// chunk), a bounded number of them in flight; in file order, each piece of diagnostics
+/// goes to `piece` and each chunk's other output to `item`. Returns the file's report (its
+/// totals).
 ///
 /// # Errors
 /// A read error of the input, or the first error of `piece` or `item`.
@@ -326,44 +327,34 @@ pub(crate) fn stream_checked<T: Send>(
     piece: &mut dyn FnMut(&CheckedPiece) -> Result<(), CliError>,
     item: &mut dyn FnMut(T) -> Result<(), CliError>,
 ) -> Result<CheckReport, CliError> {
-    crate::pages::small_pages();
-    let window = rayon::current_num_threads().max(1) * 2;
-    let mut reader = StreamReader::new(input);
-    let mut merger = Merger::new(name);
-    let read_window = |reader: &mut StreamReader<Box<dyn Read + Send>>| {
-        let mut batches = Vec::with_capacity(window);
-        while batches.len() < window {
-            match reader.next_batch(batch_bytes)? {
-                Some(b) => batches.push(b),
-                None => break,
-            }
-        }
-        Ok::<_, std::io::Error>(batches)
-    };
-    let read_err = |e| CliError::io(format!("cannot read {name}"), e);
-    let mut batches = read_window(&mut reader).map_err(read_err)?;
-    while !batches.is_empty() {
-        merger.note_warning(&reader);
-        let (checked, next) = rayon::join(
-            || {
-                batches
-                    .par_iter()
-                    .map(|b| b.chunks.iter().map(&map).collect::<Vec<_>>())
-                    .collect::<Vec<_>>()
-            },
-            || read_window(&mut reader),
-        );
-        // This window's chunks are dropped before the next one is checked.
-        drop(std::mem::take(&mut batches));
-        for (chunk, t) in checked.into_iter().flatten() {
-            if let Some(p) = merger.push(chunk) {
-                piece(&p)?;
-            }
-            item(t)?;
-        }
-        batches = next.map_err(read_err)?;
+    /// Why the stream stopped: the input, or the output.
+    enum Stop {
+        Read(std::io::Error),
+        Out(CliError),
     }
-    merger.note_warning(&reader);
+    impl From<std::io::Error> for Stop {
+        fn from(e: std::io::Error) -> Self {
+            Self::Read(e)
+        }
+    }
+    crate::pages::small_pages();
+    let mut merger = Merger::new(name);
+    stream::map_chunks_noting(input, batch_bytes, map, |s| match s {
+        Streamed::Warning(w) => {
+            merger.warning(w);
+            Ok(())
+        }
+        Streamed::Chunk((chunk, t)) => {
+            if let Some(p) = merger.push(chunk) {
+                piece(&p).map_err(Stop::Out)?;
+            }
+            item(t).map_err(Stop::Out)
+        }
+    })
+    .map_err(|e| match e {
+        Stop::Read(e) => CliError::io(format!("cannot read {name}"), e),
+        Stop::Out(e) => e,
+    })?;
     let (pieces, report) = merger.finish();
     for p in &pieces {
         piece(p)?;

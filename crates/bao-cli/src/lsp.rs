@@ -1,7 +1,8 @@
 //! `bao lsp`: the language server for `.bao` records, over stdin and stdout (`bao-lsp`).
 //!
 //! An editor starts it and speaks the Language Server Protocol with it; settings come in the
-//! client's `initializationOptions` (`lapBudget`, `inlayHints`). Exit 0 after the client's
+//! client's `initializationOptions` (`lapBudget`, `inlayHints`, `semanticTokensFullLimit`).
+//! Exit 0 after the client's
 //! `shutdown` and `exit` (or when it closes stdin); 2 when the connection breaks.
 
 use crate::error::CliError;

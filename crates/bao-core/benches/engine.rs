@@ -14,6 +14,11 @@ use criterion::{
     criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput,
 };
 
+/// The `bao` binary's allocator, so that the figures are those of `bao` (a `play` allocates
+/// its trace's lists, `legal_moves` its list).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// A small deterministic generator (xorshift64*), so the game stream is the same every run.
 type Rng = XorShift64Star;
 

@@ -10,6 +10,10 @@ use bao_core::{Position, RuleSet};
 /// xorshift64*, the same generator as the criterion benchmark.
 type Rng = bao_testkit::XorShift64Star;
 
+/// The `bao` binary's allocator, so that the figures are those of `bao`.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let preset = args.first().map_or("kiswahili", String::as_str);

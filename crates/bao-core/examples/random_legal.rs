@@ -22,6 +22,11 @@ use std::time::{Duration, Instant};
 use bao_core::{Position, RuleSet};
 use rustix::time::{clock_gettime, ClockId};
 
+/// The `bao` binary's allocator, so that the figures are those of `bao` (a `play` allocates
+/// its trace's lists, `legal_moves` its list).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// xorshift64*, the same generator as the criterion benchmark.
 type Rng = bao_testkit::XorShift64Star;
 

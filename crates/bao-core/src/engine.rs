@@ -888,7 +888,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
         let mut lam: u64 = 0;
         loop {
             if self.fast_eligible() {
-                return self.run_detecting_fast(tortoise, power, lam);
+                return self.run_detecting_fast();
             }
             if let Flow::End(f) = self.next_lap() {
                 return f.into();
@@ -914,42 +914,60 @@ impl<'t, T: Tracer> Runner<'t, T> {
     /// Cycle detection while the laps are plain takasa relays, in the relay's frame
     /// ([`crate::relay`]): only the mover's ring and the current pit change, and a frame
     /// that repeats after `p` laps repeats the relay after `p` times 16 over the gcd of the
-    /// turn and 16, so up to 16 times fewer laps are run than the period. Two detectors run
-    /// together: the frame at the lap where this phase starts (the anchor: found after
-    /// exactly one frame period when the cycle has already begun, the usual case), and
-    /// Brent's tortoise (for a cycle that begins later). With the last 64 frames kept, an
-    /// anchor hit also gives the cycle's first lap without running the period again.
-    fn run_detecting_fast(&mut self, tortoise: LapState, mut power: u64, lam: u64) -> Finish {
-        const KEEP: usize = relay::KEEP;
+    /// turn and 16, so up to 16 times fewer laps are run than the period. (Once a move's laps
+    /// are plain relays they stay so, so its cycle, if any, lies wholly in this phase.)
+    ///
+    /// Each lap compares one frame, the *watch*, and tests for a distinguished frame:
+    /// - the watch is the frame where this phase starts (the anchor), met again after exactly
+    ///   one frame period when it is on the cycle, the usual case;
+    /// - a cycle that does not hold the anchor is found at its first distinguished frame met
+    ///   twice (exactly one frame period apart: the first frame of the cycle met again is
+    ///   the first repeat), from the distinguished frames kept;
+    /// - a cycle with no distinguished frame in a stretch of [`NO_POINT_STRETCH`] laps (or
+    ///   met when the distinguished frames kept are already [`relay::MEMO_POINTS`]) has the
+    ///   watch moved there and then to every point twice as far on (Brent's method), so
+    ///   every cycle is found.
+    ///
+    /// The first lap on the cycle is then found from the distinguished frames kept, with a
+    /// short walk ([`Runner::first_lap_on_cycle`]).
+    fn run_detecting_fast(&mut self) -> Finish {
         let guard =
             self.mv.is_takasa() && self.pos_at_start.rules.front_row_guard == FrontRowGuard::Strict;
         let mut relay = Relay::new(u128::from_le_bytes(self.me), self.cur, self.dir, guard);
         let anchor_lap = self.lap;
-        let (anchor, anchor_cur) = (relay.q, relay.cur);
-        let mut others_equal = self.same_state_except_ring(&tortoise);
-        let mut t_q = relay::to_frame(
-            u128::from_le_bytes(tortoise.me),
-            usize::from(tortoise.cur),
-            self.dir,
-        );
-        let mut t_cur = usize::from(tortoise.cur);
-        // Laps are counted in the relay from here (`relay.laps`, the laps since the anchor);
-        // Brent's `lam` is `relay.laps - lam_from`, and it reaches `power` at `power_at`.
-        let mut lam_from = 0u64.wrapping_sub(lam);
-        let mut power_at = power - lam;
-        let mut recent = [0u128; KEEP];
-        let mut points = Vec::new();
+        // The watched frame, where it was (laps since the anchor) and its pit; Brent's
+        // stretch once the watch has left the anchor (0 before).
+        let (mut watch, mut watch_at, mut watch_cur) = (relay.q, 0u64, relay.cur);
+        let (anchored, pointed) = detectors();
+        if !anchored {
+            // (Tests only.) No frame has a pit of 255 seeds: the anchor is never met.
+            watch = u128::MAX;
+        }
+        let mut stretch = 0u64;
+        let mut move_watch_at = NO_POINT_STRETCH;
+        // The distinguished frames met, with their laps since the anchor (in order) and
+        // where each was met (for a repeat).
+        let mut points: Vec<(u64, u128)> = Vec::new();
+        let mut met: std::collections::HashMap<u128, (u64, usize)> =
+            std::collections::HashMap::new();
         let allowed = self.limit.saturating_sub(self.lap);
         let memo = self.memo;
-        let (frame_period, from_cur, by_anchor) = loop {
-            // Laps run in the relay's hot loop until one needs a look: a distinguished frame,
-            // the anchor or the tortoise met again, Brent's power or the budget reached.
-            // The hot loop compares low halves only (copies, held in registers); a frame
-            // that passes is looked at in full below, and one that does not is no match.
-            let (anchor_lo, t_lo) = (anchor as u64, t_q as u64);
-            let pause = relay.run_until(power_at.min(allowed), &mut recent, move |q| {
-                q as u64 == anchor_lo || q as u64 == t_lo || (memo && relay::distinguished(q))
-            });
+        // The cycle: its frame period, and where a frame of it was met (laps since the
+        // anchor, the frame, its pit).
+        let (frame_period, on_cycle_at, on_cycle, from_cur) = loop {
+            // Laps run in the relay's hot loop until one needs a look: a distinguished
+            // frame, the watch met again (compared by low halves there, in full here), or
+            // a lap limit.
+            let watch_lo = watch as u64;
+            let until = move_watch_at.min(allowed);
+            // (`pointed` is a constant outside the unit tests: one loop is compiled.)
+            let pause = if pointed {
+                relay.run_until(until, move |q| {
+                    q as u64 == watch_lo || relay::distinguished(q)
+                })
+            } else {
+                relay.run_until(until, move |q| q as u64 == watch_lo)
+            };
             if let relay::Pause::Stop(stop) = pause {
                 return self.leave_relay(&relay, stop).into();
             }
@@ -958,27 +976,34 @@ impl<'t, T: Tracer> Runner<'t, T> {
                 return self.give_up();
             }
             let since_anchor = relay.laps;
-            if memo && relay::distinguished(relay.q) {
-                let lap = anchor_lap + since_anchor;
-                if let Some(known) = relay::recall(relay.q, guard, lap - 1) {
-                    return self.decide_known(&relay, known, lap);
+            if relay.q == watch {
+                break (since_anchor - watch_at, watch_at, watch, watch_cur);
+            }
+            if pointed && relay::distinguished(relay.q) {
+                if memo {
+                    let lap = anchor_lap + since_anchor;
+                    if let Some(known) = relay::recall(relay.q, guard, lap - 1) {
+                        return self.decide_known(&relay, known, lap);
+                    }
                 }
+                if let Some(&(at, cur)) = met.get(&relay.q) {
+                    break (since_anchor - at, at, relay.q, cur);
+                }
+                // Kept while there is room; once there is none, the stretch is no longer
+                // renewed, so that Brent's method takes over and every cycle is still found.
                 if points.len() < relay::MEMO_POINTS {
                     points.push((since_anchor, relay.q));
+                    met.insert(relay.q, (since_anchor, relay.cur));
+                    if stretch == 0 {
+                        move_watch_at = since_anchor + NO_POINT_STRETCH;
+                    }
                 }
             }
-            if relay.q == anchor {
-                break (since_anchor, anchor_cur, true);
-            }
-            if others_equal && relay.q == t_q {
-                break (since_anchor.wrapping_sub(lam_from), t_cur, false);
-            }
-            if since_anchor == power_at {
-                (t_q, t_cur) = (relay.q, relay.cur);
-                others_equal = true;
-                power *= 2;
-                lam_from = since_anchor;
-                power_at = since_anchor + power;
+            if since_anchor >= move_watch_at {
+                // A long stretch without a distinguished frame: Brent's method from here.
+                stretch = stretch.saturating_mul(2).max(NO_POINT_STRETCH);
+                (watch, watch_at, watch_cur) = (relay.q, since_anchor, relay.cur);
+                move_watch_at = since_anchor + stretch;
             }
         };
         // How far the frame has turned over one frame period: taken here, before the guard's
@@ -998,71 +1023,77 @@ impl<'t, T: Tracer> Runner<'t, T> {
                 }
             }
         }
-        if self.memo && by_anchor {
-            relay::remember(frame_period, turn, relay.pattern_seen, &points);
+        // The distinguished frames of the cycle (those from the frame found on it on).
+        let from = points.partition_point(|&(at, _)| at < on_cycle_at);
+        let cycle_points = &points[from..];
+        if self.memo {
+            relay::remember(frame_period, turn, relay.pattern_seen, cycle_points);
         }
         self.leave_relay(&relay, Stop::Done);
         self.frame_period = frame_period;
-        let mut cycle_start_lap = 0;
-        if by_anchor && anchor_lap <= KEEP as u64 && frame_period >= KEEP as u64 {
-            // Frames at laps frame_period+1 ..= frame_period+anchor_lap are in `recent`;
-            // the first of the first laps of a fresh run whose frame they repeat is on the
-            // cycle.
-            let later = |k: u64| recent[((k + frame_period - anchor_lap) % KEEP as u64) as usize];
-            let fixed = self.state();
-            let mut unit = ();
-            let mut fresh = Runner::new(self.pos_at_start, self.mv, &mut unit);
-            if matches!(fresh.begin(), Flow::Continue) {
-                fresh.sow();
-                for k in 1..=anchor_lap {
-                    if fresh.same_state_except_ring(&fixed) && fresh.frame() == later(k) {
-                        cycle_start_lap = k;
-                        break;
-                    }
-                    if matches!(fresh.next_lap(), Flow::End(_)) {
-                        break;
-                    }
-                }
-            }
-        }
+        // A frame of the cycle at lap `base` of the move; the frames at laps `1 + m *
+        // frame_period` (those a fresh run's first lap is compared with) lie `ahead` laps
+        // on from it round the cycle. Start from the distinguished frame nearest behind
+        // that point (or the frame found) and walk the rest.
+        let base = anchor_lap + on_cycle_at;
+        let ahead = (frame_period - (base - 1) % frame_period) % frame_period;
+        let target = on_cycle_at + ahead;
+        let (at, q) = cycle_points[..cycle_points.partition_point(|&(at, _)| at <= target)]
+            .last()
+            .copied()
+            .unwrap_or((on_cycle_at, on_cycle));
+        let along = Relay {
+            q,
+            guard: false,
+            ..relay
+        };
+        let cycle_start_lap = self.first_lap_on_cycle(along, target - at, base);
         Finish::NeverEnding(NeverEnding {
             cycle_start_lap,
             period,
         })
     }
 
-    /// A relay that reached, at lap `lap`, a distinguished frame of a cycle in the memo:
-    /// never-ending, with the cycle's period. Its first lap on the cycle is found by a fresh
-    /// run from lap 1 beside a walk along the cycle from `known.earlier`, placed so that
-    /// both reach the frame met at lap `lap` together: the first lap whose frame (and the
-    /// rest of the state) agrees is on the cycle, and no earlier one is.
-    fn decide_known(&mut self, relay: &Relay, known: relay::Known, lap: u64) -> Finish {
+    /// The first lap of a never-ending move on its cycle, found by a fresh run from lap 1
+    /// beside `along`, a walk along the cycle that `walk` laps on reaches the frame the
+    /// fresh run's first lap has if that lap is on the cycle (one a whole number of frame
+    /// periods later): the first lap whose frame (and the rest of the state, the runner's
+    /// as it is now) agrees is on the cycle, and no earlier one is. Laps up to `up_to`, one
+    /// known to be on the cycle, are tried; 0 if none agrees (then [`execute`] looks again).
+    fn first_lap_on_cycle(&self, mut along: Relay, walk: u64, up_to: u64) -> u64 {
         let fixed = self.state();
-        self.leave_relay(relay, Stop::Done);
-        self.frame_period = known.frame_period;
-        let mut along = Relay {
-            q: known.earlier,
-            guard: false,
-            ..*relay
-        };
-        for _ in 0..known.laps_behind - (lap - 1) {
+        for _ in 0..walk {
             along.lap();
         }
-        let mut cycle_start_lap = 0;
         let mut unit = ();
         let mut fresh = Runner::new(self.pos_at_start, self.mv, &mut unit);
         if matches!(fresh.begin(), Flow::Continue) {
             fresh.sow();
-            for k in 1..=lap {
+            for k in 1..=up_to {
                 if fresh.same_state_except_ring(&fixed) && fresh.frame() == along.q {
-                    cycle_start_lap = k;
-                    break;
+                    return k;
                 }
                 if matches!(fresh.next_lap(), Flow::End(_)) || along.lap().is_some() {
                     break;
                 }
             }
         }
+        0
+    }
+
+    /// A relay that reached, at lap `lap`, a distinguished frame of a cycle in the memo:
+    /// never-ending, with the cycle's period. Its first lap on the cycle is found by a fresh
+    /// run from lap 1 beside a walk along the cycle from `known.earlier`, placed so that
+    /// both reach the frame met at lap `lap` together.
+    fn decide_known(&mut self, relay: &Relay, known: relay::Known, lap: u64) -> Finish {
+        self.leave_relay(relay, Stop::Done);
+        self.frame_period = known.frame_period;
+        let along = Relay {
+            q: known.earlier,
+            guard: false,
+            ..*relay
+        };
+        let cycle_start_lap = self.first_lap_on_cycle(along, known.laps_behind - (lap - 1), lap);
         Finish::NeverEnding(NeverEnding {
             cycle_start_lap,
             period: relay::period(known.frame_period, known.turn),
@@ -1102,6 +1133,24 @@ impl<'t, T: Tracer> Runner<'t, T> {
             && self.houses == s.houses
             && self.blocked == s.blocked
     }
+}
+
+/// How many laps never-ending detection runs past its last distinguished frame before it
+/// also watches for cycles that hold neither its first frame nor a distinguished one
+/// ([`Runner::run_detecting_fast`]). Far above the gaps between distinguished frames (4,096
+/// laps on average), so met only by a cycle without one. (Shorter in unit tests, whose
+/// relays are short.)
+const NO_POINT_STRETCH: u64 = if cfg!(test) { 1 << 10 } else { 1 << 22 };
+
+/// Which of never-ending detection's ways to find a cycle are on: the anchor, the
+/// distinguished frames (Brent's method is always on). Both, except in the unit tests
+/// that try each alone ([`tests::with_detectors`]).
+#[inline(always)]
+fn detectors() -> (bool, bool) {
+    #[cfg(test)]
+    return tests::DETECTORS.with(std::cell::Cell::get);
+    #[cfg(not(test))]
+    (true, true)
 }
 
 /// Where a move becomes a plain relay still going after `min_laps` laps: its ring, the
@@ -1197,11 +1246,12 @@ pub(crate) fn finish_of(pos: &Position, mv: Move) -> (Finish, bool) {
 /// How `mv` from `pos` ends, as [`finish_of`], when it ends by the lap where never-ending
 /// detection would begin; [`Finish::Undecided`] if it is still going then (as
 /// [`execute_quick_into`]).
-pub(crate) fn quick_finish_of(pos: &Position, mv: Move) -> Finish {
+pub(crate) fn quick_finish_of(pos: &Position, mv: Move) -> (Finish, bool) {
     let mut untraced = ();
     let mut runner = Runner::new(pos, mv, &mut untraced);
     runner.quick = true;
-    runner.run_inner()
+    let finish = runner.run_inner();
+    (finish, runner.stopped_at_house)
 }
 
 /// Runs `mv` from `pos` with a tracer; never-ending moves get their exact cycle start.
@@ -1236,6 +1286,21 @@ mod tests {
     use super::*;
     use crate::rules::RuleSet;
     use crate::types::{MoveKind, Pit, Sign};
+
+    thread_local! {
+        /// [`detectors`] on this test thread.
+        pub(super) static DETECTORS: std::cell::Cell<(bool, bool)> =
+            const { std::cell::Cell::new((true, true)) };
+    }
+
+    /// Runs `f` with never-ending detection's anchor and distinguished frames on or off on
+    /// this thread (Brent's method alone when both are off).
+    pub(super) fn with_detectors<T>(anchored: bool, pointed: bool, f: impl FnOnce() -> T) -> T {
+        let before = DETECTORS.with(|d| d.replace((anchored, pointed)));
+        let out = f();
+        DETECTORS.with(|d| d.set(before));
+        out
+    }
 
     /// The obvious exact method: remember every lap-end state until one repeats.
     fn naive(pos: &Position, mv: Move, limit: u64) -> Option<NeverEnding> {
@@ -1430,5 +1495,54 @@ mod tests {
             found >= 5 && memo_sized >= 1,
             "only {found} never-ending moves met ({late_start} late, {memo_sized} long)"
         );
+    }
+
+    /// Each of never-ending detection's ways to find a cycle alone gives the answers of
+    /// remembering every state, on random relays: the anchor (no distinguished frames), the
+    /// distinguished frames met twice (no anchor, so that cycles that hold it, all those
+    /// met, are found as if they had a tail), and Brent's method alone (neither); cold and
+    /// warm.
+    #[test]
+    fn each_detector_alone_agrees_with_remembering_every_state() {
+        let mut seed = bao_testkit::Lcg::new(31);
+        let (mut found, mut long) = (0, 0);
+        for round in 0..20_000 {
+            let mut rules = [RuleSet::KISWAHILI, RuleSet::KUJIFUNZA][round % 2];
+            rules.front_row_guard = FrontRowGuard::Off;
+            let mut ring = [0u8; RING];
+            for _ in 0..20 + lcg(&mut seed, 40) {
+                ring[lcg(&mut seed, RING)] += 1;
+            }
+            let Some(pos) = relay_position(rules, ring) else {
+                continue;
+            };
+            for r in 0..RING {
+                for sign in [Sign::Left, Sign::Right] {
+                    let mv = Move::takasa(Pit::from_ring(Side::South, r), sign);
+                    if pos.get(mv.pit) < 2 {
+                        continue;
+                    }
+                    let Some(want) = naive(&pos, mv, 300_000) else {
+                        continue;
+                    };
+                    found += 1;
+                    for (anchored, pointed) in [(true, false), (false, true), (false, false)] {
+                        let cold = with_detectors(anchored, pointed, || execute_cold(&pos, mv));
+                        let at = format!("{mv} ({anchored}, {pointed}) in\n{pos}");
+                        assert_eq!(cold.finish, Finish::NeverEnding(want), "{at}");
+                        // Longer than Brent's first stretch: his watch moves on.
+                        if !pointed && cold.frame_period > NO_POINT_STRETCH {
+                            long += 1;
+                        }
+                        let warm = with_detectors(anchored, pointed, || execute(&pos, mv, &mut ()));
+                        assert_eq!(warm.finish, Finish::NeverEnding(want), "{at}");
+                    }
+                }
+            }
+            if found >= 20 && long >= 4 {
+                return;
+            }
+        }
+        panic!("only {found} never-ending moves met ({long} longer than Brent's first stretch)");
     }
 }

@@ -5,9 +5,7 @@ use crate::engine::{execute_quick_into, finish_of, quick_finish_of, Finish, Outc
 use crate::pitset::PitSet;
 use crate::position::{House, Position, HOUSE_THRESHOLD};
 use crate::rules::Takasia;
-use crate::types::{
-    Direction, Move, MoveKind, Pit, Row, Side, Sign, Stage, HOUSE_RING, RING, ROW_PITS,
-};
+use crate::types::{Direction, Move, MoveKind, Pit, Side, Sign, Stage, HOUSE_RING, RING, ROW_PITS};
 
 /// The fewest seeds a mtaji move may start from (G6, M2, M4): a pit of one seed is not sown.
 pub(crate) const MTAJI_MIN_SEEDS: u8 = 2;
@@ -15,7 +13,8 @@ pub(crate) const MTAJI_MIN_SEEDS: u8 = 2;
 /// A random choice: `pick(n)` returns a number below `n`.
 pub(crate) type Picker<'a> = Option<&'a mut dyn FnMut(usize) -> usize>;
 
-/// What the bits of a [`MoveSet`] stand for.
+/// What the bits of a [`MoveSet`] stand for (in this order: the discriminants index the
+/// look-up tables, [`KINDS`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Kind {
     /// Namua captures: bit `4 * ring + 2 * sign + safari` (front pits only).
@@ -77,31 +76,10 @@ impl MoveSet {
         }
     }
 
-    /// The move of bit `bit`.
+    /// The move of bit `bit` (below 32).
+    #[inline]
     pub(crate) fn move_at(&self, bit: u32) -> Move {
-        match self.kind {
-            Kind::NamuaCapture => Move::new(
-                Pit::from_ring(self.side, (bit / 4) as usize),
-                bit_sign(bit / 2),
-                if bit & 1 == 1 {
-                    MoveKind::Safari
-                } else {
-                    MoveKind::Capture
-                },
-            ),
-            Kind::MtajiCapture => {
-                let pit = Pit::from_ring(self.side, (bit / 2) as usize);
-                let dir = if bit & 1 == 0 {
-                    Direction::Clockwise
-                } else {
-                    Direction::Anticlockwise
-                };
-                Move::capture(pit, Sign::for_sowing(pit.row(), dir))
-            }
-            Kind::Takasa => {
-                Move::takasa(Pit::from_ring(self.side, (bit / 2) as usize), bit_sign(bit))
-            }
-        }
+        MOVE_AT[self.kind as usize][self.side.index()][bit as usize % 32]
     }
 
     #[inline]
@@ -161,53 +139,135 @@ impl MoveSet {
         self.iter().collect()
     }
 
-    /// The place of bit `bit`'s move in [`Move`]'s order (pit: row, then number; then sign;
-    /// then kind), as a number below 64: within a set the pit, the sign and (for namua
-    /// captures) the safari flag tell moves apart, and the key orders them as `Move` does.
-    #[inline]
-    fn order_key(&self, bit: u32) -> u32 {
-        let (ring, sign, safari) = match self.kind {
-            Kind::NamuaCapture => (bit / 4, (bit / 2) & 1, bit & 1),
-            Kind::Takasa => (bit / 2, bit & 1, 0),
-            // Bit 1 is anticlockwise: `<` from the front row, `>` from the back (G5).
-            Kind::MtajiCapture => (bit / 2, (bit & 1) ^ u32::from(bit < 16), 0),
-        };
-        let (row, index) = if ring < 8 { (0, ring) } else { (1, 15 - ring) };
-        row << 5 | index << 2 | sign << 1 | safari
-    }
-
-    /// The move whose [`MoveSet::order_key`] is `key`.
-    #[inline]
-    fn move_of_key(&self, key: u32) -> Move {
-        let row = if key >> 5 == 0 { Row::Front } else { Row::Back };
-        let ring = match row {
-            Row::Front => (key >> 2) & 7,
-            Row::Back => 15 - ((key >> 2) & 7),
-        };
-        let sign = bit_sign(key >> 1);
-        let kind = match self.kind {
-            Kind::Takasa => MoveKind::Takasa,
-            Kind::NamuaCapture if key & 1 == 1 => MoveKind::Safari,
-            Kind::NamuaCapture | Kind::MtajiCapture => MoveKind::Capture,
-        };
-        Move::new(Pit::from_ring(self.side, ring as usize), sign, kind)
-    }
-
     /// The moves, sorted ([`Move`]'s order), in a vector of exactly their number: each bit
-    /// is mapped to its move's place in that order, so nothing is compared or moved about.
+    /// is mapped to its move's place in that order ([`order_key`]), so nothing is compared
+    /// or moved about.
     pub(crate) fn sorted_moves(&self) -> Vec<Move> {
+        let key_of = &ORDER_KEY[self.kind as usize];
         let keys = self
             .bit_iter()
-            .fold(0u64, |keys, b| keys | 1 << self.order_key(b));
+            .fold(0u64, |keys, b| keys | 1 << key_of[b as usize % 32]);
+        let of_key = &MOVE_OF_KEY[self.kind as usize][self.side.index()];
         let mut out = Vec::with_capacity(keys.count_ones() as usize);
         let mut k = keys;
         while k != 0 {
-            out.push(self.move_of_key(k.trailing_zeros()));
+            out.push(of_key[k.trailing_zeros() as usize % 64]);
             k &= k - 1;
         }
         out
     }
 }
+
+/// The move of bit `bit` of a set of kind `kind` and side `side`.
+const fn move_at(kind: Kind, side: Side, bit: u32) -> Move {
+    match kind {
+        Kind::NamuaCapture => Move::new(
+            Pit::from_ring(side, (bit / 4) as usize),
+            bit_sign(bit / 2),
+            if bit & 1 == 1 {
+                MoveKind::Safari
+            } else {
+                MoveKind::Capture
+            },
+        ),
+        Kind::MtajiCapture => {
+            let pit = Pit::from_ring(side, (bit / 2) as usize);
+            let dir = if bit & 1 == 0 {
+                Direction::Clockwise
+            } else {
+                Direction::Anticlockwise
+            };
+            Move::capture(pit, Sign::for_sowing(pit.row(), dir))
+        }
+        Kind::Takasa => Move::takasa(Pit::from_ring(side, (bit / 2) as usize), bit_sign(bit)),
+    }
+}
+
+/// The place of bit `bit`'s move in [`Move`]'s order (pit: row, then number; then sign;
+/// then kind), as a number below 64: within a set the pit, the sign and (for namua
+/// captures) the safari flag tell moves apart, and the key orders them as `Move` does.
+const fn order_key(kind: Kind, bit: u32) -> u32 {
+    let (ring, sign, safari) = match kind {
+        Kind::NamuaCapture => (bit / 4, (bit / 2) & 1, bit & 1),
+        Kind::Takasa => (bit / 2, bit & 1, 0),
+        // Bit 1 is anticlockwise: `<` from the front row, `>` from the back (G5).
+        Kind::MtajiCapture => (bit / 2, (bit & 1) ^ (bit < 16) as u32, 0),
+    };
+    let (row, index) = if ring < 8 { (0, ring) } else { (1, 15 - ring) };
+    row << 5 | index << 2 | sign << 1 | safari
+}
+
+/// The move whose [`order_key`] is `key` in a set of kind `kind` and side `side`.
+const fn move_of_key(kind: Kind, side: Side, key: u32) -> Move {
+    let ring = if key >> 5 == 0 {
+        (key >> 2) & 7
+    } else {
+        15 - ((key >> 2) & 7)
+    };
+    let sign = bit_sign(key >> 1);
+    let kind = match kind {
+        Kind::Takasa => MoveKind::Takasa,
+        Kind::NamuaCapture if key & 1 == 1 => MoveKind::Safari,
+        Kind::NamuaCapture | Kind::MtajiCapture => MoveKind::Capture,
+    };
+    Move::new(Pit::from_ring(side, ring as usize), sign, kind)
+}
+
+/// The kinds in the order of their discriminants (the first index of the tables below).
+const KINDS: [Kind; 3] = [Kind::NamuaCapture, Kind::MtajiCapture, Kind::Takasa];
+
+/// `MOVE_AT[kind][side][bit]`: [`move_at`] (the generation's bit-to-move map as a look-up).
+static MOVE_AT: [[[Move; 32]; 2]; 3] = {
+    let mut t = [[[Move::takasa(Pit::from_ring(Side::South, 0), Sign::Left); 32]; 2]; 3];
+    let mut k = 0;
+    while k < 3 {
+        let mut s = 0;
+        while s < 2 {
+            let mut bit = 0;
+            while bit < 32 {
+                t[k][s][bit] = move_at(KINDS[k], Side::ALL[s], bit as u32);
+                bit += 1;
+            }
+            s += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// `ORDER_KEY[kind][bit]`: [`order_key`].
+static ORDER_KEY: [[u8; 32]; 3] = {
+    let mut t = [[0u8; 32]; 3];
+    let mut k = 0;
+    while k < 3 {
+        let mut bit = 0;
+        while bit < 32 {
+            t[k][bit] = order_key(KINDS[k], bit as u32) as u8;
+            bit += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// `MOVE_OF_KEY[kind][side][key]`: [`move_of_key`].
+static MOVE_OF_KEY: [[[Move; 64]; 2]; 3] = {
+    let mut t = [[[Move::takasa(Pit::from_ring(Side::South, 0), Sign::Left); 64]; 2]; 3];
+    let mut k = 0;
+    while k < 3 {
+        let mut s = 0;
+        while s < 2 {
+            let mut key = 0;
+            while key < 64 {
+                t[k][s][key] = move_of_key(KINDS[k], Side::ALL[s], key as u32);
+                key += 1;
+            }
+            s += 1;
+        }
+        k += 1;
+    }
+    t
+};
 
 /// The legal moves of a position.
 #[derive(Debug)]
@@ -218,6 +278,8 @@ pub(crate) struct Analysis {
     takasas: MoveSet,
     /// With a picker: the move kept and its run (the one `random_move` plays).
     chosen: Chosen,
+    /// The candidates already decided ([`Position::legal_moves`]: its end test's note).
+    known: Known,
 }
 
 /// What an analysis wants of the runs of the candidates it tries, as a type parameter (not
@@ -225,12 +287,18 @@ pub(crate) struct Analysis {
 /// a picker, where each candidate found legal goes with its run (nowhere for the move lists,
 /// `()`; a vector for [`Position::successors`]); with a picker, whether the chosen
 /// candidate's run is wanted (a playout plays it, [`Play`]; the end test only asks whether
-/// some move is legal, `()`).
+/// some move is legal, `()`, or [`Known`] to note what it decided).
 trait Keep {
     /// Whether the runs are wanted: without, a candidate is only tested for legality, by
-    /// how its run ends ([`finish_of`]), and no run is written out.
+    /// how its run ends ([`finish_of`]), and no run is written out. A picker without runs
+    /// is the in-order one (`|_| 0`: the end test and [`Position::any_legal`] take the first
+    /// legal candidate in order), so it is not called.
     const RUNS: bool;
     fn keep(&mut self, mv: Move, run: Run);
+    /// Bit `bit` of `set` was run with a picker and decided: legal or not, and whether it
+    /// stopped in the functional nyumba (a namua capture whose safari is a second move).
+    #[inline(always)]
+    fn decided(&mut self, _set: &MoveSet, _bit: u32, _legal: bool, _stopped_at_house: bool) {}
 }
 
 impl Keep for () {
@@ -252,6 +320,74 @@ impl Keep for Vec<(Move, Run)> {
     const RUNS: bool = true;
     fn keep(&mut self, mv: Move, run: Run) {
         self.push((mv, run));
+    }
+}
+
+/// What an end test learned of a position's candidates, kept in the position that
+/// [`Position::play`] returns so that its [`Position::legal_moves`] does not run them again:
+/// the candidates whose runs were decided legal, and those decided illegal, as [`MoveSet`]
+/// bits (`[0]`: the captures of the position's stage, `[1]`: the takasas). Only decided
+/// runs are noted (not one stopped by a lap budget), and a namua capture that stops in the
+/// functional nyumba is not noted legal (the list runs it again for its safari).
+///
+/// A note of the position it is kept in, and of nothing else: every change of a position
+/// ([`Position::settle`]) clears it, and it is read only by [`Position::legal_moves`].
+/// Not part of the position: every note is equal to every other, and hashes to nothing.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Known {
+    legal: [u32; 2],
+    illegal: [u32; 2],
+}
+
+impl Known {
+    /// Nothing known.
+    pub(crate) const NONE: Self = Self {
+        legal: [0; 2],
+        illegal: [0; 2],
+    };
+
+    /// The slot of a set's kind.
+    #[inline]
+    fn slot(kind: Kind) -> usize {
+        usize::from(kind == Kind::Takasa)
+    }
+
+    /// The candidates of `set` noted legal, and those noted at all (legal or not).
+    #[inline]
+    fn of(&self, set: &MoveSet) -> (u32, u32) {
+        let k = Self::slot(set.kind);
+        (
+            set.bits & self.legal[k],
+            set.bits & (self.legal[k] | self.illegal[k]),
+        )
+    }
+}
+
+impl PartialEq for Known {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for Known {}
+
+impl std::hash::Hash for Known {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
+/// The end test that notes what it decides.
+impl Keep for Known {
+    const RUNS: bool = false;
+    #[inline(always)]
+    fn keep(&mut self, _: Move, _: Run) {}
+    #[inline(always)]
+    fn decided(&mut self, set: &MoveSet, bit: u32, legal: bool, stopped_at_house: bool) {
+        let k = Self::slot(set.kind);
+        if !legal {
+            self.illegal[k] |= 1 << bit;
+        } else if !stopped_at_house {
+            self.legal[k] |= 1 << bit;
+        }
     }
 }
 
@@ -286,6 +422,7 @@ impl Analysis {
             captures: MoveSet::empty(capture_kind, side),
             takasas: MoveSet::empty(Kind::Takasa, side),
             chosen: Chosen::new(),
+            known: Known::NONE,
         }
     }
 
@@ -374,7 +511,10 @@ impl Position {
         if self.ended.is_some() || self.front_row_outcome().is_some() {
             return Vec::new();
         }
-        self.analyse(None).sorted_moves()
+        let mut a = Analysis::new(self);
+        a.known = self.known;
+        self.analyse_into(None, &mut a, &mut ());
+        a.sorted_moves()
     }
 
     /// Every legal move with the position after it, sorted by move: the same as
@@ -415,8 +555,23 @@ impl Position {
     /// Whether the side to move has a legal move (the end test of E2), stopping at the
     /// first legal candidate instead of running them all.
     pub(crate) fn has_legal_move(&self) -> bool {
+        self.first_legal(&mut ())
+    }
+
+    /// [`Position::has_legal_move`], leaving what it decided in the position ([`Known`]) for
+    /// its [`Position::legal_moves`].
+    pub(crate) fn has_legal_move_noted(&mut self) -> bool {
+        let mut known = Known::NONE;
+        let found = self.first_legal(&mut known);
+        self.known = known;
+        found
+    }
+
+    /// Whether some candidate is legal, trying them in order (those needing a never-ending
+    /// decision last) and stopping at the first legal one; what is decided goes to `note`.
+    fn first_legal<K: Keep>(&self, note: &mut K) -> bool {
         let mut a = Analysis::new(self);
-        self.analyse_into(Some(&mut |_| 0), &mut a, &mut ());
+        self.analyse_into(Some(&mut |_| 0), &mut a, note);
         !a.is_empty()
     }
 
@@ -493,19 +648,25 @@ impl Position {
         pick: &mut Picker<'_>,
         chosen: &mut Chosen,
         kept: &mut K,
+        known: &Known,
     ) -> MoveSet {
         let mut out = MoveSet { bits: 0, ..cands };
         match pick {
             Some(rng) => {
                 let mut set_aside = MoveSet { bits: 0, ..cands };
                 while !cands.is_empty() {
-                    let n = cands.len();
-                    let b = cands.nth_bit(rng(n).min(n - 1));
+                    // Without runs the picker is the in-order one (`Keep::RUNS`): not called.
+                    let b = if K::RUNS {
+                        let n = cands.len();
+                        cands.nth_bit(rng(n).min(n - 1))
+                    } else {
+                        cands.bits.trailing_zeros()
+                    };
                     cands.bits &= !(1 << b);
                     let mv = cands.move_at(b);
-                    let finish = if K::RUNS {
+                    let (finish, stopped) = if K::RUNS {
                         execute_quick_into(self, mv, &mut chosen.run);
-                        chosen.run.finish
+                        (chosen.run.finish, chosen.run.stopped_at_house)
                     } else {
                         quick_finish_of(self, mv)
                     };
@@ -513,7 +674,9 @@ impl Position {
                         set_aside.bits |= 1 << b;
                         continue;
                     }
-                    if !self.finish_is_illegal(finish) {
+                    let legal = !self.finish_is_illegal(finish);
+                    kept.decided(&cands, b, legal, stopped);
+                    if legal {
                         out.bits |= 1 << b;
                         chosen.mv = Some(mv);
                         return out;
@@ -521,13 +684,18 @@ impl Position {
                 }
                 for b in set_aside.bit_iter() {
                     let mv = set_aside.move_at(b);
-                    let finish = if K::RUNS {
+                    let (finish, stopped) = if K::RUNS {
                         chosen.run = self.simulate(mv);
-                        chosen.run.finish
+                        (chosen.run.finish, chosen.run.stopped_at_house)
                     } else {
-                        finish_of(self, mv).0
+                        finish_of(self, mv)
                     };
-                    if !self.finish_is_illegal(finish) {
+                    let legal = !self.finish_is_illegal(finish);
+                    // A run a lap budget stopped is not decided.
+                    if finish != Finish::Undecided {
+                        kept.decided(&cands, b, legal, stopped);
+                    }
+                    if legal {
                         out.bits |= 1 << b;
                         chosen.mv = Some(mv);
                         return out;
@@ -535,16 +703,24 @@ impl Position {
                 }
                 out
             }
-            None => {
+            None if K::RUNS => {
                 for b in cands.bit_iter() {
                     let mv = cands.move_at(b);
-                    if K::RUNS {
-                        let run = self.simulate(mv);
-                        if !self.run_is_illegal(&run) {
-                            out.bits |= 1 << b;
-                            kept.keep(mv, run);
-                        }
-                    } else if !self.finish_is_illegal(finish_of(self, mv).0) {
+                    let run = self.simulate(mv);
+                    if !self.run_is_illegal(&run) {
+                        out.bits |= 1 << b;
+                        kept.keep(mv, run);
+                    }
+                }
+                out
+            }
+            None => {
+                // Candidates an end test decided are not run again.
+                let (legal, noted) = known.of(&cands);
+                out.bits = legal;
+                cands.bits &= !noted;
+                for b in cands.bit_iter() {
+                    if !self.finish_is_illegal(finish_of(self, cands.move_at(b)).0) {
                         out.bits |= 1 << b;
                     }
                 }
@@ -562,7 +738,13 @@ impl Position {
         // The random selection with a fixed choice: the first candidate in order that is
         // legal, those needing a cycle decision last.
         !self
-            .select(*cands, &mut Some(&mut |_| 0), &mut Chosen::new(), &mut ())
+            .select(
+                *cands,
+                &mut Some(&mut |_| 0),
+                &mut Chosen::new(),
+                &mut (),
+                &Known::NONE,
+            )
             .is_empty()
     }
 
@@ -588,7 +770,7 @@ impl Position {
         if pick.is_some() {
             // The first legal capture in random order; where it stops in the functional
             // nyumba, a coin decides whether it goes on (safari), when that is legal.
-            a.captures = self.select(cands, pick, &mut a.chosen, kept);
+            a.captures = self.select(cands, pick, &mut a.chosen, kept, &a.known);
             if let (Some(mv), Some(rng)) = (a.chosen.mv, pick.as_mut()) {
                 if a.chosen.run.stopped_at_house && rng(2) != 0 {
                     let safari = mv.with_kind(MoveKind::Safari);
@@ -603,8 +785,11 @@ impl Position {
             }
         } else {
             // Every candidate, each run once (its run also tells whether it stops at the
-            // house, where the safari is a second move).
-            for b in cands.bit_iter() {
+            // house, where the safari is a second move); those an end test decided
+            // ([`Known`]: never one that stops at the house) are not run again.
+            let (legal, noted) = if K::RUNS { (0, 0) } else { a.known.of(&cands) };
+            a.captures.bits = legal;
+            for b in cands.bit_iter().filter(|b| noted & (1 << b) == 0) {
                 let mv = cands.move_at(b);
                 let safari = mv.with_kind(MoveKind::Safari);
                 if !K::RUNS {
@@ -640,7 +825,7 @@ impl Position {
             bits: both_signs(self.namua_placements()),
             ..MoveSet::empty(Kind::Takasa, side)
         };
-        a.takasas = self.select(cands, pick, &mut a.chosen, kept);
+        a.takasas = self.select(cands, pick, &mut a.chosen, kept, &a.known);
     }
 
     /// Front pits where a namua takasa may place its seed (N3a, N3b).
@@ -753,7 +938,7 @@ impl Position {
                 _ => pool,
             };
         } else {
-            a.captures = self.select(cands, pick, &mut a.chosen, kept);
+            a.captures = self.select(cands, pick, &mut a.chosen, kept, &a.known);
         }
         if !a.captures.is_empty() {
             return;
@@ -763,7 +948,7 @@ impl Position {
                 bits: takasa_bits(HOUSE_RING),
                 ..a.takasas
             };
-            a.takasas = self.select(kuu, pick, &mut a.chosen, kept);
+            a.takasas = self.select(kuu, pick, &mut a.chosen, kept, &a.known);
             if !a.takasas.is_empty() {
                 return;
             }
@@ -772,7 +957,7 @@ impl Position {
             bits: self.mtaji_takasa_bits(),
             ..a.takasas
         };
-        a.takasas = self.select(cands, pick, &mut a.chosen, kept);
+        a.takasas = self.select(cands, pick, &mut a.chosen, kept, &a.known);
     }
 
     /// K3: while the kuu stands (and can be sown, and is not the mover's takasia'd pit), a
@@ -875,6 +1060,10 @@ mod tests {
                         side,
                     };
                     let mut want = set.moves();
+                    // Each bit's move (a look-up table) is the one whose bit it is.
+                    for (b, mv) in set.bit_iter().zip(&want) {
+                        assert_eq!(set.bit_of(mv), Some(b), "{kind:?} {side:?} {mv}");
+                    }
                     want.sort_unstable();
                     let got = set.sorted_moves();
                     assert_eq!(got, want, "{kind:?} {side:?} {b:#x}");
@@ -904,6 +1093,42 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The end test's note ([`Known`]) never changes a list: along random games of every
+    /// preset played with `play`, each position's legal moves are those of the same
+    /// position without the note, and of the position the faster `play_fast` reaches
+    /// (which notes nothing); and the notes do skip runs, legal and illegal (a takasa that
+    /// would empty the mover's front row, G10).
+    #[test]
+    fn the_end_tests_note_never_changes_the_list() {
+        let (mut noted_legal, mut noted_illegal) = (0, 0);
+        for name in PRESET_NAMES {
+            let rules = RuleSet::preset(name).expect("a preset");
+            let mut pick = lcg(47);
+            for _ in 0..40 {
+                let mut pos = Position::start(rules);
+                loop {
+                    let moves = pos.legal_moves();
+                    let mut cold = pos;
+                    cold.known = Known::NONE;
+                    assert_eq!(moves, cold.legal_moves(), "{name}:\n{pos}");
+                    noted_legal += usize::from(pos.known.legal != [0; 2]);
+                    noted_illegal += usize::from(pos.known.illegal != [0; 2]);
+                    let Some(&mv) = moves.get(pick(moves.len().max(1))) else {
+                        break;
+                    };
+                    let (next, _) = pos.play(&mv).expect("a listed move is legal");
+                    assert_eq!(next, pos.play_fast(&mv));
+                    assert_eq!(next.legal_moves(), pos.play_fast(&mv).legal_moves());
+                    pos = next;
+                }
+            }
+        }
+        assert!(
+            noted_legal > 1000 && noted_illegal > 0,
+            "{noted_legal} legal notes, {noted_illegal} illegal"
+        );
     }
 
     /// A small deterministic choice of a number below `n` (an LCG) for random games.
@@ -948,7 +1173,13 @@ mod tests {
             // Alone, it is decided in full: illegal (G11) by default, legal under `draw`.
             let alone = takasas(&pos, &["A3<*"]);
             let mut chosen = Chosen::new();
-            let kept = pos.select(alone, &mut Some(&mut |_| 0), &mut chosen, &mut Play);
+            let kept = pos.select(
+                alone,
+                &mut Some(&mut |_| 0),
+                &mut chosen,
+                &mut Play,
+                &Known::NONE,
+            );
             assert_eq!(kept.contains(&endless), legal, "{rules:?}");
             match chosen.mv {
                 Some(mv) => {
@@ -970,7 +1201,13 @@ mod tests {
             let pair = takasas(&pos, &["A3<*", "A6<*"]);
             assert_eq!(pair.nth_bit(0), alone.nth_bit(0));
             let mut chosen = Chosen::new();
-            let kept = pos.select(pair, &mut Some(&mut |_| 0), &mut chosen, &mut Play);
+            let kept = pos.select(
+                pair,
+                &mut Some(&mut |_| 0),
+                &mut chosen,
+                &mut Play,
+                &Known::NONE,
+            );
             let other: Move = "A6<*".parse().expect("a move");
             assert_eq!(kept.iter().collect::<Vec<_>>(), [other]);
             assert_eq!(chosen.mv, Some(other));

@@ -2,6 +2,7 @@
 
 use crate::engine::{execute, front_word, Finish, Outcome as Run};
 use crate::illegal::PlayError;
+use crate::movegen::Known;
 use crate::position::{EndReason, Outcome, Position};
 use crate::rules::{EndCheck, EndlessMove, Takasia};
 use crate::trace::{Event, MoveTrace};
@@ -71,19 +72,28 @@ impl Position {
     /// row, or no legal move for the side to move.
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
-        if let Some(o) = self.ended {
-            return Some(o);
+        self.board_outcome()
+            .or_else(|| (!self.has_legal_move()).then(|| self.no_legal_move()))
+    }
+
+    /// [`Position::outcome`], leaving what its end test decided in the position (for the
+    /// next [`Position::legal_moves`]: `Known`).
+    fn outcome_noted(&mut self) -> Option<Outcome> {
+        self.board_outcome()
+            .or_else(|| (!self.has_legal_move_noted()).then(|| self.no_legal_move()))
+    }
+
+    /// The outcome without the no-legal-move test: a recorded end or an empty front row.
+    fn board_outcome(&self) -> Option<Outcome> {
+        self.ended.or_else(|| self.front_row_outcome())
+    }
+
+    /// The side to move has no legal move: the opponent wins (E2).
+    fn no_legal_move(&self) -> Outcome {
+        Outcome {
+            winner: Some(self.to_move.opponent()),
+            reason: EndReason::NoLegalMove,
         }
-        if let Some(o) = self.front_row_outcome() {
-            return Some(o);
-        }
-        if !self.has_legal_move() {
-            return Some(Outcome {
-                winner: Some(self.to_move.opponent()),
-                reason: EndReason::NoLegalMove,
-            });
-        }
-        None
     }
 
     /// Whether the game is over.
@@ -178,11 +188,11 @@ impl Position {
         // `trace.placement` was set by the tracer at the `Placed` event.
         trace.laps_total = run.laps;
         trace.seeds_sown = run.sown;
-        let next = self.finish_move(mv, run, Some(trace));
+        let mut next = self.finish_move(mv, run, Some(trace));
         trace.outcome = if end_test {
-            next.outcome()
+            next.outcome_noted()
         } else {
-            next.ended.or_else(|| next.front_row_outcome())
+            next.board_outcome()
         };
         next
     }
@@ -211,6 +221,8 @@ impl Position {
         let (m, o) = (mover.index(), mover.opponent().index());
         let mtaji = self.stage() == Stage::Mtaji;
         let next = self;
+        // The end test's note was of the position before the move.
+        next.known = Known::NONE;
         // A never-ending move cannot be carried out: the board stays as it was. Otherwise
         // the run changed the board, the hands, the houses and the takasia marks.
         if !matches!(run.finish, Finish::NeverEnding(_)) {

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use crate::movegen::Known;
 use crate::rules::{RuleSet, Takasia, Variant};
 use crate::types::{BySide, Pit, Row, Side, Stage, HOUSE_RING, RING};
 
@@ -313,7 +314,7 @@ pub(crate) enum House {
 ///
 /// The board is stored per side as a ring of 16 pits (front 1..8, then back 8..1), so that
 /// clockwise is +1 on the ring.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
     pub(crate) board: [[u8; RING]; 2],
     pub(crate) hands: [u8; 2],
@@ -327,6 +328,27 @@ pub struct Position {
     /// final position no longer holds); or bao hamna reached mid-move.
     pub(crate) ended: Option<Outcome>,
     pub(crate) rules: RuleSet,
+    /// What [`Position::play`]'s end test learned of this position's candidates, which
+    /// the next [`Position::legal_moves`] does not run again. Not part of the position:
+    /// equality, hashing and `Debug` ignore it.
+    pub(crate) known: Known,
+}
+
+/// `Debug` as derived, without the end test's note (`Known`), which is no part of the
+/// position.
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Position")
+            .field("board", &self.board)
+            .field("hands", &self.hands)
+            .field("houses", &self.houses)
+            .field("blocked", &self.blocked)
+            .field("to_move", &self.to_move)
+            .field("last_move_takasa", &self.last_move_takasa)
+            .field("ended", &self.ended)
+            .field("rules", &self.rules)
+            .finish()
+    }
 }
 
 impl Position {
@@ -353,6 +375,7 @@ impl Position {
             last_move_takasa: false,
             ended: None,
             rules,
+            known: Known::NONE,
         }
     }
 
@@ -477,6 +500,7 @@ impl Position {
             last_move_takasa: setup.last_move_takasa,
             ended: None,
             rules,
+            known: Known::NONE,
         })
     }
 

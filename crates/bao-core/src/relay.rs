@@ -21,17 +21,31 @@
 
 use crate::types::{Direction, RING};
 
-/// One seed in every pit of half a ring.
-const ONES_64: u64 = u64::from_le_bytes([1; 8]);
+/// `SOW_LO[n]` and `SOW_HI[n]`: what a lap of `n` seeds lifted from frame pit 0 does to the
+/// frame's low and high halves before it is turned: `n / 16` seeds in every pit and one more
+/// in each of frame pits `1..=n % 16`, less the `n` lifted from pit 0 (added with wrapping:
+/// the true sum has no carry out of a byte, as pit 0 held `n`). For every byte value, so that
+/// a look-up needs no bound check; two tables of 8-byte entries, so that the look-ups take
+/// the seed count as it is (a scaled index) and need no step before them.
+static SOW_LO: [u64; 256] = sow_table(false);
+static SOW_HI: [u64; 256] = sow_table(true);
 
-/// `SOW0[n]`: one seed in each of frame pits `1..=n`.
-static SOW0: [u128; RING] = sow0_table();
-
-const fn sow0_table() -> [u128; RING] {
-    let mut t = [0u128; RING];
-    let mut n = 1;
-    while n < RING {
-        t[n] = t[n - 1] | (1u128 << (8 * n));
+const fn sow_table(high: bool) -> [u64; 256] {
+    let mut t = [0u64; 256];
+    let mut n = 0;
+    while n < 256 {
+        let mut pits = [(n / RING) as u8; RING];
+        let mut i = 1;
+        while i <= n % RING {
+            pits[i] += 1;
+            i += 1;
+        }
+        let whole = u128::from_le_bytes(pits);
+        t[n] = if high {
+            (whole >> 64) as u64
+        } else {
+            (whole as u64).wrapping_sub(n as u64)
+        };
         n += 1;
     }
     t
@@ -125,52 +139,54 @@ impl Relay {
             self.q = q;
             return Some(Stop::FrontRowEmptied);
         }
-        self.q = sow_frame(q, n);
+        self.q = sow_frame(self.q, n);
         self.cur = (self.cur + (n % RING) * self.dir.step()) % RING;
         self.laps += 1;
         self.sown += n as u64;
         None
     }
 
-    /// Plays laps as [`Relay::lap`] does until the move ends, `laps` reaches `until`, or a
-    /// lap leaves a frame `mark` picks; each frame left is also written to
-    /// `recent[laps % KEEP]`. The hot loop of never-ending detection: the relay is held in
-    /// locals, the pit where the last lap ended is worked out only where the front-row
-    /// guard's pattern shows, and one comparison a lap stands for the lap limits.
-    #[inline(always)]
-    pub(crate) fn run_until(
-        &mut self,
-        until: u64,
-        recent: &mut [u128; KEEP],
-        mark: impl Fn(u128) -> bool,
-    ) -> Pause {
-        let (mut q, mut laps, mut sown) = (self.q, self.laps, self.sown);
-        let mut pattern_seen = self.pattern_seen;
-        let (cur0, step, guard, guard_pit) =
-            (self.cur, self.dir.step(), self.guard, self.guard_pit());
-        // The pits turned since the start (mod 16): the pit where the last lap ended.
-        let mut turned = 0usize;
-        let cur_at = |turned: usize| (cur0 + (turned % RING) * step) % RING;
+    /// Plays laps as [`Relay::lap`] does until the move ends, `laps` reaches `until` (at
+    /// least one lap is played), or a lap leaves a frame `mark` picks. The hot loop of
+    /// never-ending detection: the relay is held in locals, and a lap is the lift, the
+    /// sowing, one comparison for the lap limit and `mark`.
+    ///
+    /// The front-row guard's pattern is looked for only before the first lap: no relay lap
+    /// can leave it. A lap lifts `n >= 2` seeds from frame pit 0 and sows pits `1..=n`
+    /// (every pit when `n >= 16`), so the pit behind the one it ends in (frame pit 15 after
+    /// the turn) holds a seed, and the pattern needs frame pits 9 to 15 empty (the test
+    /// `the_guard_pattern_never_follows_a_relay_lap`; debug builds assert it at every lap).
+    /// The sum of the seeds sown is the sum of the turns, so one counter gives both.
+    #[inline(never)]
+    pub(crate) fn run_until(&mut self, until: u64, mark: impl Fn(u128) -> bool) -> Pause {
+        let n = (self.q & 0xff) as usize;
+        if n == 1 {
+            return Pause::Stop(Stop::Done);
+        }
+        // The guard's pattern: frame pits 9..16 empty.
+        if ((self.q >> 64) as u64) < 0x100 {
+            self.pattern_seen = true;
+            if self.guard && self.cur == self.guard_pit() {
+                self.q &= !0xff;
+                return Pause::Stop(Stop::FrontRowEmptied);
+            }
+        }
+        let (mut q, mut laps) = (self.q, self.laps);
+        // The seeds sown since the start, which is also how far the frame has turned.
+        let mut sown = 0u64;
         let pause = loop {
             let n = (q & 0xff) as usize;
             if n == 1 {
                 break Pause::Stop(Stop::Done);
             }
             // Byte 0 held `n`: lifting it clears the byte.
-            let lifted = q & !0xff;
-            // The guard's pattern: frame pits 9..16 empty.
-            if ((q >> 64) as u64) < 0x100 {
-                pattern_seen = true;
-                if guard && cur_at(turned) == guard_pit {
-                    q = lifted;
-                    break Pause::Stop(Stop::FrontRowEmptied);
-                }
-            }
-            q = sow_frame(lifted, n);
-            turned = turned.wrapping_add(n);
-            laps += 1;
+            q = sow_frame(q, n);
+            debug_assert!(
+                (q >> 64) as u64 >= 0x100,
+                "a relay lap left the guard's pattern"
+            );
             sown += n as u64;
-            recent[(laps % KEEP as u64) as usize] = q;
+            laps += 1;
             if laps >= until {
                 break Pause::Reached;
             }
@@ -180,15 +196,11 @@ impl Relay {
         };
         self.q = q;
         self.laps = laps;
-        self.sown = sown;
-        self.pattern_seen = pattern_seen;
-        self.cur = cur_at(turned);
+        self.sown += sown;
+        self.cur = (self.cur + (sown % RING as u64) as usize * self.dir.step()) % RING;
         pause
     }
 }
-
-/// How many frames [`Relay::run_until`] keeps (the last ones left).
-pub(crate) const KEEP: usize = 64;
 
 /// Why [`Relay::run_until`] paused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -206,16 +218,14 @@ pub(crate) enum Pause {
 /// turned so that the pit where the lap ended is pit 0. No byte carries (counts stay below
 /// 65), so the two halves are added apart.
 #[inline(always)]
-fn sow_frame(lifted: u128, n: usize) -> u128 {
-    let k = n % RING;
-    let t = SOW0[k];
-    let full = (n / RING) as u64 * ONES_64;
-    let lo = (lifted as u64) + (t as u64) + full;
-    let hi = ((lifted >> 64) as u64) + ((t >> 64) as u64) + full;
-    // Turned by k bytes: by whole halves first (k >= 8), then by s = 8 * (k % 8) bits
-    // within them (`(x << 1) << (63 - s)` is `x << (64 - s)`, and 0 for s = 0).
-    let (lo, hi) = if k >= 8 { (hi, lo) } else { (lo, hi) };
-    let s = 8 * (k % 8) as u32;
+fn sow_frame(q: u128, n: usize) -> u128 {
+    let (t_lo, t_hi) = (SOW_LO[n & 0xff], SOW_HI[n & 0xff]);
+    let lo = (q as u64).wrapping_add(t_lo);
+    let hi = ((q >> 64) as u64) + t_hi;
+    // Turned by k = n % 16 bytes: by whole halves first (k >= 8), then by s = 8 * (k % 8)
+    // bits within them (`(x << 1) << (63 - s)` is `x << (64 - s)`, and 0 for s = 0).
+    let (lo, hi) = if n & 8 != 0 { (hi, lo) } else { (lo, hi) };
+    let s = 8 * (n % 8) as u32;
     let lo2 = lo >> s | (hi << 1) << (63 - s);
     let hi2 = hi >> s | (lo << 1) << (63 - s);
     u128::from(hi2) << 64 | u128::from(lo2)
@@ -246,8 +256,28 @@ pub(crate) fn turn(from: usize, to: usize, dir: Direction) -> usize {
 
 /// Frames that are distinguished points: one frame in `2^DP_BITS` on average (4096), chosen
 /// by a hash, so that a relay on a known cycle meets one within a few thousand laps. (Unit tests
-/// use denser points and keep short cycles, so that random relays exercise the memo.)
+/// use denser points and keep short cycles, so that random relays exercise the memo, unless
+/// a study asks for the release scale: `study_log::full_scale`.)
 const DP_BITS: u32 = if cfg!(test) { 3 } else { 12 };
+
+/// [`DP_BITS`], or the release scale in a study.
+#[inline(always)]
+fn dp_bits() -> u32 {
+    #[cfg(test)]
+    if study_log::is_full_scale() {
+        return 12;
+    }
+    DP_BITS
+}
+
+/// [`MEMO_MIN_FRAME_PERIOD`], or the release scale in a study.
+fn memo_min_frame_period() -> u64 {
+    #[cfg(test)]
+    if study_log::is_full_scale() {
+        return 1 << 16;
+    }
+    MEMO_MIN_FRAME_PERIOD
+}
 
 /// The most distinguished points the memo keeps (about 80 bytes each, with their cycle's list).
 pub(crate) const MEMO_POINTS: usize = 1 << 18;
@@ -258,8 +288,17 @@ pub(crate) const MEMO_MIN_FRAME_PERIOD: u64 = if cfg!(test) { 64 } else { 1 << 1
 /// Whether a frame is a distinguished point.
 #[inline(always)]
 pub(crate) fn distinguished(q: u128) -> bool {
-    let h = ((q >> 64) as u64 ^ (q as u64).rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    h >> (64 - DP_BITS) == 0
+    dp_hash(q) >> (64 - dp_bits()) == 0
+}
+
+/// The hash that picks distinguished frames: the two halves added, times an odd constant
+/// (2^64 over the golden ratio); its top bits decide. Three instructions in the lap loop;
+/// the test `distinguished_frames_are_as_rare_as_meant` checks its top bits on relay frames.
+#[inline(always)]
+fn dp_hash(q: u128) -> u64 {
+    ((q >> 64) as u64)
+        .wrapping_add(q as u64)
+        .wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 /// A relay cycle in the memo: its frame period, the turn over one frame period, whether
@@ -311,6 +350,8 @@ pub(crate) fn recall(q: u128, guard: bool, behind_at_least: u64) -> Option<Known
     let &(c, offset) = memo.points.get(&q)?;
     let cycle = &memo.cycles[c as usize];
     let fp = cycle.frame_period;
+    #[cfg(test)]
+    study_log::note_warm(cycle.points.iter().map(|&(_, q)| q).min(), fp);
     if (guard && cycle.pattern) || fp < behind_at_least {
         return None;
     }
@@ -335,7 +376,9 @@ pub(crate) fn recall(q: u128, guard: bool, behind_at_least: u64) -> Option<Known
 /// frames with their offsets (from one walk round the cycle). Ignored when the memo is full
 /// or the cycle is short or already known.
 pub(crate) fn remember(frame_period: u64, turn: usize, pattern: bool, points: &[(u64, u128)]) {
-    if frame_period < MEMO_MIN_FRAME_PERIOD || points.is_empty() {
+    #[cfg(test)]
+    study_log::note_cold(frame_period, points);
+    if frame_period < memo_min_frame_period() || points.is_empty() {
         return;
     }
     let mut memo = memo()
@@ -378,6 +421,83 @@ pub fn forget_relay_cycles() {
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     memo.points = std::collections::HashMap::new();
     memo.cycles = Vec::new();
+}
+
+/// What the study of recurring cycles reads: every decision of a never-ending relay that
+/// reached the memo, cold (a whole frame period run) or warm (recalled).
+#[cfg(test)]
+pub(crate) mod study_log {
+    use std::cell::Cell;
+    use std::sync::Mutex;
+
+    /// One decision.
+    #[derive(Debug, Clone)]
+    pub(crate) struct Met {
+        /// The smallest distinguished frame on the cycle (its name up to turning), if any.
+        pub(crate) canon: Option<u128>,
+        pub(crate) frame_period: u64,
+        pub(crate) warm: bool,
+    }
+
+    thread_local! {
+        /// Whether this thread's relays use the release scale and are logged.
+        static FULL: Cell<bool> = const { Cell::new(false) };
+    }
+    static LOG: Mutex<Option<Vec<Met>>> = Mutex::new(None);
+
+    /// Switches the memo to the release build's scale and starts logging, for the relays
+    /// of this thread (the other tests of the process keep the unit tests' scale; the memo
+    /// itself is shared, so a study runs with `--ignored`, apart from them).
+    pub(crate) fn full_scale() {
+        FULL.with(|f| f.set(true));
+        *LOG.lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Vec::new());
+    }
+
+    pub(crate) fn is_full_scale() -> bool {
+        FULL.with(Cell::get)
+    }
+
+    /// The decisions logged since the last call.
+    pub(crate) fn take() -> Vec<Met> {
+        LOG.lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
+    fn push(met: Met) {
+        if let Some(log) = LOG
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .as_mut()
+        {
+            log.push(met);
+        }
+    }
+
+    pub(super) fn note_cold(frame_period: u64, points: &[(u64, u128)]) {
+        if !is_full_scale() {
+            return;
+        }
+        push(Met {
+            canon: points.iter().map(|&(_, q)| q).min(),
+            frame_period,
+            warm: false,
+        });
+    }
+
+    pub(super) fn note_warm(canon: Option<u128>, frame_period: u64) {
+        if !is_full_scale() {
+            return;
+        }
+        push(Met {
+            canon,
+            frame_period,
+            warm: true,
+        });
+    }
 }
 
 /// Held by the unit tests that empty the memo or need a cycle to stay in it (it is shared
@@ -604,6 +724,39 @@ mod tests {
                 assert!(!relay.pattern_seen, "{pits:?} {cur} {dir:?}");
             }
         }
+    }
+
+    /// On the frames of random relays, the share of distinguished ones is close to the one
+    /// meant: one in 8 at the unit tests' density, one in 4,096 at the release one.
+    #[test]
+    fn distinguished_frames_are_as_rare_as_meant() {
+        let mut s = bao_testkit::Lcg::new(41);
+        let (mut frames, mut dense, mut sparse) = (0u64, 0u64, 0u64);
+        while frames < 1_000_000 {
+            let mut pits = [0u8; RING];
+            for _ in 0..20 + next(&mut s) % 45 {
+                pits[(next(&mut s) % 16) as usize] += 1;
+            }
+            let cur = (next(&mut s) % 16) as usize;
+            let mut relay = Relay::new(u128::from_le_bytes(pits), cur, Direction::Clockwise, false);
+            // Distinct frames only: a short cycle run round many times would weigh its few.
+            let mut seen = std::collections::HashSet::new();
+            for _ in 0..20_000 {
+                if relay.lap().is_some() || !seen.insert(relay.q) {
+                    break;
+                }
+                frames += 1;
+                let h = dp_hash(relay.q);
+                dense += u64::from(h >> 61 == 0);
+                sparse += u64::from(h >> 52 == 0);
+            }
+        }
+        let (dense, sparse) = (dense as f64 / frames as f64, sparse as f64 / frames as f64);
+        assert!((0.9 / 8.0..1.1 / 8.0).contains(&dense), "{dense}");
+        assert!(
+            (0.8 / 4096.0..1.25 / 4096.0).contains(&sparse),
+            "{sparse} ({frames} frames)"
+        );
     }
 
     #[test]
@@ -838,6 +991,130 @@ mod study {
             by_size.iter().rev().take(20).collect::<Vec<_>>()
         );
         let _ = House::Owned;
+    }
+
+    /// Plays `games` uniform random legal games of `rules` (the whole list from
+    /// `legal_moves`, one move picked, `play_fast`), seeded with `seed`; returns the
+    /// decisions logged game by game.
+    fn random_legal_games(rules: RuleSet, games: usize, seed: u64) -> Vec<Vec<study_log::Met>> {
+        let mut rng = bao_testkit::XorShift64Star::new(seed);
+        let mut out = Vec::with_capacity(games);
+        for _ in 0..games {
+            let mut pos = Position::start(rules);
+            loop {
+                let moves = pos.legal_moves();
+                let Some(mv) = moves.get(rng.below(moves.len().max(1))) else {
+                    break;
+                };
+                pos = pos.play_fast(mv);
+            }
+            out.push(study_log::take());
+        }
+        out
+    }
+
+    /// Which cycles the never-ending decisions of random legal games meet, and how much of
+    /// the laps of their first meetings a table of the cycles met in other games would save.
+    /// `cargo test --release -p bao-core --lib study_cycle_recurrence -- --ignored
+    /// --nocapture` (`STUDY_GAMES` games a preset to build from and as many held out, 20,000
+    /// by default).
+    #[test]
+    #[ignore = "a study: minutes in release mode"]
+    fn study_cycle_recurrence() {
+        let games: usize = std::env::var("STUDY_GAMES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(20_000);
+        study_log::full_scale();
+        for name in ["kiswahili", "kete", "kujifunza"] {
+            let rules = RuleSet::preset(name).expect("preset");
+            forget_relay_cycles();
+            let built = random_legal_games(rules, games, 0x5eed_0001);
+            // The game by which each cycle was first met.
+            let mut first: HashMap<u128, usize> = HashMap::new();
+            let mut by_cycle: HashMap<u128, (u64, u32)> = HashMap::new();
+            for (g, mets) in built.iter().enumerate() {
+                for m in mets {
+                    if let Some(c) = m.canon {
+                        first.entry(c).or_insert(g);
+                        let e = by_cycle.entry(c).or_insert((m.frame_period, 0));
+                        e.1 += 1;
+                    }
+                }
+            }
+            forget_relay_cycles();
+            let held = random_legal_games(rules, games, 0x5eed_0002);
+            // Cold decisions of the held-out games, by size.
+            let buckets = [0u64, 4096, 1 << 16, 1 << 20, u64::MAX];
+            let mut cost = [(0u64, 0u64); 4];
+            let mut warm = 0;
+            let mut cold: Vec<(Option<u128>, u64)> = Vec::new();
+            let mut short_seen: HashMap<u128, u32> = HashMap::new();
+            for m in held.iter().flatten() {
+                if m.warm {
+                    warm += 1;
+                    continue;
+                }
+                let b = buckets
+                    .windows(2)
+                    .position(|w| m.frame_period < w[1])
+                    .unwrap_or(3);
+                cost[b].0 += 1;
+                cost[b].1 += m.frame_period;
+                cold.push((m.canon, m.frame_period));
+                if let (Some(c), true) = (m.canon, m.frame_period < 1 << 16) {
+                    *short_seen.entry(c).or_insert(0) += 1;
+                }
+            }
+            let total: u64 = cold.iter().map(|c| c.1).sum();
+            println!("== {name}: {games} games to build, {games} held out");
+            println!(
+                "built: {} distinct cycles with distinguished frames; held out: {} cold \
+                 decisions, {warm} warm; {total} frame laps cold",
+                first.len(),
+                cold.len()
+            );
+            for (b, (n, laps)) in cost.iter().enumerate() {
+                println!(
+                    "  frame period {}..{}: {n} cold decisions, {laps} frame laps",
+                    buckets[b],
+                    buckets[b + 1]
+                );
+            }
+            println!(
+                "  short cycles (4096..65536) met cold in the held-out games: {} distinct, {} \
+                 meetings",
+                short_seen.len(),
+                short_seen.values().sum::<u32>()
+            );
+            let mut n = 250;
+            while n <= games {
+                let saved: u64 = cold
+                    .iter()
+                    .filter(|(c, _)| c.and_then(|c| first.get(&c)).is_some_and(|&g| g < n))
+                    .map(|c| c.1)
+                    .sum();
+                let long_saved: u64 = cold
+                    .iter()
+                    .filter(|(c, fp)| {
+                        *fp >= 1 << 16 && c.and_then(|c| first.get(&c)).is_some_and(|&g| g < n)
+                    })
+                    .map(|c| c.1)
+                    .sum();
+                println!(
+                    "  table from {n} games: {:.1}% of the cold laps known ({:.1}% in cycles \
+                     of 65,536+ frame laps)",
+                    100.0 * saved as f64 / total.max(1) as f64,
+                    100.0 * long_saved as f64 / total.max(1) as f64,
+                );
+                n *= 2;
+            }
+            let mut top: Vec<_> = by_cycle.iter().collect();
+            top.sort_unstable_by_key(|(_, &(fp, k))| std::cmp::Reverse(fp * u64::from(k)));
+            for (c, (fp, k)) in top.iter().take(12) {
+                println!("  cycle {c:032x}: frame period {fp}, met {k} times (build games)");
+            }
+        }
     }
 
     /// Every move from every pit of the mover, takasa and capturing, either way.

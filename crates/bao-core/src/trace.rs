@@ -68,10 +68,15 @@ impl MoveTrace {
             placement: None,
             // Sized for the usual move at once (one allocation instead of a chain of
             // reallocations as laps are pushed). The captures allocate at the first one: a
-            // takasa, most moves of a game, has none.
+            // takasa, most moves of a game, has none. Every namua move has an event (its
+            // placement), a mtaji move seldom one.
             laps: Vec::with_capacity(16),
             captures: Vec::new(),
-            events: Vec::new(),
+            events: if stage == Stage::Namua {
+                Vec::with_capacity(4)
+            } else {
+                Vec::new()
+            },
             laps_total: 0,
             seeds_sown: 0,
             never_ending: None,

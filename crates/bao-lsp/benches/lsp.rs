@@ -5,7 +5,9 @@
 //!   203 plies), to its `publishDiagnostics` (issue 18's goal for 300 plies: under 20 ms);
 //! - `change/10000_games`: a one-character change in one game of a 10,000-game file, to its
 //!   `publishDiagnostics` (goal: under 50 ms; only that game is checked again);
-//! - `completion/long_record`: a completion request at the end of that record.
+//! - `completion/long_record`: a completion request at the end of that record;
+//! - `completion/10000_games`: a completion request on the last move of the middle game of
+//!   the 10,000-game file (the legal moves there, with what each does).
 //!
 //! Run with `cargo bench -p bao-lsp --bench lsp -- --warm-up-time 1 --measurement-time 3`.
 
@@ -208,6 +210,24 @@ fn bench(c: &mut Criterion) {
             };
             client.change("file:///archive.bao", line, ch, &s);
             flipped = !flipped;
+        });
+    });
+    let offered = client.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": "file:///archive.bao"},
+               "position": {"line": line, "character": ch}}),
+    );
+    assert!(
+        offered["items"].as_array().is_some_and(|i| !i.is_empty()),
+        "{offered}"
+    );
+    c.bench_function("completion/10000_games", |b| {
+        b.iter(|| {
+            black_box(client.request(
+                "textDocument/completion",
+                json!({"textDocument": {"uri": "file:///archive.bao"},
+                       "position": {"line": line, "character": ch}}),
+            ))
         });
     });
 }

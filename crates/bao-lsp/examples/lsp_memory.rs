@@ -6,10 +6,10 @@
 //! `fixtures/games/*.bao`, each copy's matches renamed (as BENCHMARKS.md makes its large
 //! records), up to the size asked. The example opens it (`didOpen`), waits for its
 //! diagnostics, asks what an editor asks of a document it opens (symbols, folding ranges,
-//! semantic tokens, the inlay hints of the first lines), then changes one character in the
-//! middle game (the sign of its last move, flipped and flipped back) a few times, asks a
-//! hover and a completion there, and prints the time of each step and the server's memory
-//! after it.
+//! semantic tokens whole and of the first lines, the inlay hints of the first lines), then
+//! changes one character in the middle game (the sign of its last move, flipped and flipped
+//! back) a few times, asks a hover, a completion and the semantic tokens of the lines
+//! around it there, and prints the time of each step and the server's memory after it.
 //!
 //! ```text
 //! cargo build --release -p bao-cli
@@ -71,6 +71,10 @@ fn main() -> Result<(), Failure> {
         ("textDocument/foldingRange", json!({})),
         ("textDocument/semanticTokens/full", json!({})),
         (
+            "textDocument/semanticTokens/range",
+            json!({"range": {"start": {"line": 0, "character": 0}, "end": {"line": 60, "character": 0}}}),
+        ),
+        (
             "textDocument/inlayHint",
             json!({"range": {"start": {"line": 0, "character": 0}, "end": {"line": 60, "character": 0}}}),
         ),
@@ -117,12 +121,20 @@ fn main() -> Result<(), Failure> {
         );
     }
     let position = json!({"line": line, "character": character});
-    for method in ["textDocument/hover", "textDocument/completion"] {
+    let screen = json!({"start": {"line": line.saturating_sub(30), "character": 0},
+                        "end": {"line": line + 30, "character": 0}});
+    for (method, params) in [
+        ("textDocument/hover", json!({"position": position})),
+        ("textDocument/completion", json!({"position": position})),
+        (
+            "textDocument/semanticTokens/range",
+            json!({"range": screen}),
+        ),
+    ] {
+        let mut params = params;
+        params["textDocument"] = json!({"uri": uri});
         let t = Instant::now();
-        let v = server.request(
-            method,
-            json!({"textDocument": {"uri": uri}, "position": position}),
-        )?;
+        let v = server.request(method, params)?;
         println!(
             "{method} in the middle game: {:.1} ms ({} bytes of answer); {}",
             t.elapsed().as_secs_f64() * 1e3,
@@ -228,7 +240,10 @@ impl Server {
         loop {
             if let Message::Response(r) = self.messages.recv_timeout(WAIT)? {
                 if r.id == id {
-                    return Ok(r.response_result.unwrap_or(Value::Null));
+                    return Ok(match r.response_result {
+                        Ok(v) => v,
+                        Err(e) => json!({"error": {"code": e.code, "message": e.message}}),
+                    });
                 }
             }
         }

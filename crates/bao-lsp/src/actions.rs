@@ -36,12 +36,7 @@ pub(crate) fn actions(
     end: usize,
 ) -> Vec<CodeActionOrCommand> {
     let mut out: Vec<Action> = Vec::new();
-    let diagnostics: Vec<&AnyDiagnostic> = v
-        .analysis
-        .diagnostics
-        .iter()
-        .filter(|d| d.span().is_some_and(|s| s.start <= end && start <= s.end))
-        .collect();
+    let diagnostics: Vec<AnyDiagnostic> = v.analysis.diagnostics_over(start, end);
     for (i, d) in diagnostics.iter().enumerate() {
         if let AnyDiagnostic::Check(c) = d {
             if let Some((title, edits)) = repair(v, c) {
@@ -79,7 +74,7 @@ pub(crate) fn actions(
                 .into_iter()
                 .map(|e| TextEdit::new(v.range(e.start, e.end), e.text))
                 .collect();
-            let diagnostics = diag.map(|i| vec![to_lsp(uri, v.text, v.index, diagnostics[i])]);
+            let diagnostics = diag.map(|i| vec![to_lsp(uri, v.text, v.index, &diagnostics[i])]);
             CodeActionOrCommand::CodeAction(CodeAction {
                 title,
                 kind: Some(kind),

@@ -2,20 +2,25 @@
 //!
 //! The text is cut into chunks (normally one game each) by the streaming reader of
 //! `bao-validate` ([`StreamReader`]), each chunk is checked by [`check_chunk`] and the chunks
-//! are merged in file order by [`Merger`] (which adds the problems of matches over several
-//! games): the same code path as `bao check`, so the diagnostics are the same. A chunk's
-//! results depend only on its text, so after a change every chunk whose text is unchanged
-//! keeps its results ([`CheckedChunk::relocated`] moves them to the chunk's new place and
-//! game numbers): only the games the change touched are replayed again.
+//! are put in `bao check`'s order as [`Merger`] puts them ([`CheckedChunk::diagnostics`],
+//! with the problems of matches over several games from [`CheckedChunk::match_problems`]):
+//! the same code path as `bao check`, so the diagnostics are the same. A chunk's results
+//! depend only on its text, and the problems of a match only on that match's games, so
+//! after a change every chunk whose text is unchanged keeps its results and its ordered
+//! diagnostics (moved to the chunk's new place and game numbers when they are read): only
+//! the games the change touched are replayed again, and only the matches it touched are
+//! followed again. The line index is patched around the change, not made again.
 
 use std::cell::RefCell;
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::rc::{Rc, Weak};
 use std::sync::Arc;
 
 use bao_notation::{parse_record, Game, Spanned};
-use bao_validate::stream::{check_chunk, CheckedChunk, Merger, StreamReader};
-use bao_validate::{check_full, AnyDiagnostic, CheckOptions, Checked};
+#[cfg(doc)]
+use bao_validate::stream::Merger;
+use bao_validate::stream::{check_chunk, CheckedChunk, ChunkDiagnostics, Matches, StreamReader};
+use bao_validate::{check_full, AnyDiagnostic, CheckDiagnostic, CheckOptions, Checked};
 use lsp_types::TextDocumentContentChangeEvent;
 
 use crate::text::LineIndex;
@@ -82,6 +87,38 @@ pub(crate) struct Chunk {
     games: usize,
     /// Its results.
     pub(crate) result: Rc<ChunkResult>,
+    /// Its diagnostics in `bao check`'s order, where its results were checked.
+    ordered: Rc<Ordered>,
+}
+
+impl Chunk {
+    /// Its diagnostics in `bao check`'s order, at its place and game numbers.
+    fn diagnostics(&self) -> std::borrow::Cow<'_, ChunkDiagnostics> {
+        let checked = &self.result.checked;
+        let d = &self.ordered.diagnostics;
+        if d.is_empty()
+            || (checked.offset() == self.offset && checked.first_game() == self.first_game)
+        {
+            std::borrow::Cow::Borrowed(d)
+        } else {
+            std::borrow::Cow::Owned(d.relocated(self.offset, self.first_game))
+        }
+    }
+
+    /// Whether its text overlaps `start..=end` of the document.
+    fn overlaps(&self, start: usize, end: usize) -> bool {
+        self.offset <= end && start <= self.offset + self.result.text.len()
+    }
+}
+
+/// A chunk's diagnostics in `bao check`'s order, at the place and game numbers its results
+/// were checked at.
+#[derive(Debug, Default)]
+struct Ordered {
+    /// The match problems of each of its games with a `Match` tag.
+    problems: Vec<Vec<CheckDiagnostic>>,
+    /// Its diagnostics, those problems among them.
+    diagnostics: ChunkDiagnostics,
 }
 
 /// Where the last change happened, in the new text: its start, its end, and how much the
@@ -122,10 +159,38 @@ impl GameAt {
 pub(crate) struct Analysis {
     /// The chunks in text order.
     pub(crate) chunks: Vec<Chunk>,
-    /// Every diagnostic, with spans into the document, in `bao check`'s order.
-    pub(crate) diagnostics: Vec<AnyDiagnostic>,
     /// How many chunks this analysis checked anew (the others kept their results).
     pub(crate) rechecked: usize,
+}
+
+impl Analysis {
+    /// Every diagnostic, with spans into the document, in `bao check`'s order: each
+    /// chunk's placed ones in file order, then those without a place.
+    pub(crate) fn diagnostics(&self) -> Vec<AnyDiagnostic> {
+        let mut placed = Vec::new();
+        let mut unplaced = Vec::new();
+        for c in self
+            .chunks
+            .iter()
+            .filter(|c| !c.ordered.diagnostics.is_empty())
+        {
+            let d = c.diagnostics();
+            placed.extend_from_slice(d.placed());
+            unplaced.extend_from_slice(d.unplaced());
+        }
+        placed.append(&mut unplaced);
+        placed
+    }
+
+    /// The diagnostics whose span overlaps `start..=end` of the document, in file order.
+    pub(crate) fn diagnostics_over(&self, start: usize, end: usize) -> Vec<AnyDiagnostic> {
+        self.chunks
+            .iter()
+            .filter(|c| !c.ordered.diagnostics.is_empty() && c.overlaps(start, end))
+            .flat_map(|c| c.diagnostics().placed().to_vec())
+            .filter(|d| d.span().is_some_and(|s| s.start <= end && start <= s.end))
+            .collect()
+    }
 }
 
 /// An open document, as the server holds it: its text, and its games checked as `bao check`
@@ -170,12 +235,16 @@ impl Document {
         for change in changes {
             self.touched = None;
             match change.range {
-                None => self.text = change.text,
+                None => {
+                    self.text = change.text;
+                    self.index = LineIndex::new(&self.text);
+                }
                 Some(r) => {
                     let start = self.index.offset_clamped(&self.text, r.start);
                     let end = self.index.offset_clamped(&self.text, r.end).max(start);
                     let new_end = start + change.text.len();
                     self.text.replace_range(start..end, &change.text);
+                    self.index.edit(&self.text, start, end, new_end);
                     if first {
                         self.touched = Some(Touched {
                             start,
@@ -186,7 +255,6 @@ impl Document {
                     }
                 }
             }
-            self.index = LineIndex::new(&self.text);
         }
         self.version = version;
         if let Some(a) = self.analysis.take() {
@@ -203,7 +271,7 @@ impl Document {
     ) -> Vec<lsp_types::Diagnostic> {
         let v = self.view(opts);
         v.analysis
-            .diagnostics
+            .diagnostics()
             .iter()
             .map(|d| crate::diagnostics::to_lsp(uri, v.text, v.index, d))
             .collect()
@@ -307,8 +375,33 @@ impl<'a> View<'a> {
     /// Calls `each` with every game of the document in text order, parsed (not replayed:
     /// what the outline needs), with the offset of its chunk (its spans are relative to it).
     /// Each chunk is parsed when its turn comes and dropped after.
-    pub(crate) fn each_game(&self, mut each: impl FnMut(usize, &Spanned<Game>)) {
-        for chunk in &self.analysis.chunks {
+    pub(crate) fn each_game(&self, each: impl FnMut(usize, &Spanned<Game>)) {
+        self.each_game_over(None, each);
+    }
+
+    /// [`View::each_game`] for the games of the chunks whose text overlaps `start..=end`
+    /// of the document (all when `range` is `None`).
+    pub(crate) fn each_game_over(
+        &self,
+        range: Option<(usize, usize)>,
+        mut each: impl FnMut(usize, &Spanned<Game>),
+    ) {
+        let chunks = &self.analysis.chunks;
+        let first = range.map_or(0, |(start, _)| {
+            // Chunks are in text order; one may run past the start of the next.
+            chunks
+                .partition_point(|c| c.offset <= start)
+                .saturating_sub(2)
+        });
+        for chunk in &chunks[first..] {
+            if let Some((start, end)) = range {
+                if chunk.offset > end {
+                    break;
+                }
+                if !chunk.overlaps(start, end) {
+                    continue;
+                }
+            }
             for game in &parse_record(&chunk.result.text).record.games {
                 each(chunk.offset, game);
             }
@@ -378,6 +471,8 @@ fn analyse(
     let mut rechecked = 0;
     let mut reader = StreamReader::new(&text.as_bytes()[from..]);
     let mut resumed = None;
+    // The chunks read again are `chunks[fresh..]` once the reading stops.
+    let fresh = chunks.len();
     // Reading a `&[u8]` cannot fail; a failure would end the reading early.
     while let Ok(Some(mut chunk)) = reader.next_chunk() {
         chunk.offset += from;
@@ -407,38 +502,61 @@ fn analyse(
             first_game: first,
             games: chunk.games.len(),
             result,
+            ordered: Rc::default(),
         });
     }
+    let fresh = fresh..chunks.len();
+    // The matches whose problems may have changed: those of the chunks read again and of
+    // the chunks they replace.
+    let replaced = &rest[..resumed.unwrap_or(rest.len())];
+    let touched_matches: HashSet<&str> = chunks[fresh.clone()]
+        .iter()
+        .chain(replaced)
+        .flat_map(|c| c.result.checked.match_names())
+        .collect();
+    let touched_matches: HashSet<String> = touched_matches.into_iter().map(str::to_owned).collect();
+    drop(known);
     if let (Some(i), Some(t)) = (resumed, touched) {
-        drop(known);
         for c in rest.into_iter().skip(i) {
             chunks.push(Chunk {
                 offset: c.offset.saturating_add_signed(t.delta),
                 first_game: games_before + 1,
                 games: c.games,
                 result: c.result,
+                ordered: c.ordered,
             });
             games_before += c.games;
         }
     }
-    let mut merger = Merger::new("");
-    let mut pieces = Vec::new();
-    for c in &chunks {
+    order(&mut chunks, fresh, &touched_matches);
+    Analysis { chunks, rechecked }
+}
+
+/// Puts the diagnostics of the chunks `fresh` (read again) in `bao check`'s order, and
+/// those of the other chunks that have games in the matches `touched` (whose problems
+/// depend on the games before them in the file): the matches `touched` are followed from
+/// the start of the text, the others keep their problems.
+fn order(chunks: &mut [Chunk], fresh: std::ops::Range<usize>, touched: &HashSet<String>) {
+    let mut matches = Matches::default();
+    let wanted = |name: &str| touched.contains(name);
+    for (i, c) in chunks.iter_mut().enumerate() {
         let checked = &c.result.checked;
-        let here = if checked.offset() == c.offset && checked.first_game() == c.first_game {
-            checked.clone()
-        } else {
-            checked.relocated(c.offset, c.first_game)
-        };
-        pieces.extend(merger.push(here));
-    }
-    let (rest, _) = merger.finish();
-    pieces.extend(rest);
-    let diagnostics = pieces.into_iter().flat_map(|p| p.diagnostics).collect();
-    Analysis {
-        chunks,
-        diagnostics,
-        rechecked,
+        if !fresh.contains(&i) && (touched.is_empty() || !checked.match_names().any(wanted)) {
+            continue;
+        }
+        let problems: Vec<Vec<CheckDiagnostic>> = checked
+            .match_problems(&mut matches, wanted)
+            .into_iter()
+            .enumerate()
+            .map(|(k, p)| {
+                p.unwrap_or_else(|| c.ordered.problems.get(k).cloned().unwrap_or_default())
+            })
+            .collect();
+        let diagnostics = checked.diagnostics(problems.iter().flatten().cloned());
+        c.ordered = Rc::new(Ordered {
+            problems,
+            diagnostics,
+        });
     }
 }
 
@@ -472,7 +590,7 @@ mod tests {
     fn ours(doc: &mut Document, opts: &CheckOptions) -> Vec<Seen> {
         doc.view(opts)
             .analysis
-            .diagnostics
+            .diagnostics()
             .iter()
             .map(seen)
             .collect()
@@ -528,7 +646,7 @@ mod tests {
         let games: Vec<usize> = doc
             .view(&opts)
             .analysis
-            .diagnostics
+            .diagnostics()
             .iter()
             .filter_map(|d| match d {
                 AnyDiagnostic::Check(c) => Some(c.game),
@@ -555,6 +673,36 @@ mod tests {
             version,
         );
         assert_eq!(ours(&mut doc, &opts), full(&doc.text, &opts));
+    }
+
+    #[test]
+    fn a_change_to_a_match_game_redoes_the_problems_of_its_later_games() {
+        let opts = CheckOptions {
+            assume_fixes: false,
+            lap_budget: Some(100_000),
+        };
+        // Games 0-2 are match m0, 3-5 m1, 6-8 m2; match m0 gets a game at the end too.
+        let mut text: String = (0..9).map(|n| game(n, "A6<* a6>*")).collect();
+        text.push_str(&game(1, "A6<*"));
+        let mut doc = Document::new(text, 1);
+        assert_eq!(ours(&mut doc, &opts), full(&doc.text, &opts));
+        let before = ours(&mut doc, &opts).len();
+        // The first game's number: every later game of m0 is out of order, m1 and m2 not.
+        let at = doc.text.find("[Game \"1\"]").unwrap() + 7;
+        edit(&mut doc, at, 1, "2");
+        assert_eq!(ours(&mut doc, &opts), full(&doc.text, &opts));
+        assert_eq!(doc.view(&opts).analysis.rechecked, 1);
+        assert!(ours(&mut doc, &opts).len() > before);
+        // The first game moved to another match, and back.
+        let at = doc.text.find("m0").unwrap() + 1;
+        edit(&mut doc, at, 1, "7");
+        assert_eq!(ours(&mut doc, &opts), full(&doc.text, &opts));
+        edit(&mut doc, at, 1, "0");
+        assert_eq!(ours(&mut doc, &opts), full(&doc.text, &opts));
+        let at = doc.text.find("[Game \"2\"]").unwrap() + 7;
+        edit(&mut doc, at, 1, "1");
+        assert_eq!(ours(&mut doc, &opts), full(&doc.text, &opts));
+        assert_eq!(ours(&mut doc, &opts).len(), before);
     }
 
     #[test]
@@ -707,6 +855,11 @@ mod tests {
             assert_eq!(
                 ours(&mut doc, &opts),
                 full(&doc.text, &opts),
+                "round {round}"
+            );
+            assert_eq!(
+                format!("{:?}", doc.index),
+                format!("{:?}", LineIndex::new(&doc.text)),
                 "round {round}"
             );
         }

@@ -43,11 +43,8 @@ pub(crate) fn hover(v: &View<'_>, offset: usize, laps: u64) -> Option<Hover> {
             }
         }
     }
-    for d in v.analysis.diagnostics.iter().filter(|d| {
-        d.span()
-            .is_some_and(|s| s.start <= offset && offset <= s.end)
-    }) {
-        parts.push(rule_text(d));
+    for d in v.analysis.diagnostics_over(offset, offset) {
+        parts.push(rule_text(&d));
     }
     (!parts.is_empty()).then(|| Hover {
         contents: HoverContents::Markup(MarkupContent {

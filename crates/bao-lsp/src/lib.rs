@@ -12,11 +12,13 @@
 //! - **code actions**: each diagnostic's repair as an edit, the result the game reached, the
 //!   `Directions` tag the moves need, the engine's annotations;
 //! - **formatting** (`bao fmt`), **document symbols**, **folding**, **inlay hints** (off
-//!   by default) and **semantic tokens**.
+//!   by default) and **semantic tokens** (by range for any document, whole up to
+//!   [`Config::semantic_tokens_full_limit`]).
 //!
 //! Latency is bounded: every engine call runs under a lap budget ([`Config::lap_budget`]);
 //! a move left undecided is the diagnostic `bao::budget::undecided`, never a wait. A change
-//! re-checks only the games it touched. Requests cancelled with `$/cancelRequest` before
+//! re-checks only the games it touched, and keeps the other games' diagnostics in order
+//! without merging the whole file again. Requests cancelled with `$/cancelRequest` before
 //! they are handled are answered with `RequestCanceled`, and changes queued together are
 //! checked once, for the latest version.
 //!
@@ -40,4 +42,4 @@ mod text;
 mod walk;
 
 pub use document::Document;
-pub use server::{run, run_stdio, Config, ServerError};
+pub use server::{run, run_stdio, Config, ServerError, SEMANTIC_TOKENS_FULL_LIMIT};

@@ -10,7 +10,6 @@ use lsp_types::{
 };
 
 use crate::document::View;
-use crate::text::LineIndex;
 use crate::walk::plies;
 
 /// The semantic token types, in the order of the legend.
@@ -117,61 +116,87 @@ pub(crate) fn folding(v: &View<'_>) -> Vec<FoldingRange> {
 /// The semantic tokens of the document, encoded as the protocol wants them (each relative to
 /// the one before; one line each).
 pub(crate) fn tokens(v: &View<'_>) -> Vec<SemanticToken> {
-    let mut marks: Vec<(Span, u32)> = Vec::new();
-    v.each_game(|base, g| {
-        let game = &g.value;
-        let at = |s: Span| s.shifted(base);
-        for t in &game.tags {
-            marks.push((at(t.value.name.span), 0));
-            marks.push((at(t.value.value.span), 1));
-        }
-        let mut stack = vec![&game.movetext];
-        while let Some(list) = stack.pop() {
-            for e in list {
-                match &e.value {
-                    Element::Variation(v) => stack.push(v),
-                    Element::Comment(_) => {}
-                    Element::Move(m) => {
-                        if let Some(n) = &m.number {
-                            marks.push((at(n.span), 2));
-                        }
-                        let tok = at(m.token.span);
-                        let text = v.text.get(tok.start..tok.end).unwrap_or("");
-                        let pit_len = text
-                            .find(|c: char| !c.is_ascii_alphanumeric())
-                            .unwrap_or(text.len());
-                        marks.push((Span::new(tok.start, tok.start + pit_len), 3));
-                        if pit_len < text.len() {
-                            marks.push((Span::new(tok.start + pit_len, tok.end), 4));
-                        }
-                        for n in &m.nags {
-                            marks.push((at(n.span), 5));
-                        }
-                        if let Some(a) = &m.annotation {
-                            marks.push((at(a.span), 6));
+    encode(&placed(v, v.marks(None)), None)
+}
+
+/// The semantic tokens that overlap the byte range `start..end` of the document (the
+/// tokens of [`tokens`] there), encoded from the start of the document as the protocol
+/// wants them. Only the games over the range are read.
+pub(crate) fn tokens_over(v: &View<'_>, start: usize, end: usize) -> Vec<SemanticToken> {
+    encode(&placed(v, v.marks(Some((start, end)))), Some((start, end)))
+}
+
+impl View<'_> {
+    /// The marks of the games of the chunks over `range` (all when `None`): each span with
+    /// its token type, sorted by start.
+    fn marks(&self, range: Option<(usize, usize)>) -> Vec<(Span, u32)> {
+        let mut marks: Vec<(Span, u32)> = Vec::new();
+        self.each_game_over(range, |base, g| {
+            let game = &g.value;
+            let at = |s: Span| s.shifted(base);
+            for t in &game.tags {
+                marks.push((at(t.value.name.span), 0));
+                marks.push((at(t.value.value.span), 1));
+            }
+            let mut stack = vec![&game.movetext];
+            while let Some(list) = stack.pop() {
+                for e in list {
+                    match &e.value {
+                        Element::Variation(v) => stack.push(v),
+                        Element::Comment(_) => {}
+                        Element::Move(m) => {
+                            if let Some(n) = &m.number {
+                                marks.push((at(n.span), 2));
+                            }
+                            let tok = at(m.token.span);
+                            let text = self.text.get(tok.start..tok.end).unwrap_or("");
+                            let pit_len = text
+                                .find(|c: char| !c.is_ascii_alphanumeric())
+                                .unwrap_or(text.len());
+                            marks.push((Span::new(tok.start, tok.start + pit_len), 3));
+                            if pit_len < text.len() {
+                                marks.push((Span::new(tok.start + pit_len, tok.end), 4));
+                            }
+                            for n in &m.nags {
+                                marks.push((at(n.span), 5));
+                            }
+                            if let Some(a) = &m.annotation {
+                                marks.push((at(a.span), 6));
+                            }
                         }
                     }
                 }
             }
-        }
-        if let Some(r) = &game.result {
-            marks.push((at(r.span), 7));
-        }
-    });
-    marks.sort_by_key(|m| m.0.start);
-    encode(v.text, v.index, &marks)
+            if let Some(r) = &game.result {
+                marks.push((at(r.span), 7));
+            }
+        });
+        marks.sort_by_key(|m| m.0.start);
+        marks
+    }
 }
 
-/// Delta-encodes marks (sorted by start), cutting each at its first line break and skipping
-/// empty and overlapping ones.
-fn encode(text: &str, index: &LineIndex, marks: &[(Span, u32)]) -> Vec<SemanticToken> {
+/// A token at its place: its bytes, its line and first character, its length in UTF-16
+/// code units and its type.
+#[derive(Debug, Clone, Copy)]
+struct Placed {
+    bytes: Span,
+    line: u32,
+    character: u32,
+    length: u32,
+    ty: u32,
+}
+
+/// The tokens of marks (sorted by start), each cut at its first line break; empty and
+/// overlapping ones skipped.
+fn placed(v: &View<'_>, marks: Vec<(Span, u32)>) -> Vec<Placed> {
     let mut out = Vec::with_capacity(marks.len());
-    let (mut line, mut col, mut last_end) = (0u32, 0u32, 0usize);
+    let mut last_end = 0;
     for (span, ty) in marks {
         if span.start < last_end || span.end <= span.start {
             continue;
         }
-        let Some(piece) = text.get(span.start..span.end) else {
+        let Some(piece) = v.text.get(span.start..span.end) else {
             continue;
         };
         let piece = piece.split(['\n', '\r']).next().unwrap_or("");
@@ -179,21 +204,42 @@ fn encode(text: &str, index: &LineIndex, marks: &[(Span, u32)]) -> Vec<SemanticT
         if length == 0 {
             continue;
         }
-        let p = index.position(text, span.start);
-        let delta_line = p.line - line;
+        let p = v.position(span.start);
+        out.push(Placed {
+            bytes: Span::new(span.start, span.start + piece.len()),
+            line: p.line,
+            character: p.character,
+            length: u32::try_from(length).unwrap_or(u32::MAX),
+            ty,
+        });
+        last_end = span.end;
+    }
+    out
+}
+
+/// Delta-encodes tokens (in text order) from the start of the document: all of them, or
+/// those that overlap the byte range given.
+fn encode(tokens: &[Placed], range: Option<(usize, usize)>) -> Vec<SemanticToken> {
+    let mut out = Vec::with_capacity(tokens.len());
+    let (mut line, mut col) = (0u32, 0u32);
+    for t in tokens {
+        if range.is_some_and(|(start, end)| t.bytes.end <= start || end <= t.bytes.start) {
+            continue;
+        }
+        let delta_line = t.line - line;
         let delta_start = if delta_line == 0 {
-            p.character - col
+            t.character - col
         } else {
-            p.character
+            t.character
         };
         out.push(SemanticToken {
             delta_line,
             delta_start,
-            length: u32::try_from(length).unwrap_or(u32::MAX),
-            token_type: *ty,
+            length: t.length,
+            token_type: t.ty,
             token_modifiers_bitset: 0,
         });
-        (line, col, last_end) = (p.line, p.character, span.end);
+        (line, col) = (t.line, t.character);
     }
     out
 }

@@ -13,6 +13,7 @@ use lsp_types::notification::{
 use lsp_types::request::{
     CodeActionRequest, Completion, DocumentSymbolRequest, FoldingRangeRequest, Formatting,
     HoverRequest, InlayHintRequest, Request as _, SemanticTokensFullRequest,
+    SemanticTokensRangeRequest,
 };
 use lsp_types::{
     CodeActionKind, CodeActionOptions, CodeActionProviderCapability, CompletionOptions,
@@ -53,13 +54,24 @@ pub struct Config {
     pub lap_budget: u64,
     /// Inlay hints after each move (its laps and captures). Default off.
     pub inlay_hints: bool,
+    /// The largest document (in bytes of text) whose semantic tokens are given whole
+    /// (`textDocument/semanticTokens/full`); a larger one's are given only by range
+    /// (`textDocument/semanticTokens/range`: the lines on screen), and a request for all
+    /// of them is answered `ServerCancelled`. A whole answer takes about 1.3 times the
+    /// text as JSON and far more while it is built (10 M tokens for 100 MB of records).
+    /// Default 2 MiB (about 200,000 tokens).
+    pub semantic_tokens_full_limit: usize,
 }
+
+/// [`Config::semantic_tokens_full_limit`]'s default.
+pub const SEMANTIC_TOKENS_FULL_LIMIT: usize = 2 << 20;
 
 impl Default for Config {
     fn default() -> Self {
         Self {
             lap_budget: 100_000,
             inlay_hints: false,
+            semantic_tokens_full_limit: SEMANTIC_TOKENS_FULL_LIMIT,
         }
     }
 }
@@ -146,7 +158,7 @@ fn capabilities() -> ServerCapabilities {
                     token_modifiers: Vec::new(),
                 },
                 full: Some(SemanticTokensFullOptions::Bool(true)),
-                range: None,
+                range: Some(true),
                 ..SemanticTokensOptions::default()
             },
         )),
@@ -325,10 +337,34 @@ impl Server {
             }
             SemanticTokensFullRequest::METHOD => {
                 let p: lsp_types::SemanticTokensParams = params(req.params)?;
+                let limit = self.config.semantic_tokens_full_limit;
                 let doc = self.doc(&p.text_document.uri)?;
+                if doc.text.len() > limit {
+                    // VS Code takes this error as "not available now" and goes on asking
+                    // the visible range; Neovim (0.12) too. An empty answer would count
+                    // as the document's tokens, and stop the range requests.
+                    return Err((
+                        ErrorCode::ServerCancelled,
+                        format!(
+                            "the document is over {limit} bytes: its semantic tokens are given \
+                             by range only (textDocument/semanticTokens/range)"
+                        ),
+                    ));
+                }
                 to_value(SemanticTokensResult::Tokens(SemanticTokens {
                     result_id: None,
                     data: outline::tokens(&doc.view(&opts)),
+                }))
+            }
+            SemanticTokensRangeRequest::METHOD => {
+                let p: lsp_types::SemanticTokensRangeParams = params(req.params)?;
+                let doc = self.doc(&p.text_document.uri)?;
+                let v = doc.view(&opts);
+                let start = v.index.offset_clamped(v.text, p.range.start);
+                let end = v.index.offset_clamped(v.text, p.range.end).max(start);
+                to_value(SemanticTokensResult::Tokens(SemanticTokens {
+                    result_id: None,
+                    data: outline::tokens_over(&v, start, end),
                 }))
             }
             CodeActionRequest::METHOD => {

@@ -24,6 +24,41 @@ impl LineIndex {
         Self { starts }
     }
 
+    /// The lines after an edit of the text: `text` is the new text, in which
+    /// `start..new_end` replaced what was `start..old_end`. Only the lines around the edit
+    /// are read; the starts after it are moved.
+    pub(crate) fn edit(&mut self, text: &str, start: usize, old_end: usize, new_end: usize) {
+        // Whether a line starts at `p` depends on the bytes at `p - 1` and `p` only: the
+        // starts in `start..=old_end` are read again (as `start..=new_end`), the others kept,
+        // those after the edit moved.
+        let lo = self.starts.partition_point(|&s| s < start);
+        let hi = self.starts.partition_point(|&s| s <= old_end);
+        let b = text.as_bytes();
+        let from = start.saturating_sub(1);
+        let upto = new_end.min(b.len());
+        let mut new: Vec<usize> = Vec::new();
+        if start == 0 {
+            new.push(0);
+        }
+        if from < upto {
+            for i in memchr::memchr2_iter(b'\n', b'\r', &b[from..upto]) {
+                let i = from + i;
+                if b[i] == b'\r' && b.get(i + 1) == Some(&b'\n') {
+                    continue;
+                }
+                if i + 1 >= start && i < new_end {
+                    new.push(i + 1);
+                }
+            }
+        }
+        if new_end != old_end {
+            for s in &mut self.starts[hi..] {
+                *s = *s - old_end + new_end;
+            }
+        }
+        self.starts.splice(lo..hi, new);
+    }
+
     /// How many lines the text has.
     #[cfg(test)]
     pub(crate) fn lines(&self) -> usize {
@@ -99,6 +134,40 @@ fn to_u32(n: usize) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_edited_index_equals_a_fresh_one() {
+        let pieces = [
+            "", "\n", "\r", "\r\n", "ab", "x\ny", "\n\r\n\r", "ä\r", "\n\n",
+        ];
+        let mut text = String::from("one\r\ntwo\rthree\n\nfour\r");
+        let mut idx = LineIndex::new(&text);
+        let mut state = 7u64;
+        let mut next = |n: usize| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            usize::try_from((state >> 33) % n as u64).unwrap()
+        };
+        for round in 0..2_000 {
+            let mut at = next(text.len() + 1);
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            let mut end = (at + next(4)).min(text.len());
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            let piece = pieces[next(pieces.len())];
+            text.replace_range(at..end, piece);
+            idx.edit(&text, at, end, at + piece.len());
+            assert_eq!(
+                idx.starts,
+                LineIndex::new(&text).starts,
+                "round {round}: {text:?}"
+            );
+        }
+    }
 
     #[test]
     fn utf16_positions_round_trip() {

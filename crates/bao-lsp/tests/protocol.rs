@@ -829,6 +829,105 @@ fn symbols_folding_tokens_and_hints() {
     c.shutdown();
 }
 
+/// Semantic tokens decoded to absolute places: (line, character, length, type).
+fn absolute_tokens(data: &Value) -> Vec<[u64; 4]> {
+    let data: Vec<u64> = data["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_u64().unwrap())
+        .collect();
+    assert_eq!(data.len() % 5, 0);
+    let (mut line, mut ch) = (0, 0);
+    data.chunks(5)
+        .map(|t| {
+            if t[0] > 0 {
+                ch = 0;
+            }
+            line += t[0];
+            ch += t[1];
+            [line, ch, t[2], t[3]]
+        })
+        .collect()
+}
+
+#[test]
+fn range_tokens_are_the_slice_of_the_full_tokens_and_full_has_a_limit() {
+    // Several games: variations, comments, NAGs, matches, a game with a BOM after it.
+    let mut text = String::new();
+    for f in [
+        "games/variations_comments.bao",
+        "games/match_best_of_three.bao",
+        "invalid/repair/swapped_moves.bao",
+        "games/random_kiswahili_3.bao",
+    ] {
+        text.push_str(&std::fs::read_to_string(fixtures().join(f)).unwrap());
+        text.push('\n');
+    }
+    text.push_str("\u{feff}[Event \"é\"]\n\n1. A6<* {ü} a6>* *\n");
+    let lines = text.lines().count() as u64;
+    let mut c = Client::start(Value::Null);
+    c.open("file:///t.bao", &text);
+    let doc = json!({"textDocument": {"uri": "file:///t.bao"}});
+    let full = absolute_tokens(&c.request("textDocument/semanticTokens/full", doc.clone()));
+    assert!(full.len() > 100, "{}", full.len());
+    let mut seen = 0;
+    for (a, b) in [
+        (0, lines + 5),
+        (0, 1),
+        (3, 9),
+        (10, 11),
+        (17, 40),
+        (lines - 3, lines),
+    ]
+    .into_iter()
+    .chain((0..lines).step_by(7).map(|l| (l, l + 5)))
+    {
+        let mut params = doc.clone();
+        params["range"] =
+            json!({"start": {"line": a, "character": 0}, "end": {"line": b, "character": 0}});
+        let got = absolute_tokens(&c.request("textDocument/semanticTokens/range", params));
+        // Tokens are one line each: those on lines a..b.
+        let want: Vec<[u64; 4]> = full
+            .iter()
+            .filter(|t| t[0] >= a && t[0] < b)
+            .copied()
+            .collect();
+        assert_eq!(got, want, "lines {a}..{b}");
+        seen += got.len();
+    }
+    assert!(seen > full.len());
+    // A range inside a line: the tokens that overlap it.
+    let t = full[full.len() / 2..]
+        .iter()
+        .copied()
+        .find(|t| t[2] >= 2)
+        .unwrap();
+    let line = t[0];
+    let mut params = doc.clone();
+    params["range"] = json!({"start": {"line": line, "character": t[1] + 1},
+                            "end": {"line": line, "character": t[1] + 1}});
+    let got = absolute_tokens(&c.request("textDocument/semanticTokens/range", params));
+    assert_eq!(got, vec![t]);
+    c.shutdown();
+
+    // Over the limit, a whole answer is refused as ServerCancelled; ranges are answered.
+    let mut c = Client::start(json!({"semanticTokensFullLimit": text.len() - 1}));
+    c.open("file:///t.bao", &text);
+    let refused = c.request("textDocument/semanticTokens/full", doc.clone());
+    assert_eq!(refused["error"]["code"], json!(-32802), "{refused}");
+    let mut params = doc.clone();
+    params["range"] =
+        json!({"start": {"line": 0, "character": 0}, "end": {"line": lines + 1, "character": 0}});
+    let got = absolute_tokens(&c.request("textDocument/semanticTokens/range", params));
+    assert_eq!(got, full);
+    c.shutdown();
+    assert_eq!(
+        bao_lsp::SEMANTIC_TOKENS_FULL_LIMIT,
+        Config::default().semantic_tokens_full_limit
+    );
+}
+
 /// `v` with every position on the first line one UTF-16 unit further right (where the
 /// same text with a byte order mark before it has them).
 fn after_a_mark(v: &Value) -> Value {
@@ -1009,6 +1108,17 @@ fn hostile_input_gives_an_error_or_nothing() {
         json!({"textDocument": {"uri": "file:///big.bao"}, "position": {"line": 4, "character": 4}}),
     );
     assert!(v["contents"].is_object(), "{v}");
+    // Its semantic tokens: whole refused (over the limit), by range given.
+    let doc = json!({"textDocument": {"uri": "file:///big.bao"}});
+    let v = c.request("textDocument/semanticTokens/full", doc.clone());
+    assert_eq!(v["error"]["code"], json!(-32802), "{v}");
+    let mut params = doc;
+    params["range"] = json!({"start": {"line": 100_000, "character": 0}, "end": {"line": 100_060, "character": 0}});
+    let v = c.request("textDocument/semanticTokens/range", params);
+    assert!(
+        v["data"].as_array().is_some_and(|d| d.len() > 5 * 60),
+        "{v}"
+    );
     c.shutdown();
 }
 

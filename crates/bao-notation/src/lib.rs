@@ -99,8 +99,8 @@ pub use markup::{ArrowMark, Evaluation, MarkColour, Markup, MarkupError, PitMark
 pub use position_string::{ParsePositionError, PositionString};
 pub use reader::{
     decode, parse_bytes, parse_bytes_with, parse_record, parse_record_with, visit_reader,
-    visit_record, visit_record_with, Decoded, GameReader, Parsed, StreamedGame,
-    DEFAULT_MAX_GAME_BYTES,
+    visit_record, visit_record_with, ChunkParser, ChunkReader, Decoded, GameReader, Parsed,
+    ParsedChunk, RawChunk, StreamedGame, DEFAULT_MAX_GAME_BYTES,
 };
 pub use source::{Place, SourceText};
 pub use span::{Span, Spanned};

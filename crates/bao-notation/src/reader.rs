@@ -249,6 +249,180 @@ fn without_bom(line: &[u8], offset: u64) -> &[u8] {
     line.strip_prefix("\u{feff}".as_bytes()).unwrap_or(line)
 }
 
+/// The length of the byte order mark that opens `text`, when `first` (the chunk begins the
+/// input) and it has one: the parser skips it.
+fn bom_len(text: &str, first: bool) -> usize {
+    if first && text.starts_with('\u{feff}') {
+        3
+    } else {
+        0
+    }
+}
+
+/// Parses the chunks of a stream (as [`GameReader`] or [`ChunkReader`] cuts them) one at a
+/// time, as [`GameReader`] parses them, for a caller that parses chunks apart from reading
+/// them (on other threads).
+///
+/// What one chunk gives does not depend on the chunks before it, but for one thing: the
+/// comments at the end of a chunk, after its last game ([`ParsedChunk::trailing`]), belong
+/// to the next game, so [`GameReader`] puts them in front of the next chunk's text (whose
+/// offset is then theirs) and parses that; the comments left at the end of the input are
+/// parsed with [`ChunkParser::parse_last`], as a game of their own.
+#[derive(Debug, Default)]
+pub struct ChunkParser {
+    scratch: Scratch,
+    /// The builder the parser fills, kept from chunk to chunk.
+    builder: RecordBuilder,
+}
+
+/// A chunk parsed by [`ChunkParser`].
+#[derive(Debug, Clone, Default)]
+pub struct ParsedChunk {
+    /// The games read, in text order, each with its diagnostics (the spans of both point
+    /// into the chunk's text). A diagnostic belongs to the first game that ends at or after
+    /// its start (else to the last game, or to an empty game of its own when the chunk has
+    /// none). Empty when the chunk holds nothing but blanks and [`ParsedChunk::trailing`]
+    /// comments.
+    pub games: Vec<(Spanned<Game>, Vec<SyntaxError>)>,
+    /// Where the comments after the chunk's last game start: they are not in `games`; they
+    /// belong in front of the next chunk.
+    pub trailing: Option<usize>,
+}
+
+impl ChunkParser {
+    /// A parser under `limits` (`max_game_bytes` is the reader's business: a chunk given is
+    /// parsed whatever its length).
+    #[must_use]
+    pub fn new(limits: &Limits) -> Self {
+        Self {
+            scratch: Scratch::with_limits(*limits),
+            builder: RecordBuilder::default(),
+        }
+    }
+
+    /// Parses a chunk's text (the comments carried from the chunk before it in front);
+    /// `first`: the chunk begins the input (a byte order mark that opens it is skipped).
+    pub fn parse(&mut self, text: &str, first: bool) -> ParsedChunk {
+        self.parse_with(text, first, None)
+    }
+
+    /// [`ChunkParser::parse`], with a diagnostic found before parsing (the reader's
+    /// `latin1_input` warning) given to the game it falls in first.
+    fn parse_with(&mut self, text: &str, first: bool, warning: Option<SyntaxError>) -> ParsedChunk {
+        let mut builder = std::mem::take(&mut self.builder);
+        let start = bom_len(text, first);
+        let (trailing, mut errors) =
+            parse_span(text, start, text.len(), &mut self.scratch, &mut builder);
+        if let Some(w) = warning {
+            errors.insert(0, w);
+        }
+        let games = with_errors(&mut builder.games, errors);
+        // The builder's buffers serve the next chunk.
+        self.builder = builder;
+        ParsedChunk { games, trailing }
+    }
+
+    /// Parses the comments left at the end of the input (the last chunk's
+    /// [`ParsedChunk::trailing`]) as a game of their own.
+    pub fn parse_last(&mut self, text: &str) -> ParsedChunk {
+        let limits = self.scratch.limits;
+        let scratch = std::mem::replace(&mut self.scratch, Scratch::with_limits(limits));
+        let mut builder = std::mem::take(&mut self.builder);
+        let errors = leftover_game(text, 0, text.len(), scratch, &mut builder);
+        let games = with_errors(&mut builder.games, errors);
+        self.builder = builder;
+        ParsedChunk {
+            games,
+            trailing: None,
+        }
+    }
+}
+
+/// The games (taken, leaving `games` empty), each with the errors that fall in it.
+fn with_errors(
+    games: &mut Vec<Spanned<Game>>,
+    errors: Vec<SyntaxError>,
+) -> Vec<(Spanned<Game>, Vec<SyntaxError>)> {
+    let mut items: Vec<_> = games.drain(..).map(|g| (g, Vec::new())).collect();
+    for e in errors {
+        let idx = items
+            .iter()
+            .position(|(g, _)| g.span.end >= e.span.start)
+            .or(items.len().checked_sub(1));
+        match idx {
+            Some(i) => items[i].1.push(e),
+            None => items.push((Spanned::new(Game::default(), e.span), vec![e])),
+        }
+    }
+    items
+}
+
+/// One chunk of text as [`ChunkReader`] cuts it, not parsed.
+#[derive(Debug, Clone)]
+pub struct RawChunk {
+    /// The chunk's text, decoded (for a chunk over the limit, its first bytes only).
+    pub text: Arc<str>,
+    /// The byte offset of `text` in the input.
+    pub offset: u64,
+    /// The input's `latin1_input` warning, on the first chunk decoded with a byte that is not
+    /// UTF-8 (its span points into `text`).
+    pub warning: Option<SyntaxError>,
+    /// The `game_too_long` error of a chunk over the reader's limit, which is skipped unread
+    /// (span into `text`).
+    pub too_long: Option<SyntaxError>,
+}
+
+/// Cuts a stream into chunks as [`GameReader`] cuts it (normally a game each, in bounded
+/// memory), without parsing them: for a caller that parses the chunks elsewhere with a
+/// [`ChunkParser`] (on other threads), and puts each chunk's trailing comments in front of
+/// the next one itself (this reader keeps none).
+#[derive(Debug)]
+pub struct ChunkReader<R> {
+    reader: GameReader<R>,
+}
+
+impl<R: Read> ChunkReader<R> {
+    /// A reader under `limits`: a chunk longer than `max_game_bytes` is skipped unread.
+    pub fn with_limits(input: R, limits: &Limits) -> Self {
+        Self {
+            reader: GameReader::with_limits(input, limits),
+        }
+    }
+
+    /// The next chunk, or `None` at the end of the input.
+    ///
+    /// # Errors
+    ///
+    /// An I/O error of the underlying reader.
+    pub fn next_chunk(&mut self) -> io::Result<Option<RawChunk>> {
+        let r = &mut self.reader;
+        if !r.fill_chunk()? {
+            return Ok(None);
+        }
+        let offset = r.chunk_offset;
+        if r.overflow {
+            let (text, error) = r.overflow_chunk();
+            let text = Arc::from(text.as_ref());
+            r.chunk.clear();
+            return Ok(Some(RawChunk {
+                text,
+                offset,
+                warning: None,
+                too_long: Some(error),
+            }));
+        }
+        let d = decode(&r.chunk);
+        let text = Arc::from(d.text.as_ref());
+        let (warning, _) = r.chunk_start(d.warning);
+        Ok(Some(RawChunk {
+            text,
+            offset,
+            warning,
+            too_long: None,
+        }))
+    }
+}
+
 /// One game from a [`GameReader`].
 #[derive(Debug, Clone)]
 pub struct StreamedGame {
@@ -289,12 +463,11 @@ pub struct GameReader<R> {
     first: bool,
     warned_latin1: bool,
     done: bool,
-    scratch: Scratch,
     /// Where the next `{` or `;` of the input is (a stream offset), as far as the reader's
     /// buffer showed when it was last searched (see [`GameReader::buffered_lines`]).
     special: Option<u64>,
-    /// The builder the parser fills, kept from chunk to chunk.
-    builder: RecordBuilder,
+    /// The parser and its buffers, kept from chunk to chunk.
+    parser: ChunkParser,
 }
 
 impl<R: Read> GameReader<R> {
@@ -334,9 +507,8 @@ impl<R: Read> GameReader<R> {
             first: true,
             warned_latin1: false,
             done: false,
-            scratch: Scratch::with_limits(*limits),
             special: None,
-            builder: RecordBuilder::default(),
+            parser: ChunkParser::new(limits),
         }
     }
 
@@ -549,6 +721,22 @@ impl<R: Read> GameReader<R> {
         (d.text, error)
     }
 
+    /// The input's first Latin-1 warning, when `warning` is it (later ones are dropped);
+    /// whether a BOM at the start of this chunk is skipped (the first chunk parsed).
+    fn chunk_start(&mut self, warning: Option<SyntaxError>) -> (Option<SyntaxError>, bool) {
+        let warning = warning.filter(|_| !self.warned_latin1);
+        self.warned_latin1 |= warning.is_some();
+        (warning, std::mem::replace(&mut self.first, false))
+    }
+
+    /// Keeps the comments at the end of a chunk, from `cut`, for the next chunk.
+    fn keep_trailing(&mut self, text: &str, cut: Option<usize>) {
+        if let Some(cut) = cut {
+            self.carry = text.as_bytes()[cut..].to_vec();
+            self.carry_offset = self.chunk_offset + cut as u64;
+        }
+    }
+
     /// Parses a chunk's decoded `text` into `v`; returns its diagnostics (the first Latin-1
     /// warning of the input included), keeping its trailing comments for the next chunk.
     fn parse_chunk<V: Visitor>(
@@ -557,22 +745,10 @@ impl<R: Read> GameReader<R> {
         warning: Option<SyntaxError>,
         v: &mut V,
     ) -> Vec<SyntaxError> {
-        let mut warning = warning;
-        if self.warned_latin1 {
-            warning = None;
-        }
-        self.warned_latin1 |= warning.is_some();
-        let start = if self.first && text.starts_with('\u{feff}') {
-            3
-        } else {
-            0
-        };
-        self.first = false;
-        let (cut, mut errors) = parse_span(text, start, text.len(), &mut self.scratch, v);
-        if let Some(cut) = cut {
-            self.carry = text.as_bytes()[cut..].to_vec();
-            self.carry_offset = self.chunk_offset + cut as u64;
-        }
+        let (warning, first) = self.chunk_start(warning);
+        let start = bom_len(text, first);
+        let (cut, mut errors) = parse_span(text, start, text.len(), &mut self.parser.scratch, v);
+        self.keep_trailing(text, cut);
         if let Some(w) = warning {
             errors.insert(0, w);
         }
@@ -596,48 +772,22 @@ impl<R: Read> GameReader<R> {
         let Decoded { text, warning } = decode(&chunk);
         let text: Arc<str> = Arc::from(text.as_ref());
         self.chunk = chunk;
-        let mut builder = std::mem::take(&mut self.builder);
-        let errors = self.parse_chunk(&text, warning, &mut builder);
-        self.push_games(&mut builder.games, errors, &text);
-        // The builder's buffers serve the next chunk.
-        self.builder = builder;
+        let (warning, first) = self.chunk_start(warning);
+        let parsed = self.parser.parse_with(&text, first, warning);
+        self.keep_trailing(&text, parsed.trailing);
+        self.push_games(parsed.games, &text);
     }
 
-    /// Queues the games (leaving `games` empty) with the errors given to the game they fall in.
-    fn push_games(
-        &mut self,
-        games: &mut Vec<Spanned<Game>>,
-        errors: Vec<SyntaxError>,
-        text: &Arc<str>,
-    ) {
-        let first = self.queue.len();
+    /// Queues a chunk's games.
+    fn push_games(&mut self, games: Vec<(Spanned<Game>, Vec<SyntaxError>)>, text: &Arc<str>) {
         let offset = self.chunk_offset;
-        self.queue.extend(games.drain(..).map(|game| StreamedGame {
-            game,
-            errors: Vec::new(),
-            text: Arc::clone(text),
-            offset,
-        }));
-        if errors.is_empty() {
-            return;
-        }
-        let mut items: Vec<StreamedGame> = self.queue.drain(first..).collect();
-        for e in errors {
-            let idx = items
-                .iter()
-                .position(|g| g.game.span.end >= e.span.start)
-                .or(items.len().checked_sub(1));
-            match idx {
-                Some(i) => items[i].errors.push(e),
-                None => items.push(StreamedGame {
-                    game: Spanned::new(Game::default(), e.span),
-                    errors: vec![e],
-                    text: Arc::clone(text),
-                    offset: self.chunk_offset,
-                }),
-            }
-        }
-        self.queue.extend(items);
+        self.queue
+            .extend(games.into_iter().map(|(game, errors)| StreamedGame {
+                game,
+                errors,
+                text: Arc::clone(text),
+                offset,
+            }));
     }
 
     /// Forgets the comments after the last game read, which the reader would give to the
@@ -649,24 +799,30 @@ impl<R: Read> GameReader<R> {
         self.carry.clear();
     }
 
-    /// The comments left at the end of the input, as a game of their own (in `v`); returns
-    /// its text and errors, or `None` when there are none.
-    fn finish_with<V: Visitor>(&mut self, v: &mut V) -> Option<(Arc<str>, Vec<SyntaxError>)> {
+    /// The comments left at the end of the input, taken: their text (its offset is then
+    /// `chunk_offset`), or `None` when there are none.
+    fn take_leftover(&mut self) -> Option<Arc<str>> {
         if self.carry.is_empty() {
             return None;
         }
         let carry = std::mem::take(&mut self.carry);
         self.chunk_offset = self.carry_offset;
-        let text: Arc<str> = Arc::from(String::from_utf8_lossy(&carry).as_ref());
+        Some(Arc::from(String::from_utf8_lossy(&carry).as_ref()))
+    }
+
+    /// The comments left at the end of the input, as a game of their own (in `v`); returns
+    /// its errors, or `None` when there are none.
+    fn finish_with<V: Visitor>(&mut self, v: &mut V) -> Option<Vec<SyntaxError>> {
+        let text = self.take_leftover()?;
         v.text(&text, self.chunk_offset);
-        let errors = leftover_game(&text, 0, text.len(), std::mem::take(&mut self.scratch), v);
-        Some((text, errors))
+        let scratch = std::mem::take(&mut self.parser.scratch);
+        Some(leftover_game(&text, 0, text.len(), scratch, v))
     }
 
     fn finish(&mut self) {
-        let mut builder = std::mem::take(&mut self.builder);
-        if let Some((text, errors)) = self.finish_with(&mut builder) {
-            self.push_games(&mut builder.games, errors, &text);
+        if let Some(text) = self.take_leftover() {
+            let parsed = self.parser.parse_last(&text);
+            self.push_games(parsed.games, &text);
         }
     }
 
@@ -699,7 +855,7 @@ impl<R: Read> GameReader<R> {
             }
             self.chunk = chunk;
         }
-        if let Some((_, errors)) = self.finish_with(v) {
+        if let Some(errors) = self.finish_with(v) {
             for e in errors {
                 v.syntax_error(e);
             }

@@ -6,21 +6,27 @@
 //! excerpts, while holding only a few chunks of text (normally a game each) at a time. It
 //! has three stages, so that a caller can run the middle one on several threads:
 //!
-//! 1. [`StreamReader`] (sequential) reads the input as [`GameReader`] cuts it, decoding it
-//!    line by line as the whole-file path decodes it, and hands out [`Batch`]es of chunks
-//!    with their games numbered in file order;
+//! 1. [`StreamReader`] (sequential) reads the input as [`bao_notation::GameReader`] cuts
+//!    it, decoding it line by line as the whole-file path decodes it; it parses the chunks
+//!    and numbers their games in file order ([`StreamReader::next_chunk`]), or hands the
+//!    chunks out as cut ([`StreamReader::next_cuts`]) to be parsed on any thread
+//!    ([`Cuts::parse`]) and numbered after ([`StreamReader::settle`]);
 //! 2. [`check_chunk`] (any thread, any order) replays and checks the games of one chunk;
 //! 3. [`Merger`] (sequential, in file order) adds the problems that need several games (the
 //!    best-of-three matches, from a small summary of each game), sorts each chunk's
 //!    diagnostics as the whole-file path sorts them, and gives out [`CheckedPiece`]s, each
 //!    with the lines of text around it that its excerpts show, then the file's totals.
+//!
+//! [`map_chunks_noting`] runs stages 1 and 2 on every thread of a rayon pool, as `bao check`
+//! does on a large file: only the cutting and the handing on in file order stay on the
+//! calling thread.
 
 use std::io::{self, BufRead, BufReader, Read};
 use std::sync::{Arc, Mutex};
 
 use bao_notation::meaning::is_game;
 use bao_notation::{
-    decode, Game, GameReader, Limits, Place, SourceText, Span, Spanned, StreamedGame, SyntaxError,
+    decode, ChunkParser, ChunkReader, Game, Limits, Place, SourceText, Span, Spanned, SyntaxError,
 };
 use bao_replay::ReplayedGame;
 use miette::SourceCode;
@@ -143,7 +149,8 @@ impl<R: Read> Read for Decoding<R> {
     }
 }
 
-/// One chunk of the input (normally one game; see [`GameReader`]) with its games.
+/// One chunk of the input (normally one game; see [`bao_notation::GameReader`]) with its
+/// games.
 #[derive(Debug, Clone)]
 pub struct Chunk {
     /// The byte offset of `text` in the decoded input.
@@ -164,12 +171,143 @@ pub struct Batch {
     pub bytes: usize,
 }
 
+/// The limits of the streamed path's reader and parser: no limit on a chunk's length in the
+/// reader (a chunk longer than the whole-file path's limit is read whole, and given
+/// `game_too_long` as that path gives it; the reader would skip it without its text, and
+/// the lines after it could not be counted).
+const READER_LIMITS: Limits = Limits {
+    max_game_bytes: usize::MAX / 4,
+    ..Limits::DEFAULT
+};
+
+/// A game of a [`Chunk`]: its number in the file, the game, its syntax diagnostics.
+type NumberedGame = (usize, Spanned<Game>, Vec<SyntaxError>);
+
+/// A chunk as the reader cut it, not parsed yet.
+#[derive(Debug, Clone)]
+struct Cut {
+    text: Arc<str>,
+    offset: usize,
+}
+
+/// The comments after a chunk's last game, which the next chunk's first game begins with
+/// (the reader puts them in front of the next chunk's text).
+#[derive(Debug, Clone)]
+struct Carry {
+    offset: usize,
+    text: String,
+}
+
+/// A chunk parsed, its games not numbered yet (they are numbered in file order).
+#[derive(Debug)]
+struct Part {
+    /// As cut, to parse it again if it was parsed with other comments in front than the
+    /// ones the chunk before it leaves.
+    cut: Cut,
+    /// The offset of the comments it was parsed with in front, if any.
+    carried: Option<usize>,
+    chunk: Chunk,
+    /// The comments after its last game.
+    carry: Option<Carry>,
+}
+
+/// Parses a chunk as cut, with the comments carried from the chunk before it in front, as
+/// the whole-file path reads it.
+fn parse_part(parser: &mut ChunkParser, cut: Cut, carry: Option<&Carry>) -> Part {
+    let (text, offset) = match carry {
+        Some(c) => {
+            let mut t = String::with_capacity(c.text.len() + cut.text.len());
+            t.push_str(&c.text);
+            t.push_str(&cut.text);
+            (Arc::from(t), c.offset)
+        }
+        None => (Arc::clone(&cut.text), cut.offset),
+    };
+    let parsed = parser.parse(&text, offset == 0);
+    let (games, carry_out) = too_long(&text, parsed.games, || {
+        parsed.trailing.map(|t| Carry {
+            offset: offset + t,
+            text: text[t..].to_owned(),
+        })
+    });
+    Part {
+        cut,
+        carried: carry.map(|c| c.offset),
+        chunk: Chunk {
+            offset,
+            text,
+            games,
+        },
+        carry: carry_out,
+    }
+}
+
+/// A chunk's games (numbered 0 until [`StreamReader::settle`] numbers them), or, for a chunk
+/// longer than the whole-file path reads, one empty game over it with `game_too_long` (and
+/// no comments carried: it is skipped up to the next game's first line, the comments after
+/// its result with it, as the whole-file path skips it).
+fn too_long(
+    text: &str,
+    games: Vec<(Spanned<Game>, Vec<SyntaxError>)>,
+    carry: impl FnOnce() -> Option<Carry>,
+) -> (Vec<NumberedGame>, Option<Carry>) {
+    if text.len() > MAX_GAME && !games.is_empty() {
+        let game = Spanned::new(Game::default(), Span::new(0, text.len()));
+        let error = SyntaxError::game_too_long(text, MAX_GAME);
+        return (vec![(0, game, vec![error])], None);
+    }
+    let games = games.into_iter().map(|(g, e)| (0, g, e)).collect();
+    (games, carry())
+}
+
+/// Chunks as the reader cut them, to be parsed on any thread ([`Cuts::parse`]); then
+/// numbered in file order ([`StreamReader::settle`]).
+#[derive(Debug)]
+pub struct Cuts {
+    cuts: Vec<Cut>,
+}
+
+impl Cuts {
+    /// Parses the chunks (any thread, any order), each with the comments the one before it
+    /// leaves in front; the first as if the chunks before had left none, which
+    /// [`StreamReader::settle`] puts right.
+    #[must_use]
+    pub fn parse(self) -> ParsedCuts {
+        let mut parser = ChunkParser::new(&READER_LIMITS);
+        let mut carry: Option<Carry> = None;
+        let parts = self
+            .cuts
+            .into_iter()
+            .map(|cut| {
+                let part = parse_part(&mut parser, cut, carry.as_ref());
+                carry.clone_from(&part.carry);
+                part
+            })
+            .collect();
+        ParsedCuts { parts }
+    }
+}
+
+/// [`Cuts`] parsed, their games not numbered yet.
+#[derive(Debug)]
+pub struct ParsedCuts {
+    parts: Vec<Part>,
+}
+
 /// Reads a record chunk by chunk (stage 1).
+///
+/// Sequentially with [`StreamReader::next_chunk`] and [`StreamReader::next_batch`]; or, to
+/// parse on other threads, [`StreamReader::next_cuts`] here, [`Cuts::parse`] on any thread,
+/// and [`StreamReader::settle`] here in file order, then [`StreamReader::last_batch`] at
+/// the end of the input: the chunks are the same.
 #[derive(Debug)]
 pub struct StreamReader<R: Read> {
-    games: GameReader<Decoding<R>>,
+    cuts: ChunkReader<Decoding<R>>,
     warning: Arc<Mutex<Option<SyntaxError>>>,
-    next: Option<StreamedGame>,
+    /// The parser of the sequential path (and of the chunks parsed again when settled).
+    parser: ChunkParser,
+    /// The comments after the last chunk settled.
+    carry: Option<Carry>,
     counted: usize,
 }
 
@@ -186,31 +324,53 @@ impl<R: Read> StreamReader<R> {
             warning: Arc::clone(&warning),
             warned: false,
         };
-        // No limit in the reader: a chunk longer than the whole-file path's limit is read
-        // whole, and given `game_too_long` as that path gives it (the reader would skip it
-        // without its text, and the lines after it could not be counted).
-        let limits = Limits {
-            max_game_bytes: usize::MAX / 4,
-            ..Limits::DEFAULT
-        };
         Self {
-            games: GameReader::with_limits(decoding, &limits),
+            cuts: ChunkReader::with_limits(decoding, &READER_LIMITS),
             warning,
-            next: None,
+            parser: ChunkParser::new(&READER_LIMITS),
+            carry: None,
             counted: 0,
         }
     }
 
-    /// The `latin1_input` warning, once the first byte that is not UTF-8 has been read.
-    fn take_warning(&self) -> Option<SyntaxError> {
+    /// The `latin1_input` warning (once), when the first byte that is not UTF-8 has been
+    /// read: it falls in a chunk read so far or in the next ones.
+    #[must_use]
+    pub fn take_warning(&self) -> Option<SyntaxError> {
         self.warning.lock().ok().and_then(|mut w| w.take())
     }
 
-    fn pull(&mut self) -> io::Result<Option<StreamedGame>> {
-        if let Some(g) = self.next.take() {
-            return Ok(Some(g));
+    fn next_cut(&mut self) -> io::Result<Option<Cut>> {
+        Ok(self.cuts.next_chunk()?.map(|c| Cut {
+            offset: usize::try_from(c.offset).unwrap_or(usize::MAX),
+            text: c.text,
+        }))
+    }
+
+    /// Numbers a chunk's games in file order; `None` for a chunk without games (blank lines,
+    /// or only comments, which the next chunk took).
+    fn number(&mut self, mut chunk: Chunk) -> Option<Chunk> {
+        if chunk.games.is_empty() {
+            return None;
         }
-        self.games.next().transpose()
+        for g in &mut chunk.games {
+            self.counted += 1;
+            g.0 = self.counted;
+        }
+        Some(chunk)
+    }
+
+    /// The comments left at the end of the input, as a chunk of their own.
+    fn last_chunk(&mut self) -> Option<Chunk> {
+        let carry = self.carry.take()?;
+        let text: Arc<str> = Arc::from(carry.text);
+        let parsed = self.parser.parse_last(&text);
+        let (games, _) = too_long(&text, parsed.games, || None);
+        self.number(Chunk {
+            offset: carry.offset,
+            text,
+            games,
+        })
     }
 
     /// The next chunk, or `None` at the end of the input.
@@ -219,47 +379,16 @@ impl<R: Read> StreamReader<R> {
     ///
     /// A read error of the input.
     pub fn next_chunk(&mut self) -> io::Result<Option<Chunk>> {
-        let Some(first) = self.pull()? else {
-            return Ok(None);
-        };
-        let offset = usize::try_from(first.offset).unwrap_or(usize::MAX);
-        let text = Arc::clone(&first.text);
-        if text.len() > MAX_GAME {
-            // Skipped unread as the whole-file path skips it: up to the next game's first
-            // line, the comments after its result with it (the reader has them for the
-            // next chunk, not read yet: this chunk's games are still being taken).
-            self.games.skip_carried_comments();
-        }
-        let mut games = vec![first];
-        while let Some(g) = self.pull()? {
-            if Arc::ptr_eq(&g.text, &text) {
-                games.push(g);
-            } else {
-                self.next = Some(g);
-                break;
+        loop {
+            let Some(cut) = self.next_cut()? else {
+                return Ok(self.last_chunk());
+            };
+            let part = parse_part(&mut self.parser, cut, self.carry.as_ref());
+            self.carry = part.carry;
+            if let Some(chunk) = self.number(part.chunk) {
+                return Ok(Some(chunk));
             }
         }
-        let games = if text.len() > MAX_GAME {
-            // As the whole-file path reads it: one empty game over the chunk, skipped.
-            vec![(
-                Spanned::new(Game::default(), Span::new(0, text.len())),
-                vec![SyntaxError::game_too_long(&text, MAX_GAME)],
-            )]
-        } else {
-            games.into_iter().map(|g| (g.game, g.errors)).collect()
-        };
-        let games = games
-            .into_iter()
-            .map(|(g, e)| {
-                self.counted += 1;
-                (self.counted, g, e)
-            })
-            .collect();
-        Ok(Some(Chunk {
-            offset,
-            text,
-            games,
-        }))
     }
 
     /// Chunks up to `bytes` of text (at least one chunk), or `None` at the end.
@@ -279,6 +408,58 @@ impl<R: Read> StreamReader<R> {
             }
         }
         Ok((!batch.chunks.is_empty()).then_some(batch))
+    }
+
+    /// Chunks up to `bytes` of text as cut (at least one), not parsed, or `None` at the
+    /// end of the input (then [`StreamReader::last_batch`], once every batch is settled).
+    ///
+    /// # Errors
+    ///
+    /// A read error of the input.
+    pub fn next_cuts(&mut self, bytes: usize) -> io::Result<Option<Cuts>> {
+        let mut cuts = Vec::new();
+        let mut read = 0;
+        while read < bytes {
+            match self.next_cut()? {
+                Some(c) => {
+                    read += c.text.len();
+                    cuts.push(c);
+                }
+                None => break,
+            }
+        }
+        Ok((!cuts.is_empty()).then_some(Cuts { cuts }))
+    }
+
+    /// The chunks of [`Cuts`] parsed, given in file order (each batch read by
+    /// [`StreamReader::next_cuts`], once, in the order read): their games numbered, and
+    /// any chunk parsed with other comments in front than the ones the chunk before it
+    /// leaves parsed again (the first of a batch, when the batch before it ends with
+    /// comments after its last game).
+    pub fn settle(&mut self, parsed: ParsedCuts) -> Batch {
+        let mut batch = Batch::default();
+        for part in parsed.parts {
+            let part = if part.carried == self.carry.as_ref().map(|c| c.offset) {
+                part
+            } else {
+                parse_part(&mut self.parser, part.cut, self.carry.as_ref())
+            };
+            self.carry = part.carry;
+            if let Some(chunk) = self.number(part.chunk) {
+                batch.bytes += chunk.text.len();
+                batch.chunks.push(chunk);
+            }
+        }
+        batch
+    }
+
+    /// At the end of the input, once every batch is settled: the comments left after the
+    /// last game, as a batch of one chunk of their own (`None` when there are none).
+    pub fn last_batch(&mut self) -> Option<Batch> {
+        self.last_chunk().map(|c| Batch {
+            bytes: c.text.len(),
+            chunks: vec![c],
+        })
     }
 }
 
@@ -321,27 +502,161 @@ impl CheckedChunk {
     /// text decides its results: only places and game numbers move.
     #[must_use]
     pub fn relocated(&self, offset: usize, first_game: usize) -> Self {
-        let span =
-            |s: Span| Span::new(s.start - self.offset + offset, s.end - self.offset + offset);
-        let game = |n: usize| n + first_game - self.first_game;
+        let to = Relocation::new((self.offset, self.first_game), (offset, first_game));
         let mut out = self.clone();
         out.offset = offset;
         out.first_game = first_game;
         for e in &mut out.syntax {
-            e.span = span(e.span);
+            e.span = to.span(e.span);
         }
         for d in &mut out.checks {
-            d.game = game(d.game);
-            for l in &mut d.labels {
-                l.span = span(l.span);
-            }
+            to.check(d);
         }
         for m in &mut out.matches {
-            m.n = game(m.n);
-            m.span = span(m.span);
+            m.n = to.game(m.n);
+            m.span = to.span(m.span);
         }
         out
     }
+
+    /// The `Match` tag of each of its games that has one, in file order.
+    pub fn match_names(&self) -> impl Iterator<Item = &str> + '_ {
+        self.matches.iter().map(|m| m.name.as_str())
+    }
+
+    /// The best-of-three problems of each of its games that has a `Match` tag (in the order
+    /// of [`CheckedChunk::match_names`]), given the games before it ([`Matches`], which
+    /// takes this chunk's games in turn): for the matches `wanted` accepts; `None` for the
+    /// games of the others (not taken either). The matches of different names do not depend
+    /// on each other, so an editor can redo only the matches a change touched.
+    pub fn match_problems(
+        &self,
+        matches: &mut Matches,
+        wanted: impl Fn(&str) -> bool,
+    ) -> Vec<Option<Vec<CheckDiagnostic>>> {
+        self.matches
+            .iter()
+            .map(|m| wanted(&m.name).then(|| matches.0.game(m)))
+            .collect()
+    }
+
+    /// Its diagnostics in `bao check`'s order, with its games' match problems (from
+    /// [`CheckedChunk::match_problems`], in file order): what [`Merger`] gives for the chunk,
+    /// without the text around it, for a caller that keeps each chunk's diagnostics.
+    #[must_use]
+    pub fn diagnostics(
+        &self,
+        match_problems: impl IntoIterator<Item = CheckDiagnostic>,
+    ) -> ChunkDiagnostics {
+        let (placed, unplaced) = ordered(
+            self.syntax
+                .iter()
+                .cloned()
+                .map(AnyDiagnostic::Syntax)
+                .chain(self.checks.iter().cloned().map(AnyDiagnostic::Check))
+                .chain(match_problems.into_iter().map(AnyDiagnostic::Check))
+                .collect(),
+        );
+        ChunkDiagnostics {
+            offset: self.offset,
+            first_game: self.first_game,
+            placed,
+            unplaced,
+        }
+    }
+}
+
+/// The best-of-three matches of the games taken so far, in file order (what [`Merger`]
+/// tracks across chunks; see [`CheckedChunk::match_problems`]).
+#[derive(Debug, Default, Clone)]
+pub struct Matches(MatchTracker);
+
+/// One chunk's diagnostics in `bao check`'s order ([`CheckedChunk::diagnostics`]): those
+/// with a place, sorted by where they start, and those without one, which a whole check
+/// gives after every placed one of the file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChunkDiagnostics {
+    offset: usize,
+    first_game: usize,
+    placed: Vec<AnyDiagnostic>,
+    unplaced: Vec<AnyDiagnostic>,
+}
+
+impl ChunkDiagnostics {
+    /// The diagnostics with a place, in file order.
+    #[must_use]
+    pub fn placed(&self) -> &[AnyDiagnostic] {
+        &self.placed
+    }
+
+    /// The diagnostics without a place.
+    #[must_use]
+    pub fn unplaced(&self) -> &[AnyDiagnostic] {
+        &self.unplaced
+    }
+
+    /// Whether it has no diagnostic.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.placed.is_empty() && self.unplaced.is_empty()
+    }
+
+    /// The same diagnostics as if the chunk's text stood at `offset` with its first game
+    /// numbered `first_game` (as [`CheckedChunk::relocated`]).
+    #[must_use]
+    pub fn relocated(&self, offset: usize, first_game: usize) -> Self {
+        let to = Relocation::new((self.offset, self.first_game), (offset, first_game));
+        let mut out = self.clone();
+        out.offset = offset;
+        out.first_game = first_game;
+        for d in out.placed.iter_mut().chain(&mut out.unplaced) {
+            match d {
+                AnyDiagnostic::Syntax(e) => e.span = to.span(e.span),
+                AnyDiagnostic::Check(c) => to.check(c),
+            }
+        }
+        out
+    }
+}
+
+/// A chunk's move: from (offset, first game) to another.
+#[derive(Debug, Clone, Copy)]
+struct Relocation {
+    from: (usize, usize),
+    to: (usize, usize),
+}
+
+impl Relocation {
+    fn new(from: (usize, usize), to: (usize, usize)) -> Self {
+        Self { from, to }
+    }
+
+    fn span(self, s: Span) -> Span {
+        Span::new(
+            s.start - self.from.0 + self.to.0,
+            s.end - self.from.0 + self.to.0,
+        )
+    }
+
+    fn game(self, n: usize) -> usize {
+        n + self.to.1 - self.from.1
+    }
+
+    fn check(self, d: &mut CheckDiagnostic) {
+        d.game = self.game(d.game);
+        for l in &mut d.labels {
+            l.span = self.span(l.span);
+        }
+    }
+}
+
+/// Diagnostics in `bao check`'s order within a chunk: those with a place sorted by where
+/// they start (ties kept in the order given), and those without one.
+fn ordered(diagnostics: Vec<AnyDiagnostic>) -> (Vec<AnyDiagnostic>, Vec<AnyDiagnostic>) {
+    let (mut placed, unplaced): (Vec<_>, Vec<_>) =
+        diagnostics.into_iter().partition(|d| d.span().is_some());
+    placed.sort_by_key(|d| d.span().map_or(usize::MAX, |s| s.start));
+    (placed, unplaced)
 }
 
 /// Replays and checks the games of a chunk, as the whole-file path checks each game.
@@ -490,8 +805,14 @@ impl Merger {
     /// Notes the reader's `latin1_input` warning, if it has one now.
     pub fn note_warning<R: Read>(&mut self, reader: &StreamReader<R>) {
         if let Some(w) = reader.take_warning() {
-            self.warning = Some(w);
+            self.warning(w);
         }
+    }
+
+    /// Notes the reader's `latin1_input` warning ([`StreamReader::take_warning`]), before the
+    /// chunk it falls in is pushed.
+    pub fn warning(&mut self, warning: SyntaxError) {
+        self.warning = Some(warning);
     }
 
     /// Takes the next chunk in file order; gives the piece of the chunk before it, when that
@@ -566,11 +887,8 @@ impl Merger {
         for m in &chunk.matches {
             diagnostics.extend(self.matches.game(m).into_iter().map(AnyDiagnostic::Check));
         }
-        let (placed, unplaced): (Vec<_>, Vec<_>) =
-            diagnostics.into_iter().partition(|d| d.span().is_some());
+        let (diagnostics, unplaced) = ordered(diagnostics);
         self.unplaced.extend(unplaced);
-        let mut diagnostics = placed;
-        diagnostics.sort_by_key(|d| d.span().map_or(usize::MAX, |s| s.start));
         self.count(&diagnostics);
         let own = &chunk.text[..own_end];
         let piece = (!diagnostics.is_empty()).then(|| {
@@ -679,12 +997,27 @@ fn head_lines(text: &str) -> &str {
     &text[..end]
 }
 
+/// What [`map_chunks_noting`] hands on, in file order.
+#[derive(Debug)]
+pub enum Streamed<T> {
+    /// The reader's `latin1_input` warning (at most once), given before the chunk it falls
+    /// in (for a [`Merger`]: [`Merger::warning`]).
+    Warning(SyntaxError),
+    /// What `map` made of a chunk.
+    Chunk(T),
+}
+
+/// What a job on the pool gives back to the thread that reads and hands on.
+enum Done<T> {
+    Parsed(usize, ParsedCuts),
+    Mapped(usize, Vec<T>),
+    Panicked(Box<dyn std::any::Any + Send>),
+}
+
 /// Reads `input` chunk by chunk and maps every chunk with `map` on the threads of the current
 /// rayon pool, handing the results to `each` in file order: the way `bao check` streams a
 /// large file, for any work done game by game (the archive commands' filters and
-/// statistics). Batches of about `batch_bytes` of text are mapped a window at a time (two
-/// batches per thread) while the next window is read, so memory stays bounded whatever the
-/// size of the input.
+/// statistics). See [`map_chunks_noting`].
 ///
 /// # Errors
 ///
@@ -696,40 +1029,157 @@ pub fn map_chunks<R, T, E>(
     mut each: impl FnMut(T) -> Result<(), E>,
 ) -> Result<(), E>
 where
-    R: Read + Send,
+    R: Read,
     T: Send,
     E: From<io::Error>,
 {
-    use rayon::prelude::*;
-    let window = rayon::current_num_threads().max(1) * 2;
+    map_chunks_noting(input, batch_bytes, map, |s| match s {
+        Streamed::Chunk(t) => each(t),
+        Streamed::Warning(_) => Ok(()),
+    })
+}
+
+/// [`map_chunks`], handing on the reader's `latin1_input` warning too (`bao check` reports
+/// it).
+///
+/// The calling thread reads and cuts the input (cheap: a search for line ends and tag
+/// lines) into batches of about `batch_bytes` of text; each batch is parsed by a job on the
+/// pool ([`Cuts::parse`]), its games numbered here in file order
+/// ([`StreamReader::settle`]), then mapped by another job; the results are handed to `each`
+/// here, in file order, as soon as they are next. At most a few batches per thread are in
+/// flight (read and not yet handed on), so memory stays bounded whatever the size of the
+/// input; when that many are, or when nothing else is to be done, the calling thread runs
+/// the pool's pending jobs itself (on a pool of one thread, it does all the work).
+///
+/// # Errors
+///
+/// A read error of the input, or the first error `each` returns.
+pub fn map_chunks_noting<R, T, E>(
+    input: R,
+    batch_bytes: usize,
+    map: impl Fn(&Chunk) -> T + Sync,
+    mut each: impl FnMut(Streamed<T>) -> Result<(), E>,
+) -> Result<(), E>
+where
+    R: Read,
+    T: Send,
+    E: From<io::Error>,
+{
+    use std::collections::BTreeMap;
+    use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+    use std::sync::mpsc;
+
+    let in_flight = rayon::current_num_threads().max(1) * 2 + 2;
     let mut reader = StreamReader::new(input);
-    let read_window = |reader: &mut StreamReader<R>| {
-        let mut batches = Vec::with_capacity(window);
-        while batches.len() < window {
-            match reader.next_batch(batch_bytes)? {
-                Some(b) => batches.push(b),
-                None => break,
+    let map = &map;
+    rayon::in_place_scope_fifo(|scope| {
+        let (tx, rx) = mpsc::channel::<Done<T>>();
+        let mut parsed: BTreeMap<usize, ParsedCuts> = BTreeMap::new();
+        let mut mapped: BTreeMap<usize, Vec<T>> = BTreeMap::new();
+        let mut warnings: BTreeMap<usize, SyntaxError> = BTreeMap::new();
+        // Batches read, settled (numbered) and handed on; jobs not yet answered.
+        let (mut read, mut settled, mut handed, mut pending) = (0usize, 0usize, 0usize, 0usize);
+        let (mut at_end, mut last_taken) = (false, false);
+        fn take<T>(
+            done: Done<T>,
+            parsed: &mut BTreeMap<usize, ParsedCuts>,
+            mapped: &mut BTreeMap<usize, Vec<T>>,
+        ) {
+            match done {
+                Done::Parsed(k, p) => {
+                    parsed.insert(k, p);
+                }
+                Done::Mapped(k, m) => {
+                    mapped.insert(k, m);
+                }
+                Done::Panicked(payload) => resume_unwind(payload),
             }
         }
-        Ok::<_, io::Error>(batches)
-    };
-    let mut batches = read_window(&mut reader)?;
-    while !batches.is_empty() {
-        let (mapped, next) = rayon::join(
-            || {
-                batches
-                    .par_iter()
-                    .map(|b| b.chunks.iter().map(&map).collect::<Vec<_>>())
-                    .collect::<Vec<_>>()
-            },
-            || read_window(&mut reader),
-        );
-        for t in mapped.into_iter().flatten() {
-            each(t)?;
+        loop {
+            while let Ok(done) = rx.try_recv() {
+                pending -= 1;
+                take(done, &mut parsed, &mut mapped);
+            }
+            let mut progress = false;
+            while let Some(p) = parsed.remove(&settled) {
+                let batch = reader.settle(p);
+                let (tx, k) = (tx.clone(), settled);
+                scope.spawn_fifo(move |_| {
+                    let out = catch_unwind(AssertUnwindSafe(|| {
+                        batch.chunks.iter().map(map).collect::<Vec<T>>()
+                    }));
+                    // The receiver is gone only when the reading stopped on an error.
+                    let _ = tx.send(match out {
+                        Ok(m) => Done::Mapped(k, m),
+                        Err(e) => Done::Panicked(e),
+                    });
+                });
+                pending += 1;
+                settled += 1;
+                progress = true;
+            }
+            if at_end && settled == read && !last_taken {
+                // The comments left at the end, once every chunk before them is settled.
+                last_taken = true;
+                if let Some(batch) = reader.last_batch() {
+                    mapped.insert(read, batch.chunks.iter().map(map).collect());
+                    read += 1;
+                    settled += 1;
+                }
+                progress = true;
+            }
+            while let Some(m) = mapped.remove(&handed) {
+                if let Some(w) = warnings.remove(&handed) {
+                    each(Streamed::Warning(w))?;
+                }
+                for t in m {
+                    each(Streamed::Chunk(t))?;
+                }
+                handed += 1;
+                progress = true;
+            }
+            if last_taken && handed == read {
+                break;
+            }
+            if !at_end && read - handed < in_flight {
+                match reader.next_cuts(batch_bytes)? {
+                    Some(cuts) => {
+                        if let Some(w) = reader.take_warning() {
+                            warnings.insert(read, w);
+                        }
+                        let (tx, k) = (tx.clone(), read);
+                        scope.spawn_fifo(move |_| {
+                            let out = catch_unwind(AssertUnwindSafe(|| cuts.parse()));
+                            let _ = tx.send(match out {
+                                Ok(p) => Done::Parsed(k, p),
+                                Err(e) => Done::Panicked(e),
+                            });
+                        });
+                        pending += 1;
+                        read += 1;
+                    }
+                    None => at_end = true,
+                }
+                continue;
+            }
+            if progress || pending == 0 {
+                continue;
+            }
+            // Nothing to do here but wait: run a pending job of the pool, or, when every
+            // one is running elsewhere, wait for one to answer.
+            if !matches!(rayon::yield_now(), Some(rayon::Yield::Executed)) {
+                if let Ok(done) = rx.recv() {
+                    pending -= 1;
+                    take(done, &mut parsed, &mut mapped);
+                }
+            }
         }
-        batches = next?;
-    }
-    Ok(())
+        // Read at the end of the input, after every chunk.
+        if let Some(w) = reader.take_warning() {
+            each(Streamed::Warning(w))?;
+        }
+        Ok(())
+    })
 }
 
 /// Reads and checks a whole input in file order on this thread, handing each piece to

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use bao_testkit::Lcg;
 use bao_validate::json::{file_json, piece_json, report_json};
 use bao_validate::stream::{
-    check_chunk, check_chunk_replayed, check_stream, Merger, StreamReader, STREAM_ABOVE,
+    check_chunk, check_chunk_replayed, check_stream, map_chunks_noting, Merger, StreamReader,
+    Streamed, STREAM_ABOVE,
 };
 use bao_validate::{check_bytes_report, CheckOptions};
 use miette::{GraphicalReportHandler, GraphicalTheme};
@@ -87,6 +88,52 @@ fn batched(name: &str, bytes: &[u8], opts: &CheckOptions, batch: usize) -> Strin
     json
 }
 
+/// The streamed path as `bao check` runs it on a large file (`map_chunks_noting` on a pool
+/// of `threads`: cut here, parsed and checked on the pool, merged in file order), batches of
+/// `batch` bytes of text: its JSON.
+fn pipelined(
+    name: &str,
+    bytes: &[u8],
+    opts: &CheckOptions,
+    batch: usize,
+    threads: usize,
+) -> String {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    let mut merger = Merger::new(name);
+    let mut json = String::new();
+    let mut out = |p: bao_validate::stream::CheckedPiece| {
+        for v in piece_json(&p) {
+            json.push_str(&format!("{v}\n"));
+        }
+    };
+    pool.install(|| {
+        map_chunks_noting(
+            bytes,
+            batch,
+            |c| check_chunk(c, opts),
+            |s| {
+                match s {
+                    Streamed::Warning(w) => merger.warning(w),
+                    Streamed::Chunk(c) => {
+                        if let Some(p) = merger.push(c) {
+                            out(p);
+                        }
+                    }
+                }
+                Ok::<_, std::io::Error>(())
+            },
+        )
+    })
+    .unwrap();
+    let (pieces, report) = merger.finish();
+    pieces.into_iter().for_each(&mut out);
+    json.push_str(&format!("{}\n", file_json(&report)));
+    json
+}
+
 fn assert_same(name: &str, bytes: &[u8], every: &[CheckOptions], batch: bool) {
     for &opts in every {
         let (h1, j1) = whole(name, bytes, &opts);
@@ -101,6 +148,15 @@ fn assert_same(name: &str, bytes: &[u8], every: &[CheckOptions], batch: bool) {
         }
         if batch {
             assert_eq!(j1, batched(name, bytes, &opts, 2000), "{name}: batched");
+            // Batches of one chunk each too: the comments after a batch's last game are
+            // then often carried into the next batch, parsed apart on another thread.
+            for (size, threads) in [(2000, 2), (1, 2), (1, 1)] {
+                let j = pipelined(name, bytes, &opts, size, threads);
+                if j1 != j {
+                    let diff = similar_lines(&j1, &j);
+                    panic!("{name}: pipelined ({size} bytes, {threads} threads):\n{diff}");
+                }
+            }
         }
     }
 }
@@ -396,4 +452,48 @@ fn every_fixture_and_an_archive_annotate_as_the_whole_file() {
         "annotations written"
     );
     assert_annotated_same("archive", &bytes);
+}
+
+/// The chunks `map_chunks` hands on (cut here, parsed on the pool, numbered in file order)
+/// are the sequential reader's, games and all, whatever the batches: comments after a
+/// batch's last game belong to the next batch's first game, which another thread parsed
+/// without them.
+#[test]
+fn chunks_parsed_on_the_pool_are_the_sequential_readers() {
+    let mut trailing = Vec::new();
+    for i in 0..40 {
+        trailing.extend_from_slice(format!("[Round \"{i}\"]\n\n1. A6<* a5>* *\n").as_bytes());
+        match i % 4 {
+            0 => trailing.extend_from_slice(b"{after the result}\n; and a line\n\n"),
+            1 => trailing.extend_from_slice(b"{never closed\n"),
+            2 => trailing.extend_from_slice(b"\n\n"),
+            _ => trailing.extend_from_slice(b"{one} {two}\n"),
+        }
+    }
+    trailing.extend_from_slice(b"{at the very end}\n");
+    let shown =
+        |c: &bao_validate::stream::Chunk| format!("{} {:?} {:?}", c.offset, c.text, c.games);
+    for (k, bytes) in [trailing, archive(3, 120)].into_iter().enumerate() {
+        let mut reader = StreamReader::new(&bytes[..]);
+        let mut expected = Vec::new();
+        while let Some(c) = reader.next_chunk().unwrap() {
+            expected.push(shown(&c));
+        }
+        assert!(k > 0 || expected.iter().any(|c| c.contains("after the result")));
+        for (batch, threads) in [(1, 2), (1, 1), (300, 2)] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let mut got = Vec::new();
+            pool.install(|| {
+                bao_validate::stream::map_chunks(&bytes[..], batch, shown, |c| {
+                    got.push(c);
+                    Ok::<_, std::io::Error>(())
+                })
+            })
+            .unwrap();
+            assert_eq!(got, expected, "batches of {batch} bytes, {threads} threads");
+        }
+    }
 }
