@@ -36,6 +36,7 @@ mod legal;
 mod lsp;
 mod man;
 mod new;
+mod pages;
 mod perft;
 mod progress;
 mod record;
