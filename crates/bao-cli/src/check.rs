@@ -191,7 +191,7 @@ pub(crate) fn render_diagnostics(
 
 /// How many bytes of text a batch of games holds when a large file is checked on several
 /// threads.
-pub(crate) const BATCH_BYTES: usize = 128 * 1024;
+pub(crate) const BATCH_BYTES: usize = 64 * 1024;
 
 /// The batch size of the commands that keep each game's replay until it is written (`bao
 /// annotate`, `bao export json`): a replay (every ply's positions and trace) is many times
