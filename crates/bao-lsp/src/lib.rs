@@ -31,6 +31,7 @@
 #![warn(missing_debug_implementations)]
 
 mod actions;
+mod cancel;
 mod complete;
 mod diagnostics;
 mod document;
