@@ -337,6 +337,7 @@ pub(crate) fn stream_checked<T: Send>(
             Self::Read(e)
         }
     }
+    crate::pages::small_pages();
     let mut merger = Merger::new(name);
     stream::map_chunks_noting(input, batch_bytes, map, |s| match s {
         Streamed::Warning(w) => {

@@ -36,6 +36,7 @@ mod legal;
 mod lsp;
 mod man;
 mod new;
+mod pages;
 mod perft;
 mod progress;
 mod record;
@@ -50,7 +51,8 @@ use error::CliError;
 #[derive(Debug, Parser)]
 #[command(name = "bao", version, propagate_version = true)]
 struct Cli {
-    /// When to colour messages on stderr.
+    /// When to colour messages on stderr, and the boards and replies `bao show` and `bao
+    /// record` print.
     #[arg(long, value_enum, global = true, default_value_t = Color::Auto)]
     color: Color,
 
@@ -61,7 +63,7 @@ struct Cli {
 /// The `--color` choice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum Color {
-    /// Colour when stderr is a terminal (and `NO_COLOR` is not set).
+    /// Colour what goes to a terminal (unless `NO_COLOR` is set).
     Auto,
     /// Always colour.
     Always,

@@ -2,15 +2,17 @@
 //! stdout.
 //!
 //! The position after `--ply N` of the main line (0: the start; default: the last), with the
-//! move that led there (its start pit marked `^` on the board). An invalid record shows any
-//! ply before its first invalid one (exit 0, with a note on stderr saying where the record
-//! stops being valid; by default the last valid ply); a ply at or past it is refused naming
-//! it (exit 1). A `--game` or `--ply` beyond the record exits 2.
+//! move that led there (on the board its start pit marked `^`, its end `$`, its captures `x`,
+//! in colour too when stdout is a terminal under `--color auto` and `NO_COLOR` is not set).
+//! An invalid record shows any ply before its first invalid one (exit 0, with a note on
+//! stderr saying where the record stops being valid; by default the last valid ply); a ply
+//! at or past it is refused naming it (exit 1). A `--game` or `--ply` beyond the record exits 2.
 
 use std::io::Write;
 
-use bao_export::{board_text, Overlay, TextOptions};
+use bao_export::{board_text, LastMove, Overlay, TextOptions};
 
+use crate::check::{colours, Stream};
 use crate::error::CliError;
 use crate::export::{load_prefix, PositionSource};
 use crate::new::position_arg;
@@ -60,7 +62,7 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
     let mut last_move = None;
     if let Some(s) = step {
         let overlay = Overlay::from_trace(&s.before, &s.trace);
-        last_move = overlay.start;
+        last_move = Some(LastMove::of(&overlay));
         out.push_str(&format!(
             "After ply {ply}: {}\n\n",
             overlay.summary(s.before.rules())
@@ -73,6 +75,7 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
         &TextOptions {
             flip: args.flip,
             last_move,
+            colour: colours(ctx.color, Stream::Stdout),
             ..TextOptions::default()
         },
     ));

@@ -608,13 +608,12 @@ impl<W: std::io::Write> RecordJsonWriter<W> {
             self.write(b",\n")?;
         }
         self.games += 1;
-        // Written as it is serialised (a game's JSON is about a hundred times its text): its
-        // own lines two levels deeper (a JSON string holds no line break).
-        let mut out = Indented {
-            out: &mut self.out,
-            at_line_start: true,
-        };
-        serde_json::to_writer_pretty(&mut out, &json).map_err(|e| ExportError::Json(e.to_string()))
+        // Written as it is serialised (a game's JSON is about a hundred times its text), two
+        // levels deep in the record's object.
+        self.write(&INDENT[..2 * GAME_DEPTH])?;
+        let mut ser = serde_json::Serializer::with_formatter(&mut self.out, Pretty::at(GAME_DEPTH));
+        json.serialize(&mut ser)
+            .map_err(|e| ExportError::Json(e.to_string()))
     }
 
     /// Ends the record (with a final newline) and gives the output back.
@@ -641,42 +640,123 @@ impl<W: std::io::Write> RecordJsonWriter<W> {
     }
 }
 
-/// A writer that puts two levels of indentation (four spaces) before every line of what
-/// goes through it.
-struct Indented<'a, W> {
-    out: &'a mut W,
-    /// Nothing of the current line is written yet.
-    at_line_start: bool,
+/// How deep a game's object lies in the record's: `{ "games": [ {...} ] }`.
+const GAME_DEPTH: usize = 2;
+
+/// Spaces for the deepest line written (two a level); deeper lines take several pieces.
+const INDENT: &[u8] = b"                                                                ";
+
+/// `serde_json`'s pretty layout (two spaces a level, `": "` between a key and its value, an
+/// empty array or object as `[]` or `{}`) starting `depth` levels deep, each line's
+/// indentation written in one piece: a game is written straight into the record's output,
+/// without a second pass over its bytes to indent them.
+#[derive(Debug, Clone, Copy)]
+struct Pretty {
+    /// The level of the values being written.
+    depth: usize,
+    /// The array or object being written has a value already.
+    has_value: bool,
 }
 
-impl<W: std::io::Write> std::io::Write for Indented<'_, W> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.write_all(buf).map(|()| buf.len())
+impl Pretty {
+    /// A layout whose outermost value begins `depth` levels deep.
+    fn at(depth: usize) -> Self {
+        Self {
+            depth,
+            has_value: false,
+        }
     }
 
-    fn write_all(&mut self, mut buf: &[u8]) -> std::io::Result<()> {
-        while !buf.is_empty() {
-            if self.at_line_start {
-                self.out.write_all(b"    ")?;
-                self.at_line_start = false;
-            }
-            match buf.iter().position(|&b| b == b'\n') {
-                Some(i) => {
-                    self.out.write_all(&buf[..=i])?;
-                    self.at_line_start = true;
-                    buf = &buf[i + 1..];
-                }
-                None => {
-                    self.out.write_all(buf)?;
-                    buf = &[];
-                }
-            }
+    /// `brk` (a line break, after a comma or not) and the indentation of `self.depth` levels.
+    fn new_line<W: ?Sized + std::io::Write>(&self, out: &mut W, brk: &[u8]) -> std::io::Result<()> {
+        out.write_all(brk)?;
+        let mut spaces = 2 * self.depth;
+        while spaces > 0 {
+            let n = spaces.min(INDENT.len());
+            out.write_all(&INDENT[..n])?;
+            spaces -= n;
         }
         Ok(())
     }
 
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.out.flush()
+    fn open<W: ?Sized + std::io::Write>(
+        &mut self,
+        out: &mut W,
+        bracket: &[u8],
+    ) -> std::io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        out.write_all(bracket)
+    }
+
+    fn close<W: ?Sized + std::io::Write>(
+        &mut self,
+        out: &mut W,
+        bracket: &[u8],
+    ) -> std::io::Result<()> {
+        self.depth = self.depth.saturating_sub(1);
+        if self.has_value {
+            self.new_line(out, b"\n")?;
+        }
+        out.write_all(bracket)
+    }
+
+    fn item<W: ?Sized + std::io::Write>(&self, out: &mut W, first: bool) -> std::io::Result<()> {
+        self.new_line(out, if first { b"\n" } else { b",\n" })
+    }
+}
+
+impl serde_json::ser::Formatter for Pretty {
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, out: &mut W) -> std::io::Result<()> {
+        self.open(out, b"[")
+    }
+
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, out: &mut W) -> std::io::Result<()> {
+        self.close(out, b"]")
+    }
+
+    fn begin_array_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        out: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.item(out, first)
+    }
+
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, _out: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, out: &mut W) -> std::io::Result<()> {
+        self.open(out, b"{")
+    }
+
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, out: &mut W) -> std::io::Result<()> {
+        self.close(out, b"}")
+    }
+
+    fn begin_object_key<W: ?Sized + std::io::Write>(
+        &mut self,
+        out: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.item(out, first)
+    }
+
+    fn begin_object_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        out: &mut W,
+    ) -> std::io::Result<()> {
+        out.write_all(b": ")
+    }
+
+    fn end_object_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        _out: &mut W,
+    ) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
     }
 }
 

@@ -63,7 +63,7 @@ pub use json::{
 pub use overlay::{CaptureMark, Overlay};
 pub use png::{board_png, PngOptions};
 pub use svg::{board_svg, SeedStyle, SvgOptions, Theme};
-pub use text::{board_text, TextOptions};
+pub use text::{board_text, LastMove, TextOptions};
 
 /// An export that failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -493,6 +493,7 @@ fn desc_text(
         names: opts.names.clone(),
         // The diagram marks the move itself; its text twin stays as it was.
         last_move: None,
+        colour: false,
     };
     let mut s = text_diagram(pos, &topts, outcome);
     if let Some(ov) = overlay {

@@ -2,11 +2,13 @@
 
 use std::fmt::Write as _;
 
+use anstyle::{AnsiColor, Style};
 use bao_core::{BySide, HouseState, Pit, Position, Side};
 
 use crate::layout::{
     number_at, outcome_text, pit_at, rows_top_to_bottom, side_title, status_line, viewer,
 };
+use crate::overlay::Overlay;
 
 /// Options of [`board_text`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,9 +19,12 @@ pub struct TextOptions {
     pub coordinates: bool,
     /// Player names, shown beside "South" and "North".
     pub names: BySide<Option<String>>,
-    /// The pit the last move started from (in namua: where its seed was placed), marked `^`
-    /// after its count; `None` (the default) marks nothing.
-    pub last_move: Option<Pit>,
+    /// The pits of the move that led to the position, marked after their counts; `None`
+    /// (the default) marks nothing.
+    pub last_move: Option<LastMove>,
+    /// Colour the last move's pits and marks with ANSI escape codes (for a terminal that
+    /// shows colour); the marks and their legend are written either way.
+    pub colour: bool,
 }
 
 impl Default for TextOptions {
@@ -29,7 +34,85 @@ impl Default for TextOptions {
             coordinates: true,
             names: BySide::new(None, None),
             last_move: None,
+            colour: false,
         }
+    }
+}
+
+/// The pits of one move a text board marks: where it started (`^`), where its last lap
+/// ended (`$`) and what it captured (`x`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct LastMove {
+    /// The pit the move started from (in namua: where its seed was placed).
+    pub start: Option<Pit>,
+    /// The pit where its last seed fell; `None` for a move that never ends, or when the
+    /// last lap is not known.
+    pub end: Option<Pit>,
+    /// The opponent's pits it emptied, in the order captured (each once).
+    pub captured: Vec<Pit>,
+}
+
+impl LastMove {
+    /// A move that only names its start pit.
+    #[must_use]
+    pub fn start(pit: Pit) -> Self {
+        Self {
+            start: Some(pit),
+            ..Self::default()
+        }
+    }
+
+    /// The pits of the ply an overlay describes ([`Overlay::from_trace`]).
+    #[must_use]
+    pub fn of(overlay: &Overlay) -> Self {
+        // A move that never ends has no last seed; a trace cut short does not know it.
+        let end = overlay
+            .lap_ends
+            .last()
+            .filter(|(n, _)| overlay.cycle.is_none() && *n == overlay.laps_total)
+            .map(|(_, pit)| *pit);
+        let mut captured: Vec<Pit> = Vec::new();
+        for c in &overlay.captures {
+            if !captured.contains(&c.pit) {
+                captured.push(c.pit);
+            }
+        }
+        Self {
+            start: overlay.start,
+            end,
+            captured,
+        }
+    }
+}
+
+/// The marks a pit can carry after its count, in the order they are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mark {
+    Takasia,
+    Start,
+    End,
+    Captured,
+}
+
+impl Mark {
+    const fn char(self) -> char {
+        match self {
+            Self::Takasia => '!',
+            Self::Start => '^',
+            Self::End => '$',
+            Self::Captured => 'x',
+        }
+    }
+
+    /// The colour of the mark and of the count it follows; the takasia keeps the plain text.
+    fn style(self) -> Style {
+        let colour = match self {
+            Self::Takasia => return Style::new(),
+            Self::Start => AnsiColor::Yellow,
+            Self::End => AnsiColor::Green,
+            Self::Captured => AnsiColor::Red,
+        };
+        Style::new().fg_color(Some(colour.into())).bold()
     }
 }
 
@@ -37,9 +120,10 @@ impl Default for TextOptions {
 /// seen by South (or by North with `flip`).
 ///
 /// Empty pits are `.`; the house is `[n]` while it works and `(n)` while dormant (a destroyed
-/// house is an ordinary pit); a takasia'd pit carries `!`, the start of
-/// [`TextOptions::last_move`] `^` (without colour, so it survives any terminal). Each side's line shows its hand,
-/// stage and house, and the side to move is marked; a legend explains the marks used.
+/// house is an ordinary pit); a takasia'd pit carries `!`; the last move
+/// ([`TextOptions::last_move`]) marks its start `^`, its end `$` and its captures `x`, in
+/// colour too with [`TextOptions::colour`]. Each side's line shows its hand, stage and house,
+/// and the side to move is marked; a legend explains the marks used.
 ///
 /// ```
 /// use bao_core::{Position, RuleSet};
@@ -79,7 +163,7 @@ pub(crate) fn text_diagram(pos: &Position, opts: &TextOptions, outcome: Option<&
         }
         for col in 0..8u8 {
             if let Some(pit) = pit_at(screen_row, col, opts.flip) {
-                cell(&mut out, pos, pit, opts.last_move == Some(pit), &mut marks);
+                cell(&mut out, pos, pit, opts, &mut marks);
             }
         }
         trim_end(&mut out);
@@ -103,8 +187,19 @@ pub(crate) fn text_diagram(pos: &Position, opts: &TextOptions, outcome: Option<&
     if marks.takasia {
         legend.push(format!("n! {}", names.takasia));
     }
-    if marks.start {
-        legend.push("n^ last move's start".to_owned());
+    for (shown, mark, words) in [
+        (marks.start, Mark::Start, "last move's start"),
+        (marks.end, Mark::End, "its end"),
+        (marks.captured, Mark::Captured, "captured by it"),
+    ] {
+        if shown {
+            let style = if opts.colour {
+                mark.style()
+            } else {
+                Style::new()
+            };
+            legend.push(format!("n{style}{}{style:#} {words}", mark.char()));
+        }
     }
     if !legend.is_empty() {
         let _ = writeln!(out, "{}", legend.join("   "));
@@ -112,19 +207,23 @@ pub(crate) fn text_diagram(pos: &Position, opts: &TextOptions, outcome: Option<&
     out
 }
 
+/// The marks a board used, for its legend.
 #[derive(Default)]
 struct Marks {
     house: bool,
     dormant: bool,
     takasia: bool,
     start: bool,
+    end: bool,
+    captured: bool,
 }
 
 /// One pit: five columns: the house bracket, the count right-aligned in two, then two columns
-/// for the house's closing bracket, the takasia mark `!` and the last move's start mark `^`, in
-/// that order, as many as fit (a house both takasia'd and the start, which no legal move
-/// leaves, shows no start mark).
-fn cell(out: &mut String, pos: &Position, pit: Pit, start: bool, marks: &mut Marks) {
+/// for the house's closing bracket and the marks (takasia `!`, the last move's start `^`, end
+/// `$`, capture `x`), in that order, as many as fit. Only a house that is both the start and
+/// the end of a move leaves a mark out (its end); with colour, the count takes the colour of
+/// its first last-move mark.
+fn cell(out: &mut String, pos: &Position, pit: Pit, opts: &TextOptions, marks: &mut Marks) {
     let n = pos.get(pit);
     let house = if pit == Pit::nyumba(pit.side()) {
         pos.house_state(pit.side())
@@ -142,26 +241,70 @@ fn cell(out: &mut String, pos: &Position, pit: Pit, start: bool, marks: &mut Mar
         }
         _ => (' ', ' '),
     };
-    let blocked = pos.blocked_pit(pit.side()) == Some(pit);
-    marks.takasia |= blocked;
-    let mut after = [' ', ' '];
-    let mut slots = after.iter_mut();
-    for (used, c) in [(close != ' ', close), (blocked, '!'), (start, '^')] {
-        if !used {
-            continue;
-        }
-        if let Some(slot) = slots.next() {
-            *slot = c;
-            marks.start |= c == '^';
+    let last = opts.last_move.as_ref();
+    let wanted = [
+        (pos.blocked_pit(pit.side()) == Some(pit), Mark::Takasia),
+        (last.is_some_and(|l| l.start == Some(pit)), Mark::Start),
+        (last.is_some_and(|l| l.end == Some(pit)), Mark::End),
+        (
+            last.is_some_and(|l| l.captured.contains(&pit)),
+            Mark::Captured,
+        ),
+    ];
+    let room = if close == ' ' { 2 } else { 1 };
+    let shown: Vec<Mark> = wanted
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, m)| *m)
+        .take(room)
+        .collect();
+    for m in &shown {
+        match m {
+            Mark::Takasia => marks.takasia = true,
+            Mark::Start => marks.start = true,
+            Mark::End => marks.end = true,
+            Mark::Captured => marks.captured = true,
         }
     }
-    out.push(open);
-    if n == 0 {
-        out.push_str(" .");
+    let paint = |m: Mark| if opts.colour { m.style() } else { Style::new() };
+    let count_style = shown
+        .iter()
+        .find(|m| **m != Mark::Takasia)
+        .map_or_else(Style::new, |m| paint(*m));
+    let count = if n == 0 {
+        " .".to_owned()
     } else {
-        let _ = write!(out, "{n:>2}");
+        format!("{n:>2}")
+    };
+    out.push(open);
+    let mut pen = Pen::default();
+    pen.put(out, count_style, &count);
+    if close != ' ' {
+        pen.put(out, Style::new(), &close.to_string());
     }
-    out.extend(after);
+    for m in &shown {
+        pen.put(out, paint(*m), &m.char().to_string());
+    }
+    pen.put(out, Style::new(), "");
+    for _ in shown.len() + usize::from(close != ' ')..2 {
+        out.push(' ');
+    }
+}
+
+/// Writes text in styles, with an escape code only where the style changes.
+#[derive(Default)]
+struct Pen {
+    style: Style,
+}
+
+impl Pen {
+    fn put(&mut self, out: &mut String, style: Style, text: &str) {
+        if style != self.style {
+            let _ = write!(out, "{:#}{style}", self.style);
+            self.style = style;
+        }
+        out.push_str(text);
+    }
 }
 
 fn trim_end(out: &mut String) {

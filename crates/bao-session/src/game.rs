@@ -3,7 +3,7 @@
 //! written move is read and resolved (the meaning, replay and move-reading layers below are
 //! used here and nowhere else in the crate).
 
-use bao_core::{Move, Position, RuleSet, Side};
+use bao_core::{Move, MoveTrace, Position, RuleSet, Side};
 pub(crate) use bao_notation::meaning::is_game;
 use bao_notation::{meaning, read_move_line, Directions, Game, MoveItem, MoveLineError};
 
@@ -74,6 +74,16 @@ impl Live {
         let before = self.positions.get(plies.checked_sub(1)?)?;
         let offset = usize::from(self.positions[0].to_move() == Side::North);
         Some(((plies - 1 + offset) / 2 + 1, before.to_move()))
+    }
+
+    /// The last ply of the main line, written `item`, played again from the position before
+    /// it: that position and the move's trace; `None` at the start (or if `item` does not
+    /// read there, which a ply the session accepted always does).
+    pub(crate) fn last_played(&self, item: &MoveItem) -> Option<(Position, MoveTrace)> {
+        let before = *self.positions.get(self.positions.len().checked_sub(2)?)?;
+        let mv = bao_replay::legal_move(&before, item, self.directions)?;
+        let (_, trace) = before.play(&mv).ok()?;
+        Some((before, trace))
     }
 
     /// The legal moves that a written move may stand for, leaving open what was not

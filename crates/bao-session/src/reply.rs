@@ -161,6 +161,9 @@ pub struct Board {
     /// The last ply of the game's main line, if there is one: its move number, its side
     /// and its move as written in the record.
     pub last: Option<(usize, Side, MoveToken)>,
+    /// That ply played again: the position it was played from and what the move did (its
+    /// start, lap ends and captures, for the board to mark); `None` at the start.
+    pub last_played: Option<(Position, MoveTrace)>,
     /// South's player (the `South` tag).
     pub south: String,
     /// North's player (the `North` tag).

@@ -402,15 +402,21 @@ impl Session {
 
     fn board(&self) -> Reply {
         let (south, north) = self.players();
-        let token = self.game().main_line().last().map(|m| m.token.value);
+        let item = self.game().main_line().last();
+        let token = item.map(|m| m.token.value);
         let last = self
             .live()
             .last_ply()
             .zip(token)
             .map(|((turn, side), token)| (turn, side, token));
+        // Played under the session's budget, as it was when written.
+        let last_played = item
+            .and_then(|item| self.within(|| self.live().last_played(item)).ok())
+            .flatten();
         Reply::Board(Board {
             position: *self.live().pos(),
             last,
+            last_played,
             south,
             north,
         })

@@ -240,6 +240,17 @@ fn blame_first_stop(
             again.diagnostics.insert(i, blamed);
             again
         }
+        // The repairs at the refused ply were clear and the line went on with the best, but
+        // an earlier ply's repair ties with it (or two earlier ones tie, both likelier): the
+        // line is replayed with no repair assumed at the refused ply, and stops there, listing
+        // them. Every repair cost at the refused ply is a multiple of 5 (tenths of a slip);
+        // an earlier one is 3 more than a multiple of 5, plus 1 for each ply 7 to 24 after the
+        // refused one that does not replay ([`crate::suggest_earlier`]). So an earlier repair
+        // ties with one at the refused ply only when the record breaks again 2, 7, 12 or 17
+        // plies before the end of that lookahead (a second slip: the fixture
+        // `assume_fixes/tied_with_this_ply.bao`), never after a single slip that the rest of
+        // the record bears out; two earlier repairs tie when both replay as far
+        // (`assume_fixes/tied_after_going_on.bao`).
         None if went_on => {
             let plan = Plan {
                 assumed: None,
@@ -779,7 +790,7 @@ pub(crate) fn outcome_words(o: &Outcome) -> String {
         EndReason::NeverEnding => "a never-ending move",
     };
     match o.winner {
-        Some(w) => format!("{w} won: {reason}"),
+        Some(w) => format!("{} won: {reason}", words::side_name(w)),
         None => format!("drawn: {reason}"),
     }
 }

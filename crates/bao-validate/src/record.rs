@@ -2,6 +2,10 @@
 //! matches.
 
 use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasher, RandomState};
+use std::num::NonZeroU32;
+
+use hashbrown::HashTable;
 
 use bao_core::{EndReason, Side};
 use bao_notation::{Game, GameResult, Record, Span};
@@ -200,54 +204,113 @@ impl MatchEntry {
     }
 }
 
-/// A player's name, as a number given by [`MatchTracker::names`].
-type Player = u32;
-
-/// The state of one match while its games are read in file order: small, since a streamed
-/// check keeps one per match of the file to its end (the players are numbers, their names
-/// kept once for every match).
+/// Names kept once each, in one text, numbered from 1 in the order they are first seen: a
+/// name costs its bytes and a dozen more, where a `String` key costs its own allocation and a
+/// map entry.
 #[derive(Debug, Default, Clone)]
+struct Names {
+    /// Every name, one after the other.
+    text: String,
+    /// Where each name ends in `text` (it begins where the one before it ends).
+    ends: Vec<usize>,
+    /// The numbers of the names, found by the names' hashes.
+    table: HashTable<Number>,
+    hasher: RandomState,
+}
+
+/// A name's number in its [`Names`], from 1 (so that an `Option` of one takes no more room).
+type Number = NonZeroU32;
+
+impl Names {
+    /// The name numbered `n`.
+    fn get(&self, n: Number) -> &str {
+        name_at(&self.text, &self.ends, n)
+    }
+
+    /// The number of `name`, given it if it is new; `None` when every number is taken (more
+    /// than four thousand million names).
+    fn number(&mut self, name: &str) -> Option<Number> {
+        let hash = self.hasher.hash_one(name);
+        let Self {
+            text,
+            ends,
+            table,
+            hasher,
+        } = self;
+        if let Some(n) = table.find(hash, |n| name_at(text, ends, *n) == name) {
+            return Some(*n);
+        }
+        let n = u32::try_from(ends.len() + 1).ok().and_then(Number::new)?;
+        text.push_str(name);
+        ends.push(text.len());
+        let (text, ends) = (&*text, &*ends);
+        table.insert_unique(hash, n, |m| hasher.hash_one(name_at(text, ends, *m)));
+        Some(n)
+    }
+}
+
+/// The name numbered `n` in a [`Names`]' `text` and `ends`.
+fn name_at<'a>(text: &'a str, ends: &[usize], n: Number) -> &'a str {
+    let i = n.get() as usize - 1;
+    let start = if i == 0 { 0 } else { ends[i - 1] };
+    &text[start..ends[i]]
+}
+
+/// A player, as the number of their name.
+type Player = Number;
+
+/// The state of one match while its games are read in file order: 24 bytes, since a
+/// streamed check keeps one per match of the file to its end.
+#[derive(Debug, Default, Clone, Copy)]
 struct MatchState {
-    seen: usize,
-    /// Games won per player (two entries, or a few when the players change): a list, not a
-    /// map.
-    wins: Vec<(Player, u32)>,
+    /// The games of the match read so far.
+    seen: u32,
+    /// The first game's players, sorted by name.
     players: Option<[Player; 2]>,
+    /// The player who won two games first.
     decided: Option<Player>,
+    /// Until one is decided, the players who have won one game (a player who wins a second
+    /// decides the match, and then the wins no longer matter): the first two here, any more
+    /// in [`MatchTracker::more_winners`].
+    won_one: [Option<Player>; 2],
 }
 
 /// Best-of-three matches, game by game in file order: each game's problems are known once
 /// it and the games before it are read.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct MatchTracker {
-    matches: HashMap<Box<str>, MatchState>,
-    /// Every player's name once, and its number.
-    names: Vec<Box<str>>,
-    numbers: HashMap<Box<str>, Player>,
+    /// The matches' names; a match's state is `states[number - 1]`.
+    names: Names,
+    states: Vec<MatchState>,
+    /// Every player's name once.
+    players: Names,
+    /// The players beyond two who have won one game of an undecided match (a match whose
+    /// players changed from game to game), by the match's number.
+    more_winners: HashMap<Number, Vec<Player>>,
 }
 
 impl MatchTracker {
-    /// The number of a player's name.
-    fn player(&mut self, name: &str) -> Player {
-        if let Some(&p) = self.numbers.get(name) {
-            return p;
-        }
-        let p = Player::try_from(self.names.len()).unwrap_or(Player::MAX);
-        self.names.push(name.into());
-        self.numbers.insert(name.into(), p);
-        p
-    }
-
     /// The problems of the next game of its match.
     pub(crate) fn game(&mut self, entry: &MatchEntry) -> Vec<CheckDiagnostic> {
         let mut out = Vec::new();
         let name = &entry.name;
         let pair = &entry.pair;
-        let ids = [self.player(&pair[0]), self.player(&pair[1])];
-        let names = &self.names;
-        let state = match self.matches.get_mut(name.as_str()) {
-            Some(s) => s,
-            None => self.matches.entry(name.as_str().into()).or_default(),
+        let (Some(number), Some(south), Some(north)) = (
+            self.names.number(name),
+            self.players.number(&pair[0]),
+            self.players.number(&pair[1]),
+        ) else {
+            // Beyond four thousand million names: nothing more is told of matches.
+            return out;
+        };
+        let ids = [south, north];
+        let i = number.get() as usize - 1;
+        if i == self.states.len() {
+            self.states.push(MatchState::default());
+        }
+        let players = &self.players;
+        let Some(state) = self.states.get_mut(i) else {
+            return out;
         };
         let n = entry.n;
         let mut fail = |why: String, help: &str| {
@@ -263,8 +326,8 @@ impl MatchTracker {
                 )),
             );
         };
-        state.seen += 1;
-        let expected = state.seen;
+        state.seen = state.seen.saturating_add(1);
+        let expected = state.seen as usize;
         match entry.number.as_ref().map(|t| t.trim().parse::<usize>()) {
             Some(Ok(g)) if g == expected && g <= 3 => {}
             Some(Ok(g)) if g > 3 || expected > 3 => fail(
@@ -280,10 +343,9 @@ impl MatchTracker {
             Some(Err(_)) => fail("the Game tag is not a number".to_owned(), ""),
             None => fail(format!("game {expected} of the match has no Game tag"), ""),
         }
-        let name_of = |p: Player| names.get(p as usize).map_or("", |n| &**n);
         // The pair sorted by name, as the match's players are compared.
         let mut sorted = ids;
-        if name_of(sorted[1]) < name_of(sorted[0]) {
+        if players.get(sorted[1]) < players.get(sorted[0]) {
             sorted.swap(0, 1);
         }
         match &state.players {
@@ -293,31 +355,32 @@ impl MatchTracker {
                     "the players are {} and {}, not {} and {}",
                     pair[0],
                     pair[1],
-                    name_of(p[0]),
-                    name_of(p[1])
+                    players.get(p[0]),
+                    players.get(p[1])
                 ),
                 "",
             ),
             Some(_) => {}
         }
         if let Some(w) = state.decided {
-            fail(format!("{} had already won two games", name_of(w)), "");
+            fail(format!("{} had already won two games", players.get(w)), "");
         }
-        if let Some(side) = entry.result.and_then(GameResult::winner) {
+        if let (Some(side), None) = (entry.result.and_then(GameResult::winner), state.decided) {
             let who = match side {
-                Side::South => ids[0],
-                Side::North => ids[1],
+                Side::South => south,
+                Side::North => north,
             };
-            let i = match state.wins.iter().position(|(p, _)| *p == who) {
-                Some(i) => i,
-                None => {
-                    state.wins.push((who, 0));
-                    state.wins.len() - 1
-                }
-            };
-            state.wins[i].1 += 1;
-            if state.wins[i].1 == 2 && state.decided.is_none() {
+            let more = self.more_winners.get(&number);
+            let won_before =
+                state.won_one.contains(&Some(who)) || more.is_some_and(|m| m.contains(&who));
+            if won_before {
                 state.decided = Some(who);
+                state.won_one = [None; 2];
+                self.more_winners.remove(&number);
+            } else if let Some(free) = state.won_one.iter_mut().find(|p| p.is_none()) {
+                *free = Some(who);
+            } else {
+                self.more_winners.entry(number).or_default().push(who);
             }
         }
         out
@@ -340,4 +403,120 @@ pub(crate) fn check_matches(record: &Record) -> Vec<CheckDiagnostic> {
         .flatten()
         .flat_map(|e| tracker.game(e))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use bao_notation::{GameResult, Span};
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    use super::{MatchEntry, MatchTracker};
+
+    /// The best-of-three rules stated plainly, with a count of wins per player and names as
+    /// strings: what [`MatchTracker`] must say, message for message.
+    #[derive(Default)]
+    struct Plain {
+        seen: HashMap<String, usize>,
+        players: HashMap<String, [String; 2]>,
+        wins: HashMap<(String, String), u32>,
+        decided: HashMap<String, String>,
+    }
+
+    impl Plain {
+        fn game(&mut self, e: &MatchEntry) -> Vec<String> {
+            let mut out = Vec::new();
+            let seen = self.seen.entry(e.name.clone()).or_default();
+            *seen += 1;
+            let expected = *seen;
+            match e.number.as_ref().map(|t| t.trim().parse::<usize>()) {
+                Some(Ok(g)) if g == expected && g <= 3 => {}
+                Some(Ok(g)) if g > 3 || expected > 3 => {
+                    out.push(format!("game {g} is more than a best-of-three match has"));
+                }
+                Some(Ok(g)) => out.push(format!(
+                    "this is game {expected} of the match in the file, but its Game tag says {g}"
+                )),
+                Some(Err(_)) => out.push("the Game tag is not a number".to_owned()),
+                None => out.push(format!("game {expected} of the match has no Game tag")),
+            }
+            let mut sorted = e.pair.clone();
+            sorted.sort();
+            match self.players.get(&e.name) {
+                None => {
+                    self.players.insert(e.name.clone(), sorted);
+                }
+                Some(p) if *p != sorted => out.push(format!(
+                    "the players are {} and {}, not {} and {}",
+                    e.pair[0], e.pair[1], p[0], p[1]
+                )),
+                Some(_) => {}
+            }
+            if let Some(w) = self.decided.get(&e.name) {
+                out.push(format!("{w} had already won two games"));
+            }
+            if let Some(side) = e.result.and_then(GameResult::winner) {
+                let who = e.pair[usize::from(side != bao_core::Side::South)].clone();
+                let wins = self.wins.entry((e.name.clone(), who.clone())).or_default();
+                *wins += 1;
+                if *wins == 2 && !self.decided.contains_key(&e.name) {
+                    self.decided.insert(e.name.clone(), who);
+                }
+            }
+            out.into_iter()
+                .map(|why| format!("match `{}`: {why}", e.name))
+                .collect()
+        }
+    }
+
+    /// Random games of a few matches between a few players, some numbered wrongly, some
+    /// after the match was won, some between other players (a third and fourth winner of
+    /// one match included): the tracker says what the plain statement says.
+    #[test]
+    fn the_tracker_says_what_the_plain_rules_say() {
+        let mut rng = SmallRng::seed_from_u64(15);
+        let results = [
+            Some(GameResult::SouthWins),
+            Some(GameResult::NorthWins),
+            Some(GameResult::Draw),
+            Some(GameResult::Unknown),
+            None,
+        ];
+        let mut said = 0;
+        for round in 0..200 {
+            let mut tracker = MatchTracker::default();
+            let mut plain = Plain::default();
+            let matches = 1 + round % 6;
+            let players = 2 + round % 5;
+            for n in 1..=60 {
+                let name = format!("match {}", rng.gen_range(0..matches));
+                let south = format!("player {}", rng.gen_range(0..players));
+                let north = format!("player {}", rng.gen_range(0..players));
+                let number = match rng.gen_range(0..10) {
+                    0 => None,
+                    1 => Some("x".to_owned()),
+                    k => Some(((k - 2) % 5).to_string()),
+                };
+                let entry = MatchEntry {
+                    n,
+                    name,
+                    number,
+                    pair: [south, north],
+                    result: results[rng.gen_range(0..results.len())],
+                    span: Span::default(),
+                };
+                let got: Vec<String> = tracker
+                    .game(&entry)
+                    .into_iter()
+                    .map(|d| d.message)
+                    .collect();
+                let want = plain.game(&entry);
+                assert_eq!(got, want, "round {round}, game {n}: {entry:?}");
+                said += got.len();
+            }
+        }
+        assert!(said > 1000, "the random games said too little: {said}");
+    }
 }

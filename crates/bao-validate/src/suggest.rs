@@ -354,12 +354,25 @@ pub(crate) fn assume_line(ranked: &[Suggestion]) -> String {
             _ => format!("--assume-fixes assumes {} and goes on.", r.short()),
         };
     }
-    let tied: Vec<String> = ranked
-        .iter()
-        .filter(|s| s.cost == best.cost)
-        .take(6)
-        .map(Suggestion::short)
-        .collect();
+    let tied: Vec<&Suggestion> = ranked.iter().filter(|s| s.cost == best.cost).collect();
+    let is_earlier = |s: &&Suggestion| matches!(s.repair, Repair::Earlier { .. });
+    if tied.iter().any(is_earlier) && !tied.iter().all(is_earlier) {
+        // Changing this ply or an earlier one: the record bears out both as well.
+        let names: Vec<String> = tied
+            .iter()
+            .take(6)
+            .map(|s| match s.repair {
+                Repair::Replace => format!("{} here", s.mv),
+                _ => s.short(),
+            })
+            .collect();
+        return format!(
+            "--assume-fixes stops this line here: a repair of an earlier ply is as likely as \
+             one of this ply ({}), so which ply holds the slip is not known.",
+            names.join(", ")
+        );
+    }
+    let tied: Vec<String> = tied.iter().take(6).map(|s| s.short()).collect();
     if tied.len() > 1 {
         format!(
             "--assume-fixes stops this line here: the likeliest repairs are equally likely \

@@ -85,9 +85,13 @@ pub(crate) fn take_blamed(
 }
 
 /// Words the repairs at earlier plies into the diagnostic of the first refused ply of the
-/// main line, when one of them ranks first: its repair line, its repair and a label on the
-/// earlier token. With `--assume-fixes`, the help's last line says whether the line goes on
-/// with it ([`assume_line`]).
+/// main line, when one of them ranks first or ties with the first: its repair line, its
+/// repair and a label on the earlier token. With `--assume-fixes`, the help's last line says
+/// whether the line goes on with it ([`assume_line`]).
+///
+/// An earlier repair that only ties with the best repair of the refused ply makes that one
+/// ambiguous too: the diagnostic then offers both, and no repair (`bao check --fix` changes
+/// neither ply).
 pub(crate) fn blame(
     replayed: &ReplayedGame,
     stop: &Stop,
@@ -100,7 +104,17 @@ pub(crate) fn blame(
     let Some(best) = stop.ranked.first() else {
         return;
     };
-    let Repair::Earlier { ply: at, .. } = best.repair else {
+    // The likeliest earlier repair, if it ranks first or ties with the first (sorted by cost,
+    // so the ties are a prefix).
+    let Some(earlier) = stop
+        .ranked
+        .iter()
+        .take_while(|s| s.cost == best.cost)
+        .find(|s| matches!(s.repair, Repair::Earlier { .. }))
+    else {
+        return;
+    };
+    let Repair::Earlier { ply: at, .. } = earlier.repair else {
         return;
     };
     let Some(d) = refused_diagnostic(replayed, stop, diagnostics) else {
@@ -112,6 +126,7 @@ pub(crate) fn blame(
         .filter(|s| !matches!(s.repair, Repair::Earlier { .. }))
         .cloned()
         .collect();
+    let best_is_earlier = std::ptr::eq(earlier, best);
     let line = repair_line(best, &stop.ranked, unambiguous(&stop.ranked).is_none());
     let old = later
         .first()
@@ -133,19 +148,32 @@ pub(crate) fn blame(
         _ if help.is_empty() => line,
         _ => format!("{help}\n{line}"),
     };
+    if !best_is_earlier {
+        // The best repair is at the refused ply, and an earlier one is as likely: say what
+        // that one is, since the record bears out both as well.
+        help.push_str("\nAs likely: ");
+        help.push_str(&earlier.sentence());
+    }
     if opts.assume_fixes {
         help.push('\n');
         help.push_str(&assume_line(&stop.ranked));
     }
     d.help = Some(help);
     d.repair = unambiguous(&stop.ranked).cloned();
-    if d.repair.is_some() {
-        d.fix = None;
-    }
-    if let Some(earlier) = replayed.main.plies.iter().find(|p| p.number == at) {
+    // Only an unambiguous replacement of the refused move is its fix.
+    d.fix = d
+        .repair
+        .as_ref()
+        .filter(|r| r.repair == Repair::Replace)
+        .map(|r| r.mv.to_string());
+    if let Some(ply) = replayed.main.plies.iter().find(|p| p.number == at) {
         d.labels.push(Label {
-            span: earlier.span,
-            text: format!("the slip seems to be here: {}", best.mv),
+            span: ply.span,
+            text: if best_is_earlier {
+                format!("the slip seems to be here: {}", earlier.mv)
+            } else {
+                format!("or the slip is here: {}", earlier.mv)
+            },
             primary: false,
         });
     }
@@ -365,6 +393,52 @@ mod tests {
             ),
             "{none}"
         );
+    }
+
+    /// Two slips (`fixtures/assume_fixes/tied_with_this_ply.bao`): the best repair at the
+    /// refused ply (A6> at ply 11) ties with one at ply 10 (a3>), so neither is the
+    /// diagnostic's repair or fix, with or without `--assume-fixes`, and `--fix` changes
+    /// nothing.
+    #[test]
+    fn a_tie_with_an_earlier_repair_leaves_no_repair() {
+        let text = include_str!("../../../fixtures/assume_fixes/tied_with_this_ply.bao");
+        let parsed = parse_record(text);
+        let game = &parsed.record.games[0].value;
+        let stop = first_stop(game, &replay_game(game, None), SEARCH_LAPS).expect("a stop");
+        let tied: Vec<String> = stop
+            .ranked
+            .iter()
+            .filter(|s| s.cost == stop.ranked[0].cost)
+            .map(Suggestion::short)
+            .collect();
+        assert_eq!(tied, ["A6>", "a3> at ply 10"]);
+        assert!(unambiguous(&stop.ranked).is_none());
+        for assume_fixes in [false, true] {
+            let opts = CheckOptions {
+                assume_fixes,
+                ..CheckOptions::default()
+            };
+            let report = crate::check_text("t.bao", text.into(), &opts);
+            let d = report
+                .diagnostics
+                .iter()
+                .find_map(|d| match d {
+                    crate::AnyDiagnostic::Check(c) => Some(c),
+                    crate::AnyDiagnostic::Syntax(_) => None,
+                })
+                .expect("a diagnostic");
+            assert_eq!(d.ply, Some(11));
+            assert!(d.repair.is_none() && d.fix.is_none(), "{d:?}");
+            assert!(
+                d.labels
+                    .iter()
+                    .any(|l| l.text == "or the slip is here: a3>"),
+                "{d:?}"
+            );
+            // The line stops at ply 11 either way: one error.
+            assert_eq!(report.stats.errors, 1);
+        }
+        assert!(!crate::fix_text("t.bao", text, &CheckOptions::default()).changed());
     }
 
     #[test]

@@ -51,7 +51,8 @@ pub(crate) fn rule_sentence(code: Code, rules: &RuleSet, mover: Side) -> String 
             "A {mtaji} move starts by lifting a pit of 2 seeds or more; a single seed never starts a move."
         ),
         Code::NotOwnPit => format!(
-            "The players alternate and each sows only his own pits; {mover} is to move here."
+            "The players alternate and each sows only his own pits; {} is to move here.",
+            side_name(mover)
         ),
         Code::WrongRow => format!(
             "In {namua} the seed from the hand goes into an occupied pit of the mover's front row."
@@ -227,10 +228,10 @@ pub fn reason(reason: &IllegalReason, rules: &RuleSet) -> String {
     let names = rules.names();
     match reason {
         IllegalReason::GameOver { outcome } => {
-            let who = outcome.winner.map_or("nobody".to_owned(), |w| w.to_string());
-            format!("the game is over ({who} won: {})", outcome.reason.name())
+            format!("the game is over ({})", crate::moves::outcome_words(outcome))
         }
         IllegalReason::NotOwnPit { pit, mover } => {
+            let mover = side_name(*mover);
             format!("{pit} is not {mover}'s pit: a player sows only his own pits")
         }
         IllegalReason::NamuaBackRow { .. } => format!(
@@ -257,8 +258,9 @@ pub fn reason(reason: &IllegalReason, rules: &RuleSet) -> String {
             ne.cycle_start_lap
         ),
         IllegalReason::FrontRowGuard { mover } => format!(
-            "this {} would leave {mover}'s front row empty; a player's front row may never be emptied",
-            names.takasa
+            "this {} would leave {}'s front row empty; a player's front row may never be emptied",
+            names.takasa,
+            side_name(*mover)
         ),
         IllegalReason::SafariWithoutHouse { plain } => format!(
             "safari (+) is claimed, but {plain} never stops in the functional {}",
@@ -390,7 +392,7 @@ pub fn setup_problem(problem: &SetupProblem, names: &Names) -> String {
                 }
                 other => format!("{other:?}"),
             };
-            format!("{side}'s {}: {why}", names.nyumba)
+            format!("{}'s {}: {why}", side_name(*side), names.nyumba)
         }
         SetupProblem::Hand { side, why } => {
             let why = match why {
@@ -400,7 +402,7 @@ pub fn setup_problem(problem: &SetupProblem, names: &Names) -> String {
                 }
                 _ => "not allowed by these rules",
             };
-            format!("{side}'s hand: {why}")
+            format!("{}'s hand: {why}", side_name(*side))
         }
         SetupProblem::Takasia { pit, why } => {
             let why = match why {
@@ -437,6 +439,16 @@ pub fn setup_error(err: &SetupError) -> String {
 pub fn impossible_position(problems: impl IntoIterator<Item = String>) -> String {
     let problems: Vec<String> = problems.into_iter().collect();
     format!("impossible position: {}", problems.join("; "))
+}
+
+/// A side's name in prose: `South`, `North` (the machine name, `Side`'s `Display`, is
+/// lower case).
+#[must_use]
+pub const fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::South => "South",
+        Side::North => "North",
+    }
 }
 
 /// Why a game ended, in words for people (the JSON name is `EndReason::name`).
@@ -487,12 +499,14 @@ pub fn rule_spec_error(e: &RuleSpecError) -> String {
 }
 
 /// A position JSON whose `stage` contradicts the hand of the side to move
-/// (`PositionJsonProblem::StageMismatch`): `stage is mtaji but south, to move, has 22 seeds
+/// (`PositionJsonProblem::StageMismatch`): `stage is mtaji but South, to move, has 22 seeds
 /// in hand (namua while the hand is not empty, else mtaji)`.
 #[must_use]
 pub fn stage_mismatch(stage: Stage, side: Side, hand: u8, names: &Names) -> String {
     format!(
-        "stage is {stage} but {side}, to move, has {hand} seeds in hand ({} while the hand is not empty, else {})",
-        names.namua, names.mtaji
+        "stage is {stage} but {}, to move, has {hand} seeds in hand ({} while the hand is not empty, else {})",
+        side_name(side),
+        names.namua,
+        names.mtaji
     )
 }

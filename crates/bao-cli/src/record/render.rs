@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use bao_core::Side;
-use bao_export::{board_text, Overlay, TextOptions};
+use bao_export::{board_text, LastMove, Overlay, TextOptions};
 use bao_session::{
     Choice, Confirm, Decision, Ending, GameOver, Help, Left, MatchScore, OptionKind, Prompt,
     Refusal, Reopened, Reply,
@@ -19,7 +19,7 @@ const HELP_WIDTH: usize = 92;
 pub(crate) struct Screen {
     /// The record file as the user named it.
     pub(crate) name: String,
-    /// Whether diagnostics are coloured.
+    /// Whether diagnostics and the board's last-move marks are coloured.
     pub(crate) colour: bool,
 }
 
@@ -51,12 +51,19 @@ impl Screen {
                 let mut opts = TextOptions::default();
                 opts.names.south = Some(b.south.clone());
                 opts.names.north = Some(b.north.clone());
-                // The written move names the pit it started from (in namua: where its seed
-                // went).
-                opts.last_move = b
-                    .last
-                    .as_ref()
-                    .and_then(|(_, side, token)| token.pit.resolve(*side));
+                opts.colour = self.colour;
+                // The last move's start, end and captures; the written move names at least
+                // the pit it started from (in namua: where its seed went).
+                opts.last_move = match &b.last_played {
+                    Some((before, trace)) => {
+                        Some(LastMove::of(&Overlay::from_trace(before, trace)))
+                    }
+                    None => b
+                        .last
+                        .as_ref()
+                        .and_then(|(_, side, token)| token.pit.resolve(*side))
+                        .map(LastMove::start),
+                };
                 let board = board_text(&b.position, &opts);
                 match &b.last {
                     Some((turn, side, token)) => {

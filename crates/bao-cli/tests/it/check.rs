@@ -196,6 +196,70 @@ fn assume_fixes_lists_the_repairs_that_tie() {
     assert!(out.contains("1 game, 14 plies: 1 error"), "{out}");
 }
 
+/// A repair at the refused ply ties with one at an earlier ply (two slips: the second one
+/// makes the earlier repair's line break again 19 plies after the refused one): `check`
+/// offers both, `--assume-fixes` goes on with neither and says why, `--fix` changes nothing.
+#[test]
+fn assume_fixes_stops_where_an_earlier_repair_ties_with_this_ply() {
+    let file = "fixtures/assume_fixes/tied_with_this_ply.bao";
+    let out = run(&["check", "--color", "never", "--assume-fixes", file], "");
+    insta::assert_snapshot!(out);
+    let out = out.replace("\n        ", " ");
+    assert!(out.starts_with("exit: 1"), "{out}");
+    assert!(
+        out.contains(
+            "--assume-fixes stops this line here: a repair of an earlier ply is as likely as \
+             one of this ply (A6> here, a3> at ply 10), so which ply holds the slip is not known."
+        ),
+        "{out}"
+    );
+    assert!(out.contains("or the slip is here: a3>"), "{out}");
+    assert!(out.contains("1 game, 10 plies: 1 error"), "{out}");
+    // Without --assume-fixes the same two repairs, and no fix of either ply.
+    let plain = run(&["check", "--color", "never", file], "").replace("\n        ", " ");
+    assert!(
+        plain.contains("the one after is illegal (or a3> at ply 10)"),
+        "{plain}"
+    );
+    assert!(
+        plain.contains("As likely: the slip seems to be at ply 10: a3> there, not a6>"),
+        "{plain}"
+    );
+    let fix = run(
+        &["check", "--color", "never", "--fix", "--dry-run", file],
+        "",
+    );
+    assert!(fix.contains("0 repairs found (dry run)"), "{fix}");
+}
+
+/// The repair at the refused ply is clear and the first pass went on with it, but two
+/// earlier repairs are likelier and tie: the game is replayed with no repair assumed at the
+/// refused ply, which stops the line there, listing the two.
+#[test]
+fn assume_fixes_takes_back_a_repair_that_earlier_ones_outrank() {
+    let file = "fixtures/assume_fixes/tied_after_going_on.bao";
+    let out = run(&["check", "--color", "never", "--assume-fixes", file], "");
+    insta::assert_snapshot!(out);
+    let out = out.replace("\n        ", " ");
+    assert!(
+        out.contains(
+            "--assume-fixes stops this line here: the likeliest repairs are equally likely \
+             (a5< at ply 22, a5< at ply 24)."
+        ),
+        "{out}"
+    );
+    // One error: nothing after ply 26 is worded, as it would be had the line gone on.
+    assert!(
+        out.contains("1 game, 25 plies: 1 error, 0 warnings"),
+        "{out}"
+    );
+    let fix = run(
+        &["check", "--color", "never", "--fix", "--dry-run", file],
+        "",
+    );
+    assert!(fix.contains("0 repairs found (dry run)"), "{fix}");
+}
+
 /// A never-ending move (issue 16, item 9) is annotated with its laps up to its cycle and
 /// the cycle item, not with every lap the engine ran; the output checks clean, is canonical,
 /// and a cycle changed by hand is reported.

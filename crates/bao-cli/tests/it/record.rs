@@ -26,15 +26,24 @@ struct Pty {
 impl Pty {
     /// Starts `bao --color never record ARGS` in `dir`.
     fn spawn(dir: &Path, args: &[&str]) -> Self {
+        Self::spawn_with(dir, args, "never", true)
+    }
+
+    /// Starts `bao --color COLOR record ARGS` in `dir`, with `NO_COLOR` set or not.
+    fn spawn_with(dir: &Path, args: &[&str], color: &str, no_color: bool) -> Self {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_bao"));
-        cmd.args(["--color", "never", "record"])
+        cmd.args(["--color", color, "record"])
             .args(args)
             .current_dir(dir)
             .env("TERM", "xterm")
-            .env("NO_COLOR", "1")
             .env("LANG", "C.UTF-8")
             .env_remove("COLUMNS")
             .env_remove("LINES");
+        if no_color {
+            cmd.env("NO_COLOR", "1");
+        } else {
+            cmd.env_remove("NO_COLOR");
+        }
         let mut session = Session::spawn(cmd).expect("bao starts on a pty");
         session
             .get_process_mut()
@@ -695,7 +704,7 @@ fn rows_of(stdout: &str, letter: char) -> Vec<String> {
 }
 
 #[test]
-fn the_board_marks_where_the_last_move_started() {
+fn the_board_marks_where_the_last_move_started_and_ended() {
     let (dir, _file) = temp();
     let out = crate::cmd::output_in(
         dir.path(),
@@ -719,10 +728,19 @@ fn the_board_marks_where_the_last_move_started() {
         "{stdout}"
     );
     assert!(!north[1].contains('^'), "{stdout}");
+    // Its last seed fell in B7 (placed in A7, sown A8, B8, B7).
+    assert_eq!(
+        rows_of(&stdout, 'B')[1],
+        " B    .    .    .    .    .    .    1$   1",
+        "{stdout}"
+    );
     // After North's a6<* (namua: its seed went into a6) the mark is on a6 alone.
     assert!(!south[2].contains('^'), "{stdout}");
     assert_eq!(north[2].matches('^').count(), 1, "{stdout}");
-    assert!(north[2].starts_with(" a    .    2    .^"), "{stdout}");
+    assert_eq!(
+        north[2], " a    .    2    .^ [ 7]   1    1$   .    .",
+        "{stdout}"
+    );
     // The undo takes the mark back to A7; the "Last move" line stays beside the board.
     assert_eq!(south[3], south[1], "{stdout}");
     assert_eq!(
@@ -731,11 +749,61 @@ fn the_board_marks_where_the_last_move_started() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("n^ last move's start\nLast move: 1. A7>* (South)"),
+        stdout.contains("n^ last move's start   n$ its end\nLast move: 1. A7>* (South)"),
         "{stdout}"
     );
     assert!(
-        stdout.contains("n^ last move's start\nLast move: 1... a6<* (North)"),
+        stdout.contains("n^ last move's start   n$ its end\nLast move: 1... a6<* (North)"),
         "{stdout}"
     );
+}
+
+/// On a terminal (`--color auto`) the board colours the last move's pits, count and mark:
+/// its start yellow, its end green, bold; with `NO_COLOR` set the marks stay, uncoloured.
+#[test]
+fn the_board_colours_the_last_move_on_a_terminal() {
+    for no_color in [false, true] {
+        let (dir, _file) = temp();
+        let mut t = Pty::spawn_with(
+            dir.path(),
+            &["game.bao", "--yes", "--date", "2026.11.29"],
+            "auto",
+            no_color,
+        );
+        t.expect("1. South> ");
+        t.answer("A7>*", "1... North> ");
+        let screen = t.screen.screen();
+        let rows: Vec<String> = screen.rows(0, COLS).collect();
+        let row = |letter: &str| {
+            let i = rows
+                .iter()
+                .rposition(|r| r.starts_with(&format!(" {letter}  ")))
+                .unwrap_or_else(|| panic!("no row {letter} in {rows:#?}"));
+            u16::try_from(i).expect("a screen row")
+        };
+        // South's pit n (row A or B) has its count in columns 5 + 5(n-1) and 6 + 5(n-1),
+        // its first mark in 7 + 5(n-1).
+        let cell = |r: u16, c: u16| screen.cell(r, c).expect("a cell on the screen");
+        let (a, b) = (row("A"), row("B"));
+        let (start, start_count, end) = (cell(a, 37), cell(a, 36), cell(b, 37));
+        assert_eq!(
+            (start.contents().as_str(), end.contents().as_str()),
+            ("^", "$"),
+            "{rows:#?}"
+        );
+        if no_color {
+            assert_eq!(start.fgcolor(), vt100::Color::Default);
+            assert_eq!(end.fgcolor(), vt100::Color::Default);
+            assert!(!start.bold());
+        } else {
+            assert_eq!(start.fgcolor(), vt100::Color::Idx(3), "yellow start");
+            assert_eq!(start_count.fgcolor(), vt100::Color::Idx(3), "yellow count");
+            assert_eq!(end.fgcolor(), vt100::Color::Idx(2), "green end");
+            assert!(start.bold() && end.bold());
+        }
+        // An unmarked pit is never coloured.
+        assert_eq!(cell(a, 31).fgcolor(), vt100::Color::Default);
+        t.line("quit");
+        assert_eq!(t.wait_exit(), 0);
+    }
 }

@@ -111,7 +111,7 @@ fn a_refusal_is_worded_with_its_move_and_rule() {
     let err = start.play(&"a6<*".parse().unwrap()).unwrap_err();
     assert_eq!(
         words::play_error(&err, start.rules()),
-        "a6<* is illegal (G1): a6 is not south's pit: a player sows only his own pits"
+        "a6<* is illegal (G1): a6 is not South's pit: a player sows only his own pits"
     );
     let spec = "A6".parse().unwrap();
     let err = start.resolve(&spec).unwrap_err();
@@ -211,7 +211,7 @@ fn rule_and_position_json_refusals_are_worded_here() {
             22,
             &RuleSet::KISWAHILI.names()
         ),
-        "stage is mtaji but south, to move, has 22 seeds in hand \
+        "stage is mtaji but South, to move, has 22 seeds in hand \
          (namua while the hand is not empty, else mtaji)"
     );
 }
