@@ -9,7 +9,9 @@
 //! semantic tokens whole and of the first lines, the inlay hints of the first lines), then
 //! changes one character in the middle game (the sign of its last move, flipped and flipped
 //! back) a few times, asks a hover, a completion and the semantic tokens of the lines
-//! around it there, and prints the time of each step and the server's memory after it.
+//! around it there, then stops a running `documentSymbol` by a `$/cancelRequest` and by a
+//! change (the time from either to the answer), and prints the time of each step and the
+//! server's memory after it.
 //!
 //! ```text
 //! cargo build --release -p bao-cli
@@ -142,6 +144,35 @@ fn main() -> Result<(), Failure> {
             server.memory()
         );
     }
+
+    // A whole-document request stopped while it runs: by a cancellation, then by a change.
+    for stop in ["$/cancelRequest", "textDocument/didChange"] {
+        let id = server.send_request(
+            "textDocument/documentSymbol",
+            json!({"textDocument": {"uri": uri}}),
+        )?;
+        // Long enough for the server to be inside the request (it takes seconds here).
+        std::thread::sleep(Duration::from_millis(300));
+        let t = Instant::now();
+        if stop == "$/cancelRequest" {
+            server.notify(stop, json!({"id": server.next}))?;
+        } else {
+            version += 1;
+            server.notify(
+                stop,
+                json!({"textDocument": {"uri": uri, "version": version},
+                       "contentChanges": [{"range": {"start": position, "end": position},
+                                           "text": ""}]}),
+            )?;
+        }
+        let v = server.response(&id)?;
+        println!(
+            "documentSymbol stopped by {stop}: answered {} in {:.1} ms after it was sent",
+            v["error"]["code"],
+            t.elapsed().as_secs_f64() * 1e3
+        );
+    }
+    server.diagnostics(version)?;
     server.stop()
 }
 
@@ -230,6 +261,12 @@ impl Server {
     }
 
     fn request(&mut self, method: &str, params: Value) -> Result<Value, Failure> {
+        let id = self.send_request(method, params)?;
+        self.response(&id)
+    }
+
+    /// Sends a request without waiting for its answer.
+    fn send_request(&mut self, method: &str, params: Value) -> Result<RequestId, Failure> {
         self.next += 1;
         let id = RequestId::from(self.next);
         self.send(&Message::Request(Request::new(
@@ -237,9 +274,14 @@ impl Server {
             method.to_owned(),
             params,
         )))?;
+        Ok(id)
+    }
+
+    /// The answer to the request `id` (an error as `{"error": ...}`).
+    fn response(&mut self, id: &RequestId) -> Result<Value, Failure> {
         loop {
             if let Message::Response(r) = self.messages.recv_timeout(WAIT)? {
-                if r.id == id {
+                if &r.id == id {
                     return Ok(match r.response_result {
                         Ok(v) => v,
                         Err(e) => json!({"error": {"code": e.code, "message": e.message}}),

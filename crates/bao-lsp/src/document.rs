@@ -23,6 +23,7 @@ use bao_validate::stream::{check_chunk, CheckedChunk, ChunkDiagnostics, Matches,
 use bao_validate::{check_full, AnyDiagnostic, CheckDiagnostic, CheckOptions, Checked};
 use lsp_types::TextDocumentContentChangeEvent;
 
+use crate::cancel::Watch;
 use crate::text::LineIndex;
 
 /// How many chunks' replays a document keeps for the requests that need them (hover,
@@ -298,6 +299,7 @@ impl Document {
             analysis,
             replays: &self.replays,
             opts: *opts,
+            watch: None,
         }
     }
 }
@@ -313,9 +315,26 @@ pub(crate) struct View<'a> {
     pub(crate) analysis: &'a Analysis,
     replays: &'a Replays,
     opts: CheckOptions,
+    /// The running request's watch over the incoming messages, polled at every chunk of
+    /// the loops over the whole document.
+    watch: Option<&'a Watch<'a, 'a>>,
 }
 
 impl<'a> View<'a> {
+    /// This view for a request that stops (its loops over chunks end early) when `watch`
+    /// says so.
+    pub(crate) fn watched(self, watch: &'a Watch<'a, 'a>) -> Self {
+        Self {
+            watch: Some(watch),
+            ..self
+        }
+    }
+
+    /// Whether the running request must stop (reads what has arrived, without blocking).
+    fn interrupted(&self) -> bool {
+        self.watch.is_some_and(|w| w.poll().is_some())
+    }
+
     /// The range of a byte span.
     pub(crate) fn range(&self, start: usize, end: usize) -> lsp_types::Range {
         self.index.range(self.text, start, end)
@@ -380,7 +399,8 @@ impl<'a> View<'a> {
     }
 
     /// [`View::each_game`] for the games of the chunks whose text overlaps `start..=end`
-    /// of the document (all when `range` is `None`).
+    /// of the document (all when `range` is `None`). Before each chunk the request's watch
+    /// (if any) is polled: when it says stop, the loop ends there.
     pub(crate) fn each_game_over(
         &self,
         range: Option<(usize, usize)>,
@@ -394,6 +414,9 @@ impl<'a> View<'a> {
                 .saturating_sub(2)
         });
         for chunk in &chunks[first..] {
+            if self.interrupted() {
+                return;
+            }
             if let Some((start, end)) = range {
                 if chunk.offset > end {
                     break;

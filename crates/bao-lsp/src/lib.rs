@@ -18,9 +18,11 @@
 //! Latency is bounded: every engine call runs under a lap budget ([`Config::lap_budget`]);
 //! a move left undecided is the diagnostic `bao::budget::undecided`, never a wait. A change
 //! re-checks only the games it touched, and keeps the other games' diagnostics in order
-//! without merging the whole file again. Requests cancelled with `$/cancelRequest` before
-//! they are handled are answered with `RequestCanceled`, and changes queued together are
-//! checked once, for the latest version.
+//! without merging the whole file again. A request cancelled with `$/cancelRequest`
+//! is answered `RequestCanceled`, one whose document changes `ContentModified`, also while
+//! it runs: the loops over a document's games poll the connection without blocking, keep
+//! what arrives in order for later, and stop. Changes queued together are checked once, for
+//! the latest version, and diagnostics made stale by a change are not published.
 //!
 //! ```no_run
 //! # fn main() -> Result<(), bao_lsp::ServerError> {
@@ -31,6 +33,7 @@
 #![warn(missing_debug_implementations)]
 
 mod actions;
+mod cancel;
 mod complete;
 mod diagnostics;
 mod document;

@@ -1,13 +1,13 @@
 //! The server: initialization, the message loop, and each request's handler.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use bao_notation::{parse_record, write_record, WriteOptions};
 use bao_validate::CheckOptions;
-use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{
-    Cancel, DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _,
+    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _,
     PublishDiagnostics,
 };
 use lsp_types::request::{
@@ -18,15 +18,15 @@ use lsp_types::request::{
 use lsp_types::{
     CodeActionKind, CodeActionOptions, CodeActionProviderCapability, CompletionOptions,
     CompletionResponse, DocumentSymbolResponse, FoldingRangeProviderCapability,
-    HoverProviderCapability, InitializeParams, InitializeResult, NumberOrString, OneOf,
-    PublishDiagnosticsParams, SemanticTokens, SemanticTokensFullOptions, SemanticTokensLegend,
-    SemanticTokensOptions, SemanticTokensResult, SemanticTokensServerCapabilities,
-    ServerCapabilities, ServerInfo, TextDocumentSyncCapability, TextDocumentSyncKind, TextEdit,
-    Uri,
+    HoverProviderCapability, InitializeParams, InitializeResult, OneOf, PublishDiagnosticsParams,
+    SemanticTokens, SemanticTokensFullOptions, SemanticTokensLegend, SemanticTokensOptions,
+    SemanticTokensResult, SemanticTokensServerCapabilities, ServerCapabilities, ServerInfo,
+    TextDocumentSyncCapability, TextDocumentSyncKind, TextEdit, Uri,
 };
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::cancel::{Incoming, Watch};
 use crate::document::Document;
 use crate::{actions, complete, hover, outline};
 
@@ -179,33 +179,35 @@ struct Server {
 type Answer = Result<Value, (ErrorCode, String)>;
 
 impl Server {
-    /// Handles messages in batches: everything that has arrived is read, cancelled
-    /// requests are answered as such, the rest handled in order, and then each changed
-    /// document's diagnostics are published once, for its latest version.
+    /// Handles messages in batches: everything that has arrived is read into a queue and
+    /// handled in order (a request running long reads what arrives meanwhile into the same
+    /// queue, and stops when it is cancelled or its document changes: [`crate::cancel`]),
+    /// and then each changed document's diagnostics are published once, for its latest
+    /// version.
     fn main_loop(mut self, connection: &Connection) -> Result<(), ServerError> {
-        while let Ok(first) = connection.receiver.recv() {
-            let mut batch = vec![first];
-            batch.extend(connection.receiver.try_iter());
-            let cancelled: HashSet<RequestId> = batch.iter().filter_map(cancel_id).collect();
-            for msg in batch {
+        let poll = || connection.receiver.try_recv().ok();
+        let incoming = Incoming::new(&poll);
+        loop {
+            if incoming.is_empty() {
+                let Ok(first) = connection.receiver.recv() else {
+                    return Ok(());
+                };
+                incoming.push(first);
+                incoming.drain();
+            }
+            let send = |m: Message| connection.sender.send(m).map_err(|_| closed());
+            while let Some(msg) = incoming.pop() {
                 match msg {
                     Message::Request(req) => {
+                        if req.method == "shutdown" && !incoming.is_empty() {
+                            // The exit may be queued already: it is handled from the queue.
+                            send(Message::Response(Response::new_ok(req.id, ())))?;
+                            continue;
+                        }
                         if connection.handle_shutdown(&req)? {
                             return Ok(());
                         }
-                        let resp = if cancelled.contains(&req.id) {
-                            Response::new_err(
-                                req.id,
-                                ErrorCode::RequestCanceled as i32,
-                                "cancelled".to_owned(),
-                            )
-                        } else {
-                            self.request(req)
-                        };
-                        connection
-                            .sender
-                            .send(Message::Response(resp))
-                            .map_err(|_| closed())?;
+                        send(Message::Response(self.request(req, &incoming)))?;
                     }
                     Message::Notification(n) => {
                         if n.method == "exit" {
@@ -216,9 +218,8 @@ impl Server {
                     Message::Response(_) => {}
                 }
             }
-            self.publish(connection)?;
+            self.publish(&incoming, &send)?;
         }
-        Ok(())
     }
 
     fn notification(&mut self, n: Notification) {
@@ -256,8 +257,14 @@ impl Server {
         }
     }
 
-    /// Publishes the diagnostics of every document whose version has none yet.
-    fn publish(&mut self, connection: &Connection) -> Result<(), ServerError> {
+    /// Publishes the diagnostics of every document whose version has none yet, but for a
+    /// document whose change (or closing) has arrived meanwhile: its diagnostics would be
+    /// stale, and the next round publishes those of its new version.
+    fn publish(
+        &mut self,
+        incoming: &Incoming<'_>,
+        send: &dyn Fn(Message) -> Result<(), ServerError>,
+    ) -> Result<(), ServerError> {
         let opts = self.opts;
         for (uri, doc) in &mut self.docs {
             if self.published.get(uri) == Some(&doc.version) {
@@ -266,33 +273,44 @@ impl Server {
             let version = doc.version;
             let diags =
                 catch_unwind(AssertUnwindSafe(|| doc.diagnostics(uri, &opts))).unwrap_or_default();
+            if incoming.modifies(uri.as_str()) {
+                continue;
+            }
             let params = PublishDiagnosticsParams::new(uri.clone(), diags, Some(version));
             let note = Notification::new(PublishDiagnostics::METHOD.to_owned(), params);
-            connection
-                .sender
-                .send(Message::Notification(note))
-                .map_err(|_| closed())?;
+            send(Message::Notification(note))?;
             self.published.insert(uri.clone(), version);
         }
         Ok(())
     }
 
-    /// Answers a request; a handler that panics answers `InternalError`.
-    fn request(&mut self, req: Request) -> Response {
+    /// Answers a request; a handler that panics answers `InternalError`. A request
+    /// cancelled (already in the queue, or while it runs) answers `RequestCanceled`, one
+    /// whose document changes while it runs `ContentModified`.
+    fn request(&mut self, req: Request, incoming: &Incoming<'_>) -> Response {
         let id = req.id.clone();
-        let answer = catch_unwind(AssertUnwindSafe(|| self.answer(req))).unwrap_or_else(|_| {
-            Err((
-                ErrorCode::InternalError,
-                "the request failed inside the server".to_owned(),
-            ))
-        });
+        let watch = Watch::new(incoming, req.id.clone(), &req.params);
+        let answer = if let Some(stop) = watch.poll() {
+            Err(stop.answer())
+        } else {
+            catch_unwind(AssertUnwindSafe(|| self.answer(req, &watch))).unwrap_or_else(|_| {
+                Err((
+                    ErrorCode::InternalError,
+                    "the request failed inside the server".to_owned(),
+                ))
+            })
+        };
+        let answer = match watch.stopped() {
+            Some(stop) => Err(stop.answer()),
+            None => answer,
+        };
         match answer {
             Ok(v) => Response::new_ok(id, v),
             Err((code, message)) => Response::new_err(id, code as i32, message),
         }
     }
 
-    fn answer(&mut self, req: Request) -> Answer {
+    fn answer(&mut self, req: Request, watch: &Watch<'_, '_>) -> Answer {
         let laps = self.config.lap_budget;
         let hints = self.config.inlay_hints;
         let opts = self.opts;
@@ -327,13 +345,13 @@ impl Server {
                 let p: lsp_types::DocumentSymbolParams = params(req.params)?;
                 let doc = self.doc(&p.text_document.uri)?;
                 to_value(DocumentSymbolResponse::Nested(outline::symbols(
-                    &doc.view(&opts),
+                    &doc.view(&opts).watched(watch),
                 )))
             }
             FoldingRangeRequest::METHOD => {
                 let p: lsp_types::FoldingRangeParams = params(req.params)?;
                 let doc = self.doc(&p.text_document.uri)?;
-                to_value(outline::folding(&doc.view(&opts)))
+                to_value(outline::folding(&doc.view(&opts).watched(watch)))
             }
             SemanticTokensFullRequest::METHOD => {
                 let p: lsp_types::SemanticTokensParams = params(req.params)?;
@@ -353,13 +371,13 @@ impl Server {
                 }
                 to_value(SemanticTokensResult::Tokens(SemanticTokens {
                     result_id: None,
-                    data: outline::tokens(&doc.view(&opts)),
+                    data: outline::tokens(&doc.view(&opts).watched(watch)),
                 }))
             }
             SemanticTokensRangeRequest::METHOD => {
                 let p: lsp_types::SemanticTokensRangeParams = params(req.params)?;
                 let doc = self.doc(&p.text_document.uri)?;
-                let v = doc.view(&opts);
+                let v = doc.view(&opts).watched(watch);
                 let start = v.index.offset_clamped(v.text, p.range.start);
                 let end = v.index.offset_clamped(v.text, p.range.end).max(start);
                 to_value(SemanticTokensResult::Tokens(SemanticTokens {
@@ -440,24 +458,218 @@ fn to_value<T: serde::Serialize>(v: T) -> Answer {
     serde_json::to_value(v).map_err(|e| (ErrorCode::InternalError, e.to_string()))
 }
 
-/// The request a `$/cancelRequest` names.
-fn cancel_id(m: &Message) -> Option<RequestId> {
-    let Message::Notification(n) = m else {
-        return None;
-    };
-    if n.method != Cancel::METHOD {
-        return None;
-    }
-    let p: lsp_types::CancelParams = serde_json::from_value(n.params.clone()).ok()?;
-    Some(match p.id {
-        NumberOrString::Number(n) => RequestId::from(n),
-        NumberOrString::String(s) => RequestId::from(s),
-    })
-}
-
 fn closed() -> ServerError {
     ServerError::Io(std::io::Error::new(
         std::io::ErrorKind::BrokenPipe,
         "the client's connection is closed",
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::{Cell, RefCell};
+    use std::collections::VecDeque;
+
+    use lsp_server::RequestId;
+    use lsp_types::notification::Cancel;
+    use serde_json::json;
+
+    use super::*;
+
+    const URI: &str = "file:///archive.bao";
+
+    /// A server with a document of `games` games (one chunk each), checked.
+    fn server(games: usize) -> Server {
+        let text: String = (0..games)
+            .map(|n| format!("[Event \"g{n}\"]\n\n1. A6<* a6>* *\n\n"))
+            .collect();
+        let mut s = Server {
+            config: Config::default(),
+            opts: Config::default().check_options(),
+            docs: HashMap::new(),
+            published: HashMap::new(),
+        };
+        s.notification(note(
+            DidOpenTextDocument::METHOD,
+            json!({"textDocument": {"uri": URI, "languageId": "bao", "version": 1, "text": text}}),
+        ));
+        let uri: Uri = URI.parse().unwrap();
+        let opts = s.opts;
+        assert_eq!(
+            s.docs
+                .get_mut(&uri)
+                .unwrap()
+                .view(&opts)
+                .analysis
+                .chunks
+                .len(),
+            games
+        );
+        s
+    }
+
+    fn note(method: &str, params: Value) -> Notification {
+        Notification::new(method.to_owned(), params)
+    }
+
+    fn change(text: &str) -> Message {
+        Message::Notification(note(
+            DidChangeTextDocument::METHOD,
+            json!({"textDocument": {"uri": URI, "version": 2}, "contentChanges": [{"text": text}]}),
+        ))
+    }
+
+    /// A source of messages that gives `arrive` in order from its `at`-th poll on (one
+    /// at each poll), and counts the polls.
+    struct Source {
+        polls: Cell<usize>,
+        at: usize,
+        arrive: RefCell<VecDeque<Message>>,
+    }
+
+    impl Source {
+        fn new(at: usize, arrive: Vec<Message>) -> Self {
+            Self {
+                polls: Cell::new(0),
+                at,
+                arrive: RefCell::new(arrive.into()),
+            }
+        }
+
+        fn poll(&self) -> Option<Message> {
+            self.polls.set(self.polls.get() + 1);
+            if self.polls.get() < self.at {
+                return None;
+            }
+            self.arrive.borrow_mut().pop_front()
+        }
+    }
+
+    /// Handles what is queued as the main loop does, and publishes: the notifications sent.
+    fn handle_queue(s: &mut Server, incoming: &Incoming<'_>) -> Vec<Message> {
+        while let Some(m) = incoming.pop() {
+            if let Message::Notification(n) = m {
+                s.notification(n);
+            }
+        }
+        let sent = RefCell::new(Vec::new());
+        s.publish(incoming, &|m| {
+            sent.borrow_mut().push(m);
+            Ok(())
+        })
+        .unwrap();
+        sent.into_inner()
+    }
+
+    fn request(id: i32, method: &str) -> Request {
+        Request::new(
+            RequestId::from(id),
+            method.to_owned(),
+            json!({"textDocument": {"uri": URI}}),
+        )
+    }
+
+    fn error_code(r: &Response) -> Option<i32> {
+        r.response_result.as_ref().err().map(|e| e.code)
+    }
+
+    /// The diagnostics published for version 2 of the document.
+    fn published_v2(sent: &[Message]) -> Vec<lsp_types::Diagnostic> {
+        let [Message::Notification(n)] = sent else {
+            panic!("one publication expected: {sent:?}");
+        };
+        assert_eq!(n.method, PublishDiagnostics::METHOD);
+        let p: PublishDiagnosticsParams = serde_json::from_value(n.params.clone()).unwrap();
+        assert_eq!(p.version, Some(2));
+        p.diagnostics
+    }
+
+    #[test]
+    fn a_cancel_arriving_mid_request_stops_it_and_what_came_is_handled_after() {
+        let games = 60;
+        let mut s = server(games);
+        let slip = "1. A5<* *\n";
+        let cancel = note(Cancel::METHOD, json!({"id": 7}));
+        // The cancel arrives at the 10th poll (one poll before the request, then one per
+        // chunk), a change right behind it.
+        let source = Source::new(10, vec![Message::Notification(cancel), change(slip)]);
+        let poll = || source.poll();
+        let incoming = Incoming::new(&poll);
+        let r = s.request(request(7, DocumentSymbolRequest::METHOD), &incoming);
+        assert_eq!(error_code(&r), Some(ErrorCode::RequestCanceled as i32));
+        // The loop stopped there: two more polls read the change and found nothing more.
+        assert_eq!(source.polls.get(), 12);
+        assert_eq!(incoming.len(), 2);
+        // The queued messages are handled next: the change's diagnostics are published.
+        let diags = published_v2(&handle_queue(&mut s, &incoming));
+        let mut expected = Document::new(slip.to_owned(), 2);
+        let expected = expected.diagnostics(&URI.parse().unwrap(), &s.opts);
+        assert!(!expected.is_empty());
+        assert_eq!(diags, expected);
+        // A cancel for another request does not stop this one.
+        let mut s = server(10);
+        let source = Source::new(
+            3,
+            vec![Message::Notification(note(
+                Cancel::METHOD,
+                json!({"id": 99}),
+            ))],
+        );
+        let poll = || source.poll();
+        let incoming = Incoming::new(&poll);
+        let r = s.request(request(8, FoldingRangeRequest::METHOD), &incoming);
+        assert_eq!(error_code(&r), None);
+        assert_eq!(incoming.len(), 1);
+    }
+
+    #[test]
+    fn a_change_arriving_mid_request_answers_content_modified() {
+        let games = 40;
+        for method in [
+            DocumentSymbolRequest::METHOD,
+            FoldingRangeRequest::METHOD,
+            SemanticTokensFullRequest::METHOD,
+        ] {
+            let mut s = server(games);
+            let source = Source::new(5, vec![change("[Event \"new\"]\n\n1. A6<* *\n")]);
+            let poll = || source.poll();
+            let incoming = Incoming::new(&poll);
+            let r = s.request(request(1, method), &incoming);
+            assert_eq!(
+                error_code(&r),
+                Some(ErrorCode::ContentModified as i32),
+                "{method}"
+            );
+            assert!(source.polls.get() < games, "{method}: not stopped");
+            assert!(published_v2(&handle_queue(&mut s, &incoming)).is_empty());
+        }
+    }
+
+    #[test]
+    fn a_cancel_queued_before_the_request_runs_stops_it_at_once() {
+        let mut s = server(3);
+        let source = Source::new(usize::MAX, Vec::new());
+        let poll = || source.poll();
+        let incoming = Incoming::new(&poll);
+        incoming.push(Message::Notification(note(
+            Cancel::METHOD,
+            json!({"id": "h"}),
+        )));
+        let mut req = request(0, HoverRequest::METHOD);
+        req.id = RequestId::from("h".to_owned());
+        let r = s.request(req, &incoming);
+        assert_eq!(error_code(&r), Some(ErrorCode::RequestCanceled as i32));
+    }
+
+    #[test]
+    fn a_change_arriving_while_diagnostics_are_made_drops_the_stale_ones() {
+        let mut s = server(5);
+        let source = Source::new(1, vec![change("1. A5<* *\n")]);
+        let poll = || source.poll();
+        let incoming = Incoming::new(&poll);
+        // Version 1's diagnostics are not published: version 2 has arrived.
+        let sent = handle_queue(&mut s, &incoming);
+        assert!(sent.is_empty(), "{sent:?}");
+        assert!(!published_v2(&handle_queue(&mut s, &incoming)).is_empty());
+    }
 }

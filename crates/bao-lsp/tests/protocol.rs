@@ -788,6 +788,55 @@ fn cancelled_requests_and_stale_changes_are_dropped() {
     c.shutdown();
 }
 
+/// Requests and notifications queued together before the server reads any: it reads them
+/// in one batch (deterministic, no timing).
+#[test]
+fn a_request_cancelled_or_outdated_in_its_batch_is_answered_so_and_the_server_goes_on() {
+    let (server, conn) = Connection::memory();
+    let mut c = Client {
+        conn,
+        server: None,
+        next: 0,
+        notes: Vec::new(),
+    };
+    let init = c.send_request(
+        "initialize",
+        json!({"processId": null, "rootUri": null, "capabilities": {}}),
+    );
+    c.notify("initialized", json!({}));
+    let game = std::fs::read_to_string(fixtures().join("games/preset_kiswahili.bao")).unwrap();
+    let uri = "file:///batch.bao";
+    c.open(uri, &game.repeat(20));
+    let doc = json!({"textDocument": {"uri": uri}});
+    // Cancelled by the client.
+    let symbols = c.send_request("textDocument/documentSymbol", doc.clone());
+    c.notify("$/cancelRequest", json!({"id": c.next}));
+    // Its document changes behind it: its answer would be stale.
+    let folding = c.send_request("textDocument/foldingRange", doc.clone());
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2},
+               "contentChanges": [{"text": game}]}),
+    );
+    // Neither: answered, on the changed text.
+    let after = c.send_request("textDocument/documentSymbol", doc);
+    c.server = Some(std::thread::spawn(move || bao_lsp::run(&server)));
+    assert!(c.wait_response(&init)["capabilities"].is_object());
+    assert_eq!(c.wait_response(&symbols)["error"]["code"], -32800);
+    assert_eq!(c.wait_response(&folding)["error"]["code"], -32801);
+    let games = c.wait_response(&after);
+    assert_eq!(games.as_array().map(Vec::len), Some(1), "{games}");
+    // Only the last version's diagnostics are published, and the server goes on.
+    assert!(c.diagnostics(uri, 2).is_empty());
+    assert!(!c.notes.iter().any(|n| n.params["version"] == 1));
+    let f = c.request(
+        "textDocument/formatting",
+        json!({"textDocument": {"uri": uri}, "options": {"tabSize": 4, "insertSpaces": true}}),
+    );
+    assert!(f.is_array(), "{f}");
+    c.shutdown();
+}
+
 #[test]
 fn symbols_folding_tokens_and_hints() {
     let text = std::fs::read_to_string(fixtures().join("games/variations_comments.bao")).unwrap();
