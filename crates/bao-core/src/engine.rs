@@ -1354,57 +1354,70 @@ mod tests {
         Position::from_setup(s).ok()
     }
 
+    /// Every takasa of at least two seeds from South's pits of `rounds` random relay
+    /// positions (a seed count in `seeds` spread at random over South's ring; Kiswahili and
+    /// Kujifunza in turn; the front-row guard off in the rounds `guard_off` picks).
+    fn relay_moves(
+        seed: u64,
+        rounds: usize,
+        seeds: std::ops::Range<usize>,
+        guard_off: impl Fn(usize) -> bool,
+    ) -> impl Iterator<Item = (Position, Move)> {
+        let mut seed = bao_testkit::Lcg::new(seed);
+        (0..rounds)
+            .filter_map(move |round| {
+                let mut rules = [RuleSet::KISWAHILI, RuleSet::KUJIFUNZA][round % 2];
+                if guard_off(round) {
+                    rules.front_row_guard = FrontRowGuard::Off;
+                }
+                let mut ring = [0u8; RING];
+                for _ in 0..seeds.start + lcg(&mut seed, seeds.len()) {
+                    ring[lcg(&mut seed, RING)] += 1;
+                }
+                relay_position(rules, ring)
+            })
+            .flat_map(|pos| {
+                (0..RING)
+                    .flat_map(|r| {
+                        [Sign::Left, Sign::Right]
+                            .map(|sign| Move::takasa(Pit::from_ring(Side::South, r), sign))
+                    })
+                    .filter(move |mv| pos.get(mv.pit) >= 2)
+                    .map(move |mv| (pos, mv))
+            })
+    }
+
     #[test]
     fn frame_detection_agrees_on_random_relays() {
-        let mut seed = bao_testkit::Lcg::new(29);
         let (mut cycles, mut late, mut in_frame, mut ended) = (0, 0, 0, 0);
-        for round in 0..2000 {
-            let mut rules = [RuleSet::KISWAHILI, RuleSet::KUJIFUNZA][round % 2];
-            if round % 3 == 0 {
-                rules.front_row_guard = FrontRowGuard::Off;
+        // Long relays need many seeds on the ring: 40 to 63, spread at random.
+        for (pos, mv) in relay_moves(29, 2000, 40..64, |round| round % 3 == 0) {
+            let want = naive(&pos, mv, 300_000);
+            let got = execute(&pos, mv, &mut ());
+            // The memo never changes an answer: cold, and warm once more.
+            let cold = execute_cold(&pos, mv);
+            assert_eq!(cold.finish, got.finish, "{mv}\n{pos}");
+            if !matches!(got.finish, Finish::NeverEnding(_)) {
+                assert_eq!((cold.laps, cold.sown), (got.laps, got.sown), "{mv}\n{pos}");
             }
-            let mut ring = [0u8; RING];
-            // Long relays need many seeds on the ring: 40 to 63, spread at random.
-            for _ in 0..40 + lcg(&mut seed, 24) {
-                ring[lcg(&mut seed, RING)] += 1;
-            }
-            let Some(pos) = relay_position(rules, ring) else {
-                continue;
-            };
-            for r in 0..RING {
-                for sign in [Sign::Left, Sign::Right] {
-                    let mv = Move::takasa(Pit::from_ring(Side::South, r), sign);
-                    if pos.get(mv.pit) < 2 {
-                        continue;
-                    }
-                    let want = naive(&pos, mv, 300_000);
-                    let got = execute(&pos, mv, &mut ());
-                    // The memo never changes an answer: cold, and warm once more.
-                    let cold = execute_cold(&pos, mv);
-                    assert_eq!(cold.finish, got.finish, "{mv}\n{pos}");
-                    if !matches!(got.finish, Finish::NeverEnding(_)) {
-                        assert_eq!((cold.laps, cold.sown), (got.laps, got.sown), "{mv}\n{pos}");
-                    }
-                    assert_eq!(execute(&pos, mv, &mut ()).finish, got.finish, "{mv}\n{pos}");
-                    match (want, got.finish) {
-                        (Some(w), Finish::NeverEnding(g)) => {
-                            assert_eq!(w, g, "{mv} in\n{pos}");
-                            cycles += 1;
-                            late += usize::from(w.cycle_start_lap > 64);
-                            in_frame += usize::from(got.frame_period > 0);
-                        }
-                        (Some(w), other) => panic!("{mv}: {w:?} vs {other:?}\n{pos}"),
-                        (None, Finish::NeverEnding(g)) => {
-                            assert!(g.period > 100_000, "{mv}: finite, {g:?}\n{pos}");
-                        }
-                        (None, f) => {
-                            ended += usize::from(got.laps > 64);
-                            // The same end as a run that never looks for cycles.
-                            let plain = naive_end(&pos, mv);
-                            if let Some((end, laps)) = plain {
-                                assert_eq!((Finish::from(end), got.laps), (f, laps), "{mv}\n{pos}");
-                            }
-                        }
+            assert_eq!(execute(&pos, mv, &mut ()).finish, got.finish, "{mv}\n{pos}");
+            match (want, got.finish) {
+                (Some(w), Finish::NeverEnding(g)) => {
+                    assert_eq!(w, g, "{mv} in\n{pos}");
+                    cycles += 1;
+                    late += usize::from(w.cycle_start_lap > 64);
+                    in_frame += usize::from(got.frame_period > 0);
+                }
+                (Some(w), other) => panic!("{mv}: {w:?} vs {other:?}\n{pos}"),
+                (None, Finish::NeverEnding(g)) => {
+                    assert!(g.period > 100_000, "{mv}: finite, {g:?}\n{pos}");
+                }
+                (None, f) => {
+                    ended += usize::from(got.laps > 64);
+                    // The same end as a run that never looks for cycles.
+                    let plain = naive_end(&pos, mv);
+                    if let Some((end, laps)) = plain {
+                        assert_eq!((Finish::from(end), got.laps), (f, laps), "{mv}\n{pos}");
                     }
                 }
             }
@@ -1504,40 +1517,22 @@ mod tests {
     /// warm.
     #[test]
     fn each_detector_alone_agrees_with_remembering_every_state() {
-        let mut seed = bao_testkit::Lcg::new(31);
         let (mut found, mut long) = (0, 0);
-        for round in 0..20_000 {
-            let mut rules = [RuleSet::KISWAHILI, RuleSet::KUJIFUNZA][round % 2];
-            rules.front_row_guard = FrontRowGuard::Off;
-            let mut ring = [0u8; RING];
-            for _ in 0..20 + lcg(&mut seed, 40) {
-                ring[lcg(&mut seed, RING)] += 1;
-            }
-            let Some(pos) = relay_position(rules, ring) else {
+        for (pos, mv) in relay_moves(31, 20_000, 20..60, |_| true) {
+            let Some(want) = naive(&pos, mv, 300_000) else {
                 continue;
             };
-            for r in 0..RING {
-                for sign in [Sign::Left, Sign::Right] {
-                    let mv = Move::takasa(Pit::from_ring(Side::South, r), sign);
-                    if pos.get(mv.pit) < 2 {
-                        continue;
-                    }
-                    let Some(want) = naive(&pos, mv, 300_000) else {
-                        continue;
-                    };
-                    found += 1;
-                    for (anchored, pointed) in [(true, false), (false, true), (false, false)] {
-                        let cold = with_detectors(anchored, pointed, || execute_cold(&pos, mv));
-                        let at = format!("{mv} ({anchored}, {pointed}) in\n{pos}");
-                        assert_eq!(cold.finish, Finish::NeverEnding(want), "{at}");
-                        // Longer than Brent's first stretch: his watch moves on.
-                        if !pointed && cold.frame_period > NO_POINT_STRETCH {
-                            long += 1;
-                        }
-                        let warm = with_detectors(anchored, pointed, || execute(&pos, mv, &mut ()));
-                        assert_eq!(warm.finish, Finish::NeverEnding(want), "{at}");
-                    }
+            found += 1;
+            for (anchored, pointed) in [(true, false), (false, true), (false, false)] {
+                let cold = with_detectors(anchored, pointed, || execute_cold(&pos, mv));
+                let at = format!("{mv} ({anchored}, {pointed}) in\n{pos}");
+                assert_eq!(cold.finish, Finish::NeverEnding(want), "{at}");
+                // Longer than Brent's first stretch: his watch moves on.
+                if !pointed && cold.frame_period > NO_POINT_STRETCH {
+                    long += 1;
                 }
+                let warm = with_detectors(anchored, pointed, || execute(&pos, mv, &mut ()));
+                assert_eq!(warm.finish, Finish::NeverEnding(want), "{at}");
             }
             if found >= 20 && long >= 4 {
                 return;
