@@ -347,9 +347,10 @@ mod tests {
         assert!(best.tried > LOOKAHEAD);
     }
 
-    fn help_with_assume_fixes(text: &str) -> String {
+    /// The first check diagnostic of `text`, and the number of errors of its report.
+    fn first_diagnostic(text: &str, assume_fixes: bool) -> (CheckDiagnostic, usize) {
         let opts = CheckOptions {
-            assume_fixes: true,
+            assume_fixes,
             ..CheckOptions::default()
         };
         let report = crate::check_text("t.bao", text.into(), &opts);
@@ -361,7 +362,11 @@ mod tests {
                 crate::AnyDiagnostic::Syntax(_) => None,
             })
             .expect("a diagnostic");
-        d.help.unwrap_or_default()
+        (d, report.stats.errors)
+    }
+
+    fn help_with_assume_fixes(text: &str) -> String {
+        first_diagnostic(text, true).0.help.unwrap_or_default()
     }
 
     #[test]
@@ -414,19 +419,7 @@ mod tests {
         assert_eq!(tied, ["A6>", "a3> at ply 10"]);
         assert!(unambiguous(&stop.ranked).is_none());
         for assume_fixes in [false, true] {
-            let opts = CheckOptions {
-                assume_fixes,
-                ..CheckOptions::default()
-            };
-            let report = crate::check_text("t.bao", text.into(), &opts);
-            let d = report
-                .diagnostics
-                .iter()
-                .find_map(|d| match d {
-                    crate::AnyDiagnostic::Check(c) => Some(c),
-                    crate::AnyDiagnostic::Syntax(_) => None,
-                })
-                .expect("a diagnostic");
+            let (d, errors) = first_diagnostic(text, assume_fixes);
             assert_eq!(d.ply, Some(11));
             assert!(d.repair.is_none() && d.fix.is_none(), "{d:?}");
             assert!(
@@ -436,7 +429,7 @@ mod tests {
                 "{d:?}"
             );
             // The line stops at ply 11 either way: one error.
-            assert_eq!(report.stats.errors, 1);
+            assert_eq!(errors, 1);
         }
         assert!(!crate::fix_text("t.bao", text, &CheckOptions::default()).changed());
     }
