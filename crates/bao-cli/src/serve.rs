@@ -47,6 +47,7 @@ pub(crate) fn run(args: &Args, _ctx: &Context) -> Result<Status, CliError> {
         .ok()
         .filter(|t| !t.trim().is_empty());
     config.token.clone_from(&from_env);
+    crate::pages::small_pages();
     let server = Server::bind(config).map_err(|e| match e {
         ServeError::Dir(dir, source) => CliError::io(
             format!("cannot read the directory {}", dir.display()),

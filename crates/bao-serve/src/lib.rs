@@ -117,7 +117,6 @@ impl Server {
     /// # Errors
     /// The directory cannot be read, the address cannot be bound, or no random numbers.
     pub fn bind(config: Config) -> Result<Self, ServeError> {
-        small_pages();
         let (store, skipped) = store::Store::load(&config)?;
         let auth = auth::Auth::new(&config)?;
         let listener = std::net::TcpListener::bind(config.listen)
@@ -207,20 +206,6 @@ impl Server {
                 tokio::time::sleep(Duration::from_secs(2)).await;
             } => Ok(()),
         }
-    }
-}
-
-/// Asks the kernel for no transparent huge pages in this process (Linux). The `bao` binary's
-/// allocator (mimalloc) reserves one 1 GiB arena and marks it for huge pages; every thread's
-/// heap lies in its own part of it, so each engine and file thread of the server made a
-/// whole 2 MiB page resident for the few kilobytes it used: 20 boards at once took the
-/// server from 25 MB to 140 MB. With small pages it stays near 25 MB (BENCHMARKS.md). A
-/// server runs long and its threads come and go; nothing it does gains from huge pages.
-fn small_pages() {
-    #[cfg(target_os = "linux")]
-    {
-        // Refused only by a kernel older than 3.15: the server works the same, only larger.
-        let _ = rustix::thread::disable_transparent_huge_pages(true);
     }
 }
 
