@@ -855,13 +855,7 @@ mod tests {
             "\u{feff}",
         ];
         let mut doc = Document::new(text, 1);
-        let mut state = 12345u64;
-        let mut next = |n: usize| {
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            usize::try_from((state >> 33) % n as u64).unwrap()
-        };
+        let mut next = bao_testkit::Lcg::new(12345).picker();
         for round in 0..150 {
             let _ = doc.view(&opts);
             let len = doc.text.len();

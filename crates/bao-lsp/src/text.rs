@@ -142,13 +142,7 @@ mod tests {
         ];
         let mut text = String::from("one\r\ntwo\rthree\n\nfour\r");
         let mut idx = LineIndex::new(&text);
-        let mut state = 7u64;
-        let mut next = |n: usize| {
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            usize::try_from((state >> 33) % n as u64).unwrap()
-        };
+        let mut next = bao_testkit::Lcg::new(7).picker();
         for round in 0..2_000 {
             let mut at = next(text.len() + 1);
             while !text.is_char_boundary(at) {
