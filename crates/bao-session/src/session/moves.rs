@@ -253,7 +253,7 @@ impl Session {
         let outcome = trace.outcome;
         let played = Reply::Played(Played {
             before,
-            trace,
+            trace: trace.into_trace(),
             rules,
         });
         if let Some(o) = outcome {
