@@ -89,6 +89,7 @@ mod types;
 pub use budget::{within_lap_budget, Undecided};
 pub use illegal::{IllegalReason, PlayError, ResolveError};
 pub use move_text::{MoveSyntax, MoveText, MoveTextError, WrittenPit, MOVE_TEXT_WINDOW};
+pub use movegen::MoveList;
 pub use perft::perft;
 pub use position::{
     EndReason, HandProblem, HouseProblem, HouseState, Outcome, Position, Setup, SetupError,

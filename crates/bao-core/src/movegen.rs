@@ -141,24 +141,172 @@ impl MoveSet {
         self.iter().collect()
     }
 
-    /// The moves, sorted ([`Move`]'s order), in a vector of exactly their number: each bit
-    /// is mapped to its move's place in that order ([`order_key`]), so nothing is compared
-    /// or moved about.
-    pub(crate) fn sorted_moves(&self) -> Vec<Move> {
+    /// The moves, sorted ([`Move`]'s order), in a [`MoveList`]: each bit is mapped to its
+    /// move's place in that order ([`order_key`]), so nothing is compared or moved about.
+    pub(crate) fn sorted_moves(&self) -> MoveList {
         let key_of = &ORDER_KEY[self.kind as usize];
         let keys = self
             .bit_iter()
             .fold(0u64, |keys, b| keys | 1 << key_of[b as usize % 32]);
         let of_key = &MOVE_OF_KEY[self.kind as usize][self.side.index()];
-        let mut out = Vec::with_capacity(keys.count_ones() as usize);
+        let mut out = MoveList::new();
         let mut k = keys;
         while k != 0 {
-            out.push(of_key[k.trailing_zeros() as usize % 64]);
+            out.moves[usize::from(out.len) % MoveList::CAPACITY] =
+                of_key[k.trailing_zeros() as usize % 64];
+            out.len += 1;
             k &= k - 1;
         }
         out
     }
 }
+
+/// The legal moves of a position, in [`Move`]'s order, as [`Position::legal_moves`] gives
+/// them: at most [`MoveList::CAPACITY`], held in the list itself (nothing is allocated).
+/// Reads as a slice of moves (it dereferences to `[Move]`: `len`, `iter`, indexing,
+/// `contains`...), compares equal to a vector, slice or array of the same moves, and
+/// iterates by value or by reference; `to_vec` or `Vec::from` make a vector.
+///
+/// ```
+/// use bao_core::{Move, MoveList, Position, RuleSet};
+///
+/// let moves: MoveList = Position::start(RuleSet::KISWAHILI).legal_moves();
+/// assert_eq!(moves.len(), 4);
+/// let written: Vec<String> = moves.iter().map(ToString::to_string).collect();
+/// assert_eq!(written, ["A6<*", "A6>*", "A7<*", "A7>*"]);
+/// let first: Move = "A6<*".parse().unwrap();
+/// assert!(moves.contains(&first));
+/// assert_eq!(moves, Vec::from(moves));
+/// ```
+#[derive(Clone, Copy)]
+pub struct MoveList {
+    len: u8,
+    moves: [Move; LIST_CAPACITY],
+}
+
+/// [`MoveList::CAPACITY`].
+const LIST_CAPACITY: usize = 32;
+
+impl MoveList {
+    /// The most moves a list holds: a position never has more legal moves (each group of
+    /// candidates is a set of at most 32).
+    pub const CAPACITY: usize = LIST_CAPACITY;
+
+    /// An empty list.
+    #[must_use]
+    pub const fn new() -> Self {
+        Self {
+            len: 0,
+            moves: [Move::takasa(Pit::from_ring(Side::South, 0), Sign::Left); Self::CAPACITY],
+        }
+    }
+
+    /// The moves as a slice.
+    #[must_use]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..usize::from(self.len)]
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl std::ops::Deref for MoveList {
+    type Target = [Move];
+    fn deref(&self) -> &[Move] {
+        self.as_slice()
+    }
+}
+
+impl std::ops::DerefMut for MoveList {
+    fn deref_mut(&mut self) -> &mut [Move] {
+        &mut self.moves[..usize::from(self.len)]
+    }
+}
+
+impl AsRef<[Move]> for MoveList {
+    fn as_ref(&self) -> &[Move] {
+        self.as_slice()
+    }
+}
+
+/// Shown as a list of moves.
+impl std::fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+impl PartialEq for MoveList {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for MoveList {}
+
+impl std::hash::Hash for MoveList {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_slice().hash(state);
+    }
+}
+
+impl PartialEq<Vec<Move>> for MoveList {
+    fn eq(&self, other: &Vec<Move>) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl PartialEq<MoveList> for Vec<Move> {
+    fn eq(&self, other: &MoveList) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl PartialEq<[Move]> for MoveList {
+    fn eq(&self, other: &[Move]) -> bool {
+        self.as_slice() == other
+    }
+}
+
+impl PartialEq<&[Move]> for MoveList {
+    fn eq(&self, other: &&[Move]) -> bool {
+        self.as_slice() == *other
+    }
+}
+
+impl<const N: usize> PartialEq<[Move; N]> for MoveList {
+    fn eq(&self, other: &[Move; N]) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl From<MoveList> for Vec<Move> {
+    fn from(list: MoveList) -> Self {
+        list.as_slice().to_vec()
+    }
+}
+
+impl IntoIterator for MoveList {
+    type Item = Move;
+    type IntoIter = std::iter::Take<std::array::IntoIter<Move, LIST_CAPACITY>>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.moves.into_iter().take(usize::from(self.len))
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+impl MoveSet {}
 
 /// The move of bit `bit` of a set of kind `kind` and side `side`.
 const fn move_at(kind: Kind, side: Side, bit: u32) -> Move {
@@ -490,7 +638,7 @@ impl Analysis {
     }
 
     /// The legal moves, sorted.
-    pub(crate) fn sorted_moves(&self) -> Vec<Move> {
+    pub(crate) fn sorted_moves(&self) -> MoveList {
         self.legal().sorted_moves()
     }
 
@@ -552,11 +700,11 @@ pub(crate) const fn takasa_bits(r: usize) -> u32 {
 }
 
 impl Position {
-    /// Every legal move, sorted.
+    /// Every legal move, sorted, in a [`MoveList`] (nothing allocated).
     #[must_use]
-    pub fn legal_moves(&self) -> Vec<Move> {
+    pub fn legal_moves(&self) -> MoveList {
         if self.ended.is_some() || self.front_row_outcome().is_some() {
-            return Vec::new();
+            return MoveList::new();
         }
         let mut a = Analysis::new(self);
         a.known = self.known;
@@ -1265,7 +1413,6 @@ mod tests {
                     want.sort_unstable();
                     let got = set.sorted_moves();
                     assert_eq!(got, want, "{kind:?} {side:?} {b:#x}");
-                    assert_eq!(got.capacity(), got.len());
                 }
             }
         }
