@@ -197,7 +197,13 @@ impl MoveList {
     pub const fn new() -> Self {
         Self {
             len: 0,
-            moves: [Move::takasa(Pit::from_ring(Side::South, 0), Sign::Left); Self::CAPACITY],
+            // Never read (only the first `len` are): the move whose fields are all the
+            // first of their kinds, so that filling is clearing.
+            moves: [Move::new(
+                Pit::from_ring(Side::South, 0),
+                Sign::Left,
+                MoveKind::Capture,
+            ); Self::CAPACITY],
         }
     }
 
