@@ -526,11 +526,16 @@ impl Keep for Vec<(Move, Run)> {
 /// A note of the position it is kept in, and of nothing else: every change of a position
 /// ([`Position::settle`]) clears it, and it is read only by [`Position::legal_moves`].
 /// Not part of the position: every note is equal to every other, and hashes to nothing.
+///
+/// When the end test looked at the capture group (`captures_looked`), `looked[0]` is the
+/// whole capture candidate set of the position, which the list then takes from the note
+/// instead of generating it again.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Known {
     legal: [u32; 2],
     illegal: [u32; 2],
     looked: [u32; 2],
+    captures_looked: bool,
 }
 
 impl Known {
@@ -539,7 +544,19 @@ impl Known {
         legal: [0; 2],
         illegal: [0; 2],
         looked: [0; 2],
+        captures_looked: false,
     };
+
+    /// The capture candidates of the position, when its end test looked at them (the set
+    /// the capture group was selected from, every bit of it).
+    #[inline]
+    fn capture_candidates(&self, kind: Kind, side: Side) -> Option<MoveSet> {
+        self.captures_looked.then_some(MoveSet {
+            bits: self.looked[0],
+            kind,
+            side,
+        })
+    }
 
     /// The slot of a set's kind.
     #[inline]
@@ -588,7 +605,10 @@ impl Keep for Known {
     }
     #[inline(always)]
     fn looked(&mut self, set: &MoveSet) {
-        self.looked[Self::slot(set.kind)] |= set.bits;
+        let k = Self::slot(set.kind);
+        self.looked[k] |= set.bits;
+        // The capture group is selected once, from all of its candidates.
+        self.captures_looked |= k == 0;
     }
 }
 
@@ -1105,7 +1125,12 @@ impl Position {
 
     fn analyse_namua<K: Keep>(&self, pick: &mut Picker<'_>, a: &mut Analysis, kept: &mut K) {
         let side = self.to_move;
-        let cands = self.namua_capture_candidates();
+        // The list of a position whose end test looked at its captures takes their
+        // candidates from the note.
+        let cands = match a.known.capture_candidates(Kind::NamuaCapture, side) {
+            Some(cands) if !K::RUNS && pick.is_none() => cands,
+            _ => self.namua_capture_candidates(),
+        };
         if pick.is_some() {
             // The first legal capture in random order; where it stops in the functional
             // nyumba, a coin decides whether it goes on (safari), when that is legal.
@@ -1255,7 +1280,12 @@ impl Position {
 
     fn analyse_mtaji(&self, pick: &mut Picker<'_>, a: &mut Analysis, kept: &mut impl Keep) {
         let side = self.to_move;
-        let cands = self.mtaji_capture_candidates(side);
+        // As in namua: the end test's capture candidates when it looked at them (it did
+        // only where priority does not apply, so the same branch is taken below).
+        let cands = match a.known.capture_candidates(Kind::MtajiCapture, side) {
+            Some(cands) if pick.is_none() => cands,
+            _ => self.mtaji_capture_candidates(side),
+        };
         if let Some(h) = self.priority_pit().filter(|_| !cands.is_empty()) {
             // Priority needs every capture run: keep those that take h (T5/K4).
             let (mut all, mut taking) = (cands, cands);
