@@ -66,6 +66,12 @@ impl Position {
                     }
                     return own_run();
                 }
+                // A takasa this position's end test decided legal (`Known`, the note `play`
+                // leaves in the position it returns) needs only its run: the captures were
+                // decided illegal then, which is what is costly to find again.
+                if self.known.notes_legal(self, mv) {
+                    return own_run();
+                }
                 let cands = self.namua_capture_candidates();
                 let placements = self.namua_placements();
                 if !placements.contains(mv.pit.ring()) || self.any_legal(&cands) {
@@ -104,6 +110,10 @@ impl Position {
                         }
                     }
                     return Some(run);
+                }
+                // As in namua: a takasa the end test decided legal.
+                if self.known.notes_legal(self, mv) {
+                    return own_run();
                 }
                 let cands = self.mtaji_capture_candidates(side);
                 let priority = self.priority_pit().filter(|_| !cands.is_empty());

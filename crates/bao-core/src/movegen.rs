@@ -547,6 +547,34 @@ impl Known {
         captures_looked: false,
     };
 
+    /// Whether `mv` is one of the moves of `pos` (the position this note is kept in) that
+    /// its end test decided legal. Such a move is in the legal list (the end test looks at
+    /// a group only when no earlier group has a legal move, notes legal only finite runs
+    /// that do not stop in the functional nyumba, and runs no group under priority), so it
+    /// needs no other legality test than its own run.
+    #[inline]
+    pub(crate) fn notes_legal(&self, pos: &Position, mv: &Move) -> bool {
+        if self.legal == [0; 2] {
+            return false;
+        }
+        let (kind, k) = if mv.is_takasa() {
+            (Kind::Takasa, 1)
+        } else {
+            match pos.stage() {
+                Stage::Namua => (Kind::NamuaCapture, 0),
+                Stage::Mtaji => (Kind::MtajiCapture, 0),
+            }
+        };
+        let set = MoveSet {
+            bits: self.legal[k],
+            kind,
+            side: pos.to_move,
+        };
+        // The move exactly as the list gives it (no other spelling of its bit).
+        set.bit_of(mv)
+            .is_some_and(|b| set.bits & (1 << b) != 0 && set.move_at(b) == *mv)
+    }
+
     /// The capture candidates of the position, when its end test looked at them (the set
     /// the capture group was selected from, every bit of it).
     #[inline]
@@ -1474,6 +1502,53 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The end test's note ([`Known`]) never changes an answer of legality: along random
+    /// games of every preset played with `play`, every move of every pit, sign and kind is
+    /// legal in the noted position exactly when it is in the same position without the
+    /// note, and the note's two uses are met (takasas decided legal by the note alone, and
+    /// capture candidates taken from it).
+    #[test]
+    fn the_end_tests_note_never_changes_legality() {
+        let (mut by_note, mut candidates_noted) = (0, 0);
+        for name in PRESET_NAMES {
+            let rules = RuleSet::preset(name).expect("a preset");
+            let mut pick = lcg(53);
+            for _ in 0..8 {
+                let mut pos = Position::start(rules);
+                loop {
+                    let mut cold = pos;
+                    cold.known = Known::NONE;
+                    candidates_noted += usize::from(pos.known.captures_looked);
+                    for side in Side::ALL {
+                        for r in 0..RING {
+                            for sign in [Sign::Left, Sign::Right] {
+                                for kind in MoveKind::ALL {
+                                    let mv = Move::new(Pit::from_ring(side, r), sign, kind);
+                                    by_note += usize::from(pos.known.notes_legal(&pos, &mv));
+                                    assert_eq!(
+                                        pos.is_legal(&mv),
+                                        cold.is_legal(&mv),
+                                        "{name} {mv}:\n{pos}"
+                                    );
+                                }
+                            }
+                        }
+                    }
+                    let moves = pos.legal_moves();
+                    let Some(&mv) = moves.get(pick(moves.len().max(1))) else {
+                        break;
+                    };
+                    pos = pos.play(&mv).expect("a listed move is legal").0;
+                }
+            }
+        }
+        assert!(by_note > 1000, "{by_note} moves legal by the note");
+        assert!(
+            candidates_noted > 1000,
+            "{candidates_noted} candidate sets noted"
+        );
     }
 
     /// The end test's note ([`Known`]) never changes a list: along random games of every
