@@ -401,6 +401,24 @@ const fn captured_lap_end(seeds: usize, anticlockwise: bool) -> Option<usize> {
     })
 }
 
+/// `CAPTURED_END[anticlockwise][seeds]`: the bit of the ring pit where [`captured_lap_end`]
+/// ends (0 where it gives `None`), for seeds 0 to 255; a look-up instead of the branches.
+static CAPTURED_END: [[u32; 256]; 2] = {
+    let mut t = [[0u32; 256]; 2];
+    let mut a = 0;
+    while a < 2 {
+        let mut seeds = 0;
+        while seeds < 256 {
+            if let Some(end) = captured_lap_end(seeds, a == 1) {
+                t[a][seeds] = 1 << end;
+            }
+            seeds += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
 /// The kinds in the order of their discriminants (the first index of the tables below).
 const KINDS: [Kind; 3] = [Kind::NamuaCapture, Kind::MtajiCapture, Kind::Takasa];
 
@@ -1071,11 +1089,10 @@ impl Position {
                     // The seed is placed in front pit p, which captures the pit facing it.
                     let p = (b / 4) as usize % ROW_PITS;
                     let seeds = usize::from(opp[ROW_PITS - 1 - p]);
-                    let anticlockwise = NAMUA_ANTICLOCKWISE & (1 << b) != 0;
-                    if let Some(end) = captured_lap_end(seeds, anticlockwise) {
-                        if end != p && (empty >> end) & 1 != 0 {
-                            out |= 1 << b;
-                        }
+                    let anticlockwise = (NAMUA_ANTICLOCKWISE >> b) & 1;
+                    let end = CAPTURED_END[anticlockwise as usize][seeds];
+                    if end & empty & !(1 << p) != 0 {
+                        out |= 1 << b;
                     }
                 }
             }
