@@ -663,16 +663,17 @@ impl Keep for Known {
 #[derive(Debug)]
 struct Chosen {
     mv: Option<Move>,
-    /// The run of `mv`; with `mv` unset, that of the last candidate tried, or a placeholder.
-    /// Left as the placeholder when the runs are not wanted ([`Keep::RUNS`]).
-    run: Run,
+    /// The run of `mv`; with `mv` unset, that of the last candidate tried. `None` until a
+    /// run is wanted ([`Keep::RUNS`]): the list and the end test never write one, so they
+    /// do not pay for a placeholder run either.
+    run: Option<Run>,
 }
 
 impl Chosen {
     fn new() -> Self {
         Self {
             mv: None,
-            run: Run::UNPLAYED,
+            run: None,
         }
     }
 }
@@ -868,8 +869,8 @@ impl Position {
         }
         let mut a = Analysis::new(self);
         self.analyse_into(Some(pick), &mut a, &mut Play);
-        if let Some(mv) = a.chosen.mv {
-            self.settle(&mv, &a.chosen.run, None);
+        if let (Some(mv), Some(run)) = (a.chosen.mv, a.chosen.run.as_ref()) {
+            self.settle(&mv, run, None);
             return Some(mv);
         }
         let mv = a.captures.first().or_else(|| a.takasas.first())?;
@@ -951,8 +952,9 @@ impl Position {
                     cands.bits &= !(1 << b);
                     let mv = cands.move_at(b);
                     let (finish, stopped) = if K::RUNS {
-                        execute_quick_into(self, mv, &mut chosen.run);
-                        (chosen.run.finish, chosen.run.stopped_at_house)
+                        let run = chosen.run.get_or_insert(Run::UNPLAYED);
+                        execute_quick_into(self, mv, run);
+                        (run.finish, run.stopped_at_house)
                     } else {
                         quick_finish_of(self, mv)
                     };
@@ -971,8 +973,8 @@ impl Position {
                 for b in set_aside.bit_iter() {
                     let mv = set_aside.move_at(b);
                     let (finish, stopped) = if K::RUNS {
-                        chosen.run = self.simulate(mv);
-                        (chosen.run.finish, chosen.run.stopped_at_house)
+                        let run = chosen.run.insert(self.simulate(mv));
+                        (run.finish, run.stopped_at_house)
                     } else {
                         finish_of(self, mv)
                     };
@@ -1181,14 +1183,15 @@ impl Position {
             // nyumba, a coin decides whether it goes on (safari), when that is legal.
             a.captures = self.select(cands, pick, &mut a.chosen, kept, &a.known);
             if let (Some(mv), Some(rng)) = (a.chosen.mv, pick.as_mut()) {
-                if a.chosen.run.stopped_at_house && rng(2) != 0 {
+                let stopped = a.chosen.run.as_ref().is_some_and(|r| r.stopped_at_house);
+                if stopped && rng(2) != 0 {
                     let safari = mv.with_kind(MoveKind::Safari);
                     let srun = self.simulate(safari);
                     if !self.run_is_illegal(&srun) {
                         a.captures.bits = 0;
                         a.captures.insert(&safari);
                         a.chosen.mv = Some(safari);
-                        a.chosen.run = srun;
+                        a.chosen.run = Some(srun);
                     }
                 }
             }
@@ -1679,7 +1682,7 @@ mod tests {
                     assert!(legal);
                     assert_eq!(mv, endless);
                     assert_eq!(
-                        chosen.run.finish,
+                        chosen.run.expect("the chosen move's run").finish,
                         Finish::NeverEnding(crate::trace::NeverEnding {
                             cycle_start_lap: 1,
                             period: 228
@@ -1704,7 +1707,10 @@ mod tests {
             let other: Move = "A6<*".parse().expect("a move");
             assert_eq!(kept.iter().collect::<Vec<_>>(), [other]);
             assert_eq!(chosen.mv, Some(other));
-            assert_eq!(chosen.run.finish, Finish::Done);
+            assert_eq!(
+                chosen.run.expect("the chosen move's run").finish,
+                Finish::Done
+            );
             assert!(pos.any_legal(&pair));
         }
     }
