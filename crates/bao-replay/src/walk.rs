@@ -251,11 +251,11 @@ impl<'o> Walker<'o> {
             .filter(|a| line.main && a.ply == line.ply && line.ended.is_none())
         {
             self.assumed = None;
-            if let Ok((next, trace)) = here.play(&a.mv) {
+            if let Ok((next, mut trace)) = here.play(&a.mv) {
                 // A legal move here: the last move did not end the game by E2.
                 line.pending = None;
                 line.assumes.get_or_insert(a);
-                self.play(line, tok, here, (a.mv, next, trace), Source::Assumed);
+                self.play(line, tok, here, (a.mv, next, &mut trace), Source::Assumed);
                 return;
             }
         }
@@ -279,7 +279,13 @@ impl<'o> Walker<'o> {
                 self.refused(line, tok, here, Problem::AfterEnd { outcome, end });
                 line.pos = None;
             }
-            (Some((mv, next)), None) => self.fast(line, tok, here, (mv, next, trace)),
+            (Some((mv, next)), None) => {
+                self.fast(line, tok, here, (mv, next, &mut trace));
+                // Its lists came back from the ply once it was shown (else they stay there).
+                if self.lean {
+                    self.spare = Some(trace);
+                }
+            }
             (None, None) => {
                 self.spare = Some(trace);
                 self.slow(line, tok, here);
@@ -294,7 +300,7 @@ impl<'o> Walker<'o> {
         line: &mut Line<'e>,
         tok: Token<'e>,
         here: Position,
-        (mv, next, mut trace): (Move, Position, MoveTrace),
+        (mv, next, trace): (Move, Position, &mut MoveTrace),
     ) {
         if trace.outcome.is_none() {
             if tok.item.token.value.claims_win {
@@ -318,8 +324,8 @@ impl<'o> Walker<'o> {
         };
         let refusal = match here.resolve(&spec) {
             Ok(mv) => match here.play(&mv) {
-                Ok((next, trace)) => {
-                    self.play(line, tok, here, (mv, next, trace), Source::Written);
+                Ok((next, mut trace)) => {
+                    self.play(line, tok, here, (mv, next, &mut trace), Source::Written);
                     return;
                 }
                 Err(e) => ResolveError::Illegal(e),
@@ -388,8 +394,8 @@ impl<'o> Walker<'o> {
         match repair {
             Repair::Replace(mv) => {
                 line.assumes.get_or_insert(first(mv));
-                let (next, trace) = here.play_unchecked(&mv);
-                self.play(line, tok, here, (mv, next, trace), Source::Assumed);
+                let (next, mut trace) = here.play_unchecked(&mv);
+                self.play(line, tok, here, (mv, next, &mut trace), Source::Assumed);
             }
             Repair::Swap { mv, distance } => {
                 line.assumes.get_or_insert(first(mv));
@@ -400,20 +406,20 @@ impl<'o> Walker<'o> {
                     return;
                 };
                 line.swapped = Some((k, tok.element, tok.item));
-                let (next, trace) = here.play_unchecked(&mv);
+                let (next, mut trace) = here.play_unchecked(&mv);
                 let at = Token {
                     index: k,
                     element,
                     item: later,
                 };
-                self.play(line, at, here, (mv, next, trace), Source::Written);
+                self.play(line, at, here, (mv, next, &mut trace), Source::Written);
             }
             Repair::Insert { mv, written } => {
                 line.assumes.get_or_insert(first(mv));
-                let (mid, trace) = here.play_unchecked(&mv);
-                self.play(line, tok, here, (mv, mid, trace), Source::Assumed);
-                let (next, trace) = mid.play_unchecked(&written);
-                self.play(line, tok, mid, (written, next, trace), Source::Written);
+                let (mid, mut trace) = here.play_unchecked(&mv);
+                self.play(line, tok, here, (mv, mid, &mut trace), Source::Assumed);
+                let (next, mut trace) = mid.play_unchecked(&written);
+                self.play(line, tok, mid, (written, next, &mut trace), Source::Written);
             }
         }
     }
@@ -425,7 +431,7 @@ impl<'o> Walker<'o> {
         line: &mut Line<'e>,
         tok: Token<'e>,
         here: Position,
-        (mv, next, trace): (Move, Position, MoveTrace),
+        (mv, next, trace): (Move, Position, &mut MoveTrace),
         source: Source,
     ) {
         let takasia = trace.takasia_set();
@@ -433,16 +439,30 @@ impl<'o> Walker<'o> {
         let mut items = ItemList::new();
         let mut problems = Vec::new();
         if source == Source::Written {
-            items.extend_from_move(&trace, &next);
+            items.extend_from_move(trace, &next);
             claim_problems(
                 tok.item,
-                (&items, &trace, &next),
+                (&items, trace, &next),
                 takasia,
                 wins,
                 &mut problems,
             );
         }
         let outcome = trace.outcome;
+        // The ply takes the trace's lists; its counts are copied.
+        let kept = MoveTrace {
+            mv: trace.mv,
+            mover: trace.mover,
+            stage: trace.stage,
+            placement: trace.placement,
+            laps: std::mem::take(&mut trace.laps),
+            captures: std::mem::take(&mut trace.captures),
+            events: std::mem::take(&mut trace.events),
+            laps_total: trace.laps_total,
+            seeds_sown: trace.seeds_sown,
+            never_ending: trace.never_ending,
+            outcome,
+        };
         line.plies.push(Ply {
             number: line.ply,
             element: tok.element,
@@ -450,7 +470,7 @@ impl<'o> Walker<'o> {
             before: here,
             outcome: Ok(Played {
                 mv,
-                trace,
+                trace: kept,
                 after: next,
                 items,
                 wins,
@@ -461,8 +481,8 @@ impl<'o> Walker<'o> {
             variations: Vec::new(),
         });
         self.observe(line, tok);
-        if self.lean && self.spare.is_none() {
-            self.reclaim(line);
+        if self.lean {
+            give_back(line, trace);
         }
         line.past.push(Past {
             span: tok.item.token.span,
@@ -476,21 +496,16 @@ impl<'o> Walker<'o> {
     }
 }
 
-impl Walker<'_> {
-    /// Takes the lists of the last ply's trace back as the spare trace
-    /// ([`ReplayOptions::lean`]).
-    fn reclaim(&mut self, line: &mut Line<'_>) {
-        let Some(Ok(played)) = line.plies.last_mut().map(|p| &mut p.outcome) else {
-            return;
-        };
-        let t = &mut played.trace;
-        self.spare = Some(MoveTrace {
-            laps: std::mem::take(&mut t.laps),
-            captures: std::mem::take(&mut t.captures),
-            events: std::mem::take(&mut t.events),
-            ..t.clone()
-        });
-    }
+/// Gives the lists of the last ply's trace back to `trace`, whose room serves the next move
+/// ([`ReplayOptions::lean`]).
+fn give_back(line: &mut Line<'_>, trace: &mut MoveTrace) {
+    let Some(Ok(played)) = line.plies.last_mut().map(|p| &mut p.outcome) else {
+        return;
+    };
+    let t = &mut played.trace;
+    trace.laps = std::mem::take(&mut t.laps);
+    trace.captures = std::mem::take(&mut t.captures);
+    trace.events = std::mem::take(&mut t.events);
 }
 
 /// The next token of a line: the written one, or the earlier token an assumed swap put in
