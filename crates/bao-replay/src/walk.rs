@@ -251,10 +251,11 @@ impl<'o> Walker<'o> {
             .filter(|a| line.main && a.ply == line.ply && line.ended.is_none())
         {
             self.assumed = None;
-            if let Ok((next, mut trace)) = here.play(&a.mv) {
+            if let Ok((next, trace)) = here.play(&a.mv) {
                 // A legal move here: the last move did not end the game by E2.
                 line.pending = None;
                 line.assumes.get_or_insert(a);
+                let mut trace = trace.into_trace();
                 self.play(line, tok, here, (a.mv, next, &mut trace), Source::Assumed);
                 return;
             }
@@ -324,7 +325,8 @@ impl<'o> Walker<'o> {
         };
         let refusal = match here.resolve(&spec) {
             Ok(mv) => match here.play(&mv) {
-                Ok((next, mut trace)) => {
+                Ok((next, trace)) => {
+                    let mut trace = trace.into_trace();
                     self.play(line, tok, here, (mv, next, &mut trace), Source::Written);
                     return;
                 }
