@@ -1257,6 +1257,13 @@ struct Lean {
     special: u16,
     /// The mover's house fell during this run.
     house_fell: bool,
+    /// A lap ending in the mover's functional house stops the move (else it goes on, the
+    /// house lifted: a safari, or a mtaji relay).
+    house_stops: bool,
+    /// The run stopped in the functional nyumba where a safari was possible.
+    stopped_at_house: bool,
+    /// The mover is in namua.
+    namua: bool,
     /// The opponent's house fell during this run.
     opp_house_fell: bool,
     /// As [`Runner`]'s fields of the same names.
@@ -1344,7 +1351,7 @@ impl Lean {
         if let Some(h) = pos.blocked[m] {
             special |= 1 << (h % 16);
         }
-        if pos.houses[m] == House::Owned {
+        if pos.rules.houses && pos.houses[m] == House::Owned {
             if pos.rules.houses_fall_at_move_end {
                 special |= 1 << HOUSE_RING;
             } else {
@@ -1357,6 +1364,9 @@ impl Lean {
             look: look | special,
             special,
             house_fell: false,
+            house_stops: false,
+            stopped_at_house: false,
+            namua: false,
             opp_house_fell: false,
             cur: 0,
             hand: 0,
@@ -1382,6 +1392,7 @@ impl Lean {
         let p = mv.pit.ring() % RING;
         self.cur = p;
         let namua = self.hand_m > 0;
+        self.namua = namua;
         if namua {
             // The seed is placed.
             self.hand_m -= 1;
@@ -1396,6 +1407,7 @@ impl Lean {
                 if !self.capture(&cr, p, true) {
                     return LeanStop::Start;
                 }
+                self.house_stops = !mv.is_safari();
                 return self.laps::<true, false>(Some(&cr), cap);
             }
             self.dir = mv.sign.sowing_direction(Row::Front);
@@ -1412,6 +1424,13 @@ impl Lean {
             }
             self.house_falls();
         }
+        // As the runner's `after_lap_special`.
+        self.house_stops = match (namua, self.capturing) {
+            (true, false) => true,
+            (true, true) => !mv.is_safari(),
+            (false, true) => false,
+            (false, false) => rules.mtaji_takasa_house == HouseLap::Stop,
+        };
         let guard = mv.is_takasa() && rules.front_row_guard == FrontRowGuard::Strict;
         if self.lift(p, guard) {
             return LeanStop::End(End::FrontRowEmptied);
@@ -1518,9 +1537,14 @@ impl Lean {
             }
             let bit = 1 << cur;
             if self.look & bit != 0 {
-                // The mover's house, unless functional, is lifted by the relay and falls.
-                if self.special & bit != 0 || count >= HOUSE_THRESHOLD {
+                if self.special & bit != 0 {
                     return LeanStop::LapEnd;
+                }
+                // The mover's standing house: functional, it may stop the move (in namua,
+                // a capture where a safari was possible); else it is lifted and falls.
+                if count >= HOUSE_THRESHOLD && self.house_stops {
+                    self.stopped_at_house = CAPTURING && self.namua;
+                    return LeanStop::End(End::Done);
                 }
                 self.house_falls();
             }
@@ -1582,7 +1606,7 @@ impl Lean {
     fn write_out(&self, pos: &Position, end: End, out: &mut Outcome) {
         let m = pos.to_move.index() & 1;
         out.finish = end.into();
-        out.stopped_at_house = false;
+        out.stopped_at_house = self.stopped_at_house;
         out.first_capture = self.first_capture;
         out.captured_mask = self.captured_mask;
         out.laps = self.lap;
@@ -1603,7 +1627,7 @@ impl Lean {
 fn lean_finish(pos: &Position, mv: Move, quick: bool) -> (Finish, bool) {
     let mut s = Lean::new(pos);
     match s.run(pos, mv) {
-        LeanStop::End(end) => (end.into(), false),
+        LeanStop::End(end) => (end.into(), s.stopped_at_house),
         stop => finish_by_runner(pos, mv, quick, s, stop),
     }
 }
