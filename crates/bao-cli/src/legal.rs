@@ -48,9 +48,11 @@ fn moves(pos: &Position) -> Result<Vec<(Move, MoveTrace)>, CliError> {
     legal
         .into_iter()
         .map(|mv| {
-            pos.play(&mv).map(|(_, t)| (mv, t)).map_err(|e| {
-                CliError::Internal(format!("the engine refused its own legal move {mv}: {e}"))
-            })
+            pos.play(&mv)
+                .map(|(_, t)| (mv, t.into_trace()))
+                .map_err(|e| {
+                    CliError::Internal(format!("the engine refused its own legal move {mv}: {e}"))
+                })
         })
         .collect()
 }

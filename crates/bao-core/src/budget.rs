@@ -14,6 +14,7 @@ use std::cell::Cell;
 use std::fmt;
 
 use crate::illegal::ResolveError;
+use crate::movegen::MoveList;
 use crate::position::Position;
 use crate::types::{Move, MoveSpec};
 
@@ -104,7 +105,7 @@ impl Position {
     ///
     /// # Errors
     /// A move's decision ran out of laps: nothing is known about the list.
-    pub fn legal_moves_within(&self, laps: u64) -> Result<Vec<Move>, Undecided> {
+    pub fn legal_moves_within(&self, laps: u64) -> Result<MoveList, Undecided> {
         within_lap_budget(laps, || self.legal_moves())
     }
 
@@ -168,7 +169,7 @@ mod tests {
         assert_eq!(laps_allowed(), u64::MAX);
         let exact = pos.legal_moves();
         // Now its cycles are known: decided within the same small budget, the same list.
-        assert_eq!(pos.legal_moves_within(10_000), Ok(exact.clone()));
+        assert_eq!(pos.legal_moves_within(10_000), Ok(exact));
         for mv in &exact {
             assert_eq!(pos.is_legal_within(mv, 10_000), Ok(true), "{mv}");
         }

@@ -1,7 +1,7 @@
 //! Legality: whether a move is legal without generating every legal move, resolving a
 //! written move, and why a move is illegal.
 
-use crate::engine::{execute, Finish, Outcome as Run, Tracer};
+use crate::engine::{execute, execute_quick_into, Finish, Outcome as Run, Tracer};
 use crate::illegal::{IllegalReason, PlayError, ResolveError};
 use crate::movegen::{forced_kichwa, takasa_bits, Kind, MoveSet, MTAJI_MIN_SEEDS};
 use crate::pitset::PitSet;
@@ -21,6 +21,23 @@ impl Position {
 
     /// Decides whether `mv` is legal, running it (with `tracer`) once; the run when legal.
     pub(crate) fn legal_run<T: Tracer>(&self, mv: &Move, tracer: &mut T) -> Option<Run> {
+        self.legal_run_with(mv, |pos| execute(pos, *mv, tracer))
+    }
+
+    /// [`Position::legal_run`] with the move's own run stopped where never-ending detection
+    /// would begin (64 laps, untraced): `Some` run whose finish is [`Finish::Undecided`]
+    /// when it was still going then, and legality is not decided (the caller decides it
+    /// with [`Position::legal_run`]).
+    pub(crate) fn legal_run_quick(&self, mv: &Move) -> Option<Run> {
+        self.legal_run_with(mv, |pos| {
+            let mut run = Run::UNPLAYED;
+            execute_quick_into(pos, *mv, &mut run);
+            run
+        })
+    }
+
+    /// [`Position::legal_run`] with the move's own run made by `run` (called at most once).
+    fn legal_run_with(&self, mv: &Move, run: impl FnOnce(&Self) -> Run) -> Option<Run> {
         if self.ended.is_some() || self.front_row_outcome().is_some() {
             return None;
         }
@@ -28,8 +45,8 @@ impl Position {
         if mv.pit.side() != side {
             return None;
         }
-        let own_run = |tracer: &mut T| {
-            let run = execute(self, *mv, tracer);
+        let own_run = move || {
+            let run = run(self);
             (!self.run_is_illegal(&run)).then_some(run)
         };
         match self.stage() {
@@ -47,14 +64,14 @@ impl Position {
                             return None;
                         }
                     }
-                    return own_run(tracer);
+                    return own_run();
                 }
                 let cands = self.namua_capture_candidates();
                 let placements = self.namua_placements();
                 if !placements.contains(mv.pit.ring()) || self.any_legal(&cands) {
                     return None;
                 }
-                own_run(tracer)
+                own_run()
             }
             Stage::Mtaji => {
                 if mv.is_capture() {
@@ -65,7 +82,11 @@ impl Position {
                     if !own.contains(mv) {
                         return None;
                     }
-                    let run = own_run(tracer)?;
+                    let run = own_run()?;
+                    if run.finish == Finish::Undecided {
+                        // A quick run still going: what it captures is not known yet.
+                        return Some(run);
+                    }
                     // A candidate exists (this one), so priority applies when the rules give it.
                     let priority = self.priority_pit();
                     if let Some(h) = priority.filter(|&h| run.captured_mask & (1 << h) == 0) {
@@ -99,7 +120,7 @@ impl Position {
                 }
                 if self.kuu_first() {
                     if mv.pit == Pit::nyumba(side) {
-                        return own_run(tracer);
+                        return own_run();
                     }
                     let kuu = MoveSet {
                         bits: takasa_bits(HOUSE_RING),
@@ -116,7 +137,7 @@ impl Position {
                 if !allowed.contains(mv) {
                     return None;
                 }
-                own_run(tracer)
+                own_run()
             }
         }
     }

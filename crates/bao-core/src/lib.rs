@@ -22,7 +22,8 @@
 //!
 //! # Playing moves
 //! - [`Position::play`]: a move from outside (a player, a record): checked, with its
-//!   [`MoveTrace`], or a [`PlayError`] saying why not.
+//!   [`MoveTrace`] (a [`LazyTrace`]: recorded only when read), or a [`PlayError`] saying
+//!   why not.
 //! - [`Position::play_unchecked`]: a move known to be legal (from
 //!   [`Position::legal_moves`]), with its trace.
 //! - [`Position::play_fast`]: a move known to be legal, without a trace: search, perft.
@@ -88,6 +89,7 @@ mod types;
 pub use budget::{within_lap_budget, Undecided};
 pub use illegal::{IllegalReason, PlayError, ResolveError};
 pub use move_text::{MoveSyntax, MoveText, MoveTextError, WrittenPit, MOVE_TEXT_WINDOW};
+pub use movegen::MoveList;
 pub use perft::perft;
 pub use position::{
     EndReason, HandProblem, HouseProblem, HouseState, Outcome, Position, Setup, SetupError,
@@ -98,7 +100,7 @@ pub use rules::{
     EndCheck, EndlessMove, FrontRowGuard, HouseLap, Names, RuleOptionError, RuleSet, RuleSpecError,
     Takasia, UnknownPreset, Variant, OPTION_VALUES, PRESET_NAMES,
 };
-pub use trace::{Capture, Event, Lap, LapEnd, LapSource, MoveTrace, NeverEnding};
+pub use trace::{Capture, Event, Lap, LapEnd, LapSource, LazyTrace, MoveTrace, NeverEnding};
 pub use types::{
     BySide, Direction, Move, MoveKind, MoveSpec, ParsePitError, Pit, Row, Side, Sign, Stage, RING,
 };

@@ -5,6 +5,7 @@ use crate::illegal::PlayError;
 use crate::movegen::Known;
 use crate::position::{EndReason, Outcome, Position};
 use crate::rules::{EndCheck, EndlessMove, Takasia};
+use crate::trace::LazyTrace;
 use crate::trace::{Event, MoveTrace};
 use crate::types::{Move, Pit, Side, Stage, RING};
 
@@ -103,21 +104,46 @@ impl Position {
     }
 
     /// Plays a move: the next position and the [`MoveTrace`] of everything that happened
-    /// inside the move, or why the move is illegal. The checked way to play a move that
-    /// comes from outside (a player, a record); the crate docs ("Playing moves") list the
-    /// faster forms and when each fits.
+    /// inside the move (as a [`LazyTrace`], worked out when first read), or why the move is
+    /// illegal. The checked way to play a move that comes from outside (a player, a
+    /// record); the crate docs ("Playing moves") list the faster forms and when each fits.
     ///
-    /// Legality is decided without generating every legal move, the move is run once with
-    /// its trace, and the reason of a refusal is worked out only then.
+    /// Legality is decided without generating every legal move, the move is run once
+    /// (untraced; its trace is recorded only when read, or at once for a move of 64 laps
+    /// or more), and the reason of a refusal is worked out only then.
     ///
     /// # Errors
     /// The move is not legal here: why, as data.
-    pub fn play(&self, mv: &Move) -> Result<(Self, MoveTrace), PlayError> {
-        let mut trace = MoveTrace::new(*mv, self.to_move, self.stage());
-        match self.legal_run(mv, &mut trace) {
-            Some(run) => Ok(self.complete_traced(mv, &run, trace, true)),
+    pub fn play(&self, mv: &Move) -> Result<(Self, LazyTrace), PlayError> {
+        match self.legal_run_quick(mv) {
             None => Err(self.diagnose(mv)),
+            Some(run) if run.finish != Finish::Undecided => {
+                let mut next = self.finish_move(mv, &run, None);
+                let outcome = next.outcome_noted();
+                Ok((next, LazyTrace::later(*self, *mv, outcome)))
+            }
+            // Still going after 64 laps: decided in full, traced while it runs.
+            Some(_) => {
+                let mut trace = MoveTrace::new(*mv, self.to_move, self.stage());
+                match self.legal_run(mv, &mut trace) {
+                    Some(run) => {
+                        let (next, trace) = self.complete_traced(mv, &run, trace, true);
+                        Ok((next, LazyTrace::recorded(*self, trace)))
+                    }
+                    None => Err(self.diagnose(mv)),
+                }
+            }
         }
+    }
+
+    /// The trace of `mv` (legal here) as [`Position::play`] records it, with the outcome
+    /// its end test found.
+    pub(crate) fn trace_of(&self, mv: &Move, outcome: Option<Outcome>) -> MoveTrace {
+        let mut trace = MoveTrace::new(*mv, self.to_move, self.stage());
+        let run = execute(self, *mv, &mut trace);
+        self.complete_traced_in(mv, &run, &mut trace, false);
+        trace.outcome = outcome;
+        trace
     }
 
     /// Plays `mv` when it is legal into a trace the caller keeps and reuses: the form for
@@ -326,5 +352,68 @@ impl Position {
                 pit: Pit::from_ring(mover.opponent(), usize::from(h)),
             });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::position::{HouseState, Setup};
+    use crate::rules::{RuleSet, PRESET_NAMES};
+    use crate::types::BySide;
+    use crate::{Move, MoveTrace, Position};
+
+    /// `play`'s trace ([`crate::LazyTrace`]: recorded when read, or at once for a move of 64
+    /// laps or more) is the trace `play_unchecked` records, read before or after a clone
+    /// and taken out with `into_trace` whether read or not: along random games of every
+    /// preset, and for a never-ending move played under `endless_move draw` (Mancala World
+    /// Problem 3's `A3<*`, cycle from lap 1, period 228).
+    #[test]
+    fn plays_trace_is_the_one_recorded_while_running() {
+        // Random games may add long cycles to the memo, which some relay tests count.
+        let _memo = crate::relay::memo_lock();
+        let same = |pos: &Position, mv: &Move| {
+            let (next, lazy) = pos.play(mv).expect("legal");
+            let (n2, recorded) = pos.play_unchecked(mv);
+            assert_eq!(next, n2, "{mv} in\n{pos}");
+            let copy = lazy.clone();
+            assert_eq!(*lazy, recorded, "{mv} in\n{pos}");
+            assert_eq!(copy, recorded);
+            assert_eq!(lazy.clone().into_trace(), recorded);
+            assert_eq!(MoveTrace::from(pos.play(mv).expect("legal").1), recorded);
+            recorded.laps_total
+        };
+        let mut long = 0;
+        for name in PRESET_NAMES {
+            let rules = RuleSet::preset(name).expect("a preset");
+            let mut pick = bao_testkit::Lcg::new(5).picker();
+            for _ in 0..15 {
+                let mut pos = Position::start(rules);
+                loop {
+                    let moves = pos.legal_moves();
+                    let Some(mv) = moves.get(pick(moves.len().max(1))) else {
+                        break;
+                    };
+                    long += usize::from(same(&pos, mv) >= 64);
+                    pos = pos.play_fast(mv);
+                }
+            }
+        }
+        let mut rules = RuleSet::KISWAHILI;
+        rules.set_option("endless_move", "draw").expect("an option");
+        let mut s = Setup::start(rules);
+        s.hands = BySide::new(11, 11);
+        s.pits = [
+            [1, 6, 3, 1, 0, 5, 4, 0],
+            [2, 1, 0, 5, 0, 3, 0, 1],
+            [1, 0, 0, 9, 0, 0, 0, 0],
+            [0; 8],
+        ];
+        s.houses = BySide::new(HouseState::Destroyed, HouseState::Destroyed);
+        let pos = Position::from_setup(s).expect("Problem 3 is a valid position");
+        let endless: Move = "A3<*".parse().expect("a move");
+        long += usize::from(same(&pos, &endless) >= 64);
+        let (_, trace) = pos.play(&endless).expect("legal under draw");
+        assert!(trace.never_ending.is_some());
+        assert!(long > 0, "no move of 64 laps or more met");
     }
 }

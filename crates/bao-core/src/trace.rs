@@ -1,6 +1,10 @@
 //! What happened inside a move: laps, captures, decisions, house and takasia events.
 
-use crate::position::Outcome;
+use std::fmt;
+use std::ops::Deref;
+use std::sync::OnceLock;
+
+use crate::position::{Outcome, Position};
 use crate::types::{Direction, Move, Pit, Side, Stage};
 
 /// The full story of one move, as `Position::play` returns it.
@@ -107,6 +111,115 @@ impl MoveTrace {
             Event::TakasiaSet { pit } => Some(*pit),
             _ => None,
         })
+    }
+}
+
+/// The [`MoveTrace`] of a move [`Position::play`] played, worked out when first read: a
+/// caller that only wants the next position (a search, a random game) does not pay for
+/// recording laps, captures and events. Reads as a `MoveTrace` (it dereferences to one);
+/// [`LazyTrace::into_trace`] (or `MoveTrace::from`) gives the trace itself, to keep.
+///
+/// The trace read is the one `play` would have recorded while running the move: the move is
+/// run again, traced, the first time it is read (a pure function of the position and the
+/// move; a move of 64 laps or more is traced while it is played, so a later read never
+/// waits on a long move). The outcome is the one `play`'s end test found.
+///
+/// ```
+/// use bao_core::{Move, MoveTrace, Position, RuleSet};
+///
+/// let start = Position::start(RuleSet::KISWAHILI);
+/// let mv: Move = "A6<*".parse().unwrap();
+/// let (_, trace) = start.play(&mv).unwrap();
+/// assert_eq!(trace.laps.len(), 1); // read as a `MoveTrace`
+/// let kept: MoveTrace = trace.into_trace();
+/// assert_eq!(kept, start.play_unchecked(&mv).1);
+/// ```
+#[derive(Clone)]
+pub struct LazyTrace {
+    /// The position the move was played from.
+    before: Position,
+    mv: Move,
+    /// What `play`'s end test found.
+    outcome: Option<Outcome>,
+    trace: OnceLock<Box<MoveTrace>>,
+}
+
+impl LazyTrace {
+    /// A trace of `mv` from `before`, to be worked out when read.
+    pub(crate) fn later(before: Position, mv: Move, outcome: Option<Outcome>) -> Self {
+        Self {
+            before,
+            mv,
+            outcome,
+            trace: OnceLock::new(),
+        }
+    }
+
+    /// A trace recorded already (`before` and `mv` are those of the trace).
+    pub(crate) fn recorded(before: Position, trace: MoveTrace) -> Self {
+        Self {
+            before,
+            mv: trace.mv,
+            outcome: trace.outcome,
+            trace: OnceLock::from(Box::new(trace)),
+        }
+    }
+
+    /// The trace, worked out now if it has not been read yet.
+    #[must_use]
+    pub fn trace(&self) -> &MoveTrace {
+        self.trace
+            .get_or_init(|| Box::new(self.before.trace_of(&self.mv, self.outcome)))
+    }
+
+    /// The trace itself, to keep.
+    #[must_use]
+    pub fn into_trace(self) -> MoveTrace {
+        match self.trace.into_inner() {
+            Some(trace) => *trace,
+            None => self.before.trace_of(&self.mv, self.outcome),
+        }
+    }
+}
+
+impl Deref for LazyTrace {
+    type Target = MoveTrace;
+    fn deref(&self) -> &MoveTrace {
+        self.trace()
+    }
+}
+
+impl From<LazyTrace> for MoveTrace {
+    fn from(lazy: LazyTrace) -> Self {
+        lazy.into_trace()
+    }
+}
+
+/// Shown as the trace it stands for.
+impl fmt::Debug for LazyTrace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.trace().fmt(f)
+    }
+}
+
+/// Equal when the traces are.
+impl PartialEq for LazyTrace {
+    fn eq(&self, other: &Self) -> bool {
+        self.trace() == other.trace()
+    }
+}
+
+impl Eq for LazyTrace {}
+
+impl PartialEq<MoveTrace> for LazyTrace {
+    fn eq(&self, other: &MoveTrace) -> bool {
+        self.trace() == other
+    }
+}
+
+impl PartialEq<LazyTrace> for MoveTrace {
+    fn eq(&self, other: &LazyTrace) -> bool {
+        self == other.trace()
     }
 }
 

@@ -18,7 +18,7 @@ fn game(plies: usize) -> Vec<(Position, MoveTrace, Position)> {
         }
         let mv = moves[rng.below(moves.len())];
         let (next, trace) = pos.play(&mv).expect("legal");
-        out.push((pos, trace, next));
+        out.push((pos, trace.into_trace(), next));
         pos = next;
     }
     out

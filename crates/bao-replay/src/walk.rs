@@ -255,7 +255,13 @@ impl<'o> Walker<'o> {
                 // A legal move here: the last move did not end the game by E2.
                 line.pending = None;
                 line.assumes.get_or_insert(a);
-                self.play(line, tok, here, (a.mv, next, trace), Source::Assumed);
+                self.play(
+                    line,
+                    tok,
+                    here,
+                    (a.mv, next, trace.into_trace()),
+                    Source::Assumed,
+                );
                 return;
             }
         }
@@ -319,7 +325,13 @@ impl<'o> Walker<'o> {
         let refusal = match here.resolve(&spec) {
             Ok(mv) => match here.play(&mv) {
                 Ok((next, trace)) => {
-                    self.play(line, tok, here, (mv, next, trace), Source::Written);
+                    self.play(
+                        line,
+                        tok,
+                        here,
+                        (mv, next, trace.into_trace()),
+                        Source::Written,
+                    );
                     return;
                 }
                 Err(e) => ResolveError::Illegal(e),

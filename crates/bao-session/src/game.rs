@@ -83,7 +83,7 @@ impl Live {
         let before = *self.positions.get(self.positions.len().checked_sub(2)?)?;
         let mv = bao_replay::legal_move(&before, item, self.directions)?;
         let (_, trace) = before.play(&mv).ok()?;
-        Some((before, trace))
+        Some((before, trace.into_trace()))
     }
 
     /// The legal moves that a written move may stand for, leaving open what was not

@@ -63,7 +63,11 @@ fn check_position(pos: &Position, moves: &[Move], scratch: &mut MoveTrace) -> us
                     t3.outcome = n3.outcome();
                 }
                 assert_eq!(t3, t2, "{mv} in\n{pos}");
-                assert_eq!(pos.play(mv).ok(), Some((n2, t2)), "{mv} in\n{pos}");
+                assert_eq!(
+                    pos.play(mv).ok().map(|(n, t)| (n, t.into_trace())),
+                    Some((n2, t2)),
+                    "{mv} in\n{pos}"
+                );
             }
             None => {
                 assert!(!want, "play_into refused legal {mv} in\n{pos}");

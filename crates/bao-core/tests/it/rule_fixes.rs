@@ -58,7 +58,7 @@ fn lcg(seed: u64) -> impl FnMut(usize) -> usize {
 fn after_every_path(pos: &Position, m: Move, random: bool) -> Position {
     let (next, trace) = pos.play(&m).expect("legal");
     let (n2, t2) = pos.play_unchecked(&m);
-    assert_eq!((n2, &t2), (next, &trace), "play_unchecked {m}");
+    assert_eq!((n2, &t2), (next, &*trace), "play_unchecked {m}");
     assert_eq!(pos.play_fast(&m), next, "play_fast {m}");
     let mut t3 = MoveTrace::new(m, pos.to_move(), pos.stage());
     let n3 = pos.play_into(&m, &mut t3).expect("legal");

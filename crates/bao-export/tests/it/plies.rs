@@ -41,7 +41,7 @@ pub(crate) fn find(rules: RuleSet, want: impl Fn(&Ply) -> bool) -> Ply {
             assert_eq!(after.total_seeds(), 64);
             let ply = Ply {
                 before: pos,
-                trace,
+                trace: trace.into_trace(),
                 after,
                 seed,
                 number,

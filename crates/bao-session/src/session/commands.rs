@@ -106,7 +106,7 @@ impl Session {
             ),
             Command::Board => self.board(),
             Command::Legal => match self.within(|| self.live().pos().legal_moves()) {
-                Ok(legal) => Reply::Legal(legal),
+                Ok(legal) => Reply::Legal(legal.to_vec()),
                 Err(u) => Reply::Refused(Refusal::LapBudget {
                     laps_run: u.laps_run,
                 }),

@@ -95,7 +95,7 @@ impl Session {
         });
         // The moves were just decided within the budget (no candidate among them).
         let legal = self.within(|| self.live().pos().legal_moves());
-        out.push(Reply::Legal(legal.unwrap_or_default()));
+        out.push(Reply::Legal(legal.unwrap_or_default().to_vec()));
     }
 
     /// Settles the decisions a written move leaves open: the sign (kichwa or direction),
@@ -253,7 +253,7 @@ impl Session {
         let outcome = trace.outcome;
         let played = Reply::Played(Played {
             before,
-            trace,
+            trace: trace.into_trace(),
             rules,
         });
         if let Some(o) = outcome {
