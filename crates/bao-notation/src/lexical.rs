@@ -362,33 +362,42 @@ fn seeds(input: &str) -> IResult<&str, &str> {
 }
 
 /// The fast path for an annotation item word (`xa5`, `xa5:3`, `A6`, `A6:4` with at most two
-/// digits of seeds). `None` sends the word to [`annotation_item`], which decides, and gives the
-/// same item for every word accepted here.
+/// digits of seeds) starting at `at` in `text`, read in one pass: the item and where its word
+/// ends (at a delimiter or the end of `text`). `None` sends the word (up to [`word_end`]) to
+/// [`annotation_item`], which decides, and gives the same item for every word accepted here.
 #[inline]
-pub(crate) fn fast_annotation_item(w: &[u8]) -> Option<AnnotationItem> {
-    let (kind, rest) = match *w.first()? {
-        b'x' | b'X' => (ItemKind::Capture, &w[1..]),
-        _ => (ItemKind::LapEnd, w),
+pub(crate) fn fast_annotation_item_at(text: &[u8], at: usize) -> Option<(AnnotationItem, usize)> {
+    let w = text.get(at..)?;
+    let (kind, k) = match *w.first()? {
+        b'x' | b'X' => (ItemKind::Capture, 1),
+        _ => (ItemKind::LapEnd, 0),
     };
-    let (side, row) = match *rest.first()? {
+    let (side, row) = match *w.get(k)? {
         b'A' => (Side::South, Row::Front),
         b'B' => (Side::South, Row::Back),
         b'a' => (Side::North, Row::Front),
         b'b' => (Side::North, Row::Back),
         _ => return None,
     };
-    let n = *rest.get(1)?;
+    let n = *w.get(k + 1)?;
     if !(b'1'..=b'8').contains(&n) {
         return None;
     }
     let pit = Pit::new(side, row, n - b'0')?;
-    let seeds = match &rest[2..] {
-        [] => None,
-        [b':', d @ b'0'..=b'9'] => Some(d - b'0'),
-        [b':', d @ b'0'..=b'9', e @ b'0'..=b'9'] => Some((d - b'0') * 10 + (e - b'0')),
-        _ => return None,
+    let digit = |i: usize| w.get(i).filter(|d| d.is_ascii_digit()).map(|d| d - b'0');
+    let (seeds, end) = if w.get(k + 2) == Some(&b':') {
+        let d = digit(k + 3)?;
+        match digit(k + 4) {
+            Some(e) => (Some(d * 10 + e), k + 5),
+            None => (Some(d), k + 4),
+        }
+    } else {
+        (None, k + 2)
     };
-    Some(AnnotationItem { kind, pit, seeds })
+    if w.get(end).is_some_and(|&b| !is_delim(b)) {
+        return None;
+    }
+    Some((AnnotationItem { kind, pit, seeds }, at + end))
 }
 
 /// One annotation item word: `xa5`, `xa5:3`, `A6`, `A6:4` (`X` is read as `x`).
@@ -668,10 +677,10 @@ mod tests {
     }
 
     /// Every annotation word over a small alphabet: the fast path agrees with the nom parser
-    /// whenever it answers.
+    /// whenever it answers, and ends where the word ends.
     #[test]
     fn fast_annotation_items_agree_with_nom() {
-        let alphabet = b"xXAb18:0";
+        let alphabet = b"xXAb18:0 ";
         let mut words = vec![Vec::new()];
         let mut checked = 0;
         for _ in 0..6 {
@@ -684,18 +693,24 @@ mod tests {
                 }
             }
             for w in &next {
-                let word = std::str::from_utf8(w).unwrap();
-                if let Some(item) = fast_annotation_item(w) {
+                let end = word_end(w, 0);
+                let word = std::str::from_utf8(&w[..end]).unwrap();
+                if let Some((item, at)) = fast_annotation_item_at(w, 0) {
                     checked += 1;
+                    assert_eq!(at, end, "{word:?}");
                     assert_eq!(annotation_item(word), Some(item), "{word:?}");
                 }
             }
             words = next;
         }
         assert!(checked > 100);
-        assert!(fast_annotation_item(b"xa5:3").is_some());
-        assert!(fast_annotation_item(b"B6").is_some());
-        assert!(fast_annotation_item(b"xa5:255").is_none());
+        let fast = |w: &[u8]| fast_annotation_item_at(w, 0);
+        assert_eq!(fast(b"xa5:3").map(|f| f.1), Some(5));
+        assert_eq!(fast(b"B6 A1").map(|f| f.1), Some(2));
+        assert_eq!(fast(b"B6]").map(|f| f.1), Some(2));
+        assert_eq!(fast(b"A1A1"), None);
+        assert_eq!(fast(b"xa5:255"), None);
+        assert_eq!(fast(b"xa5:"), None);
         assert_eq!(annotation_item("xa5:255").unwrap().seeds, Some(255));
     }
 

@@ -255,13 +255,8 @@ impl<'o> Walker<'o> {
                 // A legal move here: the last move did not end the game by E2.
                 line.pending = None;
                 line.assumes.get_or_insert(a);
-                self.play(
-                    line,
-                    tok,
-                    here,
-                    (a.mv, next, trace.into_trace()),
-                    Source::Assumed,
-                );
+                let mut trace = trace.into_trace();
+                self.play(line, tok, here, (a.mv, next, &mut trace), Source::Assumed);
                 return;
             }
         }
@@ -285,7 +280,13 @@ impl<'o> Walker<'o> {
                 self.refused(line, tok, here, Problem::AfterEnd { outcome, end });
                 line.pos = None;
             }
-            (Some((mv, next)), None) => self.fast(line, tok, here, (mv, next, trace)),
+            (Some((mv, next)), None) => {
+                self.fast(line, tok, here, (mv, next, &mut trace));
+                // Its lists came back from the ply once it was shown (else they stay there).
+                if self.lean {
+                    self.spare = Some(trace);
+                }
+            }
             (None, None) => {
                 self.spare = Some(trace);
                 self.slow(line, tok, here);
@@ -300,7 +301,7 @@ impl<'o> Walker<'o> {
         line: &mut Line<'e>,
         tok: Token<'e>,
         here: Position,
-        (mv, next, mut trace): (Move, Position, MoveTrace),
+        (mv, next, trace): (Move, Position, &mut MoveTrace),
     ) {
         if trace.outcome.is_none() {
             if tok.item.token.value.claims_win {
@@ -325,13 +326,8 @@ impl<'o> Walker<'o> {
         let refusal = match here.resolve(&spec) {
             Ok(mv) => match here.play(&mv) {
                 Ok((next, trace)) => {
-                    self.play(
-                        line,
-                        tok,
-                        here,
-                        (mv, next, trace.into_trace()),
-                        Source::Written,
-                    );
+                    let mut trace = trace.into_trace();
+                    self.play(line, tok, here, (mv, next, &mut trace), Source::Written);
                     return;
                 }
                 Err(e) => ResolveError::Illegal(e),
@@ -400,8 +396,8 @@ impl<'o> Walker<'o> {
         match repair {
             Repair::Replace(mv) => {
                 line.assumes.get_or_insert(first(mv));
-                let (next, trace) = here.play_unchecked(&mv);
-                self.play(line, tok, here, (mv, next, trace), Source::Assumed);
+                let (next, mut trace) = here.play_unchecked(&mv);
+                self.play(line, tok, here, (mv, next, &mut trace), Source::Assumed);
             }
             Repair::Swap { mv, distance } => {
                 line.assumes.get_or_insert(first(mv));
@@ -412,20 +408,20 @@ impl<'o> Walker<'o> {
                     return;
                 };
                 line.swapped = Some((k, tok.element, tok.item));
-                let (next, trace) = here.play_unchecked(&mv);
+                let (next, mut trace) = here.play_unchecked(&mv);
                 let at = Token {
                     index: k,
                     element,
                     item: later,
                 };
-                self.play(line, at, here, (mv, next, trace), Source::Written);
+                self.play(line, at, here, (mv, next, &mut trace), Source::Written);
             }
             Repair::Insert { mv, written } => {
                 line.assumes.get_or_insert(first(mv));
-                let (mid, trace) = here.play_unchecked(&mv);
-                self.play(line, tok, here, (mv, mid, trace), Source::Assumed);
-                let (next, trace) = mid.play_unchecked(&written);
-                self.play(line, tok, mid, (written, next, trace), Source::Written);
+                let (mid, mut trace) = here.play_unchecked(&mv);
+                self.play(line, tok, here, (mv, mid, &mut trace), Source::Assumed);
+                let (next, mut trace) = mid.play_unchecked(&written);
+                self.play(line, tok, mid, (written, next, &mut trace), Source::Written);
             }
         }
     }
@@ -437,7 +433,7 @@ impl<'o> Walker<'o> {
         line: &mut Line<'e>,
         tok: Token<'e>,
         here: Position,
-        (mv, next, trace): (Move, Position, MoveTrace),
+        (mv, next, trace): (Move, Position, &mut MoveTrace),
         source: Source,
     ) {
         let takasia = trace.takasia_set();
@@ -445,16 +441,30 @@ impl<'o> Walker<'o> {
         let mut items = ItemList::new();
         let mut problems = Vec::new();
         if source == Source::Written {
-            items.extend_from_move(&trace, &next);
+            items.extend_from_move(trace, &next);
             claim_problems(
                 tok.item,
-                (&items, &trace, &next),
+                (&items, trace, &next),
                 takasia,
                 wins,
                 &mut problems,
             );
         }
         let outcome = trace.outcome;
+        // The ply takes the trace's lists; its counts are copied.
+        let kept = MoveTrace {
+            mv: trace.mv,
+            mover: trace.mover,
+            stage: trace.stage,
+            placement: trace.placement,
+            laps: std::mem::take(&mut trace.laps),
+            captures: std::mem::take(&mut trace.captures),
+            events: std::mem::take(&mut trace.events),
+            laps_total: trace.laps_total,
+            seeds_sown: trace.seeds_sown,
+            never_ending: trace.never_ending,
+            outcome,
+        };
         line.plies.push(Ply {
             number: line.ply,
             element: tok.element,
@@ -462,7 +472,7 @@ impl<'o> Walker<'o> {
             before: here,
             outcome: Ok(Played {
                 mv,
-                trace,
+                trace: kept,
                 after: next,
                 items,
                 wins,
@@ -473,8 +483,8 @@ impl<'o> Walker<'o> {
             variations: Vec::new(),
         });
         self.observe(line, tok);
-        if self.lean && self.spare.is_none() {
-            self.reclaim(line);
+        if self.lean {
+            give_back(line, trace);
         }
         line.past.push(Past {
             span: tok.item.token.span,
@@ -488,21 +498,16 @@ impl<'o> Walker<'o> {
     }
 }
 
-impl Walker<'_> {
-    /// Takes the lists of the last ply's trace back as the spare trace
-    /// ([`ReplayOptions::lean`]).
-    fn reclaim(&mut self, line: &mut Line<'_>) {
-        let Some(Ok(played)) = line.plies.last_mut().map(|p| &mut p.outcome) else {
-            return;
-        };
-        let t = &mut played.trace;
-        self.spare = Some(MoveTrace {
-            laps: std::mem::take(&mut t.laps),
-            captures: std::mem::take(&mut t.captures),
-            events: std::mem::take(&mut t.events),
-            ..t.clone()
-        });
-    }
+/// Gives the lists of the last ply's trace back to `trace`, whose room serves the next move
+/// ([`ReplayOptions::lean`]).
+fn give_back(line: &mut Line<'_>, trace: &mut MoveTrace) {
+    let Some(Ok(played)) = line.plies.last_mut().map(|p| &mut p.outcome) else {
+        return;
+    };
+    let t = &mut played.trace;
+    trace.laps = std::mem::take(&mut t.laps);
+    trace.captures = std::mem::take(&mut t.captures);
+    trace.events = std::mem::take(&mut t.events);
 }
 
 /// The next token of a line: the written one, or the earlier token an assumed swap put in
