@@ -288,29 +288,37 @@ pub(crate) fn sow_ring(r: u128, cur: usize, n: usize, dir: Direction) -> (u128, 
     (u128::from(hi) << 64 | u128::from(lo), lap_end(cur, n, dir))
 }
 
+/// The masks `special` and `capture_special` of a run from `pos` (see [`Runner`]).
+#[inline(always)]
+fn special_masks(pos: &Position) -> (u16, u8) {
+    let m = pos.to_move.index();
+    let o = 1 - m;
+    // Supersets are enough (the slow paths test the rules themselves), which keeps this
+    // short: a house counts while owned, a takasia'd pit under every kind of takasia.
+    let owned = |s: usize| u8::from(pos.houses[s] == House::Owned);
+    let mut special = u16::from(owned(m)) << HOUSE_RING;
+    let mut capture_special = owned(o) << HOUSE_RING;
+    if let Some(h) = pos.blocked[m] {
+        special |= 1 << (h % 16);
+        capture_special |= 1 << (7 - h % 8);
+    }
+    if let Some(h) = pos.blocked[o] {
+        capture_special |= 1 << (h % 8);
+    }
+    if pos.rules.house_lost_on_first_mtaji_capture && pos.stage() == Stage::Mtaji && owned(m) == 1 {
+        capture_special = u8::MAX;
+    }
+    (special, capture_special)
+}
+
 impl<'t, T: Tracer> Runner<'t, T> {
     #[inline(always)]
     pub(crate) fn new(pos: &'t Position, mv: Move, tracer: &'t mut T) -> Self {
-        let rules = &pos.rules;
         let m = pos.to_move.index();
         let o = 1 - m;
         let stage = pos.stage();
         let p = mv.pit.ring();
-        // Supersets are enough (the slow paths test the rules themselves), which keeps this
-        // short: a house counts while owned, a takasia'd pit under every kind of takasia.
-        let owned = |s: usize| u8::from(pos.houses[s] == House::Owned);
-        let mut special = u16::from(owned(m)) << 4;
-        let mut capture_special = owned(o) << 4;
-        if let Some(h) = pos.blocked[m] {
-            special |= 1 << (h % 16);
-            capture_special |= 1 << (7 - h % 8);
-        }
-        if let Some(h) = pos.blocked[o] {
-            capture_special |= 1 << (h % 8);
-        }
-        if rules.house_lost_on_first_mtaji_capture && stage == Stage::Mtaji && owned(m) == 1 {
-            capture_special = u8::MAX;
-        }
+        let (special, capture_special) = special_masks(pos);
         Runner {
             me: pos.board[m],
             op: pos.board[o],
@@ -697,19 +705,17 @@ impl<'t, T: Tracer> Runner<'t, T> {
         }
     }
 
-    /// Runs the move to its end.
-    #[inline]
-    pub(crate) fn run(self) -> Outcome {
-        let mut out = Outcome::UNPLAYED;
-        self.run_into(&mut out);
-        out
-    }
-
-    /// [`Runner::run`] into a slot the caller keeps (a random playout's run): written once,
-    /// where it is read next, instead of being copied there.
+    /// Runs the move to its end into a slot the caller keeps: written once, where it is read
+    /// next, instead of being copied there.
     #[inline]
     pub(crate) fn run_into(mut self, out: &mut Outcome) {
         let finish = self.run_inner();
+        self.write_out(finish, out);
+    }
+
+    /// Writes the run that ended with `finish` into `out`.
+    #[inline]
+    fn write_out(&mut self, finish: Finish, out: &mut Outcome) {
         if self.pending_destroy != [false; 2] {
             self.destroy_pending();
         }
@@ -761,8 +767,14 @@ impl<'t, T: Tracer> Runner<'t, T> {
         if let Flow::End(f) = self.begin() {
             return f.into();
         }
+        self.sow();
+        self.run_on_from_lap_end()
+    }
+
+    /// Runs the move on from the end of a lap (after [`Runner::sow`]) to its end.
+    #[inline]
+    fn run_on_from_lap_end(&mut self) -> Finish {
         loop {
-            self.sow();
             if self.lap >= DETECT_AFTER && self.exact() {
                 if self.quick {
                     return Finish::Undecided;
@@ -772,6 +784,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
             if let Flow::End(f) = self.after_lap() {
                 return f.into();
             }
+            self.sow();
         }
     }
 
@@ -1220,16 +1233,468 @@ fn cycle_start(pos: &Position, mv: Move, period: u64, frame_period: u64) -> u64 
     }
 }
 
+/// An untraced run's state while its laps are usual ones, held in locals instead of a
+/// [`Runner`]: its counters in registers, the two rings in the stack frame (a pit is read or
+/// written by one instruction). Usual laps are those that end in an empty pit, a capture or
+/// a plain relay and, with houses that fall at once, a relay or a capture that takes a house
+/// that is not functional. Everything else (a lift from or a lap ending in a takasia'd pit,
+/// a lap ending in the mover's functional house, a capture that may clear a takasia or end
+/// the move in bao hamna, houses that fall at the move's end, the seed cap, the lap where
+/// never-ending detection begins, the starts it does not take) is handed to the runner,
+/// which goes on from the same state ([`Lean::restore`]) by the same rules: the lean run is
+/// the runner's usual path compiled apart, and both give the same answers.
+#[derive(Clone, Copy)]
+struct Lean {
+    /// The mover's ring.
+    me: [u8; RING],
+    /// The opponent's ring.
+    op: [u8; RING],
+    /// Bit i: a lap ending at ring index i needs more than the empty-pit and capture tests
+    /// (the mover's standing house, or a pit of `special`).
+    look: u16,
+    /// Bit r: a lift from or a lap ending at the mover's ring index r is the runner's (his
+    /// takasia'd pit; his house when houses fall at the move's end).
+    special: u16,
+    /// The mover's house fell during this run.
+    house_fell: bool,
+    /// A lap ending in the mover's functional house stops the move (else it goes on, the
+    /// house lifted: a safari, or a mtaji relay).
+    house_stops: bool,
+    /// The run stopped in the functional nyumba where a safari was possible.
+    stopped_at_house: bool,
+    /// The mover is in namua.
+    namua: bool,
+    /// The opponent's house fell during this run.
+    opp_house_fell: bool,
+    /// As [`Runner`]'s fields of the same names.
+    cur: usize,
+    hand: usize,
+    dir: Direction,
+    lap: u64,
+    sown: u64,
+    hand_m: u8,
+    captured_mask: u8,
+    first_capture: Option<u8>,
+    capturing: bool,
+}
+
+/// How a lean run stopped.
+#[derive(Clone, Copy)]
+enum LeanStop {
+    /// The move ended.
+    End(End),
+    /// The runner runs the move from its start (a start the lean run does not take).
+    Start,
+    /// The runner runs it on from the end of the lap just sown.
+    LapEnd,
+}
+
+/// What a capturing lean run reads of the position and the move, computed once per run.
+#[derive(Clone, Copy)]
+struct CaptureRules {
+    /// Bit j: capturing the opponent's front pit j is the runner's (it may clear a takasia,
+    /// or take a house when houses fall at the move's end; every capture when the mover's
+    /// house falls at his first mtaji capture).
+    special: u8,
+    /// Bit j: capturing the opponent's front pit j takes his standing house (it falls).
+    opp_house: u8,
+    bao_hamna: bool,
+    /// The move's sign is `>` (the kichwa a namua capture chooses).
+    right: bool,
+}
+
+impl CaptureRules {
+    #[inline(always)]
+    fn of(pos: &Position, mv: Move) -> Self {
+        let m = pos.to_move.index() & 1;
+        let o = 1 - m;
+        let rules = &pos.rules;
+        let mut special = 0u8;
+        if let Some(h) = pos.blocked[m] {
+            special |= 1 << (7 - h % 8);
+        }
+        if let Some(h) = pos.blocked[o] {
+            special |= 1 << (h % 8);
+        }
+        let mut opp_house = 0u8;
+        if pos.houses[o] == House::Owned {
+            if rules.houses_fall_at_move_end {
+                special |= 1 << HOUSE_RING;
+            } else {
+                opp_house = 1 << HOUSE_RING;
+            }
+        }
+        if rules.house_lost_on_first_mtaji_capture
+            && pos.hands[m] == 0
+            && pos.houses[m] == House::Owned
+        {
+            special = u8::MAX;
+        }
+        Self {
+            special,
+            opp_house,
+            bao_hamna: rules.bao_hamna_mid_move,
+            right: mv.sign == Sign::Right,
+        }
+    }
+}
+
+impl Lean {
+    /// The state at the start of `mv` from `pos`, before anything is placed or lifted.
+    #[inline(always)]
+    fn new(pos: &Position) -> Self {
+        let m = pos.to_move.index() & 1;
+        // Houses that fall at once are followed here; those that fall at the move's end
+        // are the runner's.
+        let mut special = 0u16;
+        let mut look = 0u16;
+        if let Some(h) = pos.blocked[m] {
+            special |= 1 << (h % 16);
+        }
+        if pos.rules.houses && pos.houses[m] == House::Owned {
+            if pos.rules.houses_fall_at_move_end {
+                special |= 1 << HOUSE_RING;
+            } else {
+                look = 1 << HOUSE_RING;
+            }
+        }
+        Self {
+            me: pos.board[m],
+            op: pos.board[1 - m],
+            look: look | special,
+            special,
+            house_fell: false,
+            house_stops: false,
+            stopped_at_house: false,
+            namua: false,
+            opp_house_fell: false,
+            cur: 0,
+            hand: 0,
+            dir: Direction::Clockwise,
+            lap: 0,
+            sown: 0,
+            hand_m: pos.hands[m],
+            captured_mask: 0,
+            first_capture: None,
+            capturing: false,
+        }
+    }
+
+    /// Runs `mv` from `pos` while its laps are usual ones: to its end, or to where the
+    /// runner takes over.
+    #[inline(always)]
+    fn run(&mut self, pos: &Position, mv: Move) -> LeanStop {
+        let rules = &pos.rules;
+        let cap = match rules.endless_move {
+            EndlessMove::SeedCap(cap) => u64::from(cap),
+            _ => u64::MAX,
+        };
+        let p = mv.pit.ring() % RING;
+        self.cur = p;
+        let namua = self.hand_m > 0;
+        self.namua = namua;
+        if namua {
+            // The seed is placed.
+            self.hand_m -= 1;
+            self.me[p] += 1;
+            if mv.is_capture() {
+                self.capturing = true;
+                if p >= 8 || self.op[7 - p] == 0 {
+                    // Not a capture at all (a malformed move run anyway): nothing to sow.
+                    return LeanStop::End(End::Done);
+                }
+                let cr = CaptureRules::of(pos, mv);
+                if !self.capture(&cr, p, true) {
+                    return LeanStop::Start;
+                }
+                self.house_stops = !mv.is_safari();
+                return self.laps::<true, false>(Some(&cr), cap);
+            }
+            self.dir = mv.sign.sowing_direction(Row::Front);
+        } else {
+            self.dir = mv.sign.sowing_direction(mv.pit.row());
+            self.capturing = mv.is_capture() && self.me[p] < rules.capture_threshold;
+        }
+        let bit = 1 << p;
+        if self.look & bit != 0 {
+            // A lift from the mover's house falls it; a namua takasa from the functional
+            // house may be taxed, the runner's, as a lift from a pit of `special`.
+            if self.special & bit != 0 || (namua && self.me[p] > HOUSE_THRESHOLD) {
+                return LeanStop::Start;
+            }
+            self.house_falls();
+        }
+        // As the runner's `after_lap_special`.
+        self.house_stops = match (namua, self.capturing) {
+            (true, false) => true,
+            (true, true) => !mv.is_safari(),
+            (false, true) => false,
+            (false, false) => rules.mtaji_takasa_house == HouseLap::Stop,
+        };
+        let guard = mv.is_takasa() && rules.front_row_guard == FrontRowGuard::Strict;
+        if self.lift(p, guard) {
+            return LeanStop::End(End::FrontRowEmptied);
+        }
+        if self.capturing {
+            let cr = CaptureRules::of(pos, mv);
+            self.laps::<true, false>(Some(&cr), cap)
+        } else if guard {
+            self.laps::<false, true>(None, cap)
+        } else {
+            self.laps::<false, false>(None, cap)
+        }
+    }
+
+    /// The mover lifts his standing house (not taxed): it falls.
+    #[inline(always)]
+    fn house_falls(&mut self) {
+        self.house_fell = true;
+        self.look = self.special;
+    }
+
+    /// Lifts all the seeds of `ring` (as [`Runner::lift`]); whether the front-row guard
+    /// (`guard`: it applies) ends the move.
+    #[inline(always)]
+    fn lift(&mut self, ring: usize, guard: bool) -> bool {
+        let ring = ring % RING;
+        self.hand = usize::from(self.me[ring]);
+        self.me[ring] = 0;
+        self.cur = ring;
+        guard && ring < 8 && front_empty(&self.me) && (ring + self.dir.step()) % RING >= 8
+    }
+
+    /// Captures the opponent's pit facing the mover's front pit `i` (< 8, not empty) and
+    /// prepares the captured lap (as [`Runner::capture_at`]); `false`, changing nothing,
+    /// when the capture is the runner's.
+    #[inline(always)]
+    fn capture(&mut self, cr: &CaptureRules, i: usize, choose_kichwa: bool) -> bool {
+        let j = 7 - i % 8;
+        if cr.special & (1 << j) != 0 {
+            return false;
+        }
+        let seeds = self.op[j];
+        self.op[j] = 0;
+        if cr.bao_hamna && front_empty(&self.op) {
+            self.op[j] = seeds;
+            return false;
+        }
+        if cr.opp_house & (1 << j) != 0 {
+            self.opp_house_fell = true;
+        }
+        self.captured_mask |= 1 << j;
+        if self.first_capture.is_none() {
+            self.first_capture = Some(j as u8);
+        }
+        let anticlockwise = match i {
+            0 | 1 => false,
+            6 | 7 => true,
+            _ if choose_kichwa => cr.right,
+            _ => self.dir == Direction::Anticlockwise,
+        };
+        (self.dir, self.cur) = if anticlockwise {
+            (Direction::Anticlockwise, 8)
+        } else {
+            (Direction::Clockwise, RING - 1)
+        };
+        self.hand = usize::from(seeds);
+        true
+    }
+
+    /// The laps: `CAPTURING`, the move captures (never changes during a move; then `cr`
+    /// is given); `GUARD`, the front-row guard applies (a takasa, so never together);
+    /// `cap`, the seed cap (`u64::MAX`: none).
+    #[inline(always)]
+    fn laps<const CAPTURING: bool, const GUARD: bool>(
+        &mut self,
+        cr: Option<&CaptureRules>,
+        cap: u64,
+    ) -> LeanStop {
+        loop {
+            let n = self.hand;
+            let r;
+            (r, self.cur) = sow_ring(u128::from_le_bytes(self.me), self.cur, n, self.dir);
+            self.me = r.to_le_bytes();
+            self.lap += 1;
+            self.sown += n as u64;
+            if self.lap >= DETECT_AFTER {
+                return LeanStop::LapEnd;
+            }
+            let cur = self.cur % RING;
+            let count = self.me[cur];
+            if count == 1 {
+                return LeanStop::End(End::Done);
+            }
+            if self.sown > cap {
+                return LeanStop::LapEnd;
+            }
+            if let (true, Some(cr)) = (CAPTURING, cr) {
+                if cur < 8 && self.op[7 - cur] > 0 {
+                    if !self.capture(cr, cur, false) {
+                        return LeanStop::LapEnd;
+                    }
+                    continue;
+                }
+            }
+            let bit = 1 << cur;
+            if self.look & bit != 0 {
+                if self.special & bit != 0 {
+                    return LeanStop::LapEnd;
+                }
+                // The mover's standing house: functional, it may stop the move (in namua,
+                // a capture where a safari was possible); else it is lifted and falls.
+                if count >= HOUSE_THRESHOLD && self.house_stops {
+                    self.stopped_at_house = CAPTURING && self.namua;
+                    return LeanStop::End(End::Done);
+                }
+                self.house_falls();
+            }
+            if self.lift(cur, GUARD) {
+                return LeanStop::End(End::FrontRowEmptied);
+            }
+        }
+    }
+
+    /// The houses as this run left them.
+    #[inline(always)]
+    fn houses(&self, pos: &Position) -> [House; 2] {
+        let mut houses = pos.houses;
+        let m = pos.to_move.index() & 1;
+        if self.house_fell {
+            houses[m] = House::Destroyed;
+        }
+        if self.opp_house_fell {
+            houses[1 - m] = House::Destroyed;
+        }
+        houses
+    }
+
+    /// Puts this state, at the end of a lap, into a runner made for the same move.
+    fn restore(&self, r: &mut Runner<'_, ()>) {
+        r.me = self.me;
+        r.op = self.op;
+        r.houses = self.houses(r.pos_at_start);
+        r.cur = self.cur;
+        r.hand = self.hand as u32;
+        r.dir = self.dir;
+        r.lap = self.lap;
+        r.sown = self.sown;
+        r.hand_m = self.hand_m;
+        r.captured_mask = self.captured_mask;
+        r.captured = self.captured_mask != 0;
+        r.first_capture = self.first_capture;
+        r.capturing = self.capturing;
+        r.choose_kichwa = false;
+    }
+
+    /// The runner that takes over a lean run stopped by `stop` (not an end).
+    fn runner<'t>(
+        &self,
+        pos: &'t Position,
+        mv: Move,
+        stop: LeanStop,
+        unit: &'t mut (),
+    ) -> Runner<'t, ()> {
+        let mut runner = Runner::new(pos, mv, unit);
+        if matches!(stop, LeanStop::LapEnd) {
+            self.restore(&mut runner);
+        }
+        runner
+    }
+
+    /// Writes the ended run into `out` (as [`Runner::write_out`]).
+    #[inline(always)]
+    fn write_out(&self, pos: &Position, end: End, out: &mut Outcome) {
+        let m = pos.to_move.index() & 1;
+        out.finish = end.into();
+        out.stopped_at_house = self.stopped_at_house;
+        out.first_capture = self.first_capture;
+        out.captured_mask = self.captured_mask;
+        out.laps = self.lap;
+        out.sown = self.sown;
+        out.frame_period = 0;
+        out.after.hands = pos.hands;
+        out.after.hands[m] = self.hand_m;
+        out.after.board[m] = self.me;
+        out.after.board[1 - m] = self.op;
+        out.after.houses = self.houses(pos);
+        out.after.blocked = pos.blocked;
+    }
+}
+
+/// How `mv` from `pos` ends, untraced (`quick`: undecided where never-ending detection would
+/// begin), and whether it stopped in the functional nyumba where a safari was possible.
+#[inline(always)]
+fn lean_finish(pos: &Position, mv: Move, quick: bool) -> (Finish, bool) {
+    let mut s = Lean::new(pos);
+    match s.run(pos, mv) {
+        LeanStop::End(end) => (end.into(), s.stopped_at_house),
+        stop => finish_by_runner(pos, mv, quick, s, stop),
+    }
+}
+
+/// [`lean_finish`] where the runner takes over.
+#[cold]
+#[inline(never)]
+fn finish_by_runner(
+    pos: &Position,
+    mv: Move,
+    quick: bool,
+    s: Lean,
+    stop: LeanStop,
+) -> (Finish, bool) {
+    let mut unit = ();
+    let mut runner = s.runner(pos, mv, stop, &mut unit);
+    runner.quick = quick;
+    let finish = if matches!(stop, LeanStop::LapEnd) {
+        runner.run_on_from_lap_end()
+    } else {
+        runner.run_inner()
+    };
+    (finish, runner.stopped_at_house)
+}
+
+/// Runs `mv` from `pos` untraced into `out` (`quick`: undecided where never-ending
+/// detection would begin; `memo`: the memo of long relay cycles is read and written).
+#[inline(always)]
+fn lean_into(pos: &Position, mv: Move, quick: bool, memo: bool, out: &mut Outcome) {
+    let mut s = Lean::new(pos);
+    match s.run(pos, mv) {
+        LeanStop::End(end) => s.write_out(pos, end, out),
+        stop => into_by_runner(pos, mv, quick, memo, s, stop, out),
+    }
+}
+
+/// [`lean_into`] where the runner takes over.
+#[cold]
+#[inline(never)]
+fn into_by_runner(
+    pos: &Position,
+    mv: Move,
+    quick: bool,
+    memo: bool,
+    s: Lean,
+    stop: LeanStop,
+    out: &mut Outcome,
+) {
+    let mut unit = ();
+    let mut runner = s.runner(pos, mv, stop, &mut unit);
+    runner.quick = quick;
+    runner.memo = memo;
+    let finish = if matches!(stop, LeanStop::LapEnd) {
+        runner.run_on_from_lap_end()
+    } else {
+        runner.run_inner()
+    };
+    runner.write_out(finish, out);
+}
+
 /// Runs `mv` from `pos` untraced as far as the lap where never-ending detection would begin
 /// (64 laps), into a slot the caller keeps: its outcome if it ended by then (the same as
 /// [`execute`]'s), or one whose finish is [`Finish::Undecided`] if it is still going. A
 /// caller that needs only some legal move can try the other candidates before paying for a
 /// cycle decision (rules-reference §5.1 meets periods of 10^8 laps).
 pub(crate) fn execute_quick_into(pos: &Position, mv: Move, out: &mut Outcome) {
-    let mut untraced = ();
-    let mut runner = Runner::new(pos, mv, &mut untraced);
-    runner.quick = true;
-    runner.run_into(out);
+    lean_into(pos, mv, true, true, out);
 }
 
 /// How `mv` from `pos` ends, run untraced, and whether it stopped in the functional nyumba
@@ -1237,21 +1702,14 @@ pub(crate) fn execute_quick_into(pos: &Position, mv: Move, out: &mut Outcome) {
 /// the position after it or, for a never-ending move, finding the first lap of its cycle
 /// (its `cycle_start_lap` is then 0 when the period alone was found).
 pub(crate) fn finish_of(pos: &Position, mv: Move) -> (Finish, bool) {
-    let mut untraced = ();
-    let mut runner = Runner::new(pos, mv, &mut untraced);
-    let finish = runner.run_inner();
-    (finish, runner.stopped_at_house)
+    lean_finish(pos, mv, false)
 }
 
 /// How `mv` from `pos` ends, as [`finish_of`], when it ends by the lap where never-ending
 /// detection would begin; [`Finish::Undecided`] if it is still going then (as
 /// [`execute_quick_into`]).
 pub(crate) fn quick_finish_of(pos: &Position, mv: Move) -> (Finish, bool) {
-    let mut untraced = ();
-    let mut runner = Runner::new(pos, mv, &mut untraced);
-    runner.quick = true;
-    let finish = runner.run_inner();
-    (finish, runner.stopped_at_house)
+    lean_finish(pos, mv, true)
 }
 
 /// Runs `mv` from `pos` with a tracer; never-ending moves get their exact cycle start.
@@ -1267,9 +1725,14 @@ pub(crate) fn execute_cold(pos: &Position, mv: Move) -> Outcome {
 
 /// [`execute`], reading and writing the memo of long relay cycles or not.
 fn execute_with<T: Tracer>(pos: &Position, mv: Move, tracer: &mut T, memo: bool) -> Outcome {
-    let mut runner = Runner::new(pos, mv, tracer);
-    runner.memo = memo;
-    let mut out = runner.run();
+    let mut out = Outcome::UNPLAYED;
+    if T::ON {
+        let mut runner = Runner::new(pos, mv, tracer);
+        runner.memo = memo;
+        runner.run_into(&mut out);
+    } else {
+        lean_into(pos, mv, false, memo, &mut out);
+    }
     if let Some(Finish::NeverEnding(ne)) = out.finish.filter_unknown_start() {
         out.finish = Finish::NeverEnding(NeverEnding {
             cycle_start_lap: cycle_start(pos, mv, ne.period, out.frame_period),
@@ -1508,6 +1971,101 @@ mod tests {
             found >= 5 && memo_sized >= 1,
             "only {found} never-ending moves met ({late_start} late, {memo_sized} long)"
         );
+    }
+
+    /// The runner alone, untraced, from the start of `mv` (`quick` as
+    /// [`execute_quick_into`]; the memo of long relay cycles off, so that where a run
+    /// stops in a cycle does not depend on the runs before): what a lean run must agree
+    /// with.
+    fn runner_only(pos: &Position, mv: Move, quick: bool) -> (Outcome, (Finish, bool)) {
+        let mut unit = ();
+        let mut runner = Runner::new(pos, mv, &mut unit);
+        runner.quick = quick;
+        runner.memo = false;
+        let finish = runner.run_inner();
+        let stopped_at_house = runner.stopped_at_house;
+        let mut out = Outcome::UNPLAYED;
+        runner.write_out(finish, &mut out);
+        (out, (finish, stopped_at_house))
+    }
+
+    /// A lean run, and a runner that takes it over, give the runner's answers: on every
+    /// move (legal or not, every pit, sign and kind) of the positions of random games of
+    /// every preset and of variants that reach the runner's other paths (no front-row guard,
+    /// no bao hamna mid-move, houses that fall at the move's end, a house lost at the first
+    /// mtaji capture), quick and in full, the outcome written out and the finish alone.
+    #[test]
+    fn lean_runs_agree_with_the_runner() {
+        let mut seed = bao_testkit::Lcg::new(5);
+        let mut variants = vec![
+            RuleSet::KISWAHILI,
+            RuleSet::KETE,
+            RuleSet::KUJIFUNZA,
+            RuleSet::ABSTRACTPLAY,
+            RuleSet::ABSTRACTPLAY_KUJIFUNZA,
+        ];
+        let mut k = RuleSet::KISWAHILI;
+        k.front_row_guard = FrontRowGuard::Off;
+        k.bao_hamna_mid_move = false;
+        k.houses_fall_at_move_end = true;
+        variants.push(k);
+        let mut k = RuleSet::KISWAHILI;
+        k.house_lost_on_first_mtaji_capture = true;
+        k.mtaji_takasa_house = HouseLap::Relay;
+        variants.push(k);
+        // Lean runs that ended, handed over at the start, handed over at a lap end.
+        let mut seen = [0usize; 3];
+        for rules in variants {
+            for _game in 0..6 {
+                let mut pos = Position::start(rules);
+                for _ply in 0..150 {
+                    for ring in 0..RING {
+                        for sign in [Sign::Left, Sign::Right] {
+                            for kind in [MoveKind::Takasa, MoveKind::Capture, MoveKind::Safari] {
+                                let mv = Move::new(Pit::from_ring(pos.to_move, ring), sign, kind);
+                                if pos.stage() == Stage::Mtaji && pos.get(mv.pit) == 0 {
+                                    // Nothing to sow, ever: under a seed cap no run of it
+                                    // ends.
+                                    continue;
+                                }
+                                let mut s = Lean::new(&pos);
+                                seen[match s.run(&pos, mv) {
+                                    LeanStop::End(_) => 0,
+                                    LeanStop::Start => 1,
+                                    LeanStop::LapEnd => 2,
+                                }] += 1;
+                                for quick in [true, false] {
+                                    // A small budget: past where detection begins, short
+                                    // of the long cycles' decisions.
+                                    let (want, want_finish) =
+                                        crate::budget::within_lap_budget(2_000, || {
+                                            runner_only(&pos, mv, quick)
+                                        })
+                                        .unwrap_or((Outcome::UNPLAYED, (Finish::Undecided, false)));
+                                    let (got, got_finish) =
+                                        crate::budget::within_lap_budget(2_000, || {
+                                            let mut out = Outcome::UNPLAYED;
+                                            lean_into(&pos, mv, quick, false, &mut out);
+                                            (out, lean_finish(&pos, mv, quick))
+                                        })
+                                        .unwrap_or((Outcome::UNPLAYED, (Finish::Undecided, false)));
+                                    // Everything the outcome says, compared by its `Debug` form.
+                                    let at = || format!("{mv} (quick: {quick}) in\n{pos}");
+                                    assert_eq!(format!("{got:?}"), format!("{want:?}"), "{}", at());
+                                    assert_eq!(got_finish, want_finish, "{}", at());
+                                }
+                            }
+                        }
+                    }
+                    let mut pick = |n: usize| lcg(&mut seed, n);
+                    match pos.random_move(&mut pick) {
+                        Some((_, next)) => pos = next,
+                        None => break,
+                    }
+                }
+            }
+        }
+        assert!(seen.iter().all(|&n| n >= 100), "{seen:?}");
     }
 
     /// Each of never-ending detection's ways to find a cycle alone gives the answers of
