@@ -180,6 +180,44 @@ impl Position {
         Some(self.complete_traced_in(mv, &run, trace, false))
     }
 
+    /// [`Position::play_into`] without recording the run: legality is decided and the move
+    /// run as by [`Position::play`] (untraced), and `trace` gets what needs no record of the
+    /// laps: the move, mover, stage, namua placement, lap and seed counts, never-ending, the
+    /// takasia the move set (its one event) and the board's outcome (the end test left half
+    /// done, as by `play_into`). Its laps and captures are left empty (but for a move of 64
+    /// laps or more, recorded in full as [`Position::play`] records it). For a replay that
+    /// reads a move's laps only now and then: [`Position::play_into`] (or
+    /// [`Position::play`]'s trace) records them when wanted.
+    ///
+    /// Returns the next position (the one `play_into` gives), or `None` when `mv` is illegal.
+    ///
+    /// ```
+    /// use bao_core::{Move, MoveTrace, Position, RuleSet};
+    ///
+    /// let pos = Position::start(RuleSet::KISWAHILI);
+    /// let mv: Move = "A6<*".parse().unwrap();
+    /// let (mut full, mut counted) = (MoveTrace::new(mv, pos.to_move(), pos.stage()), MoveTrace::new(mv, pos.to_move(), pos.stage()));
+    /// let next = pos.play_into(&mv, &mut full);
+    /// assert_eq!(pos.play_into_counted(&mv, &mut counted), next);
+    /// assert_eq!((counted.laps_total, counted.seeds_sown), (full.laps_total, full.seeds_sown));
+    /// assert!(counted.laps.is_empty());
+    /// ```
+    pub fn play_into_counted(&self, mv: &Move, trace: &mut MoveTrace) -> Option<Self> {
+        trace.reset(*mv, self.to_move, self.stage());
+        match self.legal_run_quick(mv)? {
+            run if run.finish != Finish::Undecided => {
+                if trace.stage == Stage::Namua {
+                    // Every namua move places its reserve seed in its pit first.
+                    trace.placement = Some(mv.pit);
+                }
+                Some(self.complete_traced_in(mv, &run, trace, false))
+            }
+            // Still going after 64 laps: decided in full, traced while it runs (as by
+            // `play`: the traced run's never-ending detection counts its laps its own way).
+            _ => self.play_into(mv, trace),
+        }
+    }
+
     /// Plays a move known to be legal (from [`Position::legal_moves`], say), with its
     /// trace: no legality test, and for an illegal move the result is unspecified; use
     /// [`Position::play`] for a move from outside.
@@ -415,5 +453,86 @@ mod tests {
         let (_, trace) = pos.play(&endless).expect("legal under draw");
         assert!(trace.never_ending.is_some());
         assert!(long > 0, "no move of 64 laps or more met");
+    }
+
+    /// `play_into_counted` gives the position `play_into` gives and, of its trace, all but
+    /// the laps, captures and events (the takasia set among them included), for every move
+    /// of every pit, sign and kind (legal or not) along random games of every preset, and
+    /// for a never-ending move under `endless_move draw`.
+    #[test]
+    fn a_counted_play_is_a_traced_one_without_its_lists() {
+        use crate::types::{MoveKind, Pit, Sign, RING};
+        let _memo = crate::relay::memo_lock();
+        let mv0: Move = "A6<*".parse().expect("a move");
+        let (mut full, mut counted) = (
+            MoveTrace::new(mv0, crate::types::Side::South, crate::types::Stage::Namua),
+            MoveTrace::new(mv0, crate::types::Side::South, crate::types::Stage::Namua),
+        );
+        let mut same = |pos: &Position, mv: &Move| {
+            let next = pos.play_into(mv, &mut full);
+            assert_eq!(
+                pos.play_into_counted(mv, &mut counted),
+                next,
+                "{mv} in\n{pos}"
+            );
+            next?;
+            assert!(
+                counted.laps_total >= 64
+                    || (counted.laps.is_empty() && counted.captures.is_empty())
+            );
+            assert_eq!(counted.takasia_set(), full.takasia_set(), "{mv} in\n{pos}");
+            let lists = |t: &MoveTrace| MoveTrace {
+                laps: Vec::new(),
+                captures: Vec::new(),
+                events: Vec::new(),
+                ..t.clone()
+            };
+            assert_eq!(lists(&counted), lists(&full), "{mv} in\n{pos}");
+            Some((full.takasia_set().is_some(), full.never_ending.is_some()))
+        };
+        let (mut legal, mut set) = (0, 0);
+        for name in PRESET_NAMES {
+            let rules = RuleSet::preset(name).expect("a preset");
+            let mut pick = bao_testkit::Lcg::new(11).picker();
+            for _ in 0..4 {
+                let mut pos = Position::start(rules);
+                loop {
+                    for r in 0..RING {
+                        for sign in [Sign::Left, Sign::Right] {
+                            for kind in [MoveKind::Capture, MoveKind::Takasa, MoveKind::Safari] {
+                                let mv = Move::new(Pit::from_ring(pos.to_move(), r), sign, kind);
+                                if let Some((takasia, _)) = same(&pos, &mv) {
+                                    legal += 1;
+                                    set += usize::from(takasia);
+                                }
+                            }
+                        }
+                    }
+                    let moves = pos.legal_moves();
+                    let Some(mv) = moves.get(pick(moves.len().max(1))) else {
+                        break;
+                    };
+                    pos = pos.play_fast(mv);
+                }
+            }
+        }
+        assert!(
+            legal > 1000 && set > 0,
+            "{legal} legal moves, {set} set a takasia"
+        );
+        let mut rules = RuleSet::KISWAHILI;
+        rules.set_option("endless_move", "draw").expect("an option");
+        let mut s = Setup::start(rules);
+        s.hands = BySide::new(11, 11);
+        s.pits = [
+            [1, 6, 3, 1, 0, 5, 4, 0],
+            [2, 1, 0, 5, 0, 3, 0, 1],
+            [1, 0, 0, 9, 0, 0, 0, 0],
+            [0; 8],
+        ];
+        s.houses = BySide::new(HouseState::Destroyed, HouseState::Destroyed);
+        let pos = Position::from_setup(s).expect("Problem 3 is a valid position");
+        let endless = same(&pos, &"A3<*".parse().expect("a move"));
+        assert_eq!(endless, Some((false, true)));
     }
 }
