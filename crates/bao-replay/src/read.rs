@@ -73,10 +73,14 @@ pub fn legal_move(pos: &Position, item: &MoveItem, directions: Directions) -> Op
 /// `Position::play_into` / `is_legal`, without generating every legal move; a capture
 /// and a takasa from the same pit and sign are never both legal, so with the sign written
 /// the first legal form is the only one.
+///
+/// With `counted`, the move is played by `Position::play_into_counted`: `trace` gets its
+/// counts, not its lists of laps, captures and events.
 pub(crate) fn play_written(
     pos: &Position,
     spec: &MoveSpec,
     trace: &mut MoveTrace,
+    counted: bool,
 ) -> Option<(Move, Position)> {
     let signs: &[Sign] = match spec.sign {
         Some(Sign::Left) => &[Sign::Left],
@@ -96,7 +100,12 @@ pub(crate) fn play_written(
         for &kind in kinds {
             let mv = Move::new(spec.pit, sign, kind);
             if found.is_none() {
-                if let Some(next) = pos.play_into(&mv, trace) {
+                let next = if counted {
+                    pos.play_into_counted(&mv, trace)
+                } else {
+                    pos.play_into(&mv, trace)
+                };
+                if let Some(next) = next {
                     found = Some((mv, next));
                     // The other form with this sign cannot be legal as well.
                     break;

@@ -29,12 +29,16 @@ pub struct ReplayOptions {
     /// on, as after a repair an [`Observer`] asks for. It is not assumed when the main line
     /// stops before that ply, ends before it, or when the move is not legal there.
     pub assumed: Option<Assumption>,
-    /// A lean replay, for a caller that needs each move's full trace only while the observer
-    /// sees its ply (a check that words the plies and then drops the replay): once shown, a
-    /// played move keeps of its trace the move, mover, stage, placement, lap and seed counts,
-    /// never-ending and outcome, but not its lists of laps, captures and events, whose room
-    /// serves the next move instead of being allocated again. Everything else (plies,
-    /// positions, items, problems, ends) is [`replay_game`]'s.
+    /// A lean replay, for a caller that reads a move's laps only to compare them with the
+    /// annotation written with it (a check that words the plies and then drops the replay).
+    /// A written move with no annotation is played without recording its laps
+    /// ([`Position::play_into_counted`]): the observer sees its trace without its lists of
+    /// laps, captures and events (the takasia it set is kept), and its ply has no items.
+    /// Once shown, every played move keeps of its trace the move, mover, stage, placement,
+    /// lap and seed counts, never-ending and outcome, but not its lists, whose room serves
+    /// the next move instead of being allocated again. Everything else (plies, positions,
+    /// the items of a move written with an annotation, problems, ends) is
+    /// [`replay_game`]'s.
     pub lean: bool,
 }
 
@@ -264,7 +268,12 @@ impl<'o> Walker<'o> {
         let fast = if line.ended.is_none() {
             written_spec(&here, tok.item, self.directions)
                 .ok()
-                .and_then(|spec| play_written(&here, &spec, &mut trace))
+                .and_then(|spec| {
+                    // Nothing reads the laps of a lean replay's move written without an
+                    // annotation: played uncounted.
+                    let counted = self.lean && tok.item.annotation.is_none();
+                    play_written(&here, &spec, &mut trace, counted)
+                })
         } else {
             None
         };
@@ -441,7 +450,10 @@ impl<'o> Walker<'o> {
         let mut items = ItemList::new();
         let mut problems = Vec::new();
         if source == Source::Written {
-            items.extend_from_move(trace, &next);
+            // A lean replay works the items out only to compare them with an annotation.
+            if !self.lean || tok.item.annotation.is_some() {
+                items.extend_from_move(trace, &next);
+            }
             claim_problems(
                 tok.item,
                 (&items, trace, &next),
@@ -674,27 +686,33 @@ mod tests {
         assert_eq!(replayed.final_outcome(), None);
     }
 
-    /// A lean replay holds what the full one holds, but the lists of its moves' traces.
+    /// A lean replay holds what the full one holds, but the lists of its moves' traces and
+    /// the items of the moves written without an annotation.
     #[test]
-    fn a_lean_replay_differs_only_by_the_trace_lists() {
+    fn a_lean_replay_differs_only_by_the_trace_lists_and_unread_items() {
         let texts = [
             GAME.to_owned(),
             "1. A7>* (1. A6<* (1. A5<*) a7<*) a7<* 2. A5< [A4:2] a6<* *\n".to_owned(),
             "1. A7>* A5<* a7<* *\n".to_owned(),
             GAME.replacen("a6<*", "a6<**", 1),
         ];
-        fn flat(line: &crate::ReplayedLine, out: &mut Vec<String>) {
+        fn flat(line: &crate::ReplayedLine, text: &str, lean: bool, out: &mut Vec<String>) {
             for p in &line.plies {
+                let annotated = text[p.span.end..].trim_start().starts_with('[');
                 let mut p2 = p.clone();
                 p2.variations.clear();
                 if let Ok(played) = &mut p2.outcome {
                     played.trace.laps.clear();
                     played.trace.captures.clear();
                     played.trace.events.clear();
+                    if !annotated {
+                        assert!(!lean || played.items.is_empty(), "{p:?}");
+                        played.items = crate::ItemList::new();
+                    }
                 }
-                out.push(format!("{p2:?} items {:?}", p.played().map(|x| &*x.items)));
+                out.push(format!("{p2:?} items {:?}", p2.played().map(|x| &*x.items)));
                 for v in &p.variations {
-                    flat(&v.line, out);
+                    flat(&v.line, text, lean, out);
                 }
             }
             out.push(format!("{:?}", line.end));
@@ -713,14 +731,19 @@ mod tests {
                 ),
             );
             let (mut a, mut b) = (Vec::new(), Vec::new());
-            flat(&full.main, &mut a);
-            flat(&lean.main, &mut b);
+            flat(&full.main, &text, false, &mut a);
+            flat(&lean.main, &text, true, &mut b);
             assert_eq!(a, b, "{text}");
             assert!(full
                 .main
                 .plies
                 .iter()
                 .any(|p| p.played().is_some_and(|x| !x.trace.laps.is_empty())));
+            assert!(full
+                .main
+                .plies
+                .iter()
+                .any(|p| p.played().is_some_and(|x| !x.items.is_empty())));
         }
     }
 
