@@ -436,18 +436,7 @@ mod tests {
                 }
             }
         }
-        let mut rules = RuleSet::KISWAHILI;
-        rules.set_option("endless_move", "draw").expect("an option");
-        let mut s = Setup::start(rules);
-        s.hands = BySide::new(11, 11);
-        s.pits = [
-            [1, 6, 3, 1, 0, 5, 4, 0],
-            [2, 1, 0, 5, 0, 3, 0, 1],
-            [1, 0, 0, 9, 0, 0, 0, 0],
-            [0; 8],
-        ];
-        s.houses = BySide::new(HouseState::Destroyed, HouseState::Destroyed);
-        let pos = Position::from_setup(s).expect("Problem 3 is a valid position");
+        let pos = problem_3_under_draw();
         let endless: Move = "A3<*".parse().expect("a move");
         long += usize::from(same(&pos, &endless) >= 64);
         let (_, trace) = pos.play(&endless).expect("legal under draw");
@@ -520,6 +509,13 @@ mod tests {
             legal > 1000 && set > 0,
             "{legal} legal moves, {set} set a takasia"
         );
+        let pos = problem_3_under_draw();
+        let endless = same(&pos, &"A3<*".parse().expect("a move"));
+        assert_eq!(endless, Some((false, true)));
+    }
+
+    /// Problem 3 (its `A3<*` never ends) under `endless_move draw`, where that move is legal.
+    fn problem_3_under_draw() -> Position {
         let mut rules = RuleSet::KISWAHILI;
         rules.set_option("endless_move", "draw").expect("an option");
         let mut s = Setup::start(rules);
@@ -531,8 +527,6 @@ mod tests {
             [0; 8],
         ];
         s.houses = BySide::new(HouseState::Destroyed, HouseState::Destroyed);
-        let pos = Position::from_setup(s).expect("Problem 3 is a valid position");
-        let endless = same(&pos, &"A3<*".parse().expect("a move"));
-        assert_eq!(endless, Some((false, true)));
+        Position::from_setup(s).expect("Problem 3 is a valid position")
     }
 }
