@@ -279,6 +279,34 @@ fn agrees_iter<'a>(
     }
 }
 
+/// Compares a written annotation with a move as [`annotation_agrees`] does with the move's
+/// items ([`engine_items`] of `trace` and `next`), without building them when the annotation
+/// is written in full, item for item the engine's (the usual case): each item is compared
+/// as the engine's items are worked out. Otherwise (an item differs, a channel is left out,
+/// a cycle) the items are built and [`annotation_agrees`] decides.
+///
+/// # Errors
+/// The channels that differ.
+pub fn annotation_agrees_move(
+    written: &Annotation,
+    trace: &MoveTrace,
+    next: &Position,
+) -> Result<(), Disagreement> {
+    if written.cycle.is_none() && trace.never_ending.is_none() {
+        let w = written.items.as_slice();
+        let mut i = 0;
+        let mut same = true;
+        each_item(trace, next, Laps::UpToCycle, |a| {
+            same &= w.get(i).is_some_and(|x| x.value == a);
+            i += 1;
+        });
+        if same && i == w.len() {
+            return Ok(());
+        }
+    }
+    annotation_agrees(written, &ItemList::of_move(trace, next), trace, next)
+}
+
 /// Compares a written annotation with a move: its items with the engine's `items`
 /// ([`engine_items`] of `trace` and `next`), and its cycle item with the move's cycle.
 ///

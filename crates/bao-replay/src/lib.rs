@@ -44,8 +44,8 @@ mod read;
 mod walk;
 
 pub use items::{
-    agrees, agrees_written, annotation_agrees, engine_annotation, engine_items, Disagreement,
-    ItemList,
+    agrees, agrees_written, annotation_agrees, annotation_agrees_move, engine_annotation,
+    engine_items, Disagreement, ItemList,
 };
 pub use model::{
     Assumption, InLine, LineEnd, Observer, Opening, OpeningProblem, Past, Played, Ply, Problem,

@@ -217,8 +217,6 @@ pub struct Played {
     pub trace: MoveTrace,
     /// The position after it.
     pub after: Position,
-    /// The engine's annotation items of the move.
-    pub items: ItemList,
     /// The move wins the game.
     pub wins: bool,
     /// Where the move comes from.
@@ -226,11 +224,23 @@ pub struct Played {
 }
 
 impl Played {
+    /// The engine's annotation items of a written move ([`crate::engine_items`], worked out
+    /// from its trace and the position after it); none for a move assumed in place of a
+    /// token, nor for a move whose trace keeps no laps or captures (a lean replay's, once
+    /// shown: [`crate::ReplayOptions::lean`]).
+    #[must_use]
+    pub fn items(&self) -> ItemList {
+        match self.source {
+            Source::Written => ItemList::of_move(&self.trace, &self.after),
+            Source::Assumed => ItemList::new(),
+        }
+    }
+
     /// The engine's annotation of the move: its items and, for a move that never ends, its
     /// cycle item; `None` when it has neither.
     #[must_use]
     pub fn annotation(&self) -> Option<bao_notation::Annotation> {
-        crate::items::engine_annotation(&self.items, &self.trace)
+        crate::items::engine_annotation(&self.items(), &self.trace)
     }
 
     /// The pit the move made takasia, if any.
@@ -345,4 +355,11 @@ pub trait Observer {
     /// A ply has been read. For a refused ply, the answer is the repair to assume (`None`:
     /// the line stops); for others it is not read.
     fn ply(&mut self, at: &InLine<'_>) -> Option<Repair>;
+
+    /// Whether the observer is shown every ply (the default), or only the plies with a
+    /// problem ([`Ply::problems`] not empty: refused, or a claim or annotation the move does
+    /// not bear out), for an observer that has nothing to do with the others.
+    fn every_ply(&self) -> bool {
+        true
+    }
 }

@@ -6,7 +6,7 @@ use bao_core::{Move, MoveTrace, Outcome, Pit, Position, ResolveError, Sign};
 use bao_notation::meaning::{game_rules, game_start};
 use bao_notation::{Directions, Element, Game, MoveItem, Span, Spanned};
 
-use crate::items::{annotation_agrees, ItemList};
+use crate::items::annotation_agrees_move;
 use crate::model::{
     Assumption, InLine, LineEnd, Observer, Opening, OpeningProblem, Past, Played, Ply, Problem,
     Repair, ReplayedGame, ReplayedLine, Source, Variation,
@@ -33,12 +33,11 @@ pub struct ReplayOptions {
     /// annotation written with it (a check that words the plies and then drops the replay).
     /// A written move with no annotation is played without recording its laps
     /// ([`Position::play_into_counted`]): the observer sees its trace without its lists of
-    /// laps, captures and events (the takasia it set is kept), and its ply has no items.
-    /// Once shown, every played move keeps of its trace the move, mover, stage, placement,
-    /// lap and seed counts, never-ending and outcome, but not its lists, whose room serves
-    /// the next move instead of being allocated again. Everything else (plies, positions,
-    /// the items of a move written with an annotation, problems, ends) is
-    /// [`replay_game`]'s.
+    /// laps, captures and events (the takasia it set is kept). Once shown, every played
+    /// move keeps of its trace the move, mover, stage, placement, lap and seed counts,
+    /// never-ending and outcome, but not its lists, whose room serves the next move instead
+    /// of being allocated again (so its [`Played::items`] are none). Everything else
+    /// (plies, positions, problems, ends) is [`replay_game`]'s.
     pub lean: bool,
 }
 
@@ -84,6 +83,9 @@ pub(crate) struct Walker<'o> {
     /// The lists of a played move's trace go back to `spare` once the observer has seen
     /// its ply ([`ReplayOptions::lean`]).
     lean: bool,
+    /// The observer is shown every ply played, not only those with a problem
+    /// ([`Observer::every_ply`]).
+    every_ply: bool,
 }
 
 impl std::fmt::Debug for Walker<'_> {
@@ -145,6 +147,7 @@ impl<'o> Walker<'o> {
     pub(crate) fn new(directions: Directions, observer: Option<&'o mut dyn Observer>) -> Self {
         Walker {
             directions,
+            every_ply: observer.as_deref().is_none_or(Observer::every_ply),
             observer,
             spare: None,
             assumed: None,
@@ -447,20 +450,9 @@ impl<'o> Walker<'o> {
     ) {
         let takasia = trace.takasia_set();
         let wins = trace.outcome.is_some_and(|o| o.winner == Some(trace.mover));
-        let mut items = ItemList::new();
         let mut problems = Vec::new();
         if source == Source::Written {
-            // A lean replay works the items out only to compare them with an annotation.
-            if !self.lean || tok.item.annotation.is_some() {
-                items.extend_from_move(trace, &next);
-            }
-            claim_problems(
-                tok.item,
-                (&items, trace, &next),
-                takasia,
-                wins,
-                &mut problems,
-            );
+            claim_problems(tok.item, (trace, &next), takasia, wins, &mut problems);
         }
         let outcome = trace.outcome;
         // The ply takes the trace's lists; its counts are copied.
@@ -486,7 +478,6 @@ impl<'o> Walker<'o> {
                 mv,
                 trace: kept,
                 after: next,
-                items,
                 wins,
                 source,
             }),
@@ -494,7 +485,9 @@ impl<'o> Walker<'o> {
             assumes: line.assumes,
             variations: Vec::new(),
         });
-        self.observe(line, tok);
+        if self.every_ply || !line.plies.last().is_some_and(|p| p.problems.is_empty()) {
+            self.observe(line, tok);
+        }
         if self.lean {
             give_back(line, trace);
         }
@@ -544,7 +537,7 @@ fn next_token<'e>(line: &mut Line<'e>) -> Token<'e> {
 /// The problems of a written move's claims and annotation that the move does not bear out.
 fn claim_problems(
     item: &MoveItem,
-    (items, trace, next): (&ItemList, &MoveTrace, &Position),
+    (trace, next): (&MoveTrace, &Position),
     takasia: Option<Pit>,
     wins: bool,
     problems: &mut Vec<Problem>,
@@ -558,7 +551,7 @@ fn claim_problems(
     }
     // Compared in place; no list of the written items is built.
     if let Some(a) = &item.annotation {
-        if let Err(d) = annotation_agrees(&a.value, items, trace, next) {
+        if let Err(d) = annotation_agrees_move(&a.value, trace, next) {
             problems.push(Problem::Annotation(d));
         }
     }
@@ -686,8 +679,8 @@ mod tests {
         assert_eq!(replayed.final_outcome(), None);
     }
 
-    /// A lean replay holds what the full one holds, but the lists of its moves' traces and
-    /// the items of the moves written without an annotation.
+    /// A lean replay holds what the full one holds, but the lists of its moves' traces (and
+    /// so their items).
     #[test]
     fn a_lean_replay_differs_only_by_the_trace_lists_and_unread_items() {
         let texts = [
@@ -696,23 +689,22 @@ mod tests {
             "1. A7>* A5<* a7<* *\n".to_owned(),
             GAME.replacen("a6<*", "a6<**", 1),
         ];
-        fn flat(line: &crate::ReplayedLine, text: &str, lean: bool, out: &mut Vec<String>) {
+        fn flat(line: &crate::ReplayedLine, lean: bool, out: &mut Vec<String>) {
             for p in &line.plies {
-                let annotated = text[p.span.end..].trim_start().starts_with('[');
                 let mut p2 = p.clone();
                 p2.variations.clear();
                 if let Ok(played) = &mut p2.outcome {
                     played.trace.laps.clear();
                     played.trace.captures.clear();
                     played.trace.events.clear();
-                    if !annotated {
-                        assert!(!lean || played.items.is_empty(), "{p:?}");
-                        played.items = crate::ItemList::new();
-                    }
                 }
-                out.push(format!("{p2:?} items {:?}", p2.played().map(|x| &*x.items)));
+                // The items come from the trace's lists, which a lean replay gives back.
+                if lean {
+                    assert!(p.played().is_none_or(|x| x.items().is_empty()), "{p:?}");
+                }
+                out.push(format!("{p2:?}"));
                 for v in &p.variations {
-                    flat(&v.line, text, lean, out);
+                    flat(&v.line, lean, out);
                 }
             }
             out.push(format!("{:?}", line.end));
@@ -731,8 +723,8 @@ mod tests {
                 ),
             );
             let (mut a, mut b) = (Vec::new(), Vec::new());
-            flat(&full.main, &text, false, &mut a);
-            flat(&lean.main, &text, true, &mut b);
+            flat(&full.main, false, &mut a);
+            flat(&lean.main, true, &mut b);
             assert_eq!(a, b, "{text}");
             assert!(full
                 .main
@@ -743,7 +735,7 @@ mod tests {
                 .main
                 .plies
                 .iter()
-                .any(|p| p.played().is_some_and(|x| !x.items.is_empty())));
+                .any(|p| p.played().is_some_and(|x| !x.items().is_empty())));
         }
     }
 

@@ -490,6 +490,11 @@ impl Observer for Words<'_> {
             }
         }
     }
+
+    /// A ply played without a problem has nothing to word.
+    fn every_ply(&self) -> bool {
+        false
+    }
 }
 
 impl Words<'_> {
@@ -666,7 +671,7 @@ impl Words<'_> {
         let mv = &played.mv;
         let token = at.item.token.value;
         let written: Vec<_> = a.value.items.iter().map(|i| i.value).collect();
-        let items: &[AnnotationItem] = &played.items;
+        let items = played.items();
         let ranked = rank(pos, &MoveSpec::from(*mv), Some(&a.value));
         let alt = ranked
             .iter()
@@ -697,7 +702,7 @@ impl Words<'_> {
             };
             let written_cycle = a.value.cycle.as_ref().map(|c| c.value);
             let written_text = pick(&written, written_cycle);
-            let actual_text = pick(items, played.trace.never_ending);
+            let actual_text = pick(&items, played.trace.never_ending);
             let mut help = vec![
                 rule_sentence(code, rules, pos.to_move()),
                 format!("Written {written_text}; {mv} gives {actual_text}."),
