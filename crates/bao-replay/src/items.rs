@@ -1,6 +1,8 @@
 //! The engine's lap/capture annotation of a move (the items of `spec/notation.md` §4), and
 //! comparing it with a written one.
 
+use std::ops::ControlFlow;
+
 use bao_core::{LapEnd, LapSource, MoveTrace, Position};
 use bao_notation::{Annotation, AnnotationItem, ItemKind, Spanned};
 
@@ -41,6 +43,21 @@ enum Laps {
 
 /// Calls `f` with every item of [`engine_items`], in order, building no list.
 fn each_item(trace: &MoveTrace, next: &Position, laps: Laps, mut f: impl FnMut(AnnotationItem)) {
+    // Never stopped early.
+    let _ = each_item_until(trace, next, laps, |i| {
+        f(i);
+        ControlFlow::Continue(())
+    });
+}
+
+/// [`each_item`], stopped when `f` breaks.
+#[inline]
+fn each_item_until(
+    trace: &MoveTrace,
+    next: &Position,
+    laps: Laps,
+    mut f: impl FnMut(AnnotationItem) -> ControlFlow<()>,
+) -> ControlFlow<()> {
     let last_lap = match (laps, trace.never_ending) {
         (Laps::UpToCycle, Some(ne)) => ne.cycle_start_lap,
         _ => u64::MAX,
@@ -56,7 +73,7 @@ fn each_item(trace: &MoveTrace, next: &Position, laps: Laps, mut f: impl FnMut(A
     let captures = &trace.captures;
     let mut c = 0;
     while let Some(cap) = captures.get(c).filter(|cap| cap.after_lap == 0) {
-        f(capture(cap));
+        f(capture(cap))?;
         c += 1;
     }
     let complete = trace.laps_total == trace.laps.len() as u64;
@@ -72,7 +89,7 @@ fn each_item(trace: &MoveTrace, next: &Position, laps: Laps, mut f: impl FnMut(A
                 c += 1;
             }
             while let Some(cap) = captures.get(c).filter(|cap| cap.after_lap == lap.number) {
-                f(capture(cap));
+                f(capture(cap))?;
                 c += 1;
             }
             continue;
@@ -88,8 +105,9 @@ fn each_item(trace: &MoveTrace, next: &Position, laps: Laps, mut f: impl FnMut(A
             kind: ItemKind::LapEnd,
             pit: lap.end,
             seeds,
-        });
+        })?;
     }
+    ControlFlow::Continue(())
 }
 
 /// How many items an [`ItemList`] holds without allocating (96% of the moves of the
@@ -293,14 +311,12 @@ pub fn annotation_agrees_move(
     next: &Position,
 ) -> Result<(), Disagreement> {
     if written.cycle.is_none() && trace.never_ending.is_none() {
-        let w = written.items.as_slice();
-        let mut i = 0;
-        let mut same = true;
-        each_item(trace, next, Laps::UpToCycle, |a| {
-            same &= w.get(i).is_some_and(|x| x.value == a);
-            i += 1;
+        let mut w = written.items.iter();
+        let same = each_item_until(trace, next, Laps::UpToCycle, |a| match w.next() {
+            Some(x) if x.value == a => ControlFlow::Continue(()),
+            _ => ControlFlow::Break(()),
         });
-        if same && i == w.len() {
+        if same.is_continue() && w.next().is_none() {
             return Ok(());
         }
     }
@@ -373,9 +389,12 @@ pub fn annotation_agrees(
 #[cfg(test)]
 mod tests {
     use bao_core::{LapEnd, LapSource, MoveTrace, Position, RuleSet, PRESET_NAMES};
-    use bao_notation::{AnnotationItem, ItemKind, Spanned};
+    use bao_notation::{Annotation, AnnotationItem, ItemKind, Spanned};
 
-    use super::{agrees, agrees_written, engine_items, ItemList, INLINE_ITEMS};
+    use super::{
+        agrees, agrees_written, annotation_agrees, annotation_agrees_move, engine_items, ItemList,
+        INLINE_ITEMS,
+    };
 
     /// The items as first written: every lap scanning every capture for its own (the
     /// reference for the cursor of `each_item`).
@@ -491,6 +510,16 @@ mod tests {
                 assert_eq!(
                     agrees_written(&spanned, &list),
                     agrees(&written, &want),
+                    "{written:?} against {want:?}"
+                );
+                // Compared as the items are worked out, as against the list.
+                let annotation = Annotation {
+                    items: spanned,
+                    cycle: trace.never_ending.map(Spanned::bare),
+                };
+                assert_eq!(
+                    annotation_agrees_move(&annotation, trace, next),
+                    annotation_agrees(&annotation, &list, trace, next),
                     "{written:?} against {want:?}"
                 );
             }

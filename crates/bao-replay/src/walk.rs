@@ -76,8 +76,8 @@ pub(crate) struct Walker<'o> {
     directions: Directions,
     observer: Option<&'o mut dyn Observer>,
     /// A trace the fast path may fill (kept when it fails, so that a refused token costs
-    /// no allocation).
-    spare: Option<MoveTrace>,
+    /// no allocation; boxed, so that taking it and putting it back moves a pointer).
+    spare: Option<Box<MoveTrace>>,
     /// An earlier-ply repair to play on the main line in place of its token (taken once).
     assumed: Option<Assumption>,
     /// The lists of a played move's trace go back to `spare` once the observer has seen
@@ -99,13 +99,12 @@ impl std::fmt::Debug for Walker<'_> {
 /// Where a line branches: the ply before its last move, for a variation after it.
 #[derive(Debug, Clone, Copy)]
 struct Branch {
-    /// The position before the last move.
-    pos: Position,
     /// The plies played before it.
     ply: usize,
     /// How many moves of `past` precede it.
     past: usize,
-    /// The index in the line's plies of its (first) ply.
+    /// The index in the line's plies of its (first) ply, whose `before` is the position
+    /// before the last move.
     index: usize,
 }
 
@@ -229,8 +228,13 @@ impl<'o> Walker<'o> {
     /// A variation after the last move: replayed from the position before it.
     fn variation(&mut self, line: &mut Line<'_>, element: usize, v: &[Spanned<Element>]) {
         let Some(b) = line.branch else { return };
+        // The position before the last move: that of the ply it was read as (the first,
+        // when a repair inserted a ply before it).
+        let Some(pos) = line.plies.get(b.index).map(|p| p.before) else {
+            return;
+        };
         let history = line.past[..b.past].to_vec();
-        let replayed = self.line(v, b.pos, b.ply, false, &history);
+        let replayed = self.line(v, pos, b.ply, false, &history);
         if let Some(ply) = line.plies.get_mut(b.index) {
             ply.variations.push(Variation {
                 element,
@@ -248,7 +252,6 @@ impl<'o> Walker<'o> {
         };
         line.ply += 1;
         line.branch = Some(Branch {
-            pos: here,
             ply: line.ply - 1,
             past: line.past.len(),
             index: line.plies.len(),
@@ -267,7 +270,10 @@ impl<'o> Walker<'o> {
                 return;
             }
         }
-        let mut trace = self.spare.take().unwrap_or_else(|| empty_trace(&here));
+        let mut trace = self
+            .spare
+            .take()
+            .unwrap_or_else(|| Box::new(empty_trace(&here)));
         let fast = if line.ended.is_none() {
             written_spec(&here, tok.item, self.directions)
                 .ok()
@@ -294,10 +300,12 @@ impl<'o> Walker<'o> {
             }
             (Some((mv, next)), None) => {
                 self.fast(line, tok, here, (mv, next, &mut trace));
-                // Its lists came back from the ply once it was shown (else they stay there).
-                if self.lean {
-                    self.spare = Some(trace);
+                // Its lists came back from the ply once it was shown; else they stay there,
+                // and the next move gets new ones.
+                if !self.lean {
+                    *trace = empty_trace(&next);
                 }
+                self.spare = Some(trace);
             }
             (None, None) => {
                 self.spare = Some(trace);
