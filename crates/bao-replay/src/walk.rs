@@ -463,15 +463,19 @@ impl<'o> Walker<'o> {
             claim_problems(tok.item, (trace, &next), takasia, wins, &mut problems);
         }
         let outcome = trace.outcome;
-        // The ply takes the trace's lists; its counts are copied.
+        // Shown to the observer?
+        let shown = self.observer.is_some() && (self.every_ply || !problems.is_empty());
+        // The ply takes the trace's lists (a lean replay's only while it is shown: they come
+        // back after); its counts are copied.
+        let lists = !self.lean || shown;
         let kept = MoveTrace {
             mv: trace.mv,
             mover: trace.mover,
             stage: trace.stage,
             placement: trace.placement,
-            laps: std::mem::take(&mut trace.laps),
-            captures: std::mem::take(&mut trace.captures),
-            events: std::mem::take(&mut trace.events),
+            laps: take_if(lists, &mut trace.laps),
+            captures: take_if(lists, &mut trace.captures),
+            events: take_if(lists, &mut trace.events),
             laps_total: trace.laps_total,
             seeds_sown: trace.seeds_sown,
             never_ending: trace.never_ending,
@@ -493,11 +497,11 @@ impl<'o> Walker<'o> {
             assumes: line.assumes,
             variations: Vec::new(),
         });
-        if self.every_ply || !line.plies.last().is_some_and(|p| p.problems.is_empty()) {
+        if shown {
             self.observe(line, tok);
-        }
-        if self.lean {
-            give_back(line, trace);
+            if self.lean {
+                give_back(line, trace);
+            }
         }
         line.past.push(Past {
             span: tok.item.token.span,
@@ -508,6 +512,15 @@ impl<'o> Walker<'o> {
             line.ended = Some((o, tok.item.token.span));
         }
         line.pos = Some(next);
+    }
+}
+
+/// The list, left empty, when `take`; else a new empty one.
+fn take_if<T>(take: bool, list: &mut Vec<T>) -> Vec<T> {
+    if take {
+        std::mem::take(list)
+    } else {
+        Vec::new()
     }
 }
 
