@@ -21,6 +21,7 @@
 //! does on a large file: only the cutting and the handing on in file order stay on the
 //! calling thread.
 
+use std::borrow::Cow;
 use std::io::{self, BufRead, BufReader, Read};
 use std::sync::{Arc, Mutex};
 
@@ -111,7 +112,13 @@ impl<R: Read> Decoding<R> {
                 self.input.consume(n);
                 continue;
             };
-            let take = last + 1;
+            let take = if self.line.is_empty() {
+                last + 1
+            } else {
+                // Only the end of the line gathered: the whole lines after it are read
+                // straight from the buffer ([`Decoding::read_direct`]).
+                memchr::memchr(b'\n', avail).map_or(last, |i| i) + 1
+            };
             if self.line.is_empty() {
                 // The usual case: decoded straight from the reader's buffer.
                 let d = decode(&avail[..take]);
@@ -137,8 +144,41 @@ impl<R: Read> Decoding<R> {
     }
 }
 
+impl<R: Read> Decoding<R> {
+    /// The usual case, with nothing decoded left to hand out and no line gathered: the
+    /// whole lines of the reader's buffer that fit in `buf`, when they are UTF-8, copied
+    /// straight into it (decoded as they are, with no copy in between); `None` otherwise
+    /// ([`Decoding::refill`] then decodes them).
+    fn read_direct(&mut self, buf: &mut [u8]) -> io::Result<Option<usize>> {
+        let avail = loop {
+            match self.input.fill_buf() {
+                Ok(b) => break b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        };
+        let window = &avail[..avail.len().min(buf.len())];
+        let Some(last) = memchr::memrchr(b'\n', window) else {
+            return Ok(None);
+        };
+        let take = last + 1;
+        if !matches!(decode(&window[..take]).text, Cow::Borrowed(_)) {
+            return Ok(None);
+        }
+        buf[..take].copy_from_slice(&window[..take]);
+        self.input.consume(take);
+        self.offset += take;
+        Ok(Some(take))
+    }
+}
+
 impl<R: Read> Read for Decoding<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.pos == self.out.len() && self.line.is_empty() {
+            if let Some(n) = self.read_direct(buf)? {
+                return Ok(n);
+            }
+        }
         if self.pos == self.out.len() && !self.refill()? {
             return Ok(0);
         }
@@ -1210,4 +1250,66 @@ pub fn check_stream<R: Read, E: From<io::Error>>(
         each(p)?;
     }
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::{BufReader, Read};
+    use std::sync::{Arc, Mutex};
+
+    use bao_notation::decode;
+
+    use super::Decoding;
+
+    /// Reads `bytes` through a [`Decoding`] whose buffer holds `capacity` bytes, `step`
+    /// bytes at most at a time; the text and the warning's offset.
+    fn decoded(bytes: &[u8], capacity: usize, step: usize) -> (String, Option<usize>) {
+        let warning = Arc::new(Mutex::new(None));
+        let mut d = Decoding {
+            input: BufReader::with_capacity(capacity, bytes),
+            line: Vec::new(),
+            out: Vec::new(),
+            pos: 0,
+            offset: 0,
+            warning: Arc::clone(&warning),
+            warned: false,
+        };
+        let mut out = Vec::new();
+        let mut buf = vec![0; step];
+        loop {
+            let n = d.read(&mut buf).expect("read");
+            if n == 0 {
+                break;
+            }
+            out.extend_from_slice(&buf[..n]);
+        }
+        let at = warning.lock().expect("lock").as_ref().map(|w| w.span.start);
+        (String::from_utf8(out).expect("UTF-8"), at)
+    }
+
+    /// Lines straddling the buffer, longer than it, multi-byte characters cut by it, a
+    /// Latin-1 byte, `\r\n`, no final `\n`: read in any steps, the text decodes as a whole.
+    #[test]
+    fn the_text_decodes_as_a_whole_whatever_the_buffer() {
+        let mut texts: Vec<Vec<u8>> = Vec::new();
+        let base = "[Event \"é\"]\r\n1. A7>* a7<* { ü long comment here } *\n\n".repeat(9);
+        texts.push(base.clone().into_bytes());
+        texts.push(format!("{base}{}\nend", "ê".repeat(40)).into_bytes());
+        let mut latin = base.clone().into_bytes();
+        latin.splice(30..30, b"caf\xe9 ".iter().copied());
+        texts.push(latin);
+        for text in &texts {
+            let whole = decode(text);
+            let want = (whole.text.into_owned(), whole.warning.map(|w| w.span.start));
+            for capacity in [3, 7, 16, 64, 1 << 16] {
+                for step in [1, 5, 13, 64, 1 << 16] {
+                    assert_eq!(
+                        decoded(text, capacity, step),
+                        want,
+                        "capacity {capacity}, step {step}"
+                    );
+                }
+            }
+        }
+    }
 }
