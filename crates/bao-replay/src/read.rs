@@ -41,6 +41,12 @@ pub fn written_spec(
     };
     let mut spec = token.spec_at(pit);
     if let Some(sign) = spec.sign {
+        // Only the clockwise convention reads a sign by how it is used; the others do not
+        // need the position looked at.
+        if directions != Directions::Clockwise {
+            spec.sign = Some(directions.sign(sign, pit.side(), SignUse::Sowing(pit.row())));
+            return Ok(spec);
+        }
         let usage = if pos.stage() == Stage::Namua
             && !spec.takasa
             && pit.side() == mover
@@ -138,4 +144,72 @@ pub fn main_line_replays(
         }
     }
     any
+}
+
+#[cfg(test)]
+mod tests {
+    use bao_core::{Position, RuleSet, Side, Sign, Stage, PRESET_NAMES};
+    use bao_notation::{Directions, MoveItem, MoveToken, PitRef, SignUse, Spanned};
+
+    use super::written_spec;
+
+    /// Every token of every pit and sign, in the positions of random games of every preset,
+    /// under every convention: the spec is the one the convention gives for the sign's use
+    /// (kichwa or sowing), worked out in full.
+    #[test]
+    fn a_token_reads_as_its_convention_says_in_every_position() {
+        let mut checked = 0;
+        for (k, name) in PRESET_NAMES.iter().enumerate() {
+            let rules = RuleSet::preset(name).expect("preset");
+            let mut pick = bao_testkit::Lcg::new(k as u64).picker();
+            let mut pos = Position::start(rules);
+            for _ in 0..40 {
+                for side in [Side::South, Side::North] {
+                    for ring in 0..16 {
+                        let pit = bao_core::Pit::from_ring(side, ring);
+                        for sign in [Sign::Left, Sign::Right] {
+                            for takasa in [false, true] {
+                                let token = MoveToken {
+                                    pit: PitRef::Pit(pit),
+                                    sign: Some(sign),
+                                    takasa,
+                                    claims_takasia: false,
+                                    safari: false,
+                                    claims_win: false,
+                                };
+                                let item = MoveItem {
+                                    number: None,
+                                    token: Spanned::bare(token),
+                                    nags: Vec::new(),
+                                    annotation: None,
+                                };
+                                let usage = if pos.stage() == Stage::Namua
+                                    && !takasa
+                                    && side == pos.to_move()
+                                    && pit.facing().is_some_and(|f| pos.get(f) > 0)
+                                    && pos.get(pit) > 0
+                                {
+                                    SignUse::Kichwa
+                                } else {
+                                    SignUse::Sowing(pit.row())
+                                };
+                                for d in
+                                    [Directions::Mover, Directions::South, Directions::Clockwise]
+                                {
+                                    let spec = written_spec(&pos, &item, d).expect("a pit");
+                                    assert_eq!(spec.sign, Some(d.sign(sign, side, usage)));
+                                    checked += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+                match pos.random_move(&mut pick) {
+                    Some((mv, _)) => pos = pos.play_fast(&mv),
+                    None => break,
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+    }
 }
