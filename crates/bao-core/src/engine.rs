@@ -1858,6 +1858,12 @@ pub(crate) fn execute<T: Tracer>(pos: &Position, mv: Move, tracer: &mut T) -> Ou
     execute_with(pos, mv, tracer, true)
 }
 
+/// [`execute`] into a slot the caller keeps (written where it is read next, not copied
+/// there).
+pub(crate) fn execute_into<T: Tracer>(pos: &Position, mv: Move, tracer: &mut T, out: &mut Outcome) {
+    execute_with_into(pos, mv, tracer, true, out);
+}
+
 /// [`execute`] with the memo of long relay cycles switched off: the plain detector.
 #[cfg(test)]
 pub(crate) fn execute_cold(pos: &Position, mv: Move) -> Outcome {
@@ -1868,14 +1874,26 @@ pub(crate) fn execute_cold(pos: &Position, mv: Move) -> Outcome {
 /// traced or not, and the runner where it hands over.
 fn execute_with<T: Tracer>(pos: &Position, mv: Move, tracer: &mut T, memo: bool) -> Outcome {
     let mut out = Outcome::UNPLAYED;
-    lean_into(pos, mv, false, memo, &mut out, tracer);
+    execute_with_into(pos, mv, tracer, memo, &mut out);
+    out
+}
+
+/// [`execute_with`] into `out`.
+#[inline]
+fn execute_with_into<T: Tracer>(
+    pos: &Position,
+    mv: Move,
+    tracer: &mut T,
+    memo: bool,
+    out: &mut Outcome,
+) {
+    lean_into(pos, mv, false, memo, out, tracer);
     if let Some(Finish::NeverEnding(ne)) = out.finish.filter_unknown_start() {
         out.finish = Finish::NeverEnding(NeverEnding {
             cycle_start_lap: cycle_start(pos, mv, ne.period, out.frame_period),
             period: ne.period,
         });
     }
-    out
 }
 
 #[cfg(test)]
