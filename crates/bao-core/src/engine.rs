@@ -215,6 +215,11 @@ impl Outcome {
 /// written out once at the end ([`Changed`]). Rule tests that cannot change during a move
 /// and would run at every lap are folded into the masks `special` and `capture_special`, so
 /// the usual lap (empty pit, capture, plain relay) tests nothing else.
+///
+/// Every run, traced or not, starts as a [`Lean`] one; the runner takes over where that
+/// hands over (the rare rules, and lap 64 on, where never-ending detection begins), and
+/// steps the fresh runs that find a cycle's first lap. It still holds every rule, the
+/// usual laps included: a run it takes over goes on by its own laps to the end.
 #[repr(C)]
 pub(crate) struct Runner<'t, T: Tracer> {
     /// The mover's ring.
