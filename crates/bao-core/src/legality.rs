@@ -1,7 +1,7 @@
 //! Legality: whether a move is legal without generating every legal move, resolving a
 //! written move, and why a move is illegal.
 
-use crate::engine::{execute_into, execute_quick_into, Finish, Outcome as Run, Tracer};
+use crate::engine::{execute_into, execute_quick_into, finish_of, Finish, Outcome as Run, Tracer};
 use crate::illegal::{IllegalReason, PlayError, ResolveError};
 use crate::movegen::{forced_kichwa, takasa_bits, Kind, MoveSet, MTAJI_MIN_SEEDS};
 use crate::pitset::PitSet;
@@ -80,8 +80,9 @@ impl Position {
                         return None;
                     }
                     if mv.is_safari() {
-                        let prun = self.simulate(plain);
-                        if self.run_is_illegal(&prun) || !prun.stopped_at_house {
+                        // Only how the plain capture ends is read: nothing is written out.
+                        let (finish, stopped_at_house) = finish_of(self, plain);
+                        if self.finish_is_illegal(finish) || !stopped_at_house {
                             return None;
                         }
                     }
