@@ -105,8 +105,7 @@ impl Position {
                 if mv.is_capture() {
                     // Whether the move is a candidate depends on its own pit only; the other
                     // candidates matter only under priority.
-                    let own =
-                        self.mtaji_capture_candidates_from(side, PitSet::single(mv.pit.ring()));
+                    let own = self.mtaji_capture_candidates_at(side, mv.pit.ring());
                     if !own.contains(mv) {
                         return None;
                     }
