@@ -45,6 +45,12 @@ impl Frame {
             last: Last::Nothing,
         }
     }
+
+    /// Notes that the move just given has had its annotation.
+    #[inline(always)]
+    pub(super) fn annotated(&mut self) {
+        self.last = Last::Move { annotated: true };
+    }
 }
 
 impl<'s> Parser<'s> {
