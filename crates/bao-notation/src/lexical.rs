@@ -403,9 +403,9 @@ pub(crate) fn fast_annotation_item_at(text: &[u8], at: usize) -> Option<(Annotat
 
 /// The row letters of a pit name as a table: `A` (South front) 0, `B` (South back) 8, `a`
 /// (North front) 16, `b` (North back) 24, the index of the row's first item in
-/// [`ITEMS`]; [`NO_ROW`] for any other byte.
+/// [`ITEMS`]; [`NOT_HERE`] for any other byte.
 static ROW_LETTER: [u8; 256] = {
-    let mut t = [NO_ROW; 256];
+    let mut t = [NOT_HERE; 256];
     t[b'A' as usize] = 0;
     t[b'B' as usize] = 8;
     t[b'a' as usize] = 16;
@@ -413,8 +413,32 @@ static ROW_LETTER: [u8; 256] = {
     t
 };
 
-/// What [`ROW_LETTER`] says of a byte that is no row letter.
-const NO_ROW: u8 = 0x80;
+/// The pit numbers as a table: `1`..`8` give 0..7, any other byte [`NOT_HERE`].
+static PIT_NUMBER: [u8; 256] = {
+    let mut t = [NOT_HERE; 256];
+    let mut n = 0;
+    while n < 8 {
+        t[b'1' as usize + n] = n as u8;
+        n += 1;
+    }
+    t
+};
+
+/// The digits as a table: `0`..`9` give 0..9, any other byte [`NOT_HERE`].
+static DIGIT: [u8; 256] = {
+    let mut t = [NOT_HERE; 256];
+    let mut n = 0;
+    while n < 10 {
+        t[b'0' as usize + n] = n as u8;
+        n += 1;
+    }
+    t
+};
+
+/// What [`ROW_LETTER`], [`PIT_NUMBER`] and [`DIGIT`] give for a byte that is none of
+/// theirs: its bit is in none of their other values, so that one test of the two values
+/// of a pit or together tells whether both are right.
+const NOT_HERE: u8 = 0x80;
 
 /// The annotation items without seeds, by `32 * capture + ROW_LETTER[letter] + number - 1`:
 /// the fast path copies one instead of building it field by field.
@@ -515,20 +539,19 @@ fn fast_annotation_item(
     let at_ = |i: usize| w[i & 15];
     // `x` or `X` (no other byte is either with the 0x20 bit set).
     let k = usize::from(at_(0) | 0x20 == b'x');
-    let row = usize::from(ROW_LETTER[usize::from(at_(k))]);
-    let n = usize::from(at_(k + 1).wrapping_sub(b'1'));
-    if row | n >= usize::from(NO_ROW) || n >= 8 {
+    let pit = ROW_LETTER[usize::from(at_(k))] | PIT_NUMBER[usize::from(at_(k + 1))];
+    if pit & NOT_HERE != 0 {
         return None;
     }
-    let mut item = ITEMS[(k << 5 | row | n) & 63];
+    let mut item = ITEMS[(k << 5 | usize::from(pit)) & 63];
     let mut end = k + 2;
     if at_(end) == b':' {
-        let d = at_(end + 1).wrapping_sub(b'0');
-        if d > 9 {
+        let d = DIGIT[usize::from(at_(end + 1))];
+        if d & NOT_HERE != 0 {
             return None;
         }
-        let e = at_(end + 2).wrapping_sub(b'0');
-        if e <= 9 {
+        let e = DIGIT[usize::from(at_(end + 2))];
+        if e & NOT_HERE == 0 {
             end += 3;
             item.seeds = Some(d * 10 + e);
         } else {
