@@ -498,7 +498,7 @@ pub(crate) fn fast_annotation(
 ) -> Option<usize> {
     let mut at = start + 1;
     loop {
-        let Some(w) = text.get(at..)?.first_chunk::<16>() else {
+        let Some(w) = text.get(at..at + 16).and_then(<[u8]>::first_chunk::<16>) else {
             return fast_annotation_tail(text, at, items);
         };
         match fast_annotation_item(w, at, items)? {
