@@ -34,6 +34,13 @@ const fn sow_table(step: usize) -> [[u128; RING]; RING] {
 /// Receives what happens during a move. The no-op `()` tracer compiles away.
 pub(crate) trait Tracer {
     const ON: bool;
+    /// What a lean run keeps of its current lap for this tracer: a [`LapMark`] when
+    /// traced, nothing (`()`) when not.
+    type Mark: Copy;
+    /// The mark of a lap of `side`'s from ring index `start`, its seeds from `source`.
+    fn mark(side: Side, start: usize, source: LapSource) -> Self::Mark;
+    /// What a mark says (read only when [`Tracer::ON`]).
+    fn lap_mark(mark: Self::Mark) -> LapMark;
     /// Whether the tracer keeps no more laps: a plain relay lap then records nothing, so
     /// it may run untraced.
     fn saturated(&self) -> bool;
@@ -44,6 +51,17 @@ pub(crate) trait Tracer {
 
 impl Tracer for () {
     const ON: bool = false;
+    type Mark = ();
+    #[inline(always)]
+    fn mark(_: Side, _: usize, _: LapSource) {}
+    #[inline(always)]
+    fn lap_mark((): ()) -> LapMark {
+        LapMark {
+            side: Side::South,
+            start: 0,
+            source: LapSource::Lifted,
+        }
+    }
     #[inline]
     fn saturated(&self) -> bool {
         true
@@ -58,6 +76,19 @@ impl Tracer for () {
 
 impl Tracer for MoveTrace {
     const ON: bool = true;
+    type Mark = LapMark;
+    #[inline(always)]
+    fn mark(side: Side, start: usize, source: LapSource) -> LapMark {
+        LapMark {
+            side,
+            start,
+            source,
+        }
+    }
+    #[inline(always)]
+    fn lap_mark(mark: LapMark) -> LapMark {
+        mark
+    }
     fn saturated(&self) -> bool {
         self.laps.len() >= Self::LAP_LIMIT
     }
@@ -79,6 +110,16 @@ impl Tracer for MoveTrace {
             self.events.push(event);
         }
     }
+}
+
+/// Where a traced lean run's current lap started, as its [`Lap`] records it.
+#[derive(Clone, Copy)]
+pub(crate) struct LapMark {
+    /// The mover.
+    side: Side,
+    /// The ring index lifted, or the kichwa where captured seeds enter.
+    start: usize,
+    source: LapSource,
 }
 
 /// How a move's execution ended.
@@ -174,6 +215,11 @@ impl Outcome {
 /// written out once at the end ([`Changed`]). Rule tests that cannot change during a move
 /// and would run at every lap are folded into the masks `special` and `capture_special`, so
 /// the usual lap (empty pit, capture, plain relay) tests nothing else.
+///
+/// Every run, traced or not, starts as a [`Lean`] one; the runner takes over where that
+/// hands over (the rare rules, and lap 64 on, where never-ending detection begins), and
+/// steps the fresh runs that find a cycle's first lap. It still holds every rule, the
+/// usual laps included: a run it takes over goes on by its own laps to the end.
 #[repr(C)]
 pub(crate) struct Runner<'t, T: Tracer> {
     /// The mover's ring.
@@ -705,14 +751,6 @@ impl<'t, T: Tracer> Runner<'t, T> {
         }
     }
 
-    /// Runs the move to its end into a slot the caller keeps: written once, where it is read
-    /// next, instead of being copied there.
-    #[inline]
-    pub(crate) fn run_into(mut self, out: &mut Outcome) {
-        let finish = self.run_inner();
-        self.write_out(finish, out);
-    }
-
     /// Writes the run that ended with `finish` into `out`.
     #[inline]
     fn write_out(&mut self, finish: Finish, out: &mut Outcome) {
@@ -1233,18 +1271,21 @@ fn cycle_start(pos: &Position, mv: Move, period: u64, frame_period: u64) -> u64 
     }
 }
 
-/// An untraced run's state while its laps are usual ones, held in locals instead of a
-/// [`Runner`]: its counters in registers, the two rings in the stack frame (a pit is read or
-/// written by one instruction). Usual laps are those that end in an empty pit, a capture or
-/// a plain relay and, with houses that fall at once, a relay or a capture that takes a house
-/// that is not functional. Everything else (a lift from or a lap ending in a takasia'd pit,
-/// a lap ending in the mover's functional house, a capture that may clear a takasia or end
-/// the move in bao hamna, houses that fall at the move's end, the seed cap, the lap where
-/// never-ending detection begins, the starts it does not take) is handed to the runner,
-/// which goes on from the same state ([`Lean::restore`]) by the same rules: the lean run is
-/// the runner's usual path compiled apart, and both give the same answers.
-#[derive(Clone, Copy)]
-struct Lean {
+/// A run's state while its laps are usual ones, held in locals instead of a [`Runner`]: its
+/// counters in registers, the two rings in the stack frame (a pit is read or written by one
+/// instruction). Usual laps are those that end in an empty pit, a capture or a plain relay
+/// and, with houses that fall at once, a relay or a capture that takes a house, and a lap
+/// that ends in the mover's functional house (a stop, a safari, a mtaji relay). Everything
+/// else (a lift from or a lap ending in a takasia'd pit, a capture that may clear a takasia
+/// or end the move in bao hamna, houses that fall at the move's end, the seed cap, the lap
+/// where never-ending detection begins, the starts it does not take) is handed to the
+/// runner, which goes on from the same state ([`Lean::restore`]) by the same rules.
+///
+/// Traced or not by the tracer its steps are given (a [`Tracer`]; `()` compiles every record
+/// away): a traced run records the laps, captures and events the runner records, in the
+/// same order, and hands over only where nothing of the hand-over's step is recorded yet
+/// (at the start: nothing at all), so that the runner records the rest as it would have.
+struct Lean<T: Tracer> {
     /// The mover's ring.
     me: [u8; RING],
     /// The opponent's ring.
@@ -1276,6 +1317,8 @@ struct Lean {
     captured_mask: u8,
     first_capture: Option<u8>,
     capturing: bool,
+    /// Where the current lap started (kept when traced only).
+    mark: T::Mark,
 }
 
 /// How a lean run stopped.
@@ -1339,7 +1382,7 @@ impl CaptureRules {
     }
 }
 
-impl Lean {
+impl<T: Tracer> Lean<T> {
     /// The state at the start of `mv` from `pos`, before anything is placed or lifted.
     #[inline(always)]
     fn new(pos: &Position) -> Self {
@@ -1377,13 +1420,14 @@ impl Lean {
             captured_mask: 0,
             first_capture: None,
             capturing: false,
+            mark: T::mark(pos.to_move, 0, LapSource::Lifted),
         }
     }
 
     /// Runs `mv` from `pos` while its laps are usual ones: to its end, or to where the
-    /// runner takes over.
+    /// runner takes over. Recorded by `tracer` as the runner records it.
     #[inline(always)]
-    fn run(&mut self, pos: &Position, mv: Move) -> LeanStop {
+    fn run(&mut self, pos: &Position, mv: Move, tracer: &mut T) -> LeanStop {
         let rules = &pos.rules;
         let cap = match rules.endless_move {
             EndlessMove::SeedCap(cap) => u64::from(cap),
@@ -1401,14 +1445,18 @@ impl Lean {
                 self.capturing = true;
                 if p >= 8 || self.op[7 - p] == 0 {
                     // Not a capture at all (a malformed move run anyway): nothing to sow.
+                    if T::ON {
+                        tracer.event(Event::Placed { pit: mv.pit });
+                    }
                     return LeanStop::End(End::Done);
                 }
                 let cr = CaptureRules::of(pos, mv);
-                if !self.capture(&cr, p, true) {
+                // (Its placement recorded by the capture.)
+                if !self.capture(&cr, p, true, tracer) {
                     return LeanStop::Start;
                 }
                 self.house_stops = !mv.is_safari();
-                return self.laps::<true, false>(Some(&cr), cap);
+                return self.laps::<true, false>(Some(&cr), cap, tracer);
             }
             self.dir = mv.sign.sowing_direction(Row::Front);
         } else {
@@ -1416,13 +1464,18 @@ impl Lean {
             self.capturing = mv.is_capture() && self.me[p] < rules.capture_threshold;
         }
         let bit = 1 << p;
-        if self.look & bit != 0 {
-            // A lift from the mover's house falls it; a namua takasa from the functional
-            // house may be taxed, the runner's, as a lift from a pit of `special`.
-            if self.special & bit != 0 || (namua && self.me[p] > HOUSE_THRESHOLD) {
-                return LeanStop::Start;
-            }
-            self.house_falls();
+        let from_house = self.look & bit != 0;
+        // A lift from the mover's house falls it; a namua takasa from the functional house
+        // may be taxed, the runner's, as a lift from a pit of `special`. (Nothing is
+        // recorded before a hand-over.)
+        if from_house && (self.special & bit != 0 || (namua && self.me[p] > HOUSE_THRESHOLD)) {
+            return LeanStop::Start;
+        }
+        if T::ON && namua {
+            tracer.event(Event::Placed { pit: mv.pit });
+        }
+        if from_house {
+            self.house_falls(tracer);
         }
         // As the runner's `after_lap_special`.
         self.house_stops = match (namua, self.capturing) {
@@ -1437,19 +1490,23 @@ impl Lean {
         }
         if self.capturing {
             let cr = CaptureRules::of(pos, mv);
-            self.laps::<true, false>(Some(&cr), cap)
+            self.laps::<true, false>(Some(&cr), cap, tracer)
         } else if guard {
-            self.laps::<false, true>(None, cap)
+            self.laps::<false, true>(None, cap, tracer)
         } else {
-            self.laps::<false, false>(None, cap)
+            self.laps::<false, false>(None, cap, tracer)
         }
     }
 
     /// The mover lifts his standing house (not taxed): it falls.
     #[inline(always)]
-    fn house_falls(&mut self) {
+    fn house_falls(&mut self, tracer: &mut T) {
         self.house_fell = true;
         self.look = self.special;
+        if T::ON {
+            let side = T::lap_mark(self.mark).side;
+            tracer.event(Event::HouseDestroyed { side });
+        }
     }
 
     /// Lifts all the seeds of `ring` (as [`Runner::lift`]); whether the front-row guard
@@ -1460,14 +1517,41 @@ impl Lean {
         self.hand = usize::from(self.me[ring]);
         self.me[ring] = 0;
         self.cur = ring;
+        if T::ON {
+            self.mark = T::mark(T::lap_mark(self.mark).side, ring, LapSource::Lifted);
+        }
         guard && ring < 8 && front_empty(&self.me) && (ring + self.dir.step()) % RING >= 8
     }
 
-    /// Captures the opponent's pit facing the mover's front pit `i` (< 8, not empty) and
-    /// prepares the captured lap (as [`Runner::capture_at`]); `false`, changing nothing,
-    /// when the capture is the runner's.
+    /// Records the lap just sown, which ended as `ended` (as [`Runner::record_lap`]).
     #[inline(always)]
-    fn capture(&mut self, cr: &CaptureRules, i: usize, choose_kichwa: bool) -> bool {
+    fn record_lap(&self, tracer: &mut T, ended: LapEnd) {
+        if T::ON {
+            let mark = T::lap_mark(self.mark);
+            tracer.lap(Lap {
+                number: self.lap,
+                start: Pit::from_ring(mark.side, mark.start),
+                source: mark.source,
+                direction: self.dir,
+                seeds: self.hand as u32,
+                end: Pit::from_ring(mark.side, self.cur % RING),
+                ended,
+            });
+        }
+    }
+
+    /// Captures the opponent's pit facing the mover's front pit `i` (< 8, not empty) and
+    /// prepares the captured lap (as [`Runner::capture_at`]); `false`, changing and
+    /// recording nothing, when the capture is the runner's. Recorded with the lap that
+    /// made it (`choose_kichwa`: the namua placement, recorded instead).
+    #[inline(always)]
+    fn capture(
+        &mut self,
+        cr: &CaptureRules,
+        i: usize,
+        choose_kichwa: bool,
+        tracer: &mut T,
+    ) -> bool {
         let j = 7 - i % 8;
         if cr.special & (1 << j) != 0 {
             return false;
@@ -1478,7 +1562,22 @@ impl Lean {
             self.op[j] = seeds;
             return false;
         }
+        let side = T::lap_mark(self.mark).side;
+        if T::ON {
+            if choose_kichwa {
+                // The placement's pit is the move's.
+                tracer.event(Event::Placed {
+                    pit: Pit::from_ring(side, i),
+                });
+            } else {
+                self.record_lap(tracer, LapEnd::Capture);
+            }
+        }
         if cr.opp_house & (1 << j) != 0 {
+            if T::ON && !self.opp_house_fell {
+                let side = side.opponent();
+                tracer.event(Event::HouseDestroyed { side });
+            }
             self.opp_house_fell = true;
         }
         self.captured_mask |= 1 << j;
@@ -1497,6 +1596,21 @@ impl Lean {
             (Direction::Clockwise, RING - 1)
         };
         self.hand = usize::from(seeds);
+        if T::ON {
+            let kichwa = if anticlockwise { 7 } else { 0 };
+            let kp = Pit::from_ring(side, kichwa);
+            if choose_kichwa && (2..6).contains(&i) {
+                tracer.event(Event::KichwaChosen { kichwa: kp });
+            }
+            tracer.capture(Capture {
+                pit: Pit::from_ring(side.opponent(), j),
+                seeds,
+                kichwa: kp,
+                direction: self.dir,
+                after_lap: self.lap,
+            });
+            self.mark = T::mark(side, kichwa, LapSource::Captured);
+        }
         true
     }
 
@@ -1508,6 +1622,7 @@ impl Lean {
         &mut self,
         cr: Option<&CaptureRules>,
         cap: u64,
+        tracer: &mut T,
     ) -> LeanStop {
         loop {
             let n = self.hand;
@@ -1522,6 +1637,7 @@ impl Lean {
             let cur = self.cur % RING;
             let count = self.me[cur];
             if count == 1 {
+                self.record_lap(tracer, LapEnd::EmptyPit);
                 return LeanStop::End(End::Done);
             }
             if self.sown > cap {
@@ -1529,7 +1645,8 @@ impl Lean {
             }
             if let (true, Some(cr)) = (CAPTURING, cr) {
                 if cur < 8 && self.op[7 - cur] > 0 {
-                    if !self.capture(cr, cur, false) {
+                    // (The lap recorded by the capture.)
+                    if !self.capture(cr, cur, false, tracer) {
                         return LeanStop::LapEnd;
                     }
                     continue;
@@ -1541,12 +1658,28 @@ impl Lean {
                     return LeanStop::LapEnd;
                 }
                 // The mover's standing house: functional, it may stop the move (in namua,
-                // a capture where a safari was possible); else it is lifted and falls.
-                if count >= HOUSE_THRESHOLD && self.house_stops {
+                // a capture where a safari was possible), else it is lifted (a safari in
+                // namua) and falls.
+                let functional = count >= HOUSE_THRESHOLD;
+                if functional && self.house_stops {
                     self.stopped_at_house = CAPTURING && self.namua;
+                    self.record_lap(tracer, LapEnd::HouseStop);
+                    if T::ON {
+                        tracer.event(Event::HouseStop);
+                    }
                     return LeanStop::End(End::Done);
                 }
-                self.house_falls();
+                if T::ON {
+                    if functional && self.namua {
+                        self.record_lap(tracer, LapEnd::Safari);
+                        tracer.event(Event::Safari);
+                    } else {
+                        self.record_lap(tracer, LapEnd::Relay);
+                    }
+                }
+                self.house_falls(tracer);
+            } else {
+                self.record_lap(tracer, LapEnd::Relay);
             }
             if self.lift(cur, GUARD) {
                 return LeanStop::End(End::FrontRowEmptied);
@@ -1569,7 +1702,7 @@ impl Lean {
     }
 
     /// Puts this state, at the end of a lap, into a runner made for the same move.
-    fn restore(&self, r: &mut Runner<'_, ()>) {
+    fn restore(&self, r: &mut Runner<'_, T>) {
         r.me = self.me;
         r.op = self.op;
         r.houses = self.houses(r.pos_at_start);
@@ -1584,17 +1717,23 @@ impl Lean {
         r.first_capture = self.first_capture;
         r.capturing = self.capturing;
         r.choose_kichwa = false;
+        if T::ON {
+            let mark = T::lap_mark(self.mark);
+            r.lap_start = mark.start;
+            r.lap_source = mark.source;
+        }
     }
 
-    /// The runner that takes over a lean run stopped by `stop` (not an end).
+    /// The runner that takes over a lean run stopped by `stop` (not an end), with the
+    /// run's tracer.
     fn runner<'t>(
         &self,
         pos: &'t Position,
         mv: Move,
         stop: LeanStop,
-        unit: &'t mut (),
-    ) -> Runner<'t, ()> {
-        let mut runner = Runner::new(pos, mv, unit);
+        tracer: &'t mut T,
+    ) -> Runner<'t, T> {
+        let mut runner = Runner::new(pos, mv, tracer);
         if matches!(stop, LeanStop::LapEnd) {
             self.restore(&mut runner);
         }
@@ -1626,7 +1765,7 @@ impl Lean {
 #[inline(always)]
 fn lean_finish(pos: &Position, mv: Move, quick: bool) -> (Finish, bool) {
     let mut s = Lean::new(pos);
-    match s.run(pos, mv) {
+    match s.run(pos, mv, &mut ()) {
         LeanStop::End(end) => (end.into(), s.stopped_at_house),
         stop => finish_by_runner(pos, mv, quick, s, stop),
     }
@@ -1639,7 +1778,7 @@ fn finish_by_runner(
     pos: &Position,
     mv: Move,
     quick: bool,
-    s: Lean,
+    s: Lean<()>,
     stop: LeanStop,
 ) -> (Finish, bool) {
     let mut unit = ();
@@ -1653,31 +1792,38 @@ fn finish_by_runner(
     (finish, runner.stopped_at_house)
 }
 
-/// Runs `mv` from `pos` untraced into `out` (`quick`: undecided where never-ending
-/// detection would begin; `memo`: the memo of long relay cycles is read and written).
+/// Runs `mv` from `pos` into `out`, recorded by `tracer` (`quick`: undecided where
+/// never-ending detection would begin; `memo`: the memo of long relay cycles is read and
+/// written).
 #[inline(always)]
-fn lean_into(pos: &Position, mv: Move, quick: bool, memo: bool, out: &mut Outcome) {
-    let mut s = Lean::new(pos);
-    match s.run(pos, mv) {
-        LeanStop::End(end) => s.write_out(pos, end, out),
-        stop => into_by_runner(pos, mv, quick, memo, s, stop, out),
-    }
-}
-
-/// [`lean_into`] where the runner takes over.
-#[cold]
-#[inline(never)]
-fn into_by_runner(
+fn lean_into<T: Tracer>(
     pos: &Position,
     mv: Move,
     quick: bool,
     memo: bool,
-    s: Lean,
+    out: &mut Outcome,
+    tracer: &mut T,
+) {
+    let mut s = Lean::new(pos);
+    match s.run(pos, mv, tracer) {
+        LeanStop::End(end) => s.write_out(pos, end, out),
+        stop => into_by_runner(pos, mv, (quick, memo), s, stop, out, tracer),
+    }
+}
+
+/// [`lean_into`] where the runner takes over (`quick` and `memo` as there).
+#[cold]
+#[inline(never)]
+fn into_by_runner<T: Tracer>(
+    pos: &Position,
+    mv: Move,
+    (quick, memo): (bool, bool),
+    s: Lean<T>,
     stop: LeanStop,
     out: &mut Outcome,
+    tracer: &mut T,
 ) {
-    let mut unit = ();
-    let mut runner = s.runner(pos, mv, stop, &mut unit);
+    let mut runner = s.runner(pos, mv, stop, tracer);
     runner.quick = quick;
     runner.memo = memo;
     let finish = if matches!(stop, LeanStop::LapEnd) {
@@ -1694,7 +1840,7 @@ fn into_by_runner(
 /// caller that needs only some legal move can try the other candidates before paying for a
 /// cycle decision (rules-reference §5.1 meets periods of 10^8 laps).
 pub(crate) fn execute_quick_into(pos: &Position, mv: Move, out: &mut Outcome) {
-    lean_into(pos, mv, true, true, out);
+    lean_into(pos, mv, true, true, out, &mut ());
 }
 
 /// How `mv` from `pos` ends, run untraced, and whether it stopped in the functional nyumba
@@ -1717,29 +1863,42 @@ pub(crate) fn execute<T: Tracer>(pos: &Position, mv: Move, tracer: &mut T) -> Ou
     execute_with(pos, mv, tracer, true)
 }
 
+/// [`execute`] into a slot the caller keeps (written where it is read next, not copied
+/// there).
+pub(crate) fn execute_into<T: Tracer>(pos: &Position, mv: Move, tracer: &mut T, out: &mut Outcome) {
+    execute_with_into(pos, mv, tracer, true, out);
+}
+
 /// [`execute`] with the memo of long relay cycles switched off: the plain detector.
 #[cfg(test)]
 pub(crate) fn execute_cold(pos: &Position, mv: Move) -> Outcome {
     execute_with(pos, mv, &mut (), false)
 }
 
-/// [`execute`], reading and writing the memo of long relay cycles or not.
+/// [`execute`], reading and writing the memo of long relay cycles or not: the lean run,
+/// traced or not, and the runner where it hands over.
 fn execute_with<T: Tracer>(pos: &Position, mv: Move, tracer: &mut T, memo: bool) -> Outcome {
     let mut out = Outcome::UNPLAYED;
-    if T::ON {
-        let mut runner = Runner::new(pos, mv, tracer);
-        runner.memo = memo;
-        runner.run_into(&mut out);
-    } else {
-        lean_into(pos, mv, false, memo, &mut out);
-    }
+    execute_with_into(pos, mv, tracer, memo, &mut out);
+    out
+}
+
+/// [`execute_with`] into `out`.
+#[inline]
+fn execute_with_into<T: Tracer>(
+    pos: &Position,
+    mv: Move,
+    tracer: &mut T,
+    memo: bool,
+    out: &mut Outcome,
+) {
+    lean_into(pos, mv, false, memo, out, tracer);
     if let Some(Finish::NeverEnding(ne)) = out.finish.filter_unknown_start() {
         out.finish = Finish::NeverEnding(NeverEnding {
             cycle_start_lap: cycle_start(pos, mv, ne.period, out.frame_period),
             period: ne.period,
         });
     }
-    out
 }
 
 #[cfg(test)]
@@ -1978,8 +2137,17 @@ mod tests {
     /// stops in a cycle does not depend on the runs before): what a lean run must agree
     /// with.
     fn runner_only(pos: &Position, mv: Move, quick: bool) -> (Outcome, (Finish, bool)) {
-        let mut unit = ();
-        let mut runner = Runner::new(pos, mv, &mut unit);
+        runner_traced(pos, mv, quick, &mut ())
+    }
+
+    /// [`runner_only`], recorded by `tracer`.
+    fn runner_traced<T: Tracer>(
+        pos: &Position,
+        mv: Move,
+        quick: bool,
+        tracer: &mut T,
+    ) -> (Outcome, (Finish, bool)) {
+        let mut runner = Runner::new(pos, mv, tracer);
         runner.quick = quick;
         runner.memo = false;
         let finish = runner.run_inner();
@@ -1993,7 +2161,9 @@ mod tests {
     /// move (legal or not, every pit, sign and kind) of the positions of random games of
     /// every preset and of variants that reach the runner's other paths (no front-row guard,
     /// no bao hamna mid-move, houses that fall at the move's end, a house lost at the first
-    /// mtaji capture), quick and in full, the outcome written out and the finish alone.
+    /// mtaji capture), quick and in full, the outcome written out and the finish alone; and
+    /// traced, the runner's whole trace (laps, captures, events, placement), each hand-over
+    /// (at the start, at a lap end) met traced too.
     #[test]
     fn lean_runs_agree_with_the_runner() {
         let mut seed = bao_testkit::Lcg::new(5);
@@ -2013,8 +2183,10 @@ mod tests {
         k.house_lost_on_first_mtaji_capture = true;
         k.mtaji_takasa_house = HouseLap::Relay;
         variants.push(k);
-        // Lean runs that ended, handed over at the start, handed over at a lap end.
+        // Lean runs that ended, handed over at the start, handed over at a lap end; traced
+        // runs without and with a lap recorded.
         let mut seen = [0usize; 3];
+        let mut traced = [0usize; 2];
         for rules in variants {
             for _game in 0..6 {
                 let mut pos = Position::start(rules);
@@ -2028,8 +2200,8 @@ mod tests {
                                     // ends.
                                     continue;
                                 }
-                                let mut s = Lean::new(&pos);
-                                seen[match s.run(&pos, mv) {
+                                let mut s = Lean::<()>::new(&pos);
+                                seen[match s.run(&pos, mv, &mut ()) {
                                     LeanStop::End(_) => 0,
                                     LeanStop::Start => 1,
                                     LeanStop::LapEnd => 2,
@@ -2045,7 +2217,7 @@ mod tests {
                                     let (got, got_finish) =
                                         crate::budget::within_lap_budget(2_000, || {
                                             let mut out = Outcome::UNPLAYED;
-                                            lean_into(&pos, mv, quick, false, &mut out);
+                                            lean_into(&pos, mv, quick, false, &mut out, &mut ());
                                             (out, lean_finish(&pos, mv, quick))
                                         })
                                         .unwrap_or((Outcome::UNPLAYED, (Finish::Undecided, false)));
@@ -2053,6 +2225,20 @@ mod tests {
                                     let at = || format!("{mv} (quick: {quick}) in\n{pos}");
                                     assert_eq!(format!("{got:?}"), format!("{want:?}"), "{}", at());
                                     assert_eq!(got_finish, want_finish, "{}", at());
+                                    // Traced: the same outcome and the runner's whole trace.
+                                    let fresh = || MoveTrace::new(mv, pos.to_move, pos.stage());
+                                    let (mut want_trace, mut got_trace) = (fresh(), fresh());
+                                    let want = crate::budget::within_lap_budget(2_000, || {
+                                        runner_traced(&pos, mv, quick, &mut want_trace).0
+                                    });
+                                    let got = crate::budget::within_lap_budget(2_000, || {
+                                        let mut out = Outcome::UNPLAYED;
+                                        lean_into(&pos, mv, quick, false, &mut out, &mut got_trace);
+                                        out
+                                    });
+                                    assert_eq!(format!("{got:?}"), format!("{want:?}"), "{}", at());
+                                    assert_eq!(got_trace, want_trace, "{}", at());
+                                    traced[usize::from(!got_trace.laps.is_empty())] += 1;
                                 }
                             }
                         }
@@ -2066,6 +2252,7 @@ mod tests {
             }
         }
         assert!(seen.iter().all(|&n| n >= 100), "{seen:?}");
+        assert!(traced.iter().all(|&n| n >= 100), "{traced:?}");
     }
 
     /// Each of never-ending detection's ways to find a cycle alone gives the answers of

@@ -1,7 +1,7 @@
 //! Legality: whether a move is legal without generating every legal move, resolving a
 //! written move, and why a move is illegal.
 
-use crate::engine::{execute, execute_quick_into, Finish, Outcome as Run, Tracer};
+use crate::engine::{execute_into, execute_quick_into, finish_of, Finish, Outcome as Run, Tracer};
 use crate::illegal::{IllegalReason, PlayError, ResolveError};
 use crate::movegen::{forced_kichwa, takasa_bits, Kind, MoveSet, MTAJI_MIN_SEEDS};
 use crate::pitset::PitSet;
@@ -21,23 +21,44 @@ impl Position {
 
     /// Decides whether `mv` is legal, running it (with `tracer`) once; the run when legal.
     pub(crate) fn legal_run<T: Tracer>(&self, mv: &Move, tracer: &mut T) -> Option<Run> {
-        self.legal_run_with(mv, |pos| execute(pos, *mv, tracer))
+        let mut run = Run::UNPLAYED;
+        self.legal_run_into(mv, tracer, &mut run).then_some(run)
+    }
+
+    /// [`Position::legal_run`] into a slot the caller keeps (written where it is read next,
+    /// not copied there): whether `mv` is legal; `out` then holds its run.
+    pub(crate) fn legal_run_into<T: Tracer>(
+        &self,
+        mv: &Move,
+        tracer: &mut T,
+        out: &mut Run,
+    ) -> bool {
+        self.legal_run_with(mv, |pos, out| execute_into(pos, *mv, tracer, out), out)
     }
 
     /// [`Position::legal_run`] with the move's own run stopped where never-ending detection
-    /// would begin (64 laps, untraced): `Some` run whose finish is [`Finish::Undecided`]
-    /// when it was still going then, and legality is not decided (the caller decides it
-    /// with [`Position::legal_run`]).
-    pub(crate) fn legal_run_quick(&self, mv: &Move) -> Option<Run> {
-        self.legal_run_with(mv, |pos| {
-            let mut run = Run::UNPLAYED;
-            execute_quick_into(pos, *mv, &mut run);
-            run
-        })
+    /// would begin (64 laps, untraced), into a slot the caller keeps: whether `mv` may be
+    /// legal; `out` then holds its run, whose finish is [`Finish::Undecided`] when it was
+    /// still going then, and legality is not decided (the caller decides it with
+    /// [`Position::legal_run`]).
+    pub(crate) fn legal_run_quick_into(&self, mv: &Move, out: &mut Run) -> bool {
+        self.legal_run_with(mv, |pos, out| execute_quick_into(pos, *mv, out), out)
     }
 
-    /// [`Position::legal_run`] with the move's own run made by `run` (called at most once).
-    fn legal_run_with(&self, mv: &Move, run: impl FnOnce(&Self) -> Run) -> Option<Run> {
+    /// [`Position::legal_run_into`] with the move's own run made by `run` into `out`
+    /// (called at most once).
+    fn legal_run_with(&self, mv: &Move, run: impl FnOnce(&Self, &mut Run), out: &mut Run) -> bool {
+        self.legal_run_checked(mv, run, out).is_some()
+    }
+
+    /// [`Position::legal_run_with`], `None` for an illegal move.
+    #[inline(always)]
+    fn legal_run_checked(
+        &self,
+        mv: &Move,
+        run: impl FnOnce(&Self, &mut Run),
+        out: &mut Run,
+    ) -> Option<()> {
         if self.ended.is_some() || self.front_row_outcome().is_some() {
             return None;
         }
@@ -46,8 +67,8 @@ impl Position {
             return None;
         }
         let own_run = move || {
-            let run = run(self);
-            (!self.run_is_illegal(&run)).then_some(run)
+            run(self, out);
+            (!self.run_is_illegal(out)).then_some(out)
         };
         match self.stage() {
             Stage::Namua => {
@@ -59,39 +80,39 @@ impl Position {
                         return None;
                     }
                     if mv.is_safari() {
-                        let prun = self.simulate(plain);
-                        if self.run_is_illegal(&prun) || !prun.stopped_at_house {
+                        // Only how the plain capture ends is read: nothing is written out.
+                        let (finish, stopped_at_house) = finish_of(self, plain);
+                        if self.finish_is_illegal(finish) || !stopped_at_house {
                             return None;
                         }
                     }
-                    return own_run();
+                    return own_run().map(drop);
                 }
                 // A takasa this position's end test decided legal (`Known`, the note `play`
                 // leaves in the position it returns) needs only its run: the captures were
                 // decided illegal then, which is what is costly to find again.
                 if self.known.notes_legal(self, mv) {
-                    return own_run();
+                    return own_run().map(drop);
                 }
                 let cands = self.namua_capture_candidates();
                 let placements = self.namua_placements();
                 if !placements.contains(mv.pit.ring()) || self.any_legal(&cands) {
                     return None;
                 }
-                own_run()
+                own_run().map(drop)
             }
             Stage::Mtaji => {
                 if mv.is_capture() {
                     // Whether the move is a candidate depends on its own pit only; the other
                     // candidates matter only under priority.
-                    let own =
-                        self.mtaji_capture_candidates_from(side, PitSet::single(mv.pit.ring()));
+                    let own = self.mtaji_capture_candidates_at(side, mv.pit.ring());
                     if !own.contains(mv) {
                         return None;
                     }
                     let run = own_run()?;
                     if run.finish == Finish::Undecided {
                         // A quick run still going: what it captures is not known yet.
-                        return Some(run);
+                        return Some(());
                     }
                     // A candidate exists (this one), so priority applies when the rules give it.
                     let priority = self.priority_pit();
@@ -109,11 +130,11 @@ impl Position {
                             return None;
                         }
                     }
-                    return Some(run);
+                    return Some(());
                 }
                 // As in namua: a takasa the end test decided legal.
                 if self.known.notes_legal(self, mv) {
-                    return own_run();
+                    return own_run().map(drop);
                 }
                 let cands = self.mtaji_capture_candidates(side);
                 let priority = self.priority_pit().filter(|_| !cands.is_empty());
@@ -130,7 +151,7 @@ impl Position {
                 }
                 if self.kuu_first() {
                     if mv.pit == Pit::nyumba(side) {
-                        return own_run();
+                        return own_run().map(drop);
                     }
                     let kuu = MoveSet {
                         bits: takasa_bits(HOUSE_RING),
@@ -147,7 +168,7 @@ impl Position {
                 if !allowed.contains(mv) {
                     return None;
                 }
-                own_run()
+                own_run().map(drop)
             }
         }
     }

@@ -1283,14 +1283,9 @@ impl Position {
         occupied
     }
 
-    /// Mtaji capture candidates by the first-lap rule (G6, M2), before execution.
+    /// Mtaji capture candidates by the first-lap rule (G6, M2), before execution (those of
+    /// one start: [`Position::mtaji_capture_candidates_at`]).
     pub(crate) fn mtaji_capture_candidates(&self, side: Side) -> MoveSet {
-        self.mtaji_capture_candidates_from(side, PitSet::ALL)
-    }
-
-    /// The mtaji capture candidates that start in the pits of `starts`: the same as [`Position::mtaji_capture_candidates`] restricted to those pits,
-    /// cheaper when they are few (a validator asking about one written move).
-    pub(crate) fn mtaji_capture_candidates_from(&self, side: Side, starts: PitSet) -> MoveSet {
         let own = self.ring(side);
         let opp = self.ring(side.opponent());
         let mut out = MoveSet::empty(Kind::MtajiCapture, side);
@@ -1305,8 +1300,7 @@ impl Position {
             .capture_excluded(side)
             .map_or(PitSet::EMPTY, PitSet::single);
         // Starts of two seeds or more, below the threshold (G6, M2), not takasia'd.
-        let pits = starts
-            & PitSet::holding(own, MTAJI_MIN_SEEDS)
+        let pits = PitSet::holding(own, MTAJI_MIN_SEEDS)
             & !PitSet::holding(own, self.rules.capture_threshold)
             & !blocked_start;
         for r in pits.iter() {
@@ -1315,6 +1309,33 @@ impl Position {
             let acw = (wrapped >> (r + RING - n)) & 1;
             out.bits |= (cw | acw << 1) << (2 * r);
         }
+        out
+    }
+
+    /// The mtaji capture candidates that start in ring index `r`: those of
+    /// [`Position::mtaji_capture_candidates`] from `r`, found by looking at the
+    /// start and the two pits its first lap may end in (the legality test of one written
+    /// move).
+    pub(crate) fn mtaji_capture_candidates_at(&self, side: Side, r: usize) -> MoveSet {
+        let r = r % RING;
+        let own = self.ring(side);
+        let opp = self.ring(side.opponent());
+        let mut out = MoveSet::empty(Kind::MtajiCapture, side);
+        let count = own[r];
+        // Two seeds or more, below the threshold (G6, M2), not takasia'd.
+        if count < MTAJI_MIN_SEEDS
+            || count >= self.rules.capture_threshold
+            || self.capture_excluded(side) == Some(r)
+        {
+            return out;
+        }
+        // A first lap captures where it ends in an occupied front pit facing seeds (as
+        // `PitSet::facing_seeds`, the pits looked at before the start is lifted).
+        let captures_at = |end: usize| u32::from(end < 8 && own[end] > 0 && opp[7 - end] > 0);
+        let n = usize::from(count) % RING;
+        let cw = captures_at((r + n) % RING);
+        let acw = captures_at((r + RING - n) % RING);
+        out.bits = (cw | acw << 1) << (2 * r);
         out
     }
 
@@ -1849,6 +1870,11 @@ mod tests {
                     for side in Side::ALL {
                         let fast: Vec<Move> = pos.mtaji_capture_candidates(side).iter().collect();
                         assert_eq!(fast, capture_candidates_by_the_book(&pos, side), "{pos}");
+                        // One start at a time: the same candidates, pit by pit.
+                        let by_pit: Vec<Move> = (0..RING)
+                            .flat_map(|r| pos.mtaji_capture_candidates_at(side, r).moves())
+                            .collect();
+                        assert_eq!(by_pit, fast, "{pos}");
                         checked += 1;
                     }
                     pos = next;

@@ -22,8 +22,6 @@ impl PitSet {
     pub(crate) const FRONT: Self = Self((1 << ROW_PITS) - 1);
     /// The back row.
     pub(crate) const BACK: Self = Self(!Self::FRONT.0);
-    /// Every pit of the ring.
-    pub(crate) const ALL: Self = Self(u16::MAX);
 
     /// The set of the one pit at ring index `r` (below [`RING`]).
     #[inline]

@@ -115,7 +115,8 @@ impl Position {
     /// # Errors
     /// The move is not legal here: why, as data.
     pub fn play(&self, mv: &Move) -> Result<(Self, LazyTrace), PlayError> {
-        match self.legal_run_quick(mv) {
+        let mut run = Run::UNPLAYED;
+        match self.legal_run_quick_into(mv, &mut run).then_some(run) {
             None => Err(self.diagnose(mv)),
             Some(run) if run.finish != Finish::Undecided => {
                 let mut next = self.finish_move(mv, &run, None);
@@ -176,7 +177,10 @@ impl Position {
     /// ```
     pub fn play_into(&self, mv: &Move, trace: &mut MoveTrace) -> Option<Self> {
         trace.reset(*mv, self.to_move, self.stage());
-        let run = self.legal_run(mv, trace)?;
+        let mut run = Run::UNPLAYED;
+        if !self.legal_run_into(mv, trace, &mut run) {
+            return None;
+        }
         Some(self.complete_traced_in(mv, &run, trace, false))
     }
 
@@ -204,7 +208,11 @@ impl Position {
     /// ```
     pub fn play_into_counted(&self, mv: &Move, trace: &mut MoveTrace) -> Option<Self> {
         trace.reset(*mv, self.to_move, self.stage());
-        match self.legal_run_quick(mv)? {
+        let mut run = Run::UNPLAYED;
+        if !self.legal_run_quick_into(mv, &mut run) {
+            return None;
+        }
+        match run {
             run if run.finish != Finish::Undecided => {
                 if trace.stage == Stage::Namua {
                     // Every namua move places its reserve seed in its pit first.

@@ -1,7 +1,7 @@
 //! Takasia detection (T1, T2; A.4.6): which pit of the victim a takata blocks, in the
 //! standard reading and in AbstractPlay's.
 
-use crate::engine::lap_end;
+use crate::engine::{finish_of, lap_end};
 use crate::pitset::PitSet;
 use crate::position::{House, Position, HOUSE_THRESHOLD};
 use crate::types::{Move, HOUSE_RING};
@@ -76,7 +76,8 @@ impl Position {
         if !agree {
             // Only finite captures count: keep them, and they must still agree.
             for b in cands.bit_iter() {
-                if self.run_is_illegal(&self.simulate(cands.move_at(b))) {
+                // Only how the run ends is read: nothing is written out.
+                if self.finish_is_illegal(finish_of(self, cands.move_at(b)).0) {
                     cands.bits &= !(1 << b);
                 }
             }
