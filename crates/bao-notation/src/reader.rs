@@ -41,7 +41,7 @@ pub fn parse_record(src: &str) -> Parsed {
 #[must_use]
 pub fn parse_record_with(src: &str, limits: &Limits) -> Parsed {
     let mut builder = RecordBuilder::default();
-    visit_record_with(src, limits, &mut builder);
+    visit_chunks(src, limits, &mut builder, RecordBuilder::expect_chunk);
     Parsed {
         record: Record {
             games: builder.games,
@@ -59,6 +59,17 @@ pub fn visit_record<V: Visitor>(src: &str, visitor: &mut V) {
 /// Reads a whole text under `limits`, giving what it reads to `visitor`: the events from
 /// which [`parse_record_with`] builds its record, and the same diagnostics.
 pub fn visit_record_with<V: Visitor>(src: &str, limits: &Limits, visitor: &mut V) {
+    visit_chunks(src, limits, visitor, |_, _| {});
+}
+
+/// [`visit_record_with`], with `before` called with the text of each chunk before it is
+/// parsed.
+fn visit_chunks<V: Visitor>(
+    src: &str,
+    limits: &Limits,
+    visitor: &mut V,
+    mut before: impl FnMut(&mut V, &str),
+) {
     let v = visitor;
     v.text(src, 0);
     let start = if src.starts_with('\u{feff}') { 3 } else { 0 };
@@ -73,6 +84,7 @@ pub fn visit_record_with<V: Visitor>(src: &str, limits: &Limits, visitor: &mut V
             v.syntax_error(error.shifted(from));
             continue;
         }
+        before(v, &src[from..range.end]);
         let (cut, errors) = parse_span(src, from, range.end, &mut scratch, v);
         for e in errors {
             v.syntax_error(e);
@@ -311,6 +323,7 @@ impl ChunkParser {
     fn parse_with(&mut self, text: &str, first: bool, warning: Option<SyntaxError>) -> ParsedChunk {
         let mut builder = std::mem::take(&mut self.builder);
         let start = bom_len(text, first);
+        builder.expect_chunk(&text[start..]);
         let (trailing, mut errors) =
             parse_span(text, start, text.len(), &mut self.scratch, &mut builder);
         if let Some(w) = warning {

@@ -92,9 +92,26 @@ pub(crate) struct RecordBuilder {
     /// they need instead of growing from nothing (a list given too much is shrunk in place).
     tags_hint: usize,
     elems_hint: usize,
+    /// The room the main line of the next game is expected to need, read from the text of
+    /// its chunk ([`RecordBuilder::expect_chunk`]); taken by the game that begins next.
+    chunk_hint: Option<usize>,
 }
 
 impl RecordBuilder {
+    /// Notes the text of the chunk about to be parsed, so that the main line of its (first)
+    /// game starts with about the room it needs: two moves a move number, the last one
+    /// written near the end of the chunk. Growing the list instead copies it, up to about
+    /// as many bytes again as it ends with, and games follow each other with lines of any
+    /// length.
+    pub(crate) fn expect_chunk(&mut self, chunk: &str) {
+        self.chunk_hint = last_move_number(chunk.as_bytes()).map(|n| {
+            // Two plies a number, an eighth more for comments, and a little room for the
+            // moves after the last number.
+            let plies = 2 * n as usize;
+            plies + plies / 8 + 4
+        });
+    }
+
     /// The move the last element of the innermost line is, if it is one.
     fn last_move(&mut self) -> Option<(&mut MoveItem, &mut Span)> {
         match self.line.last_mut() {
@@ -111,7 +128,8 @@ impl Visitor for RecordBuilder {
     fn begin_game(&mut self, _start: usize) {
         self.game = Game::default();
         self.outer.clear();
-        self.line = Vec::with_capacity(self.elems_hint);
+        let room = self.chunk_hint.take().unwrap_or(self.elems_hint);
+        self.line = Vec::with_capacity(room);
     }
 
     fn game_comment(&mut self, kind: CommentKind, text: &str, span: Span) {
@@ -177,13 +195,10 @@ impl Visitor for RecordBuilder {
         span: Span,
     ) {
         if let Some((m, _)) = self.last_move() {
-            m.annotation = Some(Spanned::new(
-                Annotation {
-                    items: items.to_vec(),
-                    cycle,
-                },
-                span,
-            ));
+            // One copy of the whole list (`to_vec` copies item by item).
+            let mut list = Vec::with_capacity(items.len());
+            list.extend(items.iter().copied());
+            m.annotation = Some(Spanned::new(Annotation { items: list, cycle }, span));
         }
     }
 
@@ -221,5 +236,53 @@ impl Visitor for RecordBuilder {
 
     fn syntax_error(&mut self, error: SyntaxError) {
         self.errors.push(error);
+    }
+}
+
+/// The last move number (`12.` or `12...`, after a blank or at the start) in the last 256
+/// bytes of `text`, if there is one: a guess at the length of the game that ends there.
+fn last_move_number(text: &[u8]) -> Option<u32> {
+    let tail = &text[text.len().saturating_sub(256)..];
+    let mut end = tail.len();
+    // From the last `.` back: the digits before it, and a blank (or the start) before them.
+    while let Some(dot) = memchr::memrchr(b'.', &tail[..end]) {
+        let digits = tail[..dot]
+            .iter()
+            .rev()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        let from = dot - digits;
+        if digits > 0 && digits <= 4 && (from == 0 || crate::lexical::is_ws(tail[from - 1])) {
+            return tail[from..dot]
+                .iter()
+                .try_fold(0u32, |n, &d| Some(n * 10 + u32::from(d - b'0')));
+        }
+        end = from.max(1) - 1;
+        if from == 0 {
+            break;
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::last_move_number;
+
+    #[test]
+    fn last_move_numbers() {
+        let n = |t: &str| last_move_number(t.as_bytes());
+        assert_eq!(n("1. A6< a5> 2. B2< 1-0"), Some(2));
+        assert_eq!(n("73. A6L a5R 74. A6L\na3R 0-1\n"), Some(74));
+        assert_eq!(n("12... a5> {a comment.} *"), Some(12));
+        // A guess: a number in a comment is taken too.
+        assert_eq!(n("12. a5> {see 3.}"), Some(3));
+        assert_eq!(n("A6< a5> 1/2-1/2"), None);
+        assert_eq!(n("x12. A6<"), None);
+        assert_eq!(n("12345. A6<"), None);
+        assert_eq!(n("9. A6<"), Some(9));
+        assert_eq!(n(""), None);
+        assert_eq!(n("."), None);
+        assert_eq!(n(". ."), None);
     }
 }

@@ -520,6 +520,57 @@ mod tests {
         );
     }
 
+    /// The words of generated movetext, common and not.
+    const WORDS: &[&str] = &[
+        "1.",
+        "2...",
+        "12.",
+        "A6<",
+        "a5>*",
+        "B2<**",
+        "b3>+",
+        "A1<#!",
+        "a8R?!",
+        "6<",
+        "A9",
+        "[xa4:2 A7:1]",
+        "[XA1:2 xA2:12 a7:4 b8 B1:05]",
+        "[A6]",
+        "[ A6]",
+        "[A6  xa4]",
+        "[A6 cycle:1+228]",
+        "[xa4:255]",
+        "[A6:]",
+        "[]",
+        "[A6",
+        "{c}",
+        "(",
+        ")",
+        "$1",
+        "!",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1000))]
+
+        /// The fast run reads a move and its annotation together when a space is between
+        /// them, and the movetext loop reads them when a tab is: the records (spans
+        /// included) and the diagnostics are the same.
+        #[test]
+        fn annotations_read_in_the_fast_run_as_in_the_loop(
+            words in proptest::collection::vec(proptest::sample::select(WORDS), 0..40),
+            result in proptest::sample::select(&["1-0", "*", ""][..]),
+        ) {
+            let blank = format!("{} {result}", words.join(" "));
+            let broken = format!("{}\t{result}", words.join("\t"));
+            let read = |text: &str| {
+                let parsed = crate::parse_record(text);
+                format!("{:?} {:?}", parsed.record, parsed.errors)
+            };
+            proptest::prop_assert_eq!(read(&blank), read(&broken), "{:?}", blank);
+        }
+    }
+
     /// The events of a record whose moves and move numbers the fast run reads, with every
     /// kind of whitespace between them and no line end at the end.
     #[test]

@@ -7,8 +7,8 @@ use bao_core::NeverEnding;
 use crate::ast::{sp, GameResult, MoveNumber, MoveToken, Nag};
 use crate::error::{SyntaxCode, SyntaxError};
 use crate::lexical::{
-    annotation_item, cycle_item, fast_annotation_item_at, glyph_word, is_delim, is_tag_start,
-    is_ws, looks_like_move, move_number, move_word, nag_number, word_end,
+    annotation_item, cycle_item, fast_annotation, fast_annotation_item_at, glyph_word, is_delim,
+    is_tag_start, is_ws, looks_like_move, move_number, move_word, nag_number, word_end,
 };
 use crate::span::{Span, Spanned};
 use crate::visit::Visitor;
@@ -44,6 +44,12 @@ impl Frame {
             has_move: false,
             last: Last::Nothing,
         }
+    }
+
+    /// Notes that the move just given has had its annotation.
+    #[inline(always)]
+    pub(super) fn annotated(&mut self) {
+        self.last = Last::Move { annotated: true };
     }
 }
 
@@ -153,10 +159,13 @@ impl<'s> Parser<'s> {
         stack: &mut [Frame],
         start: usize,
     ) -> Step {
-        if is_tag_start(&self.bytes[..self.end], start) {
-            return Step::End;
-        }
-        let (ann_span, cycle) = self.annotation();
+        // The usual annotation first: no tag line reads as one (a tag's name is followed,
+        // after blanks, by `"`, which no annotation of that shape holds).
+        let (ann_span, cycle) = match self.fast_annotation(start) {
+            Some(end) => (Span::new(start, end), None),
+            None if is_tag_start(&self.bytes[..self.end], start) => return Step::End,
+            None => self.annotation(),
+        };
         run.last_end = ann_span.end;
         if run.discard > 0 {
             return Step::Next;
@@ -563,8 +572,23 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// Reads an annotation at `pos` into the scratch list of items; returns its span and
-    /// its cycle item (`cycle:L+P`, which must come last).
+    /// Reads an annotation of the usual shape at `start` (its `[`) with [`fast_annotation`]
+    /// into the scratch list of items, and moves past it; returns its end, or `None` (and
+    /// nothing read) for any other annotation, or a tag line.
+    #[inline(always)]
+    pub(super) fn fast_annotation(&mut self, start: usize) -> Option<usize> {
+        let mut items = std::mem::take(&mut self.scratch.items);
+        items.clear();
+        let end = fast_annotation(&self.bytes[..self.end], start, &mut items);
+        self.scratch.items = items;
+        self.pos = end?;
+        end
+    }
+
+    /// Reads an annotation at `pos` into the scratch list of items, the general way (every
+    /// defect reported); returns its span and its cycle item (`cycle:L+P`, which must come
+    /// last).
+    #[inline(never)]
     fn annotation(&mut self) -> (Span, Option<Spanned<NeverEnding>>) {
         let start = self.pos;
         let text: &'s [u8] = &self.bytes[..self.end];
@@ -709,4 +733,155 @@ fn is_move_suffix(word: &str) -> bool {
         && word
             .bytes()
             .all(|b| matches!(b, b'<' | b'>' | b'*' | b'+' | b'#'))
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::super::{Parser, Scratch};
+    use crate::ast::AnnotationItem;
+    use crate::error::SyntaxError;
+    use crate::lexical::{fast_annotation, is_tag_start};
+    use crate::span::{Span, Spanned};
+
+    /// What the general reading makes of the annotation at the start of `text`: its span,
+    /// whether it has a cycle item, its items and its diagnostics.
+    fn general(text: &str) -> (Span, bool, Vec<Spanned<AnnotationItem>>, Vec<SyntaxError>) {
+        let mut p = Parser::new(text, 0, text.len(), Scratch::default());
+        let (span, cycle) = p.annotation();
+        let items = p.scratch.items.clone();
+        (span, cycle.is_some(), items, p.errors)
+    }
+
+    /// The fast path and the general reading agree on the annotation at the start of `text`
+    /// whenever the fast path answers (items, spans, end; no cycle, no diagnostic), and the
+    /// fast path never answers for a tag line. Returns whether it answered.
+    fn agree(text: &str) -> bool {
+        let mut items = Vec::new();
+        let Some(end) = fast_annotation(text.as_bytes(), 0, &mut items) else {
+            return false;
+        };
+        let (span, cycle, general_items, errors) = general(text);
+        assert_eq!(span, Span::new(0, end), "{text:?}");
+        assert!(!cycle, "{text:?}");
+        assert!(errors.is_empty(), "{text:?}: {errors:?}");
+        let spans =
+            |v: &[Spanned<AnnotationItem>]| v.iter().map(|i| (i.value, i.span)).collect::<Vec<_>>();
+        assert_eq!(spans(&items), spans(&general_items), "{text:?}");
+        assert!(!is_tag_start(text.as_bytes(), 0), "{text:?}");
+        true
+    }
+
+    #[test]
+    fn fast_annotations_agree_with_the_general_reading() {
+        for (text, fast) in [
+            ("[xa4:2 A7:1]", true),
+            ("[xa4:2 A7:1] b7>", true),
+            ("[XA1:2 xA2:12 a7:4 b8 B1:05]\n1-0", true),
+            ("[A6]", true),
+            ("[A6] ", true),
+            ("[]", false),
+            ("[ A6]", false),
+            ("[A6 ]", false),
+            ("[A6  xa4]", false),
+            ("[A6\nxa4]", false),
+            ("[A6\txa4]", false),
+            ("[A6 cycle:1+228]", false),
+            ("[A6:255]", false),
+            ("[A6:]", false),
+            ("[A9]", false),
+            ("[C6]", false),
+            ("[xx6]", false),
+            ("[A6{c}]", false),
+            ("[A6", false),
+            ("[A6 ", false),
+            ("[A6 xa4:2", false),
+            ("[A6 \"x\"]", false),
+            ("[A1 \"x\"]", false),
+            ("[Event \"x\"]", false),
+        ] {
+            assert_eq!(agree(text), fast, "{text:?}");
+        }
+    }
+
+    /// The pieces annotations are made of, well-formed and not.
+    const PIECES: &[&str] = &[
+        "xa4:2",
+        "A7:1",
+        "XB8",
+        "b3",
+        "a5:12",
+        "a5:05",
+        "B2:99",
+        "a5:255",
+        "a9",
+        "A0",
+        "C4",
+        "xx4",
+        "x",
+        "A",
+        "6",
+        ":",
+        "1",
+        "cycle:1+228",
+        "Cycle:2+3",
+        " ",
+        " ",
+        " ",
+        "  ",
+        "\n",
+        "\t",
+        "]",
+        "[",
+        "\"",
+        "{c}",
+        "Event",
+        "(",
+        ")",
+        "A6:",
+        "é",
+        ";",
+    ];
+
+    /// A well-formed item.
+    fn item() -> impl Strategy<Value = String> {
+        (
+            prop::sample::select(&["", "x", "X"][..]),
+            prop::sample::select(&["A", "B", "a", "b"][..]),
+            1..=8u8,
+            prop::option::of(0..100u8),
+        )
+            .prop_map(|(x, row, n, seeds)| match seeds {
+                Some(s) if s < 10 => format!("{x}{row}{n}:{s}"),
+                Some(s) => format!("{x}{row}{n}:{s:02}"),
+                None => format!("{x}{row}{n}"),
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// Annotations of the usual shape, followed by anything or nothing: the fast path
+        /// reads them, as the general reading does.
+        #[test]
+        fn usual_annotations_take_the_fast_path(
+            items in prop::collection::vec(item(), 1..9),
+            after in prop::sample::select(&["", " ", " 1-0", "\n\n[Event \"x\"]", "b7> [A1] 2. A6< *"][..]),
+        ) {
+            let text = format!("[{}]{after}", items.join(" "));
+            prop_assert!(agree(&text), "{:?}", text);
+        }
+
+        /// Anything that opens with `[`: the fast path answers only as the general reading
+        /// does.
+        #[test]
+        fn any_annotation_agrees(
+            pieces in prop::collection::vec(prop::sample::select(PIECES), 0..14),
+            after in prop::sample::select(&["", " 1-0", " b7> [A1] 2. A6< * and some more text"][..]),
+        ) {
+            let text = format!("[{}{after}", pieces.concat());
+            agree(&text);
+        }
+    }
 }
