@@ -414,26 +414,22 @@ static ROW_LETTER: [u8; 256] = {
 };
 
 /// The pit numbers as a table: `1`..`8` give 0..7, any other byte [`NOT_HERE`].
-static PIT_NUMBER: [u8; 256] = {
-    let mut t = [NOT_HERE; 256];
-    let mut n = 0;
-    while n < 8 {
-        t[b'1' as usize + n] = n as u8;
-        n += 1;
-    }
-    t
-};
+static PIT_NUMBER: [u8; 256] = counting_from(b'1', 8);
 
 /// The digits as a table: `0`..`9` give 0..9, any other byte [`NOT_HERE`].
-static DIGIT: [u8; 256] = {
+static DIGIT: [u8; 256] = counting_from(b'0', 10);
+
+/// A table giving the `count` bytes from `first` on the values 0, 1, ..., and every other
+/// byte [`NOT_HERE`].
+const fn counting_from(first: u8, count: usize) -> [u8; 256] {
     let mut t = [NOT_HERE; 256];
     let mut n = 0;
-    while n < 10 {
-        t[b'0' as usize + n] = n as u8;
+    while n < count {
+        t[first as usize + n] = n as u8;
         n += 1;
     }
     t
-};
+}
 
 /// What [`ROW_LETTER`], [`PIT_NUMBER`] and [`DIGIT`] give for a byte that is none of
 /// theirs: its bit is in none of their other values, so that one test of the two values

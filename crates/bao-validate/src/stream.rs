@@ -71,6 +71,19 @@ struct Decoding<R> {
 }
 
 impl<R: Read> Decoding<R> {
+    /// A decoding of `input`, reporting its first encoding problem into `warning`.
+    fn new(input: BufReader<R>, warning: &Arc<Mutex<Option<SyntaxError>>>) -> Self {
+        Self {
+            input,
+            line: Vec::new(),
+            out: Vec::new(),
+            pos: 0,
+            offset: 0,
+            warning: Arc::clone(warning),
+            warned: false,
+        }
+    }
+
     /// Decodes `bytes` (whole lines, or the last line of the input) onto `out`. Lines end
     /// with `\n`, which no UTF-8 sequence holds: a run of lines decodes as each of them does
     /// inside the whole text.
@@ -355,15 +368,7 @@ impl<R: Read> StreamReader<R> {
     /// A reader of `input`.
     pub fn new(input: R) -> Self {
         let warning = Arc::new(Mutex::new(None));
-        let decoding = Decoding {
-            input: BufReader::with_capacity(1 << 16, input),
-            line: Vec::new(),
-            out: Vec::new(),
-            pos: 0,
-            offset: 0,
-            warning: Arc::clone(&warning),
-            warned: false,
-        };
+        let decoding = Decoding::new(BufReader::with_capacity(1 << 16, input), &warning);
         Self {
             cuts: ChunkReader::with_limits(decoding, &READER_LIMITS),
             warning,
@@ -1265,15 +1270,7 @@ mod tests {
     /// bytes at most at a time; the text and the warning's offset.
     fn decoded(bytes: &[u8], capacity: usize, step: usize) -> (String, Option<usize>) {
         let warning = Arc::new(Mutex::new(None));
-        let mut d = Decoding {
-            input: BufReader::with_capacity(capacity, bytes),
-            line: Vec::new(),
-            out: Vec::new(),
-            pos: 0,
-            offset: 0,
-            warning: Arc::clone(&warning),
-            warned: false,
-        };
+        let mut d = Decoding::new(BufReader::with_capacity(capacity, bytes), &warning);
         let mut out = Vec::new();
         let mut buf = vec![0; step];
         loop {
