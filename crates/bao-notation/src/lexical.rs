@@ -362,45 +362,6 @@ fn seeds(input: &str) -> IResult<&str, &str> {
     recognize(pair(char(':'), digit1)).parse(input)
 }
 
-/// The fast path for an annotation item word (`xa5`, `xa5:3`, `A6`, `A6:4` with at most two
-/// digits of seeds) starting at `at` in `text`, read in one pass: the item and where its word
-/// ends (at a delimiter or the end of `text`). `None` sends the word (up to [`word_end`]) to
-/// [`annotation_item`], which decides, and gives the same item for every word accepted here.
-#[inline]
-pub(crate) fn fast_annotation_item_at(text: &[u8], at: usize) -> Option<(AnnotationItem, usize)> {
-    let w = text.get(at..)?;
-    let (kind, k) = match *w.first()? {
-        b'x' | b'X' => (ItemKind::Capture, 1),
-        _ => (ItemKind::LapEnd, 0),
-    };
-    let (side, row) = match *w.get(k)? {
-        b'A' => (Side::South, Row::Front),
-        b'B' => (Side::South, Row::Back),
-        b'a' => (Side::North, Row::Front),
-        b'b' => (Side::North, Row::Back),
-        _ => return None,
-    };
-    let n = *w.get(k + 1)?;
-    if !(b'1'..=b'8').contains(&n) {
-        return None;
-    }
-    let pit = Pit::new(side, row, n - b'0')?;
-    let digit = |i: usize| w.get(i).filter(|d| d.is_ascii_digit()).map(|d| d - b'0');
-    let (seeds, end) = if w.get(k + 2) == Some(&b':') {
-        let d = digit(k + 3)?;
-        match digit(k + 4) {
-            Some(e) => (Some(d * 10 + e), k + 5),
-            None => (Some(d), k + 4),
-        }
-    } else {
-        (None, k + 2)
-    };
-    if w.get(end).is_some_and(|&b| !is_delim(b)) {
-        return None;
-    }
-    Some((AnnotationItem { kind, pit, seeds }, at + end))
-}
-
 /// The row letters of a pit name as a table: `A` (South front) 0, `B` (South back) 8, `a`
 /// (North front) 16, `b` (North back) 24, the index of the row's first item in
 /// [`ITEMS`]; [`NOT_HERE`] for any other byte.
@@ -472,7 +433,7 @@ static ITEMS: [AnnotationItem; 64] = {
 };
 
 /// The fast path of a whole lap/capture annotation whose `[` is at `start` in `text`: the
-/// usual shape only, items as [`fast_annotation_item_at`] reads them (`x` or `X`, a full
+/// usual shape only, items as [`annotation_item`] reads them (`x` or `X`, a full
 /// pit, then `:` and one or two digits of seeds, or not), each followed by one blank and the
 /// next item, or by the closing `]`. The items are pushed to `items` with their spans and
 /// the end of the annotation (past its `]`) is returned.
@@ -843,44 +804,6 @@ mod tests {
         assert_eq!(fast_move_number(b"1. 12", 3), None);
         assert_eq!(fast_move_number(b"12.. A6<", 0), None);
         assert_eq!(fast_move_number(b"0. A6<", 0), None);
-    }
-
-    /// Every annotation word over a small alphabet: the fast path agrees with the nom parser
-    /// whenever it answers, and ends where the word ends.
-    #[test]
-    fn fast_annotation_items_agree_with_nom() {
-        let alphabet = b"xXAb18:0 ";
-        let mut words = vec![Vec::new()];
-        let mut checked = 0;
-        for _ in 0..6 {
-            let mut next = Vec::new();
-            for w in &words {
-                for &c in alphabet {
-                    let mut w = w.clone();
-                    w.push(c);
-                    next.push(w);
-                }
-            }
-            for w in &next {
-                let end = word_end(w, 0);
-                let word = std::str::from_utf8(&w[..end]).unwrap();
-                if let Some((item, at)) = fast_annotation_item_at(w, 0) {
-                    checked += 1;
-                    assert_eq!(at, end, "{word:?}");
-                    assert_eq!(annotation_item(word), Some(item), "{word:?}");
-                }
-            }
-            words = next;
-        }
-        assert!(checked > 100);
-        let fast = |w: &[u8]| fast_annotation_item_at(w, 0);
-        assert_eq!(fast(b"xa5:3").map(|f| f.1), Some(5));
-        assert_eq!(fast(b"B6 A1").map(|f| f.1), Some(2));
-        assert_eq!(fast(b"B6]").map(|f| f.1), Some(2));
-        assert_eq!(fast(b"A1A1"), None);
-        assert_eq!(fast(b"xa5:255"), None);
-        assert_eq!(fast(b"xa5:"), None);
-        assert_eq!(annotation_item("xa5:255").unwrap().seeds, Some(255));
     }
 
     /// The word scan eight bytes at a time stops where the byte by byte scan stops.

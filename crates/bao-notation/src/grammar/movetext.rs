@@ -7,8 +7,8 @@ use bao_core::NeverEnding;
 use crate::ast::{sp, GameResult, MoveNumber, MoveToken, Nag};
 use crate::error::{SyntaxCode, SyntaxError};
 use crate::lexical::{
-    annotation_item, cycle_item, fast_annotation, fast_annotation_item_at, glyph_word, is_delim,
-    is_tag_start, is_ws, looks_like_move, move_number, move_word, nag_number, word_end,
+    annotation_item, cycle_item, fast_annotation, glyph_word, is_delim, is_tag_start, is_ws,
+    looks_like_move, move_number, move_word, nag_number, word_end,
 };
 use crate::span::{Span, Spanned};
 use crate::visit::Visitor;
@@ -619,16 +619,8 @@ impl<'s> Parser<'s> {
                 }
             }
             let ws = at;
-            let item = match fast_annotation_item_at(text, ws) {
-                Some((item, end)) => {
-                    at = end;
-                    Some(item)
-                }
-                None => {
-                    at = word_end(text, ws);
-                    annotation_item(&self.src[ws..at])
-                }
-            };
+            at = word_end(text, ws);
+            let item = annotation_item(&self.src[ws..at]);
             if cycle.is_some() {
                 // Nothing follows the cycle: the move never ends.
                 self.pos = at;
