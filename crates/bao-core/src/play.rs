@@ -429,21 +429,11 @@ mod tests {
             recorded.laps_total
         };
         let mut long = 0;
-        for name in PRESET_NAMES {
-            let rules = RuleSet::preset(name).expect("a preset");
-            let mut pick = bao_testkit::Lcg::new(5).picker();
-            for _ in 0..15 {
-                let mut pos = Position::start(rules);
-                loop {
-                    let moves = pos.legal_moves();
-                    let Some(mv) = moves.get(pick(moves.len().max(1))) else {
-                        break;
-                    };
-                    long += usize::from(same(&pos, mv) >= 64);
-                    pos = pos.play_fast(mv);
-                }
+        along_random_games(5, 15, |pos, mv| {
+            if let Some(mv) = mv {
+                long += usize::from(same(pos, mv) >= 64);
             }
-        }
+        });
         let pos = problem_3_under_draw();
         let endless: Move = "A3<*".parse().expect("a move");
         long += usize::from(same(&pos, &endless) >= 64);
@@ -488,31 +478,19 @@ mod tests {
             Some((full.takasia_set().is_some(), full.never_ending.is_some()))
         };
         let (mut legal, mut set) = (0, 0);
-        for name in PRESET_NAMES {
-            let rules = RuleSet::preset(name).expect("a preset");
-            let mut pick = bao_testkit::Lcg::new(11).picker();
-            for _ in 0..4 {
-                let mut pos = Position::start(rules);
-                loop {
-                    for r in 0..RING {
-                        for sign in [Sign::Left, Sign::Right] {
-                            for kind in [MoveKind::Capture, MoveKind::Takasa, MoveKind::Safari] {
-                                let mv = Move::new(Pit::from_ring(pos.to_move(), r), sign, kind);
-                                if let Some((takasia, _)) = same(&pos, &mv) {
-                                    legal += 1;
-                                    set += usize::from(takasia);
-                                }
-                            }
+        along_random_games(11, 4, |pos, _| {
+            for r in 0..RING {
+                for sign in [Sign::Left, Sign::Right] {
+                    for kind in [MoveKind::Capture, MoveKind::Takasa, MoveKind::Safari] {
+                        let mv = Move::new(Pit::from_ring(pos.to_move(), r), sign, kind);
+                        if let Some((takasia, _)) = same(pos, &mv) {
+                            legal += 1;
+                            set += usize::from(takasia);
                         }
                     }
-                    let moves = pos.legal_moves();
-                    let Some(mv) = moves.get(pick(moves.len().max(1))) else {
-                        break;
-                    };
-                    pos = pos.play_fast(mv);
                 }
             }
-        }
+        });
         assert!(
             legal > 1000 && set > 0,
             "{legal} legal moves, {set} set a takasia"
@@ -520,6 +498,28 @@ mod tests {
         let pos = problem_3_under_draw();
         let endless = same(&pos, &"A3<*".parse().expect("a move"));
         assert_eq!(endless, Some((false, true)));
+    }
+
+    /// Plays `games` uniform random legal games of every preset (moves picked by an LCG
+    /// seeded with `seed`, played with `play_fast`), showing `at` every position reached and
+    /// the move about to be played from it (`None` at a game's last position).
+    fn along_random_games(seed: u64, games: usize, mut at: impl FnMut(&Position, Option<&Move>)) {
+        for name in PRESET_NAMES {
+            let rules = RuleSet::preset(name).expect("a preset");
+            let mut pick = bao_testkit::Lcg::new(seed).picker();
+            for _ in 0..games {
+                let mut pos = Position::start(rules);
+                loop {
+                    let moves = pos.legal_moves();
+                    let mv = moves.get(pick(moves.len().max(1)));
+                    at(&pos, mv);
+                    let Some(mv) = mv else {
+                        break;
+                    };
+                    pos = pos.play_fast(mv);
+                }
+            }
+        }
     }
 
     /// Problem 3 (its `A3<*` never ends) under `endless_move draw`, where that move is legal.
