@@ -28,7 +28,7 @@ use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::position::{HouseState, Outcome, Position, Setup, SetupProblem};
+use crate::position::{write_impossible, HouseState, Outcome, Position, Setup, SetupProblem};
 use crate::rules::{RuleSet, Takasia};
 use crate::types::{BySide, Pit, Side, Stage};
 
@@ -246,14 +246,7 @@ pub struct PositionJsonError {
 
 impl fmt::Display for PositionJsonError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("impossible position: ")?;
-        for (i, p) in self.problems.iter().enumerate() {
-            if i > 0 {
-                f.write_str("; ")?;
-            }
-            write!(f, "{p}")?;
-        }
-        Ok(())
+        write_impossible(f, &self.problems)
     }
 }
 

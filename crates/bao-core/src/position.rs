@@ -288,15 +288,24 @@ pub struct SetupError {
 
 impl fmt::Display for SetupError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("impossible position: ")?;
-        for (i, p) in self.problems.iter().enumerate() {
-            if i > 0 {
-                f.write_str("; ")?;
-            }
-            write!(f, "{p}")?;
-        }
-        Ok(())
+        write_impossible(f, &self.problems)
     }
+}
+
+/// Writes `impossible position: ` and every problem, `; ` between them: the message of
+/// [`SetupError`] and of [`crate::json::PositionJsonError`].
+pub(crate) fn write_impossible<P: fmt::Display>(
+    f: &mut fmt::Formatter<'_>,
+    problems: &[P],
+) -> fmt::Result {
+    f.write_str("impossible position: ")?;
+    for (i, p) in problems.iter().enumerate() {
+        if i > 0 {
+            f.write_str("; ")?;
+        }
+        write!(f, "{p}")?;
+    }
+    Ok(())
 }
 
 impl std::error::Error for SetupError {}
