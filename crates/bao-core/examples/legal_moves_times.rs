@@ -13,19 +13,12 @@
 use std::time::Duration;
 
 use bao_core::{HouseState, Position, RuleSet, Side, PRESET_NAMES};
-use rustix::time::{clock_gettime, ClockId};
+
+mod cpu;
+use cpu::thread_cpu;
 
 /// xorshift64*, as in the other examples.
 type Rng = bao_testkit::XorShift64Star;
-
-/// This thread's CPU time so far.
-fn thread_cpu() -> Duration {
-    let t = clock_gettime(ClockId::ThreadCPUTime);
-    Duration::new(
-        u64::try_from(t.tv_sec).unwrap_or(0),
-        u32::try_from(t.tv_nsec).unwrap_or(0),
-    )
-}
 
 /// A call counted as too slow for interactive use (issue 15's bound).
 const BOUND: Duration = Duration::from_millis(10);

@@ -20,7 +20,9 @@ use std::hash::{Hash, Hasher};
 use std::time::{Duration, Instant};
 
 use bao_core::{Position, RuleSet};
-use rustix::time::{clock_gettime, ClockId};
+
+mod cpu;
+use cpu::thread_cpu;
 
 /// The `bao` binary's allocator, so that the figures are those of `bao` (a `play` allocates
 /// its trace's lists, `legal_moves` its list).
@@ -29,15 +31,6 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// xorshift64*, the same generator as the criterion benchmark.
 type Rng = bao_testkit::XorShift64Star;
-
-/// This thread's CPU time so far.
-fn thread_cpu() -> Duration {
-    let t = clock_gettime(ClockId::ThreadCPUTime);
-    Duration::new(
-        u64::try_from(t.tv_sec).unwrap_or(0),
-        u32::try_from(t.tv_nsec).unwrap_or(0),
-    )
-}
 
 /// A ply slower than this is counted apart.
 const SLOW: Duration = Duration::from_millis(1);
