@@ -37,30 +37,17 @@ pub enum Replace {
 /// [`Replace::No`], also when `path` exists).
 pub fn write_file(path: &Path, bytes: &[u8], replace: Replace) -> io::Result<()> {
     use std::io::Write;
-    let dir = match path.parent() {
+    let mut file = AtomicFile::create(path, replace)?;
+    file.tmp.write_all(bytes)?;
+    file.commit()
+}
+
+/// The directory of `path`, where its temporary file goes and whose entry is synced.
+fn dir_of(path: &Path) -> &Path {
+    match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
-    let perms = match std::fs::metadata(path) {
-        Ok(m) => m.permissions(),
-        Err(_) => new_file_permissions(tmp.as_file())?,
-    };
-    tmp.as_file().set_permissions(perms)?;
-    tmp.as_file().sync_all()?;
-    match replace {
-        Replace::Yes => tmp.persist(path).map_err(|e| e.error)?,
-        Replace::No => tmp.persist_noclobber(path).map_err(|e| e.error)?,
-    };
-    sync_dir(dir)
+    }
 }
 
 #[cfg(unix)]
@@ -103,10 +90,6 @@ impl AtomicFile {
     /// # Errors
     /// The temporary file cannot be created.
     pub fn create(path: &Path, replace: Replace) -> io::Result<Self> {
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -114,7 +97,7 @@ impl AtomicFile {
         let tmp = tempfile::Builder::new()
             .prefix(&format!(".{name}."))
             .suffix(".tmp")
-            .tempfile_in(dir)?;
+            .tempfile_in(dir_of(path))?;
         Ok(Self {
             tmp,
             path: path.to_path_buf(),
@@ -142,11 +125,7 @@ impl AtomicFile {
                 .persist_noclobber(&self.path)
                 .map_err(|e| e.error)?,
         };
-        let dir = match self.path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        sync_dir(dir)
+        sync_dir(dir_of(&self.path))
     }
 }
 
