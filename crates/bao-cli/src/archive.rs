@@ -424,11 +424,7 @@ pub(crate) fn dedupe(args: &DedupeArgs, _ctx: &Context) -> Result<Status, CliErr
                 Depth::Replay,
                 |n, g| {
                     let tags: Vec<(String, String)> = if merge {
-                        g.game
-                            .tags
-                            .iter()
-                            .map(|t| (t.value.name.value.clone(), t.value.value.value.clone()))
-                            .collect()
+                        g.game.tag_pairs().collect()
                     } else {
                         Vec::new()
                     };

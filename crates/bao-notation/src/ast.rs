@@ -37,6 +37,13 @@ impl Game {
             .map(|t| &t.value.value)
     }
 
+    /// Every tag as its name and value, in the record's order.
+    pub fn tag_pairs(&self) -> impl Iterator<Item = (String, String)> + '_ {
+        self.tags
+            .iter()
+            .map(|t| (t.value.name.value.clone(), t.value.value.value.clone()))
+    }
+
     /// The moves of the main line, in order (variations left out).
     pub fn main_line(&self) -> impl Iterator<Item = &MoveItem> {
         self.movetext.iter().filter_map(|e| match &e.value {

@@ -159,15 +159,7 @@ pub(crate) async fn list(app: Shared, headers: HeaderMap) -> ApiResult {
             .iter()
             .map(|s| {
                 let inner = s.lock();
-                let tags: BTreeMap<String, String> = inner
-                    .game()
-                    .map(|g| {
-                        g.tags
-                            .iter()
-                            .map(|t| (t.value.name.value.clone(), t.value.value.value.clone()))
-                            .collect()
-                    })
-                    .unwrap_or_default();
+                let tags = inner.tags();
                 let c = inner.change(&s.id, "state");
                 let game = json!({
                     "id": s.id, "tags": tags, "plies": c.plies, "result": c.result,

@@ -91,18 +91,10 @@ pub(crate) fn moves_json(
 /// The state of the game held by `inner`.
 pub(crate) fn state(id: &str, inner: &Inner, budget: u64) -> StateJson {
     let game = inner.game();
-    let tags = game
-        .map(|g| {
-            g.tags
-                .iter()
-                .map(|t| (t.value.name.value.clone(), t.value.value.value.clone()))
-                .collect()
-        })
-        .unwrap_or_default();
     let mut out = StateJson {
         id: id.to_owned(),
         version: inner.version,
-        tags,
+        tags: inner.tags(),
         plies: game.map_or(0, |g| g.main_line().count()),
         position: None,
         legal: Some(Vec::new()),

@@ -213,6 +213,13 @@ impl Inner {
         current(self.session.record())
     }
 
+    /// The tags of the game, by name (none before the game has begun).
+    pub(crate) fn tags(&self) -> BTreeMap<String, String> {
+        self.game()
+            .map(|g| g.tag_pairs().collect())
+            .unwrap_or_default()
+    }
+
     /// The record's text, as it is on disk.
     pub(crate) fn text(&self) -> String {
         write_record(self.session.record(), &WriteOptions::default())

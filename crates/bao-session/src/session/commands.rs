@@ -97,13 +97,7 @@ impl Session {
                 self.leave(out);
                 return Ok(());
             }
-            Command::Tags { .. } => Reply::Tags(
-                self.game()
-                    .tags
-                    .iter()
-                    .map(|t| (t.value.name.value.clone(), t.value.value.value.clone()))
-                    .collect(),
-            ),
+            Command::Tags { .. } => Reply::Tags(self.game().tag_pairs().collect()),
             Command::Board => self.board(),
             Command::Legal => match self.within(|| self.live().pos().legal_moves()) {
                 Ok(legal) => Reply::Legal(legal.to_vec()),
