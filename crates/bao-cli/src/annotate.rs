@@ -62,11 +62,7 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
         out.write_all(text.as_bytes())
             .map_err(|e| CliError::io("cannot write to stdout", e))?;
     }
-    Ok(if report.is_valid() {
-        Status::Success
-    } else {
-        Status::Invalid
-    })
+    Ok(Status::valid_if(report.is_valid()))
 }
 
 /// Where the annotated record goes.
@@ -154,9 +150,5 @@ fn streamed(
             file.commit().map_err(write_err)?;
         }
     }
-    Ok(if valid {
-        Status::Success
-    } else {
-        Status::Invalid
-    })
+    Ok(Status::valid_if(valid))
 }

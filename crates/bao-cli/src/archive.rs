@@ -343,11 +343,7 @@ pub(crate) fn filter(args: &FilterArgs, _ctx: &Context) -> Result<Status, CliErr
                 o.finish()?;
             }
         }
-        Ok(if unwritable > 0 {
-            Status::Invalid
-        } else {
-            Status::Success
-        })
+        Ok(Status::valid_if(unwritable == 0))
     })
 }
 
@@ -576,11 +572,7 @@ pub(crate) fn split(args: &SplitArgs, _ctx: &Context) -> Result<Status, CliError
             .map_err(named(&name))?;
         }
         eprintln!("bao: {written} games written to {}", args.output.display());
-        Ok(if refused > 0 {
-            Status::Invalid
-        } else {
-            Status::Success
-        })
+        Ok(Status::valid_if(refused == 0))
     })
 }
 

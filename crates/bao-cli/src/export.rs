@@ -116,11 +116,7 @@ fn abstractplay(args: &ApArgs) -> Result<Status, CliError> {
         }
         out.write(b"\n]\n")?;
         out.finish()?;
-        Ok(if left_out > 0 {
-            Status::Invalid
-        } else {
-            Status::Success
-        })
+        Ok(Status::valid_if(left_out == 0))
     })
 }
 

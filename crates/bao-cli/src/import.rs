@@ -124,11 +124,7 @@ fn abstractplay(args: &ApArgs, ctx: &Context) -> Result<Status, CliError> {
                 }
             );
         }
-        Ok(if failed > 0 {
-            Status::Invalid
-        } else {
-            Status::Success
-        })
+        Ok(Status::valid_if(failed == 0))
     })
 }
 

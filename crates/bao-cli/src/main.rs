@@ -89,6 +89,17 @@ pub(crate) enum Status {
     Failed,
 }
 
+impl Status {
+    /// [`Status::Success`] when everything was valid, else [`Status::Invalid`].
+    pub(crate) const fn valid_if(valid: bool) -> Self {
+        if valid {
+            Self::Success
+        } else {
+            Self::Invalid
+        }
+    }
+}
+
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Check records: replay every game and variation, report illegal moves, annotation,

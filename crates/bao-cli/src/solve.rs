@@ -147,9 +147,5 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
         .lock()
         .write_all(out.as_bytes())
         .map_err(|e| CliError::io("cannot write to stdout", e))?;
-    Ok(if sol.verdict == Verdict::Unknown {
-        Status::Invalid
-    } else {
-        Status::Success
-    })
+    Ok(Status::valid_if(sol.verdict != Verdict::Unknown))
 }
