@@ -334,11 +334,7 @@ struct HtmlArgs {
 /// Warnings are printed too, and the export goes on.
 pub(crate) fn load(input: &Input, ctx: &Context) -> Result<Result<Checked, Status>, CliError> {
     let name = input.name();
-    let mut bytes = Vec::new();
-    input
-        .open()?
-        .read_to_end(&mut bytes)
-        .map_err(|e| CliError::io(format!("cannot read {name}"), e))?;
+    let bytes = input.read_all()?;
     Ok(checked_bytes(&name, &bytes, ctx))
 }
 
@@ -555,11 +551,7 @@ pub(crate) fn load_prefix(
     ctx: &Context,
 ) -> Result<Result<Prefix, Status>, CliError> {
     let name = input.name();
-    let mut bytes = Vec::new();
-    input
-        .open()?
-        .read_to_end(&mut bytes)
-        .map_err(|e| CliError::io(format!("cannot read {name}"), e))?;
+    let bytes = input.read_all()?;
     let checked = check_bytes(&name, &bytes, &CheckOptions::default());
     if !checked.report.diagnostics.is_empty() {
         eprint!("{}", render(&checked.report, ctx.color));

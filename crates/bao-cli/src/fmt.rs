@@ -8,7 +8,7 @@
 //! letters); `--mover-signs` also converts a game written under a `Directions` tag into the
 //! canonical mover's-seat signs and drops the tag.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -64,11 +64,7 @@ pub(crate) fn run(args: &FmtArgs, _ctx: &Context) -> Result<Status, CliError> {
     let stdout = std::io::stdout();
     for input in &args.files {
         let name = input.name();
-        let mut bytes = Vec::new();
-        input
-            .open()?
-            .read_to_end(&mut bytes)
-            .map_err(|e| CliError::io(format!("cannot read {name}"), e))?;
+        let bytes = input.read_all()?;
         let (text, parsed) = parse_bytes(&bytes);
         if !parsed.errors.is_empty() {
             let report = SyntaxReport::new(&name, Arc::from(text.as_str()), parsed.errors.clone());

@@ -146,11 +146,7 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
         Format::Abstractplay(a) => return abstractplay(a, ctx),
     };
     let name = args.file.name();
-    let mut text = String::new();
-    args.file
-        .open()?
-        .read_to_string(&mut text)
-        .map_err(|e| CliError::io(format!("cannot read {name}"), e))?;
+    let text = args.file.read_string()?;
     let invalid = |message: String| CliError::Invalid {
         argument: "FILE",
         message: format!("{name}: {message}"),

@@ -1,7 +1,7 @@
 //! Inputs (a path, or `-` for stdin) and output to stdout.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader};
+use std::io::{self, BufRead, BufReader, Read};
 use std::path::PathBuf;
 
 use crate::error::CliError;
@@ -35,13 +35,10 @@ impl Input {
 
     /// Opens the input for reading on another thread (a large record read as it is
     /// checked).
-    pub(crate) fn open_send(&self) -> Result<Box<dyn io::Read + Send>, CliError> {
+    pub(crate) fn open_send(&self) -> Result<Box<dyn Read + Send>, CliError> {
         Ok(match self {
             Self::Stdin => Box::new(io::stdin()),
-            Self::Path(p) => Box::new(
-                File::open(p)
-                    .map_err(|e| CliError::io(format!("cannot read {}", self.name()), e))?,
-            ),
+            Self::Path(p) => Box::new(File::open(p).map_err(|e| self.read_error(e))?),
         })
     }
 
@@ -50,11 +47,33 @@ impl Input {
         Ok(match self {
             Self::Stdin => Box::new(BufReader::new(io::stdin())),
             Self::Path(p) => {
-                let file = File::open(p)
-                    .map_err(|e| CliError::io(format!("cannot read {}", self.name()), e))?;
+                let file = File::open(p).map_err(|e| self.read_error(e))?;
                 Box::new(BufReader::new(file))
             }
         })
+    }
+
+    /// Reads the whole input.
+    pub(crate) fn read_all(&self) -> Result<Vec<u8>, CliError> {
+        let mut bytes = Vec::new();
+        self.open()?
+            .read_to_end(&mut bytes)
+            .map_err(|e| self.read_error(e))?;
+        Ok(bytes)
+    }
+
+    /// Reads the whole input as UTF-8 text.
+    pub(crate) fn read_string(&self) -> Result<String, CliError> {
+        let mut text = String::new();
+        self.open()?
+            .read_to_string(&mut text)
+            .map_err(|e| self.read_error(e))?;
+        Ok(text)
+    }
+
+    /// A read error of this input, named after it.
+    fn read_error(&self, e: io::Error) -> CliError {
+        CliError::io(format!("cannot read {}", self.name()), e)
     }
 }
 
