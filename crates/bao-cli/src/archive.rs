@@ -79,6 +79,17 @@ impl Output {
             .map_err(|e| CliError::io(format!("cannot write to {}", self.name), e))
     }
 
+    /// Writes a game's text after the `written` ones before it (a line between games), and
+    /// counts it.
+    pub(crate) fn game(&mut self, text: &str, written: &mut u64) -> Result<(), CliError> {
+        if *written > 0 {
+            self.write(b"\n")?;
+        }
+        self.write(text.as_bytes())?;
+        *written += 1;
+        Ok(())
+    }
+
     /// Flushes, and puts a file in place.
     pub(crate) fn finish(self) -> Result<(), CliError> {
         let name = self.name;
@@ -444,11 +455,7 @@ pub(crate) fn dedupe(args: &DedupeArgs, _ctx: &Context) -> Result<Status, CliErr
                         None => {
                             seen.insert(key, (fi, n));
                             if let (Some(o), Some(t)) = (&mut out, text) {
-                                if written > 0 {
-                                    o.write(b"\n")?;
-                                }
-                                o.write(t.as_bytes())?;
-                                written += 1;
+                                o.game(&t, &mut written)?;
                             }
                         }
                     }
@@ -477,11 +484,7 @@ pub(crate) fn dedupe(args: &DedupeArgs, _ctx: &Context) -> Result<Status, CliErr
                     },
                     |text| {
                         if let Some(t) = text {
-                            if written > 0 {
-                                o.write(b"\n")?;
-                            }
-                            o.write(t.as_bytes())?;
-                            written += 1;
+                            o.game(&t, &mut written)?;
                         }
                         Ok::<_, CliError>(())
                     },
