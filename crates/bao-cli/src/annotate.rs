@@ -11,10 +11,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use bao_notation::{RecordWriter, WriteOptions};
-use bao_validate::stream::check_chunk_replayed;
 use bao_validate::{annotate_game, annotated_text, check_bytes, CheckOptions};
 
-use crate::check::{handler, head_or_stream, render, stream_checked, HumanOut, REPLAY_BATCH_BYTES};
+use crate::check::{handler, head_or_stream, render, stream_replayed, HumanOut};
 use crate::error::CliError;
 use crate::io::{AtomicFile, Replace};
 use crate::{Context, Status};
@@ -99,28 +98,17 @@ fn streamed(
     } else {
         Sink::Stdout(std::io::BufWriter::new(std::io::stdout().lock()))
     };
-    let opts = CheckOptions::default();
     let handler = handler(ctx.color);
     let mut human = HumanOut::default();
     let mut writer = RecordWriter::new(WriteOptions::default());
     let mut text = String::new();
-    let report = stream_checked(
+    let report = stream_replayed(
         name,
         input,
-        REPLAY_BATCH_BYTES,
-        |chunk| {
-            let (checked, replayed) = check_chunk_replayed(chunk, &opts);
-            let games: Vec<_> = chunk
-                .games
-                .iter()
-                .zip(&replayed)
-                .map(|((_, g, _), r)| {
-                    let mut g = g.clone();
-                    annotate_game(&mut g.value, r);
-                    g
-                })
-                .collect();
-            (checked, games)
+        |_, g, r| {
+            let mut g = g.clone();
+            annotate_game(&mut g.value, &r);
+            g
         },
         &mut |piece| human.piece(piece, &handler),
         &mut |games| {

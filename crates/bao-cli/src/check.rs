@@ -18,8 +18,10 @@ use std::io::{IsTerminal, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use bao_notation::{Game, Spanned};
+use bao_replay::ReplayedGame;
 use bao_validate::stream::{
-    self, check_chunk, CheckedChunk, CheckedPiece, Chunk, Merger, Streamed,
+    self, check_chunk, check_chunk_replayed, CheckedChunk, CheckedPiece, Chunk, Merger, Streamed,
 };
 use bao_validate::{check_bytes_report, CheckOptions, CheckReport, Stats};
 use miette::{GraphicalReportHandler, GraphicalTheme};
@@ -196,7 +198,7 @@ pub(crate) const BATCH_BYTES: usize = 64 * 1024;
 /// The batch size of the commands that keep each game's replay until it is written (`bao
 /// annotate`, `bao export json`): a replay (every ply's positions and trace) is many times
 /// the size of its text, so their batches in flight hold a quarter of `bao check`'s text.
-pub(crate) const REPLAY_BATCH_BYTES: usize = 32 * 1024;
+const REPLAY_BATCH_BYTES: usize = 32 * 1024;
 
 /// How many inputs are read and checked together before their reports are printed.
 const FILES_AT_ONCE: usize = 64;
@@ -360,6 +362,40 @@ pub(crate) fn stream_checked<T: Send>(
         piece(p)?;
     }
     Ok(report)
+}
+
+/// [`stream_checked`] keeping each game's replay, in batches of [`REPLAY_BATCH_BYTES`]:
+/// on the pool, `each` makes what the caller writes of a game from its number in the file,
+/// the game and its replay ([`check_chunk_replayed`]); in file order, `games` gets them a
+/// chunk at a time.
+///
+/// # Errors
+/// As [`stream_checked`].
+pub(crate) fn stream_replayed<T: Send>(
+    name: &str,
+    input: Box<dyn Read + Send>,
+    each: impl Fn(usize, &Spanned<Game>, ReplayedGame) -> T + Sync,
+    piece: &mut dyn FnMut(&CheckedPiece) -> Result<(), CliError>,
+    games: &mut dyn FnMut(Vec<T>) -> Result<(), CliError>,
+) -> Result<CheckReport, CliError> {
+    let opts = CheckOptions::default();
+    stream_checked(
+        name,
+        input,
+        REPLAY_BATCH_BYTES,
+        |chunk| {
+            let (checked, replayed) = check_chunk_replayed(chunk, &opts);
+            let games: Vec<T> = chunk
+                .games
+                .iter()
+                .zip(replayed)
+                .map(|((n, g, _), r)| each(*n, g, r))
+                .collect();
+            (checked, games)
+        },
+        piece,
+        games,
+    )
 }
 
 /// An input checked whole, or one to stream.

@@ -16,11 +16,11 @@ use bao_export::{
 };
 use bao_notation::Markup;
 use bao_replay::Source;
-use bao_validate::stream::{check_chunk, check_chunk_replayed, CheckedPiece};
+use bao_validate::stream::{check_chunk, CheckedPiece};
 use bao_validate::{check_bytes, CheckOptions, CheckReport, Checked};
 
 use crate::check::{
-    handler, head_or_stream, render, stream_checked, HumanOut, BATCH_BYTES, REPLAY_BATCH_BYTES,
+    handler, head_or_stream, render, stream_checked, stream_replayed, HumanOut, BATCH_BYTES,
 };
 use crate::error::CliError;
 use crate::io::{AtomicFile, Input, Replace};
@@ -456,22 +456,11 @@ fn json_pass<W: Write>(
     writer: &mut RecordJsonWriter<W>,
     piece: &mut dyn FnMut(&CheckedPiece) -> Result<(), CliError>,
 ) -> Result<(CheckReport, Option<ExportError>), CliError> {
-    let opts = CheckOptions::default();
     let mut failed = None;
-    let report = stream_checked(
+    let report = stream_replayed(
         name,
         input,
-        REPLAY_BATCH_BYTES,
-        |chunk| {
-            let (checked, replayed) = check_chunk_replayed(chunk, &opts);
-            let games: Vec<_> = chunk
-                .games
-                .iter()
-                .zip(replayed)
-                .map(|((n, g, _), r)| (*n, g.value.clone(), r))
-                .collect();
-            (checked, games)
-        },
+        |n, g, r| (n, g.value.clone(), r),
         piece,
         &mut |games| {
             for (n, game, replayed) in games {
