@@ -25,7 +25,7 @@ use tokio::sync::broadcast;
 use crate::auth::{Login, COOKIE};
 use crate::state::{moves_json, state as game_state};
 use crate::store::{valid_id, Fresh, Inner, Slot};
-use crate::web::{blocking, body, ApiError, App, Shared};
+use crate::web::{blocking, body, ApiError, App, Scribed, Shared};
 
 /// The longest move text taken.
 const MOVE_LIMIT: usize = 64;
@@ -40,14 +40,6 @@ type ApiResult = Result<Response, ApiError>;
 
 fn reader(app: &Shared, headers: &HeaderMap) -> Result<(), ApiError> {
     if app.auth.may_read(headers) {
-        Ok(())
-    } else {
-        Err(ApiError::unauthorized())
-    }
-}
-
-fn scribe(app: &Shared, headers: &HeaderMap) -> Result<(), ApiError> {
-    if app.auth.may_write(headers) {
         Ok(())
     } else {
         Err(ApiError::unauthorized())
@@ -186,7 +178,7 @@ pub(crate) async fn list(app: Shared, headers: HeaderMap) -> ApiResult {
 /// `POST /api/games` body.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct CreateBody {
+pub(crate) struct CreateBody {
     #[serde(default)]
     tags: BTreeMap<String, String>,
     #[serde(default)]
@@ -302,9 +294,7 @@ fn check_start(answers: &Answers, budget: u64) -> Result<(), ApiError> {
 }
 
 /// `POST /api/games`.
-pub(crate) async fn create(app: Shared, headers: HeaderMap, bytes: Bytes) -> ApiResult {
-    scribe(&app, &headers)?;
-    let mut b: CreateBody = body(&headers, &bytes)?;
+pub(crate) async fn create(app: Shared, Scribed(mut b): Scribed<CreateBody>) -> ApiResult {
     let answers = answers(&mut b, app.config.event.as_ref())?;
     let tags = b.tags;
     let budget = app.config.lap_budget;
@@ -340,15 +330,8 @@ pub(crate) async fn game_json(
             ..CheckOptions::default()
         };
         let checked = check_bytes(&s.id, text.as_bytes(), &options);
-        record_json_pretty(&checked.record, &checked.replayed, &JsonOptions::default()).map_err(
-            |e| {
-                ApiError::new(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    "serve::export",
-                    e.to_string(),
-                )
-            },
-        )
+        record_json_pretty(&checked.record, &checked.replayed, &JsonOptions::default())
+            .map_err(|e| ApiError::failed("serve::export", e.to_string()))
     })
     .await??;
     Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
@@ -413,7 +396,7 @@ pub(crate) async fn board(app: Shared, headers: HeaderMap, Path(id): Path<String
 /// `POST /api/games/{id}/moves` body.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct MoveBody {
+pub(crate) struct MoveBody {
     ply: u64,
     #[serde(rename = "move")]
     text: String,
@@ -520,12 +503,9 @@ fn refused(replies: &[Reply], inner: &Inner, budget: u64) -> ApiError {
 /// `POST /api/games/{id}/moves`.
 pub(crate) async fn moves(
     app: Shared,
-    headers: HeaderMap,
     Path(id): Path<String>,
-    bytes: Bytes,
+    Scribed(b): Scribed<MoveBody>,
 ) -> ApiResult {
-    scribe(&app, &headers)?;
-    let b: MoveBody = body(&headers, &bytes)?;
     let s = slot(&app, &id).await?;
     if b.text.len() > MOVE_LIMIT {
         return Err(unprocessable(
@@ -539,13 +519,10 @@ pub(crate) async fn moves(
         let budget = app2.config.lap_budget;
         // The session decides the move, its play and the end test of the position after it
         // under the lap budget (`bao::budget::undecided` otherwise, nothing written).
-        let answer = inner.session.play_ply(b.ply, &b.text).map_err(|e| {
-            ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "serve::write",
-                e.to_string(),
-            )
-        })?;
+        let answer = inner
+            .session
+            .play_ply(b.ply, &b.text)
+            .map_err(|e| ApiError::failed("serve::write", e.to_string()))?;
         let plies = inner.session.game_state().map_or(0, |g| g.plies);
         match answer {
             PlyAnswer::Played(replies) => {
@@ -570,7 +547,7 @@ pub(crate) async fn moves(
 /// `POST /api/games/{id}/undo` body.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct UndoBody {
+pub(crate) struct UndoBody {
     /// The plies the scribe sees (undo only if the game has as many).
     #[serde(default)]
     plies: Option<u64>,
@@ -598,13 +575,10 @@ async fn command(
             return Err(out_of_turn(g.plies));
         }
         let c = make(g.position.to_move())?;
-        let replies = inner.session.handle(Input::Command(c)).map_err(|e| {
-            ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "serve::write",
-                e.to_string(),
-            )
-        })?;
+        let replies = inner
+            .session
+            .handle(Input::Command(c))
+            .map_err(|e| ApiError::failed("serve::write", e.to_string()))?;
         let done = replies.iter().any(|r| {
             matches!(
                 r,
@@ -638,19 +612,16 @@ async fn command(
 /// `POST /api/games/{id}/undo`.
 pub(crate) async fn undo(
     app: Shared,
-    headers: HeaderMap,
     Path(id): Path<String>,
-    bytes: Bytes,
+    Scribed(b): Scribed<UndoBody>,
 ) -> ApiResult {
-    scribe(&app, &headers)?;
-    let b: UndoBody = body(&headers, &bytes)?;
     command(app, id, b.plies, "undo", |_| Ok(Command::Undo)).await
 }
 
 /// `POST /api/games/{id}/result` body.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ResultBody {
+pub(crate) struct ResultBody {
     result: String,
     #[serde(default)]
     termination: Option<String>,
@@ -662,12 +633,9 @@ struct ResultBody {
 /// `POST /api/games/{id}/result`.
 pub(crate) async fn result(
     app: Shared,
-    headers: HeaderMap,
     Path(id): Path<String>,
-    bytes: Bytes,
+    Scribed(b): Scribed<ResultBody>,
 ) -> ApiResult {
-    scribe(&app, &headers)?;
-    let b: ResultBody = body(&headers, &bytes)?;
     let loser = match b.result.trim() {
         "1-0" => Some(SideName::North),
         "0-1" => Some(SideName::South),
@@ -697,19 +665,16 @@ pub(crate) async fn result(
 /// `POST /api/games/{id}/comment` body.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct CommentBody {
+pub(crate) struct CommentBody {
     text: String,
 }
 
 /// `POST /api/games/{id}/comment`.
 pub(crate) async fn comment(
     app: Shared,
-    headers: HeaderMap,
     Path(id): Path<String>,
-    bytes: Bytes,
+    Scribed(b): Scribed<CommentBody>,
 ) -> ApiResult {
-    scribe(&app, &headers)?;
-    let b: CommentBody = body(&headers, &bytes)?;
     if b.text.chars().count() > COMMENT_LIMIT || b.text.chars().any(|c| c.is_control() && c != '\n')
     {
         return Err(unprocessable(

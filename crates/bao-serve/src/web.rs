@@ -4,7 +4,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::body::Bytes;
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Request, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequest, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -74,6 +74,12 @@ impl ApiError {
         Self::new(StatusCode::NOT_FOUND, "serve::no_such_game", "no such game")
     }
 
+    /// The server could not do what was asked (`500`): the record not written, the game
+    /// not exported.
+    pub(crate) fn failed(code: &str, message: impl Into<String>) -> Self {
+        Self::new(StatusCode::INTERNAL_SERVER_ERROR, code, message)
+    }
+
     /// A bug: a blocking task failed.
     pub(crate) fn internal() -> Self {
         Self::new(
@@ -120,6 +126,29 @@ pub(crate) fn body<T: DeserializeOwned>(headers: &HeaderMap, bytes: &Bytes) -> R
             format!("the body does not read: {e}"),
         )
     })
+}
+
+/// A scribe's request with a JSON body, the last argument of the handlers that change a
+/// game: the body is taken whole as [`Bytes`] takes it (its rejection, within
+/// [`BODY_LIMIT`], answered as axum answers it), then the scribe's credentials are checked
+/// (`401`), then the body is read strictly ([`body`]).
+pub(crate) struct Scribed<T>(pub(crate) T);
+
+impl<T: DeserializeOwned> FromRequest<Arc<App>> for Scribed<T> {
+    type Rejection = Response;
+
+    async fn from_request(request: Request, app: &Arc<App>) -> Result<Self, Response> {
+        let headers = request.headers().clone();
+        let bytes = Bytes::from_request(request, app)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        if !app.auth.may_write(&headers) {
+            return Err(ApiError::unauthorized().into_response());
+        }
+        body(&headers, &bytes)
+            .map(Self)
+            .map_err(IntoResponse::into_response)
+    }
 }
 
 /// Runs engine or file work on a blocking thread.
