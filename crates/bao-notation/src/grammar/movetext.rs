@@ -143,9 +143,7 @@ impl<'s> Parser<'s> {
         if run.discard == 0 {
             run.begin(v);
             v.comment(cm.kind, &self.comment_text(cm), cm.span);
-            if let Some(top) = stack.last_mut() {
-                top.last = Last::Other;
-            }
+            other_last(stack);
         }
         Step::Next
     }
@@ -258,10 +256,7 @@ impl<'s> Parser<'s> {
                     "remove the parentheses or write the alternative moves inside them",
                 );
             }
-            v.end_variation(Span::new(frame.open, self.pos));
-            if let Some(top) = stack.last_mut() {
-                top.last = Last::Other;
-            }
+            end_variation(v, stack, Span::new(frame.open, self.pos));
         }
         Step::Next
     }
@@ -504,10 +499,7 @@ impl<'s> Parser<'s> {
                     "close it with `)` before the result",
                 );
             }
-            v.end_variation(Span::new(frame.open, last_end));
-            if let Some(top) = stack.last_mut() {
-                top.last = Last::Other;
-            }
+            end_variation(v, stack, Span::new(frame.open, last_end));
         }
     }
 
@@ -702,6 +694,23 @@ pub(super) fn give_move<V: Visitor>(v: &mut V, stack: &mut [Frame], m: MoveRead)
     if let Some(g) = m.glyph {
         v.nag(sp(g, m.token_end, m.end));
     }
+}
+
+/// Notes that the last element of the innermost open line is no move (a comment, a
+/// variation), so that no NAG or annotation attaches to it.
+#[inline(always)]
+fn other_last(stack: &mut [Frame]) {
+    if let Some(top) = stack.last_mut() {
+        top.last = Last::Other;
+    }
+}
+
+/// Gives `v` the end of the variation at `span`, popped from `stack`, and notes it as the
+/// last element of the line it stood in.
+#[inline(always)]
+fn end_variation<V: Visitor>(v: &mut V, stack: &mut [Frame], span: Span) {
+    v.end_variation(span);
+    other_last(stack);
 }
 
 /// The length of the move part of a word (without a trailing glyph).
