@@ -6,7 +6,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use bao_core::{BySide, Position, Side};
-use bao_notation::{Comment, Element, Game, GameResult, Markup, Record, Spanned};
+use bao_notation::{Comment, Element, Game, GameResult, Markup, MoveItem, Record, Spanned};
 use bao_replay::{ReplayedGame, ReplayedLine};
 
 use crate::json::{replayed_game, PlyCursor, Step};
@@ -91,6 +91,23 @@ pub(crate) fn markup_after(elems: &[Spanned<Element>], i: usize) -> Markup {
     Markup::of_comments(comments_from(elems, i + 1).map(|c| c.text.as_str()))
 }
 
+/// The step of the move `item` at element `i` of a line: its ply as `cursor` replayed it,
+/// and the markup of the comments after it.
+fn step(
+    cursor: &mut PlyCursor<'_>,
+    elems: &[Spanned<Element>],
+    i: usize,
+    item: &MoveItem,
+) -> Result<Step, ExportError> {
+    let (p, played) = cursor.next(i, item)?;
+    Ok(Step {
+        before: p.before,
+        trace: played.trace.clone(),
+        after: played.after,
+        markup: markup_after(elems, i),
+    })
+}
+
 /// The markup of the comments before a line's first move.
 pub(crate) fn markup_before(elems: &[Spanned<Element>]) -> Markup {
     Markup::of_comments(comments_from(elems, 0).map(|c| c.text.as_str()))
@@ -140,13 +157,7 @@ pub fn game_line(
                 found = Some(i);
                 break;
             }
-            let (p, played) = cursor.next(i, item)?;
-            steps.push(Step {
-                before: p.before,
-                trace: played.trace.clone(),
-                after: played.after,
-                markup: markup_after(elems, i),
-            });
+            steps.push(step(&mut cursor, elems, i, item)?);
         }
         let missing = |what: String| ExportError::NoSuchLine(format!("game {number}: {what}"));
         let Some(at) = found else {
@@ -180,13 +191,7 @@ pub fn game_line(
     let mut cursor = PlyCursor::new(line, number);
     for (i, e) in elems.iter().enumerate() {
         if let Element::Move(item) = &e.value {
-            let (p, played) = cursor.next(i, item)?;
-            steps.push(Step {
-                before: p.before,
-                trace: played.trace.clone(),
-                after: played.after,
-                markup: markup_after(elems, i),
-            });
+            steps.push(step(&mut cursor, elems, i, item)?);
         }
     }
     Ok(GameLine {
