@@ -3,6 +3,8 @@
 
 use std::fmt::Write as _;
 
+use bao_export::escape_html;
+
 use crate::stats::{StatsReport, TreeMove};
 
 fn percent(part: u64, whole: u64) -> String {
@@ -101,21 +103,6 @@ fn tree_text(moves: &[TreeMove], level: usize, width: usize, o: &mut String) {
     }
 }
 
-fn esc(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&#39;"),
-            c => o.push(c),
-        }
-    }
-    o
-}
-
 /// A horizontal bar chart: one labelled bar per item.
 fn bar_chart(items: &[(String, u64)], colour: &str) -> String {
     let most = items.iter().map(|i| i.1).max().unwrap_or(0).max(1);
@@ -134,7 +121,7 @@ fn bar_chart(items: &[(String, u64)], colour: &str) -> String {
              <rect x=\"180\" y=\"{}\" width=\"{}\" height=\"18\" fill=\"{colour}\" rx=\"2\"/>\
              <text x=\"{}\" y=\"{}\">{n}</text>",
             y + 14,
-            esc(label),
+            escape_html(label),
             y,
             w.max(1),
             186 + w,
@@ -239,7 +226,7 @@ fn tree_html(moves: &[TreeMove], o: &mut String, open: bool) {
             "<span class=\"mv\">{}</span><span class=\"n\">{}</span>\
              <span class=\"bar\"><span style=\"width:{pct:.0}%\"></span></span>\
              <span class=\"sc\">{}</span><span class=\"wdl\">{}–{}–{}</span>",
-            esc(&m.mv),
+            escape_html(&m.mv),
             m.games,
             score(m.score),
             m.south_wins,
@@ -275,7 +262,7 @@ pub fn html(r: &StatsReport, title: &str) -> String {
         r.games,
         r.plies,
         score(r.south_share),
-        t = esc(title),
+        t = escape_html(title),
     );
     let _ = write!(o, "<section><h2>Results</h2>{}</section>", results_bar(r));
     let endings: Vec<(String, u64)> = r
@@ -301,7 +288,7 @@ pub fn html(r: &StatsReport, title: &str) -> String {
         let _ = write!(
             o,
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            esc(&p.name),
+            escape_html(&p.name),
             p.games,
             p.wins,
             p.draws,
@@ -313,7 +300,7 @@ pub fn html(r: &StatsReport, title: &str) -> String {
     let _ = write!(
         o,
         "</tbody></table><p class=\"note\">Rating: {}.</p></section>",
-        esc(&r.rating)
+        escape_html(&r.rating)
     );
     let _ = write!(
         o,
@@ -326,7 +313,7 @@ pub fn html(r: &StatsReport, title: &str) -> String {
         let _ = write!(
             o,
             "<h3>{} <span class=\"note\">{} games</span></h3>",
-            esc(&t.start),
+            escape_html(&t.start),
             t.games
         );
         tree_html(&t.moves, &mut o, true);

@@ -17,6 +17,7 @@ use crate::json::{replayed_game, PlyCursor};
 use crate::layout::side_title;
 use crate::overlay::Overlay;
 use crate::svg::{board_svg, SvgOptions, Theme};
+use crate::writer::{escape_into, Dialect};
 use crate::ExportError;
 
 /// Options of [`game_html`].
@@ -214,7 +215,7 @@ impl Builder {
                         let _ = write!(
                             self.list,
                             "<span class=\"bao-comment\">{}</span> ",
-                            escape(&text)
+                            escape_html(&text)
                         );
                         if branch.is_some() {
                             self.nodes[prev].notes.push(text);
@@ -304,15 +305,15 @@ impl Builder {
                         self.list,
                         "<button type=\"button\" class=\"bao-mv\" id=\"bao-m{n}\" data-n=\"{n}\" aria-label=\"{} {}{}\">{}",
                         side_title(side),
-                        escape(&text),
-                        escape(&glyphs),
-                        escape(&text)
+                        escape_html(&text),
+                        escape_html(&glyphs),
+                        escape_html(&text)
                     );
                     if !glyphs.is_empty() {
                         let _ = write!(
                             self.list,
                             "<span class=\"bao-nag\">{}</span>",
-                            escape(&glyphs)
+                            escape_html(&glyphs)
                         );
                     }
                     self.list.push_str("</button></span> ");
@@ -336,19 +337,12 @@ impl Builder {
     }
 }
 
-/// Escapes text for HTML content and attribute values.
-fn escape(s: &str) -> String {
+/// Escapes text for HTML content and attribute values: `&`, `<`, `>`, `"` and `'` as
+/// entities (`'` as `&#39;`), every other character as it is.
+#[must_use]
+pub fn escape_html(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
+    escape_into(&mut out, s, Dialect::Html);
     out
 }
 
@@ -373,7 +367,7 @@ fn page(game: &Game, b: &Builder) -> String {
     // Nothing may be loaded from anywhere: not even a favicon.
     out.push_str("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n");
     out.push_str("<link rel=\"icon\" href=\"data:,\">\n");
-    let _ = writeln!(out, "<title>{}</title>", escape(&title));
+    let _ = writeln!(out, "<title>{}</title>", escape_html(&title));
     let graph = eval_graph(b);
     let graph_css = if graph.is_some() { EVAL_CSS } else { "" };
     let _ = writeln!(
@@ -382,7 +376,7 @@ fn page(game: &Game, b: &Builder) -> String {
         theme_css(b.opts.theme)
     );
     out.push_str("</head>\n<body>\n<main class=\"bao-viewer\">\n");
-    let _ = writeln!(out, "<h1>{}</h1>", escape(&title));
+    let _ = writeln!(out, "<h1>{}</h1>", escape_html(&title));
 
     // The game's tags.
     out.push_str("<dl class=\"bao-tags\">");
@@ -391,8 +385,8 @@ fn page(game: &Game, b: &Builder) -> String {
             let _ = write!(
                 out,
                 "<div><dt>{}</dt><dd>{}</dd></div>",
-                escape(&t.value.name.value),
-                escape(&value)
+                escape_html(&t.value.name.value),
+                escape_html(&value)
             );
         }
     }
@@ -400,7 +394,7 @@ fn page(game: &Game, b: &Builder) -> String {
     for c in &game.comments {
         let text = Markup::strip(&c.value.text);
         if !text.is_empty() {
-            let _ = writeln!(out, "<p class=\"bao-intro\">{}</p>", escape(&text));
+            let _ = writeln!(out, "<p class=\"bao-intro\">{}</p>", escape_html(&text));
         }
     }
 
@@ -416,12 +410,12 @@ fn page(game: &Game, b: &Builder) -> String {
             opt(n.next),
             n.end,
             n.depth,
-            escape(&n.label),
+            escape_html(&n.label),
             if i == 0 { "" } else { " hidden" }
         );
         out.push_str(&n.svg);
         for note in &n.notes {
-            let _ = write!(out, "<p class=\"bao-note\">{}</p>", escape(note));
+            let _ = write!(out, "<p class=\"bao-note\">{}</p>", escape_html(note));
         }
         out.push_str("</div>\n");
     }
@@ -461,7 +455,7 @@ fn page(game: &Game, b: &Builder) -> String {
     let _ = writeln!(
         out,
         "<p id=\"bao-status\" role=\"status\" aria-live=\"polite\">{}</p>",
-        escape(&b.nodes[0].label)
+        escape_html(&b.nodes[0].label)
     );
     out.push_str("<noscript><p>The move list and buttons need JavaScript; the start position is shown.</p></noscript>\n");
     out.push_str("</section>\n");
@@ -471,7 +465,7 @@ fn page(game: &Game, b: &Builder) -> String {
         let _ = write!(
             out,
             "<span class=\"bao-result\">{}</span>",
-            escape(r.value.as_str())
+            escape_html(r.value.as_str())
         );
     }
     out.push_str("</p>\n<p class=\"bao-help\">Keys: ← → step, Home and End jump; click a move to go there.</p>\n");
@@ -602,7 +596,7 @@ fn eval_graph(b: &Builder) -> Option<String> {
         let _ = write!(
             out,
             "<g class=\"bao-eval-pt\" data-n=\"{n}\" data-x=\"{cx:.1}\"><title>{}</title><rect x=\"{:.1}\" y=\"0\" width=\"{col:.1}\" height=\"{h}\" fill=\"transparent\"/>",
-            escape(&title),
+            escape_html(&title),
             cx - col / 2.0
         );
         match e {

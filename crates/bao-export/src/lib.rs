@@ -55,7 +55,7 @@ mod text;
 mod writer;
 
 pub use frames::{game_line, player_names, result_words, GameLine, LinePath, LinePathError};
-pub use html::{game_html, HtmlOptions};
+pub use html::{escape_html, game_html, HtmlOptions};
 pub use json::{
     record_from_json, record_json, record_json_pretty, replayed_game_json, GameJson, JsonOptions,
     RecordJson, RecordJsonWriter, SCHEMA_VERSION,

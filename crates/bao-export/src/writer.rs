@@ -55,11 +55,28 @@ impl XmlWriter {
     }
 }
 
-/// Escapes text for an attribute value or element content.
-fn escape_into(out: &mut String, s: &str) {
-    if !s.contains(['&', '<', '>', '"', '\''])
-        && !s.bytes().any(|b| b < 0x20 && b != b'\t' && b != b'\n')
-    {
+/// The markup that text is escaped for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Dialect {
+    /// An XML document (the SVG diagrams): `'` is `&apos;`, and the control characters
+    /// XML 1.0 forbids are dropped (tab and newline are kept).
+    Xml,
+    /// HTML: `'` is `&#39;`, every other character is kept.
+    Html,
+}
+
+/// A control character that XML 1.0 forbids (tab and newline are allowed).
+fn xml_forbidden(c: u32) -> bool {
+    c < 0x20 && c != u32::from('\t') && c != u32::from('\n')
+}
+
+/// Escapes text for an attribute value or element content: `&`, `<`, `>`, `"` and `'` as
+/// entities, as `dialect` writes them.
+pub(crate) fn escape_into(out: &mut String, s: &str, dialect: Dialect) {
+    let xml = dialect == Dialect::Xml;
+    let plain = !s.contains(['&', '<', '>', '"', '\''])
+        && (!xml || !s.bytes().any(|b| xml_forbidden(u32::from(b))));
+    if plain {
         out.push_str(s);
         return;
     }
@@ -69,9 +86,9 @@ fn escape_into(out: &mut String, s: &str) {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            // Characters XML 1.0 forbids are dropped; tab and newline are kept.
-            c if (c as u32) < 0x20 && c != '\t' && c != '\n' => {}
+            '\'' if xml => out.push_str("&apos;"),
+            '\'' => out.push_str("&#39;"),
+            c if xml && xml_forbidden(c as u32) => {}
             c => out.push(c),
         }
     }
@@ -109,7 +126,7 @@ impl<'w> Elem<'w> {
             self.w.out.push_str("=\"");
             self.w.scratch.clear();
             let _ = write!(self.w.scratch, "{value}");
-            escape_into(&mut self.w.out, &self.w.scratch);
+            escape_into(&mut self.w.out, &self.w.scratch, Dialect::Xml);
             self.w.out.push('"');
         }
         self
@@ -144,7 +161,7 @@ impl<'w> Elem<'w> {
     pub(crate) fn text(&mut self, s: &str) -> &mut Self {
         self.close_start_tag();
         self.has_text = true;
-        escape_into(&mut self.w.out, s);
+        escape_into(&mut self.w.out, s, Dialect::Xml);
         self
     }
 }
@@ -168,7 +185,7 @@ impl Drop for Elem<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::XmlWriter;
+    use super::{escape_into, Dialect, XmlWriter};
 
     #[test]
     fn nests_and_escapes() {
@@ -186,6 +203,24 @@ mod tests {
             w.finish(),
             "<svg a=\"x&lt;&quot;&amp;&apos;&gt;\"><title>A &amp; B</title><g x=\"-3\"/></svg>"
         );
+    }
+
+    #[test]
+    fn the_dialects_differ_in_the_apostrophe_and_the_control_characters() {
+        let text = "a'b\u{1}\tc\n<&>\"";
+        let mut xml = String::new();
+        escape_into(&mut xml, text, Dialect::Xml);
+        assert_eq!(xml, "a&apos;b\tc\n&lt;&amp;&gt;&quot;");
+        let mut html = String::new();
+        escape_into(&mut html, text, Dialect::Html);
+        assert_eq!(html, "a&#39;b\u{1}\tc\n&lt;&amp;&gt;&quot;");
+        // Text with nothing to escape is copied as it is.
+        let mut plain = String::new();
+        escape_into(&mut plain, "A6 \u{1}", Dialect::Html);
+        assert_eq!(plain, "A6 \u{1}");
+        let mut dropped = String::new();
+        escape_into(&mut dropped, "A6 \u{1}", Dialect::Xml);
+        assert_eq!(dropped, "A6 ");
     }
 
     #[test]

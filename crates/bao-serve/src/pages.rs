@@ -3,6 +3,7 @@
 use axum::extract::Path;
 use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};
+use bao_export::escape_html;
 
 use crate::store::valid_id;
 use crate::web::{ApiError, Shared};
@@ -11,21 +12,12 @@ const SCRIPT: &str = include_str!("../assets/app.js");
 const STYLE: &str = include_str!("../assets/style.css");
 const ICON: &str = include_str!("../assets/icon.svg");
 
-/// Text for HTML.
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-        .replace('\'', "&#39;")
-}
-
 fn page(app: &Shared, kind: &str, id: &str, title: &str) -> Html<String> {
     let event = app.config.event.as_deref().unwrap_or("Bao evening");
     let title = if title.is_empty() {
-        escape(event)
+        escape_html(event)
     } else {
-        format!("{} · {}", escape(title), escape(event))
+        format!("{} · {}", escape_html(title), escape_html(event))
     };
     Html(format!(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
@@ -40,7 +32,7 @@ fn page(app: &Shared, kind: &str, id: &str, title: &str) -> Html<String> {
          <main id=\"main\"><p class=\"note\">Loading…</p></main>\n\
          <noscript><p>These pages need JavaScript; the records are at /api/games.</p></noscript>\n\
          </body>\n</html>\n",
-        event = escape(event),
+        event = escape_html(event),
     ))
 }
 
