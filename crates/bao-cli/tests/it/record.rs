@@ -97,6 +97,12 @@ impl Pty {
         s
     }
 
+    /// Types `quit`, and asserts that the session ends with exit code 0.
+    fn quit(&mut self) {
+        self.line("quit");
+        assert_eq!(self.wait_exit(), 0);
+    }
+
     /// Waits for the process to end.
     fn wait_exit(&mut self) -> i32 {
         let _ = self.session.expect(expectrl::Eof).map(|f| {
@@ -112,6 +118,32 @@ impl Pty {
 /// Runs `bao ARGS` in `dir` with `stdin` piped, rendered as `cmd::run` renders a run.
 fn run_in(dir: &Path, args: &[&str], stdin: &str) -> String {
     crate::cmd::render(&crate::cmd::output_in(dir, args, stdin))
+}
+
+/// The arguments of a new game that asks nothing, with a fixed date.
+const YES: [&str; 4] = ["game.bao", "--yes", "--date", "2026.11.29"];
+
+/// `record` and [`YES`], then `more`: the arguments of a piped run.
+fn recorded<'a>(more: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["record"];
+    args.extend(YES);
+    args.extend(more);
+    args
+}
+
+/// A new game ([`YES`]) on a pseudo-terminal in a temporary directory, at its first
+/// prompt: the directory, the record's path and the session.
+fn started() -> (tempfile::TempDir, PathBuf, Pty) {
+    let (dir, file) = temp();
+    let mut t = Pty::spawn(dir.path(), &YES);
+    t.expect("1. South> ");
+    (dir, file, t)
+}
+
+/// Asserts that the record at `file` ends with `tail`.
+fn assert_ends(file: &Path, tail: &str) {
+    let text = read(file);
+    assert!(text.ends_with(tail), "{text}");
 }
 
 fn temp() -> (tempfile::TempDir, PathBuf) {
@@ -150,8 +182,7 @@ fn a_full_short_game_with_the_tag_questions() {
     t.answer("a5r", "3. South> ");
     // The game ends by the rules; the session stays for `undo` until it is left.
     t.answer("A2<", "Game over (undo, quit)> ");
-    t.line("quit");
-    assert_eq!(t.wait_exit(), 0);
+    t.quit();
     insta::assert_snapshot!("full_game_end", t.screen_text());
     insta::assert_snapshot!("full_game_file", read(&file));
     insta::assert_snapshot!("full_game_check", check(&file));
@@ -159,9 +190,7 @@ fn a_full_short_game_with_the_tag_questions() {
 
 #[test]
 fn an_illegal_move_shows_the_diagnostic_and_the_legal_moves() {
-    let (dir, file) = temp();
-    let mut t = Pty::spawn(dir.path(), &["game.bao", "--yes", "--date", "2026.11.29"]);
-    t.expect("1. South> ");
+    let (_dir, file, mut t) = started();
     t.answer("A7>*", "1... North> ");
     // No capture exists: a5 (a capture from a5) is refused.
     t.answer("a5", "1... North> ");
@@ -169,36 +198,30 @@ fn an_illegal_move_shows_the_diagnostic_and_the_legal_moves() {
     t.answer("xyz", "1... North> ");
     t.answer("A6<* a5>", "1... North> ");
     insta::assert_snapshot!("garbage", t.screen_text());
-    t.line("quit");
-    assert_eq!(t.wait_exit(), 0);
+    t.quit();
     // The refused moves never reached the file.
-    assert!(read(&file).ends_with("\n\n1. A7>* *\n"), "{}", read(&file));
+    assert_ends(&file, "\n\n1. A7>* *\n");
 }
 
 #[test]
 fn undo_takes_back_a_ply_and_rewrites_the_file() {
-    let (dir, file) = temp();
-    let mut t = Pty::spawn(dir.path(), &["game.bao", "--yes", "--date", "2026.11.29"]);
-    t.expect("1. South> ");
+    let (_dir, file, mut t) = started();
     t.answer("A7>*", "1... North> ");
     t.answer("a6<*", "2. South> ");
-    assert!(read(&file).ends_with("1. A7>* a6<* *\n"));
+    assert_ends(&file, "1. A7>* a6<* *\n");
     t.answer("undo", "1... North> ");
     insta::assert_snapshot!("undo", t.screen_text());
-    assert!(read(&file).ends_with("\n\n1. A7>* *\n"), "{}", read(&file));
+    assert_ends(&file, "\n\n1. A7>* *\n");
     t.answer("a7<*", "2. South> ");
     t.answer("!?", "2. South> ");
     t.answer("comment a quiet start", "2. South> ");
-    t.line("quit");
-    assert_eq!(t.wait_exit(), 0);
+    t.quit();
     insta::assert_snapshot!("undo_file", read(&file));
 }
 
 #[test]
 fn kichwa_and_safari_questions() {
-    let (dir, file) = temp();
-    let mut t = Pty::spawn(dir.path(), &["game.bao", "--yes", "--date", "2026.11.29"]);
-    t.expect("1. South> ");
+    let (_dir, file, mut t) = started();
     t.answer("A7<*", "1... North> ");
     // a5 captures A4 from either kichwa.
     t.answer("a5", "Choose 1-2 (empty cancels): ");
@@ -211,20 +234,13 @@ fn kichwa_and_safari_questions() {
     insta::assert_snapshot!("safari_question", t.screen_text());
     t.answer("maybe", "Choose 1-2 (empty cancels): ");
     t.answer("safari", "3... North> ");
-    t.line("quit");
-    assert_eq!(t.wait_exit(), 0);
-    assert!(
-        read(&file).ends_with("\n\n1. A7<* a5< 2. A6<* a5> 3. A2<+ *\n"),
-        "{}",
-        read(&file)
-    );
+    t.quit();
+    assert_ends(&file, "\n\n1. A7<* a5< 2. A6<* a5> 3. A2<+ *\n");
 }
 
 #[test]
 fn a_killed_session_resumes_with_nothing_lost() {
-    let (dir, file) = temp();
-    let mut t = Pty::spawn(dir.path(), &["game.bao", "--yes", "--date", "2026.11.29"]);
-    t.expect("1. South> ");
+    let (dir, file, mut t) = started();
     t.answer("A7>*", "1... North> ");
     t.answer("a6<*", "2. South> ");
     t.answer("A6>", "2... North> ");
@@ -247,15 +263,13 @@ fn a_killed_session_resumes_with_nothing_lost() {
     t.answer("A2<#", "Game over (undo, quit)> ");
     t.keys(b"\x04");
     assert_eq!(t.wait_exit(), 0);
-    assert!(read(&file).ends_with("1. A7>* a6<* 2. A6> a5> 3. A2<# 1-0\n"));
+    assert_ends(&file, "1. A7>* a6<* 2. A6> a5> 3. A2<# 1-0\n");
     insta::assert_snapshot!("resumed_check", check(&file));
 }
 
 #[test]
 fn ctrl_c_cancels_the_line_and_a_second_leaves() {
-    let (dir, file) = temp();
-    let mut t = Pty::spawn(dir.path(), &["game.bao", "--yes", "--date", "2026.11.29"]);
-    t.expect("1. South> ");
+    let (dir, file, mut t) = started();
     t.answer("A7>*", "1... North> ");
     t.keys(b"a6");
     t.expect("a6");
@@ -264,7 +278,7 @@ fn ctrl_c_cancels_the_line_and_a_second_leaves() {
     t.keys(b"\x03");
     assert_eq!(t.wait_exit(), 0);
     insta::assert_snapshot!("ctrl_c", t.screen_text());
-    assert!(read(&file).ends_with("\n\n1. A7>* *\n"));
+    assert_ends(&file, "\n\n1. A7>* *\n");
     // Ctrl-D at an empty prompt leaves too.
     let mut t = Pty::spawn(dir.path(), &["game.bao"]);
     t.expect("1... North> ");
@@ -316,8 +330,7 @@ fn a_best_of_three_match() {
     t.answer("A5<", "1... North> ");
     t.answer("time", "Record it? (y/n) [n]: ");
     t.answer("y", "Game over (undo, quit)> ");
-    t.line("quit");
-    assert_eq!(t.wait_exit(), 0);
+    t.quit();
     insta::assert_snapshot!("match_over", t.screen_text());
     insta::assert_snapshot!("match_file", read(&file));
     insta::assert_snapshot!("match_check", check(&file));
@@ -328,19 +341,11 @@ fn piped_input_records_line_by_line() {
     let (dir, file) = temp();
     let out = run_in(
         dir.path(),
-        &[
-            "record",
-            "game.bao",
-            "--yes",
-            "--date",
-            "2026.11.29",
-            "--position",
-            ENDGAME,
-        ],
+        &recorded(&["--position", ENDGAME]),
         "board\nhelp\nA5<\nb4>\n",
     );
     insta::assert_snapshot!("piped", out);
-    assert!(read(&file).ends_with("\n\n1. A5< b4># 0-1\n"));
+    assert_ends(&file, "\n\n1. A5< b4># 0-1\n");
 }
 
 #[test]
@@ -396,29 +401,18 @@ fn a_finished_game_is_reopened_to_correct_its_end() {
 
 #[test]
 fn resign_undone_at_a_terminal() {
-    let (dir, file) = temp();
-    let mut t = Pty::spawn(dir.path(), &["game.bao", "--yes", "--date", "2026.11.29"]);
-    t.expect("1. South> ");
+    let (_dir, file, mut t) = started();
     t.answer("A7>*", "1... North> ");
     // The question never swallows a move: `a6<*` drops it and is played.
     t.answer("resign", "Record it? (y/n) [n]: ");
     t.answer("a6<*", "2. South> ");
     t.answer("resign", "Record it? (y/n) [n]: ");
     t.answer("y", "Game over (undo, quit)> ");
-    assert!(
-        read(&file).ends_with("\n\n1. A7>* a6<* 0-1\n"),
-        "{}",
-        read(&file)
-    );
+    assert_ends(&file, "\n\n1. A7>* a6<* 0-1\n");
     t.answer("undo", "2. South> ");
     insta::assert_snapshot!("resign_undone", t.screen_text());
-    assert!(
-        read(&file).ends_with("\n\n1. A7>* a6<* *\n"),
-        "{}",
-        read(&file)
-    );
-    t.line("quit");
-    assert_eq!(t.wait_exit(), 0);
+    assert_ends(&file, "\n\n1. A7>* a6<* *\n");
+    t.quit();
 }
 
 #[test]
@@ -426,24 +420,12 @@ fn commands_that_cannot_apply_say_why_and_change_nothing() {
     let (dir, file) = temp();
     let out = run_in(
         dir.path(),
-        &[
-            "record",
-            "game.bao",
-            "--yes",
-            "--date",
-            "2026.11.29",
-            "--match",
-            "M",
-            "--south",
-            "Ali",
-            "--north",
-            "Bakari",
-        ],
+        &recorded(&["--match", "M", "--south", "Ali", "--north", "Bakari"]),
         "undo\n!\ndraw\nresign east\ntag Result 1-0\ntag South Chris\n$300\ncomment {x}\nlegal\n\
          A6\n\n9\n>\nA6>\n",
     );
     insta::assert_snapshot!("refusals", out);
-    assert!(read(&file).ends_with("[Match \"M\"]\n[Game \"1\"]\n\n1. A6>* *\n"));
+    assert_ends(&file, "[Match \"M\"]\n[Game \"1\"]\n\n1. A6>* *\n");
 }
 
 #[test]
@@ -465,11 +447,7 @@ fn a_finished_match_game_goes_on_with_the_next_game() {
 fn comments_around_the_games_are_kept() {
     let (dir, file) = temp();
     std::fs::write(&file, "{club notes}\n").unwrap();
-    run_in(
-        dir.path(),
-        &["record", "game.bao", "--yes", "--date", "2026.11.29"],
-        "A6>*\nquit\n",
-    );
+    run_in(dir.path(), &recorded(&[]), "A6>*\nquit\n");
     let text = read(&file);
     assert!(text.starts_with("{club notes}\n[Event"), "{text}");
     assert!(text.ends_with("\n\n1. A6>* *\n"), "{text}");
@@ -517,11 +495,7 @@ fn a_piped_game_is_recorded_whole_and_nothing_is_asked() {
     let moves = moves_of(&std::fs::read_to_string(fixture).unwrap());
     assert!(moves.len() > 40, "{moves:?}");
     let stdin = format!("{}\nquit\n", moves.join("\n"));
-    let out = crate::cmd::output_in(
-        dir.path(),
-        &["record", "game.bao", "--yes", "--date", "2026.11.29"],
-        &stdin,
-    );
+    let out = crate::cmd::output_in(dir.path(), &recorded(&[]), &stdin);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(
@@ -539,38 +513,22 @@ fn piped_bad_lines_are_refused_one_by_one_and_fail_the_run() {
     let (dir, file) = temp();
     let out = run_in(
         dir.path(),
-        &["record", "game.bao", "--yes", "--date", "2026.11.29"],
+        &recorded(&[]),
         "xyz\nA9<\nA44\nA4 >\nA6\nA5<*\n$300\nresign east\nA6<* a5>\n!\nA7<*\na5<\nA6<*\na5>\n\
          A2<\n$14\n??\nquit\n",
     );
     insta::assert_snapshot!("piped_bad_lines", out);
     // Nothing was swallowed: every good line is recorded, the stop at the nyumba (A2<) too.
-    assert!(
-        read(&file).ends_with("\n\n1. A7<* a5< 2. A6<* a5> 3. A2< $14 ?? *\n"),
-        "{}",
-        read(&file)
-    );
+    assert_ends(&file, "\n\n1. A7<* a5< 2. A6<* a5> 3. A2< $14 ?? *\n");
     // The end of the game, then lines after it.
     let (dir, file) = temp();
     let out = run_in(
         dir.path(),
-        &[
-            "record",
-            "game.bao",
-            "--yes",
-            "--date",
-            "2026.11.29",
-            "--position",
-            ENDGAME,
-        ],
+        &recorded(&["--position", ENDGAME]),
         "A5<\nresign\nb4>\nA6<*\nundo\nb4>\n",
     );
     insta::assert_snapshot!("piped_after_the_end", out);
-    assert!(
-        read(&file).ends_with("\n\n1. A5< b4># 0-1\n"),
-        "{}",
-        read(&file)
-    );
+    assert_ends(&file, "\n\n1. A5< b4># 0-1\n");
 }
 
 #[test]
@@ -578,19 +536,14 @@ fn match_names_the_event_as_bao_new_does() {
     let (dir, file) = temp();
     let out = run_in(
         dir.path(),
-        &[
-            "record",
-            "game.bao",
-            "--yes",
-            "--date",
-            "2026.11.29",
+        &recorded(&[
             "--match",
             "Club final",
             "--south",
             "Ali",
             "--north",
             "Bakari",
-        ],
+        ]),
         "",
     );
     assert!(out.starts_with("exit: 0\n"), "{out}");
@@ -600,11 +553,7 @@ fn match_names_the_event_as_bao_new_does() {
         assert!(text.contains(&format!("[{tag} \"?\"]\n")), "{text}");
     }
     let (dir, file) = temp();
-    run_in(
-        dir.path(),
-        &["record", "game.bao", "--yes", "--date", "2026.11.29"],
-        "",
-    );
+    run_in(dir.path(), &recorded(&[]), "");
     let template = run_in(dir.path(), &["new", "--date", "2026.11.29"], "");
     for tag in ["Event", "Site", "Round", "South", "North"] {
         let line = format!("[{tag} \"?\"]\n");
@@ -706,11 +655,7 @@ fn rows_of(stdout: &str, letter: char) -> Vec<String> {
 #[test]
 fn the_board_marks_where_the_last_move_started_and_ended() {
     let (dir, _file) = temp();
-    let out = crate::cmd::output_in(
-        dir.path(),
-        &["record", "game.bao", "--yes", "--date", "2026.11.29"],
-        "A7>*\na6<*\nundo\nquit\n",
-    );
+    let out = crate::cmd::output_in(dir.path(), &recorded(&[]), "A7>*\na6<*\nundo\nquit\n");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     let south = rows_of(&stdout, 'A');
@@ -764,12 +709,7 @@ fn the_board_marks_where_the_last_move_started_and_ended() {
 fn the_board_colours_the_last_move_on_a_terminal() {
     for no_color in [false, true] {
         let (dir, _file) = temp();
-        let mut t = Pty::spawn_with(
-            dir.path(),
-            &["game.bao", "--yes", "--date", "2026.11.29"],
-            "auto",
-            no_color,
-        );
+        let mut t = Pty::spawn_with(dir.path(), &YES, "auto", no_color);
         t.expect("1. South> ");
         t.answer("A7>*", "1... North> ");
         let screen = t.screen.screen();
@@ -803,7 +743,6 @@ fn the_board_colours_the_last_move_on_a_terminal() {
         }
         // An unmarked pit is never coloured.
         assert_eq!(cell(a, 31).fgcolor(), vt100::Color::Default);
-        t.line("quit");
-        assert_eq!(t.wait_exit(), 0);
+        t.quit();
     }
 }
