@@ -4,6 +4,32 @@
 
 use crate::cmd::{root, run};
 
+/// `bao check --color never ARGS` with `stdin`, rendered as [`run`] renders it.
+fn check(args: &[&str], stdin: &str) -> String {
+    run(&[&["check", "--color", "never"], args].concat(), stdin)
+}
+
+/// A rendered report with miette's wrapped lines joined again (a sentence on one line).
+fn unwrapped(out: &str) -> String {
+    out.replace("\n        ", " ")
+}
+
+/// The JSON Lines on the stdout of a rendered run.
+fn json_lines(out: &str) -> Vec<serde_json::Value> {
+    let stdout = out.split("--- stdout\n").nth(1).unwrap();
+    let stdout = stdout.split("--- stderr\n").next().unwrap();
+    stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// `bao check --fix --dry-run` finds no repair to make in `file`.
+fn assert_no_fix(file: &str) {
+    let fix = check(&["--fix", "--dry-run", file], "");
+    assert!(fix.contains("0 repairs found (dry run)"), "{fix}");
+}
+
 #[test]
 fn clean_games_exit_0() {
     insta::assert_snapshot!(run(&["check", "fixtures/games"], ""));
@@ -11,13 +37,8 @@ fn clean_games_exit_0() {
 
 #[test]
 fn an_illegal_move_exits_1_with_a_rendered_diagnostic() {
-    insta::assert_snapshot!(run(
-        &[
-            "check",
-            "--color",
-            "never",
-            "fixtures/invalid/illegal/capture_mandatory.bao"
-        ],
+    insta::assert_snapshot!(check(
+        &["fixtures/invalid/illegal/capture_mandatory.bao"],
         ""
     ));
 }
@@ -29,12 +50,7 @@ fn json_lines_for_a_directory() {
         "",
     );
     insta::assert_snapshot!(out);
-    let stdout = out.split("--- stdout\n").nth(1).unwrap();
-    let stdout = stdout.split("--- stderr\n").next().unwrap();
-    let lines: Vec<serde_json::Value> = stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&out);
     assert_eq!(lines.last().unwrap()["type"], "summary");
     assert!(lines.iter().any(|l| l["type"] == "diagnostic"));
 }
@@ -42,10 +58,8 @@ fn json_lines_for_a_directory() {
 #[test]
 fn warnings_pass_unless_denied() {
     let file = "fixtures/invalid/record/game_ends_early.bao";
-    assert!(run(&["check", "--color", "never", file], "").starts_with("exit: 0"));
-    assert!(
-        run(&["check", "--color", "never", "--deny-warnings", file], "").starts_with("exit: 1")
-    );
+    assert!(check(&[file], "").starts_with("exit: 0"));
+    assert!(check(&["--deny-warnings", file], "").starts_with("exit: 1"));
 }
 
 #[test]
@@ -53,15 +67,15 @@ fn a_lap_budget_leaves_a_long_decision_undecided_as_a_warning() {
     // A1>* never ends (a cycle of 1,028,860,080 laps); deciding it the first time in a
     // process takes millions of laps.
     let file = "fixtures/invalid/budget/undecided.bao";
-    let exact = run(&["check", "--color", "never", file], "");
+    let exact = check(&[file], "");
     assert!(exact.starts_with("exit: 1"), "{exact}");
     assert!(exact.contains("bao::illegal::never_ending"), "{exact}");
-    let budget = ["check", "--color", "never", "--lap-budget", "10000", file];
-    let out = run(&budget, "");
+    let budget = ["--lap-budget", "10000", file];
+    let out = check(&budget, "");
     assert!(out.starts_with("exit: 0"), "{out}");
     assert!(out.contains("bao::budget::undecided"), "{out}");
     assert!(out.contains("without `--lap-budget`"), "{out}");
-    let denied = run(&[&budget[..], &["--deny-warnings"]].concat(), "");
+    let denied = check(&[&budget[..], &["--deny-warnings"]].concat(), "");
     assert!(denied.starts_with("exit: 1"), "{denied}");
 }
 
@@ -77,9 +91,9 @@ fn stdin_missing_files_and_the_alias() {
 #[test]
 fn assume_fixes_goes_on() {
     let text = "1. A7>* a6<* 2. A6> a5> 3. A1< a5>* 1-0\n";
-    let plain = run(&["check", "--color", "never", "-"], text);
+    let plain = check(&["-"], text);
     assert!(plain.contains("4 plies"), "{plain}");
-    let fixed = run(&["check", "--color", "never", "--assume-fixes", "-"], text);
+    let fixed = check(&["--assume-fixes", "-"], text);
     assert!(fixed.contains("assuming A2< at ply 5"), "{fixed}");
 }
 
@@ -96,12 +110,7 @@ fn ply_repairs_in_json_and_assumed() {
         "",
     );
     assert!(out.starts_with("exit: 1"), "{out}");
-    let stdout = out.split("--- stdout\n").nth(1).unwrap();
-    let stdout = stdout.split("--- stderr\n").next().unwrap();
-    let lines: Vec<serde_json::Value> = stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&out);
     let repairs: Vec<(String, String, String)> = lines
         .iter()
         .filter(|l| l["type"] == "diagnostic")
@@ -148,23 +157,17 @@ fn ply_repairs_in_json_and_assumed() {
 #[test]
 fn assume_fixes_takes_an_earlier_repair_and_goes_on() {
     let file = "fixtures/invalid/repair/legal_slip.bao";
-    let plain = run(&["check", "--color", "never", file], "");
+    let plain = check(&[file], "");
     assert!(plain.contains("1 game, 4 plies: 1 error"), "{plain}");
-    let out = run(&["check", "--color", "never", "--assume-fixes", file], "");
+    let out = check(&["--assume-fixes", file], "");
     assert!(out.starts_with("exit: 1"), "{out}");
     assert!(
         out.contains("--assume-fixes assumes A4> at ply 3 and goes on from there."),
         "{out}"
     );
     assert!(out.contains("1 game, 22 plies: 1 error"), "{out}");
-    let two = run(
-        &[
-            "check",
-            "--color",
-            "never",
-            "--assume-fixes",
-            "fixtures/assume_fixes/two_slips.bao",
-        ],
+    let two = check(
+        &["--assume-fixes", "fixtures/assume_fixes/two_slips.bao"],
         "",
     );
     insta::assert_snapshot!(two);
@@ -175,11 +178,8 @@ fn assume_fixes_takes_an_earlier_repair_and_goes_on() {
 /// Where `--assume-fixes` cannot go on it says why, listing the repairs that tie.
 #[test]
 fn assume_fixes_lists_the_repairs_that_tie() {
-    let out = run(
+    let out = check(
         &[
-            "check",
-            "--color",
-            "never",
             "--assume-fixes",
             "fixtures/assume_fixes/tied_earlier_repairs.bao",
         ],
@@ -202,9 +202,9 @@ fn assume_fixes_lists_the_repairs_that_tie() {
 #[test]
 fn assume_fixes_stops_where_an_earlier_repair_ties_with_this_ply() {
     let file = "fixtures/assume_fixes/tied_with_this_ply.bao";
-    let out = run(&["check", "--color", "never", "--assume-fixes", file], "");
+    let out = check(&["--assume-fixes", file], "");
     insta::assert_snapshot!(out);
-    let out = out.replace("\n        ", " ");
+    let out = unwrapped(&out);
     assert!(out.starts_with("exit: 1"), "{out}");
     assert!(
         out.contains(
@@ -216,7 +216,7 @@ fn assume_fixes_stops_where_an_earlier_repair_ties_with_this_ply() {
     assert!(out.contains("or the slip is here: a3>"), "{out}");
     assert!(out.contains("1 game, 10 plies: 1 error"), "{out}");
     // Without --assume-fixes the same two repairs, and no fix of either ply.
-    let plain = run(&["check", "--color", "never", file], "").replace("\n        ", " ");
+    let plain = unwrapped(&check(&[file], ""));
     assert!(
         plain.contains("the one after is illegal (or a3> at ply 10)"),
         "{plain}"
@@ -225,11 +225,7 @@ fn assume_fixes_stops_where_an_earlier_repair_ties_with_this_ply() {
         plain.contains("As likely: the slip seems to be at ply 10: a3> there, not a6>"),
         "{plain}"
     );
-    let fix = run(
-        &["check", "--color", "never", "--fix", "--dry-run", file],
-        "",
-    );
-    assert!(fix.contains("0 repairs found (dry run)"), "{fix}");
+    assert_no_fix(file);
 }
 
 /// The repair at the refused ply is clear and the first pass went on with it, but two
@@ -238,9 +234,9 @@ fn assume_fixes_stops_where_an_earlier_repair_ties_with_this_ply() {
 #[test]
 fn assume_fixes_takes_back_a_repair_that_earlier_ones_outrank() {
     let file = "fixtures/assume_fixes/tied_after_going_on.bao";
-    let out = run(&["check", "--color", "never", "--assume-fixes", file], "");
+    let out = check(&["--assume-fixes", file], "");
     insta::assert_snapshot!(out);
-    let out = out.replace("\n        ", " ");
+    let out = unwrapped(&out);
     assert!(
         out.contains(
             "--assume-fixes stops this line here: the likeliest repairs are equally likely \
@@ -253,11 +249,7 @@ fn assume_fixes_takes_back_a_repair_that_earlier_ones_outrank() {
         out.contains("1 game, 25 plies: 1 error, 0 warnings"),
         "{out}"
     );
-    let fix = run(
-        &["check", "--color", "never", "--fix", "--dry-run", file],
-        "",
-    );
-    assert!(fix.contains("0 repairs found (dry run)"), "{fix}");
+    assert_no_fix(file);
 }
 
 /// A never-ending move (issue 16, item 9) is annotated with its laps up to its cycle and
@@ -281,7 +273,7 @@ fn annotate_summarises_a_never_ending_move() {
     assert!(run(&["fmt", "--check", p], "").starts_with("exit: 0"));
     let written = std::fs::read_to_string(&path).unwrap();
     std::fs::write(&path, written.replace("cycle:1+228", "cycle:1+229")).unwrap();
-    let wrong = run(&["check", "--color", "never", p], "");
+    let wrong = check(&[p], "");
     assert!(wrong.starts_with("exit: 1"), "{wrong}");
     assert!(wrong.contains("bao::annotation::lap_mismatch"), "{wrong}");
     assert!(
