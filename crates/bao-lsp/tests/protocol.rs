@@ -76,6 +76,14 @@ impl Client {
         self.wait_response(&id)
     }
 
+    /// The code actions of `uri` over `range`, with no diagnostics given.
+    fn code_actions(&mut self, uri: &str, range: Value) -> Value {
+        self.request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": uri}, "range": range, "context": {"diagnostics": []}}),
+        )
+    }
+
     fn notify(&self, method: &str, params: Value) {
         let n = Notification::new(method.to_owned(), params);
         self.conn.sender.send(Message::Notification(n)).unwrap();
@@ -185,6 +193,25 @@ fn apply(text: &str, edits: &[Value]) -> String {
         out.replace_range(a..b, &t);
     }
     out
+}
+
+/// The range of `line` from UTF-16 column `start` to `end`.
+fn on_line(line: usize, start: usize, end: usize) -> Value {
+    json!({"start": {"line": line, "character": start}, "end": {"line": line, "character": end}})
+}
+
+/// The code action of `acts` whose title `pick` takes (a panic listing them when none).
+fn action(acts: &Value, pick: impl Fn(&str) -> bool) -> &Value {
+    acts.as_array()
+        .unwrap()
+        .iter()
+        .find(|a| pick(a["title"].as_str().unwrap()))
+        .unwrap_or_else(|| panic!("{acts:#}"))
+}
+
+/// `text` with the edits of code action `act` to `uri` applied.
+fn apply_action(text: &str, act: &Value, uri: &str) -> String {
+    apply(text, act["edit"]["changes"][uri].as_array().unwrap())
 }
 
 /// What `bao check --format json --lap-budget N` writes for a text: its diagnostic lines.
@@ -559,29 +586,9 @@ fn game_actions_insert_the_result_set_directions_and_annotate() {
         .replace("[Result \"1-0\"]", "[Result \"*\"]")
         .replace("[Result \"0-1\"]", "[Result \"*\"]");
     c.open("file:///r.bao", &text);
-    let acts = c.request(
-        "textDocument/codeAction",
-        json!({"textDocument": {"uri": "file:///r.bao"},
-               "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
-               "context": {"diagnostics": []}}),
-    );
-    let insert = acts
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|a| {
-            a["title"]
-                .as_str()
-                .unwrap()
-                .starts_with("Insert the result")
-        })
-        .unwrap_or_else(|| panic!("{acts:#}"));
-    let new = apply(
-        &text,
-        insert["edit"]["changes"]["file:///r.bao"]
-            .as_array()
-            .unwrap(),
-    );
+    let acts = c.code_actions("file:///r.bao", on_line(0, 0, 0));
+    let insert = action(&acts, |t| t.starts_with("Insert the result"));
+    let new = apply_action(&text, insert, "file:///r.bao");
     assert!(
         check_json("r", &new)
             .iter()
@@ -589,18 +596,8 @@ fn game_actions_insert_the_result_set_directions_and_annotate() {
         "{new}"
     );
     // The engine's annotations of the game: the annotated record of `bao annotate`.
-    let annotate = acts
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|a| a["title"] == "Add the engine's annotations to this game")
-        .unwrap();
-    let new = apply(
-        &text,
-        annotate["edit"]["changes"]["file:///r.bao"]
-            .as_array()
-            .unwrap(),
-    );
+    let annotate = action(&acts, |t| t == "Add the engine's annotations to this game");
+    let new = apply_action(&text, annotate, "file:///r.bao");
     assert!(new.contains("[x") || new.contains(":1]"), "{new}");
     assert!(
         check_json("r", &new)
@@ -635,27 +632,9 @@ fn game_actions_insert_the_result_set_directions_and_annotate() {
         .iter()
         .any(|d| d["severity"] == "error"));
     c.open("file:///d.bao", &south);
-    let acts = c.request(
-        "textDocument/codeAction",
-        json!({"textDocument": {"uri": "file:///d.bao"},
-               "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
-               "context": {"diagnostics": []}}),
-    );
-    let set = acts
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|a| {
-            a["title"]
-                .as_str()
-                .unwrap()
-                .starts_with("Set [Directions \"south\"]")
-        })
-        .unwrap_or_else(|| panic!("{acts:#}"));
-    let new = apply(
-        &south,
-        set["edit"]["changes"]["file:///d.bao"].as_array().unwrap(),
-    );
+    let acts = c.code_actions("file:///d.bao", on_line(0, 0, 0));
+    let set = action(&acts, |t| t.starts_with("Set [Directions \"south\"]"));
+    let new = apply_action(&south, set, "file:///d.bao");
     assert!(new.contains("\n[Directions \"south\"]\n"), "{new}");
     assert!(
         check_json("d", &new)
@@ -1181,26 +1160,10 @@ fn an_insertion_is_written_in_the_records_sign_convention() {
     c.open("file:///s.bao", text);
     let line = 3;
     let at = text.lines().nth(line).unwrap().find("A5>").unwrap();
-    let acts = c.request(
-        "textDocument/codeAction",
-        json!({"textDocument": {"uri": "file:///s.bao"},
-               "range": {"start": {"line": line, "character": at},
-                         "end": {"line": line, "character": at + 3}},
-               "context": {"diagnostics": []}}),
-    );
-    let insert = acts
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|a| a["title"].as_str().unwrap().starts_with("Insert "))
-        .unwrap_or_else(|| panic!("{acts:#}"));
+    let acts = c.code_actions("file:///s.bao", on_line(line, at, at + 3));
+    let insert = action(&acts, |t| t.starts_with("Insert "));
     assert_eq!(insert["title"], "Insert a6> before A5>");
-    let new = apply(
-        text,
-        insert["edit"]["changes"]["file:///s.bao"]
-            .as_array()
-            .unwrap(),
-    );
+    let new = apply_action(text, insert, "file:///s.bao");
     assert!(check_json("s", &new).is_empty(), "{new}");
     c.shutdown();
 }
