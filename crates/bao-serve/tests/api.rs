@@ -124,6 +124,19 @@ impl Running {
         (s, serde_json::from_str(&b).unwrap_or(Value::Null))
     }
 
+    /// `POST /api/games/{id}/moves` with `mv` as ply `ply`, as the scribe (the token).
+    fn play(
+        &self,
+        id: &str,
+        ply: impl serde::Serialize,
+        mv: impl serde::Serialize,
+    ) -> (u16, Value) {
+        self.post(
+            &format!("/api/games/{id}/moves"),
+            &json!({"ply": ply, "move": mv}),
+        )
+    }
+
     fn get(&self, path: &str) -> (u16, String) {
         let (s, b, _) = raw("GET", &self.url(path), &[], None);
         (s, b)
@@ -162,10 +175,7 @@ fn a_game_is_recorded_through_the_api() {
     );
     let moves = fixture_moves();
     for (i, m) in moves.iter().take(6).enumerate() {
-        let (s, b) = srv.post(
-            &format!("/api/games/{id}/moves"),
-            &json!({"ply": i, "move": m}),
-        );
+        let (s, b) = srv.play(&id, i, m);
         assert_eq!(s, 200, "ply {i} {m}: {b}");
         assert_eq!(b["plies"], i + 1);
         assert!(b["position"]["pits"].is_object());
@@ -174,34 +184,22 @@ fn a_game_is_recorded_through_the_api() {
     }
     // The same ply again: 200, nothing written twice.
     let before = srv.file(&id);
-    let (s, b) = srv.post(
-        &format!("/api/games/{id}/moves"),
-        &json!({"ply": 5, "move": moves[5]}),
-    );
+    let (s, b) = srv.play(&id, 5, &moves[5]);
     assert_eq!((s, &b["plies"]), (200, &json!(6)));
     assert_eq!(srv.file(&id), before);
     // Another ply: 409 with the count.
-    let (s, b) = srv.post(
-        &format!("/api/games/{id}/moves"),
-        &json!({"ply": 9, "move": moves[6]}),
-    );
+    let (s, b) = srv.play(&id, 9, &moves[6]);
     assert_eq!(
         (s, &b["plies"], &b["code"]),
         (409, &json!(6), &json!("serve::out_of_turn"))
     );
     // Illegal: the validator's diagnostic and the legal moves.
-    let (s, b) = srv.post(
-        &format!("/api/games/{id}/moves"),
-        &json!({"ply": 6, "move": "A8>"}),
-    );
+    let (s, b) = srv.play(&id, 6, "A8>");
     assert_eq!(s, 422, "{b}");
     assert!(b["code"].as_str().unwrap().starts_with("bao::"), "{b}");
     assert!(!b["message"].as_str().unwrap().is_empty());
     assert!(b["legal"].as_array().unwrap().len() > 1);
-    let (s, b) = srv.post(
-        &format!("/api/games/{id}/moves"),
-        &json!({"ply": 6, "move": "A9<*"}),
-    );
+    let (s, b) = srv.play(&id, 6, "A9<*");
     assert_eq!(
         (s, &b["code"]),
         (422, &json!("serve::unreadable_move")),
@@ -254,10 +252,7 @@ fn a_game_is_recorded_through_the_api() {
         "{b}"
     );
     assert!(srv.file(&id).contains("[Termination \"time_forfeit\"]"));
-    let (s, b) = srv.post(
-        &format!("/api/games/{id}/moves"),
-        &json!({"ply": 5, "move": moves[5]}),
-    );
+    let (s, b) = srv.play(&id, 5, &moves[5]);
     assert_eq!((s, &b["code"]), (409, &json!("serve::game_over")));
     // The directory checks clean.
     let text = srv.file(&id);
@@ -271,18 +266,8 @@ fn an_open_decision_is_refused_with_what_each_option_does() {
     let dir = tempfile::tempdir().unwrap();
     let srv = start(dir.path());
     let id = srv.new_game(&json!({}));
-    assert_eq!(
-        srv.post(
-            &format!("/api/games/{id}/moves"),
-            &json!({"ply": 0, "move": "A6<*"})
-        )
-        .0,
-        200
-    );
-    let (s, b) = srv.post(
-        &format!("/api/games/{id}/moves"),
-        &json!({"ply": 1, "move": "a5"}),
-    );
+    assert_eq!(srv.play(&id, 0, "A6<*").0, 200);
+    let (s, b) = srv.play(&id, 1, "a5");
     assert_eq!(
         (s, &b["code"]),
         (422, &json!("serve::undecided_move")),
@@ -307,14 +292,7 @@ fn bad_input_is_a_clear_4xx_and_nothing_is_written() {
     let dir = tempfile::tempdir().unwrap();
     let srv = start(dir.path());
     let id = srv.new_game(&json!({"South": "A", "North": "B"}));
-    assert_eq!(
-        srv.post(
-            &format!("/api/games/{id}/moves"),
-            &json!({"ply": 0, "move": "A6<*"})
-        )
-        .0,
-        200
-    );
+    assert_eq!(srv.play(&id, 0, "A6<*").0, 200);
     let before = srv.file(&id);
     let auth = format!("Bearer {TOKEN}");
     let moves = srv.url(&format!("/api/games/{id}/moves"));
@@ -408,14 +386,7 @@ fn bad_input_is_a_clear_4xx_and_nothing_is_written() {
     let files: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
     assert_eq!(files.len(), 1);
     assert_eq!(srv.get("/api/games").0, 200);
-    assert_eq!(
-        srv.post(
-            &format!("/api/games/{id}/moves"),
-            &json!({"ply": 1, "move": "a5<"})
-        )
-        .0,
-        200
-    );
+    assert_eq!(srv.play(&id, 1, "a5<").0, 200);
 }
 
 #[test]
@@ -605,14 +576,7 @@ fn every_change_is_an_event() {
     let next = || rx.recv_timeout(Duration::from_secs(10)).unwrap();
     assert_eq!(next(), "state");
     thread::sleep(Duration::from_millis(300));
-    assert_eq!(
-        srv.post(
-            &format!("/api/games/{id}/moves"),
-            &json!({"ply": 0, "move": "A6<*"})
-        )
-        .0,
-        200
-    );
+    assert_eq!(srv.play(&id, 0, "A6<*").0, 200);
     let mut kinds = vec![next(), next()];
     assert_eq!(
         srv.post(&format!("/api/games/{id}/undo"), &json!({})).0,
@@ -732,10 +696,7 @@ fn files_written_by_other_programs_are_served_without_a_restart() {
     let id = srv.new_game(&json!({"South": "Ali", "North": "Bakari"}));
     let moves = fixture_moves();
     for (ply, mv) in moves[..2].iter().enumerate() {
-        let (s, b) = srv.post(
-            &format!("/api/games/{id}/moves"),
-            &json!({"ply": ply, "move": mv}),
-        );
+        let (s, b) = srv.play(&id, ply, mv);
         assert_eq!(s, 200, "{b}");
     }
     let two_plies = srv.file(&id);
@@ -801,10 +762,7 @@ fn a_file_being_written_is_listed_with_its_problem_and_never_written() {
     let dir = tempfile::tempdir().unwrap();
     let srv = start(dir.path());
     let id = srv.new_game(&json!({"South": "Ali", "North": "Bakari"}));
-    let (s, _) = srv.post(
-        &format!("/api/games/{id}/moves"),
-        &json!({"ply": 0, "move": "A6<*"}),
-    );
+    let (s, _) = srv.play(&id, 0, "A6<*");
     assert_eq!(s, 200);
     let whole = srv.file(&id);
     // Another program has written half of a record so far, in place.
@@ -829,10 +787,7 @@ fn a_file_being_written_is_listed_with_its_problem_and_never_written() {
 
     // A served game whose file another program is rewriting: no change lands in it.
     std::fs::write(dir.path().join(format!("{id}.bao")), half).unwrap();
-    let (s, b) = srv.post(
-        &format!("/api/games/{id}/moves"),
-        &json!({"ply": 1, "move": "a5<"}),
-    );
+    let (s, b) = srv.play(&id, 1, "a5<");
     assert_eq!((s, &b["code"]), (409, &json!("serve::file_invalid")), "{b}");
     assert_eq!(srv.file(&id), half);
     // Read, it is the last valid game; listed, it has its problem.
@@ -840,10 +795,7 @@ fn a_file_being_written_is_listed_with_its_problem_and_never_written() {
     assert!(listed(&srv)[&id]["problem"].is_string());
     // Finished by the other program: served again, and it goes on.
     std::fs::write(dir.path().join(format!("{id}.bao")), &whole).unwrap();
-    let (s, b) = srv.post(
-        &format!("/api/games/{id}/moves"),
-        &json!({"ply": 1, "move": "a5<"}),
-    );
+    let (s, b) = srv.play(&id, 1, "a5<");
     assert_eq!(s, 200, "{b}");
 }
 
