@@ -516,15 +516,6 @@ impl<'t, T: Tracer> Runner<'t, T> {
         }
     }
 
-    /// The relay from the pit where the lap ended, unless the seed cap aborts the move.
-    fn relay_or_cap(&mut self, cur: usize, count: u8) -> Flow {
-        if self.s.capped(self.cap, self.tracer) {
-            return Flow::End(End::Capped);
-        }
-        self.s.record_lap(self.tracer, LapEnd::Relay);
-        self.lift(cur, count, LapSource::Lifted)
-    }
-
     /// A lap the lean step leaves to the runner (not ending in an empty pit): a capture of
     /// [`CaptureRules::special`] or in bao hamna, or a lap ending in the mover's takasia'd
     /// pit or his house that falls at the move's end (or where they were).
@@ -558,31 +549,14 @@ impl<'t, T: Tracer> Runner<'t, T> {
                 }
             }
         }
-        if rules.houses
-            && cur == HOUSE_RING
-            && self.houses()[m] == House::Owned
-            && count >= HOUSE_THRESHOLD
+        let house = rules.houses && cur == HOUSE_RING && self.houses()[m] == House::Owned;
+        if let Some(end) = self
+            .s
+            .go_on(count, house, self.s.capturing, self.cap, self.tracer)
         {
-            if self.s.house_stops {
-                self.s.stopped_at_house = self.s.namua && self.s.capturing;
-                self.s.record_lap(self.tracer, LapEnd::HouseStop);
-                if T::ON {
-                    self.tracer.event(Event::HouseStop);
-                }
-                return Flow::End(End::Done);
-            }
-            if self.s.namua {
-                if self.s.capped(self.cap, self.tracer) {
-                    return Flow::End(End::Capped);
-                }
-                self.s.record_lap(self.tracer, LapEnd::Safari);
-                if T::ON {
-                    self.tracer.event(Event::Safari);
-                }
-                return self.lift(cur, count, LapSource::Lifted);
-            }
+            return Flow::End(end);
         }
-        self.relay_or_cap(cur, count)
+        self.lift(cur, count, LapSource::Lifted)
     }
 
     /// The move started by lifting the mover's functional nyumba.
@@ -1636,39 +1610,18 @@ impl<T: Tracer> Lean<T> {
             }
         }
         let bit = 1 << cur;
+        let capturing = cr.is_some();
         if self.look & bit != 0 {
             if self.special & bit != 0 {
                 return Step::Runner;
             }
-            // The mover's standing house: functional, it may stop the move (in namua,
-            // a capture where a safari was possible), else it is lifted (a safari in
-            // namua) and falls.
-            let functional = count >= HOUSE_THRESHOLD;
-            if functional && self.house_stops {
-                self.stopped_at_house = cr.is_some() && self.namua;
-                self.record_lap(tracer, LapEnd::HouseStop);
-                if T::ON {
-                    tracer.event(Event::HouseStop);
-                }
-                return Step::End(End::Done);
-            }
-            if self.capped(cap, tracer) {
-                return Step::End(End::Capped);
-            }
-            if T::ON {
-                if functional && self.namua {
-                    self.record_lap(tracer, LapEnd::Safari);
-                    tracer.event(Event::Safari);
-                } else {
-                    self.record_lap(tracer, LapEnd::Relay);
-                }
+            // The mover's standing house: lifted if the move goes on, and falls.
+            if let Some(end) = self.go_on(count, true, capturing, cap, tracer) {
+                return Step::End(end);
             }
             self.house_falls(tracer);
-        } else {
-            if self.capped(cap, tracer) {
-                return Step::End(End::Capped);
-            }
-            self.record_lap(tracer, LapEnd::Relay);
+        } else if let Some(end) = self.go_on(count, false, capturing, cap, tracer) {
+            return Step::End(end);
         }
         if self.lift(cur, guard) {
             return Step::End(End::FrontRowEmptied);
@@ -1676,15 +1629,44 @@ impl<T: Tracer> Lean<T> {
         Step::Sow
     }
 
-    /// Whether the seed cap `cap` (`u64::MAX`: none) aborts the move at the lift that would
-    /// start the next lap (then the lap just sown is recorded as aborted).
+    /// Whether the move goes on from the pit where the lap just sown ended, holding `count`
+    /// seeds (more than one) and making no capture (`capturing`: the move captures): in the
+    /// mover's standing house (`house`), functional, it may stop the move (in namua, a
+    /// capture where a safari was possible); else the seed cap `cap` (`u64::MAX`: none) may
+    /// abort it; else the lap is recorded as going on (a safari from the functional house
+    /// in namua, a relay). `Some` when the move ended; else its next lap is lifted from
+    /// there.
     #[inline(always)]
-    fn capped(&self, cap: u64, tracer: &mut T) -> bool {
+    fn go_on(
+        &mut self,
+        count: u8,
+        house: bool,
+        capturing: bool,
+        cap: u64,
+        tracer: &mut T,
+    ) -> Option<End> {
+        let functional = house && count >= HOUSE_THRESHOLD;
+        if functional && self.house_stops {
+            self.stopped_at_house = capturing && self.namua;
+            self.record_lap(tracer, LapEnd::HouseStop);
+            if T::ON {
+                tracer.event(Event::HouseStop);
+            }
+            return Some(End::Done);
+        }
         if self.sown > cap {
             self.record_lap(tracer, LapEnd::Aborted);
-            return true;
+            return Some(End::Capped);
         }
-        false
+        if T::ON {
+            if functional && self.namua {
+                self.record_lap(tracer, LapEnd::Safari);
+                tracer.event(Event::Safari);
+            } else {
+                self.record_lap(tracer, LapEnd::Relay);
+            }
+        }
+        None
     }
 
     /// The laps of a lean run: `CAPTURING`, the move captures (never changes during a move;
