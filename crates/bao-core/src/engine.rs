@@ -650,8 +650,8 @@ impl<'t, T: Tracer> Runner<'t, T> {
     }
 
     /// Whether the next laps are plain relays of a takasa: no capture, no house of the mover,
-    /// no takasia'd pit of his, no seed cap, nothing left to trace. Then
-    /// [`Runner::fast_laps`] may replace `after_lap` + `sow`.
+    /// no takasia'd pit of his, no seed cap, nothing left to trace. Then they may be
+    /// followed in the relay's frame ([`Runner::run_detecting_fast`]).
     fn fast_eligible(&self) -> bool {
         let own_house = self.pos_at_start.rules.houses && self.houses()[self.m()] == House::Owned;
         let tracing = T::ON && !self.tracer.saturated();
@@ -661,12 +661,6 @@ impl<'t, T: Tracer> Runner<'t, T> {
     /// Plays the next lap (from a lap end to the next lap end).
     #[inline]
     fn next_lap(&mut self) -> Flow {
-        if self.fast_eligible() {
-            return match self.fast_laps(|_, _| false) {
-                Some(f) => Flow::End(f),
-                None => Flow::Continue,
-            };
-        }
         if let Flow::End(f) = self.after_lap() {
             return Flow::End(f);
         }
@@ -686,65 +680,11 @@ impl<'t, T: Tracer> Runner<'t, T> {
             && self.blocked == s.blocked
     }
 
-    /// Runs plain takasa relays on local copies of the ring (the hot loop of never-ending
-    /// detection) while `keep_going(ring, cur)` says so after each lap. Returns how the move
-    /// ended, or `None` when `keep_going` stopped it. Only while [`Runner::fast_eligible`].
-    #[inline]
-    fn fast_laps(&mut self, mut keep_going: impl FnMut(u128, usize) -> bool) -> Option<End> {
-        let guard = self.guard;
-        let dir = self.s.dir;
-        let clockwise = dir == Direction::Clockwise;
-        let back_next = |cur: usize| {
-            if clockwise {
-                cur == 7
-            } else {
-                cur == 0
-            }
-        };
-        let mut r = u128::from_le_bytes(self.s.me);
-        let mut cur = self.s.cur;
-        let (mut laps, mut sown) = (0u64, 0u64);
-        let result = loop {
-            let n = ((r >> (8 * cur)) & 0xff) as usize;
-            if n == 1 {
-                break Some(End::Done);
-            }
-            r -= (n as u128) << (8 * cur);
-            if guard && cur < 8 && (r as u64) == 0 && back_next(cur) {
-                break Some(End::FrontRowEmptied);
-            }
-            (r, cur) = sow_ring(r, cur, n, dir);
-            laps += 1;
-            sown += n as u64;
-            if !keep_going(r, cur) {
-                break None;
-            }
-        };
-        self.s.me = r.to_le_bytes();
-        self.s.cur = cur;
-        self.s.lap += laps;
-        self.s.sown += sown;
-        result
-    }
-
     /// Plays `k` laps (fewer if the move ends: then how it ended).
     fn advance(&mut self, k: u64) -> Option<End> {
-        let mut left = k;
-        while left > 0 {
-            if self.fast_eligible() {
-                let mut i = 0;
-                if let Some(f) = self.fast_laps(|_, _| {
-                    i += 1;
-                    i < left
-                }) {
-                    return Some(f);
-                }
-                left -= i;
-            } else {
-                if let Flow::End(f) = self.next_lap() {
-                    return Some(f);
-                }
-                left -= 1;
+        for _ in 0..k {
+            if let Flow::End(f) = self.next_lap() {
+                return Some(f);
             }
         }
         None
