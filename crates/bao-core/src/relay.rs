@@ -22,11 +22,14 @@
 use crate::types::{Direction, RING};
 
 /// `SOW_LO[n]` and `SOW_HI[n]`: what a lap of `n` seeds lifted from frame pit 0 does to the
-/// frame's low and high halves before it is turned: `n / 16` seeds in every pit and one more
-/// in each of frame pits `1..=n % 16`, less the `n` lifted from pit 0 (added with wrapping:
-/// the true sum has no carry out of a byte, as pit 0 held `n`). For every byte value, so that
-/// a look-up needs no bound check; two tables of 8-byte entries, so that the look-ups take
-/// the seed count as it is (a scaled index) and need no step before them.
+/// frame's low and high halves, seen from the frame after the turn (the pit where the lap
+/// ends as pit 0): `n / 16` seeds in every pit and one more in each pit the lap passed,
+/// less the `n` lifted from the pit left behind (added with wrapping: the true sum has no
+/// carry out of a byte, as that pit held `n`). The lap then is the turn first and one
+/// addition after it ([`sow_frame`]), so that the addition's look-up runs beside the turn
+/// instead of before it. For every byte value, so that a look-up needs no bound check; two
+/// tables of 8-byte entries, so that the look-ups take the seed count as it is (a scaled
+/// index) and need no step before them.
 static SOW_LO: [u64; 256] = sow_table(false);
 static SOW_HI: [u64; 256] = sow_table(true);
 
@@ -40,11 +43,25 @@ const fn sow_table(high: bool) -> [u64; 256] {
             pits[i] += 1;
             i += 1;
         }
-        let whole = u128::from_le_bytes(pits);
+        // Turned so that frame pit `n % 16` is pit 0: the pit lifted from is then pit
+        // `left`, in the half `left / 8`.
+        let turned = u128::from_le_bytes(pits).rotate_right(8 * (n % RING) as u32);
+        let left = (RING - n % RING) % RING;
+        let lifted = (n as u64) << (8 * (left % 8));
         t[n] = if high {
-            (whole >> 64) as u64
+            let half = (turned >> 64) as u64;
+            if left >= 8 {
+                half.wrapping_sub(lifted)
+            } else {
+                half
+            }
         } else {
-            (whole as u64).wrapping_sub(n as u64)
+            let half = turned as u64;
+            if left < 8 {
+                half.wrapping_sub(lifted)
+            } else {
+                half
+            }
         };
         n += 1;
     }
@@ -179,7 +196,7 @@ impl Relay {
             if n == 1 {
                 break Pause::Stop(Stop::Done);
             }
-            // Byte 0 held `n`: lifting it clears the byte.
+            // Byte 0 held `n`: the lap lifts it.
             q = sow_frame(q, n);
             debug_assert!(
                 (q >> 64) as u64 >= 0x100,
@@ -213,21 +230,23 @@ pub(crate) enum Pause {
     Marked,
 }
 
-/// A lap's sowing in the frame: `n` seeds (already lifted from frame pit 0) sown into frame
+/// A lap's sowing in the frame: `n` seeds (frame pit 0 held `n`) lifted and sown into frame
 /// pits 1, 2, ...: `n / 16` to every pit, one more to pits `1..=n % 16`; then the frame is
-/// turned so that the pit where the lap ended is pit 0. No byte carries (counts stay below
-/// 65), so the two halves are added apart.
+/// turned so that the pit where the lap ended is pit 0. Done the other way round: the frame
+/// is turned by `k = n % 16` bytes, then the turned sowing ([`SOW_LO`], [`SOW_HI`]) is added,
+/// so that the look-ups (which wait only for `n`) overlap the turn and a lap's chain of
+/// dependent steps is the turn and one addition. No byte carries (counts stay below 65), so
+/// the two halves are added apart.
 #[inline(always)]
 fn sow_frame(q: u128, n: usize) -> u128 {
     let (t_lo, t_hi) = (SOW_LO[n & 0xff], SOW_HI[n & 0xff]);
-    let lo = (q as u64).wrapping_add(t_lo);
-    let hi = ((q >> 64) as u64) + t_hi;
-    // Turned by k = n % 16 bytes: by whole halves first (k >= 8), then by s = 8 * (k % 8)
-    // bits within them (`(x << 1) << (63 - s)` is `x << (64 - s)`, and 0 for s = 0).
+    let (lo, hi) = (q as u64, (q >> 64) as u64);
+    // Turned by whole halves first (k >= 8), then by s = 8 * (k % 8) bits within them
+    // (`(x << 1) << (63 - s)` is `x << (64 - s)`, and 0 for s = 0).
     let (lo, hi) = if n & 8 != 0 { (hi, lo) } else { (lo, hi) };
     let s = 8 * (n % 8) as u32;
-    let lo2 = lo >> s | (hi << 1) << (63 - s);
-    let hi2 = hi >> s | (lo << 1) << (63 - s);
+    let lo2 = (lo >> s | (hi << 1) << (63 - s)).wrapping_add(t_lo);
+    let hi2 = (hi >> s | (lo << 1) << (63 - s)).wrapping_add(t_hi);
     u128::from(hi2) << 64 | u128::from(lo2)
 }
 

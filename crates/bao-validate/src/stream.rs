@@ -155,9 +155,7 @@ impl<R: Read> Decoding<R> {
         self.offset += self.out.len();
         Ok(true)
     }
-}
 
-impl<R: Read> Decoding<R> {
     /// The usual case, with nothing decoded left to hand out and no line gathered: the
     /// whole lines of the reader's buffer that fit in `buf`, when they are UTF-8, copied
     /// straight into it (decoded as they are, with no copy in between); `None` otherwise
