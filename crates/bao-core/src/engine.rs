@@ -214,8 +214,8 @@ impl Outcome {
 /// [`Lean`] state it goes on from, and what the rare rules need besides. Its usual laps are
 /// the lean run's own steps ([`Lean::sow`], [`Lean::lap_end`]); it adds the laps those leave
 /// to it (a lift from or a lap ending in the mover's takasia'd pit, a capture that may clear
-/// a takasia or end the move in bao hamna, houses that fall at the move's end, a house lost
-/// at the first mtaji capture), the starts the lean run does not take (a taxed namua house,
+/// a takasia or end the move in bao hamna, a house lost at the first mtaji capture), the
+/// starts the lean run does not take (a taxed namua house,
 /// an AbstractPlay takasa from the blocked pit, a first capture of those kinds), and, from
 /// lap 64 on, never-ending detection. It also steps the fresh runs that find a cycle's first
 /// lap.
@@ -233,8 +233,6 @@ pub(crate) struct Runner<'t, T: Tracer> {
     cap: u64,
     /// The takasia marks as the move leaves them (only the runner's laps change them).
     blocked: [Option<u8>; 2],
-    /// Houses that fall when the move is over (AbstractPlay).
-    pending_destroy: [bool; 2],
     /// Stop undecided where never-ending detection would begin ([`execute_quick_into`]).
     quick: bool,
     /// The frame period of a never-ending relay decided in its frame (see [`Outcome`]).
@@ -324,7 +322,6 @@ impl<'t, T: Tracer> Runner<'t, T> {
             guard: mv.is_takasa() && pos.rules.front_row_guard == FrontRowGuard::Strict,
             cap: seed_cap(pos),
             blocked: pos.blocked,
-            pending_destroy: [false; 2],
             quick: false,
             frame_period: 0,
             memo: true,
@@ -343,26 +340,22 @@ impl<'t, T: Tracer> Runner<'t, T> {
 
     /// The houses as they stand now (those falling at the move's end still standing).
     fn houses(&self) -> [House; 2] {
+        if self.s.fall_at_end {
+            return self.pos_at_start.houses;
+        }
         self.s.houses(self.pos_at_start)
     }
 
+    /// The standing house of `who` falls (now, or when the move is over).
     fn destroy_house(&mut self, who: usize) {
-        if self.pos_at_start.rules.houses_fall_at_move_end {
-            self.pending_destroy[who] = true;
+        if self.houses()[who] != House::Owned {
             return;
         }
-        if self.houses()[who] == House::Owned {
-            self.house_falls(who);
-        }
-    }
-
-    /// The standing house of `who` falls now.
-    fn house_falls(&mut self, who: usize) {
         if who == self.m() {
             self.s.house_falls(self.tracer);
         } else {
             self.s.opp_house_fell = true;
-            if T::ON {
+            if T::ON && !self.s.fall_at_end {
                 let side = self.pos_at_start.to_move.opponent();
                 self.tracer.event(Event::HouseDestroyed { side });
             }
@@ -413,8 +406,8 @@ impl<'t, T: Tracer> Runner<'t, T> {
 
     /// Goes on from where [`Lean::start`] handed the move over (nothing recorded yet): a
     /// namua capture whose first capture is the runner's, or a lift from the mover's
-    /// takasia'd pit or his house that falls at the move's end, or a namua takasa from his
-    /// functional house (taxed or not), or an AbstractPlay takasa from his blocked pit.
+    /// takasia'd pit, or a namua takasa from his functional house (taxed or not), or an
+    /// AbstractPlay takasa from his blocked pit.
     #[cold]
     #[inline(never)]
     fn begin_special(&mut self) -> Flow {
@@ -518,7 +511,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
 
     /// A lap the lean step leaves to the runner (not ending in an empty pit): a capture of
     /// [`CaptureRules::special`] or in bao hamna, or a lap ending in the mover's takasia'd
-    /// pit or his house that falls at the move's end (or where they were).
+    /// pit (or where it was).
     #[cold]
     #[inline(never)]
     fn after_lap_special(&mut self) -> Flow {
@@ -582,22 +575,10 @@ impl<'t, T: Tracer> Runner<'t, T> {
 
     /// Writes the run that ended with `finish` into `out`.
     fn write_out(&mut self, finish: Finish, out: &mut Outcome) {
-        if self.pending_destroy != [false; 2] {
-            self.destroy_pending();
-        }
+        self.s.record_falls_at_end(self.pos_at_start, self.tracer);
         self.s.write_out(self.pos_at_start, finish, out);
         out.frame_period = self.frame_period;
         out.after.blocked = self.blocked;
-    }
-
-    /// The houses that fall when the move is over (AbstractPlay).
-    #[cold]
-    fn destroy_pending(&mut self) {
-        for who in 0..2 {
-            if self.pending_destroy[who] && self.houses()[who] == House::Owned {
-                self.house_falls(who);
-            }
-        }
     }
 
     /// Whether never-ending moves are detected exactly (no seed cap).
@@ -1052,11 +1033,12 @@ fn cycle_start(pos: &Position, mv: Move, period: u64, frame_period: u64) -> u64 
 /// tests nothing else.
 ///
 /// Usual laps ([`Lean::lap_end`]) are those that end in an empty pit, a capture or a relay,
-/// under the seed cap or not, and, with houses that fall at once, a relay or a capture that
-/// takes a house, and a lap that ends in the mover's functional house (a stop, a safari, a
-/// mtaji relay). Everything else (a lift from or a lap ending in a takasia'd pit, a capture
-/// that may clear a takasia or end the move in bao hamna, houses that fall at the move's
-/// end, the lap where never-ending detection begins, the starts it does not take) is the
+/// under the seed cap or not, and a relay or a capture that takes a house (which falls at
+/// once or at the move's end), and a lap that ends in the mover's functional house (a stop,
+/// a safari, a mtaji relay). Everything else (a lift from or a lap ending in a takasia'd pit,
+/// a capture that may clear a takasia or end the move in bao hamna, a house lost at the
+/// first mtaji capture, the lap where never-ending detection begins, the starts it does not
+/// take) is the
 /// [`Runner`]'s, which holds this state and goes on from it, its own usual laps made by the
 /// same steps.
 ///
@@ -1072,9 +1054,9 @@ struct Lean<T: Tracer> {
     /// (the mover's standing house, or a pit of `special`).
     look: u16,
     /// Bit r: a lift from or a lap ending at the mover's ring index r is the runner's (his
-    /// takasia'd pit; his house when houses fall at the move's end).
+    /// takasia'd pit).
     special: u16,
-    /// The mover's house fell during this run.
+    /// The mover's house fell during this run (or falls at its end).
     house_fell: bool,
     /// A lap ending in the mover's functional house stops the move (else it goes on, the
     /// house lifted: a safari, or a mtaji relay).
@@ -1083,8 +1065,10 @@ struct Lean<T: Tracer> {
     stopped_at_house: bool,
     /// The mover is in namua.
     namua: bool,
-    /// The opponent's house fell during this run.
+    /// The opponent's house fell during this run (or falls at its end).
     opp_house_fell: bool,
+    /// Houses fall at the move's end: one that falls during the run stands until then.
+    fall_at_end: bool,
     /// The pit of the last seed sown (after a lift or a capture: the pit before the first).
     cur: usize,
     /// Seeds in hand for the next lap.
@@ -1132,11 +1116,11 @@ enum Step {
 /// What a capturing run reads of the position and the move, computed once per run.
 #[derive(Clone, Copy)]
 struct CaptureRules {
-    /// Bit j: capturing the opponent's front pit j is the runner's (it may clear a takasia,
-    /// or take a house when houses fall at the move's end; every capture when the mover's
-    /// house falls at his first mtaji capture).
+    /// Bit j: capturing the opponent's front pit j is the runner's (it may clear a takasia;
+    /// every capture when the mover's house falls at his first mtaji capture).
     special: u8,
-    /// Bit j: capturing the opponent's front pit j takes his standing house (it falls).
+    /// Bit j: capturing the opponent's front pit j takes his standing house (it falls, at
+    /// once or at the move's end).
     opp_house: u8,
     bao_hamna: bool,
     /// The move's sign is `>` (the kichwa a namua capture chooses).
@@ -1156,14 +1140,7 @@ impl CaptureRules {
         if let Some(h) = pos.blocked[o] {
             special |= 1 << (h % 8);
         }
-        let mut opp_house = 0u8;
-        if pos.houses[o] == House::Owned {
-            if rules.houses_fall_at_move_end {
-                special |= 1 << HOUSE_RING;
-            } else {
-                opp_house = 1 << HOUSE_RING;
-            }
-        }
+        let opp_house = u8::from(pos.houses[o] == House::Owned) << HOUSE_RING;
         if rules.house_lost_on_first_mtaji_capture
             && pos.hands[m] == 0
             && pos.houses[m] == House::Owned
@@ -1249,20 +1226,11 @@ impl<T: Tracer> Lean<T> {
     #[inline(always)]
     fn new(pos: &Position) -> Self {
         let m = pos.to_move.index() & 1;
-        // Houses that fall at once are followed here; those that fall at the move's end
-        // are the runner's.
         let mut special = 0u16;
-        let mut look = 0u16;
         if let Some(h) = pos.blocked[m] {
             special |= 1 << (h % 16);
         }
-        if pos.rules.houses && pos.houses[m] == House::Owned {
-            if pos.rules.houses_fall_at_move_end {
-                special |= 1 << HOUSE_RING;
-            } else {
-                look = 1 << HOUSE_RING;
-            }
-        }
+        let look = u16::from(pos.rules.houses && pos.houses[m] == House::Owned) << HOUSE_RING;
         Self {
             me: pos.board[m],
             op: pos.board[1 - m],
@@ -1273,6 +1241,7 @@ impl<T: Tracer> Lean<T> {
             stopped_at_house: false,
             namua: pos.hands[m] > 0,
             opp_house_fell: false,
+            fall_at_end: pos.rules.houses_fall_at_move_end,
             cur: 0,
             hand: 0,
             dir: Direction::Clockwise,
@@ -1369,10 +1338,28 @@ impl<T: Tracer> Lean<T> {
     #[inline(always)]
     fn house_falls(&mut self, tracer: &mut T) {
         self.house_fell = true;
+        if self.fall_at_end {
+            // It stands (and is recorded as fallen) until the move is over.
+            return;
+        }
         self.look = self.special;
         if T::ON {
             let side = T::lap_mark(self.mark).side;
             tracer.event(Event::HouseDestroyed { side });
+        }
+    }
+
+    /// Records the houses that fell during the run when they fall at the move's end (South's
+    /// first).
+    #[inline(always)]
+    fn record_falls_at_end(&self, pos: &Position, tracer: &mut T) {
+        if T::ON && self.fall_at_end {
+            let m = pos.to_move.index() & 1;
+            for (who, side) in [(0, Side::South), (1, Side::North)] {
+                if (who == m && self.house_fell) || (who != m && self.opp_house_fell) {
+                    tracer.event(Event::HouseDestroyed { side });
+                }
+            }
         }
     }
 
@@ -1468,7 +1455,7 @@ impl<T: Tracer> Lean<T> {
         let j = 7 - i % 8;
         let side = T::lap_mark(self.mark).side;
         if cr.opp_house & (1 << j) != 0 {
-            if T::ON && !self.opp_house_fell {
+            if T::ON && !self.opp_house_fell && !self.fall_at_end {
                 let side = side.opponent();
                 tracer.event(Event::HouseDestroyed { side });
             }
@@ -1711,7 +1698,10 @@ fn lean_into<T: Tracer>(
 ) {
     let mut s = Lean::new(pos);
     match s.run(pos, mv, tracer) {
-        LeanStop::End(end) => s.write_out(pos, end.into(), out),
+        LeanStop::End(end) => {
+            s.record_falls_at_end(pos, tracer);
+            s.write_out(pos, end.into(), out);
+        }
         stop => into_by_runner(pos, mv, (quick, memo), s, stop, out, tracer),
     }
 }
@@ -2062,7 +2052,7 @@ mod tests {
     /// what never-ending detection and the search for a cycle's first lap use), and a
     /// traced run those of an untraced one: on every move (legal or not, every pit, sign
     /// and kind) of the positions of random games of every preset and of variants that
-    /// reach the runner's other paths (no front-row guard, no bao hamna mid-move, houses
+    /// reach the rarer paths (no front-row guard, no bao hamna mid-move, houses
     /// that fall at the move's end, a house lost at the first mtaji capture), quick and in
     /// full, the outcome written out and the finish alone; traced, the same outcome and the
     /// runner's whole trace (laps, captures, events, placement), each hand-over (at the
