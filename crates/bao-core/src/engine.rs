@@ -4,7 +4,7 @@ use crate::position::{House, Position, HOUSE_THRESHOLD};
 use crate::relay::{self, Relay, Stop};
 use crate::rules::{EndlessMove, FrontRowGuard, HouseLap, Takasia};
 use crate::trace::{Capture, Event, Lap, LapEnd, LapSource, MoveTrace, NeverEnding};
-use crate::types::{Direction, Move, Pit, Row, Side, Sign, Stage, HOUSE_RING, RING};
+use crate::types::{Direction, Move, Pit, Row, Side, Sign, HOUSE_RING, RING};
 
 /// Laps played before never-ending detection starts (keeps it off the hot path).
 const DETECT_AFTER: u64 = 64;
@@ -210,42 +210,29 @@ impl Outcome {
     };
 }
 
-/// The state of a move being run. The position it starts from is only read (its rules, its
-/// side to move); what changes is held here, the two rings relative to the mover, and is
-/// written out once at the end ([`Changed`]). Rule tests that cannot change during a move
-/// and would run at every lap are folded into the masks `special` and `capture_special`, so
-/// the usual lap (empty pit, capture, plain relay) tests nothing else.
-///
-/// Every run, traced or not, starts as a [`Lean`] one; the runner takes over where that
-/// hands over (the rare rules, and lap 64 on, where never-ending detection begins), and
-/// steps the fresh runs that find a cycle's first lap. It still holds every rule, the
-/// usual laps included: a run it takes over goes on by its own laps to the end.
-#[repr(C)]
+/// A run the lean loop handed over ([`Lean::run`]), or a fresh one stepped lap by lap: the
+/// [`Lean`] state it goes on from, and what the rare rules need besides. Its usual laps are
+/// the lean run's own steps ([`Lean::sow`], [`Lean::lap_end`]); it adds the laps those leave
+/// to it (a lift from or a lap ending in the mover's takasia'd pit, a capture that may clear
+/// a takasia or end the move in bao hamna, a house lost at the first mtaji capture), the
+/// starts the lean run does not take (a taxed namua house,
+/// an AbstractPlay takasa from the blocked pit, a first capture of those kinds), and, from
+/// lap 64 on, never-ending detection. It also steps the fresh runs that find a cycle's first
+/// lap.
 pub(crate) struct Runner<'t, T: Tracer> {
-    /// The mover's ring.
-    me: [u8; RING],
-    /// The opponent's ring.
-    op: [u8; RING],
+    /// The run's state, as the lean run keeps it.
+    s: Lean<T>,
     pos_at_start: &'t Position,
     tracer: &'t mut T,
-    m: usize,
-    /// The pit of the last seed sown (after a lift or a capture: the pit before the first).
-    cur: usize,
-    /// Where the current lap started (kept for tracing only).
-    lap_start: usize,
-    // The fields that start at zero, together (`repr(C)`): cleared in a few wide stores.
-    lap: u64,
-    sown: u64,
-    /// Seeds in hand for the next lap.
-    hand: u32,
-    dir: Direction,
-    capturing: bool,
-    choose_kichwa: bool,
-    captured: bool,
-    stopped_at_house: bool,
-    first_capture: Option<u8>,
-    captured_mask: u8,
-    pending_destroy: [bool; 2],
+    mv: Move,
+    /// What the move's captures read (as a capturing lean run's).
+    cr: CaptureRules,
+    /// The front-row guard applies (a takasa under the strict guard).
+    guard: bool,
+    /// The seed cap (`u64::MAX`: none).
+    cap: u64,
+    /// The takasia marks as the move leaves them (only the runner's laps change them).
+    blocked: [Option<u8>; 2],
     /// Stop undecided where never-ending detection would begin ([`execute_quick_into`]).
     quick: bool,
     /// The frame period of a never-ending relay decided in its frame (see [`Outcome`]).
@@ -255,22 +242,6 @@ pub(crate) struct Runner<'t, T: Tracer> {
     /// The lap at which never-ending detection gives up ([`crate::budget`]; `u64::MAX`:
     /// never, the default).
     limit: u64,
-    /// Where the current lap's seeds came from (kept for tracing only).
-    lap_source: LapSource,
-    // Copied or computed from the start position.
-    /// Bit r: the mover's ring pit r may be his house or his takasia'd pit, so a lift there
-    /// or a lap ending there takes the slow path. Computed at the start: houses and takasia
-    /// only ever go away during a move, so it stays a superset.
-    special: u16,
-    /// Bit j: capturing the opponent's front pit j may destroy a house or clear a takasia
-    /// (a superset in the same way).
-    capture_special: u8,
-    /// The mover's reserve.
-    hand_m: u8,
-    stage: Stage,
-    houses: [House; 2],
-    blocked: [Option<u8>; 2],
-    mv: Move,
 }
 
 /// How a step of the move ended it (a never-ending move is decided elsewhere). One byte, so
@@ -334,117 +305,71 @@ pub(crate) fn sow_ring(r: u128, cur: usize, n: usize, dir: Direction) -> (u128, 
     (u128::from(hi) << 64 | u128::from(lo), lap_end(cur, n, dir))
 }
 
-/// The masks `special` and `capture_special` of a run from `pos` (see [`Runner`]).
-#[inline(always)]
-fn special_masks(pos: &Position) -> (u16, u8) {
-    let m = pos.to_move.index();
-    let o = 1 - m;
-    // Supersets are enough (the slow paths test the rules themselves), which keeps this
-    // short: a house counts while owned, a takasia'd pit under every kind of takasia.
-    let owned = |s: usize| u8::from(pos.houses[s] == House::Owned);
-    let mut special = u16::from(owned(m)) << HOUSE_RING;
-    let mut capture_special = owned(o) << HOUSE_RING;
-    if let Some(h) = pos.blocked[m] {
-        special |= 1 << (h % 16);
-        capture_special |= 1 << (7 - h % 8);
-    }
-    if let Some(h) = pos.blocked[o] {
-        capture_special |= 1 << (h % 8);
-    }
-    if pos.rules.house_lost_on_first_mtaji_capture && pos.stage() == Stage::Mtaji && owned(m) == 1 {
-        capture_special = u8::MAX;
-    }
-    (special, capture_special)
-}
-
 impl<'t, T: Tracer> Runner<'t, T> {
-    #[inline(always)]
+    /// A fresh run of `mv` from `pos`, before anything is placed or lifted.
     pub(crate) fn new(pos: &'t Position, mv: Move, tracer: &'t mut T) -> Self {
-        let m = pos.to_move.index();
-        let o = 1 - m;
-        let stage = pos.stage();
-        let p = mv.pit.ring();
-        let (special, capture_special) = special_masks(pos);
+        Self::from_lean(Lean::new(pos), pos, mv, tracer)
+    }
+
+    /// The runner that goes on from the lean state `s` of `mv` from `pos`.
+    fn from_lean(s: Lean<T>, pos: &'t Position, mv: Move, tracer: &'t mut T) -> Self {
         Runner {
-            me: pos.board[m],
-            op: pos.board[o],
-            cur: p,
-            hand: 0,
-            dir: Direction::Clockwise,
-            capturing: false,
-            lap: 0,
-            sown: 0,
-            special,
-            capture_special,
-            choose_kichwa: false,
-            captured: false,
-            stopped_at_house: false,
-            hand_m: pos.hands[m],
-            first_capture: None,
-            captured_mask: 0,
-            stage,
-            houses: pos.houses,
+            s,
+            pos_at_start: pos,
+            tracer,
+            mv,
+            cr: CaptureRules::of(pos, mv),
+            guard: mv.is_takasa() && pos.rules.front_row_guard == FrontRowGuard::Strict,
+            cap: seed_cap(pos),
             blocked: pos.blocked,
-            pending_destroy: [false; 2],
             quick: false,
             frame_period: 0,
             memo: true,
             limit: u64::MAX,
-            m,
-            mv,
-            lap_start: p,
-            lap_source: LapSource::Lifted,
-            pos_at_start: pos,
-            tracer,
         }
     }
 
-    fn side(&self) -> Side {
-        if self.m == 0 {
-            Side::South
-        } else {
-            Side::North
-        }
+    /// The mover's index.
+    fn m(&self) -> usize {
+        self.pos_at_start.to_move.index() & 1
     }
 
     fn pit(&self, ring: usize) -> Pit {
-        Pit::from_ring(self.side(), ring)
+        Pit::from_ring(self.pos_at_start.to_move, ring)
     }
 
+    /// The houses as they stand now (those falling at the move's end still standing).
+    fn houses(&self) -> [House; 2] {
+        if self.s.fall_at_end {
+            return self.pos_at_start.houses;
+        }
+        self.s.houses(self.pos_at_start)
+    }
+
+    /// The standing house of `who` falls (now, or when the move is over).
     fn destroy_house(&mut self, who: usize) {
-        if self.pos_at_start.rules.houses_fall_at_move_end {
-            self.pending_destroy[who] = true;
+        if self.houses()[who] != House::Owned {
             return;
         }
-        if self.houses[who] == House::Owned {
-            self.houses[who] = House::Destroyed;
-            if T::ON {
-                let side = if who == 0 { Side::South } else { Side::North };
+        if who == self.m() {
+            self.s.house_falls(self.tracer);
+        } else {
+            self.s.opp_house_fell = true;
+            if T::ON && !self.s.fall_at_end {
+                let side = self.pos_at_start.to_move.opponent();
                 self.tracer.event(Event::HouseDestroyed { side });
             }
         }
     }
 
-    /// Lifts `n` seeds from `ring` to start a lap; checks the front-row guard.
-    #[inline(always)]
+    /// Lifts `n` seeds from `ring` to start a lap ([`Lean::lift_n`]), with what a lift from
+    /// the mover's house or takasia'd pit does besides.
     fn lift(&mut self, ring: usize, n: u8, source: LapSource) -> Flow {
         let ring = ring % RING;
-        self.me[ring] -= n;
-        if self.special & (1 << ring) != 0 {
+        if self.s.look & (1 << ring) != 0 {
             self.lift_special(ring, source);
         }
-        self.cur = ring;
-        self.hand = u32::from(n);
-        if T::ON {
-            self.lap_start = ring;
-            self.lap_source = source;
-        }
-        if self.mv.is_takasa()
-            && ring < 8
-            && front_empty(&self.me)
-            && (ring + self.dir.step()) % RING >= 8
-            && self.pos_at_start.rules.front_row_guard == FrontRowGuard::Strict
-        {
+        if self.s.lift_n(ring, n, source, self.guard) {
             return Flow::End(End::FrontRowEmptied);
         }
         Flow::Continue
@@ -455,11 +380,12 @@ impl<'t, T: Tracer> Runner<'t, T> {
     #[inline(never)]
     fn lift_special(&mut self, ring: usize, source: LapSource) {
         let rules = &self.pos_at_start.rules;
+        let m = self.m();
         if ring == HOUSE_RING && rules.houses && source != LapSource::Taxed {
-            self.destroy_house(self.m);
+            self.destroy_house(m);
         }
-        if rules.takasia == Takasia::AbstractPlay && self.blocked[self.m] == Some(ring as u8) {
-            self.blocked[self.m] = None;
+        if rules.takasia == Takasia::AbstractPlay && self.blocked[m] == Some(ring as u8) {
+            self.blocked[m] = None;
             if T::ON {
                 let pit = self.pit(ring);
                 self.tracer.event(Event::TakasiaCleared { pit });
@@ -467,129 +393,88 @@ impl<'t, T: Tracer> Runner<'t, T> {
         }
     }
 
-    /// Starts the move: namua placement or mtaji lift.
-    #[inline(always)]
+    /// Starts the move: by the lean run's start ([`Lean::start`]), or where that hands
+    /// over, by [`Runner::begin_special`].
+    #[inline]
     fn begin(&mut self) -> Flow {
-        let p = self.mv.pit.ring() % RING;
-        if self.stage == Stage::Namua {
-            self.hand_m -= 1;
-            self.me[p] += 1;
-            if T::ON {
-                self.tracer.event(Event::Placed { pit: self.mv.pit });
-            }
-            if self.mv.is_capture() {
-                self.capturing = true;
-                self.choose_kichwa = true;
-                return self.capture_at(p, 0);
-            }
-            self.begin_namua_takasa(p)
-        } else {
-            self.dir = self.mv.sign.sowing_direction(self.mv.pit.row());
-            let count = self.me[p];
-            if self.mv.is_takasa()
-                && self.pos_at_start.rules.takasia == Takasia::AbstractPlay
-                && self.blocked[self.m] == Some(p as u8)
-            {
-                // AbstractPlay: a takasa from the stored blocked pit stops at once (a pass).
-                if T::ON {
-                    self.tracer.event(Event::TakasiaStop { pit: self.mv.pit });
-                }
-                return Flow::End(End::Done);
-            }
-            self.capturing =
-                self.mv.is_capture() && count < self.pos_at_start.rules.capture_threshold;
-            self.lift(p, count, LapSource::Lifted)
+        match self.s.start(self.pos_at_start, self.mv, self.tracer, ()) {
+            Ok(()) => Flow::Continue,
+            Err(LeanStop::End(end)) => Flow::End(end),
+            Err(_) => self.begin_special(),
         }
     }
 
-    /// A namua takasa: the placed seed's pit is sown, or taxed when it is the functional house.
+    /// Goes on from where [`Lean::start`] handed the move over (nothing recorded yet): a
+    /// namua capture whose first capture is the runner's, or a lift from the mover's
+    /// takasia'd pit, or a namua takasa from his functional house (taxed or not), or an
+    /// AbstractPlay takasa from his blocked pit.
+    #[cold]
     #[inline(never)]
-    fn begin_namua_takasa(&mut self, p: usize) -> Flow {
+    fn begin_special(&mut self) -> Flow {
+        let p = self.mv.pit.ring() % RING;
+        if T::ON && self.s.namua {
+            self.tracer.event(Event::Placed { pit: self.mv.pit });
+        }
+        if self.s.namua && self.mv.is_capture() {
+            return self.capture_at(p, true);
+        }
         let rules = &self.pos_at_start.rules;
-        self.dir = self.mv.sign.sowing_direction(Row::Front);
-        let count = self.me[p];
-        let functional_before = rules.houses
-            && p == HOUSE_RING
-            && self.houses[self.m] == House::Owned
-            && count > HOUSE_THRESHOLD;
-        let taxed = functional_before && !(rules.kuu_floor && count - 2 < HOUSE_THRESHOLD);
-        if taxed {
-            if T::ON {
-                self.tracer.event(Event::HouseTaxed { left: count - 2 });
+        let m = self.m();
+        let count = self.s.me[p];
+        if self.s.namua {
+            let functional_before = rules.houses
+                && p == HOUSE_RING
+                && self.houses()[m] == House::Owned
+                && count > HOUSE_THRESHOLD;
+            if functional_before && !(rules.kuu_floor && count - 2 < HOUSE_THRESHOLD) {
+                if T::ON {
+                    self.tracer.event(Event::HouseTaxed { left: count - 2 });
+                }
+                return self.lift(p, 2, LapSource::Taxed);
             }
-            return self.lift(p, 2, LapSource::Taxed);
+        } else if self.mv.is_takasa()
+            && rules.takasia == Takasia::AbstractPlay
+            && self.blocked[m] == Some(p as u8)
+        {
+            // AbstractPlay: a takasa from the stored blocked pit stops at once (a pass).
+            if T::ON {
+                self.tracer.event(Event::TakasiaStop { pit: self.mv.pit });
+            }
+            return Flow::End(End::Done);
         }
         self.lift(p, count, LapSource::Lifted)
     }
 
-    /// Captures the opponent pit facing own front pit `i`, and prepares the captured lap.
-    #[inline(always)]
-    fn capture_at(&mut self, i: usize, after_lap: u64) -> Flow {
-        if i >= 8 || self.op[7 - i] == 0 {
+    /// Captures the opponent pit facing own front pit `i` ([`Lean::take`]), with what a
+    /// capture that the lean run leaves to the runner does besides (`choose_kichwa`: the
+    /// first capture of a namua move).
+    #[cold]
+    #[inline(never)]
+    fn capture_at(&mut self, i: usize, choose_kichwa: bool) -> Flow {
+        if i >= 8 || self.s.op[7 - i] == 0 {
             // Not a capture at all (a malformed move run anyway): nothing to sow.
             return Flow::End(End::Done);
         }
         let j = 7 - i;
-        let seeds = self.op[j];
-        self.op[j] = 0;
-        self.captured = true;
-        self.captured_mask |= 1 << j;
-        if self.first_capture.is_none() {
-            self.first_capture = Some(j as u8);
-        }
-        if self.capture_special & (1 << j) != 0 {
-            self.capture_special(i, j);
-        }
-        // The kichwa: fixed at the ends of the row; chosen by the sign at the first capture
-        // of a namua move; otherwise the one the sowing comes from.
-        let anticlockwise = match i {
-            0 | 1 => false,
-            6 | 7 => true,
-            _ if self.choose_kichwa => self.mv.sign == Sign::Right,
-            _ => self.dir == Direction::Anticlockwise,
-        };
-        let (kichwa, dir) = if anticlockwise {
-            (7, Direction::Anticlockwise)
-        } else {
-            (0, Direction::Clockwise)
-        };
-        if T::ON {
-            let kp = self.pit(kichwa);
-            if self.choose_kichwa && (2..6).contains(&i) {
-                self.tracer.event(Event::KichwaChosen { kichwa: kp });
-            }
-            self.tracer.capture(Capture {
-                pit: Pit::from_ring(self.side().opponent(), j),
-                seeds,
-                kichwa: kp,
-                direction: dir,
-                after_lap,
-            });
-        }
-        self.choose_kichwa = false;
-        if front_empty(&self.op) && self.pos_at_start.rules.bao_hamna_mid_move {
-            self.hand_m += seeds;
+        self.capture_special(i, j);
+        let seeds = self.s.op[j];
+        self.s.op[j] = 0;
+        self.s.take(&self.cr, i, seeds, choose_kichwa, self.tracer);
+        if front_empty(&self.s.op) && self.pos_at_start.rules.bao_hamna_mid_move {
+            self.s.hand_m += seeds;
             if T::ON {
                 self.tracer.event(Event::BaoHamna);
             }
             return Flow::End(End::BaoHamna);
         }
-        self.dir = dir;
-        // The pit before the kichwa: 15 (clockwise from 0) or 8 (anticlockwise from 7).
-        self.cur = if anticlockwise { 8 } else { RING - 1 };
-        self.hand = u32::from(seeds);
-        if T::ON {
-            self.lap_start = kichwa;
-            self.lap_source = LapSource::Captured;
-        }
         Flow::Continue
     }
 
-    /// A capture that may destroy a house or clear a takasia.
-    #[cold]
-    #[inline(never)]
+    /// What capturing the opponent's front pit `j` (facing `i`) does to houses and takasia
+    /// marks beyond what [`Lean::take`] does.
     fn capture_special(&mut self, i: usize, j: usize) {
-        let (m, o) = (self.m, 1 - self.m);
+        let m = self.m();
+        let o = 1 - m;
         let rules = &self.pos_at_start.rules;
         if rules.houses && j == HOUSE_RING {
             self.destroy_house(o);
@@ -602,90 +487,53 @@ impl<'t, T: Tracer> Runner<'t, T> {
                 self.blocked[m] = None;
             }
         }
-        if self.stage == Stage::Mtaji && rules.house_lost_on_first_mtaji_capture {
+        if !self.s.namua && rules.house_lost_on_first_mtaji_capture {
             self.destroy_house(m);
         }
     }
 
-    fn record_lap(&mut self, ended: LapEnd) {
-        if T::ON {
-            let lap = Lap {
-                number: self.lap,
-                start: self.pit(self.lap_start),
-                source: self.lap_source,
-                direction: self.dir,
-                seeds: self.hand,
-                end: self.pit(self.cur),
-                ended,
-            };
-            self.tracer.lap(lap);
-        }
-    }
-
-    /// Sows the hand ([`sow_ring`]); the state at the lap's end is then ready for comparison.
-    #[inline(always)]
-    fn sow(&mut self) {
-        let n = self.hand as usize;
-        let (r, cur) = sow_ring(u128::from_le_bytes(self.me), self.cur, n, self.dir);
-        self.me = r.to_le_bytes();
-        self.cur = cur;
-        self.lap += 1;
-        self.sown += n as u64;
-    }
-
-    /// Decides what the lap that just ended leads to.
+    /// Decides what the lap that just ended leads to: the lean run's step
+    /// ([`Lean::lap_end`]), or where that leaves the lap to the runner,
+    /// [`Runner::after_lap_special`].
     #[inline(always)]
     fn after_lap(&mut self) -> Flow {
-        let cur = self.cur % RING;
-        let count = self.me[cur];
-        if count == 1 {
-            self.record_lap(LapEnd::EmptyPit);
-            return Flow::End(End::Done);
+        let cr = if self.s.capturing {
+            Some(&self.cr)
+        } else {
+            None
+        };
+        match self.s.lap_end(cr, self.guard, self.cap, self.tracer) {
+            Step::Sow => Flow::Continue,
+            Step::End(end) => Flow::End(end),
+            Step::Runner => self.after_lap_special(),
         }
-        if self.capturing && cur < 8 && self.op[7 - cur] > 0 {
-            self.record_lap(LapEnd::Capture);
-            return self.capture_at(cur, self.lap);
-        }
-        if self.special & (1 << cur) != 0 {
-            return self.after_lap_special(cur, count);
-        }
-        self.relay_or_cap(cur, count)
     }
 
-    /// AbstractPlay's seed cap, tested at every lift after the start.
-    #[inline(always)]
-    fn over_cap(&self) -> bool {
-        matches!(self.pos_at_start.rules.endless_move, EndlessMove::SeedCap(cap) if self.sown > u64::from(cap))
-    }
-
-    /// The relay from the pit where the lap ended, unless the seed cap aborts the move.
-    #[inline(always)]
-    fn relay_or_cap(&mut self, cur: usize, count: u8) -> Flow {
-        if self.over_cap() {
-            self.record_lap(LapEnd::Aborted);
-            return Flow::End(End::Capped);
-        }
-        self.record_lap(LapEnd::Relay);
-        self.lift(cur, count, LapSource::Lifted)
-    }
-
-    /// A lap ending in the mover's house or takasia'd pit (or where they were).
+    /// A lap the lean step leaves to the runner (not ending in an empty pit): a capture of
+    /// [`CaptureRules::special`] or in bao hamna, or a lap ending in the mover's takasia'd
+    /// pit (or where it was).
     #[cold]
     #[inline(never)]
-    fn after_lap_special(&mut self, cur: usize, count: u8) -> Flow {
+    fn after_lap_special(&mut self) -> Flow {
+        let cur = self.s.cur % RING;
+        let count = self.s.me[cur];
+        if self.s.capturing && cur < 8 && self.s.op[7 - cur] > 0 {
+            self.s.record_lap(self.tracer, LapEnd::Capture);
+            return self.capture_at(cur, false);
+        }
         let rules = self.pos_at_start.rules;
-        let m = self.m;
+        let m = self.m();
         // The takasia stop comes before the house rules (A.4.7): a takasia'd dormant house
         // that this lap makes functional again stops the move like any takasia'd pit.
         if let Some(h) = self.blocked[m] {
             if usize::from(h) == cur {
                 let stops = match rules.takasia {
                     Takasia::Off => false,
-                    Takasia::Standard => !(self.lap == 1 && self.started_in_functional_house()),
+                    Takasia::Standard => !(self.s.lap == 1 && self.started_in_functional_house()),
                     Takasia::AbstractPlay => self.mv.is_takasa(),
                 };
                 if stops {
-                    self.record_lap(LapEnd::TakasiaStop);
+                    self.s.record_lap(self.tracer, LapEnd::TakasiaStop);
                     if T::ON {
                         let pit = self.pit(cur);
                         self.tracer.event(Event::TakasiaStop { pit });
@@ -694,40 +542,14 @@ impl<'t, T: Tracer> Runner<'t, T> {
                 }
             }
         }
-        if rules.houses
-            && cur == HOUSE_RING
-            && self.houses[m] == House::Owned
-            && count >= HOUSE_THRESHOLD
+        let house = rules.houses && cur == HOUSE_RING && self.houses()[m] == House::Owned;
+        if let Some(end) = self
+            .s
+            .go_on(count, house, self.s.capturing, self.cap, self.tracer)
         {
-            let stop = match (self.stage, self.capturing) {
-                (Stage::Namua, false) => true,
-                (Stage::Namua, true) => !self.mv.is_safari(),
-                (Stage::Mtaji, true) => false,
-                (Stage::Mtaji, false) => rules.mtaji_takasa_house == HouseLap::Stop,
-            };
-            if stop {
-                if self.stage == Stage::Namua && self.capturing {
-                    self.stopped_at_house = true;
-                }
-                self.record_lap(LapEnd::HouseStop);
-                if T::ON {
-                    self.tracer.event(Event::HouseStop);
-                }
-                return Flow::End(End::Done);
-            }
-            if self.stage == Stage::Namua {
-                if self.over_cap() {
-                    self.record_lap(LapEnd::Aborted);
-                    return Flow::End(End::Capped);
-                }
-                self.record_lap(LapEnd::Safari);
-                if T::ON {
-                    self.tracer.event(Event::Safari);
-                }
-                return self.lift(cur, count, LapSource::Lifted);
-            }
+            return Flow::End(end);
         }
-        self.relay_or_cap(cur, count)
+        self.lift(cur, count, LapSource::Lifted)
     }
 
     /// The move started by lifting the mover's functional nyumba.
@@ -735,61 +557,28 @@ impl<'t, T: Tracer> Runner<'t, T> {
         let pos = self.pos_at_start;
         pos.rules.houses
             && self.mv.pit.ring() == HOUSE_RING
-            && pos.houses[self.m] == House::Owned
-            && pos.board[self.m][HOUSE_RING] >= HOUSE_THRESHOLD
+            && pos.houses[self.m()] == House::Owned
+            && pos.board[self.m()][HOUSE_RING] >= HOUSE_THRESHOLD
     }
 
     fn state(&self) -> LapState {
         LapState {
-            me: self.me,
-            op: self.op,
-            houses: self.houses,
+            me: self.s.me,
+            op: self.s.op,
+            houses: self.houses(),
             blocked: self.blocked,
-            cur: self.cur as u8,
-            dir: self.dir,
-            captured: self.captured,
+            cur: self.s.cur as u8,
+            dir: self.s.dir,
+            captured: self.s.captured_mask != 0,
         }
     }
 
     /// Writes the run that ended with `finish` into `out`.
-    #[inline]
     fn write_out(&mut self, finish: Finish, out: &mut Outcome) {
-        if self.pending_destroy != [false; 2] {
-            self.destroy_pending();
-        }
-        // Written in place, field by field, where the caller reads it: no whole `Outcome` is
-        // built first and copied in.
-        out.finish = finish;
-        out.stopped_at_house = self.stopped_at_house;
-        out.first_capture = self.first_capture;
-        out.captured_mask = self.captured_mask;
-        out.laps = self.lap;
-        out.sown = self.sown;
+        self.s.record_falls_at_end(self.pos_at_start, self.tracer);
+        self.s.write_out(self.pos_at_start, finish, out);
         out.frame_period = self.frame_period;
-        out.after.hands = self.pos_at_start.hands;
-        if self.m == 0 {
-            out.after.board = [self.me, self.op];
-            out.after.hands[0] = self.hand_m;
-        } else {
-            out.after.board = [self.op, self.me];
-            out.after.hands[1] = self.hand_m;
-        }
-        out.after.houses = self.houses;
         out.after.blocked = self.blocked;
-    }
-
-    /// The houses that fall when the move is over (AbstractPlay).
-    #[cold]
-    fn destroy_pending(&mut self) {
-        for who in 0..2 {
-            if self.pending_destroy[who] && self.houses[who] == House::Owned {
-                self.houses[who] = House::Destroyed;
-                if T::ON {
-                    let side = if who == 0 { Side::South } else { Side::North };
-                    self.tracer.event(Event::HouseDestroyed { side });
-                }
-            }
-        }
     }
 
     /// Whether never-ending moves are detected exactly (no seed cap).
@@ -800,20 +589,35 @@ impl<'t, T: Tracer> Runner<'t, T> {
         )
     }
 
-    #[inline]
+    /// Runs the move from its start to its end.
+    #[cfg(test)]
     fn run_inner(&mut self) -> Finish {
         if let Flow::End(f) = self.begin() {
             return f.into();
         }
-        self.sow();
+        self.s.sow();
         self.run_on_from_lap_end()
     }
 
-    /// Runs the move on from the end of a lap (after [`Runner::sow`]) to its end.
-    #[inline]
+    /// Runs the move on from where a lean run stopped (`stop`) to its end.
+    fn run_on_from(&mut self, stop: LeanStop) -> Finish {
+        match stop {
+            LeanStop::End(end) => end.into(),
+            LeanStop::Start => {
+                if let Flow::End(f) = self.begin_special() {
+                    return f.into();
+                }
+                self.s.sow();
+                self.run_on_from_lap_end()
+            }
+            LeanStop::LapEnd => self.run_on_from_lap_end(),
+        }
+    }
+
+    /// Runs the move on from the end of a lap (after [`Lean::sow`]) to its end.
     fn run_on_from_lap_end(&mut self) -> Finish {
         loop {
-            if self.lap >= DETECT_AFTER && self.exact() {
+            if self.s.lap >= DETECT_AFTER && self.exact() {
                 if self.quick {
                     return Finish::Undecided;
                 }
@@ -822,107 +626,46 @@ impl<'t, T: Tracer> Runner<'t, T> {
             if let Flow::End(f) = self.after_lap() {
                 return f.into();
             }
-            self.sow();
+            self.s.sow();
         }
     }
 
     /// Whether the next laps are plain relays of a takasa: no capture, no house of the mover,
-    /// no takasia'd pit of his, no seed cap, nothing left to trace. Then
-    /// [`Runner::fast_laps`] may replace `after_lap` + `sow`.
+    /// no takasia'd pit of his, no seed cap, nothing left to trace. Then they may be
+    /// followed in the relay's frame ([`Runner::run_detecting_fast`]).
     fn fast_eligible(&self) -> bool {
-        let own_house = self.pos_at_start.rules.houses && self.houses[self.m] == House::Owned;
+        let own_house = self.pos_at_start.rules.houses && self.houses()[self.m()] == House::Owned;
         let tracing = T::ON && !self.tracer.saturated();
-        !(self.capturing || own_house || self.blocked[self.m].is_some() || tracing)
+        !(self.s.capturing || own_house || self.blocked[self.m()].is_some() || tracing)
     }
 
     /// Plays the next lap (from a lap end to the next lap end).
     #[inline]
     fn next_lap(&mut self) -> Flow {
-        if self.fast_eligible() {
-            return match self.fast_laps(|_, _| false) {
-                Some(f) => Flow::End(f),
-                None => Flow::Continue,
-            };
-        }
         if let Flow::End(f) = self.after_lap() {
             return Flow::End(f);
         }
-        self.sow();
+        self.s.sow();
         Flow::Continue
     }
 
     /// Whether the in-move state equals a saved one (cheap fields first).
     #[inline]
     fn same_state(&self, s: &LapState) -> bool {
-        self.cur == usize::from(s.cur)
-            && self.me == s.me
-            && self.op == s.op
-            && self.dir == s.dir
-            && self.captured == s.captured
-            && self.houses == s.houses
+        self.s.cur == usize::from(s.cur)
+            && self.s.me == s.me
+            && self.s.op == s.op
+            && self.s.dir == s.dir
+            && (self.s.captured_mask != 0) == s.captured
+            && self.houses() == s.houses
             && self.blocked == s.blocked
-    }
-
-    /// Runs plain takasa relays on local copies of the ring (the hot loop of never-ending
-    /// detection) while `keep_going(ring, cur)` says so after each lap. Returns how the move
-    /// ended, or `None` when `keep_going` stopped it. Only while [`Runner::fast_eligible`].
-    #[inline]
-    fn fast_laps(&mut self, mut keep_going: impl FnMut(u128, usize) -> bool) -> Option<End> {
-        let guard =
-            self.mv.is_takasa() && self.pos_at_start.rules.front_row_guard == FrontRowGuard::Strict;
-        let dir = self.dir;
-        let clockwise = dir == Direction::Clockwise;
-        let back_next = |cur: usize| {
-            if clockwise {
-                cur == 7
-            } else {
-                cur == 0
-            }
-        };
-        let mut r = u128::from_le_bytes(self.me);
-        let mut cur = self.cur;
-        let (mut laps, mut sown) = (0u64, 0u64);
-        let result = loop {
-            let n = ((r >> (8 * cur)) & 0xff) as usize;
-            if n == 1 {
-                break Some(End::Done);
-            }
-            r -= (n as u128) << (8 * cur);
-            if guard && cur < 8 && (r as u64) == 0 && back_next(cur) {
-                break Some(End::FrontRowEmptied);
-            }
-            (r, cur) = sow_ring(r, cur, n, dir);
-            laps += 1;
-            sown += n as u64;
-            if !keep_going(r, cur) {
-                break None;
-            }
-        };
-        self.me = r.to_le_bytes();
-        self.cur = cur;
-        self.lap += laps;
-        self.sown += sown;
-        result
     }
 
     /// Plays `k` laps (fewer if the move ends: then how it ended).
     fn advance(&mut self, k: u64) -> Option<End> {
-        let mut left = k;
-        while left > 0 {
-            if self.fast_eligible() {
-                let mut i = 0;
-                if let Some(f) = self.fast_laps(|_, _| {
-                    i += 1;
-                    i < left
-                }) {
-                    return Some(f);
-                }
-                left -= i;
-            } else {
-                if let Flow::End(f) = self.next_lap() {
-                    return Some(f);
-                }
-                left -= 1;
+        for _ in 0..k {
+            if let Flow::End(f) = self.next_lap() {
+                return Some(f);
             }
         }
         None
@@ -933,7 +676,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
     #[cold]
     #[inline(never)]
     fn run_detecting(&mut self) -> Finish {
-        self.limit = self.lap.saturating_add(crate::budget::laps_allowed());
+        self.limit = self.s.lap.saturating_add(crate::budget::laps_allowed());
         let mut tortoise = self.state();
         let mut power: u64 = 1;
         let mut lam: u64 = 0;
@@ -944,7 +687,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
             if let Flow::End(f) = self.next_lap() {
                 return f.into();
             }
-            if self.lap >= self.limit {
+            if self.s.lap >= self.limit {
                 return self.give_up();
             }
             lam += 1;
@@ -982,10 +725,14 @@ impl<'t, T: Tracer> Runner<'t, T> {
     /// The first lap on the cycle is then found from the distinguished frames kept, with a
     /// short walk ([`Runner::first_lap_on_cycle`]).
     fn run_detecting_fast(&mut self) -> Finish {
-        let guard =
-            self.mv.is_takasa() && self.pos_at_start.rules.front_row_guard == FrontRowGuard::Strict;
-        let mut relay = Relay::new(u128::from_le_bytes(self.me), self.cur, self.dir, guard);
-        let anchor_lap = self.lap;
+        let guard = self.guard;
+        let mut relay = Relay::new(
+            u128::from_le_bytes(self.s.me),
+            self.s.cur,
+            self.s.dir,
+            guard,
+        );
+        let anchor_lap = self.s.lap;
         // The watched frame, where it was (laps since the anchor) and its pit; Brent's
         // stretch once the watch has left the anchor (0 before).
         let (mut watch, mut watch_at, mut watch_cur) = (relay.q, 0u64, relay.cur);
@@ -1001,7 +748,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
         let mut points: Vec<(u64, u128)> = Vec::new();
         let mut met: std::collections::HashMap<u128, (u64, usize)> =
             std::collections::HashMap::new();
-        let allowed = self.limit.saturating_sub(self.lap);
+        let allowed = self.limit.saturating_sub(self.s.lap);
         let memo = self.memo;
         // The cycle: its frame period, and where a frame of it was met (laps since the
         // anchor, the frame, its pit).
@@ -1059,7 +806,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
         };
         // How far the frame has turned over one frame period: taken here, before the guard's
         // walk below moves the relay on round the whole cycle.
-        let turn = relay::turn(from_cur, relay.cur, self.dir);
+        let turn = relay::turn(from_cur, relay.cur, self.s.dir);
         let period = relay::period(frame_period, turn);
         if relay.pattern_seen && guard {
             // The front-row guard does not turn with the ring: follow the relay round the
@@ -1119,7 +866,7 @@ impl<'t, T: Tracer> Runner<'t, T> {
         let mut unit = ();
         let mut fresh = Runner::new(self.pos_at_start, self.mv, &mut unit);
         if matches!(fresh.begin(), Flow::Continue) {
-            fresh.sow();
+            fresh.s.sow();
             for k in 1..=up_to {
                 if fresh.same_state_except_ring(&fixed) && fresh.frame() == along.q {
                     return k;
@@ -1154,17 +901,17 @@ impl<'t, T: Tracer> Runner<'t, T> {
     /// The lap budget ran out: the move is not decided ([`crate::budget`]).
     #[cold]
     fn give_up(&self) -> Finish {
-        crate::budget::gave_up(self.lap);
+        crate::budget::gave_up(self.s.lap);
         Finish::Undecided
     }
 
     /// The mover's ring and lap count taken back from a relay followed in its frame;
     /// `stop`, how it ended, as an [`End`].
     fn leave_relay(&mut self, relay: &Relay, stop: Stop) -> End {
-        self.me = relay.ring().to_le_bytes();
-        self.cur = relay.cur;
-        self.lap += relay.laps;
-        self.sown += relay.sown;
+        self.s.me = relay.ring().to_le_bytes();
+        self.s.cur = relay.cur;
+        self.s.lap += relay.laps;
+        self.s.sown += relay.sown;
         match stop {
             Stop::Done => End::Done,
             Stop::FrontRowEmptied => End::FrontRowEmptied,
@@ -1173,15 +920,15 @@ impl<'t, T: Tracer> Runner<'t, T> {
 
     /// The mover's ring in the relay frame of the current pit.
     fn frame(&self) -> u128 {
-        relay::to_frame(u128::from_le_bytes(self.me), self.cur, self.dir)
+        relay::to_frame(u128::from_le_bytes(self.s.me), self.s.cur, self.s.dir)
     }
 
     /// Whether everything but the mover's ring and the current pit equals a saved state.
     fn same_state_except_ring(&self, s: &LapState) -> bool {
-        self.op == s.op
-            && self.dir == s.dir
-            && self.captured == s.captured
-            && self.houses == s.houses
+        self.s.op == s.op
+            && self.s.dir == s.dir
+            && (self.s.captured_mask != 0) == s.captured
+            && self.houses() == s.houses
             && self.blocked == s.blocked
     }
 }
@@ -1219,13 +966,19 @@ pub(crate) fn relay_entry(
     if matches!(r.begin(), Flow::End(_)) {
         return None;
     }
-    r.sow();
+    r.s.sow();
     loop {
-        if r.lap >= min_laps && r.fast_eligible() {
+        if r.s.lap >= min_laps && r.fast_eligible() {
             let guard = mv.is_takasa() && pos.rules.front_row_guard == FrontRowGuard::Strict;
-            return Some((u128::from_le_bytes(r.me), r.cur, r.dir, guard, r.lap));
+            return Some((
+                u128::from_le_bytes(r.s.me),
+                r.s.cur,
+                r.s.dir,
+                guard,
+                r.s.lap,
+            ));
         }
-        if r.lap > limit || matches!(r.next_lap(), Flow::End(_)) {
+        if r.s.lap > limit || matches!(r.next_lap(), Flow::End(_)) {
             return None;
         }
     }
@@ -1244,8 +997,8 @@ fn cycle_start(pos: &Position, mv: Move, period: u64, frame_period: u64) -> u64 
     if matches!(trail.begin(), Flow::End(_)) || matches!(lead.begin(), Flow::End(_)) {
         return 0;
     }
-    trail.sow();
-    lead.sow();
+    trail.s.sow();
+    lead.s.sow();
     let gap = if frame_period > 0 {
         frame_period
     } else {
@@ -1263,7 +1016,7 @@ fn cycle_start(pos: &Position, mv: Move, period: u64, frame_period: u64) -> u64 
             trail.same_state(&lead.state())
         };
         if on_cycle {
-            return trail.lap;
+            return trail.s.lap;
         }
         if trail.advance(1).is_some() || lead.advance(1).is_some() {
             return 0;
@@ -1271,20 +1024,27 @@ fn cycle_start(pos: &Position, mv: Move, period: u64, frame_period: u64) -> u64 
     }
 }
 
-/// A run's state while its laps are usual ones, held in locals instead of a [`Runner`]: its
-/// counters in registers, the two rings in the stack frame (a pit is read or written by one
-/// instruction). Usual laps are those that end in an empty pit, a capture or a plain relay
-/// and, with houses that fall at once, a relay or a capture that takes a house, and a lap
-/// that ends in the mover's functional house (a stop, a safari, a mtaji relay). Everything
-/// else (a lift from or a lap ending in a takasia'd pit, a capture that may clear a takasia
-/// or end the move in bao hamna, houses that fall at the move's end, the seed cap, the lap
-/// where never-ending detection begins, the starts it does not take) is handed to the
-/// runner, which goes on from the same state ([`Lean::restore`]) by the same rules.
+/// The state of a move being run, and the one statement of its usual laps. The position it
+/// starts from is only read (its rules, its side to move); what changes is held here, the
+/// two rings relative to the mover, and is written out once at the end ([`Changed`]). Its
+/// counters live in registers, the two rings in the stack frame (a pit is read or written by
+/// one instruction). Rule tests that cannot change during a move and would run at every lap
+/// are folded into the masks `look`, `special` and [`CaptureRules`], so that the usual lap
+/// tests nothing else.
+///
+/// Usual laps ([`Lean::lap_end`]) are those that end in an empty pit, a capture or a relay,
+/// under the seed cap or not, and a relay or a capture that takes a house (which falls at
+/// once or at the move's end), and a lap that ends in the mover's functional house (a stop,
+/// a safari, a mtaji relay). Everything else (a lift from or a lap ending in a takasia'd pit,
+/// a capture that may clear a takasia or end the move in bao hamna, a house lost at the
+/// first mtaji capture, the lap where never-ending detection begins, the starts it does not
+/// take) is the
+/// [`Runner`]'s, which holds this state and goes on from it, its own usual laps made by the
+/// same steps.
 ///
 /// Traced or not by the tracer its steps are given (a [`Tracer`]; `()` compiles every record
-/// away): a traced run records the laps, captures and events the runner records, in the
-/// same order, and hands over only where nothing of the hand-over's step is recorded yet
-/// (at the start: nothing at all), so that the runner records the rest as it would have.
+/// away): a step that leaves its lap to the runner has changed and recorded nothing of it
+/// (at the start: nothing at all), so that the runner records the lap whole.
 struct Lean<T: Tracer> {
     /// The mover's ring.
     me: [u8; RING],
@@ -1294,9 +1054,9 @@ struct Lean<T: Tracer> {
     /// (the mover's standing house, or a pit of `special`).
     look: u16,
     /// Bit r: a lift from or a lap ending at the mover's ring index r is the runner's (his
-    /// takasia'd pit; his house when houses fall at the move's end).
+    /// takasia'd pit).
     special: u16,
-    /// The mover's house fell during this run.
+    /// The mover's house fell during this run (or falls at its end).
     house_fell: bool,
     /// A lap ending in the mover's functional house stops the move (else it goes on, the
     /// house lifted: a safari, or a mtaji relay).
@@ -1305,17 +1065,26 @@ struct Lean<T: Tracer> {
     stopped_at_house: bool,
     /// The mover is in namua.
     namua: bool,
-    /// The opponent's house fell during this run.
+    /// The opponent's house fell during this run (or falls at its end).
     opp_house_fell: bool,
-    /// As [`Runner`]'s fields of the same names.
+    /// Houses fall at the move's end: one that falls during the run stands until then.
+    fall_at_end: bool,
+    /// The pit of the last seed sown (after a lift or a capture: the pit before the first).
     cur: usize,
+    /// Seeds in hand for the next lap.
     hand: usize,
     dir: Direction,
+    /// Laps sown so far.
     lap: u64,
+    /// Seeds sown so far.
     sown: u64,
+    /// The mover's reserve.
     hand_m: u8,
+    /// Bit i set: the opponent's front pit with ring index i was captured.
     captured_mask: u8,
+    /// The opponent front pit (ring 0..8) of the first capture.
     first_capture: Option<u8>,
+    /// The move captures (decided at its start).
     capturing: bool,
     /// Where the current lap started (kept when traced only).
     mark: T::Mark,
@@ -1326,20 +1095,32 @@ struct Lean<T: Tracer> {
 enum LeanStop {
     /// The move ended.
     End(End),
-    /// The runner runs the move from its start (a start the lean run does not take).
+    /// The runner goes on from the start ([`Runner::begin_special`]; nothing recorded yet).
     Start,
     /// The runner runs it on from the end of the lap just sown.
     LapEnd,
 }
 
-/// What a capturing lean run reads of the position and the move, computed once per run.
+/// What the end of a lap led to ([`Lean::lap_end`]).
+#[derive(Clone, Copy)]
+enum Step {
+    /// The next lap's seeds are in hand.
+    Sow,
+    /// The move ended.
+    End(End),
+    /// The lap is the runner's ([`Runner::after_lap_special`]); nothing of it changed or
+    /// recorded.
+    Runner,
+}
+
+/// What a capturing run reads of the position and the move, computed once per run.
 #[derive(Clone, Copy)]
 struct CaptureRules {
-    /// Bit j: capturing the opponent's front pit j is the runner's (it may clear a takasia,
-    /// or take a house when houses fall at the move's end; every capture when the mover's
-    /// house falls at his first mtaji capture).
+    /// Bit j: capturing the opponent's front pit j is the runner's (it may clear a takasia;
+    /// every capture when the mover's house falls at his first mtaji capture).
     special: u8,
-    /// Bit j: capturing the opponent's front pit j takes his standing house (it falls).
+    /// Bit j: capturing the opponent's front pit j takes his standing house (it falls, at
+    /// once or at the move's end).
     opp_house: u8,
     bao_hamna: bool,
     /// The move's sign is `>` (the kichwa a namua capture chooses).
@@ -1359,14 +1140,7 @@ impl CaptureRules {
         if let Some(h) = pos.blocked[o] {
             special |= 1 << (h % 8);
         }
-        let mut opp_house = 0u8;
-        if pos.houses[o] == House::Owned {
-            if rules.houses_fall_at_move_end {
-                special |= 1 << HOUSE_RING;
-            } else {
-                opp_house = 1 << HOUSE_RING;
-            }
-        }
+        let opp_house = u8::from(pos.houses[o] == House::Owned) << HOUSE_RING;
         if rules.house_lost_on_first_mtaji_capture
             && pos.hands[m] == 0
             && pos.houses[m] == House::Owned
@@ -1382,25 +1156,81 @@ impl CaptureRules {
     }
 }
 
+/// What follows a lean start ([`Lean::start`]) that leaves the first lap's seeds in hand:
+/// given the capture rules when the move captures, and whether the front-row guard applies.
+trait Then<T: Tracer> {
+    type Out;
+    fn laps(
+        self,
+        s: &mut Lean<T>,
+        cr: Option<&CaptureRules>,
+        guard: bool,
+        tracer: &mut T,
+    ) -> Self::Out;
+}
+
+/// A fresh runner's start: nothing follows (it steps its laps itself).
+impl<T: Tracer> Then<T> for () {
+    type Out = ();
+    #[inline(always)]
+    fn laps(self, _: &mut Lean<T>, _: Option<&CaptureRules>, _: bool, _: &mut T) {}
+}
+
+/// A lean run's start: its laps follow ([`Lean::laps`]) under the seed cap `cap`.
+struct LeanLaps {
+    cap: u64,
+}
+
+impl<T: Tracer> Then<T> for LeanLaps {
+    type Out = LeanStop;
+    #[inline(always)]
+    fn laps(
+        self,
+        s: &mut Lean<T>,
+        cr: Option<&CaptureRules>,
+        guard: bool,
+        tracer: &mut T,
+    ) -> LeanStop {
+        match (cr, guard) {
+            (Some(cr), _) => s.laps::<true, false>(Some(cr), self.cap, tracer),
+            (None, true) => s.laps::<false, true>(None, self.cap, tracer),
+            (None, false) => s.laps::<false, false>(None, self.cap, tracer),
+        }
+    }
+}
+
+/// The seed cap of a run from `pos` (`u64::MAX`: none).
+#[inline(always)]
+fn seed_cap(pos: &Position) -> u64 {
+    match pos.rules.endless_move {
+        EndlessMove::SeedCap(cap) => u64::from(cap),
+        _ => u64::MAX,
+    }
+}
+
+/// Whether a lap ending in the mover's functional house stops the move: always a namua
+/// takasa, a namua capture unless a safari, never a mtaji capture, a mtaji takasa as the
+/// rules say.
+#[inline(always)]
+fn house_stops(namua: bool, capturing: bool, mv: Move, pos: &Position) -> bool {
+    match (namua, capturing) {
+        (true, false) => true,
+        (true, true) => !mv.is_safari(),
+        (false, true) => false,
+        (false, false) => pos.rules.mtaji_takasa_house == HouseLap::Stop,
+    }
+}
+
 impl<T: Tracer> Lean<T> {
     /// The state at the start of `mv` from `pos`, before anything is placed or lifted.
     #[inline(always)]
     fn new(pos: &Position) -> Self {
         let m = pos.to_move.index() & 1;
-        // Houses that fall at once are followed here; those that fall at the move's end
-        // are the runner's.
         let mut special = 0u16;
-        let mut look = 0u16;
         if let Some(h) = pos.blocked[m] {
             special |= 1 << (h % 16);
         }
-        if pos.rules.houses && pos.houses[m] == House::Owned {
-            if pos.rules.houses_fall_at_move_end {
-                special |= 1 << HOUSE_RING;
-            } else {
-                look = 1 << HOUSE_RING;
-            }
-        }
+        let look = u16::from(pos.rules.houses && pos.houses[m] == House::Owned) << HOUSE_RING;
         Self {
             me: pos.board[m],
             op: pos.board[1 - m],
@@ -1409,8 +1239,9 @@ impl<T: Tracer> Lean<T> {
             house_fell: false,
             house_stops: false,
             stopped_at_house: false,
-            namua: false,
+            namua: pos.hands[m] > 0,
             opp_house_fell: false,
+            fall_at_end: pos.rules.houses_fall_at_move_end,
             cur: 0,
             hand: 0,
             dir: Direction::Clockwise,
@@ -1428,15 +1259,28 @@ impl<T: Tracer> Lean<T> {
     /// runner takes over. Recorded by `tracer` as the runner records it.
     #[inline(always)]
     fn run(&mut self, pos: &Position, mv: Move, tracer: &mut T) -> LeanStop {
+        let cap = seed_cap(pos);
+        match self.start(pos, mv, tracer, LeanLaps { cap }) {
+            Ok(stop) | Err(stop) => stop,
+        }
+    }
+
+    /// Starts `mv` from `pos`: the namua placement, then the first capture or the first
+    /// lift. Then the first lap's seeds are in hand and `laps` goes on (given the capture
+    /// rules when the move captures, and whether the front-row guard applies); or the move
+    /// ended; or ([`LeanStop::Start`]) the runner goes on from here, nothing recorded yet.
+    #[inline(always)]
+    fn start<R>(
+        &mut self,
+        pos: &Position,
+        mv: Move,
+        tracer: &mut T,
+        then: impl Then<T, Out = R>,
+    ) -> Result<R, LeanStop> {
         let rules = &pos.rules;
-        let cap = match rules.endless_move {
-            EndlessMove::SeedCap(cap) => u64::from(cap),
-            _ => u64::MAX,
-        };
         let p = mv.pit.ring() % RING;
         self.cur = p;
-        let namua = self.hand_m > 0;
-        self.namua = namua;
+        let namua = self.namua;
         if namua {
             // The seed is placed.
             self.hand_m -= 1;
@@ -1448,28 +1292,29 @@ impl<T: Tracer> Lean<T> {
                     if T::ON {
                         tracer.event(Event::Placed { pit: mv.pit });
                     }
-                    return LeanStop::End(End::Done);
+                    return Err(LeanStop::End(End::Done));
                 }
+                self.house_stops = house_stops(true, true, mv, pos);
                 let cr = CaptureRules::of(pos, mv);
                 // (Its placement recorded by the capture.)
                 if !self.capture(&cr, p, true, tracer) {
-                    return LeanStop::Start;
+                    return Err(LeanStop::Start);
                 }
-                self.house_stops = !mv.is_safari();
-                return self.laps::<true, false>(Some(&cr), cap, tracer);
+                return Ok(then.laps(self, Some(&cr), false, tracer));
             }
             self.dir = mv.sign.sowing_direction(Row::Front);
         } else {
             self.dir = mv.sign.sowing_direction(mv.pit.row());
             self.capturing = mv.is_capture() && self.me[p] < rules.capture_threshold;
         }
+        self.house_stops = house_stops(namua, self.capturing, mv, pos);
         let bit = 1 << p;
         let from_house = self.look & bit != 0;
         // A lift from the mover's house falls it; a namua takasa from the functional house
         // may be taxed, the runner's, as a lift from a pit of `special`. (Nothing is
         // recorded before a hand-over.)
         if from_house && (self.special & bit != 0 || (namua && self.me[p] > HOUSE_THRESHOLD)) {
-            return LeanStop::Start;
+            return Err(LeanStop::Start);
         }
         if T::ON && namua {
             tracer.event(Event::Placed { pit: mv.pit });
@@ -1477,31 +1322,26 @@ impl<T: Tracer> Lean<T> {
         if from_house {
             self.house_falls(tracer);
         }
-        // As the runner's `after_lap_special`.
-        self.house_stops = match (namua, self.capturing) {
-            (true, false) => true,
-            (true, true) => !mv.is_safari(),
-            (false, true) => false,
-            (false, false) => rules.mtaji_takasa_house == HouseLap::Stop,
-        };
         let guard = mv.is_takasa() && rules.front_row_guard == FrontRowGuard::Strict;
         if self.lift(p, guard) {
-            return LeanStop::End(End::FrontRowEmptied);
+            return Err(LeanStop::End(End::FrontRowEmptied));
         }
         if self.capturing {
             let cr = CaptureRules::of(pos, mv);
-            self.laps::<true, false>(Some(&cr), cap, tracer)
-        } else if guard {
-            self.laps::<false, true>(None, cap, tracer)
+            Ok(then.laps(self, Some(&cr), false, tracer))
         } else {
-            self.laps::<false, false>(None, cap, tracer)
+            Ok(then.laps(self, None, guard, tracer))
         }
     }
 
-    /// The mover lifts his standing house (not taxed): it falls.
+    /// The mover lifts his standing house (not taxed), or loses it: it falls.
     #[inline(always)]
     fn house_falls(&mut self, tracer: &mut T) {
         self.house_fell = true;
+        if self.fall_at_end {
+            // It stands (and is recorded as fallen) until the move is over.
+            return;
+        }
         self.look = self.special;
         if T::ON {
             let side = T::lap_mark(self.mark).side;
@@ -1509,21 +1349,43 @@ impl<T: Tracer> Lean<T> {
         }
     }
 
-    /// Lifts all the seeds of `ring` (as [`Runner::lift`]); whether the front-row guard
-    /// (`guard`: it applies) ends the move.
+    /// Records the houses that fell during the run when they fall at the move's end (South's
+    /// first).
+    #[inline(always)]
+    fn record_falls_at_end(&self, pos: &Position, tracer: &mut T) {
+        if T::ON && self.fall_at_end {
+            let m = pos.to_move.index() & 1;
+            for (who, side) in [(0, Side::South), (1, Side::North)] {
+                if (who == m && self.house_fell) || (who != m && self.opp_house_fell) {
+                    tracer.event(Event::HouseDestroyed { side });
+                }
+            }
+        }
+    }
+
+    /// Lifts all the seeds of `ring` ([`Lean::lift_n`]).
     #[inline(always)]
     fn lift(&mut self, ring: usize, guard: bool) -> bool {
         let ring = ring % RING;
-        self.hand = usize::from(self.me[ring]);
-        self.me[ring] = 0;
+        let n = self.me[ring];
+        self.lift_n(ring, n, LapSource::Lifted, guard)
+    }
+
+    /// Lifts `n` seeds from `ring` (their `source`: lifted, or the taxed house's two) to
+    /// start a lap; whether the front-row guard (`guard`: it applies) ends the move.
+    #[inline(always)]
+    fn lift_n(&mut self, ring: usize, n: u8, source: LapSource, guard: bool) -> bool {
+        let ring = ring % RING;
+        self.hand = usize::from(n);
+        self.me[ring] -= n;
         self.cur = ring;
         if T::ON {
-            self.mark = T::mark(T::lap_mark(self.mark).side, ring, LapSource::Lifted);
+            self.mark = T::mark(T::lap_mark(self.mark).side, ring, source);
         }
         guard && ring < 8 && front_empty(&self.me) && (ring + self.dir.step()) % RING >= 8
     }
 
-    /// Records the lap just sown, which ended as `ended` (as [`Runner::record_lap`]).
+    /// Records the lap just sown, which ended as `ended`.
     #[inline(always)]
     fn record_lap(&self, tracer: &mut T, ended: LapEnd) {
         if T::ON {
@@ -1541,9 +1403,9 @@ impl<T: Tracer> Lean<T> {
     }
 
     /// Captures the opponent's pit facing the mover's front pit `i` (< 8, not empty) and
-    /// prepares the captured lap (as [`Runner::capture_at`]); `false`, changing and
-    /// recording nothing, when the capture is the runner's. Recorded with the lap that
-    /// made it (`choose_kichwa`: the namua placement, recorded instead).
+    /// prepares the captured lap ([`Lean::take`]); `false`, changing and recording nothing,
+    /// when the capture is the runner's. Recorded with the lap that made it
+    /// (`choose_kichwa`: the namua placement, recorded instead).
     #[inline(always)]
     fn capture(
         &mut self,
@@ -1562,10 +1424,10 @@ impl<T: Tracer> Lean<T> {
             self.op[j] = seeds;
             return false;
         }
-        let side = T::lap_mark(self.mark).side;
         if T::ON {
             if choose_kichwa {
                 // The placement's pit is the move's.
+                let side = T::lap_mark(self.mark).side;
                 tracer.event(Event::Placed {
                     pit: Pit::from_ring(side, i),
                 });
@@ -1573,8 +1435,27 @@ impl<T: Tracer> Lean<T> {
                 self.record_lap(tracer, LapEnd::Capture);
             }
         }
+        self.take(cr, i, seeds, choose_kichwa, tracer);
+        true
+    }
+
+    /// The capture of the `seeds` just taken from the opponent's pit facing the mover's
+    /// front pit `i`: his standing house there falls, and the captured lap is prepared from
+    /// the kichwa (fixed at the ends of the row; chosen by the sign at the first capture of
+    /// a namua move, `choose_kichwa`; otherwise the one the sowing comes from).
+    #[inline(always)]
+    fn take(
+        &mut self,
+        cr: &CaptureRules,
+        i: usize,
+        seeds: u8,
+        choose_kichwa: bool,
+        tracer: &mut T,
+    ) {
+        let j = 7 - i % 8;
+        let side = T::lap_mark(self.mark).side;
         if cr.opp_house & (1 << j) != 0 {
-            if T::ON && !self.opp_house_fell {
+            if T::ON && !self.opp_house_fell && !self.fall_at_end {
                 let side = side.opponent();
                 tracer.event(Event::HouseDestroyed { side });
             }
@@ -1590,6 +1471,7 @@ impl<T: Tracer> Lean<T> {
             _ if choose_kichwa => cr.right,
             _ => self.dir == Direction::Anticlockwise,
         };
+        // From the pit before the kichwa: 15 (clockwise from 0) or 8 (anticlockwise from 7).
         (self.dir, self.cur) = if anticlockwise {
             (Direction::Anticlockwise, 8)
         } else {
@@ -1611,12 +1493,113 @@ impl<T: Tracer> Lean<T> {
             });
             self.mark = T::mark(side, kichwa, LapSource::Captured);
         }
-        true
     }
 
-    /// The laps: `CAPTURING`, the move captures (never changes during a move; then `cr`
-    /// is given); `GUARD`, the front-row guard applies (a takasa, so never together);
-    /// `cap`, the seed cap (`u64::MAX`: none).
+    /// Sows the hand ([`sow_ring`]): the state at the lap's end is then ready for
+    /// [`Lean::lap_end`], or for comparison.
+    #[inline(always)]
+    fn sow(&mut self) {
+        let n = self.hand;
+        let r;
+        (r, self.cur) = sow_ring(u128::from_le_bytes(self.me), self.cur, n, self.dir);
+        self.me = r.to_le_bytes();
+        self.lap += 1;
+        self.sown += n as u64;
+    }
+
+    /// The usual lap's end, from the end of the lap just sown to the next lap's seeds in
+    /// hand: it ends in an empty pit; or captures (`cr` given: the move captures); or in
+    /// the mover's standing house stops the move, or goes on (a safari in namua, a relay
+    /// in mtaji) and the house falls; or relays; unless the seed cap `cap` (`u64::MAX`:
+    /// none) aborts a relay or a safari; a lift checks the front-row guard (`guard`: it
+    /// applies). [`Step::Runner`] where the lap is the runner's.
+    #[inline(always)]
+    fn lap_end(
+        &mut self,
+        cr: Option<&CaptureRules>,
+        guard: bool,
+        cap: u64,
+        tracer: &mut T,
+    ) -> Step {
+        let cur = self.cur % RING;
+        let count = self.me[cur];
+        if count == 1 {
+            self.record_lap(tracer, LapEnd::EmptyPit);
+            return Step::End(End::Done);
+        }
+        if let Some(cr) = cr {
+            if cur < 8 && self.op[7 - cur] > 0 {
+                // (The lap recorded by the capture.)
+                if !self.capture(cr, cur, false, tracer) {
+                    return Step::Runner;
+                }
+                return Step::Sow;
+            }
+        }
+        let bit = 1 << cur;
+        let capturing = cr.is_some();
+        if self.look & bit != 0 {
+            if self.special & bit != 0 {
+                return Step::Runner;
+            }
+            // The mover's standing house: lifted if the move goes on, and falls.
+            if let Some(end) = self.go_on(count, true, capturing, cap, tracer) {
+                return Step::End(end);
+            }
+            self.house_falls(tracer);
+        } else if let Some(end) = self.go_on(count, false, capturing, cap, tracer) {
+            return Step::End(end);
+        }
+        if self.lift(cur, guard) {
+            return Step::End(End::FrontRowEmptied);
+        }
+        Step::Sow
+    }
+
+    /// Whether the move goes on from the pit where the lap just sown ended, holding `count`
+    /// seeds (more than one) and making no capture (`capturing`: the move captures): in the
+    /// mover's standing house (`house`), functional, it may stop the move (in namua, a
+    /// capture where a safari was possible); else the seed cap `cap` (`u64::MAX`: none) may
+    /// abort it; else the lap is recorded as going on (a safari from the functional house
+    /// in namua, a relay). `Some` when the move ended; else its next lap is lifted from
+    /// there.
+    #[inline(always)]
+    fn go_on(
+        &mut self,
+        count: u8,
+        house: bool,
+        capturing: bool,
+        cap: u64,
+        tracer: &mut T,
+    ) -> Option<End> {
+        let functional = house && count >= HOUSE_THRESHOLD;
+        if functional && self.house_stops {
+            self.stopped_at_house = capturing && self.namua;
+            self.record_lap(tracer, LapEnd::HouseStop);
+            if T::ON {
+                tracer.event(Event::HouseStop);
+            }
+            return Some(End::Done);
+        }
+        if self.sown > cap {
+            self.record_lap(tracer, LapEnd::Aborted);
+            return Some(End::Capped);
+        }
+        if T::ON {
+            if functional && self.namua {
+                self.record_lap(tracer, LapEnd::Safari);
+                tracer.event(Event::Safari);
+            } else {
+                self.record_lap(tracer, LapEnd::Relay);
+            }
+        }
+        None
+    }
+
+    /// The laps of a lean run: `CAPTURING`, the move captures (never changes during a move;
+    /// then `cr` is given); `GUARD`, the front-row guard applies (a takasa, so never
+    /// together); `cap`, the seed cap (`u64::MAX`: none). Until the move ends, a lap is the
+    /// runner's, or never-ending detection would begin.
     #[inline(always)]
     fn laps<const CAPTURING: bool, const GUARD: bool>(
         &mut self,
@@ -1624,65 +1607,16 @@ impl<T: Tracer> Lean<T> {
         cap: u64,
         tracer: &mut T,
     ) -> LeanStop {
+        let cr = if CAPTURING { cr } else { None };
         loop {
-            let n = self.hand;
-            let r;
-            (r, self.cur) = sow_ring(u128::from_le_bytes(self.me), self.cur, n, self.dir);
-            self.me = r.to_le_bytes();
-            self.lap += 1;
-            self.sown += n as u64;
+            self.sow();
             if self.lap >= DETECT_AFTER {
                 return LeanStop::LapEnd;
             }
-            let cur = self.cur % RING;
-            let count = self.me[cur];
-            if count == 1 {
-                self.record_lap(tracer, LapEnd::EmptyPit);
-                return LeanStop::End(End::Done);
-            }
-            if self.sown > cap {
-                return LeanStop::LapEnd;
-            }
-            if let (true, Some(cr)) = (CAPTURING, cr) {
-                if cur < 8 && self.op[7 - cur] > 0 {
-                    // (The lap recorded by the capture.)
-                    if !self.capture(cr, cur, false, tracer) {
-                        return LeanStop::LapEnd;
-                    }
-                    continue;
-                }
-            }
-            let bit = 1 << cur;
-            if self.look & bit != 0 {
-                if self.special & bit != 0 {
-                    return LeanStop::LapEnd;
-                }
-                // The mover's standing house: functional, it may stop the move (in namua,
-                // a capture where a safari was possible), else it is lifted (a safari in
-                // namua) and falls.
-                let functional = count >= HOUSE_THRESHOLD;
-                if functional && self.house_stops {
-                    self.stopped_at_house = CAPTURING && self.namua;
-                    self.record_lap(tracer, LapEnd::HouseStop);
-                    if T::ON {
-                        tracer.event(Event::HouseStop);
-                    }
-                    return LeanStop::End(End::Done);
-                }
-                if T::ON {
-                    if functional && self.namua {
-                        self.record_lap(tracer, LapEnd::Safari);
-                        tracer.event(Event::Safari);
-                    } else {
-                        self.record_lap(tracer, LapEnd::Relay);
-                    }
-                }
-                self.house_falls(tracer);
-            } else {
-                self.record_lap(tracer, LapEnd::Relay);
-            }
-            if self.lift(cur, GUARD) {
-                return LeanStop::End(End::FrontRowEmptied);
+            match self.lap_end(cr, GUARD, cap, tracer) {
+                Step::Sow => {}
+                Step::End(end) => return LeanStop::End(end),
+                Step::Runner => return LeanStop::LapEnd,
             }
         }
     }
@@ -1701,50 +1635,12 @@ impl<T: Tracer> Lean<T> {
         houses
     }
 
-    /// Puts this state, at the end of a lap, into a runner made for the same move.
-    fn restore(&self, r: &mut Runner<'_, T>) {
-        r.me = self.me;
-        r.op = self.op;
-        r.houses = self.houses(r.pos_at_start);
-        r.cur = self.cur;
-        r.hand = self.hand as u32;
-        r.dir = self.dir;
-        r.lap = self.lap;
-        r.sown = self.sown;
-        r.hand_m = self.hand_m;
-        r.captured_mask = self.captured_mask;
-        r.captured = self.captured_mask != 0;
-        r.first_capture = self.first_capture;
-        r.capturing = self.capturing;
-        r.choose_kichwa = false;
-        if T::ON {
-            let mark = T::lap_mark(self.mark);
-            r.lap_start = mark.start;
-            r.lap_source = mark.source;
-        }
-    }
-
-    /// The runner that takes over a lean run stopped by `stop` (not an end), with the
-    /// run's tracer.
-    fn runner<'t>(
-        &self,
-        pos: &'t Position,
-        mv: Move,
-        stop: LeanStop,
-        tracer: &'t mut T,
-    ) -> Runner<'t, T> {
-        let mut runner = Runner::new(pos, mv, tracer);
-        if matches!(stop, LeanStop::LapEnd) {
-            self.restore(&mut runner);
-        }
-        runner
-    }
-
-    /// Writes the ended run into `out` (as [`Runner::write_out`]).
+    /// Writes the run that ended with `finish` into `out` (the takasia marks unchanged, no
+    /// relay frame: the runner writes its own).
     #[inline(always)]
-    fn write_out(&self, pos: &Position, end: End, out: &mut Outcome) {
+    fn write_out(&self, pos: &Position, finish: Finish, out: &mut Outcome) {
         let m = pos.to_move.index() & 1;
-        out.finish = end.into();
+        out.finish = finish;
         out.stopped_at_house = self.stopped_at_house;
         out.first_capture = self.first_capture;
         out.captured_mask = self.captured_mask;
@@ -1782,14 +1678,10 @@ fn finish_by_runner(
     stop: LeanStop,
 ) -> (Finish, bool) {
     let mut unit = ();
-    let mut runner = s.runner(pos, mv, stop, &mut unit);
+    let mut runner = Runner::from_lean(s, pos, mv, &mut unit);
     runner.quick = quick;
-    let finish = if matches!(stop, LeanStop::LapEnd) {
-        runner.run_on_from_lap_end()
-    } else {
-        runner.run_inner()
-    };
-    (finish, runner.stopped_at_house)
+    let finish = runner.run_on_from(stop);
+    (finish, runner.s.stopped_at_house)
 }
 
 /// Runs `mv` from `pos` into `out`, recorded by `tracer` (`quick`: undecided where
@@ -1806,7 +1698,10 @@ fn lean_into<T: Tracer>(
 ) {
     let mut s = Lean::new(pos);
     match s.run(pos, mv, tracer) {
-        LeanStop::End(end) => s.write_out(pos, end, out),
+        LeanStop::End(end) => {
+            s.record_falls_at_end(pos, tracer);
+            s.write_out(pos, end.into(), out);
+        }
         stop => into_by_runner(pos, mv, (quick, memo), s, stop, out, tracer),
     }
 }
@@ -1823,14 +1718,10 @@ fn into_by_runner<T: Tracer>(
     out: &mut Outcome,
     tracer: &mut T,
 ) {
-    let mut runner = s.runner(pos, mv, stop, tracer);
+    let mut runner = Runner::from_lean(s, pos, mv, tracer);
     runner.quick = quick;
     runner.memo = memo;
-    let finish = if matches!(stop, LeanStop::LapEnd) {
-        runner.run_on_from_lap_end()
-    } else {
-        runner.run_inner()
-    };
+    let finish = runner.run_on_from(stop);
     runner.write_out(finish, out);
 }
 
@@ -1907,7 +1798,7 @@ mod tests {
 
     use super::*;
     use crate::rules::RuleSet;
-    use crate::types::{MoveKind, Pit, Sign};
+    use crate::types::{MoveKind, Pit, Sign, Stage};
 
     thread_local! {
         /// [`detectors`] on this test thread.
@@ -1931,16 +1822,16 @@ mod tests {
         if matches!(r.begin(), Flow::End(_)) {
             return None;
         }
-        r.sow();
+        r.s.sow();
         let mut seen: HashMap<LapState, u64> = HashMap::new();
         loop {
-            if let Some(first) = seen.insert(r.state(), r.lap) {
+            if let Some(first) = seen.insert(r.state(), r.s.lap) {
                 return Some(NeverEnding {
                     cycle_start_lap: first,
-                    period: r.lap - first,
+                    period: r.s.lap - first,
                 });
             }
-            if r.lap > limit || matches!(r.next_lap(), Flow::End(_)) {
+            if r.s.lap > limit || matches!(r.next_lap(), Flow::End(_)) {
                 return None;
             }
         }
@@ -2055,14 +1946,14 @@ mod tests {
         let mut unit = ();
         let mut r = Runner::new(pos, mv, &mut unit);
         if let Flow::End(e) = r.begin() {
-            return Some((e, r.lap));
+            return Some((e, r.s.lap));
         }
-        r.sow();
-        while r.lap < 1_000_000 {
+        r.s.sow();
+        while r.s.lap < 1_000_000 {
             if let Flow::End(e) = r.after_lap() {
-                return Some((e, r.lap));
+                return Some((e, r.s.lap));
             }
-            r.sow();
+            r.s.sow();
         }
         None
     }
@@ -2132,10 +2023,9 @@ mod tests {
         );
     }
 
-    /// The runner alone, untraced, from the start of `mv` (`quick` as
-    /// [`execute_quick_into`]; the memo of long relay cycles off, so that where a run
-    /// stops in a cycle does not depend on the runs before): what a lean run must agree
-    /// with.
+    /// A fresh runner alone, untraced, from the start of `mv`, stepping every lap itself
+    /// (`quick` as [`execute_quick_into`]; the memo of long relay cycles off, so that where
+    /// a run stops in a cycle does not depend on the runs before).
     fn runner_only(pos: &Position, mv: Move, quick: bool) -> (Outcome, (Finish, bool)) {
         runner_traced(pos, mv, quick, &mut ())
     }
@@ -2151,21 +2041,24 @@ mod tests {
         runner.quick = quick;
         runner.memo = false;
         let finish = runner.run_inner();
-        let stopped_at_house = runner.stopped_at_house;
+        let stopped_at_house = runner.s.stopped_at_house;
         let mut out = Outcome::UNPLAYED;
         runner.write_out(finish, &mut out);
         (out, (finish, stopped_at_house))
     }
 
-    /// A lean run, and a runner that takes it over, give the runner's answers: on every
-    /// move (legal or not, every pit, sign and kind) of the positions of random games of
-    /// every preset and of variants that reach the runner's other paths (no front-row guard,
-    /// no bao hamna mid-move, houses that fall at the move's end, a house lost at the first
-    /// mtaji capture), quick and in full, the outcome written out and the finish alone; and
-    /// traced, the runner's whole trace (laps, captures, events, placement), each hand-over
-    /// (at the start, at a lap end) met traced too.
+    /// The lean loop with its hand-overs gives the answers of a fresh runner stepping every
+    /// lap itself (both by the one lap step, [`Lean::lap_end`]; the runner's stepping is
+    /// what never-ending detection and the search for a cycle's first lap use), and a
+    /// traced run those of an untraced one: on every move (legal or not, every pit, sign
+    /// and kind) of the positions of random games of every preset and of variants that
+    /// reach the rarer paths (no front-row guard, no bao hamna mid-move, houses
+    /// that fall at the move's end, a house lost at the first mtaji capture), quick and in
+    /// full, the outcome written out and the finish alone; traced, the same outcome and the
+    /// runner's whole trace (laps, captures, events, placement), each hand-over (at the
+    /// start, at a lap end) met traced too.
     #[test]
-    fn lean_runs_agree_with_the_runner() {
+    fn lean_loop_agrees_with_runner_steps_traced_or_not() {
         let mut seed = bao_testkit::Lcg::new(5);
         let mut variants = vec![
             RuleSet::KISWAHILI,
@@ -2221,6 +2114,7 @@ mod tests {
                                             (out, lean_finish(&pos, mv, quick))
                                         })
                                         .unwrap_or((Outcome::UNPLAYED, (Finish::Undecided, false)));
+                                    let untraced = got;
                                     // Everything the outcome says, compared by its `Debug` form.
                                     let at = || format!("{mv} (quick: {quick}) in\n{pos}");
                                     assert_eq!(format!("{got:?}"), format!("{want:?}"), "{}", at());
@@ -2237,6 +2131,24 @@ mod tests {
                                         out
                                     });
                                     assert_eq!(format!("{got:?}"), format!("{want:?}"), "{}", at());
+                                    // Traced or not, the same end (a never-ending move
+                                    // is decided elsewhere traced: the same period; and
+                                    // the lap budget may run out in one only).
+                                    if let Ok(traced_run) = got {
+                                        match (traced_run.finish, untraced.finish) {
+                                            (Finish::NeverEnding(a), Finish::NeverEnding(b)) => {
+                                                assert_eq!(a.period, b.period, "{}", at());
+                                            }
+                                            (Finish::Undecided, _) | (_, Finish::Undecided)
+                                                if !quick => {}
+                                            _ => assert_eq!(
+                                                format!("{traced_run:?}"),
+                                                format!("{untraced:?}"),
+                                                "{}",
+                                                at()
+                                            ),
+                                        }
+                                    }
                                     assert_eq!(got_trace, want_trace, "{}", at());
                                     traced[usize::from(!got_trace.laps.is_empty())] += 1;
                                 }
