@@ -22,15 +22,13 @@ fn undo_comment_and_glyphs_change_the_file_at_once() {
     ));
     line(&mut s, "A7>*");
     line(&mut s, "a6<*");
-    let replies = line(&mut s, "U");
-    assert!(
-        matches!(&replies[..], [Reply::TookBack(t), Reply::Board(_)] if t.to_string() == "a6<*")
-    );
+    assert_replies!(s, "U", [Reply::TookBack(t), Reply::Board(_)] if t.to_string() == "a6<*");
     assert!(read(&file).ends_with("\n\n1. A7>* *\n"));
     assert_eq!(move_prompt(&s), "1... North");
-    let replies = line(&mut s, "!?");
-    assert!(
-        matches!(&replies[..], [Reply::Marked { token, glyph }] if token.to_string() == "A7>*" && glyph == "!?")
+    assert_replies!(
+        s,
+        "!?",
+        [Reply::Marked { token, glyph }] if token.to_string() == "A7>*" && glyph == "!?"
     );
     assert!(matches!(
         line(&mut s, "$300")[..],
@@ -94,10 +92,10 @@ fn tags_are_set_unless_the_session_keeps_them_or_the_validator_objects() {
     options.answers.south = Some("Ali".to_owned());
     options.answers.north = Some("Bakari".to_owned());
     let (mut s, _) = started(&file, options);
-    let replies = line(&mut s, "tag site  Stone  Town");
-    assert!(
-        matches!(&replies[..], [Reply::TagSet { name, value }] if name == "Site" && value == "Stone  Town"),
-        "{replies:?}"
+    assert_replies!(
+        s,
+        "tag site  Stone  Town",
+        [Reply::TagSet { name, value }] if name == "Site" && value == "Stone  Town"
     );
     assert!(read(&file).contains("[Site \"Stone  Town\"]"));
     assert!(matches!(
@@ -165,19 +163,8 @@ fn resign_time_and_draw() {
     assert!(text.contains("[Termination \"time_forfeit\"]") && text.ends_with("\n\n1-0\n"));
     assert!(checks_clean(&file));
     // After the end a move is refused; `undo` takes the result back.
-    let replies = line(&mut s, "A6>*");
-    assert!(
-        matches!(replies[..], [Reply::Refused(Refusal::GameOver { .. })]),
-        "{replies:?}"
-    );
-    let replies = line(&mut s, "undo");
-    assert!(
-        matches!(
-            replies[..],
-            [Reply::ResultTakenBack { .. }, Reply::Board(_)]
-        ),
-        "{replies:?}"
-    );
+    assert_replies!(s, "A6>*", [Reply::Refused(Refusal::GameOver { .. })]);
+    assert_replies!(s, "undo", [Reply::ResultTakenBack { .. }, Reply::Board(_)]);
     let text = read(&file);
     assert!(
         !text.contains("Termination") && text.ends_with("\n\n*\n"),
@@ -196,27 +183,21 @@ fn an_ending_asked_to_be_confirmed_never_swallows_a_move() {
     assert!(matches!(line(&mut s, "")[..], [Reply::NotConfirmed]));
     // A move given at the question drops it and is played.
     assert!(matches!(line(&mut s, "resign")[..], [Reply::Confirm(_)]));
-    let replies = line(&mut s, "A6>*");
-    assert!(
-        matches!(
-            &replies[..],
-            [Reply::QuestionDropped { line }, Reply::Played(_), Reply::Board(_)] if line == "A6>*"
-        ),
-        "{replies:?}"
+    assert_replies!(
+        s,
+        "A6>*",
+        [Reply::QuestionDropped { line }, Reply::Played(_), Reply::Board(_)] if line == "A6>*"
     );
     // So is a command.
     assert!(matches!(line(&mut s, "time")[..], [Reply::Confirm(_)]));
-    let replies = line(&mut s, "undo");
-    assert!(
-        matches!(
-            &replies[..],
-            [
-                Reply::QuestionDropped { .. },
-                Reply::TookBack(_),
-                Reply::Board(_)
-            ]
-        ),
-        "{replies:?}"
+    assert_replies!(
+        s,
+        "undo",
+        [
+            Reply::QuestionDropped { .. },
+            Reply::TookBack(_),
+            Reply::Board(_)
+        ]
     );
     assert!(read(&file).ends_with("\n\n*\n"));
 }
@@ -229,10 +210,10 @@ fn a_session_that_may_not_ask_ends_a_game_without_a_question() {
         ..defaults()
     };
     let (mut s, _) = started(&file, options);
-    let replies = line(&mut s, "resign");
-    assert!(
-        matches!(&replies[..], [Reply::GameOver(o), Reply::Saved] if o.result.to_string() == "0-1"),
-        "{replies:?}"
+    assert_replies!(
+        s,
+        "resign",
+        [Reply::GameOver(o), Reply::Saved] if o.result.to_string() == "0-1"
     );
     assert!(read(&file).ends_with("\n\n0-1\n"));
 }
@@ -243,13 +224,8 @@ fn a_draw_where_the_rules_know_draws() {
     let mut options = defaults();
     options.answers.rules = Some("kiswahili endless_move=draw".to_owned());
     let (mut s, _) = started(&file, options);
-    let replies = line(&mut s, "draw");
-    assert!(matches!(&replies[..], [Reply::Confirm(c)] if c.loser.is_none()));
-    let replies = line(&mut s, "yes");
-    assert!(
-        matches!(&replies[..], [Reply::GameOver(o), Reply::Saved] if o.ending == Ending::Agreement),
-        "{replies:?}"
-    );
+    assert_replies!(s, "draw", [Reply::Confirm(c)] if c.loser.is_none());
+    assert_replies!(s, "yes", [Reply::GameOver(o), Reply::Saved] if o.ending == Ending::Agreement);
     assert!(read(&file).ends_with("\n\n1/2-1/2\n"));
 }
 
@@ -263,8 +239,7 @@ fn commands_may_come_parsed_and_help_comes_from_the_commands() {
         }))
         .unwrap();
     assert!(matches!(replies[..], [Reply::CommentAdded]));
-    let replies = line(&mut s, "help me");
-    assert!(matches!(&replies[..], [Reply::Help(h)] if *h == Help::new()));
+    assert_replies!(s, "help me", [Reply::Help(h)] if *h == Help::new());
     assert!(matches!(line(&mut s, "legal")[..], [Reply::Legal(ref m)] if m.len() == 4));
     assert!(matches!(line(&mut s, "b")[..], [Reply::Board(_)]));
     let replies = s
@@ -273,10 +248,7 @@ fn commands_may_come_parsed_and_help_comes_from_the_commands() {
         }))
         .unwrap();
     assert!(matches!(&replies[..], [Reply::Confirm(_)]), "{replies:?}");
-    let replies = line(&mut s, "y");
-    assert!(
-        matches!(&replies[..], [Reply::GameOver(o), Reply::Saved] if o.result.to_string() == "0-1")
-    );
+    assert_replies!(s, "y", [Reply::GameOver(o), Reply::Saved] if o.result.to_string() == "0-1");
     // After the end, the board is still shown; a move is refused.
     assert!(matches!(
         s.handle(Input::Command(Command::Board)).unwrap()[..],

@@ -41,13 +41,11 @@ fn a_game_the_rules_ended_gets_its_result_on_resuming() {
     assert!(matches!(s.prompt(), Some(Prompt::Finished { .. })));
     assert!(read(&file).ends_with("\n\n1. A5< b4># 0-1\n"));
     // `undo` takes back the result and the ply that ended the game by the rules.
-    let replies = line(&mut s, "undo");
-    assert!(
-        matches!(
-            &replies[..],
-            [Reply::ResultTakenBack { .. }, Reply::TookBack(t), Reply::Board(_)] if t.to_string() == "b4>#"
-        ),
-        "{replies:?}"
+    assert_replies!(
+        s,
+        "undo",
+        [Reply::ResultTakenBack { .. }, Reply::TookBack(t), Reply::Board(_)]
+            if t.to_string() == "b4>#"
     );
     let text = read(&file);
     assert!(
@@ -86,14 +84,7 @@ fn a_finished_game_is_reopened_and_a_match_goes_on() {
         matches!(&replies[..], [Reply::Reopened(r), Reply::Board(_)] if r.game == 2 && r.games == 2),
         "{replies:?}"
     );
-    let replies = line(&mut s, "u");
-    assert!(
-        matches!(
-            replies[..],
-            [Reply::ResultTakenBack { .. }, Reply::Board(_)]
-        ),
-        "{replies:?}"
-    );
+    assert_replies!(s, "u", [Reply::ResultTakenBack { .. }, Reply::Board(_)]);
     line(&mut s, "a6<*");
     let text = read(&file);
     assert!(
@@ -127,14 +118,7 @@ fn a_finished_game_is_reopened_and_a_match_goes_on() {
     // `undo` at the next game's question takes back the last game's result.
     let mut s2 = Session::open(&file, Options::default()).unwrap();
     s2.start().unwrap();
-    let replies = line(&mut s2, "undo");
-    assert!(
-        matches!(
-            replies[..],
-            [Reply::ResultTakenBack { .. }, Reply::Board(_)]
-        ),
-        "{replies:?}"
-    );
+    assert_replies!(s2, "undo", [Reply::ResultTakenBack { .. }, Reply::Board(_)]);
     assert!(
         read(&file).ends_with("[Game \"1\"]\n\n*\n"),
         "{}",
@@ -174,8 +158,7 @@ fn a_match_of_three_games() {
     );
     line(&mut s, "resign");
     line(&mut s, "y");
-    let replies = line(&mut s, "A5<");
-    assert!(matches!(replies[..], [Reply::Played(_), Reply::Board(_)]));
+    assert_replies!(s, "A5<", [Reply::Played(_), Reply::Board(_)]);
     line(&mut s, "time");
     let replies = line(&mut s, "y");
     let [Reply::GameOver(_), Reply::MatchOver(score)] = &replies[..] else {
@@ -196,11 +179,7 @@ fn leaving_says_what_is_saved() {
     let (_dir, file) = temp();
     let (mut s, _) = started(&file, defaults());
     line(&mut s, "A7>*");
-    let replies = line(&mut s, "quit");
-    assert!(matches!(
-        replies[..],
-        [Reply::Left(Left::Saved { plies: 1 })]
-    ));
+    assert_replies!(s, "quit", [Reply::Left(Left::Saved { plies: 1 })]);
     assert!(s.prompt().is_none());
     // Nothing is taken after leaving.
     assert!(line(&mut s, "a6<*").is_empty());
@@ -262,14 +241,7 @@ fn undo_before_the_first_ply_of_a_match_game_goes_back_to_the_game_before() {
         ..Options::default()
     };
     let (mut s, _) = started(&file, options);
-    let replies = line(&mut s, "undo");
-    assert!(
-        matches!(
-            replies[..],
-            [Reply::ResultTakenBack { .. }, Reply::Board(_)]
-        ),
-        "{replies:?}"
-    );
+    assert_replies!(s, "undo", [Reply::ResultTakenBack { .. }, Reply::Board(_)]);
     assert_eq!(move_prompt(&s), "1... North");
     let text = read(&file);
     assert!(!text.contains("[Game \"2\"]"), "{text}");

@@ -6,6 +6,16 @@
 //! - `commands`: the prompt commands;
 //! - `files`: opening, resuming, leaving, what is on disk when.
 
+/// Feeds line `$line` to session `$s` and asserts that its replies match the slice
+/// pattern that follows (with its guard, if any); a failure shows them. Gives the replies.
+macro_rules! assert_replies {
+    ($s:expr, $line:expr, $($pattern:tt)+) => {{
+        let replies = $crate::line(&mut $s, $line);
+        assert!(matches!(&replies[..], $($pattern)+), "{replies:?}");
+        replies
+    }};
+}
+
 mod commands;
 mod files;
 mod moves;

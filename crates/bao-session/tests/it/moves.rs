@@ -127,22 +127,17 @@ fn which_kichwa_then_stop_or_safari() {
     let kinds: Vec<OptionKind> = choice.options.iter().map(|o| o.kind).collect();
     assert_eq!(kinds, [OptionKind::LeftKichwa, OptionKind::RightKichwa]);
     assert_eq!(s.prompt(), Some(Prompt::Choice { count: 2 }));
-    let replies = line(&mut s, "3");
-    assert!(matches!(
-        replies[..],
+    assert_replies!(
+        s,
+        "3",
         [Reply::BadAnswer(AnswerProblem::NoSuchOption { count: 2 })]
-    ));
+    );
     // The key `l` picks the left kichwa.
-    let replies = line(&mut s, "l");
-    assert!(matches!(replies[..], [Reply::Played(_), Reply::Board(_)]));
+    assert_replies!(s, "l", [Reply::Played(_), Reply::Board(_)]);
     line(&mut s, "A6<*");
     line(&mut s, "a5>");
     // With its sign, A2< names the stop at the nyumba: no question.
-    let replies = line(&mut s, "A2<");
-    assert!(
-        matches!(replies[..], [Reply::Played(_), Reply::Board(_)]),
-        "{replies:?}"
-    );
+    assert_replies!(s, "A2<", [Reply::Played(_), Reply::Board(_)]);
     assert!(read(&file).ends_with("\n\n1. A7<* a5< 2. A6<* a5> 3. A2< *\n"));
     line(&mut s, "undo");
     // A bare pit leaves stop or safari open (A2 has one direction here).
@@ -161,44 +156,34 @@ fn which_kichwa_then_stop_or_safari() {
 fn a_question_never_swallows_a_move_or_a_command() {
     let (_dir, file) = temp();
     let (mut s, _) = started(&file, defaults());
-    let replies = line(&mut s, "A6");
-    assert!(matches!(&replies[..], [Reply::Choice(c)] if c.decision == Decision::Direction));
+    assert_replies!(s, "A6", [Reply::Choice(c)] if c.decision == Decision::Direction);
     // A move that is no option drops the question and is taken as typed.
-    let replies = line(&mut s, "A7>*");
-    assert!(
-        matches!(
-            &replies[..],
-            [Reply::QuestionDropped { line }, Reply::Played(_), Reply::Board(_)] if line == "A7>*"
-        ),
-        "{replies:?}"
+    assert_replies!(
+        s,
+        "A7>*",
+        [Reply::QuestionDropped { line }, Reply::Played(_), Reply::Board(_)] if line == "A7>*"
     );
     // So is a command (and an illegal move, refused as at the move prompt).
     line(&mut s, "a6");
-    let replies = line(&mut s, "quit");
-    assert!(
-        matches!(
-            replies[..],
-            [
-                Reply::QuestionDropped { .. },
-                Reply::Left(Left::Saved { plies: 1 })
-            ]
-        ),
-        "{replies:?}"
+    assert_replies!(
+        s,
+        "quit",
+        [
+            Reply::QuestionDropped { .. },
+            Reply::Left(Left::Saved { plies: 1 })
+        ]
     );
     assert!(read(&file).ends_with("\n\n1. A7>* *\n"));
     let (mut s, _) = started(&file, defaults());
     line(&mut s, "a6");
-    let replies = line(&mut s, "b8<");
-    assert!(
-        matches!(
-            replies[..],
-            [
-                Reply::QuestionDropped { .. },
-                Reply::Illegal { .. },
-                Reply::Legal(_)
-            ]
-        ),
-        "{replies:?}"
+    let replies = assert_replies!(
+        s,
+        "b8<",
+        [
+            Reply::QuestionDropped { .. },
+            Reply::Illegal { .. },
+            Reply::Legal(_)
+        ]
     );
     assert!(replies.iter().any(Reply::rejects_line));
     assert!(read(&file).ends_with("\n\n1. A7>* *\n"));
@@ -210,8 +195,7 @@ fn a_question_is_cancelled_by_an_empty_line_or_a_cancel() {
     let (mut s, _) = started(&file, defaults());
     let before = read(&file);
     for cancel in [Input::Line(""), Input::Cancel] {
-        let replies = line(&mut s, "A6");
-        assert!(matches!(&replies[..], [Reply::Choice(c)] if c.decision == Decision::Direction));
+        assert_replies!(s, "A6", [Reply::Choice(c)] if c.decision == Decision::Direction);
         let replies = s.handle(cancel).unwrap();
         assert!(matches!(replies[..], [Reply::MoveCancelled]));
         assert_eq!(move_prompt(&s), "1. South");

@@ -31,11 +31,7 @@ fn each_question_waits_for_its_answer_and_checks_it() {
     assert_eq!(question(&s).0, Question::Site);
     line(&mut s, "");
     assert_eq!(question(&s), (Question::Date, "2026.11.29".to_owned()));
-    let replies = line(&mut s, "29.11.2026");
-    assert!(matches!(
-        replies[..],
-        [Reply::BadAnswer(AnswerProblem::Date)]
-    ));
+    assert_replies!(s, "29.11.2026", [Reply::BadAnswer(AnswerProblem::Date)]);
     assert_eq!(question(&s).0, Question::Date);
     line(&mut s, "2026.11.??");
     assert_eq!(question(&s), (Question::Round, "?".to_owned()));
@@ -45,20 +41,16 @@ fn each_question_waits_for_its_answer_and_checks_it() {
     assert_eq!(question(&s), (Question::North, "?".to_owned()));
     line(&mut s, "Bakari");
     assert_eq!(question(&s), (Question::RuleSet, "kiswahili".to_owned()));
-    let replies = line(&mut s, "chess");
-    assert!(matches!(
-        &replies[..],
+    assert_replies!(
+        s,
+        "chess",
         [Reply::BadAnswer(AnswerProblem::UnknownRules { given })] if given == "chess"
-    ));
+    );
     line(&mut s, "kujifunza");
     assert_eq!(question(&s), (Question::Match, "n".to_owned()));
     // A cancelled line leaves the question standing.
     assert!(s.handle(Input::Cancel).unwrap().is_empty());
-    let replies = line(&mut s, "perhaps");
-    assert!(matches!(
-        replies[..],
-        [Reply::BadAnswer(AnswerProblem::YesOrNo)]
-    ));
+    assert_replies!(s, "perhaps", [Reply::BadAnswer(AnswerProblem::YesOrNo)]);
     line(&mut s, "YES");
     assert_eq!(
         question(&s),
@@ -66,11 +58,7 @@ fn each_question_waits_for_its_answer_and_checks_it() {
     );
     // Nothing is written before the last answer.
     assert!(!file.exists());
-    let replies = line(&mut s, "");
-    assert!(
-        matches!(replies[..], [Reply::Recording, Reply::Board(ref b)] if b.south == "Ali"),
-        "{replies:?}"
-    );
+    assert_replies!(s, "", [Reply::Recording, Reply::Board(ref b)] if b.south == "Ali");
     assert_eq!(move_prompt(&s), "1. South");
     let text = read(&file);
     for tag in [
@@ -108,8 +96,7 @@ fn answers_given_beforehand_are_not_asked() {
     let (mut s, _) = started(&file, options);
     // Only the date is left to ask.
     assert_eq!(question(&s).0, Question::Date);
-    let replies = line(&mut s, "");
-    assert!(matches!(replies[..], [Reply::Recording, Reply::Board(_)]));
+    assert_replies!(s, "", [Reply::Recording, Reply::Board(_)]);
     let text = read(&file);
     assert!(
         text.contains(&format!("[Position \"{ENDGAME}\"]")),
@@ -225,14 +212,11 @@ fn the_players_of_a_match_game_change_seats_by_default() {
     };
     let (mut s, _) = started(&file, options);
     line(&mut s, "resign");
-    let replies = line(&mut s, "y");
-    assert!(
-        matches!(
-            &replies[..],
-            [Reply::GameOver(_), Reply::MatchScore(score), Reply::NextGame { number: 2 }]
-                if score.score == [("Ali".to_owned(), 0), ("Bakari".to_owned(), 1)]
-        ),
-        "{replies:?}"
+    assert_replies!(
+        s,
+        "y",
+        [Reply::GameOver(_), Reply::MatchScore(score), Reply::NextGame { number: 2 }]
+            if score.score == [("Ali".to_owned(), 0), ("Bakari".to_owned(), 1)]
     );
     let player = |side| Question::Player { side, game: 2 };
     assert_eq!(question(&s), (player(Side::South), "Bakari".to_owned()));
@@ -253,14 +237,16 @@ fn a_move_at_a_tag_question_takes_the_defaults_and_is_played() {
     };
     let (mut s, _) = started(&file, options.clone());
     line(&mut s, "Club night");
-    let replies = line(&mut s, "A6>*");
-    assert!(
-        matches!(
-            &replies[..],
-            [Reply::Recording, Reply::Board(_), Reply::QuestionDropped { line }, Reply::Played(_), Reply::Board(_)]
-                if line == "A6>*"
-        ),
-        "{replies:?}"
+    assert_replies!(
+        s,
+        "A6>*",
+        [
+            Reply::Recording,
+            Reply::Board(_),
+            Reply::QuestionDropped { line },
+            Reply::Played(_),
+            Reply::Board(_)
+        ] if line == "A6>*"
     );
     let text = read(&file);
     assert!(
@@ -273,11 +259,7 @@ fn a_move_at_a_tag_question_takes_the_defaults_and_is_played() {
     let (mut s, _) = started(&file, options);
     line(&mut s, "Quit smoking club");
     assert_eq!(question(&s).0, Question::Site);
-    let replies = line(&mut s, "quit");
-    assert!(matches!(
-        replies[..],
-        [Reply::Left(bao_session::Left::NothingWritten)]
-    ));
+    assert_replies!(s, "quit", [Reply::Left(bao_session::Left::NothingWritten)]);
     assert!(s.prompt().is_none());
     assert!(!file.exists());
 }
