@@ -3,7 +3,7 @@
 use super::movetext::{give_move, Frame, MoveRead, SKIP_REST};
 use super::Parser;
 use crate::ast::{sp, MoveNumber};
-use crate::lexical::{fast_annotation, fast_token, is_ws, FastToken};
+use crate::lexical::{fast_token, is_ws, FastToken};
 use crate::span::{Span, Spanned};
 use crate::visit::Visitor;
 
@@ -72,9 +72,7 @@ impl<'s> Parser<'s> {
                             // Its annotation, when it follows at once and has the usual
                             // shape (else the movetext loop reads it).
                             if text.get(next) == Some(&b'[') {
-                                let items = &mut self.scratch.items;
-                                items.clear();
-                                let Some(end) = fast_annotation(text, next, items) else {
+                                let Some(end) = self.fast_annotation(next) else {
                                     at = next;
                                     break;
                                 };
@@ -82,7 +80,7 @@ impl<'s> Parser<'s> {
                                 if let Some(top) = stack.last_mut() {
                                     top.annotated();
                                 }
-                                v.annotation(items, None, Span::new(next, end));
+                                v.annotation(&self.scratch.items, None, Span::new(next, end));
                                 at = end + usize::from(text.get(end) == Some(&b' '));
                                 continue;
                             }
