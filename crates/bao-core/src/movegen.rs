@@ -1287,56 +1287,41 @@ impl Position {
     /// one start: [`Position::mtaji_capture_candidates_at`]).
     pub(crate) fn mtaji_capture_candidates(&self, side: Side) -> MoveSet {
         let own = self.ring(side);
-        let opp = self.ring(side.opponent());
         let mut out = MoveSet::empty(Kind::MtajiCapture, side);
-        // Front pits where a first lap captures: occupied, facing seeds.
-        let targets = PitSet::facing_seeds(own, opp);
-        if targets.is_empty() {
+        let targets = capture_targets(own, self.ring(side.opponent()));
+        if targets == 0 {
             return out;
         }
-        // Doubled so that a first lap ending at r + n (mod 16) is bit r + n.
-        let wrapped = u32::from(targets.bits()) | u32::from(targets.bits()) << RING;
-        let blocked_start = self
-            .capture_excluded(side)
-            .map_or(PitSet::EMPTY, PitSet::single);
-        // Starts of two seeds or more, below the threshold (G6, M2), not takasia'd.
-        let pits = PitSet::holding(own, MTAJI_MIN_SEEDS)
-            & !PitSet::holding(own, self.rules.capture_threshold)
-            & !blocked_start;
-        for r in pits.iter() {
-            let n = usize::from(own[r]) % RING;
-            let cw = (wrapped >> (r + n)) & 1;
-            let acw = (wrapped >> (r + RING - n)) & 1;
-            out.bits |= (cw | acw << 1) << (2 * r);
+        for r in self.mtaji_capture_starts(side).iter() {
+            out.bits |= first_lap_captures(own, r, targets);
         }
         out
     }
 
     /// The mtaji capture candidates that start in ring index `r`: those of
-    /// [`Position::mtaji_capture_candidates`] from `r`, found by looking at the
-    /// start and the two pits its first lap may end in (the legality test of one written
+    /// [`Position::mtaji_capture_candidates`] from `r` (the legality test of one written
     /// move).
     pub(crate) fn mtaji_capture_candidates_at(&self, side: Side, r: usize) -> MoveSet {
-        let r = r % RING;
-        let own = self.ring(side);
-        let opp = self.ring(side.opponent());
         let mut out = MoveSet::empty(Kind::MtajiCapture, side);
-        let count = own[r];
-        // Two seeds or more, below the threshold (G6, M2), not takasia'd.
-        if count < MTAJI_MIN_SEEDS
-            || count >= self.rules.capture_threshold
-            || self.capture_excluded(side) == Some(r)
-        {
-            return out;
+        if self.mtaji_capture_starts(side).contains(r) {
+            let own = self.ring(side);
+            let targets = capture_targets(own, self.ring(side.opponent()));
+            out.bits = first_lap_captures(own, r, targets);
         }
-        // A first lap captures where it ends in an occupied front pit facing seeds (as
-        // `PitSet::facing_seeds`, the pits looked at before the start is lifted).
-        let captures_at = |end: usize| u32::from(end < 8 && own[end] > 0 && opp[7 - end] > 0);
-        let n = usize::from(count) % RING;
-        let cw = captures_at((r + n) % RING);
-        let acw = captures_at((r + RING - n) % RING);
-        out.bits = (cw | acw << 1) << (2 * r);
         out
+    }
+
+    /// The pits a mtaji capture may start from: two seeds or more, below the threshold
+    /// (G6, M2), not takasia'd.
+    #[inline(always)]
+    fn mtaji_capture_starts(&self, side: Side) -> PitSet {
+        let own = self.ring(side);
+        let blocked_start = self
+            .capture_excluded(side)
+            .map_or(PitSet::EMPTY, PitSet::single);
+        PitSet::holding(own, MTAJI_MIN_SEEDS)
+            & !PitSet::holding(own, self.rules.capture_threshold)
+            & !blocked_start
     }
 
     /// The pit the side to move must capture (T5/K4), if the rules give priority.
@@ -1457,6 +1442,26 @@ impl Position {
         }
         both_signs(multi & PitSet::BACK)
     }
+}
+
+/// The front pits where a mtaji first lap captures (occupied, facing seeds, looked at
+/// before the start is lifted), doubled so that a first lap ending at `r + n` (mod 16) is
+/// bit `r + n` ([`first_lap_captures`]).
+#[inline(always)]
+fn capture_targets(own: &[u8; RING], opp: &[u8; RING]) -> u32 {
+    let targets = u32::from(PitSet::facing_seeds(own, opp).bits());
+    targets | targets << RING
+}
+
+/// The mtaji capture candidates of a first lap from ring index `r` (holding its seeds in
+/// `own`), as bits of a [`MoveSet`]: clockwise and anticlockwise, each where the lap ends
+/// in a pit of `targets` ([`capture_targets`]).
+#[inline(always)]
+fn first_lap_captures(own: &[u8; RING], r: usize, targets: u32) -> u32 {
+    let n = usize::from(own[r]) % RING;
+    let cw = (targets >> (r + n)) & 1;
+    let acw = (targets >> (r + RING - n)) & 1;
+    (cw | acw << 1) << (2 * r)
 }
 
 #[cfg(test)]
