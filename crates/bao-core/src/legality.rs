@@ -34,6 +34,7 @@ impl Position {
         out: &mut Run,
     ) -> bool {
         self.legal_run_with(mv, |pos, out| execute_into(pos, *mv, tracer, out), out)
+            .is_some()
     }
 
     /// [`Position::legal_run`] with the move's own run stopped where never-ending detection
@@ -43,17 +44,13 @@ impl Position {
     /// [`Position::legal_run`]).
     pub(crate) fn legal_run_quick_into(&self, mv: &Move, out: &mut Run) -> bool {
         self.legal_run_with(mv, |pos, out| execute_quick_into(pos, *mv, out), out)
+            .is_some()
     }
 
     /// [`Position::legal_run_into`] with the move's own run made by `run` into `out`
-    /// (called at most once).
-    fn legal_run_with(&self, mv: &Move, run: impl FnOnce(&Self, &mut Run), out: &mut Run) -> bool {
-        self.legal_run_checked(mv, run, out).is_some()
-    }
-
-    /// [`Position::legal_run_with`], `None` for an illegal move.
+    /// (called at most once): `None` for an illegal move.
     #[inline(always)]
-    fn legal_run_checked(
+    fn legal_run_with(
         &self,
         mv: &Move,
         run: impl FnOnce(&Self, &mut Run),
