@@ -623,10 +623,9 @@ impl<'t, T: Tracer> Runner<'t, T> {
                 }
                 return self.run_detecting();
             }
-            if let Flow::End(f) = self.after_lap() {
+            if let Flow::End(f) = self.next_lap() {
                 return f.into();
             }
-            self.s.sow();
         }
     }
 

@@ -212,18 +212,16 @@ impl Position {
         if !self.legal_run_quick_into(mv, &mut run) {
             return None;
         }
-        match run {
-            run if run.finish != Finish::Undecided => {
-                if trace.stage == Stage::Namua {
-                    // Every namua move places its reserve seed in its pit first.
-                    trace.placement = Some(mv.pit);
-                }
-                Some(self.complete_traced_in(mv, &run, trace, false))
-            }
+        if run.finish == Finish::Undecided {
             // Still going after 64 laps: decided in full, traced while it runs (as by
             // `play`: the traced run's never-ending detection counts its laps its own way).
-            _ => self.play_into(mv, trace),
+            return self.play_into(mv, trace);
         }
+        if trace.stage == Stage::Namua {
+            // Every namua move places its reserve seed in its pit first.
+            trace.placement = Some(mv.pit);
+        }
+        Some(self.complete_traced_in(mv, &run, trace, false))
     }
 
     /// Plays a move known to be legal (from [`Position::legal_moves`], say), with its
