@@ -104,6 +104,67 @@ impl Directions {
     }
 }
 
+/// How a record writes its move tokens, beside its sign convention ([`Directions`]): the
+/// letters of its signs and whether it marks a takasa with `*`. Read from the tokens as
+/// written, so that a writer that adds or replaces a move writes it as the record does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Notation {
+    /// The K.I.B.A. letters `L`/`R` for the signs, instead of `<`/`>`.
+    pub kiba: bool,
+    /// A takasa is marked with `*` (a record that leaves every `*` out writes none where the
+    /// position does not need it).
+    pub stars: bool,
+}
+
+impl Notation {
+    /// The canonical notation: `<`/`>` signs and `*` marks.
+    pub const CANONICAL: Self = Self {
+        kiba: false,
+        stars: true,
+    };
+
+    /// The notation of a record whose move tokens are written `tokens` (their exact text):
+    /// K.I.B.A. letters when more tokens use them than `<`/`>`; `*` marks unless there are
+    /// tokens and none has one.
+    ///
+    /// ```
+    /// use bao_notation::Notation;
+    ///
+    /// let n = Notation::of_tokens(["A6L", "a6R", "A4>*"]);
+    /// assert!(n.kiba && n.stars);
+    /// assert_eq!(Notation::of_tokens(["A6<", "a6>"]), Notation { kiba: false, stars: false });
+    /// assert_eq!(Notation::of_tokens([]), Notation::CANONICAL);
+    /// ```
+    pub fn of_tokens<'t>(tokens: impl IntoIterator<Item = &'t str>) -> Self {
+        let (mut letters, mut arrows, mut stars, mut any) = (0usize, 0usize, false, false);
+        for t in tokens {
+            any = true;
+            if t.contains(['L', 'R', 'l', 'r']) {
+                letters += 1;
+            } else if t.contains(['<', '>']) {
+                arrows += 1;
+            }
+            stars |= t.contains('*');
+        }
+        Self {
+            kiba: letters > arrows,
+            stars: stars || !any,
+        }
+    }
+
+    /// A token written in this notation (its `*` as the token has it: whether to leave it
+    /// out is the caller's to decide, who knows the position).
+    #[must_use]
+    pub fn write_token(self, token: &crate::MoveToken) -> String {
+        let text = token.to_string();
+        if self.kiba {
+            text.replace('<', "L").replace('>', "R")
+        } else {
+            text
+        }
+    }
+}
+
 /// A `Directions` value that names no convention.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnknownDirections(pub String);

@@ -90,7 +90,7 @@ pub use ast::{
     Annotation, AnnotationItem, Comment, CommentKind, CycleItem, Element, Game, GameResult,
     ItemKind, MoveItem, MoveNumber, MoveToken, Nag, PitRef, Record, Tag,
 };
-pub use dialect::{Directions, SignUse, UnknownDirections};
+pub use dialect::{Directions, Notation, SignUse, UnknownDirections};
 pub use error::{SourcedError, SyntaxCode, SyntaxError, SyntaxReport, SYNTAX_CODES};
 pub use grammar::{is_tag_name, KNOWN_TAGS, MAX_VARIATION_DEPTH};
 pub use limits::Limits;

@@ -41,6 +41,7 @@
 mod items;
 mod model;
 mod read;
+mod tree;
 mod walk;
 
 pub use items::{
@@ -52,4 +53,5 @@ pub use model::{
     Repair, ReplayedGame, ReplayedLine, Source, Variation,
 };
 pub use read::{legal_move, main_line_replays, written_spec, NoSuchPit};
+pub use tree::{spell, Document, Line, MoveNode, Moves, Node, Nodes};
 pub use walk::{replay_game, replay_game_with, ReplayOptions};

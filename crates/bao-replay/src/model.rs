@@ -109,6 +109,9 @@ pub struct ReplayedLine {
     pub plies: Vec<Ply>,
     /// How the line ended.
     pub end: LineEnd,
+    /// The plies in the text order of their tokens, when that is not the order read (an
+    /// assumed swap reads a later token first): indices into `plies`, stable by token.
+    pub(crate) order: Option<Box<[u32]>>,
 }
 
 impl ReplayedLine {

@@ -219,9 +219,11 @@ impl<'o> Walker<'o> {
             },
             _ => LineEnd::Stopped,
         };
+        let order = text_order(&line.plies);
         ReplayedLine {
             plies: line.plies,
             end,
+            order,
         }
     }
 
@@ -515,6 +517,18 @@ impl<'o> Walker<'o> {
     }
 }
 
+/// The plies' indices in the text order of their tokens, when it is not the order read.
+fn text_order(plies: &[Ply]) -> Option<Box<[u32]>> {
+    if plies.is_sorted_by_key(|p| p.element) {
+        return None;
+    }
+    let mut order: Vec<u32> = (0..plies.len())
+        .filter_map(|i| u32::try_from(i).ok())
+        .collect();
+    order.sort_by_key(|&i| plies[i as usize].element);
+    Some(order.into_boxed_slice())
+}
+
 /// The list, left empty, when `take`; else a new empty one.
 fn take_if<T>(take: bool, list: &mut Vec<T>) -> Vec<T> {
     if take {
@@ -608,7 +622,7 @@ mod tests {
     use bao_core::{Position, RuleSet};
     use bao_notation::parse_record;
 
-    use crate::{replay_game, InLine, LineEnd, Observer, Problem, Repair, Source};
+    use crate::{replay_game, Document, InLine, LineEnd, Observer, Problem, Repair, Source};
 
     /// A game of Kiswahili Bao, 15 plies, all legal.
     const GAME: &str = "1. A7>* a7<* 2. A5< a6<* 3. A6< a4< 4. A6> a6< 5. A5> a5> 6. A2< a5> 7. A7> a5< 8. A6< *\n";
@@ -806,6 +820,15 @@ mod tests {
             .iter()
             .all(|p| p.assumes.is_some_and(|a| a.ply == 1)));
         assert!(matches!(replayed.main.end, LineEnd::Stopped));
+        // The document walks the tokens in text order, each with the plies read from it.
+        let doc = Document::new(&g, &replayed);
+        let moves: Vec<_> = doc.main().moves().collect();
+        assert_eq!(moves.len(), 15);
+        assert_eq!(moves[0].plies().count(), 2);
+        assert_eq!(moves[0].played().expect("played").1.mv.to_string(), "a7<*");
+        assert_eq!(moves[1].plies().count(), 1);
+        assert_eq!(moves[1].played().expect("played").1.mv.to_string(), "A7>*");
+        assert!(moves[2..].iter().all(|m| m.plies().count() == 1));
     }
 
     #[test]
@@ -848,5 +871,12 @@ mod tests {
         assert_eq!((again.mv, again.source), (written, Source::Written));
         assert_eq!(plies[3].element, plies[1].element);
         assert_eq!(replayed.played_count(), 15);
+        // In the document, the token holds the refusal, the ply assumed and the ply written.
+        let doc = Document::new(&g, &replayed);
+        let token = doc.main().moves().nth(1).expect("a move");
+        assert_eq!(token.plies().count(), 3);
+        assert_eq!(token.ply().expect("a ply").number, 2);
+        assert_eq!(token.played().expect("played").1.mv, written);
+        assert_eq!(doc.move_of_ply(&plies[2]).map(|m| m.index()), Some(1));
     }
 }
