@@ -8,14 +8,14 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use bao_core::{BySide, Position, Side};
-use bao_export::json::{main_line, Step};
 use bao_export::{
     board_png, board_svg, game_html, game_line, player_names, record_json_pretty, result_words,
     ExportError, GameLine, HtmlOptions, JsonOptions, LinePath, Overlay, PngOptions,
     RecordJsonWriter, SeedStyle, SvgOptions, Theme,
 };
+use bao_export::{main_line, Step};
 use bao_notation::Markup;
-use bao_replay::Source;
+use bao_replay::{Document, Source};
 use bao_validate::stream::{check_chunk, CheckedPiece};
 use bao_validate::{check_bytes, CheckOptions, CheckReport, Checked};
 
@@ -560,29 +560,27 @@ pub(crate) fn load_prefix(
         eprintln!("bao: {name}: game {game} cannot be replayed; nothing shown");
         return Ok(Err(Status::Invalid));
     };
-    let plies = &replayed.main.plies;
-    let steps: Vec<Step> = plies
-        .iter()
-        .map_while(|p| {
-            p.played()
-                .filter(|pl| pl.source == Source::Written && p.assumes.is_none())
-                .map(|pl| Step {
+    let doc = Document::new(&checked.record.games[index].value, replayed);
+    let mut steps: Vec<Step> = Vec::new();
+    let mut invalid = None;
+    for m in doc.main().moves() {
+        let Some(p) = m.plies().next() else { break };
+        match p.played() {
+            Some(pl) if pl.source == Source::Written && p.assumes.is_none() => {
+                steps.push(Step {
                     before: p.before,
                     trace: pl.trace.clone(),
                     after: pl.after,
                     // `bao show` and `bao legal` draw no markup.
                     markup: Markup::default(),
-                })
-        })
-        .collect();
-    let game_value = &checked.record.games[index].value;
-    let invalid = plies.get(steps.len()).map(|p| {
-        let token = p
-            .item(&game_value.movetext)
-            .map(|m| m.token.value.to_string())
-            .unwrap_or_default();
-        (p.number, token)
-    });
+                });
+            }
+            _ => {
+                invalid = Some((p.number, m.written().token.value.to_string()));
+                break;
+            }
+        }
+    }
     Ok(Ok(Prefix {
         start: opening.start,
         steps,

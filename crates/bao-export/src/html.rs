@@ -9,11 +9,11 @@
 use std::fmt::Write as _;
 
 use bao_core::{BySide, Position, Side};
-use bao_notation::{Element, Evaluation, Game, Markup, Record, Spanned};
-use bao_replay::{ReplayedGame, ReplayedLine};
+use bao_notation::{Evaluation, Game, Markup, Record, Span};
+use bao_replay::{Line, Node as Written, ReplayedGame};
 
-use crate::frames::{markup_after, markup_before, result_words};
-use crate::json::{replayed_game, PlyCursor};
+use crate::document::{markup_after, markup_before, Exported, ReplayError, MAX_DEPTH};
+use crate::frames::result_words;
 use crate::layout::side_title;
 use crate::overlay::Overlay;
 use crate::svg::{board_svg, SvgOptions, Theme};
@@ -39,9 +39,6 @@ impl Default for HtmlOptions {
     }
 }
 
-/// The most nested variations followed (the record's own limit is lower).
-const MAX_DEPTH: usize = 256;
-
 /// One position of the viewer: a frame.
 struct Node {
     /// The frame before (the position this ply was played in).
@@ -62,17 +59,18 @@ struct Node {
     eval: Option<Evaluation>,
 }
 
-struct Builder {
-    number: usize,
+struct Builder<'a> {
+    /// The game.
+    game: Exported<'a>,
     opts: SvgOptions,
     /// 1 when the game starts with North to move (so South's first move is number 2).
     offset: usize,
     nodes: Vec<Node>,
     /// The move list being written.
     list: String,
-    /// The element of the main line's last move, and how the game ended when its final
+    /// The token of the main line's last move, and how the game ended when its final
     /// position does not say it: drawn on that frame.
-    ending: (Option<usize>, Option<String>),
+    ending: (Option<Span>, Option<String>),
 }
 
 /// The viewer page of game `index` (0-based, in `record.games`), drawn from its replay
@@ -104,8 +102,9 @@ pub fn game_html(
     index: usize,
     opts: &HtmlOptions,
 ) -> Result<String, ExportError> {
-    let number = index + 1;
-    let (game, main, start) = replayed_game(record, replayed, index)?;
+    let exported = Exported::of_record(record, replayed, index)?;
+    let (game, start) = (exported.doc.game(), exported.start);
+    let main = exported.doc.main();
 
     let mut svg = opts.svg.clone();
     svg.pretty = false;
@@ -118,18 +117,14 @@ pub fn game_html(
             *svg.names.get_mut(side) = tag.map(str::to_owned);
         }
     }
-    let last_move = game
-        .movetext
-        .iter()
-        .rposition(|e| matches!(e.value, Element::Move(_)));
-    let last_pos = main
-        .plies
-        .last()
-        .and_then(|p| p.played())
-        .map_or(start, |p| p.after);
+    let last_move = main.moves().last();
+    let last_pos = last_move
+        .and_then(|m| m.played())
+        .map_or(start, |(_, p)| p.after);
+    let last_move = last_move.map(|m| m.token_span());
     let ending = result_words(game, &last_pos);
     let mut b = Builder {
-        number,
+        game: exported,
         opts: svg,
         offset: usize::from(start.to_move() == Side::North),
         nodes: Vec::new(),
@@ -141,7 +136,7 @@ pub fn game_html(
     } else {
         None
     };
-    let start_markup = markup_before(&game.movetext);
+    let start_markup = markup_before(&main);
     let start_svg = b.frame(0, &start, None, &start_markup, start_ending);
     b.nodes.push(Node {
         prev: None,
@@ -153,11 +148,11 @@ pub fn game_html(
         svg: start_svg,
         eval: start_markup.eval,
     });
-    b.line(&game.movetext, main, 0, 0)?;
+    b.line(main, 0)?;
     Ok(page(game, &b))
 }
 
-impl Builder {
+impl<'a> Builder<'a> {
     fn frame(
         &self,
         n: usize,
@@ -186,29 +181,25 @@ impl Builder {
 
     /// Walks a line as it replayed from the position of frame `from`; writes its moves into
     /// the list and gives every frame of the line its `end`.
-    fn line(
-        &mut self,
-        elems: &[Spanned<Element>],
-        replayed: &ReplayedLine,
-        from: usize,
-        depth: usize,
-    ) -> Result<(), ExportError> {
+    fn line(&mut self, line: Line<'a>, from: usize) -> Result<(), ExportError> {
+        let depth = line.depth();
         if depth > MAX_DEPTH {
-            return Err(ExportError::Replay(format!(
-                "game {}: variations nested too deeply",
-                self.number
-            )));
+            return Err(ReplayError::TooDeep {
+                game: self.game.number,
+            }
+            .into());
         }
-        let mut cursor = PlyCursor::new(replayed, self.number);
         let mut own: Vec<usize> = Vec::new();
         let mut prev = from;
         // The frame before the line's last move: where a variation branches.
         let mut branch: Option<usize> = None;
+        // The number of the line's last ply.
+        let mut last_ply: Option<usize> = None;
         // A North move after anything but South's move gets `N...`.
         let mut interrupted = true;
-        for (i, e) in elems.iter().enumerate() {
-            match &e.value {
-                Element::Comment(c) => {
+        for node in line.nodes() {
+            match node {
+                Written::Comment(c, _) => {
                     // Markup is drawn, not shown as text.
                     let text = Markup::strip(&c.text);
                     if !text.is_empty() {
@@ -223,19 +214,21 @@ impl Builder {
                         interrupted = true;
                     }
                 }
-                Element::Variation(v) => {
+                Written::Variation(v) => {
                     // A variation before any move has no branch point (the validator skips
                     // it too).
-                    if let (Some(at), Some(last)) = (branch, cursor.last()) {
-                        let line = cursor.variation(last, i)?;
+                    if let (Some(at), Some(ply)) = (branch, last_ply) {
+                        let v = self.game.variation(v, ply)?;
                         self.list.push_str("<span class=\"bao-variation\">( ");
-                        self.line(v, line, at, depth + 1)?;
+                        self.line(v, at)?;
                         self.list.push_str(")</span> ");
                         interrupted = true;
                     }
                 }
-                Element::Move(item) => {
-                    let (replayed_ply, played) = cursor.next(i, item)?;
+                Written::Move(m) => {
+                    let item = m.written();
+                    let (replayed_ply, played) = self.game.played(&m)?;
+                    last_ply = Some(replayed_ply.number);
                     let (mv, next, trace) = (played.mv, played.after, &played.trace);
                     let ply = replayed_ply.number;
                     let side = replayed_ply.mover();
@@ -266,17 +259,17 @@ impl Builder {
                     );
                     if let Some(o) = crate::layout::outcome_text(&next, true) {
                         let _ = write!(label, ". {o}");
-                    } else if depth == 0 && self.ending.0 == Some(i) {
+                    } else if depth == 0 && self.ending.0 == Some(m.token_span()) {
                         if let Some(e) = &self.ending.1 {
                             let _ = write!(label, ". {e}");
                         }
                     }
-                    let ending = if depth == 0 && self.ending.0 == Some(i) {
+                    let ending = if depth == 0 && self.ending.0 == Some(m.token_span()) {
                         self.ending.1.clone()
                     } else {
                         None
                     };
-                    let marks = markup_after(elems, i);
+                    let marks = markup_after(&m);
                     if let Some(e) = marks.eval {
                         let _ = write!(label, ". Evaluation {}", eval_words(e));
                     }
@@ -346,7 +339,7 @@ pub fn escape_html(s: &str) -> String {
     out
 }
 
-fn page(game: &Game, b: &Builder) -> String {
+fn page(game: &Game, b: &Builder<'_>) -> String {
     let tag = |name: &str| {
         game.tag(name)
             .map(|t| t.value.trim().to_owned())
@@ -514,7 +507,7 @@ const GRAPH_CAP: i32 = 2000;
 /// has an evaluation: South's advantage up, scores capped at ±20 seeds, forced wins at the
 /// top or bottom edge as triangles (the first of a run labelled `#n`); one column per main-line frame that goes there when
 /// clicked; the script moves the current-ply mark.
-fn eval_graph(b: &Builder) -> Option<String> {
+fn eval_graph(b: &Builder<'_>) -> Option<String> {
     let main: Vec<(usize, Option<Evaluation>)> = b
         .nodes
         .iter()

@@ -9,16 +9,17 @@
 use bao_core::json::{OutcomeJson, PositionJson, SideJson, StageJson};
 use bao_core::{
     Capture, EndCheck, EndlessMove, Event, FrontRowGuard, HouseLap, Lap, LapEnd, LapSource,
-    MoveSpec, MoveTrace, Outcome, Position, RuleSet, Takasia, Variant,
+    MoveSpec, MoveTrace, Outcome, RuleSet, Takasia, Variant,
 };
 use bao_notation::meaning::is_game;
 use bao_notation::{
     Comment, CommentKind, Element, Evaluation, Game, GameResult, MarkColour, Markup, MoveItem,
     MoveToken, Nag, Record, Spanned, Tag,
 };
-use bao_replay::{LineEnd, OpeningProblem, Played, Ply, ReplayedGame, ReplayedLine, Source};
+use bao_replay::{Document, Line, Node, ReplayedGame};
 use serde::{Deserialize, Serialize};
 
+use crate::document::{markup_after, Exported, ReplayError, MAX_DEPTH};
 use crate::ExportError;
 
 /// The version written in every export's `schema` field.
@@ -502,16 +503,6 @@ fn event_json(e: &Event) -> EventJson {
     }
 }
 
-fn rules_error(number: usize) -> ExportError {
-    ExportError::Replay(format!("game {number}: the rule set cannot be applied"))
-}
-
-fn start_error(number: usize) -> ExportError {
-    ExportError::Replay(format!(
-        "game {number}: the Position tag is no valid position"
-    ))
-}
-
 /// The JSON of every game of a replayed record (`replayed` holds the replay of each game of
 /// `record`, in file order).
 ///
@@ -531,11 +522,7 @@ pub fn record_json(
         if !is_game(game) {
             continue;
         }
-        let replayed = replayed
-            .get(i)
-            .ok_or_else(|| ExportError::Replay(format!("there is no game {}", i + 1)))?;
-        let (rules, start, main) = opening(replayed, i + 1)?;
-        games.push(game_json(game, i + 1, (rules, start, main), opts)?);
+        games.push(game_json(Exported::of_record(record, replayed, i)?, opts)?);
     }
     Ok(RecordJson {
         schema: SCHEMA_VERSION,
@@ -557,9 +544,7 @@ pub fn record_json_pretty(
         if !is_game(&g.value) {
             continue;
         }
-        let game = replayed
-            .get(i)
-            .ok_or_else(|| ExportError::Replay(format!("there is no game {}", i + 1)))?;
+        let game = replayed.get(i).ok_or(ReplayError::NoGame { game: i + 1 })?;
         writer.game(&g.value, i + 1, game)?;
     }
     let bytes = writer.finish()?;
@@ -600,7 +585,10 @@ impl<W: std::io::Write> RecordJsonWriter<W> {
         if !is_game(game) {
             return Ok(());
         }
-        let json = game_json(game, number, opening(replayed, number)?, &self.opts)?;
+        let json = game_json(
+            Exported::new(Document::new(game, replayed), number)?,
+            &self.opts,
+        )?;
         if self.games == 0 {
             let head = format!("{{\n  \"schema\": {SCHEMA_VERSION},\n  \"games\": [\n");
             self.write(head.as_bytes())?;
@@ -760,30 +748,14 @@ impl serde_json::ser::Formatter for Pretty {
     }
 }
 
-/// The rules, start and main line of game `number` (from 1) as it replayed.
-fn opening(
-    game: &ReplayedGame,
-    number: usize,
-) -> Result<(RuleSet, Position, &ReplayedLine), ExportError> {
-    match &game.opening {
-        Ok(o) => Ok((o.rules, o.start, &game.main)),
-        Err(OpeningProblem::Start { .. }) => Err(start_error(number)),
-        Err(_) => Err(rules_error(number)),
-    }
-}
-
-fn game_json(
-    game: &Game,
-    number: usize,
-    (rules, start, main): (RuleSet, Position, &ReplayedLine),
-    opts: &JsonOptions,
-) -> Result<GameJson, ExportError> {
-    let walker = LineWalker { number, opts };
-    let (moves, end) = walker.line(&game.movetext, main, 0)?;
+fn game_json(game: Exported<'_>, opts: &JsonOptions) -> Result<GameJson, ExportError> {
+    let walker = LineWalker { game, opts };
+    let (moves, end) = walker.line(game.doc.main())?;
+    let g = game.doc.game();
     Ok(GameJson {
-        game: number,
-        comments: game.comments.iter().map(|c| c.value.text.clone()).collect(),
-        tags: game
+        game: game.number,
+        comments: g.comments.iter().map(|c| c.value.text.clone()).collect(),
+        tags: g
             .tags
             .iter()
             .map(|t| TagJson {
@@ -791,11 +763,11 @@ fn game_json(
                 value: t.value.value.value.clone(),
             })
             .collect(),
-        rules: RulesJson::from_rules(&rules),
-        start: PositionJson::from_position(&start),
+        rules: RulesJson::from_rules(&game.rules),
+        start: PositionJson::from_position(&game.start),
         moves,
         outcome: end.as_ref().map(OutcomeJson::from),
-        result: game.result.as_ref().map(|r| r.value.as_str().to_owned()),
+        result: g.result.as_ref().map(|r| r.value.as_str().to_owned()),
     })
 }
 
@@ -811,53 +783,39 @@ pub fn replayed_game_json(
     replayed: &ReplayedGame,
     opts: &JsonOptions,
 ) -> Result<GameJson, ExportError> {
-    game_json(game, number, opening(replayed, number)?, opts)
+    game_json(Exported::new(Document::new(game, replayed), number)?, opts)
 }
 
-/// The most nested variations followed (the record's own limit is lower).
-const MAX_DEPTH: usize = 256;
-
 struct LineWalker<'a> {
-    number: usize,
+    game: Exported<'a>,
     opts: &'a JsonOptions,
 }
 
-impl LineWalker<'_> {
+impl<'a> LineWalker<'a> {
     /// The plies of a line and the outcome at its end, as the line replayed.
-    fn line(
-        &self,
-        elems: &[Spanned<Element>],
-        replayed: &ReplayedLine,
-        depth: usize,
-    ) -> Result<(Vec<PlyJson>, Option<Outcome>), ExportError> {
-        if depth > MAX_DEPTH {
-            return Err(ExportError::Replay(format!(
-                "game {}: variations nested too deeply",
-                self.number
-            )));
-        }
-        let mut cursor = PlyCursor::new(replayed, self.number);
+    fn line(&self, line: Line<'a>) -> Result<(Vec<PlyJson>, Option<Outcome>), ExportError> {
         let mut plies: Vec<PlyJson> = Vec::new();
         let mut pending: Vec<String> = Vec::new();
-        for (i, e) in elems.iter().enumerate() {
-            match &e.value {
-                Element::Comment(c) => match plies.last_mut() {
+        for node in line.nodes() {
+            match node {
+                Node::Comment(c, _) => match plies.last_mut() {
                     Some(last) => last.comments.push(c.text.clone()),
                     None => pending.push(c.text.clone()),
                 },
-                Element::Variation(v) => {
+                Node::Variation(v) => {
                     // A variation before any move has no branch point (the validator skips
                     // it too).
-                    if let (Some(ply), Some(last)) = (cursor.last(), plies.last_mut()) {
-                        let branch = cursor.variation(ply, i)?;
-                        let (line, _) = self.line(v, branch, depth + 1)?;
+                    if let Some(last) = plies.last_mut() {
+                        let v = self.game.variation(v, last.ply)?;
+                        let (line, _) = self.line(v)?;
                         last.variations.push(line);
                     }
                 }
-                Element::Move(item) => {
-                    let (ply, played) = cursor.next(i, item)?;
+                Node::Move(m) => {
+                    let (ply, played) = self.game.played(&m)?;
+                    let item = m.written();
                     let trace = &played.trace;
-                    let marks = crate::frames::markup_after(elems, i);
+                    let marks = markup_after(&m);
                     plies.push(PlyJson {
                         ply: ply.number,
                         side: ply.mover().into(),
@@ -883,134 +841,8 @@ impl LineWalker<'_> {
                 }
             }
         }
-        Ok((plies, cursor.outcome()?))
+        Ok((plies, self.game.outcome(&line)?))
     }
-}
-
-/// Walks the plies of a replayed line alongside its elements: each move element is the
-/// next ply, played from its own token.
-pub(crate) struct PlyCursor<'a> {
-    line: &'a ReplayedLine,
-    next: usize,
-    number: usize,
-}
-
-impl<'a> PlyCursor<'a> {
-    pub(crate) fn new(line: &'a ReplayedLine, number: usize) -> Self {
-        PlyCursor {
-            line,
-            next: 0,
-            number,
-        }
-    }
-
-    /// The outcome at the end of the line, as the replay reached it (`None`: the game goes
-    /// on).
-    pub(crate) fn outcome(&self) -> Result<Option<Outcome>, ExportError> {
-        match self.line.end {
-            LineEnd::Complete { outcome, .. } => Ok(outcome),
-            LineEnd::Stopped => Err(ExportError::Replay(format!(
-                "game {}: a line did not replay to its end",
-                self.number
-            ))),
-        }
-    }
-
-    /// The ply of the move element `element`, and its move.
-    pub(crate) fn next(
-        &mut self,
-        element: usize,
-        item: &MoveItem,
-    ) -> Result<(&'a Ply, &'a Played), ExportError> {
-        let found = self
-            .line
-            .plies
-            .get(self.next)
-            .filter(|p| p.element == element)
-            .and_then(|p| Some((p, p.played().filter(|m| m.source == Source::Written)?)));
-        match found {
-            Some(f) => {
-                self.next += 1;
-                Ok(f)
-            }
-            None => Err(ExportError::Replay(format!(
-                "game {}: the move {} did not replay",
-                self.number, item.token.value
-            ))),
-        }
-    }
-
-    /// The last ply taken.
-    pub(crate) fn last(&self) -> Option<&'a Ply> {
-        self.next
-            .checked_sub(1)
-            .and_then(|i| self.line.plies.get(i))
-    }
-
-    /// The variation of element `element` that branches at `ply`.
-    pub(crate) fn variation(
-        &self,
-        ply: &'a Ply,
-        element: usize,
-    ) -> Result<&'a ReplayedLine, ExportError> {
-        ply.variations
-            .iter()
-            .find(|v| v.element == element)
-            .map(|v| &v.line)
-            .ok_or_else(|| {
-                ExportError::Replay(format!(
-                    "game {}: a variation at ply {} did not replay",
-                    self.number, ply.number
-                ))
-            })
-    }
-}
-
-/// One ply of a line: the position before, the move's trace, the position after.
-#[derive(Debug, Clone)]
-pub struct Step {
-    /// The position before the ply.
-    pub before: Position,
-    /// What happened inside the move.
-    pub trace: MoveTrace,
-    /// The position after the ply.
-    pub after: Position,
-    /// The diagram markup of the comments after the move (drawn on `after`).
-    pub markup: Markup,
-}
-
-/// Game `index` (0-based) of a replayed record: the game, its main line as it replayed,
-/// and its start position.
-pub(crate) fn replayed_game<'a>(
-    record: &'a Record,
-    replayed: &'a [ReplayedGame],
-    index: usize,
-) -> Result<(&'a Game, &'a ReplayedLine, Position), ExportError> {
-    let number = index + 1;
-    let game = record
-        .games
-        .get(index)
-        .map(|g| &g.value)
-        .ok_or_else(|| ExportError::Replay(format!("there is no game {number}")))?;
-    let replayed = replayed
-        .get(index)
-        .ok_or_else(|| ExportError::Replay(format!("there is no game {number}")))?;
-    let (_, start, main) = opening(replayed, number)?;
-    Ok((game, main, start))
-}
-
-/// The start position and every ply of the main line of game `index` (0-based, in
-/// `record.games`), for diagrams of single plies.
-///
-/// # Errors
-/// [`ExportError::Replay`] when the game does not exist or did not replay.
-pub fn main_line(
-    record: &Record,
-    replayed: &[ReplayedGame],
-    index: usize,
-) -> Result<(Position, Vec<Step>), ExportError> {
-    let line = crate::frames::game_line(record, replayed, index, &crate::LinePath::default())?;
-    Ok((line.start, line.steps))
 }
 
 /// The record an export describes (`bao import json`): games with their comments, tags,

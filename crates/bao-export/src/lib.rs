@@ -44,6 +44,7 @@
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
 
+mod document;
 mod frames;
 mod html;
 pub mod json;
@@ -54,7 +55,8 @@ mod svg;
 mod text;
 mod writer;
 
-pub use frames::{game_line, player_names, result_words, GameLine, LinePath, LinePathError};
+pub use document::{LinePath, LinePathError, NoSuchLine, ReplayError, Step};
+pub use frames::{game_line, main_line, player_names, result_words, GameLine};
 pub use html::{escape_html, game_html, HtmlOptions};
 pub use json::{
     record_from_json, record_json, record_json_pretty, replayed_game_json, GameJson, JsonOptions,
@@ -80,10 +82,10 @@ pub enum ExportError {
     Png(String),
     /// A game of the record cannot be replayed (export only valid records).
     #[error("cannot replay the record: {0}")]
-    Replay(String),
+    Replay(ReplayError),
     /// A line asked for (`5.2`) that the game does not have.
     #[error("{0}")]
-    NoSuchLine(String),
+    NoSuchLine(NoSuchLine),
     /// An exported JSON cannot be turned back into a record.
     #[error("cannot import the JSON: {0}")]
     Import(String),

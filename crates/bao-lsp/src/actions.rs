@@ -10,7 +10,6 @@ use lsp_types::{CodeAction, CodeActionKind, CodeActionOrCommand, TextEdit, Uri, 
 
 use crate::diagnostics::to_lsp;
 use crate::document::{GameAt, View};
-use crate::walk::{item_at, item_span, later_item, ply_at};
 
 /// An action before it is put in the protocol's form.
 struct Action {
@@ -145,10 +144,10 @@ fn repair(v: &View<'_>, c: &CheckDiagnostic) -> Option<(String, Vec<Edit>)> {
         Repair::Swap { ply, with_ply, .. } => {
             let g = v.game_at(span.start)?;
             let token = bao_notation::Span::new(span.start - g.base, span.end - g.base);
-            let (first, later) =
-                later_item(&g.game().value.movetext, token, with_ply.checked_sub(ply)?)?;
+            let first = g.doc()?.move_of(token)?;
+            let later = first.following(with_ply.checked_sub(ply)?)?;
             // Each move moves with its NAGs and annotation.
-            let (a, b) = (item_span(first), item_span(later));
+            let (a, b) = (first.extent(), later.extent());
             let base = g.base;
             let text_a = v.text.get(base + a.start..base + a.end)?.to_owned();
             let text_b = v.text.get(base + b.start..base + b.end)?.to_owned();
@@ -252,8 +251,9 @@ fn game_actions(g: &GameAt, local: usize) -> Vec<(String, CodeActionKind, Vec<Ed
         }
     }
     // The engine's annotation of the move here.
-    if let Some(ply) = ply_at(&replayed.main, local) {
-        if let (Some(p), Some(item)) = (ply.played(), item_at(&game.movetext, ply.span)) {
+    if let Some(m) = g.doc().and_then(|d| d.move_at(local)) {
+        let (item, ply) = (m.written(), m.plies().next());
+        if let Some((p, ply)) = ply.and_then(|ply| Some((ply.played()?, ply))) {
             if let Some(engine) = p.annotation() {
                 let text = engine.to_string();
                 let edit = match &item.annotation {

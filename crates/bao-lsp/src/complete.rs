@@ -12,7 +12,6 @@ use lsp_types::{
 };
 
 use crate::document::View;
-use crate::walk::cursor;
 
 /// The completion at a byte offset of the document.
 pub(crate) fn complete(v: &View<'_>, offset: usize, laps: u64) -> Option<CompletionList> {
@@ -27,9 +26,9 @@ pub(crate) fn complete(v: &View<'_>, offset: usize, laps: u64) -> Option<Complet
     if in_comment(game, local) {
         return None;
     }
-    let replayed = g.replayed()?;
-    let opening = replayed.opening()?;
-    let (pos, replace) = cursor(&replayed.main, &game.movetext, opening.start, local)?;
+    let doc = g.doc()?;
+    let opening = doc.opening()?;
+    let (pos, replace) = doc.position_at(local)?;
     let replace = replace.map(|s| (g.base + s.start, g.base + s.end));
     let (items, incomplete) = move_items(&pos, laps, opening.directions);
     let range = replace.map(|(a, b)| v.range(a, b));
@@ -55,10 +54,9 @@ pub(crate) fn complete(v: &View<'_>, offset: usize, laps: u64) -> Option<Complet
 fn in_comment(game: &bao_notation::Game, at: usize) -> bool {
     let inside = |s: bao_notation::Span| s.start < at && at < s.end;
     game.comments.iter().any(|c| inside(c.span))
-        || game
-            .movetext
-            .iter()
-            .any(|e| matches!(e.value, bao_notation::Element::Comment(_)) && inside(e.span))
+        || bao_replay::Document::unreplayed(game)
+            .walk()
+            .any(|n| matches!(n, bao_replay::Node::Comment(_, s) if inside(s)))
 }
 
 /// The legal moves of a position as completion items, captures first (the most seeds

@@ -153,6 +153,11 @@ impl GameAt {
     pub(crate) fn replayed(&self) -> Option<&bao_replay::ReplayedGame> {
         self.checked.replayed.get(self.index)
     }
+
+    /// The game and its replay as one tree (offsets relative to the chunk).
+    pub(crate) fn doc(&self) -> Option<bao_replay::Document<'_>> {
+        self.checked.document(self.index)
+    }
 }
 
 /// What checking the text found.

@@ -11,7 +11,6 @@ use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind};
 use miette::Diagnostic as _;
 
 use crate::document::View;
-use crate::walk::ply_at;
 
 /// `South` or `North`.
 pub(crate) fn side_title(side: Side) -> &'static str {
@@ -36,9 +35,9 @@ pub(crate) fn hover(v: &View<'_>, offset: usize, laps: u64) -> Option<Hover> {
             let meaning = tag_meaning(name)
                 .unwrap_or("A tag of the record's own (not one of the known tags).");
             parts.push(format!("**[{name}]** {meaning}"));
-        } else if let Some(r) = g.replayed() {
-            if let Some(ply) = ply_at(&r.main, local) {
-                let directions = r.opening().map_or(Directions::Mover, |o| o.directions);
+        } else if let Some(doc) = g.doc() {
+            if let Some(ply) = doc.move_at(local).and_then(|m| m.plies().next()) {
+                let directions = doc.opening().map_or(Directions::Mover, |o| o.directions);
                 parts.push(ply_text(ply, laps, directions));
             }
         }

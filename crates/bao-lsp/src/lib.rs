@@ -42,7 +42,6 @@ mod outline;
 mod server;
 mod stdio;
 mod text;
-mod walk;
 
 pub use document::Document;
 pub use server::{run, run_stdio, Config, ServerError, SEMANTIC_TOKENS_FULL_LIMIT};

@@ -3,14 +3,14 @@
 //! and inlay hints (what each move did).
 
 use bao_notation::meaning::is_game;
-use bao_notation::{Element, Span};
+use bao_notation::Span;
+use bao_replay::{Document, Node};
 use lsp_types::{
     DocumentSymbol, FoldingRange, FoldingRangeKind, InlayHint, InlayHintKind, InlayHintLabel,
     SemanticToken, SemanticTokenType, SymbolKind,
 };
 
 use crate::document::View;
-use crate::walk::plies;
 
 /// The semantic token types, in the order of the legend.
 pub(crate) const TOKEN_TYPES: [SemanticTokenType; 8] = [
@@ -80,19 +80,16 @@ pub(crate) fn folding(v: &View<'_>) -> Vec<FoldingRange> {
         for c in &game.comments {
             spans.push((at(c.span), Some(FoldingRangeKind::Comment)));
         }
-        let mut stack = vec![&game.movetext];
-        while let Some(list) = stack.pop() {
-            for e in list {
-                match &e.value {
-                    Element::Variation(v) => {
-                        spans.push((at(e.span), Some(FoldingRangeKind::Region)));
-                        stack.push(v);
-                    }
-                    Element::Comment(_) => {
-                        spans.push((at(e.span), Some(FoldingRangeKind::Comment)));
-                    }
-                    Element::Move(_) => {}
+        for node in Document::unreplayed(game).walk() {
+            match node {
+                Node::Variation(v) => {
+                    let span = v.span().unwrap_or_default();
+                    spans.push((at(span), Some(FoldingRangeKind::Region)));
                 }
+                Node::Comment(_, span) => {
+                    spans.push((at(span), Some(FoldingRangeKind::Comment)));
+                }
+                Node::Move(_) => {}
             }
         }
     });
@@ -138,33 +135,25 @@ impl View<'_> {
                 marks.push((at(t.value.name.span), 0));
                 marks.push((at(t.value.value.span), 1));
             }
-            let mut stack = vec![&game.movetext];
-            while let Some(list) = stack.pop() {
-                for e in list {
-                    match &e.value {
-                        Element::Variation(v) => stack.push(v),
-                        Element::Comment(_) => {}
-                        Element::Move(m) => {
-                            if let Some(n) = &m.number {
-                                marks.push((at(n.span), 2));
-                            }
-                            let tok = at(m.token.span);
-                            let text = self.text.get(tok.start..tok.end).unwrap_or("");
-                            let pit_len = text
-                                .find(|c: char| !c.is_ascii_alphanumeric())
-                                .unwrap_or(text.len());
-                            marks.push((Span::new(tok.start, tok.start + pit_len), 3));
-                            if pit_len < text.len() {
-                                marks.push((Span::new(tok.start + pit_len, tok.end), 4));
-                            }
-                            for n in &m.nags {
-                                marks.push((at(n.span), 5));
-                            }
-                            if let Some(a) = &m.annotation {
-                                marks.push((at(a.span), 6));
-                            }
-                        }
-                    }
+            for m in Document::unreplayed(game).moves() {
+                let m = m.written();
+                if let Some(n) = &m.number {
+                    marks.push((at(n.span), 2));
+                }
+                let tok = at(m.token.span);
+                let text = self.text.get(tok.start..tok.end).unwrap_or("");
+                let pit_len = text
+                    .find(|c: char| !c.is_ascii_alphanumeric())
+                    .unwrap_or(text.len());
+                marks.push((Span::new(tok.start, tok.start + pit_len), 3));
+                if pit_len < text.len() {
+                    marks.push((Span::new(tok.start + pit_len, tok.end), 4));
+                }
+                for n in &m.nags {
+                    marks.push((at(n.span), 5));
+                }
+                if let Some(a) = &m.annotation {
+                    marks.push((at(a.span), 6));
                 }
             }
             if let Some(r) = &game.result {
@@ -248,8 +237,8 @@ fn encode(tokens: &[Placed], range: Option<(usize, usize)>) -> Vec<SemanticToken
 pub(crate) fn hints(v: &View<'_>, start: usize, end: usize) -> Vec<InlayHint> {
     let mut found: Vec<(usize, String)> = Vec::new();
     for g in v.replayed_games(start, end) {
-        let Some(r) = g.replayed() else { continue };
-        for ply in plies(&r.main) {
+        let Some(doc) = g.doc() else { continue };
+        for ply in doc.moves().flat_map(|m| m.plies()) {
             let at = g.base + ply.span.end;
             if at < start || at > end {
                 continue;

@@ -47,7 +47,7 @@ use crate::read::written_spec;
 #[derive(Debug, Clone, Copy)]
 pub struct Document<'a> {
     game: &'a Game,
-    replay: &'a ReplayedGame,
+    replay: Option<&'a ReplayedGame>,
     text: Option<&'a str>,
 }
 
@@ -57,7 +57,18 @@ impl<'a> Document<'a> {
     pub const fn new(game: &'a Game, replay: &'a ReplayedGame) -> Self {
         Self {
             game,
-            replay,
+            replay: Some(replay),
+            text: None,
+        }
+    }
+
+    /// The document of a game not replayed: its tree as written, every line without plies
+    /// (for what reads the syntax alone: folding, highlighting, an outline).
+    #[must_use]
+    pub const fn unreplayed(game: &'a Game) -> Self {
+        Self {
+            game,
+            replay: None,
             text: None,
         }
     }
@@ -78,9 +89,9 @@ impl<'a> Document<'a> {
         self.game
     }
 
-    /// The game as replayed.
+    /// The game as replayed (`None` for a document [`Document::unreplayed`]).
     #[must_use]
-    pub const fn replay(&self) -> &'a ReplayedGame {
+    pub const fn replay(&self) -> Option<&'a ReplayedGame> {
         self.replay
     }
 
@@ -93,16 +104,16 @@ impl<'a> Document<'a> {
     /// The rules, start position and sign convention, when the tags give them.
     #[must_use]
     pub fn opening(&self) -> Option<&'a Opening> {
-        self.replay.opening()
+        self.replay?.opening()
     }
 
     /// The main line.
     #[must_use]
     pub fn main(&self) -> Line<'a> {
-        let opening = self.replay.opening();
+        let opening = self.opening();
         Line {
             elems: &self.game.movetext,
-            replayed: opening.map(|_| &self.replay.main),
+            replayed: self.replay.filter(|_| opening.is_some()).map(|r| &r.main),
             start: opening.map(|o| o.start),
             span: None,
             text: self.text,
@@ -110,13 +121,22 @@ impl<'a> Document<'a> {
         }
     }
 
-    /// Every move of the game, in text order: the main line's, each variation's after the
-    /// move it follows.
+    /// Every node of the game in text order, depth first: a variation's node, then its
+    /// nodes, then those after it.
     #[must_use]
-    pub fn moves(&self) -> Moves<'a> {
-        Moves {
+    pub fn walk(&self) -> Walk<'a> {
+        Walk {
             stack: vec![self.main().nodes()],
         }
+    }
+
+    /// Every move of the game, in text order: the main line's, each variation's after the
+    /// move it follows.
+    pub fn moves(&self) -> impl Iterator<Item = MoveNode<'a>> {
+        self.walk().filter_map(|n| match n {
+            Node::Move(m) => Some(m),
+            _ => None,
+        })
     }
 
     /// The move whose token holds byte `offset` (its end included), in any line.
@@ -537,25 +557,28 @@ impl<'a> MoveNode<'a> {
     }
 }
 
-/// Every move of a document in text order ([`Document::moves`]).
+/// Every node of a document in text order, depth first ([`Document::walk`]).
 #[derive(Debug, Clone)]
-pub struct Moves<'a> {
+pub struct Walk<'a> {
     stack: Vec<Nodes<'a>>,
 }
 
-impl<'a> Iterator for Moves<'a> {
-    type Item = MoveNode<'a>;
+impl<'a> Iterator for Walk<'a> {
+    type Item = Node<'a>;
 
-    fn next(&mut self) -> Option<MoveNode<'a>> {
+    fn next(&mut self) -> Option<Node<'a>> {
         loop {
             let nodes = self.stack.last_mut()?;
             match nodes.next() {
                 None => {
                     self.stack.pop();
                 }
-                Some(Node::Move(m)) => return Some(m),
-                Some(Node::Variation(v)) => self.stack.push(v.nodes()),
-                Some(Node::Comment(..)) => {}
+                Some(node) => {
+                    if let Node::Variation(v) = node {
+                        self.stack.push(v.nodes());
+                    }
+                    return Some(node);
+                }
             }
         }
     }

@@ -84,6 +84,17 @@ pub struct Checked {
     pub replayed: Vec<ReplayedGame>,
 }
 
+impl Checked {
+    /// Game `index` (0-based, in file order) and its replay as one tree, with the text its
+    /// spans point into.
+    #[must_use]
+    pub fn document(&self, index: usize) -> Option<bao_replay::Document<'_>> {
+        let game = &self.record.games.get(index)?.value;
+        let replay = self.replayed.get(index)?;
+        Some(bao_replay::Document::new(game, replay).with_text(&self.report.text))
+    }
+}
+
 /// Parses and checks a text.
 #[must_use]
 pub fn check_text(name: &str, text: Arc<str>, opts: &CheckOptions) -> CheckReport {

@@ -1,4 +1,4 @@
-use bao_export::json::main_line;
+use bao_export::main_line;
 use bao_export::{board_svg, game_html, HtmlOptions, Overlay, SvgOptions, Theme};
 use bao_validate::{check_bytes, CheckOptions};
 
