@@ -10,10 +10,11 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use bao_notation::{RecordWriter, WriteOptions};
-use bao_validate::{annotate_game, annotated_text, check_bytes, CheckOptions};
+use bao_validate::{
+    annotated_chunk, annotated_text, check_bytes, CheckOptions, ChunkText, ChunkTexts,
+};
 
-use crate::check::{handler, head_or_stream, render, stream_replayed, HumanOut};
+use crate::check::{handler, head_or_stream, render, stream_replayed_chunks, HumanOut};
 use crate::error::CliError;
 use crate::io::{AtomicFile, Replace};
 use crate::{Context, Status};
@@ -100,29 +101,20 @@ fn streamed(
     };
     let handler = handler(ctx.color);
     let mut human = HumanOut::default();
-    let mut writer = RecordWriter::new(WriteOptions::default());
-    let mut text = String::new();
-    let report = stream_replayed(
+    let mut texts = ChunkTexts::default();
+    let report = stream_replayed_chunks(
         name,
         input,
-        |_, g, r| {
-            let mut g = g.clone();
-            annotate_game(&mut g.value, &r);
-            g
-        },
+        |chunk, replayed| annotated_chunk(chunk, &replayed),
         &mut |piece| human.piece(piece, &handler),
-        &mut |games| {
-            for g in games {
-                text.clear();
-                writer.game(g, &mut text);
-                sink.write(&text)?;
-            }
-            Ok(())
+        &mut |chunk: ChunkText| match texts.push(chunk) {
+            Some(text) => sink.write(&text),
+            None => Ok(()),
         },
     )?;
-    text.clear();
-    writer.finish(&mut text);
-    sink.write(&text)?;
+    if let Some(text) = texts.finish() {
+        sink.write(&text)?;
+    }
     human.print_report(&report, &handler)?;
     let valid = report.is_valid();
     match sink {

@@ -378,6 +378,35 @@ pub(crate) fn stream_replayed<T: Send>(
     piece: &mut dyn FnMut(&CheckedPiece) -> Result<(), CliError>,
     games: &mut dyn FnMut(Vec<T>) -> Result<(), CliError>,
 ) -> Result<CheckReport, CliError> {
+    stream_replayed_chunks(
+        name,
+        input,
+        |chunk, replayed| {
+            chunk
+                .games
+                .iter()
+                .zip(replayed)
+                .map(|((n, g, _), r)| each(*n, g, r))
+                .collect()
+        },
+        piece,
+        games,
+    )
+}
+
+/// [`stream_replayed`] a chunk at a time: on the pool, `each` makes what the caller writes of
+/// a chunk (its text and games) from the replays of its games; in file order, `chunks` gets
+/// them.
+///
+/// # Errors
+/// As [`stream_checked`].
+pub(crate) fn stream_replayed_chunks<T: Send>(
+    name: &str,
+    input: Box<dyn Read + Send>,
+    each: impl Fn(&Chunk, Vec<ReplayedGame>) -> T + Sync,
+    piece: &mut dyn FnMut(&CheckedPiece) -> Result<(), CliError>,
+    chunks: &mut dyn FnMut(T) -> Result<(), CliError>,
+) -> Result<CheckReport, CliError> {
     let opts = CheckOptions::default();
     stream_checked(
         name,
@@ -385,16 +414,10 @@ pub(crate) fn stream_replayed<T: Send>(
         REPLAY_BATCH_BYTES,
         |chunk| {
             let (checked, replayed) = check_chunk_replayed(chunk, &opts);
-            let games: Vec<T> = chunk
-                .games
-                .iter()
-                .zip(replayed)
-                .map(|((n, g, _), r)| each(*n, g, r))
-                .collect();
-            (checked, games)
+            (checked, each(chunk, replayed))
         },
         piece,
-        games,
+        chunks,
     )
 }
 

@@ -3,9 +3,9 @@
 
 use std::collections::HashMap;
 
-use bao_notation::{write_game, Directions, GameResult, Record, WriteOptions};
+use bao_notation::{Directions, GameResult};
 use bao_replay::main_line_replays;
-use bao_validate::{annotate_record, result_of, AnyDiagnostic, CheckDiagnostic, Repair};
+use bao_validate::{annotation_edits, result_of, AnyDiagnostic, CheckDiagnostic, Repair};
 use lsp_types::{CodeAction, CodeActionKind, CodeActionOrCommand, TextEdit, Uri, WorkspaceEdit};
 
 use crate::diagnostics::to_lsp;
@@ -279,24 +279,22 @@ fn game_actions(g: &GameAt, local: usize) -> Vec<(String, CodeActionKind, Vec<Ed
             }
         }
     }
-    // The engine's annotations of the whole game (written in canonical form).
-    if replayed.played_count() > 0 {
-        let record = Record {
-            games: vec![g.game().clone()],
-        };
-        let annotated = annotate_record(&record, std::slice::from_ref(replayed));
-        if let Some(one) = annotated.games.first() {
-            let span = g.game().span;
-            let written = write_game(&one.value, &WriteOptions::default());
-            let text = written.trim_end_matches('\n').to_owned();
+    // The engine's annotations of the whole game, edited in place (only the tokens whose
+    // marks change and the annotations).
+    if let Some(doc) = g.doc() {
+        let edits: Vec<Edit> = annotation_edits(&doc)
+            .into_iter()
+            .map(|e| Edit {
+                start: base + e.span.start,
+                end: base + e.span.end,
+                text: e.text,
+            })
+            .collect();
+        if !edits.is_empty() {
             out.push((
                 "Add the engine's annotations to this game".to_owned(),
                 CodeActionKind::REFACTOR_REWRITE,
-                vec![Edit {
-                    start: base + span.start,
-                    end: base + span.end,
-                    text,
-                }],
+                edits,
             ));
         }
     }

@@ -44,6 +44,22 @@ impl Game {
             .map(|t| (t.value.name.value.clone(), t.value.value.value.clone()))
     }
 
+    /// Calls `f` with every move item of the movetext in text order, each variation's after
+    /// the move it follows (the order of a document's moves, for a writer that changes the
+    /// parsed game itself).
+    pub fn for_each_move_mut(&mut self, mut f: impl FnMut(&mut MoveItem)) {
+        fn walk(elems: &mut [Spanned<Element>], f: &mut dyn FnMut(&mut MoveItem)) {
+            for e in elems {
+                match &mut e.value {
+                    Element::Move(m) => f(m),
+                    Element::Variation(v) => walk(v, f),
+                    Element::Comment(_) => {}
+                }
+            }
+        }
+        walk(&mut self.movetext, &mut f);
+    }
+
     /// The moves of the main line, in order (variations left out).
     pub fn main_line(&self) -> impl Iterator<Item = &MoveItem> {
         self.movetext.iter().filter_map(|e| match &e.value {

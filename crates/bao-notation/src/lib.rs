@@ -71,6 +71,7 @@
 
 mod ast;
 mod dialect;
+mod edit;
 mod error;
 mod grammar;
 mod lexical;
@@ -91,6 +92,7 @@ pub use ast::{
     ItemKind, MoveItem, MoveNumber, MoveToken, Nag, PitRef, Record, Tag,
 };
 pub use dialect::{Directions, Notation, SignUse, UnknownDirections};
+pub use edit::{apply_edits, Edit};
 pub use error::{SourcedError, SyntaxCode, SyntaxError, SyntaxReport, SYNTAX_CODES};
 pub use grammar::{is_tag_name, KNOWN_TAGS, MAX_VARIATION_DEPTH};
 pub use limits::Limits;

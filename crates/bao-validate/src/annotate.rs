@@ -1,9 +1,15 @@
-//! Writing a fully annotated record from its replay, and annotation items as text.
+//! Annotating a record from its replay, and annotation items as text.
+//!
+//! Two ways, one reading of the engine: [`annotation_edits`] edits the text of a game in
+//! place (only the tokens whose marks change and the annotations, everything else as
+//! written: the notation, comments and layout), as `bao annotate` and the editor's action
+//! do; [`annotate_game`] changes the parsed game, for a record written canonically.
 
 use bao_notation::{
-    Annotation, AnnotationItem, Directions, Element, Game, MoveItem, PitRef, Record, Spanned,
+    apply_edits, Annotation, AnnotationItem, Directions, Edit, Game, MoveToken, PitRef, Record,
+    Span, Spanned,
 };
-use bao_replay::{Played, Ply, ReplayedGame};
+use bao_replay::{Document, MoveNode, ReplayedGame};
 
 /// Writes items as an annotation, `[xa5:3 A6:2]`.
 #[must_use]
@@ -15,10 +21,69 @@ pub fn items_text(items: &[AnnotationItem]) -> String {
     a.to_string()
 }
 
-/// The record with every replayed move annotated by the engine: its captures and lap ends
-/// (a never-ending move's up to its cycle, then the cycle item `cycle:L+P`),
-/// `**` on a takasa that creates a takasia and `#` on a winning move (claims the engine
-/// does not confirm are removed). Moves that could not be replayed are left as written.
+/// What the engine writes on a move played as written: its token with the `**` and `#`
+/// claims the move bears out (claims it does not are removed), and its annotation (its
+/// captures and lap ends; a never-ending move's up to its cycle, then `cycle:L+P`).
+fn engine_marks(m: &MoveNode<'_>) -> Option<(MoveToken, Option<Annotation>)> {
+    let (_, p) = m.played()?;
+    let takasia = p.takasia().is_some();
+    let mut token = m.written().token.value;
+    token.claims_takasia = takasia;
+    if takasia {
+        token.takasa = true;
+    }
+    token.claims_win = p.wins;
+    Some((token, p.annotation()))
+}
+
+/// The edits that annotate a game's moves in place: every move played as written gets the
+/// engine's annotation (replacing the one written, or added after the token and a glyph
+/// written against it) and the `**`/`#` marks the move bears out (the token rewritten in
+/// its own notation only when its marks change). Moves that were not played are left as
+/// written. Spans are those of the document's game.
+#[must_use]
+pub fn annotation_edits(doc: &Document<'_>) -> Vec<Edit> {
+    let mut edits = Vec::new();
+    for m in doc.moves() {
+        let Some((token, annotation)) = engine_marks(&m) else {
+            continue;
+        };
+        let item = m.written();
+        if token != item.token.value {
+            edits.push(Edit::replace(
+                m.token_span(),
+                m.notation().write_token(&token),
+            ));
+        }
+        match (&item.annotation, annotation) {
+            (Some(old), Some(new)) if old.value != new => {
+                edits.push(Edit::replace(old.span, new.to_string()));
+            }
+            (Some(old), None) => {
+                // The space before it goes with it.
+                let start = doc
+                    .text()
+                    .and_then(|t| t.get(..old.span.start))
+                    .map_or(old.span.start, |before| before.trim_end().len());
+                edits.push(Edit::replace(Span::new(start, old.span.end), ""));
+            }
+            (None, Some(new)) => {
+                // After the token, and after a glyph written against it (`A6<!`).
+                let at = item
+                    .nags
+                    .first()
+                    .filter(|n| n.span.start == m.token_span().end)
+                    .map_or(m.token_span().end, |n| n.span.end);
+                edits.push(Edit::insert(at, format!(" {new}")));
+            }
+            _ => {}
+        }
+    }
+    edits
+}
+
+/// The record with every replayed move annotated by the engine (as [`annotate_game`]
+/// annotates each game).
 #[must_use]
 pub fn annotate_record(record: &Record, replayed: &[ReplayedGame]) -> Record {
     let mut out = record.clone();
@@ -30,41 +95,21 @@ pub fn annotate_record(record: &Record, replayed: &[ReplayedGame]) -> Record {
     out
 }
 
-/// Annotates one game in place from its replay, as [`annotate_record`] annotates each game
-/// of a record (for a record annotated game by game from a stream).
+/// Annotates one parsed game in place from its replay, with what [`annotation_edits`]
+/// writes in its text: the engine's annotation and `**`/`#` marks on every move played as
+/// written (for a record written canonically, game by game from a stream).
 pub fn annotate_game(game: &mut Game, replayed: &ReplayedGame) {
-    let mut played: Vec<(usize, &Played)> = replayed
-        .written_plies()
-        .filter_map(|p| Some((p.span.start, p.played()?)))
+    let marks: Vec<Option<(MoveToken, Option<Annotation>)>> = Document::new(game, replayed)
+        .moves()
+        .map(|m| engine_marks(&m))
         .collect();
-    played.sort_by_key(|p| p.0);
-    annotate_elements(&mut game.movetext, &played);
-}
-
-fn annotate_elements(elems: &mut [Spanned<Element>], played: &[(usize, &Played)]) {
-    for e in elems {
-        match &mut e.value {
-            Element::Move(item) => annotate_item(item, played),
-            Element::Variation(v) => annotate_elements(v, played),
-            Element::Comment(_) => {}
+    let mut marks = marks.into_iter();
+    game.for_each_move_mut(|item| {
+        if let Some(Some((token, annotation))) = marks.next() {
+            item.token.value = token;
+            item.annotation = annotation.map(Spanned::bare);
         }
-    }
-}
-
-fn annotate_item(item: &mut MoveItem, played: &[(usize, &Played)]) {
-    let start = item.token.span.start;
-    let Ok(i) = played.binary_search_by_key(&start, |p| p.0) else {
-        return;
-    };
-    let p = played[i].1;
-    let takasia = p.takasia().is_some();
-    let token = &mut item.token.value;
-    token.claims_takasia = takasia;
-    if takasia {
-        token.takasa = true;
-    }
-    token.claims_win = p.wins;
-    item.annotation = p.annotation().map(Spanned::bare);
+    });
 }
 
 /// The record with every replayed move spelled out: its row letter, sign, `*` and `+` as
@@ -82,19 +127,33 @@ pub fn spelled_out_record(record: &Record, replayed: &[ReplayedGame], to_mover: 
         let Some(opening) = replayed.opening() else {
             continue;
         };
-        let mut plies: Vec<(usize, &Ply)> = replayed
-            .written_plies()
-            .map(|p| (p.span.start, p))
-            .collect();
-        plies.sort_by_key(|p| p.0);
-        let written = count_moves(&game.value.movetext);
-        let convert = to_mover && opening.directions != Directions::Mover && plies.len() == written;
+        let doc = Document::new(&record.games[g].value, replayed);
+        let every = doc.moves().all(|m| m.played().is_some());
+        let convert = to_mover && opening.directions != Directions::Mover && every;
         let directions = if convert {
             Directions::Mover
         } else {
             opening.directions
         };
-        spell_elements(&mut game.value.movetext, &plies, directions);
+        let tokens: Vec<Option<MoveToken>> = doc
+            .moves()
+            .map(|m| {
+                let (ply, p) = m.played()?;
+                let mut token = m.written().token.value;
+                token.pit = PitRef::Pit(p.mv.pit);
+                token.sign = Some(directions.written_sign(&p.mv, &ply.before));
+                token.takasa = p.mv.is_takasa();
+                token.claims_takasia &= token.takasa;
+                token.safari = p.mv.is_safari();
+                Some(token)
+            })
+            .collect();
+        let mut tokens = tokens.into_iter();
+        game.value.for_each_move_mut(|item| {
+            if let Some(Some(token)) = tokens.next() {
+                item.token.value = token;
+            }
+        });
         if convert {
             game.value
                 .tags
@@ -104,36 +163,61 @@ pub fn spelled_out_record(record: &Record, replayed: &[ReplayedGame], to_mover: 
     out
 }
 
-fn count_moves(elems: &[Spanned<Element>]) -> usize {
-    elems
+/// A chunk of a stream ([`crate::stream::Chunk`]) annotated as [`annotation_edits`]
+/// annotates each of its games: its text with the edits, for [`ChunkTexts`] to join.
+#[must_use]
+pub fn annotated_chunk(chunk: &crate::stream::Chunk, replayed: &[ReplayedGame]) -> ChunkText {
+    let edits: Vec<Edit> = chunk
+        .games
         .iter()
-        .map(|e| match &e.value {
-            Element::Move(_) => 1,
-            Element::Variation(v) => count_moves(v),
-            Element::Comment(_) => 0,
+        .zip(replayed)
+        .flat_map(|((_, g, _), r)| {
+            annotation_edits(&Document::new(&g.value, r).with_text(&chunk.text))
         })
-        .sum()
+        .collect();
+    ChunkText {
+        offset: chunk.offset,
+        len: chunk.text.len(),
+        text: apply_edits(&chunk.text, &edits),
+    }
 }
 
-fn spell_elements(elems: &mut [Spanned<Element>], plies: &[(usize, &Ply)], d: Directions) {
-    for e in elems {
-        match &mut e.value {
-            Element::Move(item) => {
-                let start = item.token.span.start;
-                let Ok(i) = plies.binary_search_by_key(&start, |p| p.0) else {
-                    continue;
-                };
-                let ply = plies[i].1;
-                let Some(p) = ply.played() else { continue };
-                let token = &mut item.token.value;
-                token.pit = PitRef::Pit(p.mv.pit);
-                token.sign = Some(d.written_sign(&p.mv, &ply.before));
-                token.takasa = p.mv.is_takasa();
-                token.claims_takasia &= token.takasa;
-                token.safari = p.mv.is_safari();
-            }
-            Element::Variation(v) => spell_elements(v, plies, d),
-            Element::Comment(_) => {}
+/// A chunk's text after an edit of its games, with where the chunk was read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChunkText {
+    /// The chunk's offset in the input.
+    pub offset: usize,
+    /// The length of the chunk's text as read.
+    pub len: usize,
+    /// The text after the edit.
+    pub text: String,
+}
+
+/// Joins the edited texts of a stream's chunks, in file order, into the text of the whole:
+/// a chunk's text ends with the comments after its last game, which the next chunk's text
+/// begins with again, so each chunk is given up to where the next begins (the edits of its
+/// games come before that point: its tail is as read).
+#[derive(Debug, Default)]
+pub struct ChunkTexts {
+    held: Option<ChunkText>,
+}
+
+impl ChunkTexts {
+    /// The next chunk; the text of the one before it, now that its end is known.
+    pub fn push(&mut self, next: ChunkText) -> Option<String> {
+        let before = self.held.replace(next)?;
+        let offset = self.held.as_ref().map_or(usize::MAX, |n| n.offset);
+        let again = (before.offset + before.len).saturating_sub(offset);
+        let mut text = before.text;
+        let cut = text.len().saturating_sub(again);
+        if text.is_char_boundary(cut) {
+            text.truncate(cut);
         }
+        Some(text)
+    }
+
+    /// The text of the last chunk, at the end of the input.
+    pub fn finish(&mut self) -> Option<String> {
+        self.held.take().map(|c| c.text)
     }
 }

@@ -46,10 +46,13 @@ pub mod words;
 use std::sync::Arc;
 
 use bao_notation::meaning::is_game;
-use bao_notation::{parse_record, write_record, Game, Parsed, Record, WriteOptions};
+use bao_notation::{parse_record, Game, Parsed, Record};
 use bao_replay::ReplayedGame;
 
-pub use annotate::{annotate_game, annotate_record, items_text, spelled_out_record};
+pub use annotate::{
+    annotate_game, annotate_record, annotated_chunk, annotation_edits, items_text,
+    spelled_out_record, ChunkText, ChunkTexts,
+};
 pub use bao_replay::{agrees, engine_items, Disagreement, ItemList};
 pub use codes::{Code, ALL_CODES, REPOSITORY};
 pub use diagnostic::{line_col, AnyDiagnostic, CheckDiagnostic, CheckReport, Label, Stats};
@@ -203,9 +206,13 @@ pub fn check_one_game(game: &Game, n: usize, opts: &CheckOptions) -> GameChecked
     }
 }
 
-/// The record written back with the engine's annotations on every move that replayed.
+/// The record's text with the engine's annotations on every move that replayed, edited in
+/// place ([`annotation_edits`]): the notation, comments and layout stay as written.
 #[must_use]
 pub fn annotated_text(checked: &Checked) -> String {
-    let record = annotate_record(&checked.record, &checked.replayed);
-    write_record(&record, &WriteOptions::default())
+    let edits: Vec<bao_notation::Edit> = (0..checked.record.games.len())
+        .filter_map(|i| checked.document(i))
+        .flat_map(|doc| annotation_edits(&doc))
+        .collect();
+    bao_notation::apply_edits(&checked.report.text, &edits)
 }

@@ -57,7 +57,13 @@ fn strip(text: &str) -> String {
         }
         for ch in line.chars() {
             match ch {
-                '[' => depth += 1,
+                '[' => {
+                    // The space before an annotation goes with it.
+                    if depth == 0 && out.ends_with(' ') {
+                        out.pop();
+                    }
+                    depth += 1;
+                }
                 ']' => depth -= 1,
                 '#' if depth == 0 => {}
                 _ if depth == 0 => out.push(ch),
