@@ -29,7 +29,8 @@ use bao_core::{
     TOTAL_SEEDS,
 };
 use bao_notation::{parse_bytes, parse_record as parse_text, write_record, PositionString};
-use bao_notation::{Element, Game, Span, Spanned, WriteOptions};
+use bao_notation::{Game, Span, Spanned, WriteOptions};
+use bao_replay::{Document, Line, Node};
 use bao_validate::{annotated_text, check_bytes, AnyDiagnostic, CheckOptions};
 
 thread_local! {
@@ -281,17 +282,18 @@ fn content(game: &Game) -> Vec<String> {
             .iter()
             .map(|c| format!("{{{}}}", c.value.text)),
     );
-    let mut stack: Vec<std::slice::Iter<'_, Spanned<Element>>> = vec![game.movetext.iter()];
-    while let Some(top) = stack.last_mut() {
-        let Some(e) = top.next() else {
-            stack.pop();
-            if !stack.is_empty() {
-                out.push(")".to_owned());
-            }
-            continue;
-        };
-        match &e.value {
-            Element::Move(m) => {
+    line_content(Document::unreplayed(game).main(), &mut out);
+    out.push(format!("{:?}", game.result.as_ref().map(|r| r.value)));
+    out
+}
+
+/// Every comment, move (token, NAGs, annotation) and variation bracket of a line, in order
+/// (the parser bounds how deep variations nest).
+fn line_content(line: Line<'_>, out: &mut Vec<String>) {
+    for node in line.nodes() {
+        match node {
+            Node::Move(m) => {
+                let m = m.written();
                 let mut s = m.token.value.to_string();
                 for n in &m.nags {
                     s.push_str(&format!(" ${}", n.value.0));
@@ -306,15 +308,14 @@ fn content(game: &Game) -> Vec<String> {
                 }
                 out.push(s);
             }
-            Element::Comment(c) => out.push(format!("{{{}}}", c.text)),
-            Element::Variation(v) => {
+            Node::Comment(c, _) => out.push(format!("{{{}}}", c.text)),
+            Node::Variation(v) => {
                 out.push("(".to_owned());
-                stack.push(v.iter());
+                line_content(v, out);
+                out.push(")".to_owned());
             }
         }
     }
-    out.push(format!("{:?}", game.result.as_ref().map(|r| r.value)));
-    out
 }
 
 /// The `check_record` target: the whole validator on any bytes.

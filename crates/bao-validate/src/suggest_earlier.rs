@@ -17,8 +17,10 @@
 //! never-ending decision it asks for (a reading whose replay runs past it is dropped).
 
 use bao_core::{within_lap_budget, Move, Position};
-use bao_notation::{Directions, Element, Game, MoveItem};
-use bao_replay::{legal_move, written_spec, Ply, Problem, ReplayedGame, Source};
+use bao_notation::{Directions, Game, MoveItem};
+use bao_replay::{
+    legal_move, written_spec, Document, MoveNode, Ply, Problem, ReplayedGame, Source,
+};
 
 use crate::diagnostic::{CheckDiagnostic, Label};
 use crate::plies::{break_cost, rank_in_line, InLine};
@@ -179,16 +181,11 @@ pub(crate) fn blame(
     }
 }
 
-/// The main line's moves as written, in order.
-fn main_items(game: &Game) -> Vec<(usize, &MoveItem)> {
-    game.movetext
+/// The index among `moves` of the move a ply was read from.
+fn read_from(moves: &[MoveNode<'_>], ply: &Ply) -> Option<usize> {
+    moves
         .iter()
-        .enumerate()
-        .filter_map(|(i, e)| match &e.value {
-            Element::Move(m) => Some((i, m)),
-            _ => None,
-        })
-        .collect()
+        .position(|m| m.plies().any(|p| std::ptr::eq(p, ply)))
 }
 
 /// The first refused ply of the main line (a ply played after no assumed repair) and its
@@ -201,9 +198,10 @@ pub(crate) fn first_stop(game: &Game, replayed: &ReplayedGame, laps: u64) -> Opt
     if stopped.assumes.is_some() {
         return None;
     }
-    let items = main_items(game);
-    let at = items.iter().position(|(e, _)| *e == stopped.element)?;
-    let following: Vec<&MoveItem> = items[at + 1..].iter().map(|(_, m)| *m).collect();
+    let moves: Vec<MoveNode<'_>> = Document::new(game, replayed).main().moves().collect();
+    let items: Vec<&MoveItem> = moves.iter().map(MoveNode::written).collect();
+    let at = read_from(&moves, stopped)?;
+    let following = &items[at + 1..];
     let directions = opening.directions;
     let mut ranked = match &stopped.outcome {
         Err(Problem::Refused { spec, .. }) => rank_in_line(
@@ -211,14 +209,14 @@ pub(crate) fn first_stop(game: &Game, replayed: &ReplayedGame, laps: u64) -> Opt
             spec,
             &InLine {
                 ply: stopped.number,
-                item: items[at].1,
-                following: &following,
+                item: items[at],
+                following,
                 directions,
             },
         ),
         _ => Vec::new(),
     };
-    let earlier = earlier_repairs(&plies[..index], &items, at, directions, laps);
+    let earlier = earlier_repairs(&plies[..index], (&moves, &items), at, directions, laps);
     let count = earlier.len();
     ranked.extend(earlier);
     sort(&mut ranked);
@@ -233,27 +231,27 @@ pub(crate) fn first_stop(game: &Game, replayed: &ReplayedGame, laps: u64) -> Opt
 /// record then replays.
 fn earlier_repairs(
     before: &[Ply],
-    items: &[(usize, &MoveItem)],
+    (moves, items): (&[MoveNode<'_>], &[&MoveItem]),
     at: usize,
     directions: Directions,
     laps: u64,
 ) -> Vec<Suggestion> {
     let mut out = Vec::new();
-    let after_stop: Vec<&MoveItem> = items[at + 1..].iter().map(|(_, m)| *m).collect();
+    let after_stop = &items[at + 1..];
     for ply in before.iter().rev().take(PLIES_BACK) {
         let Some(played) = ply.played().filter(|p| p.source == Source::Written) else {
             // A ply that was not read from its token ends the search.
             break;
         };
-        let Some(i) = items.iter().position(|(e, _)| *e == ply.element) else {
+        let Some(i) = read_from(moves, ply) else {
             break;
         };
-        let item = items[i].1;
+        let item = items[i];
         let Ok(spec) = written_spec(&ply.before, item, directions) else {
             continue;
         };
         // The plies from the one after the repaired ply to the refused one.
-        let between: Vec<&MoveItem> = items[i + 1..=at].iter().map(|(_, m)| *m).collect();
+        let between = &items[i + 1..=at];
         let annotation = item.annotation.as_ref().map(|a| &a.value);
         let Ok(readings) = within_lap_budget(laps, || rank(&ply.before, &spec, annotation)) else {
             continue;
