@@ -258,7 +258,7 @@ fn earlier_repairs(
         };
         for mut s in readings.into_iter().filter(|s| s.mv != played.mv) {
             let replayed = within_lap_budget(laps, || {
-                replays_through(&ply.before, &s.mv, &between, &after_stop, directions)
+                replays_through(&ply.before, &s.mv, between, after_stop, directions)
             });
             // Making the refused ply legal is not evidence enough: a ply after it must
             // replay too.
@@ -270,7 +270,7 @@ fn earlier_repairs(
             // How far back the slip is does not count: two readings that the record bears
             // out as well are equally likely.
             s.cost += EARLIER_COST
-                + break_cost(&after_stop, n.min(LOOKAHEAD))
+                + break_cost(after_stop, n.min(LOOKAHEAD))
                 + u32::try_from(far_missing).unwrap_or(u32::MAX / 4) * FAR_BREAK_COST;
             s.repair = Repair::Earlier {
                 ply: ply.number,
