@@ -96,7 +96,12 @@ fn repair(v: &View<'_>, c: &CheckDiagnostic) -> Option<(String, Vec<Edit>)> {
     let written = v.text.get(span.start..span.end)?.to_owned();
     match s.repair {
         Repair::Replace => {
-            let mv = c.fix.clone().unwrap_or_else(|| s.mv.to_string());
+            // Written as the record writes its moves (its sign convention and letters).
+            let g = v.game_at(span.start)?;
+            let doc = g.doc()?;
+            let token = bao_notation::Span::new(span.start - g.base, span.end - g.base);
+            let before = doc.move_of(token)?.plies().next()?.before;
+            let mv = doc.spell(&c.fix.unwrap_or(s.mv), &before);
             Some((
                 format!("Replace {written} with {mv}"),
                 vec![Edit {

@@ -39,10 +39,10 @@ pub struct CheckDiagnostic {
     pub ply: Option<usize>,
     /// The diagnostic follows an earlier repair assumed by `--assume-fixes`: the ply
     /// (counted from 1) and the move assumed there.
-    pub assumes: Option<(usize, String)>,
+    pub assumes: Option<bao_replay::Assumption>,
     /// A repair: the move that the best suggestion puts in place of the written one, when
     /// it is unambiguous.
-    pub fix: Option<String>,
+    pub fix: Option<bao_core::Move>,
     /// The unambiguous best repair of any kind (a move replaced, two plies swapped, one
     /// ply inserted, an earlier ply replaced), when there is one.
     pub repair: Option<Suggestion>,
@@ -117,8 +117,8 @@ impl CheckDiagnostic {
 impl fmt::Display for CheckDiagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)?;
-        if let Some((ply, mv)) = &self.assumes {
-            write!(f, " (assuming {mv} at ply {ply})")?;
+        if let Some(a) = &self.assumes {
+            write!(f, " (assuming {} at ply {})", a.mv, a.ply)?;
         }
         Ok(())
     }

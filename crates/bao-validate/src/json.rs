@@ -31,9 +31,8 @@ fn diagnostic_json_in(
             Some(c.game),
             c.ply,
             c.assumes
-                .as_ref()
-                .map(|(p, m)| json!({"ply": p, "move": m})),
-            c.fix.clone(),
+                .map(|a| json!({"ply": a.ply, "move": a.mv.to_string()})),
+            c.fix.map(|m| m.to_string()),
         ),
         AnyDiagnostic::Syntax(_) => (None, None, None, None),
     };

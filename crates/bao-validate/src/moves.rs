@@ -499,7 +499,7 @@ impl Observer for Words<'_> {
 
 impl Words<'_> {
     fn push(&mut self, mut d: CheckDiagnostic, ply: &Ply) {
-        d.assumes = ply.assumes.map(|a| (a.ply, a.mv.to_string()));
+        d.assumes = ply.assumes;
         self.diagnostics.push(d);
     }
 
@@ -512,10 +512,7 @@ impl Words<'_> {
             return None;
         }
         let here = &at.ply.before;
-        let fix = d
-            .fix
-            .as_ref()
-            .and_then(|f| here.legal_moves().into_iter().find(|m| m.to_string() == *f));
+        let fix = d.fix.filter(|f| here.legal_moves().contains(f));
         if let Some(mv) = fix {
             return Some(Repair::Replace(mv));
         }
@@ -602,7 +599,7 @@ impl Words<'_> {
         }
         d.fix = best
             .filter(|s| s.repair == RepairKind::Replace)
-            .map(|s| s.mv.to_string());
+            .map(|s| s.mv);
         d.repair = best.cloned();
         (d.help(help.join("\n")), ranked)
     }
@@ -724,7 +721,7 @@ impl Words<'_> {
             )
             .help(help.join("\n"))
             .at_ply(ply.number);
-            d.fix = alt.map(|s| s.mv.to_string());
+            d.fix = alt.map(|s| s.mv);
             self.push(d, ply);
         }
     }

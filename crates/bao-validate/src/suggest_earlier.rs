@@ -167,7 +167,7 @@ pub(crate) fn blame(
         .repair
         .as_ref()
         .filter(|r| r.repair == Repair::Replace)
-        .map(|r| r.mv.to_string());
+        .map(|r| r.mv);
     if let Some(ply) = replayed.main.plies.iter().find(|p| p.number == at) {
         d.labels.push(Label {
             span: ply.span,

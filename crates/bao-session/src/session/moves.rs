@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use bao_core::{Move, Sign, Stage as GameStage};
 use bao_notation::{write_record, Element, MoveItem, MoveToken, Spanned, WriteOptions};
-use bao_validate::check_text;
+use bao_validate::check_full;
 
 use super::{result_of, Asking, Pending, Session, Stage};
 use crate::error::SessionError;
@@ -59,30 +59,14 @@ impl Session {
         if let Some(g) = record.games.get_mut(self.current()) {
             g.value.movetext.push(Spanned::bare(Element::Move(typed)));
         }
-        let before = write_record(&self.record, &WriteOptions::default());
         let text = write_record(&record, &WriteOptions::default());
-        let from = before
-            .bytes()
-            .zip(text.bytes())
-            .take_while(|(a, b)| a == b)
-            .count();
-        let tail = before
-            .bytes()
-            .rev()
-            .zip(text.bytes().rev())
-            .take_while(|(a, b)| a == b)
-            .count()
-            .min(before.len() - from);
-        // The text the move added: its move number (the writer's), then the move.
-        let added = &text[from..text.len() - tail];
-        let token = added
-            .trim()
-            .rsplit(char::is_whitespace)
-            .next()
-            .unwrap_or_default();
-        let start = from + added.rfind(token).unwrap_or(0);
-        let range = start..start + token.len();
-        let report = check_text(&self.name, Arc::from(text), &self.check_options());
+        let checked = check_full(&self.name, Arc::from(text), &self.check_options());
+        // The move appended: the last of the game's main line.
+        let range = checked
+            .document(self.current())
+            .and_then(|doc| doc.main().moves().last())
+            .map_or(0..0, |m| m.token_span().range());
+        let report = checked.report;
         let (turn, side) = (self.live().turn(), self.live().pos().to_move());
         let head = match side {
             bao_core::Side::South => format!("{turn}. "),

@@ -138,7 +138,7 @@ fn one_changed_ply_is_caught_there_and_mostly_repaired() {
             assert_eq!(d.ply, Some(ply + 1), "{}: {d:?}", record(&changed));
             caught += 1;
             let orig = moves[ply].to_string();
-            if d.fix.as_deref() == Some(orig.as_str()) {
+            if d.fix.map(|m| m.to_string()).as_deref() == Some(orig.as_str()) {
                 restored += 1;
             }
             if d.help.as_deref().is_some_and(|h| {
