@@ -196,6 +196,58 @@ impl Game {
     }
 }
 
+/// The identity of a best-of-three match (notation §5): the `Event`, `Site` and `Match`
+/// values of its games, each trimmed (a missing `Event` or `Site` is empty). Two events that
+/// both name a match `final` hold two matches; every place that groups games into matches
+/// (the validator's best-of-three check, the recorder's score) keys them by this.
+///
+/// ```
+/// use bao_notation::meaning::MatchKey;
+/// use bao_notation::parse_record;
+///
+/// let parsed = parse_record(
+///     "[Event \"Cup\"]\n[Match \"final\"]\n\n*\n\n[Event \"League\"]\n[Match \"final\"]\n\n*\n",
+/// );
+/// let keys: Vec<_> = parsed.record.games.iter().map(|g| MatchKey::of(&g.value)).collect();
+/// assert_ne!(keys[0], keys[1]);
+/// assert_eq!(keys[0].as_ref().unwrap().to_string(), "final");
+/// assert_eq!(MatchKey::of(&parse_record("[Event \"Cup\"]\n\n*\n").record.games[0].value), None);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MatchKey {
+    /// The `Event` tag's value, trimmed (empty when missing).
+    pub event: String,
+    /// The `Site` tag's value, trimmed (empty when missing).
+    pub site: String,
+    /// The `Match` tag's value, trimmed.
+    pub name: String,
+}
+
+impl MatchKey {
+    /// The match of `game`, or `None` when it has no `Match` tag (a single game).
+    #[must_use]
+    pub fn of(game: &Game) -> Option<Self> {
+        let name = game.tag("Match")?.value.trim().to_owned();
+        let tag = |t: &str| {
+            game.tag(t)
+                .map(|v| v.value.trim().to_owned())
+                .unwrap_or_default()
+        };
+        Some(Self {
+            event: tag("Event"),
+            site: tag("Site"),
+            name,
+        })
+    }
+}
+
+/// The match's name (the `Match` value), as messages show it.
+impl fmt::Display for MatchKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)
+    }
+}
+
 /// The documented `Termination` values (notation §5): first the endings by the rules, then
 /// the endings outside them.
 pub const TERMINATION_VALUES: [&str; 10] = [

@@ -17,6 +17,8 @@ mod fix;
 mod fixtures;
 /// Valid records (`fixtures/games/`), `annotate` then `check`, altered annotations.
 mod games;
+/// Best-of-three matches keyed by `Event`, `Site` and `Match`.
+mod matches;
 /// Mutation test on real games (AbstractPlay transcripts).
 mod mutation;
 /// Repair suggestions, `--assume-fixes`, sign conventions, variations, the mutation test on
