@@ -28,15 +28,19 @@ struct Start {
 
 impl Start {
     /// The game's start, or `None` when a `Position` tag does not read (the side to move is
-    /// not known; its own diagnostic says why).
-    fn of(game: &Game) -> Option<Self> {
+    /// not known; its own diagnostic says why). `first` is the side to move of the start
+    /// position when the replay read it (so the tag is not read twice).
+    fn of(game: &Game, first: Option<Side>) -> Option<Self> {
         let Some(tag) = game.tag("Position") else {
             return Some(Self {
                 number: 1,
                 side: Side::South,
             });
         };
-        let side = tag.value.parse::<PositionString>().ok()?.to_move;
+        let side = match first {
+            Some(side) => side,
+            None => tag.value.parse::<PositionString>().ok()?.to_move,
+        };
         let number = game
             .main_line()
             .next()
@@ -56,10 +60,11 @@ impl Start {
     }
 }
 
-/// The diagnostics of the move numbers of game `n` that disagree with their plies.
-pub(crate) fn check_numbers(game: &Game, n: usize) -> Vec<CheckDiagnostic> {
+/// The diagnostics of the move numbers of game `n` that disagree with their plies; `first`
+/// is the side to move of its start position, if its replay read it.
+pub(crate) fn check_numbers(game: &Game, n: usize, first: Option<Side>) -> Vec<CheckDiagnostic> {
     let mut out = Vec::new();
-    if let Some(start) = Start::of(game) {
+    if let Some(start) = Start::of(game, first) {
         line(&game.movetext, 0, start, n, &mut out);
     }
     out
@@ -132,7 +137,7 @@ mod tests {
     fn wrong(text: &str) -> Vec<(String, String)> {
         let parsed = bao_notation::parse_record(text);
         let game = &parsed.record.games[0].value;
-        check_numbers(game, 1)
+        check_numbers(game, 1, None)
             .into_iter()
             .map(|d| {
                 let span = d.span().expect("a span");

@@ -114,3 +114,22 @@ fn an_inserted_ply_goes_before_the_number_of_its_move() {
         "1. A6L* a6R 2. A4R a6R 3. A5L *\n"
     );
 }
+
+/// After a `Position` tag with North to move, the count starts with North's ply of the first
+/// move's number (the replay's start gives the side): `12... a6<*` is right, `12.` is not.
+#[test]
+fn a_north_start_is_numbered_from_the_position_tag() {
+    let north = "0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 22/22 N FF -";
+    let right = format!("[Position \"{north}\"]\n\n12... a6<* *\n");
+    assert!(
+        check("t.bao", &right).report.diagnostics.is_empty(),
+        "{:?}",
+        crate::codes(&check("t.bao", &right))
+    );
+    let wrong = right.replace("12... a6<*", "12. a6<*");
+    assert_eq!(
+        crate::codes(&check("t.bao", &wrong)),
+        ["bao::record::move_number_mismatch"]
+    );
+    assert_eq!(fix(&wrong), right);
+}
