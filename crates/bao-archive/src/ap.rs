@@ -11,6 +11,7 @@ use std::fmt;
 use std::io::Read;
 
 use bao_core::{Move, Pit, Row, RuleSet, Side};
+use bao_notation::meaning::RulesKey;
 use bao_notation::{parse_record, write_game, GameResult, Tag, WriteOptions};
 use bao_replay::ReplayedGame;
 use bao_validate::{check_one_game, CheckOptions};
@@ -680,9 +681,7 @@ pub fn export_game(
         r => {
             return Err(ExportProblem::Rules {
                 game: number,
-                rules: r
-                    .preset_name()
-                    .map_or_else(|| "modified rules".to_owned(), |n| format!("`{n}`")),
+                rules: format!("`{}`", RulesKey(r)),
             })
         }
     };

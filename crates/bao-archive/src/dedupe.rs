@@ -3,12 +3,13 @@
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
-use bao_notation::meaning::game_rules;
+use bao_notation::meaning::game_rules_key;
 use bao_notation::{Game, PositionString, Spanned, Tag};
 
 use crate::game::ArchiveGame;
 
-/// What makes two games the same game: the same rules, the same start position and the
+/// What makes two games the same game: the same rules (their canonical key, however the
+/// tags spell them), the same start position and the
 /// same main-line moves. A 128-bit digest of those, so that an archive's keys fit in memory
 /// (two independent 64-bit `SipHash` digests; a chance collision among a million games is
 /// about one in 10^26).
@@ -23,7 +24,7 @@ impl GameKey {
         let digest = |salt: u8| {
             let mut h = DefaultHasher::new();
             salt.hash(&mut h);
-            match game_rules(g.game) {
+            match game_rules_key(g.game) {
                 Ok(r) => r.hash(&mut h),
                 Err(e) => e.to_string().hash(&mut h),
             }

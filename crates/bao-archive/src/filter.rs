@@ -7,8 +7,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use bao_core::{MoveSpec, RuleSet};
-use bao_notation::meaning::game_rules;
+use bao_core::MoveSpec;
+use bao_notation::meaning::{game_rules_key, RulesKey};
 use bao_notation::{GameResult, PositionString};
 use regex::Regex;
 
@@ -52,9 +52,14 @@ pub enum CriterionError {
     /// A result that is not `1-0`, `0-1`, `1/2-1/2` or `*`.
     #[error("`{0}` is no result: write 1-0, 0-1, 1/2-1/2 or *")]
     Result(String),
-    /// A rule set that is no preset.
-    #[error("`{0}` is no rule preset (kiswahili, kete, kujifunza, abstractplay, abstractplay-kujifunza)")]
-    Rules(String),
+    /// A rule set that is no preset with overrides.
+    #[error("`{text}` is no rule set: {message} (write a preset, kiswahili, kete, kujifunza, abstractplay or abstractplay-kujifunza, then any name=value overrides)")]
+    Rules {
+        /// The text.
+        text: String,
+        /// Why.
+        message: String,
+    },
     /// A position string that cannot be read.
     #[error("`{text}` is no position string: {message}")]
     Position {
@@ -162,12 +167,17 @@ pub fn parse_result(s: &str) -> Result<GameResult, CriterionError> {
     GameResult::from_token(s.trim()).ok_or_else(|| CriterionError::Result(s.to_owned()))
 }
 
-/// Reads a rule preset criterion.
+/// Reads a rules criterion: a preset, then any `name=value` overrides, as a `RuleSet` tag
+/// writes them (`kiswahili endless_move=draw`); games are matched by their canonical
+/// [`RulesKey`], however their tags spell the rules.
 ///
 /// # Errors
-/// A name that is no preset.
-pub fn parse_rules(s: &str) -> Result<RuleSet, CriterionError> {
-    RuleSet::preset(s.trim()).ok_or_else(|| CriterionError::Rules(s.to_owned()))
+/// An unknown preset, or an override that cannot be applied.
+pub fn parse_rules(s: &str) -> Result<RulesKey, CriterionError> {
+    s.parse::<RulesKey>().map_err(|e| CriterionError::Rules {
+        text: s.to_owned(),
+        message: e.to_string(),
+    })
 }
 
 /// Reads a position criterion.
@@ -206,8 +216,9 @@ pub struct Filter {
     pub players: Vec<String>,
     /// The result.
     pub result: Option<GameResult>,
-    /// The rule set (compared as a whole: a preset with overrides is another rule set).
-    pub rules: Option<RuleSet>,
+    /// The rules, compared by their canonical key (a preset with overrides that change
+    /// nothing is the preset).
+    pub rules: Option<RulesKey>,
     /// The moves written in the main line.
     pub plies: Option<PlyRange>,
     /// A position: the last one of the main line, or any with
@@ -258,7 +269,7 @@ impl Filter {
             && self.result.is_none_or(|r| g.result() == r)
             && self
                 .rules
-                .is_none_or(|r| game_rules(g.game).is_ok_and(|own| own == r))
+                .is_none_or(|r| game_rules_key(g.game).is_ok_and(|own| own == r))
             && self.plies.is_none_or(|r| r.contains(g.written_plies()))
             && self.position.as_ref().is_none_or(|want| {
                 let same = |p: &bao_core::Position| same_position(want, &PositionString::from(p));

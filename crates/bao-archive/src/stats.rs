@@ -16,6 +16,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use bao_core::{Move, Side};
+use bao_notation::meaning::RulesKey;
 use bao_notation::GameResult;
 use serde::Serialize;
 
@@ -40,7 +41,8 @@ pub struct GameFacts {
     pub plies: usize,
     /// Its first moves (at most the tree's depth), as they replayed.
     pub opening: Vec<Move>,
-    /// Which opening tree its moves belong to: the rule set's preset (`kiswahili`), with
+    /// Which opening tree its moves belong to: the rules' canonical key (`kiswahili`,
+    /// `kiswahili endless_move=draw`: [`RulesKey`]), with
     /// `from <position string>` for a start of its own; `None` when its rules or start are
     /// not valid.
     pub start: Option<String>,
@@ -71,10 +73,8 @@ impl GameFacts {
             plies: g.written_plies(),
             opening: g.moves().take(depth).collect(),
             start: g.replayed.as_ref().and_then(|r| r.opening()).map(|o| {
-                let name = o.rules.preset_name().map_or_else(
-                    || g.tag("RuleSet").unwrap_or("modified rules").to_owned(),
-                    str::to_owned,
-                );
+                // One label for one rule set, however its tags spell it.
+                let name = RulesKey(o.rules).to_string();
                 if o.start == bao_core::Position::start(o.rules) {
                     name
                 } else {
@@ -436,7 +436,8 @@ pub struct StatsReport {
 /// The opening tree of the games from one start.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct OpeningTree {
-    /// The rule set's preset, with `from <position string>` for a start of its own.
+    /// The rules' canonical key (`kiswahili`, `kiswahili endless_move=draw`), with `from
+    /// <position string>` for a start of its own.
     pub start: String,
     /// The games from this start.
     pub games: u64,

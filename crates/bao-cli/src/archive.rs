@@ -164,8 +164,10 @@ pub(crate) struct FilterArgs {
     /// The result: 1-0, 0-1, 1/2-1/2 or * (the Result tag, else the movetext's).
     #[arg(long, value_name = "RESULT")]
     result: Option<String>,
-    /// The rule preset (kiswahili, kete, kujifunza, abstractplay, abstractplay-kujifunza).
-    #[arg(long, value_name = "PRESET")]
+    /// The rules: a preset (kiswahili, kete, kujifunza, abstractplay,
+    /// abstractplay-kujifunza), then any name=value overrides, as the `RuleSet` tag writes
+    /// them; a game matches however its tags spell the same rules.
+    #[arg(long, value_name = "RULES")]
     rules: Option<String>,
     /// The moves written in the main line: MIN..MAX, MIN.., ..MAX or N (inclusive).
     #[arg(long, value_name = "MIN..MAX")]

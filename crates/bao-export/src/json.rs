@@ -11,7 +11,7 @@ use bao_core::{
     Capture, EndCheck, EndlessMove, Event, FrontRowGuard, HouseLap, Lap, LapEnd, LapSource,
     MoveSpec, MoveTrace, Outcome, RuleSet, Takasia, Variant,
 };
-use bao_notation::meaning::is_game;
+use bao_notation::meaning::{is_game, RulesKey};
 use bao_notation::{
     Comment, CommentKind, Element, Evaluation, Game, GameResult, MarkColour, Markup, MoveItem,
     MoveToken, Nag, Record, Spanned, Tag,
@@ -76,6 +76,11 @@ pub struct TagJson {
 pub struct RulesJson {
     /// The preset name when the options are exactly a preset's, else null.
     pub preset: Option<String>,
+    /// The rules' canonical key ([`RulesKey`]: the preset, then the options that differ
+    /// from it, `kiswahili endless_move=draw`), one text however a record's tags spell them.
+    /// Read as empty from JSON written before it existed (`bao import json` reads the tags).
+    #[serde(default)]
+    pub key: String,
     /// Every option.
     pub options: RuleOptionsJson,
 }
@@ -400,6 +405,7 @@ impl RulesJson {
         };
         Self {
             preset: r.preset_name().map(str::to_owned),
+            key: RulesKey(*r).to_string(),
             options: RuleOptionsJson {
                 variant: variant.to_owned(),
                 abstractplay: r.abstractplay,

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use bao_notation::{Directions, GameResult};
 use bao_replay::main_line_replays;
-use bao_validate::{annotation_edits, result_of, AnyDiagnostic, CheckDiagnostic, Repair};
+use bao_validate::{annotation_edits, result_of, AnyDiagnostic, CheckDiagnostic, Repair, Rewrite};
 use lsp_types::{CodeAction, CodeActionKind, CodeActionOrCommand, TextEdit, Uri, WorkspaceEdit};
 
 use crate::diagnostics::to_lsp;
@@ -91,9 +91,19 @@ pub(crate) fn actions(
 
 /// The edit of a diagnostic's unambiguous repair.
 fn repair(v: &View<'_>, c: &CheckDiagnostic) -> Option<(String, Vec<Edit>)> {
-    let s = c.repair.as_ref()?;
     let span = c.span()?;
     let written = v.text.get(span.start..span.end)?.to_owned();
+    if let Some(Rewrite::Renumber { number }) = c.rewrite {
+        return Some((
+            format!("Renumber {written} as {number}"),
+            vec![Edit {
+                start: span.start,
+                end: span.end,
+                text: number.to_string(),
+            }],
+        ));
+    }
+    let s = c.repair.as_ref()?;
     match s.repair {
         Repair::Replace => {
             // Written as the record writes its moves (its sign convention and letters).
@@ -114,13 +124,20 @@ fn repair(v: &View<'_>, c: &CheckDiagnostic) -> Option<(String, Vec<Edit>)> {
         Repair::Insert { .. } => {
             // Written in the record's own sign convention, as `bao check --fix` writes it.
             let g = v.game_at(span.start)?;
+            let chunk = v.text.get(g.base..)?;
             let token = bao_notation::Span::new(span.start - g.base, span.end - g.base);
-            let new = bao_validate::fix::inserted_token(g.replayed()?, token, s.mv)?;
+            let (at, new) = bao_validate::fix::insertion(
+                &g.game().value.movetext,
+                g.replayed()?,
+                token,
+                s.mv,
+                chunk,
+            )?;
             Some((
                 format!("Insert {new} before {written}"),
                 vec![Edit {
-                    start: span.start,
-                    end: span.start,
+                    start: g.base + at.start,
+                    end: g.base + at.start,
                     text: format!("{new} "),
                 }],
             ))

@@ -16,6 +16,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::rc::{Rc, Weak};
 use std::sync::Arc;
 
+use bao_notation::meaning::MatchKey;
 use bao_notation::{parse_record, Game, Spanned};
 #[cfg(doc)]
 use bao_validate::stream::Merger;
@@ -537,12 +538,12 @@ fn analyse(
     // The matches whose problems may have changed: those of the chunks read again and of
     // the chunks they replace.
     let replaced = &rest[..resumed.unwrap_or(rest.len())];
-    let touched_matches: HashSet<&str> = chunks[fresh.clone()]
+    let touched_matches: HashSet<MatchKey> = chunks[fresh.clone()]
         .iter()
         .chain(replaced)
-        .flat_map(|c| c.result.checked.match_names())
+        .flat_map(|c| c.result.checked.match_keys())
+        .cloned()
         .collect();
-    let touched_matches: HashSet<String> = touched_matches.into_iter().map(str::to_owned).collect();
     drop(known);
     if let (Some(i), Some(t)) = (resumed, touched) {
         for c in rest.into_iter().skip(i) {
@@ -564,12 +565,12 @@ fn analyse(
 /// those of the other chunks that have games in the matches `touched` (whose problems
 /// depend on the games before them in the file): the matches `touched` are followed from
 /// the start of the text, the others keep their problems.
-fn order(chunks: &mut [Chunk], fresh: std::ops::Range<usize>, touched: &HashSet<String>) {
+fn order(chunks: &mut [Chunk], fresh: std::ops::Range<usize>, touched: &HashSet<MatchKey>) {
     let mut matches = Matches::default();
-    let wanted = |name: &str| touched.contains(name);
+    let wanted = |key: &MatchKey| touched.contains(key);
     for (i, c) in chunks.iter_mut().enumerate() {
         let checked = &c.result.checked;
-        if !fresh.contains(&i) && (touched.is_empty() || !checked.match_names().any(wanted)) {
+        if !fresh.contains(&i) && (touched.is_empty() || !checked.match_keys().any(wanted)) {
             continue;
         }
         let problems: Vec<Vec<CheckDiagnostic>> = checked

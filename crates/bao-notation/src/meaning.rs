@@ -141,6 +141,144 @@ pub fn game_rules(game: &Game) -> Result<RuleSet, RulesError> {
     Ok(rules)
 }
 
+/// A game's rules in one canonical spelling, however its tags spell them (notation §5): the
+/// preset that the rules are a variant of (the one with the same variant, AbstractPlay flag
+/// and houses, which no override changes), then the options whose value differs from that
+/// preset's, in the order of [`bao_core::OPTION_VALUES`], each `name=value` in its canonical
+/// spelling. An override equal to the preset's value is dropped, so two rule sets that play
+/// alike have one key: `[RuleSet "kiswahili endless_move=draw"]`, `[Rules
+/// "endless_move=draw"]` and `[RuleSet "kiswahili takasia=standard"] [Rules
+/// "endless_move=draw"]` all read `kiswahili endless_move=draw`.
+///
+/// It parses from the same words (`FromStr`: a preset, then `name=value` overrides separated
+/// by blanks, commas or semicolons), so a user's `--rules 'kiswahili endless_move=draw'`
+/// compares equal to a game's key.
+///
+/// ```
+/// use bao_notation::meaning::{game_rules_key, RulesKey};
+/// use bao_notation::parse_record;
+///
+/// let a = parse_record("[RuleSet \"kiswahili endless_move=draw\"]\n\n*\n");
+/// let b = parse_record("[Rules \"endless_move=draw, takasia=standard\"]\n\n*\n");
+/// let (a, b) = (&a.record.games[0].value, &b.record.games[0].value);
+/// assert_eq!(game_rules_key(a).unwrap(), game_rules_key(b).unwrap());
+/// assert_eq!(game_rules_key(a).unwrap().to_string(), "kiswahili endless_move=draw");
+/// let typed: RulesKey = "kiswahili   endless_move=draw".parse().unwrap();
+/// assert_eq!(typed, game_rules_key(b).unwrap());
+/// assert_eq!("kete".parse::<RulesKey>().unwrap().to_string(), "kete");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RulesKey(pub RuleSet);
+
+impl RulesKey {
+    /// The rules.
+    #[must_use]
+    pub const fn rules(self) -> RuleSet {
+        self.0
+    }
+
+    /// The preset these rules are a variant of (see [`RulesKey`]), with its name.
+    #[must_use]
+    pub fn preset(self) -> (&'static str, RuleSet) {
+        let r = self.0;
+        bao_core::PRESET_NAMES
+            .into_iter()
+            .filter_map(|n| RuleSet::preset(n).map(|p| (n, p)))
+            .find(|(_, p)| {
+                p.variant == r.variant && p.abstractplay == r.abstractplay && p.houses == r.houses
+            })
+            .unwrap_or(("kiswahili", RuleSet::KISWAHILI))
+    }
+
+    /// The options that differ from [`RulesKey::preset`], as `(name, value)` in canonical
+    /// order and spelling.
+    #[must_use]
+    pub fn overrides(self) -> Vec<(&'static str, String)> {
+        let (_, preset) = self.preset();
+        bao_core::OPTION_VALUES
+            .iter()
+            .map(|(name, _)| *name)
+            .filter_map(|name| {
+                let value = option_value(&self.0, name)?;
+                (option_value(&preset, name).as_ref() != Some(&value)).then_some((name, value))
+            })
+            .collect()
+    }
+}
+
+/// `kiswahili endless_move=draw`.
+impl fmt::Display for RulesKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.preset().0)?;
+        for (name, value) in self.overrides() {
+            write!(f, " {name}={value}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::str::FromStr for RulesKey {
+    type Err = bao_core::RuleSpecError;
+
+    /// A preset, then `name=value` overrides separated by blanks, commas or semicolons.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        RuleSet::from_spec(&s.replace([',', ';'], " ")).map(Self)
+    }
+}
+
+/// The canonical key of a game's rules ([`game_rules`], spelled as [`RulesKey`] spells it).
+///
+/// # Errors
+/// As [`game_rules`].
+pub fn game_rules_key(game: &Game) -> Result<RulesKey, RulesError> {
+    game_rules(game).map(RulesKey)
+}
+
+/// The value of option `name` of `rules`, in the spelling [`RuleSet::set_option`] reads;
+/// `None` for a name that is no option.
+fn option_value(rules: &RuleSet, name: &str) -> Option<String> {
+    use bao_core::{EndCheck, EndlessMove, FrontRowGuard, HouseLap, Takasia};
+    let flag = |b: bool| if b { "true" } else { "false" }.to_owned();
+    Some(match name {
+        "mtaji_takasa_house" => match rules.mtaji_takasa_house {
+            HouseLap::Stop => "stop",
+            HouseLap::Relay => "relay",
+        }
+        .to_owned(),
+        "front_row_guard" => match rules.front_row_guard {
+            FrontRowGuard::Strict => "strict",
+            FrontRowGuard::Off => "off",
+        }
+        .to_owned(),
+        "endless_move" => match rules.endless_move {
+            EndlessMove::Illegal => "illegal".to_owned(),
+            EndlessMove::Draw => "draw".to_owned(),
+            EndlessMove::MoverLoses => "mover_loses".to_owned(),
+            EndlessMove::SeedCap(n) => format!("cap:{n}"),
+        },
+        "takasia" => match rules.takasia {
+            Takasia::Off => "off",
+            Takasia::Standard => "standard",
+            Takasia::AbstractPlay => "abstractplay",
+        }
+        .to_owned(),
+        "end_check" => match rules.end_check {
+            EndCheck::OpponentFirst => "opponent_first",
+            EndCheck::SouthFirst => "south_first",
+        }
+        .to_owned(),
+        "capture_threshold" => rules.capture_threshold.to_string(),
+        "house_lost_on_first_mtaji_capture" => flag(rules.house_lost_on_first_mtaji_capture),
+        "dormant_house_placeable" => flag(rules.dormant_house_placeable),
+        "capture_priority" => flag(rules.capture_priority),
+        "kuu_floor" => flag(rules.kuu_floor),
+        "first_takata_from_kuu" => flag(rules.first_takata_from_kuu),
+        "bao_hamna_mid_move" => flag(rules.bao_hamna_mid_move),
+        "houses_fall_at_move_end" => flag(rules.houses_fall_at_move_end),
+        _ => return None,
+    })
+}
+
 /// Applies `name=value` overrides in order; the first that fails is the error.
 fn apply_overrides<'a>(
     rules: &mut RuleSet,
@@ -193,6 +331,58 @@ impl Game {
     #[must_use]
     pub fn position(&self) -> Option<PositionString> {
         self.tag("Position").and_then(|v| v.value.parse().ok())
+    }
+}
+
+/// The identity of a best-of-three match (notation §5): the `Event`, `Site` and `Match`
+/// values of its games, each trimmed (a missing `Event` or `Site` is empty). Two events that
+/// both name a match `final` hold two matches; every place that groups games into matches
+/// (the validator's best-of-three check, the recorder's score) keys them by this.
+///
+/// ```
+/// use bao_notation::meaning::MatchKey;
+/// use bao_notation::parse_record;
+///
+/// let parsed = parse_record(
+///     "[Event \"Cup\"]\n[Match \"final\"]\n\n*\n\n[Event \"League\"]\n[Match \"final\"]\n\n*\n",
+/// );
+/// let keys: Vec<_> = parsed.record.games.iter().map(|g| MatchKey::of(&g.value)).collect();
+/// assert_ne!(keys[0], keys[1]);
+/// assert_eq!(keys[0].as_ref().unwrap().to_string(), "final");
+/// assert_eq!(MatchKey::of(&parse_record("[Event \"Cup\"]\n\n*\n").record.games[0].value), None);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MatchKey {
+    /// The `Event` tag's value, trimmed (empty when missing).
+    pub event: String,
+    /// The `Site` tag's value, trimmed (empty when missing).
+    pub site: String,
+    /// The `Match` tag's value, trimmed.
+    pub name: String,
+}
+
+impl MatchKey {
+    /// The match of `game`, or `None` when it has no `Match` tag (a single game).
+    #[must_use]
+    pub fn of(game: &Game) -> Option<Self> {
+        let name = game.tag("Match")?.value.trim().to_owned();
+        let tag = |t: &str| {
+            game.tag(t)
+                .map(|v| v.value.trim().to_owned())
+                .unwrap_or_default()
+        };
+        Some(Self {
+            event: tag("Event"),
+            site: tag("Site"),
+            name,
+        })
+    }
+}
+
+/// The match's name (the `Match` value), as messages show it.
+impl fmt::Display for MatchKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)
     }
 }
 
@@ -292,6 +482,56 @@ mod tests {
         ));
         assert!(is_game(&g));
         assert!(!is_game(&Game::default()));
+    }
+}
+
+#[cfg(test)]
+mod rules_key_tests {
+    use bao_core::{RuleSet, OPTION_VALUES, PRESET_NAMES};
+
+    use super::{option_value, RulesKey};
+
+    /// Every option of every preset reads back through `set_option` (the spelling is the
+    /// one the engine reads), and each example value of `OPTION_VALUES` round-trips.
+    #[test]
+    fn every_option_value_is_spelled_as_set_option_reads_it() {
+        for preset in PRESET_NAMES {
+            let rules = RuleSet::preset(preset).unwrap();
+            for (name, values) in OPTION_VALUES {
+                let value = option_value(&rules, name).unwrap_or_else(|| panic!("{name}"));
+                let mut again = RuleSet::preset(preset).unwrap();
+                again.set_option(name, &value).unwrap();
+                assert_eq!(again, rules, "{preset} {name}={value}");
+                for v in values.iter() {
+                    let mut set = rules;
+                    set.set_option(name, v).unwrap();
+                    assert_eq!(option_value(&set, name).as_deref(), Some(*v), "{name}={v}");
+                }
+            }
+        }
+    }
+
+    /// The key names the preset alone for a preset, and its text parses back to the rules.
+    #[test]
+    fn a_key_reads_back_to_its_rules() {
+        for preset in PRESET_NAMES {
+            let rules = RuleSet::preset(preset).unwrap();
+            assert_eq!(RulesKey(rules).to_string(), preset);
+            for (name, values) in OPTION_VALUES {
+                for v in values.iter() {
+                    let mut set = rules;
+                    set.set_option(name, v).unwrap();
+                    let text = RulesKey(set).to_string();
+                    assert_eq!(text.parse::<RulesKey>().unwrap(), RulesKey(set), "{text}");
+                }
+            }
+        }
+        let key: RulesKey = "kete takasia=standard; capture_priority=true"
+            .parse()
+            .unwrap();
+        assert_eq!(key.to_string(), "kete");
+        let key: RulesKey = "kiswahili takasia=off,endless_move=draw".parse().unwrap();
+        assert_eq!(key.to_string(), "kiswahili endless_move=draw takasia=off");
     }
 }
 

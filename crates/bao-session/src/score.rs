@@ -1,18 +1,17 @@
 //! The score of a best-of-three match, from the games of the record.
 
 use bao_core::Side;
+use bao_notation::meaning::MatchKey;
 use bao_notation::Game;
 
 use crate::reply::MatchScore;
 
-/// The score of the match `name` over `games`: the wins of each player (listed as they sat
-/// in the match's first game), and its winner once a player has two.
-pub(crate) fn score<'a>(name: &str, games: impl Iterator<Item = &'a Game>) -> MatchScore {
+/// The score of the match `key` (its `Event`, `Site` and `Match`) over `games`: the wins of
+/// each player (listed as they sat in the match's first game), and its winner once a player
+/// has two.
+pub(crate) fn score<'a>(key: &MatchKey, games: impl Iterator<Item = &'a Game>) -> MatchScore {
     let games: Vec<&Game> = games
-        .filter(|g| {
-            g.tag("Match")
-                .is_some_and(|m| m.value.trim() == name.trim())
-        })
+        .filter(|g| MatchKey::of(g).as_ref() == Some(key))
         .collect();
     let mut score: Vec<(String, u32)> = Vec::new();
     for side in ["South", "North"] {
@@ -58,9 +57,23 @@ mod tests {
              [South \"C\"]\n[North \"D\"]\n[Match \"other\"]\n\n1-0\n"
             .parse()
             .unwrap();
-        let s = score("M", record.games.iter().map(|g| &g.value));
+        let key = MatchKey::of(&record.games[0].value).unwrap();
+        let s = score(&key, record.games.iter().map(|g| &g.value));
         assert_eq!(s.played, 2);
         assert_eq!(s.score, [("A".to_owned(), 2), ("B".to_owned(), 0)]);
         assert_eq!(s.winner.as_deref(), Some("A"));
+    }
+
+    #[test]
+    fn a_match_of_another_event_with_the_same_name_is_another_match() {
+        let record: bao_notation::Record =
+            "[Event \"Cup\"]\n[South \"A\"]\n[North \"B\"]\n[Match \"M\"]\n\n1-0\n\n\
+             [Event \"League\"]\n[South \"A\"]\n[North \"B\"]\n[Match \"M\"]\n\n1-0\n"
+                .parse()
+                .unwrap();
+        let key = MatchKey::of(&record.games[0].value).unwrap();
+        let s = score(&key, record.games.iter().map(|g| &g.value));
+        assert_eq!(s.played, 1);
+        assert_eq!(s.winner, None);
     }
 }

@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use bao_core::{within_lap_budget, Move, Side, Undecided};
+use bao_notation::meaning::MatchKey;
 use bao_notation::{Game, GameResult, MoveItem, Record, Spanned, Tag};
 use bao_validate::{check_bytes, CheckOptions};
 
@@ -494,8 +495,8 @@ impl Session {
             return Ok(());
         }
         self.live = Some(live);
-        if let Some(name) = self.game().tag("Match").map(|t| t.value.clone()) {
-            let score = score(&name, self.record.games.iter().map(|g| &g.value));
+        if let Some(key) = MatchKey::of(self.game()) {
+            let score = score(&key, self.record.games.iter().map(|g| &g.value));
             if score.winner.is_none() && score.played < 3 {
                 return self.after_game(out);
             }
@@ -561,11 +562,11 @@ impl Session {
     /// game, or the match's last, stays open for `undo` ([`Prompt::Finished`]).
     fn after_game(&mut self, out: &mut Vec<Reply>) -> Result<(), SessionError> {
         self.stage = Stage::Finished;
-        let Some(name) = self.game().tag("Match").map(|t| t.value.clone()) else {
+        let Some(key) = MatchKey::of(self.game()) else {
             out.push(Reply::Saved);
             return Ok(());
         };
-        let score = score(&name, self.record.games.iter().map(|g| &g.value));
+        let score = score(&key, self.record.games.iter().map(|g| &g.value));
         if score.winner.is_some() || score.played >= 3 {
             out.push(Reply::MatchOver(score));
             return Ok(());

@@ -116,6 +116,9 @@ codes! {
     /// The record stops while the game goes on, and a result is claimed without a
     /// `Termination` that explains it.
     GameEndsEarly = "record" / "game_ends_early", "e1", Warning;
+    /// A move number that is not the number of the ply it stands before (`N.` before South's
+    /// ply of move N, `N...` before North's).
+    MoveNumberMismatch = "record" / "move_number_mismatch", "g1", Warning;
     /// `Match`/`Game` tags that cannot describe a best-of-three match.
     MatchInconsistent = "record" / "match_inconsistent", "e3", Error;
     /// A `Position` tag that is no valid position.

@@ -4,7 +4,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use bao_notation::SourceText;
-use bao_notation::{Span, SyntaxError};
+use bao_notation::{MoveNumber, Span, SyntaxError};
 use miette::{LabeledSpan, Severity, SourceCode};
 
 use crate::codes::Code;
@@ -19,6 +19,20 @@ pub struct Label {
     pub text: String,
     /// The primary label (one per diagnostic).
     pub primary: bool,
+}
+
+/// A repair of the record's text that changes no move (a move's repairs are
+/// [`Suggestion`]s): `bao check --fix` and the editor's code action apply it to the
+/// diagnostic's primary span, which is where it belongs (so it moves with the labels).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Rewrite {
+    /// The move number under the primary span is rewritten as `number` (only the number's
+    /// own text changes: `3.` becomes `2.`).
+    Renumber {
+        /// The number the ply it stands before has.
+        number: MoveNumber,
+    },
 }
 
 /// One validator diagnostic. It carries no source text: [`CheckReport`] attaches it.
@@ -46,6 +60,8 @@ pub struct CheckDiagnostic {
     /// The unambiguous best repair of any kind (a move replaced, two plies swapped, one
     /// ply inserted, an earlier ply replaced), when there is one.
     pub repair: Option<Suggestion>,
+    /// A repair that changes no move (a move number rewritten), when there is one.
+    pub rewrite: Option<Rewrite>,
     /// The anchor of the rule heading the diagnostic links to, when it is not its code's
     /// (an empty pit in namua breaks N1, in mtaji M1).
     pub rule: Option<&'static str>,
@@ -63,6 +79,7 @@ impl CheckDiagnostic {
             assumes: None,
             fix: None,
             repair: None,
+            rewrite: None,
             rule: None,
         }
     }

@@ -3,10 +3,13 @@
 //! A record is checked; every illegal move whose best repair is clearly ahead of the next
 //! (the diagnostic's [`CheckDiagnostic::repair`]) is repaired in the text: a move replaced
 //! (at the refused ply, or at the earlier ply the slip is blamed on), two plies swapped, a
-//! missing ply inserted. Only the tokens change: move numbers, comments, NAGs, annotations
-//! and layout stay as written, and a replaced move is written in the record's sign
-//! convention. The record is then checked again, and repaired again, until no repair is
-//! left to apply; so fixing a fixed text changes nothing.
+//! missing ply inserted. Only the tokens change: comments, NAGs, annotations and layout stay
+//! as written, and a replaced or inserted move is written in the record's sign convention and
+//! letters (K.I.B.A. `L`/`R`). A move number that disagrees with its ply
+//! (`bao::record::move_number_mismatch`, a warning) is rewritten in place, in a round that
+//! repairs no move: so the numbers an inserted or swapped ply shifted are renumbered by the
+//! next round. The record is checked again, and repaired again, until no repair is left to
+//! apply; so fixing a fixed text changes nothing.
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -15,11 +18,11 @@ use bao_core::{Move, Position};
 use bao_notation::{Directions, Element, MoveItem, MoveToken, Span, Spanned};
 use bao_replay::ReplayedLine;
 
-use crate::diagnostic::{AnyDiagnostic, CheckDiagnostic, CheckReport};
+use crate::diagnostic::{AnyDiagnostic, CheckDiagnostic, CheckReport, Rewrite};
 use crate::suggest::Repair;
 use crate::{check_full, CheckOptions, Checked};
 
-/// At most this many rounds of check-and-repair (each repairs at least one error).
+/// At most this many rounds of check-and-repair (each applies at least one repair).
 const MAX_ROUNDS: usize = 256;
 
 /// One repair applied to the text.
@@ -103,14 +106,34 @@ struct Edit {
 
 /// The edits of every diagnostic with an unambiguous repair (a later one that overlaps an
 /// earlier one is left for the next round).
+///
+/// A round that repairs a move rewrites no move number: the plies it inserts or moves
+/// change the count, and the next round's check gives the numbers of the new text.
 fn edits(checked: &Checked) -> Vec<Edit> {
+    let moves = edits_where(checked, |c| c.is_error() && c.assumes.is_none(), edit_of);
+    if !moves.is_empty() {
+        return moves;
+    }
+    edits_where(
+        checked,
+        |c| c.rewrite.is_some(),
+        |_, c, text| rewrite_of(c, text),
+    )
+}
+
+/// The edits of the diagnostics `pick` accepts, each made by `make`.
+fn edits_where(
+    checked: &Checked,
+    pick: impl Fn(&CheckDiagnostic) -> bool,
+    make: impl Fn(&Checked, &CheckDiagnostic, &str) -> Option<Edit>,
+) -> Vec<Edit> {
     let mut out: Vec<Edit> = Vec::new();
     for d in &checked.report.diagnostics {
         let AnyDiagnostic::Check(c) = d else { continue };
-        if !c.is_error() || c.assumes.is_some() {
+        if !pick(c) {
             continue;
         }
-        let Some(edit) = edit_of(checked, c, &checked.report.text) else {
+        let Some(edit) = make(checked, c, &checked.report.text) else {
             continue;
         };
         let overlaps = out.iter().any(|e| {
@@ -140,6 +163,27 @@ fn apply(text: &str, edits: &[Edit]) -> String {
     }
     out.push_str(&text[at..]);
     out
+}
+
+/// The edit of a diagnostic's [`Rewrite`]: a move number rewritten in place.
+fn rewrite_of(d: &CheckDiagnostic, text: &str) -> Option<Edit> {
+    let span = d.span()?;
+    match d.rewrite? {
+        Rewrite::Renumber { number } => {
+            let old = text.get(span.start..span.end)?;
+            Some(Edit {
+                changes: vec![(span, number.to_string())],
+                fix: AppliedFix {
+                    game: d.game,
+                    ply: d.ply.unwrap_or_default(),
+                    what: format!(
+                        "ply {}: move number {old} became {number}",
+                        d.ply.unwrap_or_default()
+                    ),
+                },
+            })
+        }
+    }
 }
 
 /// The edit of one diagnostic's repair.
@@ -197,15 +241,9 @@ fn edit_of(checked: &Checked, d: &CheckDiagnostic, text: &str) -> Option<Edit> {
             })
         }
         Repair::Insert { ply: at, .. } => {
-            let new = inserted_token(replayed, span, repair.mv)?;
+            let (at_span, new) = insertion(&game.value.movetext, replayed, span, repair.mv, text)?;
             Some(Edit {
-                changes: vec![(
-                    Span {
-                        start: span.start,
-                        end: span.start,
-                    },
-                    format!("{new} "),
-                )],
+                changes: vec![(at_span, format!("{new} "))],
                 fix: fix(at, format!("ply {at}: {new} inserted")),
             })
         }
@@ -269,6 +307,35 @@ pub fn inserted_token(game: &bao_replay::ReplayedGame, span: Span, mv: Move) -> 
     let line = line_of(&game.main, span)?;
     let ply = line.plies.iter().find(|p| p.span == span)?;
     Some(token_text(mv, &ply.before, game.opening()?.directions))
+}
+
+/// The edit of an insertion repair ([`Repair::Insert`]) for the refused ply's token at
+/// `span` in `game` (`movetext` its written moves, `text` the text their spans index): where
+/// the new token goes (an empty span) and the token, as `bao check --fix` writes it.
+///
+/// The token is [`inserted_token`] in the style of the refused one (K.I.B.A. `L`/`R` if it
+/// uses them). It goes before the refused item's move number when it has one: the number
+/// was written for the refused move, which the insertion moves to the next ply
+/// (`2. A4R 3. A5L` becomes `2. A4R a6R 3. A5L`, not `2. A4R 3. a6R A5L`). The numbers
+/// that the insertion shifts are the next check's `move_number_mismatch` warnings, which
+/// `--fix` then rewrites.
+#[must_use]
+pub fn insertion(
+    movetext: &[Spanned<Element>],
+    game: &bao_replay::ReplayedGame,
+    span: Span,
+    mv: Move,
+    text: &str,
+) -> Option<(Span, String)> {
+    let new = in_style(
+        &inserted_token(game, span, mv)?,
+        text.get(span.start..span.end)?,
+    );
+    let start = moves_of(movetext, span)
+        .and_then(|moves| moves.into_iter().find(|m| m.token.span == span))
+        .and_then(|m| m.number.as_ref())
+        .map_or(span.start, |n| n.span.start);
+    Some((Span::new(start, start), new))
 }
 
 /// The replayed line (the main line or a variation) holding the ply at `span`.

@@ -3,7 +3,7 @@
 use miette::Diagnostic;
 use serde_json::{json, Value};
 
-use crate::diagnostic::{AnyDiagnostic, CheckReport};
+use crate::diagnostic::{AnyDiagnostic, CheckReport, Rewrite};
 use crate::stream::CheckedPiece;
 use crate::suggest::{Repair, Suggestion};
 
@@ -37,7 +37,11 @@ fn diagnostic_json_in(
         AnyDiagnostic::Syntax(_) => (None, None, None, None),
     };
     let repair = match d {
-        AnyDiagnostic::Check(c) => c.repair.as_ref().and_then(repair_json),
+        AnyDiagnostic::Check(c) => c
+            .repair
+            .as_ref()
+            .and_then(repair_json)
+            .or_else(|| c.rewrite.map(rewrite_json)),
         AnyDiagnostic::Syntax(_) => None,
     };
     let labels: Vec<Value> = d
@@ -72,7 +76,8 @@ fn diagnostic_json_in(
             "assumes": assumes,
         }
     });
-    // Present only for a swap or an insertion, so that older readers see no change.
+    // Present only for a swap, an insertion, an earlier ply or a renumber, so that older
+    // readers see no change.
     if let Some(r) = repair {
         v["data"]["repair"] = r;
     }
@@ -108,6 +113,16 @@ fn repair_json(s: &Suggestion) -> Option<Value> {
             "move": s.mv.to_string(),
             "written": written.to_string(),
         })),
+    }
+}
+
+/// `{"kind": "renumber", "number": "2."}`: the number the primary span is rewritten as.
+fn rewrite_json(r: Rewrite) -> Value {
+    match r {
+        Rewrite::Renumber { number } => json!({
+            "kind": "renumber",
+            "number": number.to_string(),
+        }),
     }
 }
 

@@ -36,6 +36,7 @@ mod diagnostic;
 pub mod fix;
 pub mod json;
 mod moves;
+mod numbers;
 mod plies;
 mod record;
 pub mod stream;
@@ -55,7 +56,9 @@ pub use annotate::{
 };
 pub use bao_replay::{agrees, engine_items, Disagreement, ItemList};
 pub use codes::{Code, ALL_CODES, REPOSITORY};
-pub use diagnostic::{line_col, AnyDiagnostic, CheckDiagnostic, CheckReport, Label, Stats};
+pub use diagnostic::{
+    line_col, AnyDiagnostic, CheckDiagnostic, CheckReport, Label, Rewrite, Stats,
+};
 pub use fix::{fix_text, AppliedFix, Fixed};
 pub use moves::result_of;
 pub use suggest::{annotation_matches, rank, unambiguous, Repair, Suggestion, LOOKAHEAD};

@@ -60,6 +60,9 @@ pub(crate) fn check_one(game: &Game, n: usize, opts: &CheckOptions, keep: bool) 
     let check = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let mut c = check_game(game, n, opts, keep);
         crate::record::check_result(game, n, &mut c);
+        let first = c.replayed.opening.as_ref().ok().map(|o| o.start.to_move());
+        c.diagnostics
+            .extend(crate::numbers::check_numbers(game, n, first));
         c
     }));
     check.unwrap_or_else(|_| GameCheck {

@@ -8,6 +8,7 @@ use std::num::NonZeroU32;
 use hashbrown::HashTable;
 
 use bao_core::{EndReason, Side};
+use bao_notation::meaning::MatchKey;
 use bao_notation::{Game, GameResult, Record, Span};
 
 use crate::codes::Code;
@@ -163,8 +164,8 @@ pub(crate) fn check_result(game: &Game, n: usize, c: &mut GameCheck) {
 pub(crate) struct MatchEntry {
     /// The game, counted from 1 in file order.
     pub(crate) n: usize,
-    /// The `Match` tag's value, trimmed.
-    pub(crate) name: String,
+    /// The match: its `Event`, `Site` and `Match` values.
+    pub(crate) key: MatchKey,
     /// The `Game` tag's value, if any.
     pub(crate) number: Option<String>,
     /// The `South` and `North` tags' values (empty when missing).
@@ -178,11 +179,11 @@ pub(crate) struct MatchEntry {
 impl MatchEntry {
     /// The summary of game `n`, or `None` when it has no `Match` tag.
     pub(crate) fn of(game: &Game, n: usize) -> Option<Self> {
-        let m = game.tag("Match")?;
+        let key = MatchKey::of(game)?;
         let tag = |name: &str| game.tag(name).map(|t| t.value.clone()).unwrap_or_default();
         Some(Self {
             n,
-            name: m.value.trim().to_owned(),
+            key,
             number: game.tag("Game").map(|t| t.value.clone()),
             pair: [tag("South"), tag("North")],
             result: game.result.as_ref().map(|r| r.value).or_else(|| {
@@ -293,10 +294,10 @@ impl MatchTracker {
     /// The problems of the next game of its match.
     pub(crate) fn game(&mut self, entry: &MatchEntry) -> Vec<CheckDiagnostic> {
         let mut out = Vec::new();
-        let name = &entry.name;
+        let name = &entry.key.name;
         let pair = &entry.pair;
         let (Some(number), Some(south), Some(north)) = (
-            self.names.number(name),
+            self.names.number(&interned(&entry.key)),
             self.players.number(&pair[0]),
             self.players.number(&pair[1]),
         ) else {
@@ -387,14 +388,28 @@ impl MatchTracker {
     }
 }
 
-/// Best-of-three matches: games sharing a `Match` tag, numbered by `Game` tags 1, 2, 3 in
+/// One text for a match's key, for [`Names`]: its three values, each but the last preceded
+/// by its length (so that no two keys give one text).
+fn interned(key: &MatchKey) -> String {
+    format!(
+        "{}:{}{}:{}{}",
+        key.event.len(),
+        key.event,
+        key.site.len(),
+        key.site,
+        key.name
+    )
+}
+
+/// Best-of-three matches: games sharing a `Match` tag (in one `Event` at one `Site`: their
+/// [`MatchKey`]), numbered by `Game` tags 1, 2, 3 in
 /// file order, between the same two players, and no game after one player has won two.
-/// The problems come match by match (in the order of their names), each in file order.
+/// The problems come match by match (in the order of their keys), each in file order.
 pub(crate) fn check_matches(record: &Record) -> Vec<CheckDiagnostic> {
-    let mut by_name: BTreeMap<String, Vec<MatchEntry>> = BTreeMap::new();
+    let mut by_name: BTreeMap<MatchKey, Vec<MatchEntry>> = BTreeMap::new();
     for (i, g) in record.games.iter().enumerate() {
         if let Some(e) = MatchEntry::of(&g.value, i + 1) {
-            by_name.entry(e.name.clone()).or_default().push(e);
+            by_name.entry(e.key.clone()).or_default().push(e);
         }
     }
     let mut tracker = MatchTracker::default();
@@ -409,6 +424,7 @@ pub(crate) fn check_matches(record: &Record) -> Vec<CheckDiagnostic> {
 mod tests {
     use std::collections::HashMap;
 
+    use bao_notation::meaning::MatchKey;
     use bao_notation::{GameResult, Span};
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
@@ -419,16 +435,16 @@ mod tests {
     /// strings: what [`MatchTracker`] must say, message for message.
     #[derive(Default)]
     struct Plain {
-        seen: HashMap<String, usize>,
-        players: HashMap<String, [String; 2]>,
-        wins: HashMap<(String, String), u32>,
-        decided: HashMap<String, String>,
+        seen: HashMap<MatchKey, usize>,
+        players: HashMap<MatchKey, [String; 2]>,
+        wins: HashMap<(MatchKey, String), u32>,
+        decided: HashMap<MatchKey, String>,
     }
 
     impl Plain {
         fn game(&mut self, e: &MatchEntry) -> Vec<String> {
             let mut out = Vec::new();
-            let seen = self.seen.entry(e.name.clone()).or_default();
+            let seen = self.seen.entry(e.key.clone()).or_default();
             *seen += 1;
             let expected = *seen;
             match e.number.as_ref().map(|t| t.trim().parse::<usize>()) {
@@ -444,9 +460,9 @@ mod tests {
             }
             let mut sorted = e.pair.clone();
             sorted.sort();
-            match self.players.get(&e.name) {
+            match self.players.get(&e.key) {
                 None => {
-                    self.players.insert(e.name.clone(), sorted);
+                    self.players.insert(e.key.clone(), sorted);
                 }
                 Some(p) if *p != sorted => out.push(format!(
                     "the players are {} and {}, not {} and {}",
@@ -454,19 +470,19 @@ mod tests {
                 )),
                 Some(_) => {}
             }
-            if let Some(w) = self.decided.get(&e.name) {
+            if let Some(w) = self.decided.get(&e.key) {
                 out.push(format!("{w} had already won two games"));
             }
             if let Some(side) = e.result.and_then(GameResult::winner) {
                 let who = e.pair[usize::from(side != bao_core::Side::South)].clone();
-                let wins = self.wins.entry((e.name.clone(), who.clone())).or_default();
+                let wins = self.wins.entry((e.key.clone(), who.clone())).or_default();
                 *wins += 1;
-                if *wins == 2 && !self.decided.contains_key(&e.name) {
-                    self.decided.insert(e.name.clone(), who);
+                if *wins == 2 && !self.decided.contains_key(&e.key) {
+                    self.decided.insert(e.key.clone(), who);
                 }
             }
             out.into_iter()
-                .map(|why| format!("match `{}`: {why}", e.name))
+                .map(|why| format!("match `{}`: {why}", e.key.name))
                 .collect()
         }
     }
@@ -491,7 +507,12 @@ mod tests {
             let matches = 1 + round % 6;
             let players = 2 + round % 5;
             for n in 1..=60 {
-                let name = format!("match {}", rng.gen_range(0..matches));
+                // Two events that may share a match name: two matches.
+                let key = MatchKey {
+                    event: format!("event {}", rng.gen_range(0..2)),
+                    site: String::new(),
+                    name: format!("match {}", rng.gen_range(0..matches)),
+                };
                 let south = format!("player {}", rng.gen_range(0..players));
                 let north = format!("player {}", rng.gen_range(0..players));
                 let number = match rng.gen_range(0..10) {
@@ -501,7 +522,7 @@ mod tests {
                 };
                 let entry = MatchEntry {
                     n,
-                    name,
+                    key,
                     number,
                     pair: [south, north],
                     result: results[rng.gen_range(0..results.len())],

@@ -35,6 +35,7 @@ use miette::SourceCode;
 use crate::diagnostic::{AnyDiagnostic, CheckDiagnostic, CheckReport, Stats};
 use crate::record::{MatchEntry, MatchTracker};
 use crate::{moves, CheckOptions};
+use bao_notation::meaning::MatchKey;
 
 /// The size of input above which `bao check` streams. Up to this size the whole-file path
 /// is used: its excerpts are drawn as miette draws a string ([`bao_notation::SourceText`]'s
@@ -562,24 +563,25 @@ impl CheckedChunk {
         out
     }
 
-    /// The `Match` tag of each of its games that has one, in file order.
-    pub fn match_names(&self) -> impl Iterator<Item = &str> + '_ {
-        self.matches.iter().map(|m| m.name.as_str())
+    /// The match ([`MatchKey`]: `Event`, `Site` and `Match`) of each of its games that has a
+    /// `Match` tag, in file order.
+    pub fn match_keys(&self) -> impl Iterator<Item = &MatchKey> + '_ {
+        self.matches.iter().map(|m| &m.key)
     }
 
     /// The best-of-three problems of each of its games that has a `Match` tag (in the order
-    /// of [`CheckedChunk::match_names`]), given the games before it ([`Matches`], which
+    /// of [`CheckedChunk::match_keys`]), given the games before it ([`Matches`], which
     /// takes this chunk's games in turn): for the matches `wanted` accepts; `None` for the
-    /// games of the others (not taken either). The matches of different names do not depend
-    /// on each other, so an editor can redo only the matches a change touched.
+    /// games of the others (not taken either). Different matches do not depend on each
+    /// other, so an editor can redo only the matches a change touched.
     pub fn match_problems(
         &self,
         matches: &mut Matches,
-        wanted: impl Fn(&str) -> bool,
+        wanted: impl Fn(&MatchKey) -> bool,
     ) -> Vec<Option<Vec<CheckDiagnostic>>> {
         self.matches
             .iter()
-            .map(|m| wanted(&m.name).then(|| matches.0.game(m)))
+            .map(|m| wanted(&m.key).then(|| matches.0.game(m)))
             .collect()
     }
 

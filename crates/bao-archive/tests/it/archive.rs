@@ -4,11 +4,13 @@
 use std::collections::HashMap;
 
 use bao_archive::dedupe::GameKey;
-use bao_archive::filter::{parse_opening, parse_position, Filter, PlyRange, TagCriterion};
+use bao_archive::filter::{
+    parse_opening, parse_position, parse_rules, Filter, PlyRange, TagCriterion,
+};
 use bao_archive::stats::{GameFacts, Stats, TreeMove};
 use bao_archive::{for_each_game, Depth};
 use bao_core::{Move, Position, RuleSet, Side};
-use bao_notation::meaning::game_rules;
+use bao_notation::meaning::{game_rules, RulesKey};
 use bao_notation::{parse_record, Game, GameResult, PositionString};
 use bao_replay::{replay_game, ReplayedGame};
 use bao_testkit::XorShift64Star;
@@ -221,7 +223,7 @@ fn each_criterion_keeps_the_games_counted_directly() {
     );
     check(
         Filter {
-            rules: Some(RuleSet::KUJIFUNZA),
+            rules: Some(RulesKey(RuleSet::KUJIFUNZA)),
             ..Filter::default()
         },
         count(&all, |g, _| game_rules(g).unwrap() == RuleSet::KUJIFUNZA),
@@ -325,7 +327,7 @@ fn each_criterion_keeps_the_games_counted_directly() {
     check(
         Filter {
             players: vec!["Eshe".to_owned()],
-            rules: Some(RuleSet::ABSTRACTPLAY),
+            rules: Some(RulesKey(RuleSet::ABSTRACTPLAY)),
             ..Filter::default()
         },
         count(&all, |g, _| {
@@ -478,4 +480,85 @@ fn duplicates_are_the_games_with_the_same_rules_and_moves() {
             assert_eq!(keys[i] == keys[j], same, "games {} and {}", j + 1, i + 1);
         }
     }
+}
+
+/// One rule set spelled three ways (`RuleSet` with an override, `Rules` alone, and with an
+/// override that changes nothing), and the preset itself: `bao stats` counts the three under
+/// one label, `bao filter --rules` with overrides keeps the three, `bao dedupe` finds them
+/// the same game.
+#[test]
+fn one_rule_set_spelled_three_ways_is_one_rule_set() {
+    let game = |tags: &str| format!("{tags}[Event \"x\"]\n\n1. A6<* a6<* *\n\n");
+    let text = [
+        game("[RuleSet \"kiswahili endless_move=draw\"]\n"),
+        game("[Rules \"endless_move=draw\"]\n"),
+        game("[RuleSet \"kiswahili takasia=standard\"]\n[Rules \"endless_move=draw\"]\n"),
+        game(""),
+    ]
+    .concat();
+    // Stats: one label for the three, another for the preset.
+    let mut labels = Vec::new();
+    for_each_game(
+        text.as_bytes(),
+        Depth::Replay,
+        |_, g| GameFacts::of(g, 2).start,
+        |s| {
+            labels.push(s);
+            Ok::<_, std::io::Error>(())
+        },
+    )
+    .unwrap();
+    let draw = Some("kiswahili endless_move=draw".to_owned());
+    assert_eq!(
+        labels,
+        [
+            draw.clone(),
+            draw.clone(),
+            draw,
+            Some("kiswahili".to_owned())
+        ]
+    );
+    let report = facts(&text, 2).report();
+    let trees: Vec<(&str, u64)> = report
+        .trees
+        .iter()
+        .map(|t| (t.start.as_str(), t.games))
+        .collect();
+    assert_eq!(
+        trees,
+        [("kiswahili endless_move=draw", 3), ("kiswahili", 1)],
+        "{trees:?}"
+    );
+    // Filter: overrides are accepted, in any spelling, and match by key.
+    let filter = |rules: &str| Filter {
+        rules: Some(parse_rules(rules).unwrap()),
+        ..Filter::default()
+    };
+    assert_eq!(kept(&text, &filter("kiswahili endless_move=draw")), 3);
+    assert_eq!(
+        kept(
+            &text,
+            &filter("kiswahili,endless_move=draw takasia=standard")
+        ),
+        3
+    );
+    assert_eq!(kept(&text, &filter("kiswahili")), 1);
+    assert_eq!(kept(&text, &filter("kiswahili endless_move=illegal")), 1);
+    assert!(parse_rules("kiswahili endless_move=sometimes").is_err());
+    assert!(parse_rules("chess").is_err());
+    // Dedupe: the three are one game, the preset's another.
+    let mut keys = Vec::new();
+    for_each_game(
+        text.as_bytes(),
+        Depth::Replay,
+        |_, g| GameKey::of(g),
+        |k| {
+            keys.push(k);
+            Ok::<_, std::io::Error>(())
+        },
+    )
+    .unwrap();
+    assert_eq!(keys[0], keys[1]);
+    assert_eq!(keys[0], keys[2]);
+    assert_ne!(keys[0], keys[3]);
 }

@@ -445,6 +445,65 @@ fn fix_leaves_what_it_cannot_repair_and_exits_1() {
     );
 }
 
+/// Move numbers are read: the example reports its two wrong numbers (warnings: exit
+/// 0, 1 with `--deny-warnings`), and `--fix` rewrites them and nothing else.
+#[test]
+fn wrong_move_numbers_are_reported_and_renumbered() {
+    let text = "1. A6L* a6R 3. A4R a6R 7... A5L a3R *\n";
+    let out = crate::cmd::output(&["check", "--color", "never", "-"], text);
+    assert_eq!(out.status.code(), Some(0), "{}", crate::cmd::render(&out));
+    let stderr = unwrapped(&String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        stderr.matches("bao::record::move_number_mismatch").count(),
+        2,
+        "{stderr}"
+    );
+    assert!(
+        stderr
+            .contains("the move number `3.` does not fit its ply: ply 3 is South's ply of move 2"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("Write `3.` here."), "{stderr}");
+    assert!(stderr.contains("0 errors, 2 warnings"), "{stderr}");
+    let denied = crate::cmd::output(&["check", "--deny-warnings", "-"], text);
+    assert_eq!(denied.status.code(), Some(1));
+    let fixed = crate::cmd::output(&["check", "--color", "never", "--fix", "-"], text);
+    assert_eq!(
+        fixed.status.code(),
+        Some(0),
+        "{}",
+        crate::cmd::render(&fixed)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&fixed.stdout),
+        "1. A6L* a6R 2. A4R a6R 3. A5L a3R *\n"
+    );
+    let stderr = String::from_utf8_lossy(&fixed.stderr);
+    assert!(
+        stderr.contains("ply 3: move number 3. became 2."),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("ply 5: move number 7... became 3."),
+        "{stderr}"
+    );
+}
+
+/// The insertion of a missing ply is written in the record's K.I.B.A. letters, goes before
+/// the refused move's number, and the numbers it shifts are renumbered.
+#[test]
+fn an_inserted_ply_keeps_the_notation_and_the_numbers_follow() {
+    let text = "1. A6L* a6R 2. A4R 3. A5L *\n";
+    let fixed = crate::cmd::output(&["check", "--color", "never", "--fix", "-"], text);
+    let stdout = String::from_utf8_lossy(&fixed.stdout);
+    let stderr = String::from_utf8_lossy(&fixed.stderr);
+    assert_eq!(fixed.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("inserted"), "{stderr}");
+    assert!(stdout.starts_with("1. A6L* a6R 2. A4R a"), "{stdout}");
+    assert!(stdout.ends_with(" 3. A5L *\n"), "{stdout}");
+    assert!(!stdout.contains(['<', '>']), "{stdout}");
+}
+
 /// `bao fmt --fill` spells out forced signs and `*`; `--mover-signs` converts a record
 /// written with `[Directions "south"]` into mover-frame signs and drops the tag.
 #[test]

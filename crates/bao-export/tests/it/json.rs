@@ -427,3 +427,26 @@ fn the_json_written_game_by_game_is_the_whole_records() {
     assert_eq!(serde, "{\n  \"schema\": 1,\n  \"games\": []\n}\n");
     assert_eq!((&serde, &serde), (&pretty, &streamed));
 }
+
+/// The rules' key is one text however the tags spell the rules: a preset's name, or the
+/// preset and the overrides that change it.
+#[test]
+fn the_rules_key_is_one_text_for_every_spelling() {
+    let key = |tags: &str| {
+        let text = format!("{tags}\n1. A6<* *\n");
+        let checked = check_full("t", Arc::from(text), &CheckOptions::default());
+        let json = record_json_pretty(&checked.record, &checked.replayed, &JsonOptions::default())
+            .unwrap();
+        let v: Value = serde_json::from_str(&json).unwrap();
+        v["games"][0]["rules"]["key"].as_str().unwrap().to_owned()
+    };
+    assert_eq!(key(""), "kiswahili");
+    assert_eq!(
+        key("[RuleSet \"kiswahili endless_move=draw takasia=standard\"]\n"),
+        "kiswahili endless_move=draw"
+    );
+    assert_eq!(
+        key("[Rules \"endless_move=draw\"]\n"),
+        "kiswahili endless_move=draw"
+    );
+}

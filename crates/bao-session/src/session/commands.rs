@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use bao_core::Side;
+use bao_notation::meaning::MatchKey;
 use bao_notation::{
     is_tag_name, write_record, Comment, Element, GameResult, Nag, Spanned, Tag, WriteOptions,
 };
@@ -174,11 +175,7 @@ impl Session {
             && number.is_some_and(|n| n > 1)
             && game.movetext.is_empty()
             && game.comments.is_empty()
-            && self.record.games[i - 1]
-                .value
-                .tag("Match")
-                .map(|t| t.value.trim())
-                == game.tag("Match").map(|t| t.value.trim())
+            && MatchKey::of(&self.record.games[i - 1].value) == MatchKey::of(game)
     }
 
     /// `undo` after the end of the current game: its result and Termination are taken

@@ -9,11 +9,16 @@ use bao_validate::{check_full, CheckOptions, Checked};
 mod cycle;
 /// The replay's fast path: the deferred end test (E2).
 mod fast_path;
+/// `fix_text`: clean fixtures kept byte for byte, move numbers renumbered, an inserted ply
+/// in the record's notation with the numbers after it following.
+mod fix;
 /// One fixture per validator code (`fixtures/invalid/{illegal,annotation,record,budget}/`), with
 /// its rendered diagnostic and its JSON; the meta-test over `ALL_CODES`.
 mod fixtures;
 /// Valid records (`fixtures/games/`), `annotate` then `check`, altered annotations.
 mod games;
+/// Best-of-three matches keyed by `Event`, `Site` and `Match`.
+mod matches;
 /// Mutation test on real games (AbstractPlay transcripts).
 mod mutation;
 /// Repair suggestions, `--assume-fixes`, sign conventions, variations, the mutation test on

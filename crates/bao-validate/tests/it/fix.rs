@@ -1,0 +1,135 @@
+use std::path::{Path, PathBuf};
+
+use bao_validate::{fix_text, CheckOptions};
+
+use crate::{check, fixtures_dir};
+
+/// Every `.bao` file under `dir` (the budget fixtures left out: they need a lap budget).
+fn bao_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.ends_with("invalid/budget") {
+            continue;
+        }
+        if p.is_dir() {
+            bao_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "bao") {
+            out.push(p);
+        }
+    }
+}
+
+fn fix(text: &str) -> String {
+    fix_text("t.bao", text, &CheckOptions::default()).text
+}
+
+/// `bao check --fix` on a record with no problem changes no byte: every fixture that checks
+/// without a diagnostic is given back as it is.
+#[test]
+fn a_clean_fixture_is_left_byte_for_byte() {
+    let mut files = Vec::new();
+    bao_files(fixtures_dir(), &mut files);
+    files.sort();
+    let mut clean = 0;
+    for f in &files {
+        let Ok(text) = String::from_utf8(std::fs::read(f).unwrap()) else {
+            continue;
+        };
+        if !check("t.bao", &text).report.diagnostics.is_empty() {
+            continue;
+        }
+        clean += 1;
+        let fixed = fix_text("t.bao", &text, &CheckOptions::default());
+        assert!(!fixed.changed(), "{}: {:?}", f.display(), fixed.applied);
+        assert_eq!(fixed.text, text, "{}", f.display());
+    }
+    assert!(clean > 15, "only {clean} clean fixtures");
+}
+
+/// The example: the two wrong numbers are rewritten, nothing else.
+#[test]
+fn wrong_numbers_are_renumbered_and_nothing_else() {
+    let fixed = fix_text(
+        "t.bao",
+        "1. A6L* a6R 3. A4R a6R 7... A5L a3R *\n",
+        &CheckOptions::default(),
+    );
+    assert_eq!(fixed.text, "1. A6L* a6R 2. A4R a6R 3. A5L a3R *\n");
+    let what: Vec<&str> = fixed.applied.iter().map(|a| a.what.as_str()).collect();
+    assert_eq!(
+        what,
+        [
+            "ply 3: move number 3. became 2.",
+            "ply 5: move number 7... became 3."
+        ]
+    );
+    assert!(fixed.report.diagnostics.is_empty());
+}
+
+/// The movetext of a record (after its header's blank line) written in K.I.B.A. letters.
+fn kiba(text: &str) -> String {
+    let (head, moves) = text.split_once("\n\n").expect("a header");
+    format!("{head}\n\n{}", moves.replace('<', "L").replace('>', "R"))
+}
+
+/// The missing ply is inserted (before the refused move, which keeps its number when it has
+/// one) in the record's notation, and every number after it that the insertion shifted is
+/// renumbered: only the number tokens change, so a `N.` written before what is now North's
+/// ply becomes `N...`.
+#[test]
+fn an_inserted_ply_renumbers_what_follows_in_the_records_notation() {
+    let text = std::fs::read_to_string(fixtures_dir().join("invalid/repair/missing_ply.bao"))
+        .expect("the fixture");
+    let expected = text
+        .replace("\nA5> [xa4:3", "\na6< A5> [xa4:3")
+        .replace("5. a5>", "5... a5>")
+        .replace("6. a5>", "6... a5>")
+        .replace("7. a5<", "7... a5<");
+    assert_ne!(expected, text);
+    let fixed = fix_text("t.bao", &text, &CheckOptions::default());
+    assert_eq!(fixed.text, expected);
+    assert!(fixed.report.diagnostics.is_empty());
+    let what: Vec<&str> = fixed.applied.iter().map(|a| a.what.as_str()).collect();
+    assert_eq!(
+        what,
+        [
+            "ply 8: a6< inserted",
+            "ply 10: move number 5. became 5...",
+            "ply 12: move number 6. became 6...",
+            "ply 14: move number 7. became 7...",
+        ]
+    );
+    // The same record in K.I.B.A. letters: the inserted ply is written `a6L`.
+    let fixed = fix(&kiba(&text));
+    assert_eq!(fixed, kiba(&expected));
+    assert!(fixed.contains("\na6L A5R [xa4:3"), "{fixed}");
+}
+
+/// A missing ply before a numbered move goes before its number: the number stays with the
+/// move it was written for, and nothing is renumbered.
+#[test]
+fn an_inserted_ply_goes_before_the_number_of_its_move() {
+    assert_eq!(
+        fix("1. A6L* a6R 2. A4R 3. A5L *\n"),
+        "1. A6L* a6R 2. A4R a6R 3. A5L *\n"
+    );
+}
+
+/// After a `Position` tag with North to move, the count starts with North's ply of the first
+/// move's number (the replay's start gives the side): `12... a6<*` is right, `12.` is not.
+#[test]
+fn a_north_start_is_numbered_from_the_position_tag() {
+    let north = "0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 22/22 N FF -";
+    let right = format!("[Position \"{north}\"]\n\n12... a6<* *\n");
+    assert!(
+        check("t.bao", &right).report.diagnostics.is_empty(),
+        "{:?}",
+        crate::codes(&check("t.bao", &right))
+    );
+    let wrong = right.replace("12... a6<*", "12. a6<*");
+    assert_eq!(
+        crate::codes(&check("t.bao", &wrong)),
+        ["bao::record::move_number_mismatch"]
+    );
+    assert_eq!(fix(&wrong), right);
+}
