@@ -124,15 +124,8 @@ fn repair(v: &View<'_>, c: &CheckDiagnostic) -> Option<(String, Vec<Edit>)> {
         Repair::Insert { .. } => {
             // Written in the record's own sign convention, as `bao check --fix` writes it.
             let g = v.game_at(span.start)?;
-            let chunk = v.text.get(g.base..)?;
             let token = bao_notation::Span::new(span.start - g.base, span.end - g.base);
-            let (at, new) = bao_validate::fix::insertion(
-                &g.game().value.movetext,
-                g.replayed()?,
-                token,
-                s.mv,
-                chunk,
-            )?;
+            let (at, new) = bao_validate::fix::insertion(&g.doc()?, token, s.mv)?;
             Some((
                 format!("Insert {new} before {written}"),
                 vec![Edit {
@@ -146,13 +139,8 @@ fn repair(v: &View<'_>, c: &CheckDiagnostic) -> Option<(String, Vec<Edit>)> {
             let g = v.game_at(span.start)?;
             let chunk = v.text.get(g.base..)?;
             let token = bao_notation::Span::new(span.start - g.base, span.end - g.base);
-            let (at, new) = bao_validate::fix::earlier_repair_edit(
-                g.replayed()?,
-                token,
-                s.repair,
-                s.mv,
-                chunk,
-            )?;
+            let (at, new) =
+                bao_validate::fix::earlier_repair_edit(&g.doc()?, token, s.repair, s.mv)?;
             let old = chunk.get(at.start..at.end)?.to_owned();
             Some((
                 format!("Replace {old} with {new} at ply {ply}"),

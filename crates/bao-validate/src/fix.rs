@@ -14,9 +14,9 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use bao_core::{Move, Position};
-use bao_notation::{Directions, Element, MoveItem, MoveToken, Span, Spanned};
-use bao_replay::ReplayedLine;
+use bao_core::Move;
+use bao_notation::{apply_edits, Edit, Span};
+use bao_replay::Document;
 
 use crate::diagnostic::{AnyDiagnostic, CheckDiagnostic, CheckReport, Rewrite};
 use crate::suggest::Repair;
@@ -97,10 +97,10 @@ pub fn fix_text(name: &str, text: &str, opts: &CheckOptions) -> Fixed {
     }
 }
 
-/// A change of the text: `span` replaced by `with`.
+/// A repair's changes of the text, and what it says it did.
 #[derive(Debug, Clone)]
-struct Edit {
-    changes: Vec<(Span, String)>,
+struct Fix {
+    changes: Vec<Edit>,
     fix: AppliedFix,
 }
 
@@ -109,7 +109,7 @@ struct Edit {
 ///
 /// A round that repairs a move rewrites no move number: the plies it inserts or moves
 /// change the count, and the next round's check gives the numbers of the new text.
-fn edits(checked: &Checked) -> Vec<Edit> {
+fn edits(checked: &Checked) -> Vec<Fix> {
     let moves = edits_where(checked, |c| c.is_error() && c.assumes.is_none(), edit_of);
     if !moves.is_empty() {
         return moves;
@@ -125,9 +125,9 @@ fn edits(checked: &Checked) -> Vec<Edit> {
 fn edits_where(
     checked: &Checked,
     pick: impl Fn(&CheckDiagnostic) -> bool,
-    make: impl Fn(&Checked, &CheckDiagnostic, &str) -> Option<Edit>,
-) -> Vec<Edit> {
-    let mut out: Vec<Edit> = Vec::new();
+    make: impl Fn(&Checked, &CheckDiagnostic, &str) -> Option<Fix>,
+) -> Vec<Fix> {
+    let mut out: Vec<Fix> = Vec::new();
     for d in &checked.report.diagnostics {
         let AnyDiagnostic::Check(c) = d else { continue };
         if !pick(c) {
@@ -137,11 +137,9 @@ fn edits_where(
             continue;
         };
         let overlaps = out.iter().any(|e| {
-            e.changes.iter().any(|(a, _)| {
-                edit.changes.iter().any(|(b, _)| {
-                    a.start < b.end.max(b.start + 1) && b.start < a.end.max(a.start + 1)
-                })
-            })
+            e.changes
+                .iter()
+                .any(|a| edit.changes.iter().any(|b| a.overlaps(b)))
         });
         if !overlaps {
             out.push(edit);
@@ -150,29 +148,20 @@ fn edits_where(
     out
 }
 
-/// The text of `changes` applied to `text` (non-overlapping spans).
-fn apply(text: &str, edits: &[Edit]) -> String {
-    let mut changes: Vec<&(Span, String)> = edits.iter().flat_map(|e| &e.changes).collect();
-    changes.sort_by_key(|(s, _)| (s.start, s.end));
-    let mut out = String::with_capacity(text.len() + 16);
-    let mut at = 0;
-    for (span, with) in changes {
-        out.push_str(&text[at..span.start]);
-        out.push_str(with);
-        at = span.end;
-    }
-    out.push_str(&text[at..]);
-    out
+/// The text of the fixes' changes applied to `text` (non-overlapping spans).
+fn apply(text: &str, fixes: &[Fix]) -> String {
+    let changes: Vec<Edit> = fixes.iter().flat_map(|f| f.changes.clone()).collect();
+    apply_edits(text, &changes)
 }
 
 /// The edit of a diagnostic's [`Rewrite`]: a move number rewritten in place.
-fn rewrite_of(d: &CheckDiagnostic, text: &str) -> Option<Edit> {
+fn rewrite_of(d: &CheckDiagnostic, text: &str) -> Option<Fix> {
     let span = d.span()?;
     match d.rewrite? {
         Rewrite::Renumber { number } => {
             let old = text.get(span.start..span.end)?;
-            Some(Edit {
-                changes: vec![(span, number.to_string())],
+            Some(Fix {
+                changes: vec![Edit::replace(span, number.to_string())],
                 fix: AppliedFix {
                     game: d.game,
                     ply: d.ply.unwrap_or_default(),
@@ -187,14 +176,12 @@ fn rewrite_of(d: &CheckDiagnostic, text: &str) -> Option<Edit> {
 }
 
 /// The edit of one diagnostic's repair.
-fn edit_of(checked: &Checked, d: &CheckDiagnostic, text: &str) -> Option<Edit> {
+fn edit_of(checked: &Checked, d: &CheckDiagnostic, text: &str) -> Option<Fix> {
     let repair = d.repair.as_ref()?;
     let span = d.span()?;
-    let game = checked.record.games.get(d.game.checked_sub(1)?)?;
-    let replayed = checked.replayed.get(d.game - 1)?;
-    let directions = replayed.opening()?.directions;
-    let line = line_of(&replayed.main, span)?;
-    let ply = line.plies.iter().find(|p| p.span == span)?;
+    let doc = checked.document(d.game.checked_sub(1)?)?;
+    let here = doc.move_of(span)?;
+    let ply = here.plies().next()?;
     let written = |s: Span| text.get(s.start..s.end).unwrap_or_default().to_owned();
     let fix = |ply: usize, what: String| AppliedFix {
         game: d.game,
@@ -203,190 +190,96 @@ fn edit_of(checked: &Checked, d: &CheckDiagnostic, text: &str) -> Option<Edit> {
     };
     match repair.repair {
         Repair::Replace => {
-            let new = in_style(
-                &token_text(repair.mv, &ply.before, directions),
-                &written(span),
-            );
+            let new = doc.spell(&repair.mv, &ply.before);
             let what = format!("ply {}: {} became {new}", ply.number, written(span));
-            Some(Edit {
-                changes: vec![(span, new)],
+            Some(Fix {
+                changes: vec![Edit::replace(span, new)],
                 fix: fix(ply.number, what),
             })
         }
         Repair::Earlier { ply: at, .. } => {
-            let (earlier, new) = earlier_token(line, at, repair.mv, directions, text)?;
+            let (earlier, new) = earlier_repair_edit(&doc, span, repair.repair, repair.mv)?;
             let what = format!("ply {at}: {} became {new}", written(earlier));
-            Some(Edit {
-                changes: vec![(earlier, new)],
+            Some(Fix {
+                changes: vec![Edit::replace(earlier, new)],
                 fix: fix(at, what),
             })
         }
         Repair::Swap {
             ply: at, with_ply, ..
         } => {
-            let moves = moves_of(&game.value.movetext, span)?;
-            let i = moves.iter().position(|m| m.token.span == span)?;
+            let later = here.following(with_ply.checked_sub(at)?)?;
             // The items trade places with their NAGs and annotations.
-            let (here, other) = (extent(moves[i]), extent(moves.get(i + (with_ply - at))?));
-            let (a, b) = (
-                written(span),
-                written(moves[i + (with_ply - at)].token.span),
-            );
-            Some(Edit {
-                changes: vec![(here, written(other)), (other, written(here))],
+            let (a, b) = (here.extent(), later.extent());
+            Some(Fix {
+                changes: vec![Edit::replace(a, written(b)), Edit::replace(b, written(a))],
                 fix: fix(
                     at,
-                    format!("plies {at} and {with_ply}: {a} and {b} swapped"),
+                    format!(
+                        "plies {at} and {with_ply}: {} and {} swapped",
+                        written(span),
+                        written(later.token_span())
+                    ),
                 ),
             })
         }
         Repair::Insert { ply: at, .. } => {
-            let (at_span, new) = insertion(&game.value.movetext, replayed, span, repair.mv, text)?;
-            Some(Edit {
-                changes: vec![(at_span, format!("{new} "))],
+            let (at_span, new) = insertion(&doc, span, repair.mv)?;
+            Some(Fix {
+                changes: vec![Edit::replace(at_span, format!("{new} "))],
                 fix: fix(at, format!("ply {at}: {new} inserted")),
             })
         }
     }
 }
 
-/// The text of a move item after its number: the token, its NAGs and its annotation.
-fn extent(item: &MoveItem) -> Span {
-    let end = item
-        .nags
-        .iter()
-        .map(|n| n.span.end)
-        .chain(item.annotation.as_ref().map(|a| a.span.end))
-        .fold(item.token.span.end, usize::max);
-    Span {
-        start: item.token.span.start,
-        end,
-    }
-}
-
-/// The edit of an earlier-ply repair ([`Repair::Earlier`]): the span of ply `at`'s token on
-/// `line` and the token that replaces it, `mv` written under `directions` in the style of the
-/// written token. `text` is the text the line's spans index.
-fn earlier_token(
-    line: &ReplayedLine,
-    at: usize,
-    mv: Move,
-    directions: Directions,
-    text: &str,
-) -> Option<(Span, String)> {
-    let earlier = line.plies.iter().find(|p| p.number == at)?;
-    let old = text.get(earlier.span.start..earlier.span.end)?;
-    let new = in_style(&token_text(mv, &earlier.before, directions), old);
-    Some((earlier.span, new))
-}
-
 /// The edit of an earlier-ply repair for the diagnostic at `span` (the refused ply's token)
-/// in `game`: the span of the earlier token and its replacement, as `bao check --fix` writes
-/// it. `text` is the text the game's spans index. `None` if the repair is not
+/// of a game's document (with the text its spans index): the span of the earlier token and
+/// its replacement, the move written as the record writes its moves
+/// ([`Document::spell`]), as `bao check --fix` writes it. `None` if the repair is not
 /// [`Repair::Earlier`] or the plies are not found.
 #[must_use]
 pub fn earlier_repair_edit(
-    game: &bao_replay::ReplayedGame,
+    doc: &Document<'_>,
     span: Span,
     repair: Repair,
     mv: Move,
-    text: &str,
 ) -> Option<(Span, String)> {
     let Repair::Earlier { ply: at, .. } = repair else {
         return None;
     };
-    let line = line_of(&game.main, span)?;
-    earlier_token(line, at, mv, game.opening()?.directions, text)
-}
-
-/// The token an insertion repair ([`Repair::Insert`]) puts before the refused ply's token at
-/// `span` in `game`: `mv` written under the game's `Directions`, with the sign the record's
-/// convention gives it, as `bao check --fix` writes it. `None` if the ply is not found.
-#[must_use]
-pub fn inserted_token(game: &bao_replay::ReplayedGame, span: Span, mv: Move) -> Option<String> {
-    let line = line_of(&game.main, span)?;
-    let ply = line.plies.iter().find(|p| p.span == span)?;
-    Some(token_text(mv, &ply.before, game.opening()?.directions))
+    let earlier = doc
+        .move_of(span)?
+        .line()
+        .moves()
+        .find(|m| m.ply().is_some_and(|p| p.number == at))?;
+    let before = earlier.ply()?.before;
+    Some((earlier.token_span(), doc.spell(&mv, &before)))
 }
 
 /// The edit of an insertion repair ([`Repair::Insert`]) for the refused ply's token at
-/// `span` in `game` (`movetext` its written moves, `text` the text their spans index): where
-/// the new token goes (an empty span) and the token, as `bao check --fix` writes it.
+/// `span` of a game's document (with the text its spans index): where the new token goes
+/// (an empty span) and the token, as `bao check --fix` writes it.
 ///
-/// The token is [`inserted_token`] in the style of the refused one (K.I.B.A. `L`/`R` if it
-/// uses them). It goes before the refused item's move number when it has one: the number
-/// was written for the refused move, which the insertion moves to the next ply
-/// (`2. A4R 3. A5L` becomes `2. A4R a6R 3. A5L`, not `2. A4R 3. a6R A5L`). The numbers
-/// that the insertion shifts are the next check's `move_number_mismatch` warnings, which
-/// `--fix` then rewrites.
+/// The token is `mv` as the record writes its moves ([`Document::spell`]: its sign
+/// convention and letters, K.I.B.A. `L`/`R` if it uses them). It goes before the refused
+/// item's move number when it has one: the number was written for the refused move, which
+/// the insertion moves to the next ply (`2. A4R 3. A5L` becomes `2. A4R a6R 3. A5L`, not
+/// `2. A4R 3. a6R A5L`). The numbers that the insertion shifts are the next check's
+/// `move_number_mismatch` warnings, which `--fix` then rewrites.
 #[must_use]
-pub fn insertion(
-    movetext: &[Spanned<Element>],
-    game: &bao_replay::ReplayedGame,
-    span: Span,
-    mv: Move,
-    text: &str,
-) -> Option<(Span, String)> {
-    let new = in_style(
-        &inserted_token(game, span, mv)?,
-        text.get(span.start..span.end)?,
-    );
-    let start = moves_of(movetext, span)
-        .and_then(|moves| moves.into_iter().find(|m| m.token.span == span))
-        .and_then(|m| m.number.as_ref())
-        .map_or(span.start, |n| n.span.start);
+pub fn insertion(doc: &Document<'_>, span: Span, mv: Move) -> Option<(Span, String)> {
+    let here = doc.move_of(span)?;
+    let new = doc.spell(&mv, &here.plies().next()?.before);
+    let start = here.number().map_or(span.start, |n| n.span.start);
     Some((Span::new(start, start), new))
-}
-
-/// The replayed line (the main line or a variation) holding the ply at `span`.
-fn line_of(line: &ReplayedLine, span: Span) -> Option<&ReplayedLine> {
-    if line.plies.iter().any(|p| p.span == span) {
-        return Some(line);
-    }
-    line.plies
-        .iter()
-        .flat_map(|p| &p.variations)
-        .find_map(|v| line_of(&v.line, span))
-}
-
-/// The moves of the written line (the movetext or a variation) holding the token at `span`.
-fn moves_of(elems: &[Spanned<Element>], span: Span) -> Option<Vec<&MoveItem>> {
-    let moves: Vec<&MoveItem> = elems
-        .iter()
-        .filter_map(|e| match &e.value {
-            Element::Move(m) => Some(m),
-            _ => None,
-        })
-        .collect();
-    if moves.iter().any(|m| m.token.span == span) {
-        return Some(moves);
-    }
-    elems.iter().find_map(|e| match &e.value {
-        Element::Variation(v) => moves_of(v, span),
-        _ => None,
-    })
-}
-
-/// A new token in the style of the token it replaces: the K.I.B.A. letters `L`/`R` for the
-/// signs if it used them.
-fn in_style(new: &str, old: &str) -> String {
-    if old.contains(['L', 'R']) {
-        new.replace('<', "L").replace('>', "R")
-    } else {
-        new.to_owned()
-    }
-}
-
-/// A move as a token of a record written under `directions`, played from `before`.
-fn token_text(mv: Move, before: &Position, directions: Directions) -> String {
-    let mut token = MoveToken::from(mv);
-    token.sign = Some(directions.written_sign(&mv, before));
-    token.to_string()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bao_core::Position;
+    use bao_notation::Directions;
 
     /// A legal game of 15 plies (as in `plies.rs`).
     const GAME: &str =
@@ -429,9 +322,16 @@ mod tests {
     }
 
     #[test]
-    fn a_token_keeps_the_kiba_letters() {
-        assert_eq!(in_style("A4>", "A4L"), "A4R");
-        assert_eq!(in_style("A4>*", "A4<"), "A4>*");
+    fn a_replaced_move_is_written_as_the_record_writes_its_moves() {
+        // K.I.B.A. letters, and `*` where the record writes it.
+        let kiba = GAME.replace('<', "L").replace('>', "R");
+        let fixed = fix(&kiba.replacen("1. A7R*", "1. A7L*", 1));
+        assert_eq!(fixed.text, kiba);
+        assert_eq!(fixed.applied[0].what, "ply 1: A7L* became A7R*");
+        // A record that writes no `*` gets none where the move reads back without it.
+        let bare = GAME.replace('*', "");
+        let fixed = fix(&bare.replacen("1. A7>", "1. A7<", 1));
+        assert_eq!(fixed.text, bare);
     }
 
     #[test]
@@ -439,7 +339,8 @@ mod tests {
         let pos = Position::start(bao_core::RuleSet::KISWAHILI)
             .play_fast(&"A7>*".parse::<Move>().expect("a move"));
         let mv: Move = "a7<*".parse().expect("a move");
-        assert_eq!(token_text(mv, &pos, Directions::Mover), "a7<*");
-        assert_eq!(token_text(mv, &pos, Directions::South), "a7>*");
+        let spell = |d| bao_replay::spell(&mv, &pos, d, bao_notation::Notation::CANONICAL);
+        assert_eq!(spell(Directions::Mover), "a7<*");
+        assert_eq!(spell(Directions::South), "a7>*");
     }
 }

@@ -14,7 +14,8 @@
 //! ply (PGN writes `N...` there) or `N...` before South's is the same warning.
 
 use bao_core::Side;
-use bao_notation::{Element, Game, MoveNumber, PositionString, Spanned};
+use bao_notation::{Game, MoveNumber, PositionString, Spanned};
+use bao_replay::{Document, Line, Node};
 
 use crate::codes::Code;
 use crate::diagnostic::{CheckDiagnostic, Rewrite};
@@ -65,40 +66,34 @@ impl Start {
 pub(crate) fn check_numbers(game: &Game, n: usize, first: Option<Side>) -> Vec<CheckDiagnostic> {
     let mut out = Vec::new();
     if let Some(start) = Start::of(game, first) {
-        line(&game.movetext, 0, start, n, &mut out);
+        line(Document::unreplayed(game).main(), 0, start, n, &mut out);
     }
     out
 }
 
 /// The numbers of one line whose first ply is `before + 1`.
-fn line(
-    elems: &[Spanned<Element>],
-    before: usize,
-    start: Start,
-    n: usize,
-    out: &mut Vec<CheckDiagnostic>,
-) {
+fn line(elems: Line<'_>, before: usize, start: Start, n: usize, out: &mut Vec<CheckDiagnostic>) {
     let mut ply = before;
     // The ply of the last move of this line, where a variation branches.
     let mut last = None;
-    for e in elems {
-        match &e.value {
-            Element::Move(m) => {
+    for node in elems.nodes() {
+        match node {
+            Node::Move(m) => {
                 ply += 1;
                 last = Some(ply);
-                if let Some(written) = &m.number {
+                if let Some(written) = &m.number() {
                     let right = start.number_of(ply);
                     if written.value != right {
                         out.push(diagnostic(written, right, ply, n));
                     }
                 }
             }
-            Element::Variation(v) => {
+            Node::Variation(v) => {
                 if let Some(at) = last {
                     line(v, at - 1, start, n, out);
                 }
             }
-            Element::Comment(_) => {}
+            Node::Comment(..) => {}
         }
     }
 }
