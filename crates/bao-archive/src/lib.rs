@@ -10,9 +10,10 @@
 //!
 //! Archives are read game by game, in bounded memory, on every thread of the current rayon
 //! pool: [`for_each_game`] runs a closure on each game of a stream (on any thread) and hands
-//! the results back in file order. It reads with bao-validate's streaming reader
-//! ([`bao_validate::stream::map_chunks`]), the one `bao check` uses, and each game is
-//! replayed once by bao-replay ([`ArchiveGame`]): there is no other parser or replay here.
+//! the results back in file order. It reads with bao-notation's streaming reader
+//! ([`bao_notation::stream::map_chunks`]), the one `bao check` uses, and each game is
+//! replayed once by bao-replay ([`ArchiveGame`]; bao-validate only checks a game, for the
+//! criteria that need its diagnostics): there is no other parser or replay here.
 //!
 //! ```
 //! use bao_archive::{for_each_game, game::Depth, stats::{GameFacts, Stats}};
@@ -66,7 +67,7 @@ where
     T: Send,
     E: From<io::Error>,
 {
-    bao_validate::stream::map_chunks(
+    bao_notation::stream::map_chunks(
         input,
         BATCH_BYTES,
         |chunk| {

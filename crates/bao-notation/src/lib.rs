@@ -59,6 +59,13 @@
 //! assert_eq!((tally.south_wins, tally.moves), (1, 4));
 //! ```
 //!
+//! # Many games from a stream
+//! [`stream`] cuts a stream into games in bounded memory and works on them on every thread
+//! of a rayon pool, handing the results back in file order ([`stream::map_chunks`]): what
+//! `bao check`, `bao export` and the archive commands read large files with. A game's span
+//! runs from the comments before its first tag to its result token, so the text a chunk
+//! holds gives each game as written.
+//!
 //! # What the tags mean
 //! [`meaning`] gives a game's tags their meaning: the rules it is played under, its start
 //! position, its sign convention ([`Directions`]).
@@ -83,6 +90,7 @@ mod reader;
 mod source;
 mod span;
 mod split;
+pub mod stream;
 mod visit;
 mod writer;
 
