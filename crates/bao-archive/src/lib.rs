@@ -7,6 +7,8 @@
 //!   (`bao stats`), rendered by [`render`].
 //! - [`dedupe`]: the key that makes two games one (`bao dedupe`) and file names
 //!   (`bao split`).
+//! - [`text`]: what `bao filter`, `bao dedupe` and `bao split` write of a game: its text as
+//!   written, or its canonical form.
 //!
 //! Archives are read game by game, in bounded memory, on every thread of the current rayon
 //! pool: [`for_each_game`] runs a closure on each game of a stream (on any thread) and hands
@@ -42,6 +44,7 @@ pub mod filter;
 pub mod game;
 pub mod render;
 pub mod stats;
+pub mod text;
 
 use bao_notation::meaning::is_game;
 pub use game::{ArchiveGame, Depth};
@@ -75,7 +78,7 @@ where
                 .games
                 .iter()
                 .filter(|(_, g, _)| is_game(&g.value))
-                .map(|(n, g, errors)| map(*n, &ArchiveGame::new(&g.value, errors, *n, depth)))
+                .map(|(n, g, errors)| map(*n, &ArchiveGame::new(g, &chunk.text, errors, *n, depth)))
                 .collect::<Vec<T>>()
         },
         |results| results.into_iter().try_for_each(&mut each),

@@ -113,7 +113,7 @@ pub use reader::{
 pub use source::{Place, SourceText};
 pub use span::{Span, Spanned};
 pub use visit::Visitor;
-pub use writer::{write_game, write_record, RecordWriter, WriteOptions};
+pub use writer::{write_game, write_record, write_tag, RecordWriter, WriteOptions};
 
 /// Reads a record strictly: the first syntax error (warnings ignored) fails it.
 impl std::str::FromStr for Record {
