@@ -3,9 +3,10 @@
 //! the thread pool, output written atomically as it streams).
 //!
 //! Inputs are files, directories (searched recursively for `*.bao`) or `-` for stdin, read in
-//! the order given, game by game (bao-archive, on bao-validate's streaming reader): memory
+//! the order given, game by game (bao-archive, on bao-notation's streaming reader): memory
 //! stays bounded whatever their size, and the games are replayed on every thread of the pool
-//! (`-j N`; by default rayon's, one per CPU).
+//! (`-j N`; by default rayon's, one per CPU). `filter`, `dedupe` and `split` write each game
+//! as written, or canonical with `--canonical` ([`bao_archive::text`], spec/archive.md).
 
 use std::collections::{HashMap, HashSet};
 use std::io::{BufWriter, Read, Write};
@@ -216,7 +217,8 @@ pub(crate) struct FilterArgs {
     /// The output format.
     #[arg(long, value_enum, default_value_t = FilterFormat::Bao)]
     format: FilterFormat,
-    /// Write each game in canonical form (as `bao fmt` does) instead of as written.
+    /// Write each game in canonical form (as `bao fmt` does) instead of as written
+    /// (`--format bao`; spec/archive.md).
     #[arg(long)]
     canonical: bool,
     /// Write to this file (atomically) instead of stdout.
@@ -403,7 +405,8 @@ pub(crate) struct DedupeArgs {
     /// Do not list the duplicates on stderr.
     #[arg(short, long)]
     quiet: bool,
-    /// Write each game kept in canonical form (as `bao fmt` does) instead of as written.
+    /// Write each game kept in canonical form (as `bao fmt` does) instead of as written
+    /// (spec/archive.md).
     #[arg(long)]
     canonical: bool,
     /// Write to this file (atomically) instead of stdout.
@@ -541,7 +544,8 @@ pub(crate) struct SplitArgs {
     /// Replace files that exist.
     #[arg(long)]
     force: bool,
-    /// Write each game in canonical form (as `bao fmt` does) instead of as written.
+    /// Write each game in canonical form (as `bao fmt` does) instead of as written
+    /// (spec/archive.md).
     #[arg(long)]
     canonical: bool,
     /// Threads that read games in parallel (default: one per CPU).
