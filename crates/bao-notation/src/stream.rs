@@ -485,7 +485,7 @@ impl<R: Read> StreamReader<R> {
 #[derive(Debug)]
 pub enum Streamed<T> {
     /// The reader's `latin1_input` warning (at most once), given before the chunk it falls
-    /// in (for a [`Merger`]: [`Merger::warning`]).
+    /// in (for bao-validate's `Merger`: `Merger::warning`).
     Warning(SyntaxError),
     /// What `map` made of a chunk.
     Chunk(T),
