@@ -43,11 +43,8 @@ pub struct ArchiveGame<'a> {
 
 impl<'a> ArchiveGame<'a> {
     /// Works out `depth` for `game` (number `n` in its file, for diagnostics), read from
-    /// `text` (the text its span and the spans of its parts point into: a stream's chunk).
-    ///
-    /// # Panics
-    /// When the game's span is not a stretch of `text` on character boundaries (a game
-    /// parsed from another text).
+    /// `text` (the text its span and the spans of its parts point into: a stream's chunk; a
+    /// span that is no stretch of it gives an empty source).
     #[must_use]
     pub fn new(
         game: &'a Spanned<Game>,
@@ -58,7 +55,7 @@ impl<'a> ArchiveGame<'a> {
     ) -> Self {
         let mut out = Self {
             game: &game.value,
-            source: &text[game.span.range()],
+            source: text.get(game.span.range()).unwrap_or_default(),
             offset: game.span.start,
             syntax,
             replayed: None,
