@@ -4,7 +4,7 @@
 
 use bao_core::{Move, Position};
 use bao_notation::meaning::is_game;
-use bao_notation::{Game, GameResult, SyntaxError};
+use bao_notation::{Game, GameResult, Spanned, SyntaxError};
 use bao_replay::{replay_game, ReplayedGame};
 use bao_validate::{check_one_game, CheckOptions};
 
@@ -25,6 +25,12 @@ pub enum Depth {
 pub struct ArchiveGame<'a> {
     /// The game.
     pub game: &'a Game,
+    /// Its text as written: from the comments before its first tag to its result token
+    /// (decoded: a Latin-1 input's text as the UTF-8 it reads as; line ends as written).
+    pub source: &'a str,
+    /// Where [`ArchiveGame::source`] starts in the text the game's spans point into (the
+    /// span of a part of the game, less this, is its place in `source`).
+    pub offset: usize,
     /// Its syntax diagnostics.
     pub syntax: &'a [SyntaxError],
     /// Its replay ([`Depth::Replay`] and up).
@@ -36,11 +42,21 @@ pub struct ArchiveGame<'a> {
 }
 
 impl<'a> ArchiveGame<'a> {
-    /// Works out `depth` for `game` (number `n` in its file, for diagnostics).
+    /// Works out `depth` for `game` (number `n` in its file, for diagnostics), read from
+    /// `text` (the text its span and the spans of its parts point into: a stream's chunk; a
+    /// span that is no stretch of it gives an empty source).
     #[must_use]
-    pub fn new(game: &'a Game, syntax: &'a [SyntaxError], n: usize, depth: Depth) -> Self {
+    pub fn new(
+        game: &'a Spanned<Game>,
+        text: &'a str,
+        syntax: &'a [SyntaxError],
+        n: usize,
+        depth: Depth,
+    ) -> Self {
         let mut out = Self {
-            game,
+            game: &game.value,
+            source: text.get(game.span.range()).unwrap_or_default(),
+            offset: game.span.start,
             syntax,
             replayed: None,
             codes: None,
@@ -48,9 +64,9 @@ impl<'a> ArchiveGame<'a> {
         };
         match depth {
             Depth::Tags => {}
-            Depth::Replay => out.replayed = Some(replay_game(game, None)),
+            Depth::Replay => out.replayed = Some(replay_game(out.game, None)),
             Depth::Check => {
-                let checked = check_one_game(game, n, &CheckOptions::default());
+                let checked = check_one_game(out.game, n, &CheckOptions::default());
                 let mut codes: Vec<&'static str> = syntax.iter().map(|e| e.code.code()).collect();
                 codes.extend(checked.diagnostics.iter().map(|d| d.code.code()));
                 out.invalid =

@@ -7,12 +7,15 @@
 //!   (`bao stats`), rendered by [`render`].
 //! - [`dedupe`]: the key that makes two games one (`bao dedupe`) and file names
 //!   (`bao split`).
+//! - [`text`]: what `bao filter`, `bao dedupe` and `bao split` write of a game: its text as
+//!   written, or its canonical form.
 //!
 //! Archives are read game by game, in bounded memory, on every thread of the current rayon
 //! pool: [`for_each_game`] runs a closure on each game of a stream (on any thread) and hands
-//! the results back in file order. It reads with bao-validate's streaming reader
-//! ([`bao_validate::stream::map_chunks`]), the one `bao check` uses, and each game is
-//! replayed once by bao-replay ([`ArchiveGame`]): there is no other parser or replay here.
+//! the results back in file order. It reads with bao-notation's streaming reader
+//! ([`bao_notation::stream::map_chunks`]), the one `bao check` uses, and each game is
+//! replayed once by bao-replay ([`ArchiveGame`]; bao-validate only checks a game, for the
+//! criteria that need its diagnostics): there is no other parser or replay here.
 //!
 //! ```
 //! use bao_archive::{for_each_game, game::Depth, stats::{GameFacts, Stats}};
@@ -41,6 +44,7 @@ pub mod filter;
 pub mod game;
 pub mod render;
 pub mod stats;
+pub mod text;
 
 use bao_notation::meaning::is_game;
 pub use game::{ArchiveGame, Depth};
@@ -66,7 +70,7 @@ where
     T: Send,
     E: From<io::Error>,
 {
-    bao_validate::stream::map_chunks(
+    bao_notation::stream::map_chunks(
         input,
         BATCH_BYTES,
         |chunk| {
@@ -74,7 +78,7 @@ where
                 .games
                 .iter()
                 .filter(|(_, g, _)| is_game(&g.value))
-                .map(|(n, g, errors)| map(*n, &ArchiveGame::new(&g.value, errors, *n, depth)))
+                .map(|(n, g, errors)| map(*n, &ArchiveGame::new(g, &chunk.text, errors, *n, depth)))
                 .collect::<Vec<T>>()
         },
         |results| results.into_iter().try_for_each(&mut each),

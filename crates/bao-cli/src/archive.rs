@@ -3,23 +3,24 @@
 //! the thread pool, output written atomically as it streams).
 //!
 //! Inputs are files, directories (searched recursively for `*.bao`) or `-` for stdin, read in
-//! the order given, game by game (bao-archive, on bao-validate's streaming reader): memory
+//! the order given, game by game (bao-archive, on bao-notation's streaming reader): memory
 //! stays bounded whatever their size, and the games are replayed on every thread of the pool
-//! (`-j N`; by default rayon's, one per CPU).
+//! (`-j N`; by default rayon's, one per CPU). `filter`, `dedupe` and `split` write each game
+//! as written, or canonical with `--canonical` ([`bao_archive::text`], spec/archive.md).
 
 use std::collections::{HashMap, HashSet};
 use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
-use bao_archive::dedupe::{file_stem, merge_tags, GameKey};
+use bao_archive::dedupe::{file_stem, GameKey};
 use bao_archive::filter::{
     parse_opening, parse_position, parse_result, parse_rules, CriterionError, Filter, PlyRange,
     TagCriterion,
 };
 use bao_archive::stats::{GameFacts, Stats};
+use bao_archive::text::{Form, GameText};
 use bao_archive::{for_each_game, render, Depth};
 use bao_export::{replayed_game_json, JsonOptions, SCHEMA_VERSION};
-use bao_notation::{write_game, WriteOptions};
 use bao_session::durable::{AtomicFile, Replace};
 
 use crate::check::{collect, Source};
@@ -79,14 +80,15 @@ impl Output {
             .map_err(|e| CliError::io(format!("cannot write to {}", self.name), e))
     }
 
-    /// Writes a game's text after the `written` ones before it (a line between games), and
-    /// counts it.
-    pub(crate) fn game(&mut self, text: &str, written: &mut u64) -> Result<(), CliError> {
-        if *written > 0 {
-            self.write(b"\n")?;
+    /// Writes a game's text after the `written` ones before it (a blank line between games,
+    /// in the line end of the game before), and counts it.
+    pub(crate) fn game(&mut self, text: &GameText, written: &mut Written) -> Result<(), CliError> {
+        if let Some(end) = written.line_end {
+            self.write(end.as_bytes())?;
         }
-        self.write(text.as_bytes())?;
-        *written += 1;
+        self.write(text.text.as_bytes())?;
+        written.games += 1;
+        written.line_end = Some(text.line_end);
         Ok(())
     }
 
@@ -98,6 +100,22 @@ impl Output {
             Sink::Stdout(mut s) => s.flush().map_err(err),
             Sink::File(f) => f.commit().map_err(err),
         }
+    }
+}
+
+/// The games an [`Output`] has written, and the line end of the last one.
+#[derive(Debug, Default)]
+pub(crate) struct Written {
+    games: u64,
+    line_end: Option<&'static str>,
+}
+
+/// The form a game is written in: as written, or canonical with `--canonical`.
+fn form(canonical: bool) -> Form {
+    if canonical {
+        Form::Canonical
+    } else {
+        Form::AsWritten
     }
 }
 
@@ -142,7 +160,7 @@ fn invalid(argument: &'static str) -> impl Fn(CriterionError) -> CliError {
 /// The output format of `bao filter`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum FilterFormat {
-    /// Records in canonical form.
+    /// Each game's text as written (canonical with --canonical), a blank line between games.
     Bao,
     /// The JSON of `bao export json` (spec/json.md), one game after another.
     Json,
@@ -201,6 +219,10 @@ pub(crate) struct FilterArgs {
     /// The output format.
     #[arg(long, value_enum, default_value_t = FilterFormat::Bao)]
     format: FilterFormat,
+    /// Write each game in canonical form (as `bao fmt` does) instead of as written
+    /// (`--format bao`; spec/archive.md).
+    #[arg(long)]
+    canonical: bool,
     /// Write to this file (atomically) instead of stdout.
     #[arg(short, long, value_name = "OUT")]
     output: Option<PathBuf>,
@@ -267,7 +289,10 @@ impl FilterArgs {
 /// What `bao filter` keeps of a game.
 enum Kept {
     Dropped,
-    Text(String),
+    /// Counted only (`--count`).
+    Counted,
+    Game(GameText),
+    Json(String),
     Unwritable(String),
 }
 
@@ -286,6 +311,7 @@ pub(crate) fn filter(args: &FilterArgs, _ctx: &Context) -> Result<Status, CliErr
             Some(Output::new(args.output.as_deref())?)
         };
         let mut kept = 0_u64;
+        let mut games = Written::default();
         let mut unwritable = 0_u64;
         if let (Some(o), FilterFormat::Json) = (&mut out, args.format) {
             o.write(format!("{{\"schema\":{SCHEMA_VERSION},\"games\":[").as_bytes())?;
@@ -301,19 +327,17 @@ pub(crate) fn filter(args: &FilterArgs, _ctx: &Context) -> Result<Status, CliErr
                         return Kept::Dropped;
                     }
                     if !write_text {
-                        return Kept::Text(String::new());
+                        return Kept::Counted;
                     }
                     match args.format {
-                        FilterFormat::Bao => {
-                            Kept::Text(write_game(g.game, &WriteOptions::default()))
-                        }
+                        FilterFormat::Bao => Kept::Game(GameText::of(g, form(args.canonical))),
                         FilterFormat::Json => match g
                             .replayed
                             .as_ref()
                             .map(|r| replayed_game_json(g.game, n, r, &JsonOptions::default()))
                         {
                             Some(Ok(j)) => serde_json::to_string(&j)
-                                .map_or_else(|e| Kept::Unwritable(e.to_string()), Kept::Text),
+                                .map_or_else(|e| Kept::Unwritable(e.to_string()), Kept::Json),
                             Some(Err(e)) => Kept::Unwritable(format!("game {n}: {e}")),
                             None => Kept::Unwritable(format!("game {n} was not replayed")),
                         },
@@ -322,17 +346,16 @@ pub(crate) fn filter(args: &FilterArgs, _ctx: &Context) -> Result<Status, CliErr
                 |k| {
                     match k {
                         Kept::Dropped => {}
-                        Kept::Text(t) => {
+                        Kept::Counted => kept += 1,
+                        Kept::Game(t) => {
                             if let Some(o) = &mut out {
-                                let sep: &[u8] = match args.format {
-                                    FilterFormat::Bao => b"\n",
-                                    FilterFormat::Json => b",\n",
-                                };
-                                if kept > 0 {
-                                    o.write(sep)?;
-                                } else if args.format == FilterFormat::Json {
-                                    o.write(b"\n")?;
-                                }
+                                o.game(&t, &mut games)?;
+                            }
+                            kept += 1;
+                        }
+                        Kept::Json(t) => {
+                            if let Some(o) = &mut out {
+                                o.write(if kept > 0 { b",\n" } else { b"\n" })?;
                                 o.write(t.as_bytes())?;
                             }
                             kept += 1;
@@ -384,6 +407,10 @@ pub(crate) struct DedupeArgs {
     /// Do not list the duplicates on stderr.
     #[arg(short, long)]
     quiet: bool,
+    /// Write each game kept in canonical form (as `bao fmt` does) instead of as written
+    /// (spec/archive.md).
+    #[arg(long)]
+    canonical: bool,
     /// Write to this file (atomically) instead of stdout.
     #[arg(short, long, value_name = "OUT")]
     output: Option<PathBuf>,
@@ -421,7 +448,8 @@ pub(crate) fn dedupe(args: &DedupeArgs, _ctx: &Context) -> Result<Status, CliErr
         } else {
             Some(Output::new(args.output.as_deref())?)
         };
-        let mut written = 0_u64;
+        let mut written = Written::default();
+        let form = form(args.canonical);
         // Pass 1: the keys (and, without --merge-tags, the games kept, written at once).
         for (fi, src) in sources.iter().enumerate() {
             let (name, input) = open(src)?;
@@ -437,7 +465,7 @@ pub(crate) fn dedupe(args: &DedupeArgs, _ctx: &Context) -> Result<Status, CliErr
                     } else {
                         Vec::new()
                     };
-                    let text = write.then(|| write_game(g.game, &WriteOptions::default()));
+                    let text = write.then(|| GameText::of(g, form));
                     (n, GameKey::of(g), tags, text)
                 },
                 |(n, key, tags, text)| {
@@ -478,11 +506,8 @@ pub(crate) fn dedupe(args: &DedupeArgs, _ctx: &Context) -> Result<Status, CliErr
                         if dups.contains(&(fi, n)) {
                             return None;
                         }
-                        let mut game = g.game.clone();
-                        if let Some(extra) = merges.get(&(fi, n)) {
-                            merge_tags(&mut game, extra);
-                        }
-                        Some(write_game(&game, &WriteOptions::default()))
+                        let extra = merges.get(&(fi, n)).map_or(&[][..], Vec::as_slice);
+                        Some(GameText::merged(g, form, extra))
                     },
                     |text| {
                         if let Some(t) = text {
@@ -501,7 +526,7 @@ pub(crate) fn dedupe(args: &DedupeArgs, _ctx: &Context) -> Result<Status, CliErr
         if !args.quiet {
             eprintln!(
                 "bao: {} games kept, {} duplicates left out",
-                written,
+                written.games,
                 dups.len()
             );
         }
@@ -521,6 +546,10 @@ pub(crate) struct SplitArgs {
     /// Replace files that exist.
     #[arg(long)]
     force: bool,
+    /// Write each game in canonical form (as `bao fmt` does) instead of as written
+    /// (spec/archive.md).
+    #[arg(long)]
+    canonical: bool,
     /// Threads that read games in parallel (default: one per CPU).
     #[arg(short = 'j', long, value_name = "N")]
     threads: Option<usize>,
@@ -536,6 +565,7 @@ pub(crate) fn split(args: &SplitArgs, _ctx: &Context) -> Result<Status, CliError
         let mut used: HashSet<String> = HashSet::new();
         let mut refused = 0_u64;
         let mut written = 0_u64;
+        let form = form(args.canonical);
         let replace = if args.force {
             Replace::Yes
         } else {
@@ -546,12 +576,7 @@ pub(crate) fn split(args: &SplitArgs, _ctx: &Context) -> Result<Status, CliError
             for_each_game(
                 input,
                 Depth::Tags,
-                |n, g| {
-                    (
-                        file_stem(g.game, n),
-                        write_game(g.game, &WriteOptions::default()),
-                    )
-                },
+                |n, g| (file_stem(g.game, n), GameText::of(g, form)),
                 |(stem, text)| {
                     let mut file = format!("{stem}.bao");
                     let mut k = 1;
@@ -561,7 +586,7 @@ pub(crate) fn split(args: &SplitArgs, _ctx: &Context) -> Result<Status, CliError
                     }
                     used.insert(file.clone());
                     let path = args.output.join(&file);
-                    match crate::io::write_file(&path, text.as_bytes(), replace) {
+                    match crate::io::write_file(&path, text.text.as_bytes(), replace) {
                         Ok(()) => written += 1,
                         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
                             refused += 1;

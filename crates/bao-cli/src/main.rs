@@ -119,10 +119,26 @@ enum Command {
     Import(import::Args),
     /// Keep the games of records that meet criteria (tags, players, result, rules, length,
     /// a position reached, an opening, diagnostic codes), streaming at archive scale.
+    ///
+    /// Each game is copied as written: its text from the comments before its first tag to
+    /// its result token, byte for byte (notation, comments, layout and line ends kept; a
+    /// Latin-1 input as the UTF-8 it reads as), then a line end; a blank line between games. --canonical writes the
+    /// canonical form instead (as `bao fmt` does).
     Filter(archive::FilterArgs),
     /// Leave out games with the same rules, start and moves as an earlier one (reported).
+    ///
+    /// Each game is copied as written: its text from the comments before its first tag to
+    /// its result token, byte for byte (notation, comments, layout and line ends kept; a
+    /// Latin-1 input as the UTF-8 it reads as), then a line end; a blank line between games. With --merge-tags, the tags a game
+    /// gains are added as lines after its last tag line, nothing else changed. --canonical writes the
+    /// canonical form instead (as `bao fmt` does).
     Dedupe(archive::DedupeArgs),
     /// Write each game of records to a file of its own, named from its tags.
+    ///
+    /// Each game is copied as written: its text from the comments before its first tag to
+    /// its result token, byte for byte (notation, comments, layout and line ends kept; a
+    /// Latin-1 input as the UTF-8 it reads as), then a line end. --canonical writes the
+    /// canonical form instead (as `bao fmt` does).
     Split(archive::SplitArgs),
     /// Statistics of records: results, endings, lengths, players with a rating, and the
     /// opening tree (text, JSON or an HTML page).

@@ -59,6 +59,13 @@
 //! assert_eq!((tally.south_wins, tally.moves), (1, 4));
 //! ```
 //!
+//! # Many games from a stream
+//! [`stream`] cuts a stream into games in bounded memory and works on them on every thread
+//! of a rayon pool, handing the results back in file order ([`stream::map_chunks`]): what
+//! `bao check`, `bao export` and the archive commands read large files with. A game's span
+//! runs from the comments before its first tag to its result token, so the text a chunk
+//! holds gives each game as written.
+//!
 //! # What the tags mean
 //! [`meaning`] gives a game's tags their meaning: the rules it is played under, its start
 //! position, its sign convention ([`Directions`]).
@@ -84,6 +91,7 @@ mod reader;
 mod source;
 mod span;
 mod split;
+pub mod stream;
 mod visit;
 mod writer;
 
@@ -107,7 +115,7 @@ pub use reader::{
 pub use source::{Place, SourceText};
 pub use span::{Span, Spanned};
 pub use visit::Visitor;
-pub use writer::{write_game, write_record, RecordWriter, WriteOptions};
+pub use writer::{write_game, write_record, write_tag, RecordWriter, WriteOptions};
 
 /// Reads a record strictly: the first syntax error (warnings ignored) fails it.
 impl std::str::FromStr for Record {

@@ -234,6 +234,24 @@ fn number_line(elems: &mut [Spanned<Element>], mut number: u32, mut side: Side) 
     }
 }
 
+/// Writes one tag pair as the canonical writer writes it, without a line end:
+/// `[Name "value"]`, with `"` and `\` escaped and a line break in the value written as a
+/// blank.
+pub fn write_tag(name: &str, value: &str, out: &mut String) {
+    out.push('[');
+    out.push_str(name);
+    out.push_str(" \"");
+    for ch in value.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' | '\r' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out.push_str("\"]");
+}
+
 /// Writes a game already in canonical form.
 fn write_game_into(game: &Game, options: &WriteOptions, out: &mut String) {
     for c in &game.comments {
@@ -241,18 +259,8 @@ fn write_game_into(game: &Game, options: &WriteOptions, out: &mut String) {
         out.push('\n');
     }
     for t in &game.tags {
-        out.push('[');
-        out.push_str(&t.value.name.value);
-        out.push_str(" \"");
-        for ch in t.value.value.value.chars() {
-            match ch {
-                '"' => out.push_str("\\\""),
-                '\\' => out.push_str("\\\\"),
-                '\n' | '\r' => out.push(' '),
-                c => out.push(c),
-            }
-        }
-        out.push_str("\"]\n");
+        write_tag(&t.value.name.value, &t.value.value.value, out);
+        out.push('\n');
     }
     let header = !game.comments.is_empty() || !game.tags.is_empty();
     if game.movetext.is_empty() && game.result.is_none() && game.tags.is_empty() {

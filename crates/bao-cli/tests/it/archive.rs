@@ -237,3 +237,214 @@ fn stats_as_json_and_html() {
     assert_eq!(code, 0);
     insta::assert_snapshot!("stats_human", text);
 }
+
+/// One-game fixtures with K.I.B.A. letters, lower-case tags, comments and variations, move
+/// numbers as written, long lines, CRLF line ends and a byte order mark (first: a byte order
+/// mark opens a file, not a game inside it).
+const AS_WRITTEN: &[&str] = &[
+    "fixtures/format/crlf_bom.bao",
+    "fixtures/games/dialect_kiba.bao",
+    "fixtures/games/variations_comments.bao",
+    "fixtures/games/short_bao_hamna.bao",
+    "fixtures/format/kiba_dialect.bao",
+    "fixtures/format/numbering.bao",
+    "fixtures/format/long_line.bao",
+    "fixtures/format/tag_order.bao",
+];
+
+/// A one-game file's game as `filter`, `dedupe` and `split` write it, worked out apart from
+/// the parser: the file's text without a byte order mark and without the blanks after its
+/// result, then its line end (`\r\n` when its first line ends so).
+fn written(file: &[u8]) -> Vec<u8> {
+    let text = file.strip_prefix(b"\xef\xbb\xbf").unwrap_or(file);
+    let end = text.iter().rposition(|b| !b" \t\r\n".contains(b)).unwrap() + 1;
+    let first_line = text.iter().position(|&b| b == b'\n').unwrap();
+    let line_end: &[u8] = if text[first_line - 1] == b'\r' {
+        b"\r\n"
+    } else {
+        b"\n"
+    };
+    [&text[..end], line_end].concat()
+}
+
+/// The games, each followed by a blank line in its own line end but the last.
+fn joined(games: &[Vec<u8>]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (i, g) in games.iter().enumerate() {
+        if i > 0 {
+            let crlf = out.ends_with(b"\r\n");
+            out.extend_from_slice(if crlf { b"\r\n" } else { b"\n" });
+        }
+        out.extend_from_slice(g);
+    }
+    out
+}
+
+/// The fixtures' games as written, and a Latin-1 game (written as the UTF-8 it reads as).
+fn as_written_games() -> (Vec<Vec<u8>>, Vec<u8>) {
+    let mut games: Vec<Vec<u8>> = AS_WRITTEN
+        .iter()
+        .map(|f| written(&std::fs::read(root().join(f)).unwrap()))
+        .collect();
+    let latin1 =
+        b"[Event \"Caf\xe9 Mwembeladu\"]\n[South \"Ali\"]\n\n{ \xa1done! }\n1. A6L*  a6R *\n";
+    games.push(
+        written(latin1)
+            .iter()
+            .map(|&b| char::from(b))
+            .collect::<String>()
+            .into_bytes(),
+    );
+    (games, latin1.to_vec())
+}
+
+/// Runs `bao ARGS`; gives the exit code, stdout as bytes and stderr.
+fn bao_bytes(args: &[&str]) -> (i32, Vec<u8>, String) {
+    let out = output(args, "");
+    (
+        out.status.code().unwrap_or(-1),
+        out.stdout,
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn filter_dedupe_and_split_copy_each_game_as_written() {
+    let dir = tmp();
+    let (games, latin1) = as_written_games();
+    // Each fixture alone: the file as written.
+    for f in AS_WRITTEN {
+        let file = std::fs::read(root().join(f)).unwrap();
+        for args in [vec!["filter", f], vec!["dedupe", "-q", f]] {
+            let (code, out, stderr) = bao_bytes(&args);
+            assert_eq!(code, 0, "{args:?}: {stderr}");
+            assert_eq!(
+                String::from_utf8_lossy(&out),
+                String::from_utf8_lossy(&written(&file)),
+                "{args:?}"
+            );
+        }
+    }
+    // An archive of them all, untidy between games: blanks after a result, several blank
+    // lines, a Latin-1 game, comments after the last game (no game's).
+    let mut archive = Vec::new();
+    for f in AS_WRITTEN {
+        archive.extend_from_slice(&std::fs::read(root().join(f)).unwrap());
+        archive.extend_from_slice(b"  \n\n\n");
+    }
+    archive.extend_from_slice(&latin1);
+    archive.extend_from_slice(b"\n; the end of the notebook\n");
+    let path = dir.path().join("archive.bao");
+    std::fs::write(&path, &archive).unwrap();
+    let want = joined(&games);
+    let (code, out, stderr) = bao_bytes(&["filter", arg(&path)]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        String::from_utf8_lossy(&out),
+        String::from_utf8_lossy(&want)
+    );
+    // A criterion that keeps some: the same games, as written.
+    let (code, out, _) = bao_bytes(&["filter", arg(&path), "--tag", "Event~i"]);
+    assert_eq!(code, 0);
+    let with_i: Vec<Vec<u8>> = games
+        .iter()
+        .filter(|g| {
+            let g = String::from_utf8_lossy(g);
+            g.lines()
+                .any(|l| l.to_lowercase().starts_with("[event \"") && l[8..].contains('i'))
+        })
+        .cloned()
+        .collect();
+    assert!(!with_i.is_empty() && with_i.len() < games.len());
+    assert_eq!(
+        String::from_utf8_lossy(&out),
+        String::from_utf8_lossy(&joined(&with_i))
+    );
+    // dedupe: a canonical copy of the first game at the end is left out, nothing else.
+    let (code, copy, _) = bao_bytes(&["fmt", AS_WRITTEN[1]]);
+    assert_eq!(code, 0);
+    let mut with_copy = archive.clone();
+    with_copy.extend_from_slice(&copy);
+    let dups = dir.path().join("dups.bao");
+    std::fs::write(&dups, &with_copy).unwrap();
+    let (code, out, stderr) = bao_bytes(&["dedupe", arg(&dups)]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("1 duplicates left out"), "{stderr}");
+    assert_eq!(
+        String::from_utf8_lossy(&out),
+        String::from_utf8_lossy(&want)
+    );
+    // split: one file per game, each the game as written.
+    let out_dir = dir.path().join("games");
+    let (code, _, stderr) = bao_bytes(&["split", arg(&path), "-o", arg(&out_dir)]);
+    assert_eq!(code, 0, "{stderr}");
+    let mut files: Vec<Vec<u8>> = std::fs::read_dir(&out_dir)
+        .unwrap()
+        .map(|e| std::fs::read(e.unwrap().path()).unwrap())
+        .collect();
+    files.sort();
+    let mut each = games.clone();
+    each.sort();
+    assert_eq!(files, each);
+}
+
+#[test]
+fn canonical_writes_the_canonical_form() {
+    let dir = tmp();
+    let mut archive = String::new();
+    for f in AS_WRITTEN {
+        archive.push_str(&std::fs::read_to_string(root().join(f)).unwrap());
+        archive.push_str("\n\n");
+    }
+    let path = dir.path().join("archive.bao");
+    std::fs::write(&path, &archive).unwrap();
+    // `bao fmt` of the whole archive is what `filter --canonical` and `dedupe --canonical`
+    // write (the games are distinct).
+    let (code, fmt, stderr) = bao_bytes(&["fmt", arg(&path)]);
+    assert_eq!(code, 0, "{stderr}");
+    for cmd in [
+        &["filter", "--canonical"][..],
+        &["dedupe", "-q", "--canonical"],
+    ] {
+        let args: Vec<&str> = cmd.iter().copied().chain([arg(&path)]).collect();
+        let (code, out, stderr) = bao_bytes(&args);
+        assert_eq!(code, 0, "{cmd:?}: {stderr}");
+        assert_eq!(
+            String::from_utf8_lossy(&out),
+            String::from_utf8_lossy(&fmt),
+            "{cmd:?}"
+        );
+    }
+    // split --canonical: each file is `bao fmt` of the game.
+    let out_dir = dir.path().join("games");
+    let (code, _, stderr) = bao_bytes(&["split", "--canonical", arg(&path), "-o", arg(&out_dir)]);
+    assert_eq!(code, 0, "{stderr}");
+    for e in std::fs::read_dir(&out_dir).unwrap() {
+        let p = e.unwrap().path();
+        let (code, _, stderr) = bao_bytes(&["fmt", "--check", arg(&p)]);
+        assert_eq!(code, 0, "{}: {stderr}", p.display());
+    }
+}
+
+#[test]
+fn merged_tags_are_added_as_lines_and_the_rest_is_as_written() {
+    let dir = tmp();
+    let kiba = std::fs::read_to_string(root().join("fixtures/games/dialect_kiba.bao")).unwrap();
+    let copy = kiba
+        .replace("[Result ", "[Annotator \"Zuberi\"]\n[Result ")
+        .replace("L ", "< ");
+    let path = dir.path().join("dups.bao");
+    std::fs::write(&path, format!("{kiba}\n\n{copy}\n")).unwrap();
+    let (code, out, stderr) = bao_bytes(&["dedupe", "-q", "--merge-tags", arg(&path)]);
+    assert_eq!(code, 0, "{stderr}");
+    let want = kiba.replacen(
+        "[RuleSet \"kiswahili\"]\n",
+        "[RuleSet \"kiswahili\"]\n[Annotator \"Zuberi\"]\n",
+        1,
+    );
+    assert_ne!(want, kiba);
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(written(want.as_bytes())).unwrap()
+    );
+}

@@ -9,6 +9,8 @@ mod reader;
 mod roundtrip;
 /// `SourceText`: indexed reading of spans for miette, windows in long lines.
 mod source;
+/// `stream`: chunks parsed on a pool, games' spans in their chunks.
+mod stream;
 /// One fixture per syntax code, with its rendered diagnostic (`fixtures/invalid/syntax/`).
 mod syntax;
 /// The visitor: its events rebuild what `parse_record` and `GameReader` give.
