@@ -635,3 +635,30 @@ fn annotate_and_export_json_stream_a_large_record_as_the_whole_file() {
     let leftovers = std::fs::read_dir(dir.path()).unwrap().count();
     assert_eq!(leftovers, 1, "no temporary file left");
 }
+
+/// `bao annotate` on a record in K.I.B.A. letters edits only what it adds: every token keeps
+/// its `L`/`R`, and the layout (the record's own line breaks and trailing spaces) stays; the
+/// text without the annotations and the marks the engine adds (`**` on a takasa that makes a
+/// takasia, `#` on the winning move) is the record as read.
+#[test]
+fn annotate_keeps_the_records_notation_and_layout() {
+    let path = root().join("fixtures/games/dialect_kiba.bao");
+    let source = std::fs::read_to_string(&path).unwrap();
+    let out = crate::cmd::output(&["annotate", path.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(0));
+    let annotated = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        annotated.contains("1. A7L* [A4:1] a5R [xA4:1 a8:1]"),
+        "{annotated}"
+    );
+    let mut stripped = String::new();
+    let mut rest = annotated.as_str();
+    while let Some(at) = rest.find(" [") {
+        stripped.push_str(&rest[..at]);
+        rest = &rest[at + rest[at..].find(']').unwrap() + 1..];
+    }
+    stripped.push_str(rest);
+    let tags_end = source.find("\n\n").unwrap();
+    let marks = |t: &str| t.replace('#', "").replace("**", "*");
+    assert_eq!(marks(&stripped[tags_end..]), marks(&source[tags_end..]));
+}
