@@ -1,6 +1,7 @@
 //! Move generation: candidate moves as bit sets ([`MoveSet`]), the legal moves of a
 //! position, and random choice among them for playouts.
 
+use crate::context::Engine;
 use crate::engine::{
     execute_quick_into, finish_of, quick_finish_of, sow_ring, Finish, Outcome as Run,
 };
@@ -776,12 +777,17 @@ impl Position {
     /// Every legal move, sorted, in a [`MoveList`] (nothing allocated).
     #[must_use]
     pub fn legal_moves(&self) -> MoveList {
+        self.legal_moves_in(&mut Engine::for_call())
+    }
+
+    /// [`Position::legal_moves`] with the caller's engine.
+    pub(crate) fn legal_moves_in(&self, cx: &mut Engine) -> MoveList {
         if self.ended.is_some() || self.front_row_outcome().is_some() {
             return MoveList::new();
         }
         let mut a = Analysis::new(self);
         a.known = self.known;
-        self.analyse_into(None, &mut a, &mut ());
+        self.analyse_into(None, &mut a, &mut (), cx);
         a.sorted_moves()
     }
 
@@ -799,19 +805,24 @@ impl Position {
     /// ```
     #[must_use]
     pub fn successors(&self) -> Vec<(Move, Self)> {
+        self.successors_in(&mut Engine::for_call())
+    }
+
+    /// [`Position::successors`] with the caller's engine.
+    pub(crate) fn successors_in(&self, cx: &mut Engine) -> Vec<(Move, Self)> {
         if self.ended.is_some() || self.front_row_outcome().is_some() {
             return Vec::new();
         }
         let mut a = Analysis::new(self);
         let mut kept: Vec<(Move, Run)> = Vec::new();
-        self.analyse_into(None, &mut a, &mut kept);
+        self.analyse_into(None, &mut a, &mut kept, cx);
         let legal = *a.legal();
         let mut out: Vec<(Move, Self)> = kept
             .into_iter()
             .filter(|(mv, _)| legal.contains(mv))
             .map(|(mv, run)| {
                 let mut next = *self;
-                next.settle(&mv, &run, None);
+                next.settle(&mv, &run, None, cx);
                 (mv, next)
             })
             .collect();
@@ -822,24 +833,24 @@ impl Position {
 
     /// Whether the side to move has a legal move (the end test of E2), stopping at the
     /// first legal candidate instead of running them all.
-    pub(crate) fn has_legal_move(&self) -> bool {
-        self.first_legal(&mut ())
+    pub(crate) fn has_legal_move(&self, cx: &mut Engine) -> bool {
+        self.first_legal(&mut (), cx)
     }
 
     /// [`Position::has_legal_move`], leaving what it decided in the position ([`Known`]) for
     /// its [`Position::legal_moves`].
-    pub(crate) fn has_legal_move_noted(&mut self) -> bool {
+    pub(crate) fn has_legal_move_noted(&mut self, cx: &mut Engine) -> bool {
         let mut known = Known::NONE;
-        let found = self.first_legal(&mut known);
+        let found = self.first_legal(&mut known, cx);
         self.known = known;
         found
     }
 
     /// Whether some candidate is legal, trying them in order (those needing a never-ending
     /// decision last) and stopping at the first legal one; what is decided goes to `note`.
-    fn first_legal<K: Keep>(&self, note: &mut K) -> bool {
+    fn first_legal<K: Keep>(&self, note: &mut K, cx: &mut Engine) -> bool {
         let mut a = Analysis::new(self);
-        self.analyse_into(Some(&mut |_| 0), &mut a, note);
+        self.analyse_into(Some(&mut |_| 0), &mut a, note, cx);
         !a.is_empty()
     }
 
@@ -854,8 +865,17 @@ impl Position {
     /// millions of laps (rules-reference §5.1); such a long move can still come out, but
     /// only when nothing quicker is legal. Not uniform over the legal list.
     pub fn random_move(&self, pick: &mut dyn FnMut(usize) -> usize) -> Option<(Move, Self)> {
+        self.random_move_in(pick, &mut Engine::for_call())
+    }
+
+    /// [`Position::random_move`] with the caller's engine.
+    pub(crate) fn random_move_in(
+        &self,
+        pick: &mut dyn FnMut(usize) -> usize,
+        cx: &mut Engine,
+    ) -> Option<(Move, Self)> {
         let mut next = *self;
-        let mv = next.play_random_move(pick)?;
+        let mv = next.play_random_move_in(pick, cx)?;
         Some((mv, next))
     }
 
@@ -864,26 +884,39 @@ impl Position {
     /// same move as `random_move` for the same `pick`, without copying whole positions: the
     /// form for playouts.
     pub fn play_random_move(&mut self, pick: &mut dyn FnMut(usize) -> usize) -> Option<Move> {
+        self.play_random_move_in(pick, &mut Engine::for_call())
+    }
+
+    /// [`Position::play_random_move`] with the caller's engine.
+    pub(crate) fn play_random_move_in(
+        &mut self,
+        pick: &mut dyn FnMut(usize) -> usize,
+        cx: &mut Engine,
+    ) -> Option<Move> {
         if self.ended.is_some() || self.front_row_outcome().is_some() {
             return None;
         }
         let mut a = Analysis::new(self);
-        self.analyse_into(Some(pick), &mut a, &mut Play);
+        self.analyse_into(Some(pick), &mut a, &mut Play, cx);
         if let (Some(mv), Some(run)) = (a.chosen.mv, a.chosen.run.as_ref()) {
-            self.settle(&mv, run, None);
+            self.settle(&mv, run, None, cx);
             return Some(mv);
         }
         let mv = a.captures.first().or_else(|| a.takasas.first())?;
-        let run = self.simulate(mv);
-        self.settle(&mv, &run, None);
+        let run = self.simulate(mv, cx);
+        self.settle(&mv, &run, None, cx);
         Some(mv)
     }
 
     /// Classifies the candidates and runs them. With `pick`, each group is tried in random
     /// order and only its first legal move is kept.
-    pub(crate) fn analyse(&self, pick: Option<&mut dyn FnMut(usize) -> usize>) -> Analysis {
+    pub(crate) fn analyse(
+        &self,
+        pick: Option<&mut dyn FnMut(usize) -> usize>,
+        cx: &mut Engine,
+    ) -> Analysis {
         let mut a = Analysis::new(self);
-        self.analyse_into(pick, &mut a, &mut ());
+        self.analyse_into(pick, &mut a, &mut (), cx);
         a
     }
 
@@ -895,10 +928,11 @@ impl Position {
         mut pick: Option<&mut dyn FnMut(usize) -> usize>,
         a: &mut Analysis,
         kept: &mut impl Keep,
+        cx: &mut Engine,
     ) {
         match self.stage() {
-            Stage::Namua => self.analyse_namua(&mut pick, a, kept),
-            Stage::Mtaji => self.analyse_mtaji(&mut pick, a, kept),
+            Stage::Namua => self.analyse_namua(&mut pick, a, kept, cx),
+            Stage::Mtaji => self.analyse_mtaji(&mut pick, a, kept, cx),
         }
     }
 
@@ -917,6 +951,7 @@ impl Position {
         chosen: &mut Chosen,
         kept: &mut K,
         known: &Known,
+        cx: &mut Engine,
     ) -> MoveSet {
         let mut out = MoveSet { bits: 0, ..cands };
         match pick {
@@ -953,10 +988,10 @@ impl Position {
                     let mv = cands.move_at(b);
                     let (finish, stopped) = if K::RUNS {
                         let run = chosen.run.get_or_insert(Run::UNPLAYED);
-                        execute_quick_into(self, mv, run);
+                        execute_quick_into(self, mv, run, cx);
                         (run.finish, run.stopped_at_house)
                     } else {
-                        quick_finish_of(self, mv)
+                        quick_finish_of(self, mv, cx)
                     };
                     if finish == Finish::Undecided {
                         set_aside.bits |= 1 << b;
@@ -973,10 +1008,10 @@ impl Position {
                 for b in set_aside.bit_iter() {
                     let mv = set_aside.move_at(b);
                     let (finish, stopped) = if K::RUNS {
-                        let run = chosen.run.insert(self.simulate(mv));
+                        let run = chosen.run.insert(self.simulate(mv, cx));
                         (run.finish, run.stopped_at_house)
                     } else {
-                        finish_of(self, mv)
+                        finish_of(self, mv, cx)
                     };
                     let legal = !self.finish_is_illegal(finish);
                     // A run a lap budget stopped is not decided.
@@ -994,7 +1029,7 @@ impl Position {
             None if K::RUNS => {
                 for b in cands.bit_iter() {
                     let mv = cands.move_at(b);
-                    let run = self.simulate(mv);
+                    let run = self.simulate(mv, cx);
                     if !self.run_is_illegal(&run) {
                         out.bits |= 1 << b;
                         kept.keep(mv, run);
@@ -1015,7 +1050,7 @@ impl Position {
                 out.bits = legal | ends;
                 cands.bits &= !ends;
                 for b in cands.bit_iter() {
-                    if !self.finish_is_illegal(finish_of(self, cands.move_at(b)).0) {
+                    if !self.finish_is_illegal(finish_of(self, cands.move_at(b), cx).0) {
                         out.bits |= 1 << b;
                     }
                 }
@@ -1140,7 +1175,7 @@ impl Position {
     ///
     /// Candidates that need a never-ending decision are decided last, only if none of the
     /// others is legal.
-    pub(crate) fn any_legal(&self, cands: &MoveSet) -> bool {
+    pub(crate) fn any_legal(&self, cands: &MoveSet, cx: &mut Engine) -> bool {
         // The random selection with a fixed choice: the first candidate in order that is
         // legal, those needing a cycle decision last.
         !self
@@ -1150,6 +1185,7 @@ impl Position {
                 &mut Chosen::new(),
                 &mut (),
                 &Known::NONE,
+                cx,
             )
             .is_empty()
     }
@@ -1170,7 +1206,13 @@ impl Position {
         }
     }
 
-    fn analyse_namua<K: Keep>(&self, pick: &mut Picker<'_>, a: &mut Analysis, kept: &mut K) {
+    fn analyse_namua<K: Keep>(
+        &self,
+        pick: &mut Picker<'_>,
+        a: &mut Analysis,
+        kept: &mut K,
+        cx: &mut Engine,
+    ) {
         let side = self.to_move;
         // The list of a position whose end test looked at its captures takes their
         // candidates from the note.
@@ -1181,12 +1223,12 @@ impl Position {
         if pick.is_some() {
             // The first legal capture in random order; where it stops in the functional
             // nyumba, a coin decides whether it goes on (safari), when that is legal.
-            a.captures = self.select(cands, pick, &mut a.chosen, kept, &a.known);
+            a.captures = self.select(cands, pick, &mut a.chosen, kept, &a.known, cx);
             if let (Some(mv), Some(rng)) = (a.chosen.mv, pick.as_mut()) {
                 let stopped = a.chosen.run.as_ref().is_some_and(|r| r.stopped_at_house);
                 if stopped && rng(2) != 0 {
                     let safari = mv.with_kind(MoveKind::Safari);
-                    let srun = self.simulate(safari);
+                    let srun = self.simulate(safari, cx);
                     if !self.run_is_illegal(&srun) {
                         a.captures.bits = 0;
                         a.captures.insert(&safari);
@@ -1218,23 +1260,23 @@ impl Position {
                 let mv = cands.move_at(b);
                 let safari = mv.with_kind(MoveKind::Safari);
                 if !K::RUNS {
-                    let (finish, stopped_at_house) = finish_of(self, mv);
+                    let (finish, stopped_at_house) = finish_of(self, mv, cx);
                     if self.finish_is_illegal(finish) {
                         continue;
                     }
                     a.captures.insert(&mv);
-                    if stopped_at_house && !self.finish_is_illegal(finish_of(self, safari).0) {
+                    if stopped_at_house && !self.finish_is_illegal(finish_of(self, safari, cx).0) {
                         a.captures.insert(&safari);
                     }
                     continue;
                 }
-                let run = self.simulate(mv);
+                let run = self.simulate(mv, cx);
                 if self.run_is_illegal(&run) {
                     continue;
                 }
                 a.captures.insert(&mv);
                 if run.stopped_at_house {
-                    let srun = self.simulate(safari);
+                    let srun = self.simulate(safari, cx);
                     if !self.run_is_illegal(&srun) {
                         a.captures.insert(&safari);
                         kept.keep(safari, srun);
@@ -1250,7 +1292,7 @@ impl Position {
             bits: both_signs(self.namua_placements()),
             ..MoveSet::empty(Kind::Takasa, side)
         };
-        a.takasas = self.select(cands, pick, &mut a.chosen, kept, &a.known);
+        a.takasas = self.select(cands, pick, &mut a.chosen, kept, &a.known, cx);
     }
 
     /// Front pits where a namua takasa may place its seed (N3a, N3b).
@@ -1332,7 +1374,13 @@ impl Position {
         self.blocked[self.to_move.opponent().index()]
     }
 
-    fn analyse_mtaji(&self, pick: &mut Picker<'_>, a: &mut Analysis, kept: &mut impl Keep) {
+    fn analyse_mtaji(
+        &self,
+        pick: &mut Picker<'_>,
+        a: &mut Analysis,
+        kept: &mut impl Keep,
+        cx: &mut Engine,
+    ) {
         let side = self.to_move;
         // As in namua: the end test's capture candidates when it looked at them (it did
         // only where priority does not apply, so the same branch is taken below).
@@ -1346,7 +1394,7 @@ impl Position {
             (all.bits, taking.bits) = (0, 0);
             for b in cands.bit_iter() {
                 let mv = cands.move_at(b);
-                let run = self.simulate(mv);
+                let run = self.simulate(mv, cx);
                 if !self.run_is_illegal(&run) {
                     all.bits |= 1 << b;
                     if run.captured_mask & (1 << h) != 0 {
@@ -1374,37 +1422,37 @@ impl Position {
                 _ => pool,
             };
         } else {
-            a.captures = self.select(cands, pick, &mut a.chosen, kept, &a.known);
+            a.captures = self.select(cands, pick, &mut a.chosen, kept, &a.known, cx);
         }
         if !a.captures.is_empty() {
             return;
         }
-        if self.kuu_first() {
+        if self.kuu_first(cx) {
             let kuu = MoveSet {
                 bits: takasa_bits(HOUSE_RING),
                 ..a.takasas
             };
-            a.takasas = self.select(kuu, pick, &mut a.chosen, kept, &a.known);
+            a.takasas = self.select(kuu, pick, &mut a.chosen, kept, &a.known, cx);
             if !a.takasas.is_empty() {
                 return;
             }
         }
         let cands = MoveSet {
-            bits: self.mtaji_takasa_bits(),
+            bits: self.mtaji_takasa_bits(cx),
             ..a.takasas
         };
-        a.takasas = self.select(cands, pick, &mut a.chosen, kept, &a.known);
+        a.takasas = self.select(cands, pick, &mut a.chosen, kept, &a.known, cx);
     }
 
     /// K3: while the kuu stands (and can be sown, and is not the mover's takasia'd pit), a
     /// mtaji takata must start from it. Where neither direction is legal the rule lapses
     /// (A.4.11); the callers test that.
-    pub(crate) fn kuu_first(&self) -> bool {
+    pub(crate) fn kuu_first(&self, cx: &mut Engine) -> bool {
         self.rules.first_takata_from_kuu
             && self.rules.houses
             && self.houses[self.m()] == House::Owned
             && self.ring(self.to_move)[HOUSE_RING] >= MTAJI_MIN_SEEDS
-            && self.takasa_excluded() != Some(HOUSE_RING)
+            && self.takasa_excluded(cx) != Some(HOUSE_RING)
     }
 
     /// The pit (ring index) `side` may not start a mtaji capture from: its takasia pit under
@@ -1417,18 +1465,18 @@ impl Position {
     }
 
     /// The front pit (ring index) the side to move may not start a mtaji takasa from (T3).
-    fn takasa_excluded(&self) -> Option<usize> {
+    fn takasa_excluded(&self, cx: &mut Engine) -> Option<usize> {
         match self.rules.takasia {
             Takasia::Off => None,
             Takasia::Standard => self.blocked[self.m()].map(usize::from),
-            Takasia::AbstractPlay => self.abstractplay_exclusion(),
+            Takasia::AbstractPlay => self.abstractplay_exclusion(cx),
         }
     }
 
     /// The mtaji takasa candidates as [`Kind::Takasa`] bits, K3 aside (M4, T3).
-    pub(crate) fn mtaji_takasa_bits(&self) -> u32 {
+    pub(crate) fn mtaji_takasa_bits(&self, cx: &mut Engine) -> u32 {
         let own = self.ring(self.to_move);
-        let excluded = self.takasa_excluded();
+        let excluded = self.takasa_excluded(cx);
         let multi = PitSet::holding(own, MTAJI_MIN_SEEDS);
         let multi_front = both_signs(multi & PitSet::FRONT);
         let front = multi_front & !excluded.map_or(0, takasa_bits);
@@ -1644,7 +1692,7 @@ mod tests {
             crate::position::HouseState::Destroyed,
         );
         let mut pos = Position::from_setup(s).expect("a valid position");
-        assert!(pos.has_legal_move_noted());
+        assert!(pos.has_legal_move_noted(&mut Engine::new()));
         assert_ne!(pos.known.illegal, [0; 2], "{pos}");
         let mut cold = pos;
         cold.known = Known::NONE;
@@ -1701,6 +1749,7 @@ mod tests {
                 &mut chosen,
                 &mut Play,
                 &Known::NONE,
+                &mut Engine::new(),
             );
             assert_eq!(kept.contains(&endless), legal, "{rules:?}");
             match chosen.mv {
@@ -1717,7 +1766,7 @@ mod tests {
                 }
                 None => assert!(!legal),
             }
-            assert_eq!(pos.any_legal(&alone), legal);
+            assert_eq!(pos.any_legal(&alone, &mut Engine::new()), legal);
             // Beside a move that ends, it is set aside even when picked first (the lower
             // bit, index 0), under either policy.
             let pair = takasas(&pos, &["A3<*", "A6<*"]);
@@ -1729,6 +1778,7 @@ mod tests {
                 &mut chosen,
                 &mut Play,
                 &Known::NONE,
+                &mut Engine::new(),
             );
             let other: Move = "A6<*".parse().expect("a move");
             assert_eq!(kept.iter().collect::<Vec<_>>(), [other]);
@@ -1737,7 +1787,7 @@ mod tests {
                 chosen.run.expect("the chosen move's run").finish,
                 Finish::Done
             );
-            assert!(pos.any_legal(&pair));
+            assert!(pos.any_legal(&pair, &mut Engine::new()));
         }
     }
 
@@ -1747,9 +1797,9 @@ mod tests {
         let (mut decided, mut undecided) = (0, 0);
         let mut check = |pos: &Position, cands: MoveSet| {
             for mv in cands.iter() {
-                let full = pos.simulate(mv);
+                let full = pos.simulate(mv, &mut Engine::new());
                 let mut quick = Run::UNPLAYED;
-                execute_quick_into(pos, mv, &mut quick);
+                execute_quick_into(pos, mv, &mut quick, &mut Engine::new());
                 match (quick.finish != Finish::Undecided).then_some(quick) {
                     Some(quick) => {
                         decided += 1;
@@ -1769,8 +1819,12 @@ mod tests {
             }
             let by_definition = cands
                 .iter()
-                .any(|mv| !pos.run_is_illegal(&pos.simulate(mv)));
-            assert_eq!(pos.any_legal(&cands), by_definition, "{pos}");
+                .any(|mv| !pos.run_is_illegal(&pos.simulate(mv, &mut Engine::new())));
+            assert_eq!(
+                pos.any_legal(&cands, &mut Engine::new()),
+                by_definition,
+                "{pos}"
+            );
         };
         for name in PRESET_NAMES {
             let rules = RuleSet::preset(name).expect("preset");
@@ -1782,7 +1836,7 @@ mod tests {
                         check(
                             &pos,
                             MoveSet {
-                                bits: pos.mtaji_takasa_bits(),
+                                bits: pos.mtaji_takasa_bits(&mut Engine::new()),
                                 ..MoveSet::empty(Kind::Takasa, pos.to_move)
                             },
                         );
@@ -1807,8 +1861,6 @@ mod tests {
     /// candidates a list runs.
     #[test]
     fn candidates_seen_to_end_do_end() {
-        // Random games may add long cycles to the memo, which some relay tests count.
-        let _memo = crate::relay::memo_lock();
         let mut pick = lcg(23);
         let (mut seen, mut candidates) = ([0usize; 3], [0usize; 3]);
         for name in PRESET_NAMES {
@@ -1828,7 +1880,7 @@ mod tests {
                         ],
                         Stage::Mtaji => [
                             pos.mtaji_capture_candidates(side),
-                            takasas(pos.mtaji_takasa_bits()),
+                            takasas(pos.mtaji_takasa_bits(&mut Engine::new())),
                         ],
                     };
                     for set in groups {
@@ -1837,7 +1889,7 @@ mod tests {
                         candidates[set.kind as usize] += set.len();
                         for b in set.bit_iter().filter(|b| ends & (1 << b) != 0) {
                             let mv = set.move_at(b);
-                            let run = pos.simulate(mv);
+                            let run = pos.simulate(mv, &mut Engine::new());
                             // (Or bao hamna at the capture, where the rules end a move so.)
                             let laps = if mv.is_takasa() || pos.stage() == Stage::Namua {
                                 1
@@ -1926,7 +1978,7 @@ mod one_rule_once {
                     };
                     assert_eq!(mv.sign, forced, "{name} {mv}");
                     let wrong = Move::new(mv.pit, forced.flipped(), mv.kind());
-                    if pos.run_is_illegal(&pos.simulate(wrong)) {
+                    if pos.run_is_illegal(&pos.simulate(wrong, &mut Engine::new())) {
                         continue;
                     }
                     let reason = pos.diagnose(&wrong).reason;
@@ -1962,7 +2014,7 @@ mod one_rule_once {
                         break;
                     }
                     let excluded = (pos.stage() == Stage::Mtaji)
-                        .then(|| pos.takasa_excluded())
+                        .then(|| pos.takasa_excluded(&mut Engine::new()))
                         .flatten()
                         .filter(|&r| pos.blocked[pos.m()] == Some(r as u8));
                     let legal = pos.legal_moves();
@@ -1972,7 +2024,7 @@ mod one_rule_once {
                             let mv = Move::takasa(pit, sign);
                             if pos.get(pit) < MTAJI_MIN_SEEDS
                                 || legal.contains(&mv)
-                                || pos.run_is_illegal(&pos.simulate(mv))
+                                || pos.run_is_illegal(&pos.simulate(mv, &mut Engine::new()))
                             {
                                 continue;
                             }

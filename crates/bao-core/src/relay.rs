@@ -273,41 +273,15 @@ pub(crate) fn turn(from: usize, to: usize, dir: Direction) -> usize {
     }
 }
 
-/// Frames that are distinguished points: one frame in `2^DP_BITS` on average (4096), chosen
-/// by a hash, so that a relay on a known cycle meets one within a few thousand laps. (Unit tests
-/// use denser points and keep short cycles, so that random relays exercise the memo, unless
-/// a study asks for the release scale: `study_log::full_scale`.)
-const DP_BITS: u32 = if cfg!(test) { 3 } else { 12 };
-
-/// [`DP_BITS`], or the release scale in a study.
-#[inline(always)]
-fn dp_bits() -> u32 {
-    #[cfg(test)]
-    if study_log::is_full_scale() {
-        return 12;
-    }
-    DP_BITS
-}
-
-/// [`MEMO_MIN_FRAME_PERIOD`], or the release scale in a study.
-fn memo_min_frame_period() -> u64 {
-    #[cfg(test)]
-    if study_log::is_full_scale() {
-        return 1 << 16;
-    }
-    MEMO_MIN_FRAME_PERIOD
-}
-
 /// The most distinguished points the memo keeps (about 80 bytes each, with their cycle's list).
 pub(crate) const MEMO_POINTS: usize = 1 << 18;
 
-/// Cycles shorter than this are decided cold in well under a millisecond: not kept.
-pub(crate) const MEMO_MIN_FRAME_PERIOD: u64 = if cfg!(test) { 64 } else { 1 << 16 };
-
-/// Whether a frame is a distinguished point.
+/// Whether a frame is a distinguished point: its hash ([`dp_hash`]) is below `dp_limit`
+/// (`RelayConfig::dp_limit`: one frame in `2^dp_bits` on average, 4,096 at the release
+/// scale), so that a relay on a known cycle meets one within a few thousand laps.
 #[inline(always)]
-pub(crate) fn distinguished(q: u128) -> bool {
-    dp_hash(q) >> (64 - dp_bits()) == 0
+pub(crate) fn distinguished(q: u128, dp_limit: u64) -> bool {
+    dp_hash(q) < dp_limit
 }
 
 /// The hash that picks distinguished frames: the two halves added, times an odd constant
@@ -338,117 +312,133 @@ pub(crate) struct Known {
     pub(crate) frame_period: u64,
     /// The turn over one frame period.
     pub(crate) turn: usize,
-    /// A frame of the cycle behind the point met ([`recall`]).
+    /// A frame of the cycle behind the point met ([`Memo::recall`]).
     pub(crate) earlier: u128,
     /// How many laps behind the point met `earlier` is (at most a frame period).
     pub(crate) laps_behind: u64,
 }
 
-/// The process-wide memo of long relay cycles decided so far, keyed by their distinguished
-/// frames. Frames do not depend on the direction, so one entry serves both.
+/// The memo of long relay cycles decided so far, keyed by their distinguished frames (an
+/// `Engine`'s: nothing global). Frames do not depend on the direction, so one entry serves
+/// both. Empty, it is one null pointer: an engine made for one call costs nothing to make
+/// or drop.
 #[derive(Debug, Default)]
-struct Memo {
+pub(crate) struct Memo {
+    table: Option<Box<Table>>,
+    /// The decisions logged for the study of recurring cycles (unit tests only).
+    #[cfg(test)]
+    pub(crate) log: Option<Vec<study_log::Met>>,
+}
+
+/// The memo's contents, made at its first cycle.
+#[derive(Debug, Default)]
+struct Table {
     points: std::collections::HashMap<u128, (u32, u64)>,
     cycles: Vec<Cycle>,
 }
 
-fn memo() -> &'static std::sync::Mutex<Memo> {
-    static MEMO: std::sync::OnceLock<std::sync::Mutex<Memo>> = std::sync::OnceLock::new();
-    MEMO.get_or_init(Default::default)
-}
-
-/// Looks a distinguished frame up: the cycle it lies on, if known, with a frame of that
-/// cycle at least `behind_at_least` laps behind it (the nearest distinguished point that far
-/// back, or the frame itself one frame period back). `None` when the cycle is not known,
-/// when it shows the guard's pattern and `guard` applies (then only a full run decides), or
-/// when it is shorter than `behind_at_least` laps.
-pub(crate) fn recall(q: u128, guard: bool, behind_at_least: u64) -> Option<Known> {
-    let memo = memo()
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let &(c, offset) = memo.points.get(&q)?;
-    let cycle = &memo.cycles[c as usize];
-    let fp = cycle.frame_period;
-    #[cfg(test)]
-    study_log::note_warm(cycle.points.iter().map(|&(_, q)| q).min(), fp);
-    if (guard && cycle.pattern) || fp < behind_at_least {
-        return None;
-    }
-    let n = cycle.points.len();
-    let at = cycle.points.partition_point(|&(o, _)| o < offset);
-    (1..=n).find_map(|back| {
-        let (o, earlier) = cycle.points[(at + n - back) % n];
-        let laps_behind = match (offset + fp - o) % fp {
-            0 => fp,
-            d => d,
-        };
-        (laps_behind >= behind_at_least).then_some(Known {
-            frame_period: fp,
-            turn: cycle.turn,
-            earlier,
-            laps_behind,
+impl Memo {
+    /// Looks a distinguished frame up: the cycle it lies on, if known, with a frame of that
+    /// cycle at least `behind_at_least` laps behind it (the nearest distinguished point that
+    /// far back, or the frame itself one frame period back). `None` when the cycle is not
+    /// known, when it shows the guard's pattern and `guard` applies (then only a full run
+    /// decides), or when it is shorter than `behind_at_least` laps.
+    pub(crate) fn recall(&mut self, q: u128, guard: bool, behind_at_least: u64) -> Option<Known> {
+        let table = self.table.as_deref()?;
+        let &(c, offset) = table.points.get(&q)?;
+        let cycle = &table.cycles[c as usize];
+        let fp = cycle.frame_period;
+        #[cfg(test)]
+        if let Some(log) = self.log.as_mut() {
+            log.push(study_log::Met {
+                canon: cycle.points.iter().map(|&(_, q)| q).min(),
+                frame_period: fp,
+                warm: true,
+            });
+        }
+        if (guard && cycle.pattern) || fp < behind_at_least {
+            return None;
+        }
+        let n = cycle.points.len();
+        let at = cycle.points.partition_point(|&(o, _)| o < offset);
+        (1..=n).find_map(|back| {
+            let (o, earlier) = cycle.points[(at + n - back) % n];
+            let laps_behind = match (offset + fp - o) % fp {
+                0 => fp,
+                d => d,
+            };
+            (laps_behind >= behind_at_least).then_some(Known {
+                frame_period: fp,
+                turn: cycle.turn,
+                earlier,
+                laps_behind,
+            })
         })
-    })
-}
+    }
 
-/// Stores a decided cycle: its frame period, turn, pattern flag and its distinguished
-/// frames with their offsets (from one walk round the cycle). Ignored when the memo is full
-/// or the cycle is short or already known.
-pub(crate) fn remember(frame_period: u64, turn: usize, pattern: bool, points: &[(u64, u128)]) {
-    #[cfg(test)]
-    study_log::note_cold(frame_period, points);
-    if frame_period < memo_min_frame_period() || points.is_empty() {
-        return;
+    /// Stores a decided cycle: its frame period, turn, pattern flag and its distinguished
+    /// frames with their offsets (from one walk round the cycle). Ignored when the memo is
+    /// full or the cycle is shorter than `min_frame_period` or already known.
+    pub(crate) fn remember(
+        &mut self,
+        min_frame_period: u64,
+        (frame_period, turn, pattern): (u64, usize, bool),
+        points: &[(u64, u128)],
+    ) {
+        #[cfg(test)]
+        if let Some(log) = self.log.as_mut() {
+            log.push(study_log::Met {
+                canon: points.iter().map(|&(_, q)| q).min(),
+                frame_period,
+                warm: false,
+            });
+        }
+        if frame_period < min_frame_period || points.is_empty() {
+            return;
+        }
+        // One cycle takes at most an eighth of the memo: beyond that, every k-th point (any
+        // points of the cycle will do; fewer only mean longer walks to the first one met).
+        let table = self.table.get_or_insert_with(Box::default);
+        let room = (MEMO_POINTS - table.points.len()).min(MEMO_POINTS / 8);
+        if room == 0 || table.points.contains_key(&points[0].1) {
+            return;
+        }
+        let Ok(c) = u32::try_from(table.cycles.len()) else {
+            return;
+        };
+        let mut sorted: Vec<(u64, u128)> = points
+            .iter()
+            .step_by(points.len().div_ceil(room))
+            .map(|&(o, q)| (o % frame_period, q))
+            .collect();
+        sorted.sort_unstable_by_key(|&(o, _)| o);
+        for &(o, q) in &sorted {
+            table.points.insert(q, (c, o));
+        }
+        table.cycles.push(Cycle {
+            frame_period,
+            turn: turn % RING,
+            pattern,
+            points: sorted,
+        });
     }
-    let mut memo = memo()
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    // One cycle takes at most an eighth of the memo: beyond that, every k-th point (any
-    // points of the cycle will do; fewer only mean longer walks to the first one met).
-    let room = (MEMO_POINTS - memo.points.len()).min(MEMO_POINTS / 8);
-    if room == 0 || memo.points.contains_key(&points[0].1) {
-        return;
-    }
-    let Ok(c) = u32::try_from(memo.cycles.len()) else {
-        return;
-    };
-    let mut sorted: Vec<(u64, u128)> = points
-        .iter()
-        .step_by(points.len().div_ceil(room))
-        .map(|&(o, q)| (o % frame_period, q))
-        .collect();
-    sorted.sort_unstable_by_key(|&(o, _)| o);
-    for &(o, q) in &sorted {
-        memo.points.insert(q, (c, o));
-    }
-    memo.cycles.push(Cycle {
-        frame_period,
-        turn: turn % RING,
-        pattern,
-        points: sorted,
-    });
-}
 
-/// Empties the process-wide memo of long never-ending relay cycles that legality checks
-/// fill as they meet them (at most about 20 MB). Answers never depend on it: the next
-/// decision of a cycle forgotten is only slower (the first one of a long cycle can take up
-/// to about a second). For measurements of cold decisions, and for long-running processes
-/// that want the memory back.
-pub fn forget_relay_cycles() {
-    let mut memo = memo()
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    memo.points = std::collections::HashMap::new();
-    memo.cycles = Vec::new();
+    /// Forgets every cycle (the memory is given back).
+    pub(crate) fn forget(&mut self) {
+        self.table = None;
+    }
+
+    /// How many cycles the memo holds.
+    pub(crate) fn cycles_known(&self) -> usize {
+        self.table.as_ref().map_or(0, |t| t.cycles.len())
+    }
 }
 
 /// What the study of recurring cycles reads: every decision of a never-ending relay that
-/// reached the memo, cold (a whole frame period run) or warm (recalled).
+/// reached the memo, cold (a whole frame period run) or warm (recalled), logged in the
+/// memo of the study's own engine.
 #[cfg(test)]
 pub(crate) mod study_log {
-    use std::cell::Cell;
-    use std::sync::Mutex;
-
     /// One decision.
     #[derive(Debug, Clone)]
     pub(crate) struct Met {
@@ -457,75 +447,21 @@ pub(crate) mod study_log {
         pub(crate) frame_period: u64,
         pub(crate) warm: bool,
     }
-
-    thread_local! {
-        /// Whether this thread's relays use the release scale and are logged.
-        static FULL: Cell<bool> = const { Cell::new(false) };
-    }
-    static LOG: Mutex<Option<Vec<Met>>> = Mutex::new(None);
-
-    /// Switches the memo to the release build's scale and starts logging, for the relays
-    /// of this thread (the other tests of the process keep the unit tests' scale; the memo
-    /// itself is shared, so a study runs with `--ignored`, apart from them).
-    pub(crate) fn full_scale() {
-        FULL.with(|f| f.set(true));
-        *LOG.lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Vec::new());
-    }
-
-    pub(crate) fn is_full_scale() -> bool {
-        FULL.with(Cell::get)
-    }
-
-    /// The decisions logged since the last call.
-    pub(crate) fn take() -> Vec<Met> {
-        LOG.lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .as_mut()
-            .map(std::mem::take)
-            .unwrap_or_default()
-    }
-
-    fn push(met: Met) {
-        if let Some(log) = LOG
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .as_mut()
-        {
-            log.push(met);
-        }
-    }
-
-    pub(super) fn note_cold(frame_period: u64, points: &[(u64, u128)]) {
-        if !is_full_scale() {
-            return;
-        }
-        push(Met {
-            canon: points.iter().map(|&(_, q)| q).min(),
-            frame_period,
-            warm: false,
-        });
-    }
-
-    pub(super) fn note_warm(canon: Option<u128>, frame_period: u64) {
-        if !is_full_scale() {
-            return;
-        }
-        push(Met {
-            canon,
-            frame_period,
-            warm: true,
-        });
-    }
 }
 
-/// Held by the unit tests that empty the memo or need a cycle to stay in it (it is shared
-/// by the whole test process).
+/// The thresholds the unit tests use so that random relays exercise the memo: dense
+/// distinguished points (one in 8), short cycles kept, a short first stretch for Brent.
 #[cfg(test)]
-pub(crate) fn memo_lock() -> std::sync::MutexGuard<'static, ()> {
-    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    LOCK.lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+pub(crate) const SMALL: crate::context::RelayConfig = crate::context::RelayConfig {
+    dp_bits: 3,
+    memo_min_frame_period: 64,
+    no_point_stretch: 1 << 10,
+};
+
+/// An engine at the unit tests' small scale ([`SMALL`]).
+#[cfg(test)]
+pub(crate) fn small_engine() -> crate::context::Engine {
+    crate::context::Engine::with_config(SMALL)
 }
 
 /// A mtaji position of `rules` for the tests of long relays: `to_move` to move on `pits`
@@ -543,16 +479,6 @@ pub(crate) fn bare_position(
     s.pits = pits;
     s.houses = BySide::new(HouseState::Destroyed, HouseState::Destroyed);
     crate::Position::from_setup(s).expect("valid")
-}
-
-/// How many cycles the memo holds.
-#[cfg(test)]
-pub(crate) fn cycles_known() -> usize {
-    memo()
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .cycles
-        .len()
 }
 
 #[cfg(test)]
@@ -643,20 +569,28 @@ mod tests {
             cycle_start_lap: 1,
             period: 156_182_288,
         });
-        let _memo = memo_lock();
         let south = position(Side::South);
         let mv: Move = "A4>*".parse().expect("move");
-        assert_eq!(execute_cold(&south, mv).finish, want);
-        forget_relay_cycles();
-        assert_eq!(execute(&south, mv, &mut ()).finish, want);
-        assert!(cycles_known() >= 1);
-        let warm = execute(&south, mv, &mut ());
+        assert_eq!(execute_cold(&south, mv, SMALL).finish, want);
+        // One engine for the rest, at the unit tests' scale (set here, as any test must).
+        let cx = &mut small_engine();
+        assert_eq!(execute(&south, mv, &mut (), cx).finish, want);
+        assert_eq!(cx.relay_cycles_known(), 1);
+        let warm = execute(&south, mv, &mut (), cx);
         assert_eq!(warm.finish, want);
         // Warm: decided at a distinguished point, long before a frame period.
         assert!(warm.laps < 1_000_000, "{} laps", warm.laps);
         let north = position(Side::North);
         let mv: Move = "a4>*".parse().expect("move");
-        let warm = execute(&north, mv, &mut ());
+        let warm = execute(&north, mv, &mut (), cx);
+        assert_eq!(warm.finish, want);
+        assert!(warm.laps < 1_000_000, "{} laps", warm.laps);
+        // The release scale decides it the same, cold and warm.
+        let cx = &mut crate::context::Engine::new();
+        let south_mv: Move = "A4>*".parse().expect("move");
+        assert_eq!(execute(&south, south_mv, &mut (), cx).finish, want);
+        assert_eq!(cx.relay_cycles_known(), 1);
+        let warm = execute(&north, mv, &mut (), cx);
         assert_eq!(warm.finish, want);
         assert!(warm.laps < 1_000_000, "{} laps", warm.laps);
     }
@@ -694,17 +628,16 @@ mod tests {
             cycle_start_lap: 1,
             period: 3024,
         });
-        let _memo = memo_lock();
         for (first, then) in [(&strict, &off), (&off, &strict)] {
-            forget_relay_cycles();
-            assert_eq!(execute_cold(then, mv).finish, want);
-            let remembered = execute(first, mv, &mut ());
+            assert_eq!(execute_cold(then, mv, SMALL).finish, want);
+            // Short cycles are remembered at the unit tests' scale only.
+            let cx = &mut small_engine();
+            let remembered = execute(first, mv, &mut (), cx);
             assert_eq!(remembered.finish, want);
             assert_eq!(remembered.frame_period, 189);
-            // At least this cycle: tests of the same process that play random games
-            // without the lock may remember others meanwhile.
-            assert!(cycles_known() >= 1);
-            let recalled = execute(then, mv, &mut ());
+            // This engine's memo: nothing else reaches it.
+            assert_eq!(cx.relay_cycles_known(), 1);
+            let recalled = execute(then, mv, &mut (), cx);
             assert_eq!(recalled.finish, want);
             // Recalled at a distinguished point, before a whole frame period was run.
             assert!(recalled.laps < remembered.laps, "{} laps", recalled.laps);
@@ -973,7 +906,7 @@ mod study {
                 seen += 1;
                 if pos.stage() == Stage::Mtaji {
                     for mv in all_moves(&pos) {
-                        execute_quick_into(&pos, mv, &mut quick);
+                        execute_quick_into(&pos, mv, &mut quick, &mut Default::default());
                         if quick.finish != Finish::Undecided {
                             continue;
                         }
@@ -1017,19 +950,24 @@ mod study {
     /// Plays `games` uniform random legal games of `rules` (the whole list from
     /// `legal_moves`, one move picked, `play_fast`), seeded with `seed`; returns the
     /// decisions logged game by game.
-    fn random_legal_games(rules: RuleSet, games: usize, seed: u64) -> Vec<Vec<study_log::Met>> {
+    fn random_legal_games(
+        rules: RuleSet,
+        games: usize,
+        seed: u64,
+        cx: &mut crate::context::Engine,
+    ) -> Vec<Vec<study_log::Met>> {
         let mut rng = bao_testkit::XorShift64Star::new(seed);
         let mut out = Vec::with_capacity(games);
         for _ in 0..games {
             let mut pos = Position::start(rules);
             loop {
-                let moves = pos.legal_moves();
+                let moves = cx.legal_moves(&pos);
                 let Some(mv) = moves.get(rng.below(moves.len().max(1))) else {
                     break;
                 };
-                pos = pos.play_fast(mv);
+                pos = cx.play_fast(&pos, mv);
             }
-            out.push(study_log::take());
+            out.push(cx.memo.log.as_mut().map(std::mem::take).unwrap_or_default());
         }
         out
     }
@@ -1046,11 +984,13 @@ mod study {
             .ok()
             .and_then(|v| v.parse().ok())
             .unwrap_or(20_000);
-        study_log::full_scale();
+        // The release scale, logged.
+        let cx = &mut crate::context::Engine::new();
+        cx.memo.log = Some(Vec::new());
         for name in ["kiswahili", "kete", "kujifunza"] {
             let rules = RuleSet::preset(name).expect("preset");
-            forget_relay_cycles();
-            let built = random_legal_games(rules, games, 0x5eed_0001);
+            cx.forget_relay_cycles();
+            let built = random_legal_games(rules, games, 0x5eed_0001, cx);
             // The game by which each cycle was first met.
             let mut first: HashMap<u128, usize> = HashMap::new();
             let mut by_cycle: HashMap<u128, (u64, u32)> = HashMap::new();
@@ -1063,8 +1003,8 @@ mod study {
                     }
                 }
             }
-            forget_relay_cycles();
-            let held = random_legal_games(rules, games, 0x5eed_0002);
+            cx.forget_relay_cycles();
+            let held = random_legal_games(rules, games, 0x5eed_0002, cx);
             // Cold decisions of the held-out games, by size.
             let buckets = [0u64, 4096, 1 << 16, 1 << 20, u64::MAX];
             let mut cost = [(0u64, 0u64); 4];

@@ -1,0 +1,204 @@
+//! The engine's working memory as a value the caller holds: the memo of long relay cycles,
+//! the thresholds of never-ending detection ([`RelayConfig`]) and the lap budget
+//! ([`Engine::within`]), in an [`Engine`].
+//!
+//! Nothing of it is global or per thread: a caller that plays many moves (a search, a
+//! validator replaying a game, a rayon worker) keeps one `Engine` and passes it to the
+//! engine's `Engine::*` methods; the plain `Position` methods run on a fresh one per call,
+//! which gives the same answers (the memo only saves laps, never changes an answer). Two
+//! engines never see each other's memo, so tests and threads behave alike.
+
+use crate::bridge::{bridge_allowed, bridge_gave_up, Undecided};
+use crate::relay::Memo;
+
+/// The thresholds of never-ending detection in a relay's frame. [`Default`] is the release
+/// scale; tests that want many short cycles remembered set smaller values explicitly.
+///
+/// ```
+/// use bao_core::{Engine, RelayConfig};
+///
+/// let small = RelayConfig {
+///     dp_bits: 3,
+///     memo_min_frame_period: 64,
+///     no_point_stretch: 1 << 10,
+/// };
+/// let engine = Engine::with_config(small);
+/// assert_eq!(engine.config(), small);
+/// assert_eq!(Engine::new().config(), RelayConfig::default());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RelayConfig {
+    /// One frame in `2^dp_bits` (by a hash) is a distinguished point, kept and looked up
+    /// in the memo (release: 12, one in 4,096). At most 63.
+    pub dp_bits: u32,
+    /// Cycles shorter than this many frame laps are decided cold and not remembered
+    /// (release: 65,536).
+    pub memo_min_frame_period: u64,
+    /// How many laps detection runs past its last distinguished frame before it also
+    /// watches for cycles without one (Brent's method; release: 2^22).
+    pub no_point_stretch: u64,
+}
+
+impl RelayConfig {
+    /// The release thresholds (the [`Default`]).
+    pub const RELEASE: Self = Self {
+        dp_bits: 12,
+        memo_min_frame_period: 1 << 16,
+        no_point_stretch: 1 << 22,
+    };
+
+    /// The bound under which a frame's hash marks it distinguished (`2^(64 - dp_bits)`).
+    #[inline]
+    pub(crate) fn dp_limit(&self) -> u64 {
+        1u64 << (64 - self.dp_bits.clamp(1, 63))
+    }
+}
+
+impl Default for RelayConfig {
+    fn default() -> Self {
+        Self::RELEASE
+    }
+}
+
+/// What the engine keeps between moves: the memo of long never-ending relay cycles decided
+/// so far (at most about 20 MB) and the thresholds of their detection. Hold one for as long
+/// as its memo is worth keeping (a game, a search, a worker thread), or use the plain
+/// `Position` methods, which take a fresh one per call.
+///
+/// ```
+/// use bao_core::{Engine, Position, RuleSet};
+///
+/// let mut engine = Engine::new();
+/// let start = Position::start(RuleSet::KISWAHILI);
+/// let moves = engine.legal_moves(&start);
+/// assert_eq!(moves, start.legal_moves());
+/// let (next, _) = engine.play(&start, &moves[0]).unwrap();
+/// assert_eq!(engine.legal_moves(&next), next.legal_moves());
+/// ```
+#[derive(Debug)]
+pub struct Engine {
+    pub(crate) config: RelayConfig,
+    pub(crate) memo: Memo,
+    /// Which of never-ending detection's ways to find a cycle are on: the anchor, the
+    /// distinguished frames (Brent's method is always on). Both but in the tests that try
+    /// each alone.
+    pub(crate) detectors: (bool, bool),
+    /// Laps a move may run in never-ending detection (`u64::MAX`: no limit).
+    allowed: u64,
+    /// The most laps run by a move that gave up, since the budget was set.
+    gave_up: Option<u64>,
+    /// Whether `allowed` is the per-thread bridge's budget (`within_lap_budget`), to which a
+    /// give-up is then reported as well.
+    bridged: bool,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Engine {
+    /// An engine with the release thresholds and an empty memo.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::with_config(RelayConfig::RELEASE)
+    }
+
+    /// An engine for one call of a plain `Position` method: the release thresholds, an
+    /// empty memo, and the budget of an enclosing `within_lap_budget` on this thread, if any
+    /// (the bridge for callers that do not hold an engine yet).
+    #[inline]
+    pub(crate) fn for_call() -> Self {
+        let mut cx = Self::new();
+        if let Some(laps) = bridge_allowed() {
+            cx.allowed = laps;
+            cx.bridged = true;
+        }
+        cx
+    }
+
+    /// An engine with the given thresholds and an empty memo.
+    #[must_use]
+    pub fn with_config(config: RelayConfig) -> Self {
+        Self {
+            config,
+            memo: Memo::default(),
+            detectors: (true, true),
+            allowed: u64::MAX,
+            gave_up: None,
+            bridged: false,
+        }
+    }
+
+    /// The thresholds in use.
+    #[must_use]
+    pub fn config(&self) -> RelayConfig {
+        self.config
+    }
+
+    /// How many long relay cycles the memo holds.
+    #[must_use]
+    pub fn relay_cycles_known(&self) -> usize {
+        self.memo.cycles_known()
+    }
+
+    /// Empties the memo of long relay cycles (its memory is given back). Answers never
+    /// depend on it: the next decision of a cycle forgotten is only slower.
+    pub fn forget_relay_cycles(&mut self) {
+        self.memo.forget();
+    }
+
+    /// Runs `f` on this engine with never-ending detection limited to `laps` laps a move
+    /// (past the first 64, where detection begins; finding a cycle's first lap may run about
+    /// as many again); the previous limit is restored afterwards. `f`'s result when some
+    /// move gave up is not exact, so it is dropped: [`Undecided`] instead. Every answer
+    /// given is the exact one.
+    ///
+    /// For a caller that runs several engine calls as one question (a validator replaying a
+    /// game, say); `Position::legal_moves_within` and the other `_within` methods are this
+    /// around one call on a fresh engine. Calls nest: an inner budget's give-up is the inner
+    /// call's answer, not the outer one's. The budget is the engine's, so it reaches every
+    /// call made with it, on whatever thread.
+    ///
+    /// ```
+    /// use bao_core::{Engine, Position, RuleSet};
+    ///
+    /// let start = Position::start(RuleSet::KISWAHILI);
+    /// let mut engine = Engine::new();
+    /// let n = engine.within(1_000, |e| e.legal_moves(&start).len());
+    /// assert_eq!(n, Ok(start.legal_moves().len()));
+    /// ```
+    ///
+    /// # Errors
+    /// Some move's decision inside `f` ran out of laps.
+    pub fn within<T>(&mut self, laps: u64, f: impl FnOnce(&mut Self) -> T) -> Result<T, Undecided> {
+        let before = (
+            std::mem::replace(&mut self.allowed, laps),
+            self.gave_up.take(),
+            std::mem::replace(&mut self.bridged, false),
+        );
+        let out = f(self);
+        let gave_up = std::mem::replace(&mut self.gave_up, before.1);
+        self.allowed = before.0;
+        self.bridged = before.2;
+        match gave_up {
+            Some(laps_run) => Err(Undecided { laps_run }),
+            None => Ok(out),
+        }
+    }
+
+    /// The laps a move may run in never-ending detection now (`u64::MAX`: no limit).
+    #[must_use]
+    pub fn laps_allowed(&self) -> u64 {
+        self.allowed
+    }
+
+    /// Notes that a move gave up after `laps` laps.
+    pub(crate) fn gave_up(&mut self, laps: u64) {
+        self.gave_up = Some(self.gave_up.map_or(laps, |l| l.max(laps)));
+        if self.bridged {
+            bridge_gave_up(laps);
+        }
+    }
+}
