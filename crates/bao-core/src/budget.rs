@@ -80,7 +80,7 @@ mod tests {
             [4, 3, 1, 9, 13, 3, 2, 1],
             [5, 0, 7, 0, 7, 0, 1, 0],
         ];
-        crate::relay::bare_position(RuleSet::KISWAHILI, Side::North, pits)
+        crate::position::bare_position(RuleSet::KISWAHILI, Side::North, pits)
     }
 
     #[test]

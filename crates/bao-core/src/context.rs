@@ -9,6 +9,7 @@
 //! engines never see each other's memo, so tests and threads behave alike.
 
 use crate::bridge::{bridge_allowed, bridge_gave_up, Undecided};
+use crate::position::Position;
 use crate::relay::Memo;
 
 /// The thresholds of never-ending detection in a relay's frame. [`Default`] is the release
@@ -87,6 +88,10 @@ pub struct Engine {
     allowed: u64,
     /// The most laps run by a move that gave up, since the budget was set.
     gave_up: Option<u64>,
+    /// What the end test of the last position an engine call returned learned of that
+    /// position's candidates ([`Known`]), beside the position: read by the next
+    /// `legal_moves` or legality test of an equal position.
+    note: Option<(Position, Known)>,
     /// Whether `allowed` is the per-thread bridge's budget (`within_lap_budget`), to which a
     /// give-up is then reported as well.
     bridged: bool,
@@ -128,6 +133,7 @@ impl Engine {
             allowed: u64::MAX,
             gave_up: None,
             bridged: false,
+            note: None,
         }
     }
 
@@ -194,6 +200,22 @@ impl Engine {
         self.allowed
     }
 
+    /// Keeps what the end test of `pos` learned of its candidates, for the next question
+    /// about an equal position (the note of any other position is dropped).
+    #[inline]
+    pub(crate) fn note(&mut self, pos: &Position, known: Known) {
+        self.note = Some((*pos, known));
+    }
+
+    /// What the end test noted of `pos`, or nothing.
+    #[inline]
+    pub(crate) fn known_for(&self, pos: &Position) -> Known {
+        match &self.note {
+            Some((noted, known)) if noted == pos => *known,
+            _ => Known::NONE,
+        }
+    }
+
     /// Notes that a move gave up after `laps` laps.
     pub(crate) fn gave_up(&mut self, laps: u64) {
         self.gave_up = Some(self.gave_up.map_or(laps, |l| l.max(laps)));
@@ -201,4 +223,52 @@ impl Engine {
             bridge_gave_up(laps);
         }
     }
+}
+
+/// What an end test learned of a position's candidates, kept beside the position (in the
+/// [`Engine`] that ran the end test) so that its `legal_moves` does not run them again: the
+/// candidates whose runs were decided legal, and those decided illegal, as `MoveSet` bits
+/// (`[0]`: the captures of the position's stage, `[1]`: the takasas). Only decided runs are
+/// noted (not one stopped by a lap budget), and a namua capture that stops in the functional
+/// nyumba is not noted legal (the list runs it again for its safari). Also the candidates an
+/// end test looked at without running (`Position::seen_to_end`; those seen to end are noted
+/// legal), which the list need not look at again.
+///
+/// A note of one position, and of nothing else: it is read only for a position equal to
+/// the one it was taken of.
+///
+/// When the end test looked at the capture group (`captures_looked`), `looked[0]` is the
+/// whole capture candidate set of the position, which the list then takes from the note
+/// instead of generating it again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Known {
+    pub(crate) legal: [u32; 2],
+    pub(crate) illegal: [u32; 2],
+    pub(crate) looked: [u32; 2],
+    pub(crate) captures_looked: bool,
+}
+
+impl Known {
+    /// Nothing known.
+    pub(crate) const NONE: Self = Self {
+        legal: [0; 2],
+        illegal: [0; 2],
+        looked: [0; 2],
+        captures_looked: false,
+    };
+}
+
+/// The thresholds the unit tests use so that random relays exercise the memo: dense
+/// distinguished points (one in 8), short cycles kept, a short first stretch for Brent.
+#[cfg(test)]
+pub(crate) const SMALL: RelayConfig = RelayConfig {
+    dp_bits: 3,
+    memo_min_frame_period: 64,
+    no_point_stretch: 1 << 10,
+};
+
+/// An engine at the unit tests' small scale ([`SMALL`]).
+#[cfg(test)]
+pub(crate) fn small_engine() -> Engine {
+    Engine::with_config(SMALL)
 }

@@ -137,7 +137,8 @@ pub(crate) enum Finish {
     /// AbstractPlay's seed cap aborted the move.
     Capped,
     /// A quick run ([`execute_quick_into`]) reached the lap where never-ending detection would
-    /// begin, or a budgeted one ([`crate::budget`]) ran out of laps: the move is not decided.
+    /// begin, or a budgeted one (the engine's lap budget) ran out of laps: the move is not
+    /// decided.
     Undecided,
 }
 
@@ -1780,7 +1781,7 @@ mod tests {
     use crate::rules::RuleSet;
     use crate::types::{MoveKind, Pit, Sign, Stage};
 
-    use crate::relay::{small_engine, SMALL};
+    use crate::context::{small_engine, SMALL};
 
     /// An engine at the unit tests' scale with never-ending detection's anchor and
     /// distinguished frames on or off (Brent's method alone when both are off).

@@ -111,7 +111,7 @@ impl Position {
                 // A takasa this position's end test decided legal (`Known`, the note `play`
                 // leaves in the position it returns) needs only its run: the captures were
                 // decided illegal then, which is what is costly to find again.
-                if self.known.notes_legal(self, mv) {
+                if cx.known_for(self).notes_legal(self, mv) {
                     return own_run(cx).map(drop);
                 }
                 let cands = self.namua_capture_candidates();
@@ -153,7 +153,7 @@ impl Position {
                     return Some(());
                 }
                 // As in namua: a takasa the end test decided legal.
-                if self.known.notes_legal(self, mv) {
+                if cx.known_for(self).notes_legal(self, mv) {
                     return own_run(cx).map(drop);
                 }
                 let cands = self.mtaji_capture_candidates(side);

@@ -106,6 +106,8 @@ mod pitset;
 mod play;
 mod position;
 mod relay;
+#[cfg(test)]
+mod relay_tests;
 mod rules;
 mod takasia;
 mod trace;

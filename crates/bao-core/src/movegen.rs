@@ -1,7 +1,7 @@
 //! Move generation: candidate moves as bit sets ([`MoveSet`]), the legal moves of a
 //! position, and random choice among them for playouts.
 
-use crate::context::Engine;
+use crate::context::{Engine, Known};
 use crate::engine::{
     execute_quick_into, finish_of, quick_finish_of, sow_ring, Finish, Outcome as Run,
 };
@@ -533,39 +533,7 @@ impl Keep for Vec<(Move, Run)> {
     }
 }
 
-/// What an end test learned of a position's candidates, kept in the position that
-/// [`Position::play`] returns so that its [`Position::legal_moves`] does not run them again:
-/// the candidates whose runs were decided legal, and those decided illegal, as [`MoveSet`]
-/// bits (`[0]`: the captures of the position's stage, `[1]`: the takasas). Only decided
-/// runs are noted (not one stopped by a lap budget), and a namua capture that stops in the
-/// functional nyumba is not noted legal (the list runs it again for its safari). Also the
-/// candidates an end test looked at without running ([`Position::seen_to_end`]; those seen
-/// to end are noted legal), which the list need not look at again.
-///
-/// A note of the position it is kept in, and of nothing else: every change of a position
-/// ([`Position::settle`]) clears it, and it is read only by [`Position::legal_moves`].
-/// Not part of the position: every note is equal to every other, and hashes to nothing.
-///
-/// When the end test looked at the capture group (`captures_looked`), `looked[0]` is the
-/// whole capture candidate set of the position, which the list then takes from the note
-/// instead of generating it again.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Known {
-    legal: [u32; 2],
-    illegal: [u32; 2],
-    looked: [u32; 2],
-    captures_looked: bool,
-}
-
 impl Known {
-    /// Nothing known.
-    pub(crate) const NONE: Self = Self {
-        legal: [0; 2],
-        illegal: [0; 2],
-        looked: [0; 2],
-        captures_looked: false,
-    };
-
     /// Whether `mv` is one of the moves of `pos` (the position this note is kept in) that
     /// its end test decided legal. Such a move is in the legal list (the end test looks at
     /// a group only when no earlier group has a legal move, notes legal only finite runs
@@ -622,18 +590,6 @@ impl Known {
             set.bits & self.looked[k],
         )
     }
-}
-
-impl PartialEq for Known {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-
-impl Eq for Known {}
-
-impl std::hash::Hash for Known {
-    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 /// The end test that notes what it decides.
@@ -786,7 +742,7 @@ impl Position {
             return MoveList::new();
         }
         let mut a = Analysis::new(self);
-        a.known = self.known;
+        a.known = cx.known_for(self);
         self.analyse_into(None, &mut a, &mut (), cx);
         a.sorted_moves()
     }
@@ -837,12 +793,12 @@ impl Position {
         self.first_legal(&mut (), cx)
     }
 
-    /// [`Position::has_legal_move`], leaving what it decided in the position ([`Known`]) for
-    /// its [`Position::legal_moves`].
-    pub(crate) fn has_legal_move_noted(&mut self, cx: &mut Engine) -> bool {
+    /// [`Position::has_legal_move`], leaving what it decided in the engine ([`Known`], noted
+    /// for this position) for the engine's next [`Position::legal_moves`] of it.
+    pub(crate) fn has_legal_move_noted(&self, cx: &mut Engine) -> bool {
         let mut known = Known::NONE;
         let found = self.first_legal(&mut known, cx);
-        self.known = known;
+        cx.note(self, known);
         found
     }
 
@@ -1599,42 +1555,42 @@ mod tests {
     }
 
     /// The end test's note ([`Known`]) never changes an answer of legality: along random
-    /// games of every preset played with `play`, every move of every pit, sign and kind is
-    /// legal in the noted position exactly when it is in the same position without the
-    /// note, and the note's two uses are met (takasas decided legal by the note alone, and
-    /// capture candidates taken from it).
+    /// games of every preset played with an engine's `play`, every move of every pit, sign
+    /// and kind is legal by that engine (which holds the note of the position) exactly when
+    /// it is by a fresh one (no note), and the note's two uses are met (takasas decided
+    /// legal by the note alone, and capture candidates taken from it).
     #[test]
     fn the_end_tests_note_never_changes_legality() {
         let (mut by_note, mut candidates_noted) = (0, 0);
+        let cx = &mut Engine::new();
         for name in PRESET_NAMES {
             let rules = RuleSet::preset(name).expect("a preset");
             let mut pick = lcg(53);
             for _ in 0..8 {
                 let mut pos = Position::start(rules);
                 loop {
-                    let mut cold = pos;
-                    cold.known = Known::NONE;
-                    candidates_noted += usize::from(pos.known.captures_looked);
+                    let known = cx.known_for(&pos);
+                    candidates_noted += usize::from(known.captures_looked);
                     for side in Side::ALL {
                         for r in 0..RING {
                             for sign in [Sign::Left, Sign::Right] {
                                 for kind in MoveKind::ALL {
                                     let mv = Move::new(Pit::from_ring(side, r), sign, kind);
-                                    by_note += usize::from(pos.known.notes_legal(&pos, &mv));
+                                    by_note += usize::from(known.notes_legal(&pos, &mv));
                                     assert_eq!(
+                                        cx.is_legal(&pos, &mv),
                                         pos.is_legal(&mv),
-                                        cold.is_legal(&mv),
                                         "{name} {mv}:\n{pos}"
                                     );
                                 }
                             }
                         }
                     }
-                    let moves = pos.legal_moves();
+                    let moves = cx.legal_moves(&pos);
                     let Some(&mv) = moves.get(pick(moves.len().max(1))) else {
                         break;
                     };
-                    pos = pos.play(&mv).expect("a listed move is legal").0;
+                    pos = cx.play(&pos, &mv).expect("a listed move is legal").0;
                 }
             }
         }
@@ -1646,31 +1602,30 @@ mod tests {
     }
 
     /// The end test's note ([`Known`]) never changes a list: along random games of every
-    /// preset played with `play`, each position's legal moves are those of the same
-    /// position without the note, and of the position the faster `play_fast` reaches
-    /// (which notes nothing); and the notes do skip runs, legal and illegal (a takasa that
+    /// preset played with an engine's `play`, each position's legal moves by that engine
+    /// (which holds the note) are those by a fresh engine (no note), and those of the
+    /// position the faster `play_fast` reaches (which notes nothing); and the notes do skip runs, legal and illegal (a takasa that
     /// would empty the mover's front row, G10: along random games the end test now nearly
     /// always finds a candidate seen to end first, so that one is set up).
     #[test]
     fn the_end_tests_note_never_changes_the_list() {
         let mut noted_legal = 0;
+        let cx = &mut Engine::new();
         for name in PRESET_NAMES {
             let rules = RuleSet::preset(name).expect("a preset");
             let mut pick = lcg(47);
             for _ in 0..40 {
                 let mut pos = Position::start(rules);
                 loop {
-                    let moves = pos.legal_moves();
-                    let mut cold = pos;
-                    cold.known = Known::NONE;
-                    assert_eq!(moves, cold.legal_moves(), "{name}:\n{pos}");
-                    noted_legal += usize::from(pos.known.legal != [0; 2]);
+                    let moves = cx.legal_moves(&pos);
+                    assert_eq!(moves, pos.legal_moves(), "{name}:\n{pos}");
+                    noted_legal += usize::from(cx.known_for(&pos).legal != [0; 2]);
                     let Some(&mv) = moves.get(pick(moves.len().max(1))) else {
                         break;
                     };
-                    let (next, _) = pos.play(&mv).expect("a listed move is legal");
+                    let (next, _) = cx.play(&pos, &mv).expect("a listed move is legal");
                     assert_eq!(next, pos.play_fast(&mv));
-                    assert_eq!(next.legal_moves(), pos.play_fast(&mv).legal_moves());
+                    assert_eq!(cx.legal_moves(&next), pos.play_fast(&mv).legal_moves());
                     pos = next;
                 }
             }
@@ -1691,14 +1646,17 @@ mod tests {
             crate::position::HouseState::Destroyed,
             crate::position::HouseState::Destroyed,
         );
-        let mut pos = Position::from_setup(s).expect("a valid position");
-        assert!(pos.has_legal_move_noted(&mut Engine::new()));
-        assert_ne!(pos.known.illegal, [0; 2], "{pos}");
-        let mut cold = pos;
-        cold.known = Known::NONE;
+        let pos = Position::from_setup(s).expect("a valid position");
+        let cx = &mut Engine::new();
+        assert!(pos.has_legal_move_noted(cx));
+        assert_ne!(cx.known_for(&pos).illegal, [0; 2], "{pos}");
         let a1: Move = "A1>*".parse().expect("a move");
+        assert_eq!(cx.legal_moves(&pos), [a1]);
         assert_eq!(pos.legal_moves(), [a1]);
-        assert_eq!(cold.legal_moves(), [a1]);
+        // The note is of that position only.
+        let mut other = pos;
+        other.last_move_takasa = !other.last_move_takasa;
+        assert_eq!(cx.known_for(&other), Known::NONE);
     }
 
     /// A small deterministic choice of a number below `n` (an LCG) for random games.

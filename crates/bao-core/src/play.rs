@@ -3,7 +3,6 @@
 use crate::context::Engine;
 use crate::engine::{execute, front_word, Finish, Outcome as Run};
 use crate::illegal::PlayError;
-use crate::movegen::Known;
 use crate::position::{EndReason, Outcome, Position};
 use crate::rules::{EndCheck, EndlessMove, Takasia};
 use crate::trace::LazyTrace;
@@ -85,7 +84,7 @@ impl Position {
 
     /// [`Position::outcome`], leaving what its end test decided in the position (for the
     /// next [`Position::legal_moves`]: `Known`).
-    fn outcome_noted(&mut self, cx: &mut Engine) -> Option<Outcome> {
+    fn outcome_noted(&self, cx: &mut Engine) -> Option<Outcome> {
         self.board_outcome()
             .or_else(|| (!self.has_legal_move_noted(cx)).then(|| self.no_legal_move()))
     }
@@ -134,7 +133,7 @@ impl Position {
         match self.legal_run_quick_into(mv, &mut run, cx).then_some(run) {
             None => Err(self.diagnose_in(mv, cx)),
             Some(run) if run.finish != Finish::Undecided => {
-                let mut next = self.finish_move(mv, &run, None, cx);
+                let next = self.finish_move(mv, &run, None, cx);
                 let outcome = next.outcome_noted(cx);
                 Ok((next, LazyTrace::later(*self, *mv, outcome)))
             }
@@ -301,7 +300,7 @@ impl Position {
         // `trace.placement` was set by the tracer at the `Placed` event.
         trace.laps_total = run.laps;
         trace.seeds_sown = run.sown;
-        let mut next = self.finish_move(mv, run, Some(trace), cx);
+        let next = self.finish_move(mv, run, Some(trace), cx);
         trace.outcome = if end_test {
             next.outcome_noted(cx)
         } else {
@@ -351,8 +350,6 @@ impl Position {
         let (m, o) = (mover.index(), mover.opponent().index());
         let mtaji = self.stage() == Stage::Mtaji;
         let next = self;
-        // The end test's note was of the position before the move.
-        next.known = Known::NONE;
         // A never-ending move cannot be carried out: the board stays as it was. Otherwise
         // the run changed the board, the hands, the houses and the takasia marks.
         if !matches!(run.finish, Finish::NeverEnding(_)) {
