@@ -92,8 +92,9 @@ pub struct Engine {
     /// position's candidates ([`Known`]), beside the position: read by the next
     /// `legal_moves` or legality test of an equal position.
     note: Option<(Position, Known)>,
-    /// Whether `allowed` is the per-thread bridge's budget (`within_lap_budget`), to which a
-    /// give-up is then reported as well.
+    /// Whether this is the engine of one plain `Position` call, which takes the per-thread
+    /// bridge's budget (`within_lap_budget`) when detection starts and reports a give-up to
+    /// it (only then, on the cold path: making such an engine reads nothing).
     bridged: bool,
 }
 
@@ -115,12 +116,10 @@ impl Engine {
     /// (the bridge for callers that do not hold an engine yet).
     #[inline]
     pub(crate) fn for_call() -> Self {
-        let mut cx = Self::new();
-        if let Some(laps) = bridge_allowed() {
-            cx.allowed = laps;
-            cx.bridged = true;
+        Self {
+            bridged: true,
+            ..Self::new()
         }
-        cx
     }
 
     /// An engine with the given thresholds and an empty memo.
@@ -197,6 +196,10 @@ impl Engine {
     /// The laps a move may run in never-ending detection now (`u64::MAX`: no limit).
     #[must_use]
     pub fn laps_allowed(&self) -> u64 {
+        if self.bridged {
+            // (Inside `within`, `bridged` is off: the engine's own budget answers.)
+            return bridge_allowed().unwrap_or(self.allowed);
+        }
         self.allowed
     }
 

@@ -81,6 +81,26 @@
 //! assert!(matches!(err.reason, IllegalReason::NamuaBackRow { .. }));
 //! ```
 //!
+//! # Modules
+//! Each module imports (by `use crate::...` or an inline `crate::` path) only modules on a
+//! lower line; nothing imports upwards, so the module graph has no circle:
+//! 1. `types` (sides, pits, moves), `rules` (rule sets), `bridge` ([`Undecided`],
+//!    [`within_lap_budget`]);
+//! 2. `move_text` (written moves), `position` ([`Position`], [`Setup`]), `relay` (relays in
+//!    their frame, the memo's table);
+//! 3. `context` ([`Engine`], [`RelayConfig`], the end test's note), `trace` ([`MoveTrace`]),
+//!    `json` (feature `serde`);
+//! 4. `engine` (the run of one move: the lean loop, the runner, never-ending detection),
+//!    `illegal` (refusals), `perft`;
+//! 5. `pitset` (pit sets of the candidate rules), `play` (playing a move, the end test);
+//!    `relay_tests` (tests only);
+//! 6. `movegen` (candidates, the legal list, random moves), `takasia`;
+//! 7. `legality` (one move's legality, `resolve`, `diagnose`), `budget` (the `_within`
+//!    methods), `calls` ([`Engine`]'s questions).
+//!
+//! (Methods of [`Position`] are defined in the module of their layer, so a method call is
+//! not an import.)
+//!
 //! # Feature flags
 //! - `serde`: the position JSON of `spec/json.md` (module `json`).
 //!
