@@ -12,18 +12,21 @@ use crate::types::{Move, MoveSpec};
 
 impl Engine {
     /// [`Position::legal_moves`].
+    #[inline]
     #[must_use]
     pub fn legal_moves(&mut self, pos: &Position) -> MoveList {
         pos.legal_moves_in(self)
     }
 
     /// [`Position::successors`].
+    #[inline]
     #[must_use]
     pub fn successors(&mut self, pos: &Position) -> Vec<(Move, Position)> {
         pos.successors_in(self)
     }
 
     /// [`Position::is_legal`].
+    #[inline]
     #[must_use]
     pub fn is_legal(&mut self, pos: &Position, mv: &Move) -> bool {
         pos.is_legal_in(mv, self)
@@ -33,17 +36,20 @@ impl Engine {
     ///
     /// # Errors
     /// As [`Position::resolve`].
+    #[inline]
     pub fn resolve(&mut self, pos: &Position, spec: &MoveSpec) -> Result<Move, ResolveError> {
         pos.resolve_in(spec, self)
     }
 
     /// [`Position::diagnose`].
+    #[inline]
     #[must_use]
     pub fn diagnose(&mut self, pos: &Position, mv: &Move) -> PlayError {
         pos.diagnose_in(mv, self)
     }
 
     /// [`Position::outcome`].
+    #[inline]
     #[must_use]
     pub fn outcome(&mut self, pos: &Position) -> Option<Outcome> {
         pos.outcome_in(self)
@@ -53,11 +59,13 @@ impl Engine {
     ///
     /// # Errors
     /// As [`Position::play`].
+    #[inline]
     pub fn play(&mut self, pos: &Position, mv: &Move) -> Result<(Position, LazyTrace), PlayError> {
         pos.play_in(mv, self)
     }
 
     /// [`Position::play_into`].
+    #[inline]
     pub fn play_into(
         &mut self,
         pos: &Position,
@@ -68,6 +76,7 @@ impl Engine {
     }
 
     /// [`Position::play_into_counted`].
+    #[inline]
     pub fn play_into_counted(
         &mut self,
         pos: &Position,
@@ -78,18 +87,21 @@ impl Engine {
     }
 
     /// [`Position::play_unchecked`].
+    #[inline]
     #[must_use]
     pub fn play_unchecked(&mut self, pos: &Position, mv: &Move) -> (Position, MoveTrace) {
         pos.play_unchecked_in(mv, self)
     }
 
     /// [`Position::play_fast`].
+    #[inline]
     #[must_use]
     pub fn play_fast(&mut self, pos: &Position, mv: &Move) -> Position {
         pos.play_fast_in(mv, self)
     }
 
     /// [`Position::random_move`].
+    #[inline]
     pub fn random_move(
         &mut self,
         pos: &Position,
@@ -99,6 +111,7 @@ impl Engine {
     }
 
     /// [`Position::play_random_move`].
+    #[inline]
     pub fn play_random_move(
         &mut self,
         pos: &mut Position,

@@ -214,7 +214,7 @@ impl Engine {
     #[inline]
     pub(crate) fn known_for(&self, pos: &Position) -> Known {
         match &self.note {
-            Some((noted, known)) if noted == pos => *known,
+            Some((noted, known)) if same_position(noted, pos) => *known,
             _ => Known::NONE,
         }
     }
@@ -226,6 +226,65 @@ impl Engine {
             bridge_gave_up(laps);
         }
     }
+}
+
+/// `a == b`, written out so that it is inlined where the note is read (the derived
+/// `RuleSet` comparison is a call): the cheap, most telling fields first, the rules last.
+#[inline(always)]
+fn same_position(a: &Position, b: &Position) -> bool {
+    // Destructured in full: a field added to either type must be compared here too.
+    let Position {
+        board,
+        hands,
+        houses,
+        blocked,
+        to_move,
+        last_move_takasa,
+        ended,
+        rules,
+    } = a;
+    let crate::rules::RuleSet {
+        variant,
+        abstractplay,
+        houses: with_houses,
+        mtaji_takasa_house,
+        dormant_house_placeable,
+        front_row_guard,
+        house_lost_on_first_mtaji_capture,
+        capture_threshold,
+        takasia,
+        capture_priority,
+        kuu_floor,
+        first_takata_from_kuu,
+        houses_fall_at_move_end,
+        bao_hamna_mid_move,
+        endless_move,
+        end_check,
+    } = rules;
+    let s = &b.rules;
+    *board == b.board
+        && *hands == b.hands
+        && *to_move == b.to_move
+        && *houses == b.houses
+        && *blocked == b.blocked
+        && *last_move_takasa == b.last_move_takasa
+        && *ended == b.ended
+        && (*variant == s.variant)
+            & (*abstractplay == s.abstractplay)
+            & (*with_houses == s.houses)
+            & (*mtaji_takasa_house == s.mtaji_takasa_house)
+            & (*dormant_house_placeable == s.dormant_house_placeable)
+            & (*front_row_guard == s.front_row_guard)
+            & (*house_lost_on_first_mtaji_capture == s.house_lost_on_first_mtaji_capture)
+            & (*capture_threshold == s.capture_threshold)
+            & (*takasia == s.takasia)
+            & (*capture_priority == s.capture_priority)
+            & (*kuu_floor == s.kuu_floor)
+            & (*first_takata_from_kuu == s.first_takata_from_kuu)
+            & (*houses_fall_at_move_end == s.houses_fall_at_move_end)
+            & (*bao_hamna_mid_move == s.bao_hamna_mid_move)
+            & (*endless_move == s.endless_move)
+            & (*end_check == s.end_check)
 }
 
 /// What an end test learned of a position's candidates, kept beside the position (in the
@@ -274,4 +333,36 @@ pub(crate) const SMALL: RelayConfig = RelayConfig {
 #[cfg(test)]
 pub(crate) fn small_engine() -> Engine {
     Engine::with_config(SMALL)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_position;
+    use crate::position::Position;
+    use crate::rules::{RuleSet, PRESET_NAMES};
+
+    /// The note's comparison is `==`: along random games of every preset, against the
+    /// position before and the same position under every other preset.
+    #[test]
+    fn the_notes_comparison_is_equality() {
+        let mut pick = bao_testkit::Lcg::new(7).picker();
+        let mut compared = 0;
+        for name in PRESET_NAMES {
+            let rules = RuleSet::preset(name).expect("a preset");
+            let mut pos = Position::start(rules);
+            let mut before = pos;
+            while let Some((_, next)) = pos.random_move(&mut pick) {
+                for other in PRESET_NAMES {
+                    let mut q = pos;
+                    q.rules = RuleSet::preset(other).expect("a preset");
+                    assert_eq!(same_position(&pos, &q), pos == q);
+                }
+                assert!(same_position(&pos, &pos));
+                assert_eq!(same_position(&pos, &before), pos == before);
+                compared += 1;
+                (before, pos) = (pos, next);
+            }
+        }
+        assert!(compared > 100);
+    }
 }
