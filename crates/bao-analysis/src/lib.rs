@@ -32,6 +32,8 @@ mod solve;
 
 pub use eval::{evaluate, evaluate_with, Weights, SEED};
 pub use key::{zobrist, Key};
-pub use node::{expand, expand_exact, Expansion, SEARCH_LAP_BUDGET};
+pub use node::{
+    expand, expand_exact, expand_exact_with, expand_with, Expansion, SEARCH_LAP_BUDGET,
+};
 pub use search::{Limits, Report, Score, Searcher, MAX_DEPTH};
 pub use solve::{Solution, Solver, Verdict, WinningMove};

@@ -2,7 +2,7 @@
 //! the positions after them (`Position::successors`: each move run once), under a lap budget so that no search waits on a never-ending
 //! relay met for the first time.
 
-use bao_core::{within_lap_budget, Move, Outcome, Position, Undecided};
+use bao_core::{Engine, Move, Outcome, Position, Undecided};
 
 /// The laps a move may run in never-ending detection inside a search (past the first 64):
 /// relays on cycles met before are decided well within it; a long cycle met for the first
@@ -21,13 +21,21 @@ pub enum Expansion {
     Undecided(Undecided),
 }
 
-/// Expands `pos` with never-ending detection limited to `laps` laps a move.
+/// Expands `pos` with never-ending detection limited to `laps` laps a move, on a fresh
+/// engine (no relay cycle known: [`expand_with`] keeps them).
 #[must_use]
 pub fn expand(pos: &Position, laps: u64) -> Expansion {
-    let found = within_lap_budget(laps, || {
-        let children = pos.successors();
+    expand_with(&mut Engine::new(), pos, laps)
+}
+
+/// [`expand`] with the caller's engine, whose memo of long relay cycles a search keeps from
+/// node to node (a cycle decided once is decided again within the budget).
+#[must_use]
+pub fn expand_with(engine: &mut Engine, pos: &Position, laps: u64) -> Expansion {
+    let found = engine.within(laps, |e| {
+        let children = e.successors(pos);
         if children.is_empty() {
-            return Err(pos.outcome());
+            return Err(e.outcome(pos));
         }
         Ok(children)
     });
@@ -48,4 +56,10 @@ pub fn expand(pos: &Position, laps: u64) -> Expansion {
 #[must_use]
 pub fn expand_exact(pos: &Position) -> Expansion {
     expand(pos, u64::MAX)
+}
+
+/// [`expand_exact`] with the caller's engine.
+#[must_use]
+pub fn expand_exact_with(engine: &mut Engine, pos: &Position) -> Expansion {
+    expand_with(engine, pos, u64::MAX)
 }

@@ -11,7 +11,7 @@ use bao_core::{Move, MoveKind, Outcome, Position, Side};
 
 use crate::eval::{evaluate_with, Weights};
 use crate::key::zobrist;
-use crate::node::{expand, expand_exact, Expansion, SEARCH_LAP_BUDGET};
+use crate::node::{expand_exact_with, expand_with, Expansion, SEARCH_LAP_BUDGET};
 
 /// The score of a won game at the root; a win in `n` plies scores `WIN - n`.
 const WIN: i32 = 1_000_000;
@@ -210,6 +210,9 @@ pub struct Searcher {
     deadline: Option<Instant>,
     aborted: bool,
     pv: Vec<Vec<Move>>,
+    /// The engine every node is expanded with: its memo of long relay cycles is kept from
+    /// node to node and search to search (until [`Searcher::clear`]).
+    engine: bao_core::Engine,
 }
 
 impl Default for Searcher {
@@ -234,6 +237,7 @@ impl Searcher {
             deadline: None,
             aborted: false,
             pv: vec![Vec::new(); MAX_PLY + 1],
+            engine: bao_core::Engine::new(),
         }
     }
 
@@ -266,11 +270,13 @@ impl Searcher {
         Arc::clone(&self.stop)
     }
 
-    /// Forgets the transposition, killer and history tables.
+    /// Forgets the transposition, killer and history tables, and the relay cycles its
+    /// engine decided.
     pub fn clear(&mut self) {
         self.table.clear();
         self.killers.fill([None; 2]);
         self.history.fill(0);
+        self.engine.forget_relay_cycles();
     }
 
     /// Searches `pos` within `limits`, calling `on_iteration` after each finished depth.
@@ -302,7 +308,7 @@ impl Searcher {
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         self.deadline = limits.movetime.map(|t| start + t);
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-        let root_moves = match expand_exact(pos) {
+        let root_moves = match expand_exact_with(&mut self.engine, pos) {
             Expansion::Moves(mut m) => {
                 if let Some(only) = only {
                     m.retain(|(mv, _)| only.contains(mv));
@@ -484,7 +490,7 @@ impl Searcher {
                 }
             }
         }
-        let mut children = match expand(pos, SEARCH_LAP_BUDGET) {
+        let mut children = match expand_with(&mut self.engine, pos, SEARCH_LAP_BUDGET) {
             Expansion::Moves(m) => m,
             Expansion::Over(o) => return self.terminal(pos.to_move(), o, ply),
             // A never-ending decision too long for a search: this node is a leaf.

@@ -18,7 +18,7 @@ use std::time::Instant;
 use bao_core::{Move, Position};
 
 use crate::key::Key;
-use crate::node::{expand, expand_exact, Expansion, SEARCH_LAP_BUDGET};
+use crate::node::{expand_exact_with, expand_with, Expansion, SEARCH_LAP_BUDGET};
 
 /// What the solver proved, from the side to move's view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -111,6 +111,8 @@ pub struct Solver {
     table: HashMap<Key, Proofs>,
     nodes: u64,
     laps: Option<u64>,
+    /// The engine every node is expanded with (its memo of long relay cycles is kept).
+    engine: bao_core::Engine,
 }
 
 impl Solver {
@@ -132,8 +134,8 @@ impl Solver {
     fn node(&mut self, pos: &Position) -> Node {
         self.nodes += 1;
         let e = match self.laps {
-            Some(l) => expand(pos, l),
-            None => expand(pos, SEARCH_LAP_BUDGET),
+            Some(l) => expand_with(&mut self.engine, pos, l),
+            None => expand_with(&mut self.engine, pos, SEARCH_LAP_BUDGET),
         };
         match e {
             Expansion::Over(o) => match o.winner {
@@ -301,7 +303,7 @@ impl Solver {
             nodes: 0,
             ms: 0,
         };
-        let children = match expand_exact(pos) {
+        let children = match expand_exact_with(&mut self.engine, pos) {
             Expansion::Over(o) => {
                 sol.verdict = match o.winner {
                     Some(w) if w == pos.to_move() => Verdict::Win,

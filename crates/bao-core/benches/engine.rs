@@ -7,9 +7,7 @@ use std::time::{Duration, Instant};
 
 use bao_testkit::XorShift64Star;
 
-use bao_core::{
-    forget_relay_cycles, perft, BySide, HouseState, Move, Position, RuleSet, Setup, PRESET_NAMES,
-};
+use bao_core::{perft, BySide, Engine, HouseState, Move, Position, RuleSet, Setup, PRESET_NAMES};
 use criterion::{
     criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput,
 };
@@ -23,11 +21,11 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 type Rng = XorShift64Star;
 
 /// Plays one random game to its end; returns the number of plies.
-fn random_game(rules: RuleSet, rng: &mut Rng) -> u64 {
+fn random_game(rules: RuleSet, rng: &mut Rng, engine: &mut Engine) -> u64 {
     let mut pos = Position::start(rules);
     let mut plies = 0;
     let mut pick = |n: usize| rng.below(n);
-    while pos.play_random_move(&mut pick).is_some() {
+    while engine.play_random_move(&mut pos, &mut pick).is_some() {
         plies += 1;
     }
     plies
@@ -36,21 +34,26 @@ fn random_game(rules: RuleSet, rng: &mut Rng) -> u64 {
 /// Plays one game of uniform random legal moves the way a search client does: the whole
 /// list from `legal_moves`, one move of it picked, played with the checked `play`; returns
 /// the number of plies.
-fn random_legal_game(rules: RuleSet, rng: &mut Rng) -> u64 {
+fn random_legal_game(rules: RuleSet, rng: &mut Rng, engine: &mut Engine) -> u64 {
     let mut pos = Position::start(rules);
     let mut plies = 0;
     loop {
-        let moves = pos.legal_moves();
+        let moves = engine.legal_moves(&pos);
         let Some(mv) = moves.get(rng.below(moves.len().max(1))) else {
             return plies;
         };
-        pos = pos.play(mv).expect("a move of legal_moves is legal").0;
+        pos = engine
+            .play(&pos, mv)
+            .expect("a move of legal_moves is legal")
+            .0;
         plies += 1;
     }
 }
 
 /// Random games from one continuing stream of seeds: never-ending decisions turn up at their
-/// natural frequency (rare, but each costs up to seconds under exact detection).
+/// natural frequency (rare, but each costs up to seconds under exact detection). One engine
+/// per stream: its memo of long relay cycles is kept from game to game, as a search keeps
+/// one.
 fn game_stream(c: &mut Criterion, group_name: &str, cases: &[(&str, RuleSet)], secs: u64) {
     game_stream_of(c, group_name, cases, secs, random_game);
 }
@@ -61,7 +64,7 @@ fn game_stream_of(
     group_name: &str,
     cases: &[(&str, RuleSet)],
     secs: u64,
-    game: fn(RuleSet, &mut Rng) -> u64,
+    game: fn(RuleSet, &mut Rng, &mut Engine) -> u64,
 ) {
     let mut group = c.benchmark_group(group_name);
     group
@@ -69,11 +72,12 @@ fn game_stream_of(
         .measurement_time(Duration::from_secs(secs));
     for &(name, rules) in cases {
         let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
+        let mut engine = Engine::new();
         group.bench_function(BenchmarkId::from_parameter(name), |b| {
             b.iter_custom(|games| {
                 let start = Instant::now();
                 for _ in 0..games {
-                    black_box(game(rules, &mut rng));
+                    black_box(game(rules, &mut rng, &mut engine));
                 }
                 start.elapsed()
             });
@@ -281,27 +285,27 @@ fn never_ending(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(15))
         .throughput(Throughput::Elements(STRESS_PERIOD));
     group.bench_function("laps_exact_detection", |b| {
-        b.iter(|| {
-            forget_relay_cycles();
-            black_box(stress.diagnose(&stress_mv))
-        });
+        // A fresh engine: an empty memo.
+        b.iter(|| black_box(stress.diagnose(&stress_mv)));
     });
     group.finish();
 
-    // Warm: the cycle is in the memo (put there by the check above).
+    // Warm: the cycle is in the engine's memo (put there by a first decision).
+    let mut engine = Engine::new();
+    black_box(engine.diagnose(&stress, &stress_mv));
     let mut group = c.benchmark_group("relay_warm");
     group.bench_function("stress_diagnose", |b| {
-        b.iter(|| black_box(stress.diagnose(&stress_mv)));
+        b.iter(|| black_box(engine.diagnose(&stress, &stress_mv)));
     });
     for (name, pos) in long_cycle_positions() {
-        let moves = pos.legal_moves();
+        let moves = engine.legal_moves(&pos);
         group.bench_function(BenchmarkId::new("legal_moves", name), |b| {
-            b.iter(|| black_box(pos.legal_moves()));
+            b.iter(|| black_box(engine.legal_moves(&pos)));
         });
         group.bench_function(BenchmarkId::new("play_each_legal", name), |b| {
             b.iter(|| {
                 for mv in &moves {
-                    black_box(pos.play(mv).is_ok());
+                    black_box(engine.play(&pos, mv).is_ok());
                 }
             });
         });

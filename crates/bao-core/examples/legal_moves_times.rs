@@ -6,13 +6,13 @@
 //! [PRESET ...]`
 //!
 //! Positions come from games of uniform random legal moves (the list of `legal_moves`, one
-//! picked), so every call timed is also a ply of such a game; the memo of long relay cycles
-//! warms up as it would in a long-running client. The thread CPU clock leaves out the time
+//! picked), so every call timed is also a ply of such a game; one [`Engine`] plays them all,
+//! so its memo of long relay cycles warms up as it would in a long-running client. The thread CPU clock leaves out the time
 //! other processes take the core.
 
 use std::time::Duration;
 
-use bao_core::{HouseState, Position, RuleSet, Side, PRESET_NAMES};
+use bao_core::{Engine, HouseState, Position, RuleSet, Side, PRESET_NAMES};
 
 mod cpu;
 use cpu::thread_cpu;
@@ -68,6 +68,7 @@ fn main() {
         PRESET_NAMES.to_vec()
     };
     let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
+    let mut engine = Engine::new();
     for name in names {
         let Some(rules) = RuleSet::preset(name) else {
             eprintln!("unknown preset `{name}`");
@@ -82,7 +83,7 @@ fn main() {
             let mut pos = Position::start(rules);
             while times.len() < n {
                 let t = thread_cpu();
-                let moves = pos.legal_moves();
+                let moves = engine.legal_moves(&pos);
                 let dt = thread_cpu() - t;
                 times.push(dt);
                 if slowest.len() < 10 || dt > slowest[slowest.len() - 1].0 {
@@ -93,7 +94,7 @@ fn main() {
                 let Some(&mv) = moves.get(rng.below(moves.len().max(1))) else {
                     break;
                 };
-                pos = pos.play_fast(&mv);
+                pos = engine.play_fast(&pos, &mv);
             }
         }
         let total = thread_cpu() - start;

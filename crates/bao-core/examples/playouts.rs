@@ -36,12 +36,14 @@ fn main() {
     let mut plies = 0u64;
     let start = std::time::Instant::now();
     let (mut slow, mut slow_secs) = (0u64, 0f64);
+    // One engine for every game: its memo of long relay cycles is kept from game to game.
+    let mut engine = bao_core::Engine::new();
     for _ in 0..games {
         let mut pos = Position::start(rules);
         let mut pick = |n: usize| rng.below(n);
         loop {
             let t = timing.then(std::time::Instant::now);
-            if pos.play_random_move(&mut pick).is_none() {
+            if engine.play_random_move(&mut pos, &mut pick).is_none() {
                 break;
             }
             if let Some(t) = t {

@@ -11,6 +11,9 @@
 //! the end test); `fast` with [`Position::play_fast`] (what a search that trusts its own list
 //! would use).
 //!
+//! The games are played with one [`Engine`] held for the whole run, as a search client
+//! holds one: its memo of long relay cycles is kept from game to game.
+//!
 //! `count` reads no clock at all and prints only the games, the plies and a checksum of the
 //! moves played: the form to run under `valgrind --tool=cachegrind` (or callgrind), whose
 //! instruction counts do not depend on the machine's load; the checksum shows that two
@@ -19,7 +22,7 @@
 use std::hash::{Hash, Hasher};
 use std::time::{Duration, Instant};
 
-use bao_core::{Position, RuleSet};
+use bao_core::{Engine, Position, RuleSet};
 
 mod cpu;
 use cpu::thread_cpu;
@@ -39,11 +42,11 @@ const SLOW: Duration = Duration::from_millis(1);
 /// moves played (FNV-1a over their fields: no text is made, so no allocation is counted).
 /// Plays `mv` (a move of the legal list) with `play_fast`, or with the checked `play`,
 /// which must not refuse it.
-fn step(pos: &Position, mv: &bao_core::Move, fast: bool) -> Position {
+fn step(engine: &mut Engine, pos: &Position, mv: &bao_core::Move, fast: bool) -> Position {
     if fast {
-        return pos.play_fast(mv);
+        return engine.play_fast(pos, mv);
     }
-    match pos.play(mv) {
+    match engine.play(pos, mv) {
         Ok((next, _)) => next,
         Err(e) => {
             eprintln!("a move of legal_moves was refused: {mv}: {e}");
@@ -54,17 +57,18 @@ fn step(pos: &Position, mv: &bao_core::Move, fast: bool) -> Position {
 
 fn count_games(rules: RuleSet, games: u64, fast: bool, rng: &mut Rng) -> (u64, u64) {
     let (mut plies, mut checksum) = (0u64, 0xcbf2_9ce4_8422_2325u64);
+    let mut engine = Engine::new();
     for _ in 0..games {
         let mut pos = Position::start(rules);
         loop {
-            let moves = pos.legal_moves();
+            let moves = engine.legal_moves(&pos);
             let Some(&mv) = moves.get(rng.below(moves.len().max(1))) else {
                 break;
             };
             let mut h = Fnv(checksum);
             mv.hash(&mut h);
             checksum = h.finish();
-            pos = step(&pos, &mv, fast);
+            pos = step(&mut engine, &pos, &mv, fast);
             plies += 1;
         }
     }
@@ -115,15 +119,16 @@ fn main() {
     let (mut plies, mut slow, mut slow_time) = (0u64, 0u64, Duration::ZERO);
     let mut slowest = Duration::ZERO;
     let (start, cpu_start) = (Instant::now(), thread_cpu());
+    let mut engine = Engine::new();
     for _ in 0..games {
         let mut pos = Position::start(rules);
         loop {
             let t = Instant::now();
-            let moves = pos.legal_moves();
+            let moves = engine.legal_moves(&pos);
             let Some(&mv) = moves.get(rng.below(moves.len().max(1))) else {
                 break;
             };
-            pos = step(&pos, &mv, fast);
+            pos = step(&mut engine, &pos, &mv, fast);
             let dt = t.elapsed();
             if dt > SLOW {
                 slow += 1;

@@ -8,89 +8,15 @@
 //! stop such a decision after a given number of laps and say so ([`Undecided`]) instead of
 //! answering; every answer they do give is the exact one. The plain forms
 //! ([`Position::legal_moves`], [`Position::is_legal`], [`Position::play`]) stay exact and
-//! unbounded.
+//! unbounded. The budget is an [`Engine`]'s ([`Engine::within`]): nothing per thread or
+//! global.
 
-use std::cell::Cell;
-use std::fmt;
-
+use crate::bridge::Undecided;
+use crate::context::Engine;
 use crate::illegal::ResolveError;
 use crate::movegen::MoveList;
 use crate::position::Position;
 use crate::types::{Move, MoveSpec};
-
-thread_local! {
-    /// Laps a move may run in never-ending detection on this thread (`u64::MAX`: no limit).
-    static ALLOWED: Cell<u64> = const { Cell::new(u64::MAX) };
-    /// The most laps run by a move that gave up, since the budget was set.
-    static GAVE_UP: Cell<Option<u64>> = const { Cell::new(None) };
-}
-
-/// The laps a move may run in never-ending detection now (read when detection starts).
-pub(crate) fn laps_allowed() -> u64 {
-    ALLOWED.with(Cell::get)
-}
-
-/// Notes that a move gave up after `laps` laps.
-pub(crate) fn gave_up(laps: u64) {
-    GAVE_UP.with(|g| g.set(Some(g.get().map_or(laps, |l| l.max(laps)))));
-}
-
-/// A question left open: some move's never-ending decision ran out of its lap budget.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Undecided {
-    /// The laps the undecided move had run when it gave up (the most, if several did).
-    pub laps_run: u64,
-}
-
-impl fmt::Display for Undecided {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "a move was still going after {} laps without a decision on whether it ends",
-            self.laps_run
-        )
-    }
-}
-
-impl std::error::Error for Undecided {}
-
-/// Runs `f` with never-ending detection limited to `laps` laps a move (past the first 64,
-/// where detection begins; finding a cycle's first lap may run about as many again), on
-/// this thread; restores the previous limit even if `f` panics. `f`'s result when some
-/// move gave up is not exact, so it is dropped: [`Undecided`] instead.
-///
-/// For a caller that runs several engine calls as one question (a validator replaying a
-/// game, say); the `_within` methods of [`Position`] are this around one call. Calls nest:
-/// an inner budget's give-up is the inner call's answer, not the outer one's.
-///
-/// ```
-/// use bao_core::{within_lap_budget, Position, RuleSet};
-///
-/// let start = Position::start(RuleSet::KISWAHILI);
-/// let n = within_lap_budget(1_000, || start.legal_moves().len());
-/// assert_eq!(n, Ok(start.legal_moves().len()));
-/// ```
-///
-/// # Errors
-/// Some move's decision inside `f` ran out of laps.
-pub fn within_lap_budget<T>(laps: u64, f: impl FnOnce() -> T) -> Result<T, Undecided> {
-    struct Restore(u64, Option<u64>);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            ALLOWED.with(|a| a.set(self.0));
-            GAVE_UP.with(|g| g.set(self.1));
-        }
-    }
-    let _restore = Restore(
-        ALLOWED.with(|a| a.replace(laps)),
-        GAVE_UP.with(|g| g.take()),
-    );
-    let out = f();
-    match GAVE_UP.with(Cell::get) {
-        Some(laps_run) => Err(Undecided { laps_run }),
-        None => Ok(out),
-    }
-}
 
 impl Position {
     /// [`Position::legal_moves`] with never-ending detection limited to `laps` laps a move:
@@ -106,7 +32,7 @@ impl Position {
     /// # Errors
     /// A move's decision ran out of laps: nothing is known about the list.
     pub fn legal_moves_within(&self, laps: u64) -> Result<MoveList, Undecided> {
-        within_lap_budget(laps, || self.legal_moves())
+        Engine::new().within(laps, |cx| self.legal_moves_in(cx))
     }
 
     /// [`Position::is_legal`] with never-ending detection limited to `laps` laps: the exact
@@ -115,7 +41,7 @@ impl Position {
     /// # Errors
     /// The move's decision ran out of laps.
     pub fn is_legal_within(&self, mv: &Move, laps: u64) -> Result<bool, Undecided> {
-        within_lap_budget(laps, || self.is_legal(mv))
+        Engine::new().within(laps, |cx| self.is_legal_in(mv, cx))
     }
 
     /// [`Position::resolve`] with never-ending detection limited to `laps` laps a move: the
@@ -136,7 +62,7 @@ impl Position {
         spec: &MoveSpec,
         laps: u64,
     ) -> Result<Result<Move, ResolveError>, Undecided> {
-        within_lap_budget(laps, || self.resolve(spec))
+        Engine::new().within(laps, |cx| self.resolve_in(spec, cx))
     }
 }
 
@@ -146,7 +72,7 @@ mod tests {
     use crate::{RuleSet, Side};
 
     /// The second position of issue 15 (North to move): some of its moves are relays on
-    /// long cycles, met in no other unit test (the memo is shared by the whole process).
+    /// long cycles.
     fn issue15_second() -> Position {
         let pits = [
             [0, 0, 0, 0, 1, 0, 0, 0],
@@ -154,25 +80,81 @@ mod tests {
             [4, 3, 1, 9, 13, 3, 2, 1],
             [5, 0, 7, 0, 7, 0, 1, 0],
         ];
-        crate::relay::bare_position(RuleSet::KISWAHILI, Side::North, pits)
+        crate::position::bare_position(RuleSet::KISWAHILI, Side::North, pits)
     }
 
     #[test]
     fn a_small_budget_leaves_a_long_cycle_undecided_until_it_is_known() {
-        // No other test may empty the memo between the exact decision and the budgeted one.
-        let _memo = crate::relay::memo_lock();
         let pos = issue15_second();
-        // Budgets are per thread: this test's limits do not reach other tests.
+        // A fresh engine each: the memo of one is not the other's.
         let err = pos.legal_moves_within(10_000).unwrap_err();
         assert!(err.laps_run >= 10_000 && err.laps_run < 20_000, "{err}");
+        let mut engine = Engine::new();
+        let err = engine.within(10_000, |e| e.legal_moves(&pos)).unwrap_err();
+        assert!(err.laps_run >= 10_000 && err.laps_run < 20_000, "{err}");
         // Unbounded again afterwards, and exact.
-        assert_eq!(laps_allowed(), u64::MAX);
-        let exact = pos.legal_moves();
-        // Now its cycles are known: decided within the same small budget, the same list.
-        assert_eq!(pos.legal_moves_within(10_000), Ok(exact));
+        assert_eq!(engine.laps_allowed(), u64::MAX);
+        let exact = engine.legal_moves(&pos);
+        assert_eq!(exact, pos.legal_moves());
+        assert!(engine.relay_cycles_known() >= 1);
+        // Now its cycles are known to this engine: decided within the same small budget,
+        // the same list; a fresh engine still gives up.
+        assert_eq!(engine.within(10_000, |e| e.legal_moves(&pos)), Ok(exact));
         for mv in &exact {
-            assert_eq!(pos.is_legal_within(mv, 10_000), Ok(true), "{mv}");
+            assert_eq!(
+                engine.within(10_000, |e| e.is_legal(&pos, mv)),
+                Ok(true),
+                "{mv}"
+            );
         }
+        assert!(pos.legal_moves_within(10_000).is_err());
+        // Forgotten: undecided again.
+        engine.forget_relay_cycles();
+        assert!(engine.within(10_000, |e| e.legal_moves(&pos)).is_err());
+    }
+
+    /// An engine's budget reaches its calls on other threads (a rayon worker's, say): the
+    /// budget is the engine's, not the thread's.
+    #[test]
+    fn the_budget_goes_with_the_engine_to_other_threads() {
+        let pos = issue15_second();
+        let mut engine = Engine::new();
+        let got = engine.within(10_000, |e| {
+            std::thread::scope(|s| s.spawn(|| e.legal_moves(&pos)).join().expect("joined"))
+        });
+        assert!(got.is_err(), "{got:?}");
+    }
+
+    #[test]
+    fn inner_budgets_answer_for_themselves() {
+        let pos = issue15_second();
+        let start = Position::start(RuleSet::KISWAHILI);
+        let mut engine = Engine::new();
+        let outer = engine.within(10_000, |e| {
+            let inner = e.within(10_000, |e| e.legal_moves(&pos));
+            assert!(inner.is_err());
+            e.legal_moves(&start).len()
+        });
+        assert_eq!(outer, Ok(start.legal_moves().len()));
+    }
+
+    /// The per-thread bridge bounds the plain calls made inside it (each on its engine of
+    /// one call), and no engine the caller holds.
+    #[test]
+    fn the_bridge_bounds_plain_calls_only() {
+        let pos = issue15_second();
+        let err = crate::within_lap_budget(10_000, || pos.legal_moves()).unwrap_err();
+        assert!(err.laps_run >= 10_000 && err.laps_run < 20_000, "{err}");
+        let mut engine = Engine::new();
+        let exact = crate::within_lap_budget(10_000, || engine.legal_moves(&pos));
+        assert_eq!(exact, Ok(pos.legal_moves()));
+        // An engine's own budget inside the bridge answers for itself.
+        let outer = crate::within_lap_budget(10_000, || {
+            Engine::new()
+                .within(10_000, |e| e.legal_moves(&pos))
+                .is_err()
+        });
+        assert_eq!(outer, Ok(true));
     }
 
     #[test]

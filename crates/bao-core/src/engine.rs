@@ -1,5 +1,6 @@
 //! Executing one move lap by lap, with optional tracing and exact never-ending detection.
 
+use crate::context::Engine;
 use crate::position::{House, Position, HOUSE_THRESHOLD};
 use crate::relay::{self, Relay, Stop};
 use crate::rules::{EndlessMove, FrontRowGuard, HouseLap, Takasia};
@@ -136,7 +137,8 @@ pub(crate) enum Finish {
     /// AbstractPlay's seed cap aborted the move.
     Capped,
     /// A quick run ([`execute_quick_into`]) reached the lap where never-ending detection would
-    /// begin, or a budgeted one ([`crate::budget`]) ran out of laps: the move is not decided.
+    /// begin, or a budgeted one (the engine's lap budget) ran out of laps: the move is not
+    /// decided.
     Undecided,
 }
 
@@ -237,9 +239,7 @@ pub(crate) struct Runner<'t, T: Tracer> {
     quick: bool,
     /// The frame period of a never-ending relay decided in its frame (see [`Outcome`]).
     frame_period: u64,
-    /// Whether the memo of long relay cycles is read and written ([`crate::relay`]).
-    memo: bool,
-    /// The lap at which never-ending detection gives up ([`crate::budget`]; `u64::MAX`:
+    /// The lap at which never-ending detection gives up (the lap budget; `u64::MAX`:
     /// never, the default).
     limit: u64,
 }
@@ -324,7 +324,6 @@ impl<'t, T: Tracer> Runner<'t, T> {
             blocked: pos.blocked,
             quick: false,
             frame_period: 0,
-            memo: true,
             limit: u64::MAX,
         }
     }
@@ -591,16 +590,16 @@ impl<'t, T: Tracer> Runner<'t, T> {
 
     /// Runs the move from its start to its end.
     #[cfg(test)]
-    fn run_inner(&mut self) -> Finish {
+    fn run_inner(&mut self, cx: &mut Engine) -> Finish {
         if let Flow::End(f) = self.begin() {
             return f.into();
         }
         self.s.sow();
-        self.run_on_from_lap_end()
+        self.run_on_from_lap_end(cx)
     }
 
     /// Runs the move on from where a lean run stopped (`stop`) to its end.
-    fn run_on_from(&mut self, stop: LeanStop) -> Finish {
+    fn run_on_from(&mut self, stop: LeanStop, cx: &mut Engine) -> Finish {
         match stop {
             LeanStop::End(end) => end.into(),
             LeanStop::Start => {
@@ -608,20 +607,20 @@ impl<'t, T: Tracer> Runner<'t, T> {
                     return f.into();
                 }
                 self.s.sow();
-                self.run_on_from_lap_end()
+                self.run_on_from_lap_end(cx)
             }
-            LeanStop::LapEnd => self.run_on_from_lap_end(),
+            LeanStop::LapEnd => self.run_on_from_lap_end(cx),
         }
     }
 
     /// Runs the move on from the end of a lap (after [`Lean::sow`]) to its end.
-    fn run_on_from_lap_end(&mut self) -> Finish {
+    fn run_on_from_lap_end(&mut self, cx: &mut Engine) -> Finish {
         loop {
             if self.s.lap >= DETECT_AFTER && self.exact() {
                 if self.quick {
                     return Finish::Undecided;
                 }
-                return self.run_detecting();
+                return self.run_detecting(cx);
             }
             if let Flow::End(f) = self.next_lap() {
                 return f.into();
@@ -674,20 +673,20 @@ impl<'t, T: Tracer> Runner<'t, T> {
     /// memory. Returns the period; the cycle's start is found afterwards by [`execute`].
     #[cold]
     #[inline(never)]
-    fn run_detecting(&mut self) -> Finish {
-        self.limit = self.s.lap.saturating_add(crate::budget::laps_allowed());
+    fn run_detecting(&mut self, cx: &mut Engine) -> Finish {
+        self.limit = self.s.lap.saturating_add(cx.laps_allowed());
         let mut tortoise = self.state();
         let mut power: u64 = 1;
         let mut lam: u64 = 0;
         loop {
             if self.fast_eligible() {
-                return self.run_detecting_fast();
+                return self.run_detecting_fast(cx);
             }
             if let Flow::End(f) = self.next_lap() {
                 return f.into();
             }
             if self.s.lap >= self.limit {
-                return self.give_up();
+                return self.give_up(cx);
             }
             lam += 1;
             if self.same_state(&tortoise) {
@@ -716,14 +715,15 @@ impl<'t, T: Tracer> Runner<'t, T> {
     /// - a cycle that does not hold the anchor is found at its first distinguished frame met
     ///   twice (exactly one frame period apart: the first frame of the cycle met again is
     ///   the first repeat), from the distinguished frames kept;
-    /// - a cycle with no distinguished frame in a stretch of [`NO_POINT_STRETCH`] laps (or
+    /// - a cycle with no distinguished frame in a stretch of `no_point_stretch` laps
+    ///   ([`crate::context::RelayConfig`]; or
     ///   met when the distinguished frames kept are already [`relay::MEMO_POINTS`]) has the
     ///   watch moved there and then to every point twice as far on (Brent's method), so
     ///   every cycle is found.
     ///
     /// The first lap on the cycle is then found from the distinguished frames kept, with a
     /// short walk ([`Runner::first_lap_on_cycle`]).
-    fn run_detecting_fast(&mut self) -> Finish {
+    fn run_detecting_fast(&mut self, cx: &mut Engine) -> Finish {
         let guard = self.guard;
         let mut relay = Relay::new(
             u128::from_le_bytes(self.s.me),
@@ -735,20 +735,21 @@ impl<'t, T: Tracer> Runner<'t, T> {
         // The watched frame, where it was (laps since the anchor) and its pit; Brent's
         // stretch once the watch has left the anchor (0 before).
         let (mut watch, mut watch_at, mut watch_cur) = (relay.q, 0u64, relay.cur);
-        let (anchored, pointed) = detectors();
+        let (anchored, pointed) = cx.detectors;
+        let no_point_stretch = cx.config.no_point_stretch;
+        let dp_limit = cx.config.dp_limit();
         if !anchored {
             // (Tests only.) No frame has a pit of 255 seeds: the anchor is never met.
             watch = u128::MAX;
         }
         let mut stretch = 0u64;
-        let mut move_watch_at = NO_POINT_STRETCH;
+        let mut move_watch_at = no_point_stretch;
         // The distinguished frames met, with their laps since the anchor (in order) and
         // where each was met (for a repeat).
         let mut points: Vec<(u64, u128)> = Vec::new();
         let mut met: std::collections::HashMap<u128, (u64, usize)> =
             std::collections::HashMap::new();
         let allowed = self.limit.saturating_sub(self.s.lap);
-        let memo = self.memo;
         // The cycle: its frame period, and where a frame of it was met (laps since the
         // anchor, the frame, its pit).
         let (frame_period, on_cycle_at, on_cycle, from_cur) = loop {
@@ -757,10 +758,9 @@ impl<'t, T: Tracer> Runner<'t, T> {
             // a lap limit.
             let watch_lo = watch as u64;
             let until = move_watch_at.min(allowed);
-            // (`pointed` is a constant outside the unit tests: one loop is compiled.)
             let pause = if pointed {
                 relay.run_until(until, move |q| {
-                    q as u64 == watch_lo || relay::distinguished(q)
+                    q as u64 == watch_lo || relay::distinguished(q, dp_limit)
                 })
             } else {
                 relay.run_until(until, move |q| q as u64 == watch_lo)
@@ -770,18 +770,16 @@ impl<'t, T: Tracer> Runner<'t, T> {
             }
             if relay.laps >= allowed {
                 self.leave_relay(&relay, Stop::Done);
-                return self.give_up();
+                return self.give_up(cx);
             }
             let since_anchor = relay.laps;
             if relay.q == watch {
                 break (since_anchor - watch_at, watch_at, watch, watch_cur);
             }
-            if pointed && relay::distinguished(relay.q) {
-                if memo {
-                    let lap = anchor_lap + since_anchor;
-                    if let Some(known) = relay::recall(relay.q, guard, lap - 1) {
-                        return self.decide_known(&relay, known, lap);
-                    }
+            if pointed && relay::distinguished(relay.q, dp_limit) {
+                let lap = anchor_lap + since_anchor;
+                if let Some(known) = cx.memo.recall(relay.q, guard, lap - 1) {
+                    return self.decide_known(&relay, known, lap);
                 }
                 if let Some(&(at, cur)) = met.get(&relay.q) {
                     break (since_anchor - at, at, relay.q, cur);
@@ -792,13 +790,13 @@ impl<'t, T: Tracer> Runner<'t, T> {
                     points.push((since_anchor, relay.q));
                     met.insert(relay.q, (since_anchor, relay.cur));
                     if stretch == 0 {
-                        move_watch_at = since_anchor + NO_POINT_STRETCH;
+                        move_watch_at = since_anchor + no_point_stretch;
                     }
                 }
             }
             if since_anchor >= move_watch_at {
                 // A long stretch without a distinguished frame: Brent's method from here.
-                stretch = stretch.saturating_mul(2).max(NO_POINT_STRETCH);
+                stretch = stretch.saturating_mul(2).max(no_point_stretch);
                 (watch, watch_at, watch_cur) = (relay.q, since_anchor, relay.cur);
                 move_watch_at = since_anchor + stretch;
             }
@@ -816,16 +814,18 @@ impl<'t, T: Tracer> Runner<'t, T> {
                 }
                 if relay.laps >= allowed {
                     self.leave_relay(&relay, Stop::Done);
-                    return self.give_up();
+                    return self.give_up(cx);
                 }
             }
         }
         // The distinguished frames of the cycle (those from the frame found on it on).
         let from = points.partition_point(|&(at, _)| at < on_cycle_at);
         let cycle_points = &points[from..];
-        if self.memo {
-            relay::remember(frame_period, turn, relay.pattern_seen, cycle_points);
-        }
+        cx.memo.remember(
+            cx.config.memo_min_frame_period,
+            (frame_period, turn, relay.pattern_seen),
+            cycle_points,
+        );
         self.leave_relay(&relay, Stop::Done);
         self.frame_period = frame_period;
         // A frame of the cycle at lap `base` of the move; the frames at laps `1 + m *
@@ -897,10 +897,10 @@ impl<'t, T: Tracer> Runner<'t, T> {
         })
     }
 
-    /// The lap budget ran out: the move is not decided ([`crate::budget`]).
+    /// The lap budget ran out: the move is not decided (noted in the engine).
     #[cold]
-    fn give_up(&self) -> Finish {
-        crate::budget::gave_up(self.s.lap);
+    fn give_up(&self, cx: &mut Engine) -> Finish {
+        cx.gave_up(self.s.lap);
         Finish::Undecided
     }
 
@@ -930,24 +930,6 @@ impl<'t, T: Tracer> Runner<'t, T> {
             && self.houses() == s.houses
             && self.blocked == s.blocked
     }
-}
-
-/// How many laps never-ending detection runs past its last distinguished frame before it
-/// also watches for cycles that hold neither its first frame nor a distinguished one
-/// ([`Runner::run_detecting_fast`]). Far above the gaps between distinguished frames (4,096
-/// laps on average), so met only by a cycle without one. (Shorter in unit tests, whose
-/// relays are short.)
-const NO_POINT_STRETCH: u64 = if cfg!(test) { 1 << 10 } else { 1 << 22 };
-
-/// Which of never-ending detection's ways to find a cycle are on: the anchor, the
-/// distinguished frames (Brent's method is always on). Both, except in the unit tests
-/// that try each alone ([`tests::with_detectors`]).
-#[inline(always)]
-fn detectors() -> (bool, bool) {
-    #[cfg(test)]
-    return tests::DETECTORS.with(std::cell::Cell::get);
-    #[cfg(not(test))]
-    (true, true)
 }
 
 /// Where a move becomes a plain relay still going after `min_laps` laps: its ring, the
@@ -1658,11 +1640,11 @@ impl<T: Tracer> Lean<T> {
 /// How `mv` from `pos` ends, untraced (`quick`: undecided where never-ending detection would
 /// begin), and whether it stopped in the functional nyumba where a safari was possible.
 #[inline(always)]
-fn lean_finish(pos: &Position, mv: Move, quick: bool) -> (Finish, bool) {
+fn lean_finish(pos: &Position, mv: Move, quick: bool, cx: &mut Engine) -> (Finish, bool) {
     let mut s = Lean::new(pos);
     match s.run(pos, mv, &mut ()) {
         LeanStop::End(end) => (end.into(), s.stopped_at_house),
-        stop => finish_by_runner(pos, mv, quick, s, stop),
+        stop => finish_by_runner(pos, mv, quick, s, stop, cx),
     }
 }
 
@@ -1675,25 +1657,25 @@ fn finish_by_runner(
     quick: bool,
     s: Lean<()>,
     stop: LeanStop,
+    cx: &mut Engine,
 ) -> (Finish, bool) {
     let mut unit = ();
     let mut runner = Runner::from_lean(s, pos, mv, &mut unit);
     runner.quick = quick;
-    let finish = runner.run_on_from(stop);
+    let finish = runner.run_on_from(stop, cx);
     (finish, runner.s.stopped_at_house)
 }
 
 /// Runs `mv` from `pos` into `out`, recorded by `tracer` (`quick`: undecided where
-/// never-ending detection would begin; `memo`: the memo of long relay cycles is read and
-/// written).
+/// never-ending detection would begin).
 #[inline(always)]
 fn lean_into<T: Tracer>(
     pos: &Position,
     mv: Move,
     quick: bool,
-    memo: bool,
     out: &mut Outcome,
     tracer: &mut T,
+    cx: &mut Engine,
 ) {
     let mut s = Lean::new(pos);
     match s.run(pos, mv, tracer) {
@@ -1701,26 +1683,27 @@ fn lean_into<T: Tracer>(
             s.record_falls_at_end(pos, tracer);
             s.write_out(pos, end.into(), out);
         }
-        stop => into_by_runner(pos, mv, (quick, memo), s, stop, out, tracer),
+        stop => into_by_runner(pos, mv, quick, s, stop, out, tracer, cx),
     }
 }
 
-/// [`lean_into`] where the runner takes over (`quick` and `memo` as there).
+/// [`lean_into`] where the runner takes over (`quick` as there).
 #[cold]
 #[inline(never)]
+#[allow(clippy::too_many_arguments)]
 fn into_by_runner<T: Tracer>(
     pos: &Position,
     mv: Move,
-    (quick, memo): (bool, bool),
+    quick: bool,
     s: Lean<T>,
     stop: LeanStop,
     out: &mut Outcome,
     tracer: &mut T,
+    cx: &mut Engine,
 ) {
     let mut runner = Runner::from_lean(s, pos, mv, tracer);
     runner.quick = quick;
-    runner.memo = memo;
-    let finish = runner.run_on_from(stop);
+    let finish = runner.run_on_from(stop, cx);
     runner.write_out(finish, out);
 }
 
@@ -1729,60 +1712,59 @@ fn into_by_runner<T: Tracer>(
 /// [`execute`]'s), or one whose finish is [`Finish::Undecided`] if it is still going. A
 /// caller that needs only some legal move can try the other candidates before paying for a
 /// cycle decision (rules-reference §5.1 meets periods of 10^8 laps).
-pub(crate) fn execute_quick_into(pos: &Position, mv: Move, out: &mut Outcome) {
-    lean_into(pos, mv, true, true, out, &mut ());
+pub(crate) fn execute_quick_into(pos: &Position, mv: Move, out: &mut Outcome, cx: &mut Engine) {
+    lean_into(pos, mv, true, out, &mut (), cx);
 }
 
 /// How `mv` from `pos` ends, run untraced, and whether it stopped in the functional nyumba
 /// where a safari was possible: all that a legality test reads of a run, without writing out
 /// the position after it or, for a never-ending move, finding the first lap of its cycle
 /// (its `cycle_start_lap` is then 0 when the period alone was found).
-pub(crate) fn finish_of(pos: &Position, mv: Move) -> (Finish, bool) {
-    lean_finish(pos, mv, false)
+pub(crate) fn finish_of(pos: &Position, mv: Move, cx: &mut Engine) -> (Finish, bool) {
+    lean_finish(pos, mv, false, cx)
 }
 
 /// How `mv` from `pos` ends, as [`finish_of`], when it ends by the lap where never-ending
 /// detection would begin; [`Finish::Undecided`] if it is still going then (as
 /// [`execute_quick_into`]).
-pub(crate) fn quick_finish_of(pos: &Position, mv: Move) -> (Finish, bool) {
-    lean_finish(pos, mv, true)
+pub(crate) fn quick_finish_of(pos: &Position, mv: Move, cx: &mut Engine) -> (Finish, bool) {
+    lean_finish(pos, mv, true, cx)
 }
 
 /// Runs `mv` from `pos` with a tracer; never-ending moves get their exact cycle start.
-pub(crate) fn execute<T: Tracer>(pos: &Position, mv: Move, tracer: &mut T) -> Outcome {
-    execute_with(pos, mv, tracer, true)
-}
-
-/// [`execute`] into a slot the caller keeps (written where it is read next, not copied
-/// there).
-pub(crate) fn execute_into<T: Tracer>(pos: &Position, mv: Move, tracer: &mut T, out: &mut Outcome) {
-    execute_with_into(pos, mv, tracer, true, out);
-}
-
-/// [`execute`] with the memo of long relay cycles switched off: the plain detector.
-#[cfg(test)]
-pub(crate) fn execute_cold(pos: &Position, mv: Move) -> Outcome {
-    execute_with(pos, mv, &mut (), false)
-}
-
-/// [`execute`], reading and writing the memo of long relay cycles or not: the lean run,
-/// traced or not, and the runner where it hands over.
-fn execute_with<T: Tracer>(pos: &Position, mv: Move, tracer: &mut T, memo: bool) -> Outcome {
-    let mut out = Outcome::UNPLAYED;
-    execute_with_into(pos, mv, tracer, memo, &mut out);
-    out
-}
-
-/// [`execute_with`] into `out`.
-#[inline]
-fn execute_with_into<T: Tracer>(
+pub(crate) fn execute<T: Tracer>(
     pos: &Position,
     mv: Move,
     tracer: &mut T,
-    memo: bool,
+    cx: &mut Engine,
+) -> Outcome {
+    let mut out = Outcome::UNPLAYED;
+    execute_into(pos, mv, tracer, &mut out, cx);
+    out
+}
+
+/// [`execute`] with a fresh engine of the given thresholds (an empty memo): the plain
+/// detector.
+#[cfg(test)]
+pub(crate) fn execute_cold(
+    pos: &Position,
+    mv: Move,
+    config: crate::context::RelayConfig,
+) -> Outcome {
+    execute(pos, mv, &mut (), &mut Engine::with_config(config))
+}
+
+/// [`execute`] into a slot the caller keeps (written where it is read next, not copied
+/// there): the lean run, traced or not, and the runner where it hands over.
+#[inline]
+pub(crate) fn execute_into<T: Tracer>(
+    pos: &Position,
+    mv: Move,
+    tracer: &mut T,
     out: &mut Outcome,
+    cx: &mut Engine,
 ) {
-    lean_into(pos, mv, false, memo, out, tracer);
+    lean_into(pos, mv, false, out, tracer, cx);
     if let Some(Finish::NeverEnding(ne)) = out.finish.filter_unknown_start() {
         out.finish = Finish::NeverEnding(NeverEnding {
             cycle_start_lap: cycle_start(pos, mv, ne.period, out.frame_period),
@@ -1799,19 +1781,14 @@ mod tests {
     use crate::rules::RuleSet;
     use crate::types::{MoveKind, Pit, Sign, Stage};
 
-    thread_local! {
-        /// [`detectors`] on this test thread.
-        pub(super) static DETECTORS: std::cell::Cell<(bool, bool)> =
-            const { std::cell::Cell::new((true, true)) };
-    }
+    use crate::context::{small_engine, SMALL};
 
-    /// Runs `f` with never-ending detection's anchor and distinguished frames on or off on
-    /// this thread (Brent's method alone when both are off).
-    pub(super) fn with_detectors<T>(anchored: bool, pointed: bool, f: impl FnOnce() -> T) -> T {
-        let before = DETECTORS.with(|d| d.replace((anchored, pointed)));
-        let out = f();
-        DETECTORS.with(|d| d.set(before));
-        out
+    /// An engine at the unit tests' scale with never-ending detection's anchor and
+    /// distinguished frames on or off (Brent's method alone when both are off).
+    fn with_detectors(anchored: bool, pointed: bool) -> Engine {
+        let mut cx = small_engine();
+        cx.detectors = (anchored, pointed);
+        cx
     }
 
     /// The obvious exact method: remember every lap-end state until one repeats.
@@ -1902,17 +1879,22 @@ mod tests {
     #[test]
     fn frame_detection_agrees_on_random_relays() {
         let (mut cycles, mut late, mut in_frame, mut ended) = (0, 0, 0, 0);
+        let cx = &mut small_engine();
         // Long relays need many seeds on the ring: 40 to 63, spread at random.
         for (pos, mv) in relay_moves(29, 2000, 40..64, |round| round % 3 == 0) {
             let want = naive(&pos, mv, 300_000);
-            let got = execute(&pos, mv, &mut ());
+            let got = execute(&pos, mv, &mut (), cx);
             // The memo never changes an answer: cold, and warm once more.
-            let cold = execute_cold(&pos, mv);
+            let cold = execute_cold(&pos, mv, SMALL);
             assert_eq!(cold.finish, got.finish, "{mv}\n{pos}");
             if !matches!(got.finish, Finish::NeverEnding(_)) {
                 assert_eq!((cold.laps, cold.sown), (got.laps, got.sown), "{mv}\n{pos}");
             }
-            assert_eq!(execute(&pos, mv, &mut ()).finish, got.finish, "{mv}\n{pos}");
+            assert_eq!(
+                execute(&pos, mv, &mut (), cx).finish,
+                got.finish,
+                "{mv}\n{pos}"
+            );
             match (want, got.finish) {
                 (Some(w), Finish::NeverEnding(g)) => {
                     assert_eq!(w, g, "{mv} in\n{pos}");
@@ -1963,6 +1945,7 @@ mod tests {
         let mut found = 0;
         let mut late_start = 0;
         let mut memo_sized = 0;
+        let cx = &mut small_engine();
         for rules in [RuleSet::KUJIFUNZA, RuleSet::KISWAHILI] {
             for _game in 0..150 {
                 let mut pos = Position::start(rules);
@@ -1979,11 +1962,19 @@ mod tests {
                             let mv = Move::new(Pit::from_ring(pos.to_move, ring), sign, kind);
                             if pos.stage() == Stage::Mtaji && pos.get(mv.pit) >= 2 {
                                 let want = naive(&pos, mv, 200_000);
-                                let got = execute(&pos, mv, &mut ());
+                                let got = execute(&pos, mv, &mut (), cx);
                                 // The memo never changes an answer: cold, and warm again.
-                                assert_eq!(execute_cold(&pos, mv).finish, got.finish, "{mv}");
-                                assert_eq!(execute(&pos, mv, &mut ()).finish, got.finish, "{mv}");
-                                if got.frame_period >= relay::MEMO_MIN_FRAME_PERIOD {
+                                assert_eq!(
+                                    execute_cold(&pos, mv, SMALL).finish,
+                                    got.finish,
+                                    "{mv}"
+                                );
+                                assert_eq!(
+                                    execute(&pos, mv, &mut (), cx).finish,
+                                    got.finish,
+                                    "{mv}"
+                                );
+                                if got.frame_period >= SMALL.memo_min_frame_period {
                                     memo_sized += 1;
                                 }
                                 match (want, got.finish) {
@@ -2025,8 +2016,13 @@ mod tests {
     /// A fresh runner alone, untraced, from the start of `mv`, stepping every lap itself
     /// (`quick` as [`execute_quick_into`]; the memo of long relay cycles off, so that where
     /// a run stops in a cycle does not depend on the runs before).
-    fn runner_only(pos: &Position, mv: Move, quick: bool) -> (Outcome, (Finish, bool)) {
-        runner_traced(pos, mv, quick, &mut ())
+    fn runner_only(
+        pos: &Position,
+        mv: Move,
+        quick: bool,
+        cx: &mut Engine,
+    ) -> (Outcome, (Finish, bool)) {
+        runner_traced(pos, mv, quick, &mut (), cx)
     }
 
     /// [`runner_only`], recorded by `tracer`.
@@ -2035,11 +2031,11 @@ mod tests {
         mv: Move,
         quick: bool,
         tracer: &mut T,
+        cx: &mut Engine,
     ) -> (Outcome, (Finish, bool)) {
         let mut runner = Runner::new(pos, mv, tracer);
         runner.quick = quick;
-        runner.memo = false;
-        let finish = runner.run_inner();
+        let finish = runner.run_inner(cx);
         let stopped_at_house = runner.s.stopped_at_house;
         let mut out = Outcome::UNPLAYED;
         runner.write_out(finish, &mut out);
@@ -2101,16 +2097,16 @@ mod tests {
                                 for quick in [true, false] {
                                     // A small budget: past where detection begins, short
                                     // of the long cycles' decisions.
-                                    let (want, want_finish) =
-                                        crate::budget::within_lap_budget(2_000, || {
-                                            runner_only(&pos, mv, quick)
-                                        })
+                                    let (want, want_finish) = small_engine()
+                                        .within(2_000, |cx| runner_only(&pos, mv, quick, cx))
                                         .unwrap_or((Outcome::UNPLAYED, (Finish::Undecided, false)));
-                                    let (got, got_finish) =
-                                        crate::budget::within_lap_budget(2_000, || {
+                                    let (got, got_finish) = small_engine()
+                                        .within(2_000, |cx| {
                                             let mut out = Outcome::UNPLAYED;
-                                            lean_into(&pos, mv, quick, false, &mut out, &mut ());
-                                            (out, lean_finish(&pos, mv, quick))
+                                            lean_into(&pos, mv, quick, &mut out, &mut (), cx);
+                                            // A fresh engine for the second run too.
+                                            let fresh = &mut small_engine();
+                                            (out, lean_finish(&pos, mv, quick, fresh))
                                         })
                                         .unwrap_or((Outcome::UNPLAYED, (Finish::Undecided, false)));
                                     let untraced = got;
@@ -2121,12 +2117,12 @@ mod tests {
                                     // Traced: the same outcome and the runner's whole trace.
                                     let fresh = || MoveTrace::new(mv, pos.to_move, pos.stage());
                                     let (mut want_trace, mut got_trace) = (fresh(), fresh());
-                                    let want = crate::budget::within_lap_budget(2_000, || {
-                                        runner_traced(&pos, mv, quick, &mut want_trace).0
+                                    let want = small_engine().within(2_000, |cx| {
+                                        runner_traced(&pos, mv, quick, &mut want_trace, cx).0
                                     });
-                                    let got = crate::budget::within_lap_budget(2_000, || {
+                                    let got = small_engine().within(2_000, |cx| {
                                         let mut out = Outcome::UNPLAYED;
-                                        lean_into(&pos, mv, quick, false, &mut out, &mut got_trace);
+                                        lean_into(&pos, mv, quick, &mut out, &mut got_trace, cx);
                                         out
                                     });
                                     assert_eq!(format!("{got:?}"), format!("{want:?}"), "{}", at());
@@ -2180,14 +2176,16 @@ mod tests {
             };
             found += 1;
             for (anchored, pointed) in [(true, false), (false, true), (false, false)] {
-                let cold = with_detectors(anchored, pointed, || execute_cold(&pos, mv));
+                // Cold on a fresh engine, then warm on the same one.
+                let cx = &mut with_detectors(anchored, pointed);
+                let cold = execute(&pos, mv, &mut (), cx);
                 let at = format!("{mv} ({anchored}, {pointed}) in\n{pos}");
                 assert_eq!(cold.finish, Finish::NeverEnding(want), "{at}");
                 // Longer than Brent's first stretch: his watch moves on.
-                if !pointed && cold.frame_period > NO_POINT_STRETCH {
+                if !pointed && cold.frame_period > SMALL.no_point_stretch {
                     long += 1;
                 }
-                let warm = with_detectors(anchored, pointed, || execute(&pos, mv, &mut ()));
+                let warm = execute(&pos, mv, &mut (), cx);
                 assert_eq!(warm.finish, Finish::NeverEnding(want), "{at}");
             }
             if found >= 20 && long >= 4 {

@@ -1,6 +1,7 @@
 //! Legality: whether a move is legal without generating every legal move, resolving a
 //! written move, and why a move is illegal.
 
+use crate::context::Engine;
 use crate::engine::{execute_into, execute_quick_into, finish_of, Finish, Outcome as Run, Tracer};
 use crate::illegal::{IllegalReason, PlayError, ResolveError};
 use crate::movegen::{forced_kichwa, takasa_bits, Kind, MoveSet, MTAJI_MIN_SEEDS};
@@ -16,13 +17,23 @@ impl Position {
     /// another capture does); a takasa when no capture is legal and its pit is allowed.
     #[must_use]
     pub fn is_legal(&self, mv: &Move) -> bool {
-        self.legal_run(mv, &mut ()).is_some()
+        self.is_legal_in(mv, &mut Engine::for_call())
+    }
+
+    /// [`Position::is_legal`] with the caller's engine.
+    pub(crate) fn is_legal_in(&self, mv: &Move, cx: &mut Engine) -> bool {
+        self.legal_run(mv, &mut (), cx).is_some()
     }
 
     /// Decides whether `mv` is legal, running it (with `tracer`) once; the run when legal.
-    pub(crate) fn legal_run<T: Tracer>(&self, mv: &Move, tracer: &mut T) -> Option<Run> {
+    pub(crate) fn legal_run<T: Tracer>(
+        &self,
+        mv: &Move,
+        tracer: &mut T,
+        cx: &mut Engine,
+    ) -> Option<Run> {
         let mut run = Run::UNPLAYED;
-        self.legal_run_into(mv, tracer, &mut run).then_some(run)
+        self.legal_run_into(mv, tracer, &mut run, cx).then_some(run)
     }
 
     /// [`Position::legal_run`] into a slot the caller keeps (written where it is read next,
@@ -32,9 +43,15 @@ impl Position {
         mv: &Move,
         tracer: &mut T,
         out: &mut Run,
+        cx: &mut Engine,
     ) -> bool {
-        self.legal_run_with(mv, |pos, out| execute_into(pos, *mv, tracer, out), out)
-            .is_some()
+        self.legal_run_with(
+            mv,
+            |pos, out, cx| execute_into(pos, *mv, tracer, out, cx),
+            out,
+            cx,
+        )
+        .is_some()
     }
 
     /// [`Position::legal_run`] with the move's own run stopped where never-ending detection
@@ -42,9 +59,14 @@ impl Position {
     /// legal; `out` then holds its run, whose finish is [`Finish::Undecided`] when it was
     /// still going then, and legality is not decided (the caller decides it with
     /// [`Position::legal_run`]).
-    pub(crate) fn legal_run_quick_into(&self, mv: &Move, out: &mut Run) -> bool {
-        self.legal_run_with(mv, |pos, out| execute_quick_into(pos, *mv, out), out)
-            .is_some()
+    pub(crate) fn legal_run_quick_into(&self, mv: &Move, out: &mut Run, cx: &mut Engine) -> bool {
+        self.legal_run_with(
+            mv,
+            |pos, out, cx| execute_quick_into(pos, *mv, out, cx),
+            out,
+            cx,
+        )
+        .is_some()
     }
 
     /// [`Position::legal_run_into`] with the move's own run made by `run` into `out`
@@ -53,8 +75,9 @@ impl Position {
     fn legal_run_with(
         &self,
         mv: &Move,
-        run: impl FnOnce(&Self, &mut Run),
+        run: impl FnOnce(&Self, &mut Run, &mut Engine),
         out: &mut Run,
+        cx: &mut Engine,
     ) -> Option<()> {
         if self.ended.is_some() || self.front_row_outcome().is_some() {
             return None;
@@ -63,8 +86,8 @@ impl Position {
         if mv.pit.side() != side {
             return None;
         }
-        let own_run = move || {
-            run(self, out);
+        let own_run = move |cx: &mut Engine| {
+            run(self, out, cx);
             (!self.run_is_illegal(out)).then_some(out)
         };
         match self.stage() {
@@ -78,25 +101,25 @@ impl Position {
                     }
                     if mv.is_safari() {
                         // Only how the plain capture ends is read: nothing is written out.
-                        let (finish, stopped_at_house) = finish_of(self, plain);
+                        let (finish, stopped_at_house) = finish_of(self, plain, cx);
                         if self.finish_is_illegal(finish) || !stopped_at_house {
                             return None;
                         }
                     }
-                    return own_run().map(drop);
+                    return own_run(cx).map(drop);
                 }
                 // A takasa this position's end test decided legal (`Known`, the note `play`
                 // leaves in the position it returns) needs only its run: the captures were
                 // decided illegal then, which is what is costly to find again.
-                if self.known.notes_legal(self, mv) {
-                    return own_run().map(drop);
+                if cx.known_for(self).notes_legal(self, mv) {
+                    return own_run(cx).map(drop);
                 }
                 let cands = self.namua_capture_candidates();
                 let placements = self.namua_placements();
-                if !placements.contains(mv.pit.ring()) || self.any_legal(&cands) {
+                if !placements.contains(mv.pit.ring()) || self.any_legal(&cands, cx) {
                     return None;
                 }
-                own_run().map(drop)
+                own_run(cx).map(drop)
             }
             Stage::Mtaji => {
                 if mv.is_capture() {
@@ -106,7 +129,7 @@ impl Position {
                     if !own.contains(mv) {
                         return None;
                     }
-                    let run = own_run()?;
+                    let run = own_run(cx)?;
                     if run.finish == Finish::Undecided {
                         // A quick run still going: what it captures is not known yet.
                         return Some(());
@@ -120,7 +143,7 @@ impl Position {
                             return None;
                         }
                         let another_takes = cands.iter().any(|c| {
-                            let r = self.simulate(c);
+                            let r = self.simulate(c, cx);
                             !self.run_is_illegal(&r) && r.captured_mask & (1 << h) != 0
                         });
                         if another_takes {
@@ -130,8 +153,8 @@ impl Position {
                     return Some(());
                 }
                 // As in namua: a takasa the end test decided legal.
-                if self.known.notes_legal(self, mv) {
-                    return own_run().map(drop);
+                if cx.known_for(self).notes_legal(self, mv) {
+                    return own_run(cx).map(drop);
                 }
                 let cands = self.mtaji_capture_candidates(side);
                 let priority = self.priority_pit().filter(|_| !cands.is_empty());
@@ -142,30 +165,30 @@ impl Position {
                 // candidate leaves either captures or no move at all).
                 if !cands.is_empty()
                     && ((priority.is_some() && self.rules.takasia == Takasia::AbstractPlay)
-                        || self.any_legal(&cands))
+                        || self.any_legal(&cands, cx))
                 {
                     return None;
                 }
-                if self.kuu_first() {
+                if self.kuu_first(cx) {
                     if mv.pit == Pit::nyumba(side) {
-                        return own_run().map(drop);
+                        return own_run(cx).map(drop);
                     }
                     let kuu = MoveSet {
                         bits: takasa_bits(HOUSE_RING),
                         ..takasas
                     };
-                    if self.any_legal(&kuu) {
+                    if self.any_legal(&kuu, cx) {
                         return None;
                     }
                 }
                 let allowed = MoveSet {
-                    bits: self.mtaji_takasa_bits(),
+                    bits: self.mtaji_takasa_bits(cx),
                     ..takasas
                 };
                 if !allowed.contains(mv) {
                     return None;
                 }
-                own_run().map(drop)
+                own_run(cx).map(drop)
             }
         }
     }
@@ -196,17 +219,26 @@ impl Position {
     /// G11 with its cycle (spec/notation.md, "Leaving out `*`"). Under every
     /// `endless_move` option the reasons are those of the rules in force.
     pub fn resolve(&self, spec: &MoveSpec) -> Result<Move, ResolveError> {
+        self.resolve_in(spec, &mut Engine::for_call())
+    }
+
+    /// [`Position::resolve`] with the caller's engine.
+    pub(crate) fn resolve_in(
+        &self,
+        spec: &MoveSpec,
+        cx: &mut Engine,
+    ) -> Result<Move, ResolveError> {
         if self.stage() == Stage::Namua
             && spec.pit.side() == self.to_move
             && spec.pit.row() == Row::Back
-            && self.outcome().is_none()
+            && self.outcome_in(cx).is_none()
         {
             return Err(ResolveError::Illegal(PlayError {
                 mv: spec_reading(spec, Sign::Left),
                 reason: IllegalReason::NamuaBackRow { pit: spec.pit },
             }));
         }
-        let legal = self.legal_moves();
+        let legal = self.legal_moves_in(cx);
         let matches: Vec<Move> = legal.iter().copied().filter(|m| spec.matches(m)).collect();
         match matches.as_slice() {
             [one] => Ok(*one),
@@ -214,19 +246,19 @@ impl Position {
                 let mv = spec_reading(spec, Sign::Left);
                 let err = if spec.sign.is_none() {
                     let other = spec_reading(spec, Sign::Right);
-                    let e1 = self.diagnose(&mv);
+                    let e1 = self.diagnose_in(&mv, cx);
                     if matches!(e1.reason, IllegalReason::KichwaNotChoosable { .. }) {
-                        self.diagnose(&other)
+                        self.diagnose_in(&other, cx)
                     } else {
                         e1
                     }
                 } else {
-                    self.diagnose(&mv)
+                    self.diagnose_in(&mv, cx)
                 };
                 let err = match err.reason {
                     IllegalReason::NeverEnding(_) => err,
                     _ => self
-                        .never_ending_takasa_reading(spec, &legal)
+                        .never_ending_takasa_reading(spec, &legal, cx)
                         .unwrap_or(err),
                 };
                 Err(ResolveError::Illegal(err))
@@ -238,7 +270,12 @@ impl Position {
     /// Where no capture exists, a token written without `*` is read as the takasa: when that
     /// takasa never ends, its refusal (G11, with the cycle), whatever the reading as a capture
     /// says (spec/notation.md, "Leaving out `*`").
-    fn never_ending_takasa_reading(&self, spec: &MoveSpec, legal: &[Move]) -> Option<PlayError> {
+    fn never_ending_takasa_reading(
+        &self,
+        spec: &MoveSpec,
+        legal: &[Move],
+        cx: &mut Engine,
+    ) -> Option<PlayError> {
         let no_capture = legal.first().is_some_and(|m| m.is_takasa());
         if spec.takasa || spec.safari || !no_capture {
             return None;
@@ -250,7 +287,7 @@ impl Position {
         };
         signs.iter().find_map(|&sign| {
             let takasa = Move::takasa(spec.pit, sign);
-            let e = self.diagnose(&takasa);
+            let e = self.diagnose_in(&takasa, cx);
             matches!(e.reason, IllegalReason::NeverEnding(_)).then_some(e)
         })
     }
@@ -261,9 +298,14 @@ impl Position {
     /// legal move the answer is meaningless.
     #[must_use]
     pub fn diagnose(&self, mv: &Move) -> PlayError {
+        self.diagnose_in(mv, &mut Engine::for_call())
+    }
+
+    /// [`Position::diagnose`] with the caller's engine.
+    pub(crate) fn diagnose_in(&self, mv: &Move, cx: &mut Engine) -> PlayError {
         let fail = |reason| PlayError { mv: *mv, reason };
         let side = self.to_move;
-        let a = self.analyse(None);
+        let a = self.analyse(None, cx);
         let over = self.ended.or_else(|| self.front_row_outcome()).or_else(|| {
             a.is_empty().then(|| Outcome {
                 winner: Some(side.opponent()),
@@ -300,7 +342,7 @@ impl Position {
         let no_namua_capture = stage == Stage::Namua
             && mv.is_capture()
             && mv.pit.facing().is_none_or(|f| self.get(f) == 0);
-        let run = (!no_namua_capture).then(|| self.simulate(*mv));
+        let run = (!no_namua_capture).then(|| self.simulate(*mv, cx));
         if let Some(run) = run.filter(|r| self.run_is_illegal(r)) {
             return fail(match run.finish {
                 Finish::NeverEnding(ne) => IllegalReason::NeverEnding(ne),

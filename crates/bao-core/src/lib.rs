@@ -7,7 +7,29 @@
 //! random playouts ([`Position::play_random_move`]; its speed is in the workspace's
 //! `BENCHMARKS.md`). Never-ending moves are decided exactly; interactive callers can bound
 //! the cost of a first-met long cycle with [`Position::legal_moves_within`] and
-//! [`Position::is_legal_within`] ([`Undecided`]).
+//! [`Position::is_legal_within`] ([`Undecided`]), or with [`Engine::within`].
+//!
+//! # The engine's state is the caller's
+//! Nothing in the engine is global: the memo of long never-ending relay cycles, the
+//! thresholds of their detection ([`RelayConfig`]) and the lap budget live in an [`Engine`]
+//! value. A caller that plays many moves (a search, a replay, a rayon worker) holds one and
+//! asks it ([`Engine::legal_moves`], [`Engine::play`], ... : the `Position` methods of the
+//! same names); the plain `Position` methods take a fresh engine per call. Answers never
+//! depend on the engine: only how many laps a long cycle's decision runs. (One bridge is
+//! left for callers that bound plain calls without an engine: [`within_lap_budget`], per
+//! thread; new code uses [`Engine::within`].)
+//!
+//! ```
+//! use bao_core::{Engine, Position, RuleSet};
+//!
+//! let mut engine = Engine::new();
+//! let mut pos = Position::start(RuleSet::KISWAHILI);
+//! for _ in 0..20 {
+//!     let moves = engine.legal_moves(&pos);
+//!     let Some(mv) = moves.first() else { break };
+//!     pos = engine.play(&pos, mv).unwrap().0;
+//! }
+//! ```
 //!
 //! ```
 //! use bao_core::{Position, RuleSet};
@@ -59,6 +81,26 @@
 //! assert!(matches!(err.reason, IllegalReason::NamuaBackRow { .. }));
 //! ```
 //!
+//! # Modules
+//! Each module imports (by `use crate::...` or an inline `crate::` path) only modules on a
+//! lower line; nothing imports upwards, so the module graph has no circle:
+//! 1. `types` (sides, pits, moves), `rules` (rule sets), `bridge` ([`Undecided`],
+//!    [`within_lap_budget`]);
+//! 2. `move_text` (written moves), `position` ([`Position`], [`Setup`]), `relay` (relays in
+//!    their frame, the memo's table);
+//! 3. `context` ([`Engine`], [`RelayConfig`], the end test's note), `trace` ([`MoveTrace`]),
+//!    `json` (feature `serde`);
+//! 4. `engine` (the run of one move: the lean loop, the runner, never-ending detection),
+//!    `illegal` (refusals), `perft`;
+//! 5. `pitset` (pit sets of the candidate rules), `play` (playing a move, the end test);
+//!    `relay_tests` (tests only);
+//! 6. `movegen` (candidates, the legal list, random moves), `takasia`;
+//! 7. `legality` (one move's legality, `resolve`, `diagnose`), `budget` (the `_within`
+//!    methods), `calls` ([`Engine`]'s questions).
+//!
+//! (Methods of [`Position`] are defined in the module of their layer, so a method call is
+//! not an import.)
+//!
 //! # Feature flags
 //! - `serde`: the position JSON of `spec/json.md` (module `json`).
 //!
@@ -68,7 +110,10 @@
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
 
+mod bridge;
 mod budget;
+mod calls;
+mod context;
 mod engine;
 mod illegal;
 #[cfg(feature = "serde")]
@@ -81,12 +126,15 @@ mod pitset;
 mod play;
 mod position;
 mod relay;
+#[cfg(test)]
+mod relay_tests;
 mod rules;
 mod takasia;
 mod trace;
 mod types;
 
-pub use budget::{within_lap_budget, Undecided};
+pub use bridge::{within_lap_budget, Undecided};
+pub use context::{Engine, RelayConfig};
 pub use illegal::{IllegalReason, PlayError, ResolveError};
 pub use move_text::{MoveSyntax, MoveText, MoveTextError, WrittenPit, MOVE_TEXT_WINDOW};
 pub use movegen::MoveList;
@@ -95,7 +143,6 @@ pub use position::{
     EndReason, HandProblem, HouseProblem, HouseState, Outcome, Position, Setup, SetupError,
     SetupProblem, TakasiaProblem, TOTAL_SEEDS,
 };
-pub use relay::forget_relay_cycles;
 pub use rules::{
     EndCheck, EndlessMove, FrontRowGuard, HouseLap, Names, RuleOptionError, RuleSet, RuleSpecError,
     Takasia, UnknownPreset, Variant, OPTION_VALUES, PRESET_NAMES,

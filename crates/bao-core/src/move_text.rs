@@ -9,7 +9,9 @@
 //!
 //! [`Move`]: crate::Move
 
-use crate::types::{MoveSpec, Pit, Row, Side, Sign};
+use std::str::FromStr;
+
+use crate::types::{MoveSpec, ParsePitError, Pit, Row, Side, Sign};
 
 /// The forms a reader accepts beyond the canonical `A6<*`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -251,6 +253,40 @@ impl MoveText {
             sign: self.sign,
             takasa: self.takasa,
             safari: self.safari,
+        }
+    }
+}
+
+// Here, beside the reader it uses, so that `types` stays below `move_text`.
+impl FromStr for MoveSpec {
+    type Err = ParsePitError;
+    /// Reads `A6<*`, `A6L*`, `a8`, `a5>+` with [`MoveText::read_prefix`]; the marks `**` and
+    /// `#` (`A3>**`, `B2<#`) are read and dropped.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        const ORDER: &str =
+            "after the pit come a sign (< > L R) and the suffixes *, **, +, # in that order";
+        if s.len() < 2 || !s.is_char_boundary(2) {
+            return Err(ParsePitError::new(s, "a move starts with a pit such as A6"));
+        }
+        match MoveText::read_prefix(s.as_bytes(), MoveSyntax::STRICT) {
+            Ok((text, len)) if len == s.len() => text
+                .spec()
+                .ok_or_else(|| ParsePitError::new(s, "a move starts with a pit such as A6")),
+            Ok(_) => Err(ParsePitError::new(s, ORDER)),
+            Err(MoveTextError::TakasaSafari { end }) if end == s.len() => Err(ParsePitError::new(
+                s,
+                "a takasa (*) captures nothing, so it cannot go on safari (+)",
+            )),
+            Err(MoveTextError::TakasaSafari { .. }) => Err(ParsePitError::new(s, ORDER)),
+            Err(MoveTextError::RowLetter) => {
+                Err(ParsePitError::new(s, "the row letter must be A, B, a or b"))
+            }
+            Err(MoveTextError::PitNumber) => {
+                Err(ParsePitError::new(s, "the pit number must be 1 to 8"))
+            }
+            Err(MoveTextError::Short) => {
+                Err(ParsePitError::new(s, "a move starts with a pit such as A6"))
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Move generation: candidate moves as bit sets ([`MoveSet`]), the legal moves of a
 //! position, and random choice among them for playouts.
 
+use crate::context::{Engine, Known};
 use crate::engine::{
     execute_quick_into, finish_of, quick_finish_of, sow_ring, Finish, Outcome as Run,
 };
@@ -532,39 +533,7 @@ impl Keep for Vec<(Move, Run)> {
     }
 }
 
-/// What an end test learned of a position's candidates, kept in the position that
-/// [`Position::play`] returns so that its [`Position::legal_moves`] does not run them again:
-/// the candidates whose runs were decided legal, and those decided illegal, as [`MoveSet`]
-/// bits (`[0]`: the captures of the position's stage, `[1]`: the takasas). Only decided
-/// runs are noted (not one stopped by a lap budget), and a namua capture that stops in the
-/// functional nyumba is not noted legal (the list runs it again for its safari). Also the
-/// candidates an end test looked at without running ([`Position::seen_to_end`]; those seen
-/// to end are noted legal), which the list need not look at again.
-///
-/// A note of the position it is kept in, and of nothing else: every change of a position
-/// ([`Position::settle`]) clears it, and it is read only by [`Position::legal_moves`].
-/// Not part of the position: every note is equal to every other, and hashes to nothing.
-///
-/// When the end test looked at the capture group (`captures_looked`), `looked[0]` is the
-/// whole capture candidate set of the position, which the list then takes from the note
-/// instead of generating it again.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Known {
-    legal: [u32; 2],
-    illegal: [u32; 2],
-    looked: [u32; 2],
-    captures_looked: bool,
-}
-
 impl Known {
-    /// Nothing known.
-    pub(crate) const NONE: Self = Self {
-        legal: [0; 2],
-        illegal: [0; 2],
-        looked: [0; 2],
-        captures_looked: false,
-    };
-
     /// Whether `mv` is one of the moves of `pos` (the position this note is kept in) that
     /// its end test decided legal. Such a move is in the legal list (the end test looks at
     /// a group only when no earlier group has a legal move, notes legal only finite runs
@@ -621,18 +590,6 @@ impl Known {
             set.bits & self.looked[k],
         )
     }
-}
-
-impl PartialEq for Known {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-
-impl Eq for Known {}
-
-impl std::hash::Hash for Known {
-    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 /// The end test that notes what it decides.
@@ -776,12 +733,17 @@ impl Position {
     /// Every legal move, sorted, in a [`MoveList`] (nothing allocated).
     #[must_use]
     pub fn legal_moves(&self) -> MoveList {
+        self.legal_moves_in(&mut Engine::for_call())
+    }
+
+    /// [`Position::legal_moves`] with the caller's engine.
+    pub(crate) fn legal_moves_in(&self, cx: &mut Engine) -> MoveList {
         if self.ended.is_some() || self.front_row_outcome().is_some() {
             return MoveList::new();
         }
         let mut a = Analysis::new(self);
-        a.known = self.known;
-        self.analyse_into(None, &mut a, &mut ());
+        a.known = cx.known_for(self);
+        self.analyse_into(None, &mut a, &mut (), cx);
         a.sorted_moves()
     }
 
@@ -799,19 +761,24 @@ impl Position {
     /// ```
     #[must_use]
     pub fn successors(&self) -> Vec<(Move, Self)> {
+        self.successors_in(&mut Engine::for_call())
+    }
+
+    /// [`Position::successors`] with the caller's engine.
+    pub(crate) fn successors_in(&self, cx: &mut Engine) -> Vec<(Move, Self)> {
         if self.ended.is_some() || self.front_row_outcome().is_some() {
             return Vec::new();
         }
         let mut a = Analysis::new(self);
         let mut kept: Vec<(Move, Run)> = Vec::new();
-        self.analyse_into(None, &mut a, &mut kept);
+        self.analyse_into(None, &mut a, &mut kept, cx);
         let legal = *a.legal();
         let mut out: Vec<(Move, Self)> = kept
             .into_iter()
             .filter(|(mv, _)| legal.contains(mv))
             .map(|(mv, run)| {
                 let mut next = *self;
-                next.settle(&mv, &run, None);
+                next.settle(&mv, &run, None, cx);
                 (mv, next)
             })
             .collect();
@@ -822,24 +789,24 @@ impl Position {
 
     /// Whether the side to move has a legal move (the end test of E2), stopping at the
     /// first legal candidate instead of running them all.
-    pub(crate) fn has_legal_move(&self) -> bool {
-        self.first_legal(&mut ())
+    pub(crate) fn has_legal_move(&self, cx: &mut Engine) -> bool {
+        self.first_legal(&mut (), cx)
     }
 
-    /// [`Position::has_legal_move`], leaving what it decided in the position ([`Known`]) for
-    /// its [`Position::legal_moves`].
-    pub(crate) fn has_legal_move_noted(&mut self) -> bool {
+    /// [`Position::has_legal_move`], leaving what it decided in the engine ([`Known`], noted
+    /// for this position) for the engine's next [`Position::legal_moves`] of it.
+    pub(crate) fn has_legal_move_noted(&self, cx: &mut Engine) -> bool {
         let mut known = Known::NONE;
-        let found = self.first_legal(&mut known);
-        self.known = known;
+        let found = self.first_legal(&mut known, cx);
+        cx.note(self, known);
         found
     }
 
     /// Whether some candidate is legal, trying them in order (those needing a never-ending
     /// decision last) and stopping at the first legal one; what is decided goes to `note`.
-    fn first_legal<K: Keep>(&self, note: &mut K) -> bool {
+    fn first_legal<K: Keep>(&self, note: &mut K, cx: &mut Engine) -> bool {
         let mut a = Analysis::new(self);
-        self.analyse_into(Some(&mut |_| 0), &mut a, note);
+        self.analyse_into(Some(&mut |_| 0), &mut a, note, cx);
         !a.is_empty()
     }
 
@@ -854,8 +821,17 @@ impl Position {
     /// millions of laps (rules-reference §5.1); such a long move can still come out, but
     /// only when nothing quicker is legal. Not uniform over the legal list.
     pub fn random_move(&self, pick: &mut dyn FnMut(usize) -> usize) -> Option<(Move, Self)> {
+        self.random_move_in(pick, &mut Engine::for_call())
+    }
+
+    /// [`Position::random_move`] with the caller's engine.
+    pub(crate) fn random_move_in(
+        &self,
+        pick: &mut dyn FnMut(usize) -> usize,
+        cx: &mut Engine,
+    ) -> Option<(Move, Self)> {
         let mut next = *self;
-        let mv = next.play_random_move(pick)?;
+        let mv = next.play_random_move_in(pick, cx)?;
         Some((mv, next))
     }
 
@@ -864,26 +840,39 @@ impl Position {
     /// same move as `random_move` for the same `pick`, without copying whole positions: the
     /// form for playouts.
     pub fn play_random_move(&mut self, pick: &mut dyn FnMut(usize) -> usize) -> Option<Move> {
+        self.play_random_move_in(pick, &mut Engine::for_call())
+    }
+
+    /// [`Position::play_random_move`] with the caller's engine.
+    pub(crate) fn play_random_move_in(
+        &mut self,
+        pick: &mut dyn FnMut(usize) -> usize,
+        cx: &mut Engine,
+    ) -> Option<Move> {
         if self.ended.is_some() || self.front_row_outcome().is_some() {
             return None;
         }
         let mut a = Analysis::new(self);
-        self.analyse_into(Some(pick), &mut a, &mut Play);
+        self.analyse_into(Some(pick), &mut a, &mut Play, cx);
         if let (Some(mv), Some(run)) = (a.chosen.mv, a.chosen.run.as_ref()) {
-            self.settle(&mv, run, None);
+            self.settle(&mv, run, None, cx);
             return Some(mv);
         }
         let mv = a.captures.first().or_else(|| a.takasas.first())?;
-        let run = self.simulate(mv);
-        self.settle(&mv, &run, None);
+        let run = self.simulate(mv, cx);
+        self.settle(&mv, &run, None, cx);
         Some(mv)
     }
 
     /// Classifies the candidates and runs them. With `pick`, each group is tried in random
     /// order and only its first legal move is kept.
-    pub(crate) fn analyse(&self, pick: Option<&mut dyn FnMut(usize) -> usize>) -> Analysis {
+    pub(crate) fn analyse(
+        &self,
+        pick: Option<&mut dyn FnMut(usize) -> usize>,
+        cx: &mut Engine,
+    ) -> Analysis {
         let mut a = Analysis::new(self);
-        self.analyse_into(pick, &mut a, &mut ());
+        self.analyse_into(pick, &mut a, &mut (), cx);
         a
     }
 
@@ -895,10 +884,11 @@ impl Position {
         mut pick: Option<&mut dyn FnMut(usize) -> usize>,
         a: &mut Analysis,
         kept: &mut impl Keep,
+        cx: &mut Engine,
     ) {
         match self.stage() {
-            Stage::Namua => self.analyse_namua(&mut pick, a, kept),
-            Stage::Mtaji => self.analyse_mtaji(&mut pick, a, kept),
+            Stage::Namua => self.analyse_namua(&mut pick, a, kept, cx),
+            Stage::Mtaji => self.analyse_mtaji(&mut pick, a, kept, cx),
         }
     }
 
@@ -917,6 +907,7 @@ impl Position {
         chosen: &mut Chosen,
         kept: &mut K,
         known: &Known,
+        cx: &mut Engine,
     ) -> MoveSet {
         let mut out = MoveSet { bits: 0, ..cands };
         match pick {
@@ -953,10 +944,10 @@ impl Position {
                     let mv = cands.move_at(b);
                     let (finish, stopped) = if K::RUNS {
                         let run = chosen.run.get_or_insert(Run::UNPLAYED);
-                        execute_quick_into(self, mv, run);
+                        execute_quick_into(self, mv, run, cx);
                         (run.finish, run.stopped_at_house)
                     } else {
-                        quick_finish_of(self, mv)
+                        quick_finish_of(self, mv, cx)
                     };
                     if finish == Finish::Undecided {
                         set_aside.bits |= 1 << b;
@@ -973,10 +964,10 @@ impl Position {
                 for b in set_aside.bit_iter() {
                     let mv = set_aside.move_at(b);
                     let (finish, stopped) = if K::RUNS {
-                        let run = chosen.run.insert(self.simulate(mv));
+                        let run = chosen.run.insert(self.simulate(mv, cx));
                         (run.finish, run.stopped_at_house)
                     } else {
-                        finish_of(self, mv)
+                        finish_of(self, mv, cx)
                     };
                     let legal = !self.finish_is_illegal(finish);
                     // A run a lap budget stopped is not decided.
@@ -994,7 +985,7 @@ impl Position {
             None if K::RUNS => {
                 for b in cands.bit_iter() {
                     let mv = cands.move_at(b);
-                    let run = self.simulate(mv);
+                    let run = self.simulate(mv, cx);
                     if !self.run_is_illegal(&run) {
                         out.bits |= 1 << b;
                         kept.keep(mv, run);
@@ -1015,7 +1006,7 @@ impl Position {
                 out.bits = legal | ends;
                 cands.bits &= !ends;
                 for b in cands.bit_iter() {
-                    if !self.finish_is_illegal(finish_of(self, cands.move_at(b)).0) {
+                    if !self.finish_is_illegal(finish_of(self, cands.move_at(b), cx).0) {
                         out.bits |= 1 << b;
                     }
                 }
@@ -1140,7 +1131,7 @@ impl Position {
     ///
     /// Candidates that need a never-ending decision are decided last, only if none of the
     /// others is legal.
-    pub(crate) fn any_legal(&self, cands: &MoveSet) -> bool {
+    pub(crate) fn any_legal(&self, cands: &MoveSet, cx: &mut Engine) -> bool {
         // The random selection with a fixed choice: the first candidate in order that is
         // legal, those needing a cycle decision last.
         !self
@@ -1150,6 +1141,7 @@ impl Position {
                 &mut Chosen::new(),
                 &mut (),
                 &Known::NONE,
+                cx,
             )
             .is_empty()
     }
@@ -1170,7 +1162,13 @@ impl Position {
         }
     }
 
-    fn analyse_namua<K: Keep>(&self, pick: &mut Picker<'_>, a: &mut Analysis, kept: &mut K) {
+    fn analyse_namua<K: Keep>(
+        &self,
+        pick: &mut Picker<'_>,
+        a: &mut Analysis,
+        kept: &mut K,
+        cx: &mut Engine,
+    ) {
         let side = self.to_move;
         // The list of a position whose end test looked at its captures takes their
         // candidates from the note.
@@ -1181,12 +1179,12 @@ impl Position {
         if pick.is_some() {
             // The first legal capture in random order; where it stops in the functional
             // nyumba, a coin decides whether it goes on (safari), when that is legal.
-            a.captures = self.select(cands, pick, &mut a.chosen, kept, &a.known);
+            a.captures = self.select(cands, pick, &mut a.chosen, kept, &a.known, cx);
             if let (Some(mv), Some(rng)) = (a.chosen.mv, pick.as_mut()) {
                 let stopped = a.chosen.run.as_ref().is_some_and(|r| r.stopped_at_house);
                 if stopped && rng(2) != 0 {
                     let safari = mv.with_kind(MoveKind::Safari);
-                    let srun = self.simulate(safari);
+                    let srun = self.simulate(safari, cx);
                     if !self.run_is_illegal(&srun) {
                         a.captures.bits = 0;
                         a.captures.insert(&safari);
@@ -1218,23 +1216,23 @@ impl Position {
                 let mv = cands.move_at(b);
                 let safari = mv.with_kind(MoveKind::Safari);
                 if !K::RUNS {
-                    let (finish, stopped_at_house) = finish_of(self, mv);
+                    let (finish, stopped_at_house) = finish_of(self, mv, cx);
                     if self.finish_is_illegal(finish) {
                         continue;
                     }
                     a.captures.insert(&mv);
-                    if stopped_at_house && !self.finish_is_illegal(finish_of(self, safari).0) {
+                    if stopped_at_house && !self.finish_is_illegal(finish_of(self, safari, cx).0) {
                         a.captures.insert(&safari);
                     }
                     continue;
                 }
-                let run = self.simulate(mv);
+                let run = self.simulate(mv, cx);
                 if self.run_is_illegal(&run) {
                     continue;
                 }
                 a.captures.insert(&mv);
                 if run.stopped_at_house {
-                    let srun = self.simulate(safari);
+                    let srun = self.simulate(safari, cx);
                     if !self.run_is_illegal(&srun) {
                         a.captures.insert(&safari);
                         kept.keep(safari, srun);
@@ -1250,7 +1248,7 @@ impl Position {
             bits: both_signs(self.namua_placements()),
             ..MoveSet::empty(Kind::Takasa, side)
         };
-        a.takasas = self.select(cands, pick, &mut a.chosen, kept, &a.known);
+        a.takasas = self.select(cands, pick, &mut a.chosen, kept, &a.known, cx);
     }
 
     /// Front pits where a namua takasa may place its seed (N3a, N3b).
@@ -1332,7 +1330,13 @@ impl Position {
         self.blocked[self.to_move.opponent().index()]
     }
 
-    fn analyse_mtaji(&self, pick: &mut Picker<'_>, a: &mut Analysis, kept: &mut impl Keep) {
+    fn analyse_mtaji(
+        &self,
+        pick: &mut Picker<'_>,
+        a: &mut Analysis,
+        kept: &mut impl Keep,
+        cx: &mut Engine,
+    ) {
         let side = self.to_move;
         // As in namua: the end test's capture candidates when it looked at them (it did
         // only where priority does not apply, so the same branch is taken below).
@@ -1346,7 +1350,7 @@ impl Position {
             (all.bits, taking.bits) = (0, 0);
             for b in cands.bit_iter() {
                 let mv = cands.move_at(b);
-                let run = self.simulate(mv);
+                let run = self.simulate(mv, cx);
                 if !self.run_is_illegal(&run) {
                     all.bits |= 1 << b;
                     if run.captured_mask & (1 << h) != 0 {
@@ -1374,37 +1378,37 @@ impl Position {
                 _ => pool,
             };
         } else {
-            a.captures = self.select(cands, pick, &mut a.chosen, kept, &a.known);
+            a.captures = self.select(cands, pick, &mut a.chosen, kept, &a.known, cx);
         }
         if !a.captures.is_empty() {
             return;
         }
-        if self.kuu_first() {
+        if self.kuu_first(cx) {
             let kuu = MoveSet {
                 bits: takasa_bits(HOUSE_RING),
                 ..a.takasas
             };
-            a.takasas = self.select(kuu, pick, &mut a.chosen, kept, &a.known);
+            a.takasas = self.select(kuu, pick, &mut a.chosen, kept, &a.known, cx);
             if !a.takasas.is_empty() {
                 return;
             }
         }
         let cands = MoveSet {
-            bits: self.mtaji_takasa_bits(),
+            bits: self.mtaji_takasa_bits(cx),
             ..a.takasas
         };
-        a.takasas = self.select(cands, pick, &mut a.chosen, kept, &a.known);
+        a.takasas = self.select(cands, pick, &mut a.chosen, kept, &a.known, cx);
     }
 
     /// K3: while the kuu stands (and can be sown, and is not the mover's takasia'd pit), a
     /// mtaji takata must start from it. Where neither direction is legal the rule lapses
     /// (A.4.11); the callers test that.
-    pub(crate) fn kuu_first(&self) -> bool {
+    pub(crate) fn kuu_first(&self, cx: &mut Engine) -> bool {
         self.rules.first_takata_from_kuu
             && self.rules.houses
             && self.houses[self.m()] == House::Owned
             && self.ring(self.to_move)[HOUSE_RING] >= MTAJI_MIN_SEEDS
-            && self.takasa_excluded() != Some(HOUSE_RING)
+            && self.takasa_excluded(cx) != Some(HOUSE_RING)
     }
 
     /// The pit (ring index) `side` may not start a mtaji capture from: its takasia pit under
@@ -1417,18 +1421,18 @@ impl Position {
     }
 
     /// The front pit (ring index) the side to move may not start a mtaji takasa from (T3).
-    fn takasa_excluded(&self) -> Option<usize> {
+    fn takasa_excluded(&self, cx: &mut Engine) -> Option<usize> {
         match self.rules.takasia {
             Takasia::Off => None,
             Takasia::Standard => self.blocked[self.m()].map(usize::from),
-            Takasia::AbstractPlay => self.abstractplay_exclusion(),
+            Takasia::AbstractPlay => self.abstractplay_exclusion(cx),
         }
     }
 
     /// The mtaji takasa candidates as [`Kind::Takasa`] bits, K3 aside (M4, T3).
-    pub(crate) fn mtaji_takasa_bits(&self) -> u32 {
+    pub(crate) fn mtaji_takasa_bits(&self, cx: &mut Engine) -> u32 {
         let own = self.ring(self.to_move);
-        let excluded = self.takasa_excluded();
+        let excluded = self.takasa_excluded(cx);
         let multi = PitSet::holding(own, MTAJI_MIN_SEEDS);
         let multi_front = both_signs(multi & PitSet::FRONT);
         let front = multi_front & !excluded.map_or(0, takasa_bits);
@@ -1551,42 +1555,42 @@ mod tests {
     }
 
     /// The end test's note ([`Known`]) never changes an answer of legality: along random
-    /// games of every preset played with `play`, every move of every pit, sign and kind is
-    /// legal in the noted position exactly when it is in the same position without the
-    /// note, and the note's two uses are met (takasas decided legal by the note alone, and
-    /// capture candidates taken from it).
+    /// games of every preset played with an engine's `play`, every move of every pit, sign
+    /// and kind is legal by that engine (which holds the note of the position) exactly when
+    /// it is by a fresh one (no note), and the note's two uses are met (takasas decided
+    /// legal by the note alone, and capture candidates taken from it).
     #[test]
     fn the_end_tests_note_never_changes_legality() {
         let (mut by_note, mut candidates_noted) = (0, 0);
+        let cx = &mut Engine::new();
         for name in PRESET_NAMES {
             let rules = RuleSet::preset(name).expect("a preset");
             let mut pick = lcg(53);
             for _ in 0..8 {
                 let mut pos = Position::start(rules);
                 loop {
-                    let mut cold = pos;
-                    cold.known = Known::NONE;
-                    candidates_noted += usize::from(pos.known.captures_looked);
+                    let known = cx.known_for(&pos);
+                    candidates_noted += usize::from(known.captures_looked);
                     for side in Side::ALL {
                         for r in 0..RING {
                             for sign in [Sign::Left, Sign::Right] {
                                 for kind in MoveKind::ALL {
                                     let mv = Move::new(Pit::from_ring(side, r), sign, kind);
-                                    by_note += usize::from(pos.known.notes_legal(&pos, &mv));
+                                    by_note += usize::from(known.notes_legal(&pos, &mv));
                                     assert_eq!(
+                                        cx.is_legal(&pos, &mv),
                                         pos.is_legal(&mv),
-                                        cold.is_legal(&mv),
                                         "{name} {mv}:\n{pos}"
                                     );
                                 }
                             }
                         }
                     }
-                    let moves = pos.legal_moves();
+                    let moves = cx.legal_moves(&pos);
                     let Some(&mv) = moves.get(pick(moves.len().max(1))) else {
                         break;
                     };
-                    pos = pos.play(&mv).expect("a listed move is legal").0;
+                    pos = cx.play(&pos, &mv).expect("a listed move is legal").0;
                 }
             }
         }
@@ -1598,31 +1602,30 @@ mod tests {
     }
 
     /// The end test's note ([`Known`]) never changes a list: along random games of every
-    /// preset played with `play`, each position's legal moves are those of the same
-    /// position without the note, and of the position the faster `play_fast` reaches
-    /// (which notes nothing); and the notes do skip runs, legal and illegal (a takasa that
+    /// preset played with an engine's `play`, each position's legal moves by that engine
+    /// (which holds the note) are those by a fresh engine (no note), and those of the
+    /// position the faster `play_fast` reaches (which notes nothing); and the notes do skip runs, legal and illegal (a takasa that
     /// would empty the mover's front row, G10: along random games the end test now nearly
     /// always finds a candidate seen to end first, so that one is set up).
     #[test]
     fn the_end_tests_note_never_changes_the_list() {
         let mut noted_legal = 0;
+        let cx = &mut Engine::new();
         for name in PRESET_NAMES {
             let rules = RuleSet::preset(name).expect("a preset");
             let mut pick = lcg(47);
             for _ in 0..40 {
                 let mut pos = Position::start(rules);
                 loop {
-                    let moves = pos.legal_moves();
-                    let mut cold = pos;
-                    cold.known = Known::NONE;
-                    assert_eq!(moves, cold.legal_moves(), "{name}:\n{pos}");
-                    noted_legal += usize::from(pos.known.legal != [0; 2]);
+                    let moves = cx.legal_moves(&pos);
+                    assert_eq!(moves, pos.legal_moves(), "{name}:\n{pos}");
+                    noted_legal += usize::from(cx.known_for(&pos).legal != [0; 2]);
                     let Some(&mv) = moves.get(pick(moves.len().max(1))) else {
                         break;
                     };
-                    let (next, _) = pos.play(&mv).expect("a listed move is legal");
+                    let (next, _) = cx.play(&pos, &mv).expect("a listed move is legal");
                     assert_eq!(next, pos.play_fast(&mv));
-                    assert_eq!(next.legal_moves(), pos.play_fast(&mv).legal_moves());
+                    assert_eq!(cx.legal_moves(&next), pos.play_fast(&mv).legal_moves());
                     pos = next;
                 }
             }
@@ -1643,14 +1646,17 @@ mod tests {
             crate::position::HouseState::Destroyed,
             crate::position::HouseState::Destroyed,
         );
-        let mut pos = Position::from_setup(s).expect("a valid position");
-        assert!(pos.has_legal_move_noted());
-        assert_ne!(pos.known.illegal, [0; 2], "{pos}");
-        let mut cold = pos;
-        cold.known = Known::NONE;
+        let pos = Position::from_setup(s).expect("a valid position");
+        let cx = &mut Engine::new();
+        assert!(pos.has_legal_move_noted(cx));
+        assert_ne!(cx.known_for(&pos).illegal, [0; 2], "{pos}");
         let a1: Move = "A1>*".parse().expect("a move");
+        assert_eq!(cx.legal_moves(&pos), [a1]);
         assert_eq!(pos.legal_moves(), [a1]);
-        assert_eq!(cold.legal_moves(), [a1]);
+        // The note is of that position only.
+        let mut other = pos;
+        other.last_move_takasa = !other.last_move_takasa;
+        assert_eq!(cx.known_for(&other), Known::NONE);
     }
 
     /// A small deterministic choice of a number below `n` (an LCG) for random games.
@@ -1701,6 +1707,7 @@ mod tests {
                 &mut chosen,
                 &mut Play,
                 &Known::NONE,
+                &mut Engine::new(),
             );
             assert_eq!(kept.contains(&endless), legal, "{rules:?}");
             match chosen.mv {
@@ -1717,7 +1724,7 @@ mod tests {
                 }
                 None => assert!(!legal),
             }
-            assert_eq!(pos.any_legal(&alone), legal);
+            assert_eq!(pos.any_legal(&alone, &mut Engine::new()), legal);
             // Beside a move that ends, it is set aside even when picked first (the lower
             // bit, index 0), under either policy.
             let pair = takasas(&pos, &["A3<*", "A6<*"]);
@@ -1729,6 +1736,7 @@ mod tests {
                 &mut chosen,
                 &mut Play,
                 &Known::NONE,
+                &mut Engine::new(),
             );
             let other: Move = "A6<*".parse().expect("a move");
             assert_eq!(kept.iter().collect::<Vec<_>>(), [other]);
@@ -1737,7 +1745,7 @@ mod tests {
                 chosen.run.expect("the chosen move's run").finish,
                 Finish::Done
             );
-            assert!(pos.any_legal(&pair));
+            assert!(pos.any_legal(&pair, &mut Engine::new()));
         }
     }
 
@@ -1747,9 +1755,9 @@ mod tests {
         let (mut decided, mut undecided) = (0, 0);
         let mut check = |pos: &Position, cands: MoveSet| {
             for mv in cands.iter() {
-                let full = pos.simulate(mv);
+                let full = pos.simulate(mv, &mut Engine::new());
                 let mut quick = Run::UNPLAYED;
-                execute_quick_into(pos, mv, &mut quick);
+                execute_quick_into(pos, mv, &mut quick, &mut Engine::new());
                 match (quick.finish != Finish::Undecided).then_some(quick) {
                     Some(quick) => {
                         decided += 1;
@@ -1769,8 +1777,12 @@ mod tests {
             }
             let by_definition = cands
                 .iter()
-                .any(|mv| !pos.run_is_illegal(&pos.simulate(mv)));
-            assert_eq!(pos.any_legal(&cands), by_definition, "{pos}");
+                .any(|mv| !pos.run_is_illegal(&pos.simulate(mv, &mut Engine::new())));
+            assert_eq!(
+                pos.any_legal(&cands, &mut Engine::new()),
+                by_definition,
+                "{pos}"
+            );
         };
         for name in PRESET_NAMES {
             let rules = RuleSet::preset(name).expect("preset");
@@ -1782,7 +1794,7 @@ mod tests {
                         check(
                             &pos,
                             MoveSet {
-                                bits: pos.mtaji_takasa_bits(),
+                                bits: pos.mtaji_takasa_bits(&mut Engine::new()),
                                 ..MoveSet::empty(Kind::Takasa, pos.to_move)
                             },
                         );
@@ -1807,8 +1819,6 @@ mod tests {
     /// candidates a list runs.
     #[test]
     fn candidates_seen_to_end_do_end() {
-        // Random games may add long cycles to the memo, which some relay tests count.
-        let _memo = crate::relay::memo_lock();
         let mut pick = lcg(23);
         let (mut seen, mut candidates) = ([0usize; 3], [0usize; 3]);
         for name in PRESET_NAMES {
@@ -1828,7 +1838,7 @@ mod tests {
                         ],
                         Stage::Mtaji => [
                             pos.mtaji_capture_candidates(side),
-                            takasas(pos.mtaji_takasa_bits()),
+                            takasas(pos.mtaji_takasa_bits(&mut Engine::new())),
                         ],
                     };
                     for set in groups {
@@ -1837,7 +1847,7 @@ mod tests {
                         candidates[set.kind as usize] += set.len();
                         for b in set.bit_iter().filter(|b| ends & (1 << b) != 0) {
                             let mv = set.move_at(b);
-                            let run = pos.simulate(mv);
+                            let run = pos.simulate(mv, &mut Engine::new());
                             // (Or bao hamna at the capture, where the rules end a move so.)
                             let laps = if mv.is_takasa() || pos.stage() == Stage::Namua {
                                 1
@@ -1926,7 +1936,7 @@ mod one_rule_once {
                     };
                     assert_eq!(mv.sign, forced, "{name} {mv}");
                     let wrong = Move::new(mv.pit, forced.flipped(), mv.kind());
-                    if pos.run_is_illegal(&pos.simulate(wrong)) {
+                    if pos.run_is_illegal(&pos.simulate(wrong, &mut Engine::new())) {
                         continue;
                     }
                     let reason = pos.diagnose(&wrong).reason;
@@ -1962,7 +1972,7 @@ mod one_rule_once {
                         break;
                     }
                     let excluded = (pos.stage() == Stage::Mtaji)
-                        .then(|| pos.takasa_excluded())
+                        .then(|| pos.takasa_excluded(&mut Engine::new()))
                         .flatten()
                         .filter(|&r| pos.blocked[pos.m()] == Some(r as u8));
                     let legal = pos.legal_moves();
@@ -1972,7 +1982,7 @@ mod one_rule_once {
                             let mv = Move::takasa(pit, sign);
                             if pos.get(pit) < MTAJI_MIN_SEEDS
                                 || legal.contains(&mv)
-                                || pos.run_is_illegal(&pos.simulate(mv))
+                                || pos.run_is_illegal(&pos.simulate(mv, &mut Engine::new()))
                             {
                                 continue;
                             }

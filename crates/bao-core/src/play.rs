@@ -1,8 +1,8 @@
 //! Playing a move: the position after it, its trace, and the end of the game.
 
+use crate::context::Engine;
 use crate::engine::{execute, front_word, Finish, Outcome as Run};
 use crate::illegal::PlayError;
-use crate::movegen::Known;
 use crate::position::{EndReason, Outcome, Position};
 use crate::rules::{EndCheck, EndlessMove, Takasia};
 use crate::trace::LazyTrace;
@@ -19,8 +19,8 @@ impl Position {
     }
 
     /// Runs a move without tracing.
-    pub(crate) fn simulate(&self, mv: Move) -> Run {
-        execute(self, mv, &mut ())
+    pub(crate) fn simulate(&self, mv: Move, cx: &mut Engine) -> Run {
+        execute(self, mv, &mut (), cx)
     }
 
     fn endless_is_illegal(&self) -> bool {
@@ -73,15 +73,20 @@ impl Position {
     /// row, or no legal move for the side to move.
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome_in(&mut Engine::for_call())
+    }
+
+    /// [`Position::outcome`] with the caller's engine.
+    pub(crate) fn outcome_in(&self, cx: &mut Engine) -> Option<Outcome> {
         self.board_outcome()
-            .or_else(|| (!self.has_legal_move()).then(|| self.no_legal_move()))
+            .or_else(|| (!self.has_legal_move(cx)).then(|| self.no_legal_move()))
     }
 
     /// [`Position::outcome`], leaving what its end test decided in the position (for the
     /// next [`Position::legal_moves`]: `Known`).
-    fn outcome_noted(&mut self) -> Option<Outcome> {
+    fn outcome_noted(&self, cx: &mut Engine) -> Option<Outcome> {
         self.board_outcome()
-            .or_else(|| (!self.has_legal_move_noted()).then(|| self.no_legal_move()))
+            .or_else(|| (!self.has_legal_move_noted(cx)).then(|| self.no_legal_move()))
     }
 
     /// The outcome without the no-legal-move test: a recorded end or an empty front row.
@@ -115,23 +120,32 @@ impl Position {
     /// # Errors
     /// The move is not legal here: why, as data.
     pub fn play(&self, mv: &Move) -> Result<(Self, LazyTrace), PlayError> {
+        self.play_in(mv, &mut Engine::for_call())
+    }
+
+    /// [`Position::play`] with the caller's engine.
+    pub(crate) fn play_in(
+        &self,
+        mv: &Move,
+        cx: &mut Engine,
+    ) -> Result<(Self, LazyTrace), PlayError> {
         let mut run = Run::UNPLAYED;
-        match self.legal_run_quick_into(mv, &mut run).then_some(run) {
-            None => Err(self.diagnose(mv)),
+        match self.legal_run_quick_into(mv, &mut run, cx).then_some(run) {
+            None => Err(self.diagnose_in(mv, cx)),
             Some(run) if run.finish != Finish::Undecided => {
-                let mut next = self.finish_move(mv, &run, None);
-                let outcome = next.outcome_noted();
+                let next = self.finish_move(mv, &run, None, cx);
+                let outcome = next.outcome_noted(cx);
                 Ok((next, LazyTrace::later(*self, *mv, outcome)))
             }
             // Still going after 64 laps: decided in full, traced while it runs.
             Some(_) => {
                 let mut trace = MoveTrace::new(*mv, self.to_move, self.stage());
-                match self.legal_run(mv, &mut trace) {
+                match self.legal_run(mv, &mut trace, cx) {
                     Some(run) => {
-                        let (next, trace) = self.complete_traced(mv, &run, trace, true);
+                        let (next, trace) = self.complete_traced(mv, &run, trace, true, cx);
                         Ok((next, LazyTrace::recorded(*self, trace)))
                     }
-                    None => Err(self.diagnose(mv)),
+                    None => Err(self.diagnose_in(mv, cx)),
                 }
             }
         }
@@ -140,9 +154,10 @@ impl Position {
     /// The trace of `mv` (legal here) as [`Position::play`] records it, with the outcome
     /// its end test found.
     pub(crate) fn trace_of(&self, mv: &Move, outcome: Option<Outcome>) -> MoveTrace {
+        let cx = &mut Engine::for_call();
         let mut trace = MoveTrace::new(*mv, self.to_move, self.stage());
-        let run = execute(self, *mv, &mut trace);
-        self.complete_traced_in(mv, &run, &mut trace, false);
+        let run = execute(self, *mv, &mut trace, cx);
+        self.complete_traced_in(mv, &run, &mut trace, false, cx);
         trace.outcome = outcome;
         trace
     }
@@ -176,12 +191,22 @@ impl Position {
     /// assert!(pos.play_into(&back_row, &mut trace).is_none());
     /// ```
     pub fn play_into(&self, mv: &Move, trace: &mut MoveTrace) -> Option<Self> {
+        self.play_into_in(mv, trace, &mut Engine::for_call())
+    }
+
+    /// [`Position::play_into`] with the caller's engine.
+    pub(crate) fn play_into_in(
+        &self,
+        mv: &Move,
+        trace: &mut MoveTrace,
+        cx: &mut Engine,
+    ) -> Option<Self> {
         trace.reset(*mv, self.to_move, self.stage());
         let mut run = Run::UNPLAYED;
-        if !self.legal_run_into(mv, trace, &mut run) {
+        if !self.legal_run_into(mv, trace, &mut run, cx) {
             return None;
         }
-        Some(self.complete_traced_in(mv, &run, trace, false))
+        Some(self.complete_traced_in(mv, &run, trace, false, cx))
     }
 
     /// [`Position::play_into`] without recording the run: legality is decided and the move
@@ -207,21 +232,31 @@ impl Position {
     /// assert!(counted.laps.is_empty());
     /// ```
     pub fn play_into_counted(&self, mv: &Move, trace: &mut MoveTrace) -> Option<Self> {
+        self.play_into_counted_in(mv, trace, &mut Engine::for_call())
+    }
+
+    /// [`Position::play_into_counted`] with the caller's engine.
+    pub(crate) fn play_into_counted_in(
+        &self,
+        mv: &Move,
+        trace: &mut MoveTrace,
+        cx: &mut Engine,
+    ) -> Option<Self> {
         trace.reset(*mv, self.to_move, self.stage());
         let mut run = Run::UNPLAYED;
-        if !self.legal_run_quick_into(mv, &mut run) {
+        if !self.legal_run_quick_into(mv, &mut run, cx) {
             return None;
         }
         if run.finish == Finish::Undecided {
             // Still going after 64 laps: decided in full, traced while it runs (as by
             // `play`: the traced run's never-ending detection counts its laps its own way).
-            return self.play_into(mv, trace);
+            return self.play_into_in(mv, trace, cx);
         }
         if trace.stage == Stage::Namua {
             // Every namua move places its reserve seed in its pit first.
             trace.placement = Some(mv.pit);
         }
-        Some(self.complete_traced_in(mv, &run, trace, false))
+        Some(self.complete_traced_in(mv, &run, trace, false, cx))
     }
 
     /// Plays a move known to be legal (from [`Position::legal_moves`], say), with its
@@ -229,9 +264,14 @@ impl Position {
     /// [`Position::play`] for a move from outside.
     #[must_use]
     pub fn play_unchecked(&self, mv: &Move) -> (Self, MoveTrace) {
+        self.play_unchecked_in(mv, &mut Engine::for_call())
+    }
+
+    /// [`Position::play_unchecked`] with the caller's engine.
+    pub(crate) fn play_unchecked_in(&self, mv: &Move, cx: &mut Engine) -> (Self, MoveTrace) {
         let mut trace = MoveTrace::new(*mv, self.to_move, self.stage());
-        let run = execute(self, *mv, &mut trace);
-        self.complete_traced(mv, &run, trace, true)
+        let run = execute(self, *mv, &mut trace, cx);
+        self.complete_traced(mv, &run, trace, true, cx)
     }
 
     /// The next position and the finished trace of a traced run; without `end_test`, the
@@ -242,8 +282,9 @@ impl Position {
         run: &Run,
         mut trace: MoveTrace,
         end_test: bool,
+        cx: &mut Engine,
     ) -> (Self, MoveTrace) {
-        let next = self.complete_traced_in(mv, run, &mut trace, end_test);
+        let next = self.complete_traced_in(mv, run, &mut trace, end_test, cx);
         (next, trace)
     }
 
@@ -254,13 +295,14 @@ impl Position {
         run: &Run,
         trace: &mut MoveTrace,
         end_test: bool,
+        cx: &mut Engine,
     ) -> Self {
         // `trace.placement` was set by the tracer at the `Placed` event.
         trace.laps_total = run.laps;
         trace.seeds_sown = run.sown;
-        let mut next = self.finish_move(mv, run, Some(trace));
+        let next = self.finish_move(mv, run, Some(trace), cx);
         trace.outcome = if end_test {
-            next.outcome_noted()
+            next.outcome_noted(cx)
         } else {
             next.board_outcome()
         };
@@ -272,27 +314,42 @@ impl Position {
     /// [`Position::play_unchecked`], the move is not tested.
     #[must_use]
     pub fn play_fast(&self, mv: &Move) -> Self {
-        let run = self.simulate(*mv);
-        self.finish_move(mv, &run, None)
+        self.play_fast_in(mv, &mut Engine::for_call())
+    }
+
+    /// [`Position::play_fast`] with the caller's engine.
+    pub(crate) fn play_fast_in(&self, mv: &Move, cx: &mut Engine) -> Self {
+        let run = self.simulate(*mv, cx);
+        self.finish_move(mv, &run, None, cx)
     }
 
     /// The position after a move: [`Position::settle`] on a copy.
-    fn finish_move(&self, mv: &Move, run: &Run, trace: Option<&mut MoveTrace>) -> Self {
+    fn finish_move(
+        &self,
+        mv: &Move,
+        run: &Run,
+        trace: Option<&mut MoveTrace>,
+        cx: &mut Engine,
+    ) -> Self {
         let mut next = *self;
-        next.settle(mv, run, trace);
+        next.settle(mv, run, trace, cx);
         next
     }
 
     /// Everything after the sowing, in place (`self` is the position the move was played
     /// from, `run` its run): the board the run left, takasia bookkeeping, side switch,
     /// recorded ends. In place, so that a playout never copies a whole position.
-    pub(crate) fn settle(&mut self, mv: &Move, run: &Run, trace: Option<&mut MoveTrace>) {
+    pub(crate) fn settle(
+        &mut self,
+        mv: &Move,
+        run: &Run,
+        trace: Option<&mut MoveTrace>,
+        cx: &mut Engine,
+    ) {
         let mover = self.to_move;
         let (m, o) = (mover.index(), mover.opponent().index());
         let mtaji = self.stage() == Stage::Mtaji;
         let next = self;
-        // The end test's note was of the position before the move.
-        next.known = Known::NONE;
         // A never-ending move cannot be carried out: the board stays as it was. Otherwise
         // the run changed the board, the hands, the houses and the takasia marks.
         if !matches!(run.finish, Finish::NeverEnding(_)) {
@@ -358,7 +415,7 @@ impl Position {
                     let mut blocker = *next;
                     blocker.to_move = mover;
                     blocker.blocked = [None, None];
-                    if let Some(h) = blocker.standard_detect() {
+                    if let Some(h) = blocker.standard_detect(cx) {
                         next.blocked[o] = Some(h);
                         set = Some(h);
                     }
@@ -368,7 +425,7 @@ impl Position {
                 if mv.is_takasa() && next.hands == [0, 0] {
                     let mut blocker = *next;
                     blocker.to_move = mover;
-                    if let Some(h) = blocker.abstractplay_detect() {
+                    if let Some(h) = blocker.abstractplay_detect(cx) {
                         next.blocked[o] = Some(h);
                         set = Some(h);
                     }
@@ -379,11 +436,11 @@ impl Position {
             if next.front_row_outcome().is_some() {
                 next.blocked = [None, None];
                 set = None;
-            } else if !next.has_legal_move() {
+            } else if !next.has_legal_move(cx) {
                 next.blocked = [None, None];
                 set = None;
                 // Recorded only where the board without the pit shows a legal move.
-                if next.has_legal_move() {
+                if next.has_legal_move(cx) {
                     next.ended = Some(Outcome {
                         winner: Some(next.to_move.opponent()),
                         reason: EndReason::NoLegalMove,
@@ -413,8 +470,6 @@ mod tests {
     /// Problem 3's `A3<*`, cycle from lap 1, period 228).
     #[test]
     fn plays_trace_is_the_one_recorded_while_running() {
-        // Random games may add long cycles to the memo, which some relay tests count.
-        let _memo = crate::relay::memo_lock();
         let same = |pos: &Position, mv: &Move| {
             let (next, lazy) = pos.play(mv).expect("legal");
             let (n2, recorded) = pos.play_unchecked(mv);
@@ -447,7 +502,6 @@ mod tests {
     #[test]
     fn a_counted_play_is_a_traced_one_without_its_lists() {
         use crate::types::{MoveKind, Pit, Sign, RING};
-        let _memo = crate::relay::memo_lock();
         let mv0: Move = "A6<*".parse().expect("a move");
         let (mut full, mut counted) = (
             MoveTrace::new(mv0, crate::types::Side::South, crate::types::Stage::Namua),

@@ -2,7 +2,6 @@
 
 use std::fmt;
 
-use crate::movegen::Known;
 use crate::rules::{RuleSet, Takasia, Variant};
 use crate::types::{BySide, Pit, Row, Side, Stage, HOUSE_RING, RING};
 
@@ -293,7 +292,7 @@ impl fmt::Display for SetupError {
 }
 
 /// Writes `impossible position: ` and every problem, `; ` between them: the message of
-/// [`SetupError`] and of [`crate::json::PositionJsonError`].
+/// [`SetupError`] and of `json::PositionJsonError` (with the `serde` feature).
 pub(crate) fn write_impossible<P: fmt::Display>(
     f: &mut fmt::Formatter<'_>,
     problems: &[P],
@@ -323,7 +322,7 @@ pub(crate) enum House {
 ///
 /// The board is stored per side as a ring of 16 pits (front 1..8, then back 8..1), so that
 /// clockwise is +1 on the ring.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
     pub(crate) board: [[u8; RING]; 2],
     pub(crate) hands: [u8; 2],
@@ -337,27 +336,6 @@ pub struct Position {
     /// final position no longer holds); or bao hamna reached mid-move.
     pub(crate) ended: Option<Outcome>,
     pub(crate) rules: RuleSet,
-    /// What [`Position::play`]'s end test learned of this position's candidates, which
-    /// the next [`Position::legal_moves`] does not run again. Not part of the position:
-    /// equality, hashing and `Debug` ignore it.
-    pub(crate) known: Known,
-}
-
-/// `Debug` as derived, without the end test's note (`Known`), which is no part of the
-/// position.
-impl fmt::Debug for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Position")
-            .field("board", &self.board)
-            .field("hands", &self.hands)
-            .field("houses", &self.houses)
-            .field("blocked", &self.blocked)
-            .field("to_move", &self.to_move)
-            .field("last_move_takasa", &self.last_move_takasa)
-            .field("ended", &self.ended)
-            .field("rules", &self.rules)
-            .finish()
-    }
 }
 
 impl Position {
@@ -384,7 +362,6 @@ impl Position {
             last_move_takasa: false,
             ended: None,
             rules,
-            known: Known::NONE,
         }
     }
 
@@ -509,7 +486,6 @@ impl Position {
             last_move_takasa: setup.last_move_takasa,
             ended: None,
             rules,
-            known: Known::NONE,
         })
     }
 
@@ -668,4 +644,15 @@ impl fmt::Display for Position {
         }
         Ok(())
     }
+}
+/// A mtaji position of `rules` for the tests of long relays: `to_move` to move on `pits`
+/// (rows A, B, a, b), both hands empty, both houses destroyed.
+#[cfg(test)]
+pub(crate) fn bare_position(rules: RuleSet, to_move: Side, pits: [[u8; 8]; 4]) -> Position {
+    let mut s = Setup::start(rules);
+    s.to_move = to_move;
+    s.hands = BySide::new(0, 0);
+    s.pits = pits;
+    s.houses = BySide::new(HouseState::Destroyed, HouseState::Destroyed);
+    Position::from_setup(s).expect("valid")
 }

@@ -273,41 +273,15 @@ pub(crate) fn turn(from: usize, to: usize, dir: Direction) -> usize {
     }
 }
 
-/// Frames that are distinguished points: one frame in `2^DP_BITS` on average (4096), chosen
-/// by a hash, so that a relay on a known cycle meets one within a few thousand laps. (Unit tests
-/// use denser points and keep short cycles, so that random relays exercise the memo, unless
-/// a study asks for the release scale: `study_log::full_scale`.)
-const DP_BITS: u32 = if cfg!(test) { 3 } else { 12 };
-
-/// [`DP_BITS`], or the release scale in a study.
-#[inline(always)]
-fn dp_bits() -> u32 {
-    #[cfg(test)]
-    if study_log::is_full_scale() {
-        return 12;
-    }
-    DP_BITS
-}
-
-/// [`MEMO_MIN_FRAME_PERIOD`], or the release scale in a study.
-fn memo_min_frame_period() -> u64 {
-    #[cfg(test)]
-    if study_log::is_full_scale() {
-        return 1 << 16;
-    }
-    MEMO_MIN_FRAME_PERIOD
-}
-
 /// The most distinguished points the memo keeps (about 80 bytes each, with their cycle's list).
 pub(crate) const MEMO_POINTS: usize = 1 << 18;
 
-/// Cycles shorter than this are decided cold in well under a millisecond: not kept.
-pub(crate) const MEMO_MIN_FRAME_PERIOD: u64 = if cfg!(test) { 64 } else { 1 << 16 };
-
-/// Whether a frame is a distinguished point.
+/// Whether a frame is a distinguished point: its hash ([`dp_hash`]) is below `dp_limit`
+/// (`RelayConfig::dp_limit`: one frame in `2^dp_bits` on average, 4,096 at the release
+/// scale), so that a relay on a known cycle meets one within a few thousand laps.
 #[inline(always)]
-pub(crate) fn distinguished(q: u128) -> bool {
-    dp_hash(q) >> (64 - dp_bits()) == 0
+pub(crate) fn distinguished(q: u128, dp_limit: u64) -> bool {
+    dp_hash(q) < dp_limit
 }
 
 /// The hash that picks distinguished frames: the two halves added, times an odd constant
@@ -338,117 +312,133 @@ pub(crate) struct Known {
     pub(crate) frame_period: u64,
     /// The turn over one frame period.
     pub(crate) turn: usize,
-    /// A frame of the cycle behind the point met ([`recall`]).
+    /// A frame of the cycle behind the point met ([`Memo::recall`]).
     pub(crate) earlier: u128,
     /// How many laps behind the point met `earlier` is (at most a frame period).
     pub(crate) laps_behind: u64,
 }
 
-/// The process-wide memo of long relay cycles decided so far, keyed by their distinguished
-/// frames. Frames do not depend on the direction, so one entry serves both.
+/// The memo of long relay cycles decided so far, keyed by their distinguished frames (an
+/// `Engine`'s: nothing global). Frames do not depend on the direction, so one entry serves
+/// both. Empty, it is one null pointer: an engine made for one call costs nothing to make
+/// or drop.
 #[derive(Debug, Default)]
-struct Memo {
+pub(crate) struct Memo {
+    table: Option<Box<Table>>,
+    /// The decisions logged for the study of recurring cycles (unit tests only).
+    #[cfg(test)]
+    pub(crate) log: Option<Vec<study_log::Met>>,
+}
+
+/// The memo's contents, made at its first cycle.
+#[derive(Debug, Default)]
+struct Table {
     points: std::collections::HashMap<u128, (u32, u64)>,
     cycles: Vec<Cycle>,
 }
 
-fn memo() -> &'static std::sync::Mutex<Memo> {
-    static MEMO: std::sync::OnceLock<std::sync::Mutex<Memo>> = std::sync::OnceLock::new();
-    MEMO.get_or_init(Default::default)
-}
-
-/// Looks a distinguished frame up: the cycle it lies on, if known, with a frame of that
-/// cycle at least `behind_at_least` laps behind it (the nearest distinguished point that far
-/// back, or the frame itself one frame period back). `None` when the cycle is not known,
-/// when it shows the guard's pattern and `guard` applies (then only a full run decides), or
-/// when it is shorter than `behind_at_least` laps.
-pub(crate) fn recall(q: u128, guard: bool, behind_at_least: u64) -> Option<Known> {
-    let memo = memo()
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let &(c, offset) = memo.points.get(&q)?;
-    let cycle = &memo.cycles[c as usize];
-    let fp = cycle.frame_period;
-    #[cfg(test)]
-    study_log::note_warm(cycle.points.iter().map(|&(_, q)| q).min(), fp);
-    if (guard && cycle.pattern) || fp < behind_at_least {
-        return None;
-    }
-    let n = cycle.points.len();
-    let at = cycle.points.partition_point(|&(o, _)| o < offset);
-    (1..=n).find_map(|back| {
-        let (o, earlier) = cycle.points[(at + n - back) % n];
-        let laps_behind = match (offset + fp - o) % fp {
-            0 => fp,
-            d => d,
-        };
-        (laps_behind >= behind_at_least).then_some(Known {
-            frame_period: fp,
-            turn: cycle.turn,
-            earlier,
-            laps_behind,
+impl Memo {
+    /// Looks a distinguished frame up: the cycle it lies on, if known, with a frame of that
+    /// cycle at least `behind_at_least` laps behind it (the nearest distinguished point that
+    /// far back, or the frame itself one frame period back). `None` when the cycle is not
+    /// known, when it shows the guard's pattern and `guard` applies (then only a full run
+    /// decides), or when it is shorter than `behind_at_least` laps.
+    pub(crate) fn recall(&mut self, q: u128, guard: bool, behind_at_least: u64) -> Option<Known> {
+        let table = self.table.as_deref()?;
+        let &(c, offset) = table.points.get(&q)?;
+        let cycle = &table.cycles[c as usize];
+        let fp = cycle.frame_period;
+        #[cfg(test)]
+        if let Some(log) = self.log.as_mut() {
+            log.push(study_log::Met {
+                canon: cycle.points.iter().map(|&(_, q)| q).min(),
+                frame_period: fp,
+                warm: true,
+            });
+        }
+        if (guard && cycle.pattern) || fp < behind_at_least {
+            return None;
+        }
+        let n = cycle.points.len();
+        let at = cycle.points.partition_point(|&(o, _)| o < offset);
+        (1..=n).find_map(|back| {
+            let (o, earlier) = cycle.points[(at + n - back) % n];
+            let laps_behind = match (offset + fp - o) % fp {
+                0 => fp,
+                d => d,
+            };
+            (laps_behind >= behind_at_least).then_some(Known {
+                frame_period: fp,
+                turn: cycle.turn,
+                earlier,
+                laps_behind,
+            })
         })
-    })
-}
+    }
 
-/// Stores a decided cycle: its frame period, turn, pattern flag and its distinguished
-/// frames with their offsets (from one walk round the cycle). Ignored when the memo is full
-/// or the cycle is short or already known.
-pub(crate) fn remember(frame_period: u64, turn: usize, pattern: bool, points: &[(u64, u128)]) {
-    #[cfg(test)]
-    study_log::note_cold(frame_period, points);
-    if frame_period < memo_min_frame_period() || points.is_empty() {
-        return;
+    /// Stores a decided cycle: its frame period, turn, pattern flag and its distinguished
+    /// frames with their offsets (from one walk round the cycle). Ignored when the memo is
+    /// full or the cycle is shorter than `min_frame_period` or already known.
+    pub(crate) fn remember(
+        &mut self,
+        min_frame_period: u64,
+        (frame_period, turn, pattern): (u64, usize, bool),
+        points: &[(u64, u128)],
+    ) {
+        #[cfg(test)]
+        if let Some(log) = self.log.as_mut() {
+            log.push(study_log::Met {
+                canon: points.iter().map(|&(_, q)| q).min(),
+                frame_period,
+                warm: false,
+            });
+        }
+        if frame_period < min_frame_period || points.is_empty() {
+            return;
+        }
+        // One cycle takes at most an eighth of the memo: beyond that, every k-th point (any
+        // points of the cycle will do; fewer only mean longer walks to the first one met).
+        let table = self.table.get_or_insert_with(Box::default);
+        let room = (MEMO_POINTS - table.points.len()).min(MEMO_POINTS / 8);
+        if room == 0 || table.points.contains_key(&points[0].1) {
+            return;
+        }
+        let Ok(c) = u32::try_from(table.cycles.len()) else {
+            return;
+        };
+        let mut sorted: Vec<(u64, u128)> = points
+            .iter()
+            .step_by(points.len().div_ceil(room))
+            .map(|&(o, q)| (o % frame_period, q))
+            .collect();
+        sorted.sort_unstable_by_key(|&(o, _)| o);
+        for &(o, q) in &sorted {
+            table.points.insert(q, (c, o));
+        }
+        table.cycles.push(Cycle {
+            frame_period,
+            turn: turn % RING,
+            pattern,
+            points: sorted,
+        });
     }
-    let mut memo = memo()
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    // One cycle takes at most an eighth of the memo: beyond that, every k-th point (any
-    // points of the cycle will do; fewer only mean longer walks to the first one met).
-    let room = (MEMO_POINTS - memo.points.len()).min(MEMO_POINTS / 8);
-    if room == 0 || memo.points.contains_key(&points[0].1) {
-        return;
-    }
-    let Ok(c) = u32::try_from(memo.cycles.len()) else {
-        return;
-    };
-    let mut sorted: Vec<(u64, u128)> = points
-        .iter()
-        .step_by(points.len().div_ceil(room))
-        .map(|&(o, q)| (o % frame_period, q))
-        .collect();
-    sorted.sort_unstable_by_key(|&(o, _)| o);
-    for &(o, q) in &sorted {
-        memo.points.insert(q, (c, o));
-    }
-    memo.cycles.push(Cycle {
-        frame_period,
-        turn: turn % RING,
-        pattern,
-        points: sorted,
-    });
-}
 
-/// Empties the process-wide memo of long never-ending relay cycles that legality checks
-/// fill as they meet them (at most about 20 MB). Answers never depend on it: the next
-/// decision of a cycle forgotten is only slower (the first one of a long cycle can take up
-/// to about a second). For measurements of cold decisions, and for long-running processes
-/// that want the memory back.
-pub fn forget_relay_cycles() {
-    let mut memo = memo()
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    memo.points = std::collections::HashMap::new();
-    memo.cycles = Vec::new();
+    /// Forgets every cycle (the memory is given back).
+    pub(crate) fn forget(&mut self) {
+        self.table = None;
+    }
+
+    /// How many cycles the memo holds.
+    pub(crate) fn cycles_known(&self) -> usize {
+        self.table.as_ref().map_or(0, |t| t.cycles.len())
+    }
 }
 
 /// What the study of recurring cycles reads: every decision of a never-ending relay that
-/// reached the memo, cold (a whole frame period run) or warm (recalled).
+/// reached the memo, cold (a whole frame period run) or warm (recalled), logged in the
+/// memo of the study's own engine.
 #[cfg(test)]
 pub(crate) mod study_log {
-    use std::cell::Cell;
-    use std::sync::Mutex;
-
     /// One decision.
     #[derive(Debug, Clone)]
     pub(crate) struct Met {
@@ -457,108 +447,11 @@ pub(crate) mod study_log {
         pub(crate) frame_period: u64,
         pub(crate) warm: bool,
     }
-
-    thread_local! {
-        /// Whether this thread's relays use the release scale and are logged.
-        static FULL: Cell<bool> = const { Cell::new(false) };
-    }
-    static LOG: Mutex<Option<Vec<Met>>> = Mutex::new(None);
-
-    /// Switches the memo to the release build's scale and starts logging, for the relays
-    /// of this thread (the other tests of the process keep the unit tests' scale; the memo
-    /// itself is shared, so a study runs with `--ignored`, apart from them).
-    pub(crate) fn full_scale() {
-        FULL.with(|f| f.set(true));
-        *LOG.lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Vec::new());
-    }
-
-    pub(crate) fn is_full_scale() -> bool {
-        FULL.with(Cell::get)
-    }
-
-    /// The decisions logged since the last call.
-    pub(crate) fn take() -> Vec<Met> {
-        LOG.lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .as_mut()
-            .map(std::mem::take)
-            .unwrap_or_default()
-    }
-
-    fn push(met: Met) {
-        if let Some(log) = LOG
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .as_mut()
-        {
-            log.push(met);
-        }
-    }
-
-    pub(super) fn note_cold(frame_period: u64, points: &[(u64, u128)]) {
-        if !is_full_scale() {
-            return;
-        }
-        push(Met {
-            canon: points.iter().map(|&(_, q)| q).min(),
-            frame_period,
-            warm: false,
-        });
-    }
-
-    pub(super) fn note_warm(canon: Option<u128>, frame_period: u64) {
-        if !is_full_scale() {
-            return;
-        }
-        push(Met {
-            canon,
-            frame_period,
-            warm: true,
-        });
-    }
-}
-
-/// Held by the unit tests that empty the memo or need a cycle to stay in it (it is shared
-/// by the whole test process).
-#[cfg(test)]
-pub(crate) fn memo_lock() -> std::sync::MutexGuard<'static, ()> {
-    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    LOCK.lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-/// A mtaji position of `rules` for the tests of long relays: `to_move` to move on `pits`
-/// (rows A, B, a, b), both hands empty, both houses destroyed.
-#[cfg(test)]
-pub(crate) fn bare_position(
-    rules: crate::RuleSet,
-    to_move: crate::Side,
-    pits: [[u8; 8]; 4],
-) -> crate::Position {
-    use crate::{BySide, HouseState, Setup};
-    let mut s = Setup::start(rules);
-    s.to_move = to_move;
-    s.hands = BySide::new(0, 0);
-    s.pits = pits;
-    s.houses = BySide::new(HouseState::Destroyed, HouseState::Destroyed);
-    crate::Position::from_setup(s).expect("valid")
-}
-
-/// How many cycles the memo holds.
-#[cfg(test)]
-pub(crate) fn cycles_known() -> usize {
-    memo()
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .cycles
-        .len()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::sow_ring;
 
     /// 31 random bits from the tests' generator.
     fn next(state: &mut bao_testkit::Lcg) -> u64 {
@@ -579,135 +472,6 @@ mod tests {
                     assert_eq!((q >> 24) as u8, (ring >> (8 * ahead)) as u8);
                 }
             }
-        }
-    }
-
-    #[test]
-    fn a_frame_lap_is_a_ring_lap() {
-        let mut s = bao_testkit::Lcg::new(9);
-        for _ in 0..20_000 {
-            // 64 seeds at most, spread at random.
-            let mut pits = [0u8; RING];
-            let total = 2 + next(&mut s) % 63;
-            for _ in 0..total {
-                pits[(next(&mut s) % 16) as usize] += 1;
-            }
-            let cur = (next(&mut s) % 16) as usize;
-            let dir = if next(&mut s) % 2 == 0 {
-                Direction::Clockwise
-            } else {
-                Direction::Anticlockwise
-            };
-            let ring = u128::from_le_bytes(pits);
-            let mut relay = Relay::new(ring, cur, dir, false);
-            let n = pits[cur] as usize;
-            let stop = relay.lap();
-            if n == 1 {
-                assert_eq!(stop, Some(Stop::Done));
-                continue;
-            }
-            assert_eq!(stop, None);
-            let lifted = ring - ((n as u128) << (8 * cur));
-            let (want, end) = sow_ring(lifted, cur, n, dir);
-            assert_eq!(
-                (relay.ring(), relay.cur),
-                (want, end),
-                "{pits:?} {cur} {dir:?}"
-            );
-        }
-    }
-
-    /// The §5.1 stress case (South to move, A4>* never ends: period 156,182,288 from lap
-    /// 1), and the same board seen from North (the same relay, anticlockwise for the other
-    /// side): cold, warm, and warm from the other side, all exact.
-    #[test]
-    fn the_stress_case_is_decided_the_same_cold_and_warm() {
-        use crate::engine::{execute, execute_cold, Finish};
-        use crate::trace::NeverEnding;
-        use crate::{Move, RuleSet, Side};
-        let rows = [
-            [3, 0, 3, 2, 7, 1, 13, 2],
-            [4, 3, 2, 1, 2, 1, 4, 9],
-            [0, 1, 0, 0, 0, 0, 0, 0],
-            [1, 1, 2, 0, 0, 1, 0, 1],
-        ];
-        let position = |side: Side| {
-            let pits = if side == Side::South {
-                rows
-            } else {
-                [rows[2], rows[3], rows[0], rows[1]]
-            };
-            bare_position(RuleSet::KISWAHILI, side, pits)
-        };
-        let want = Finish::NeverEnding(NeverEnding {
-            cycle_start_lap: 1,
-            period: 156_182_288,
-        });
-        let _memo = memo_lock();
-        let south = position(Side::South);
-        let mv: Move = "A4>*".parse().expect("move");
-        assert_eq!(execute_cold(&south, mv).finish, want);
-        forget_relay_cycles();
-        assert_eq!(execute(&south, mv, &mut ()).finish, want);
-        assert!(cycles_known() >= 1);
-        let warm = execute(&south, mv, &mut ());
-        assert_eq!(warm.finish, want);
-        // Warm: decided at a distinguished point, long before a frame period.
-        assert!(warm.laps < 1_000_000, "{} laps", warm.laps);
-        let north = position(Side::North);
-        let mv: Move = "a4>*".parse().expect("move");
-        let warm = execute(&north, mv, &mut ());
-        assert_eq!(warm.finish, want);
-        assert!(warm.laps < 1_000_000, "{} laps", warm.laps);
-    }
-
-    /// A position from a random search (South to move, hands 0, houses destroyed): the
-    /// takasa `B8<*` enters, after 64 laps, a relay whose frame repeats every 189 laps while
-    /// the ring turns by an odd number of pits, so the move repeats every 3,024 laps.
-    fn turning_relay(guard: crate::FrontRowGuard) -> crate::Position {
-        let rules = crate::RuleSet {
-            front_row_guard: guard,
-            ..crate::RuleSet::KISWAHILI
-        };
-        let pits = [
-            [2, 3, 0, 1, 2, 1, 0, 1],
-            [1, 2, 0, 1, 0, 1, 0, 2],
-            [0, 3, 2, 6, 4, 6, 0, 3],
-            [4, 2, 5, 4, 2, 0, 5, 1],
-        ];
-        bare_position(rules, crate::Side::South, pits)
-    }
-
-    /// The memo keeps a cycle's turn as the relay that decided it measured it, guarded or
-    /// not (commit 377ad28 took it after the guard's walk): a relay remembered under the
-    /// strict front-row guard, then recalled by one without it (and the other way round),
-    /// gives the period the plain detector finds with the memo cleared, and its first lap.
-    #[test]
-    fn a_cycle_remembered_by_a_guarded_relay_gives_an_unguarded_one_its_real_period() {
-        use crate::engine::{execute, execute_cold, Finish};
-        use crate::trace::NeverEnding;
-        use crate::{FrontRowGuard, Move};
-        let mv: Move = "B8<*".parse().expect("move");
-        let strict = turning_relay(FrontRowGuard::Strict);
-        let off = turning_relay(FrontRowGuard::Off);
-        let want = Finish::NeverEnding(NeverEnding {
-            cycle_start_lap: 1,
-            period: 3024,
-        });
-        let _memo = memo_lock();
-        for (first, then) in [(&strict, &off), (&off, &strict)] {
-            forget_relay_cycles();
-            assert_eq!(execute_cold(then, mv).finish, want);
-            let remembered = execute(first, mv, &mut ());
-            assert_eq!(remembered.finish, want);
-            assert_eq!(remembered.frame_period, 189);
-            // At least this cycle: tests of the same process that play random games
-            // without the lock may remember others meanwhile.
-            assert!(cycles_known() >= 1);
-            let recalled = execute(then, mv, &mut ());
-            assert_eq!(recalled.finish, want);
-            // Recalled at a distinguished point, before a whole frame period was run.
-            assert!(recalled.laps < remembered.laps, "{} laps", recalled.laps);
         }
     }
 
@@ -788,372 +552,5 @@ mod tests {
         assert_eq!(period(3, 8), 6);
         assert_eq!(turn(3, 1, Direction::Anticlockwise), 2);
         assert_eq!(turn(3, 1, Direction::Clockwise), 14);
-    }
-}
-
-/// The study behind BENCHMARKS.md's "Never-ending relays" section: run with
-/// `cargo test --release -p bao-core study_long_relays -- --ignored --nocapture`.
-#[cfg(test)]
-mod study {
-    use std::collections::HashMap;
-
-    use super::*;
-    use crate::engine::{execute_quick_into, relay_entry, Finish, Outcome};
-    use crate::position::{House, Position};
-    use crate::rules::RuleSet;
-    use crate::types::{Move, MoveKind, Pit, Side, Sign, Stage};
-
-    fn pos_from(rows: [[u8; 8]; 4], side: Side, rules: RuleSet) -> Position {
-        bare_position(rules, side, rows)
-    }
-
-    /// What one long relay's cycle looks like.
-    struct Found {
-        seeds: u32,
-        entry_lap: u64,
-        frame_period: u64,
-        turn: usize,
-        period: u64,
-        /// Laps after the entry before the frame is on its cycle.
-        tail: u64,
-        /// The smallest frame state on the cycle: the cycle's name up to turning.
-        canon: u128,
-    }
-
-    /// Follows a relay's frame for at most `limit` laps; its cycle if it has one by then.
-    fn follow(
-        ring: u128,
-        cur: usize,
-        dir: Direction,
-        limit: u64,
-    ) -> Option<(u64, usize, u64, u128)> {
-        let start = Relay::new(ring, cur, dir, false);
-        // Brent on the frame.
-        let mut hare = start;
-        let mut tort = start;
-        let (mut power, mut lam) = (1u64, 0u64);
-        loop {
-            hare.lap().map_or(Some(()), |_| None)?;
-            lam += 1;
-            if hare.q == tort.q {
-                break;
-            }
-            if lam == power {
-                tort = hare;
-                power *= 2;
-                lam = 0;
-            }
-            if hare.laps > limit {
-                return None;
-            }
-        }
-        let t = turn(tort.cur, hare.cur, dir);
-        // Tail: two frames `lam` apart from the entry.
-        let (mut a, mut b) = (start, start);
-        for _ in 0..lam {
-            b.lap();
-        }
-        let mut tail = 0;
-        while a.q != b.q {
-            a.lap();
-            b.lap();
-            tail += 1;
-        }
-        let mut canon = a.q;
-        for _ in 0..lam {
-            a.lap();
-            canon = canon.min(a.q);
-        }
-        Some((lam, t, tail, canon))
-    }
-
-    impl std::fmt::Display for Found {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            write!(
-                f,
-                "seeds {} entry lap {} frame period {} turn {} period {} tail {} canon {:032x}",
-                self.seeds,
-                self.entry_lap,
-                self.frame_period,
-                self.turn,
-                self.period,
-                self.tail,
-                self.canon
-            )
-        }
-    }
-
-    fn study_move(pos: &Position, mv: Move, limit: u64) -> Option<Found> {
-        let (ring, cur, dir, _, lap) = relay_entry(pos, mv, 64, 100_000)?;
-        let (frame_period, turn, tail, canon) = follow(ring, cur, dir, limit)?;
-        Some(Found {
-            seeds: ring.to_le_bytes().iter().map(|&x| u32::from(x)).sum(),
-            entry_lap: lap,
-            frame_period,
-            turn,
-            period: period(frame_period, turn),
-            tail,
-            canon,
-        })
-    }
-
-    #[test]
-    #[ignore = "a study: minutes in release mode"]
-    fn study_long_relays() {
-        let known = [
-            (
-                "issue 15 first",
-                pos_from(
-                    [
-                        [3, 1, 4, 1, 8, 5, 0, 1],
-                        [18, 0, 1, 2, 1, 2, 10, 0],
-                        [0, 1, 0, 0, 0, 0, 0, 0],
-                        [1, 1, 0, 1, 1, 0, 1, 1],
-                    ],
-                    Side::South,
-                    RuleSet::KISWAHILI,
-                ),
-            ),
-            (
-                "issue 15 second",
-                pos_from(
-                    [
-                        [0, 0, 0, 0, 1, 0, 0, 0],
-                        [0, 0, 1, 0, 3, 1, 2, 0],
-                        [4, 3, 1, 9, 13, 3, 2, 1],
-                        [5, 0, 7, 0, 7, 0, 1, 0],
-                    ],
-                    Side::North,
-                    RuleSet::KISWAHILI,
-                ),
-            ),
-            (
-                "stress 5.1",
-                pos_from(
-                    [
-                        [3, 0, 3, 2, 7, 1, 13, 2],
-                        [4, 3, 2, 1, 2, 1, 4, 9],
-                        [0, 1, 0, 0, 0, 0, 0, 0],
-                        [1, 1, 2, 0, 0, 1, 0, 1],
-                    ],
-                    Side::South,
-                    RuleSet::KISWAHILI,
-                ),
-            ),
-        ];
-        let mut cycles: HashMap<u128, (u64, u64, u32)> = HashMap::new();
-        for (name, pos) in &known {
-            for mv in all_moves(pos) {
-                if let Some(f) = study_move(pos, mv, 400_000_000) {
-                    println!("{name} {mv}: {f}");
-                    cycles
-                        .entry(f.canon)
-                        .or_insert((f.period, f.frame_period, f.seeds));
-                }
-            }
-        }
-        // Random positions of every preset, from random games.
-        let positions: usize = std::env::var("STUDY_POSITIONS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(20_000);
-        let mut seed = bao_testkit::Lcg::new(3);
-        let mut seen = 0;
-        let mut undecided = 0;
-        let mut long = Vec::new();
-        let mut quick = Outcome::UNPLAYED;
-        'games: for g in 0.. {
-            let rules = RuleSet::preset(crate::PRESET_NAMES[g % crate::PRESET_NAMES.len()])
-                .expect("preset");
-            let mut pos = Position::start(rules);
-            for _ in 0..300 {
-                if seen >= positions {
-                    break 'games;
-                }
-                seen += 1;
-                if pos.stage() == Stage::Mtaji {
-                    for mv in all_moves(&pos) {
-                        execute_quick_into(&pos, mv, &mut quick);
-                        if quick.finish != Finish::Undecided {
-                            continue;
-                        }
-                        undecided += 1;
-                        if let Some(f) = study_move(&pos, mv, 50_000_000) {
-                            if f.period > 10_000 {
-                                println!("random {mv} {:?}: {f}", pos.to_setup().pits);
-                            }
-                            long.push(f.period);
-                            cycles
-                                .entry(f.canon)
-                                .or_insert((f.period, f.frame_period, f.seeds));
-                        }
-                    }
-                }
-                let mut pick = |n: usize| seed.below(n);
-                if pos.play_random_move(&mut pick).is_none() {
-                    break;
-                }
-            }
-        }
-        long.sort_unstable();
-        println!(
-            "{seen} positions, {undecided} moves past 64 laps, {} cycles found",
-            long.len()
-        );
-        println!(
-            "periods (sorted, every tenth): {:?}",
-            long.iter().step_by(10).collect::<Vec<_>>()
-        );
-        println!("distinct cycles (up to turning): {}", cycles.len());
-        let mut by_size: Vec<_> = cycles.values().collect();
-        by_size.sort_unstable();
-        println!(
-            "largest: {:?}",
-            by_size.iter().rev().take(20).collect::<Vec<_>>()
-        );
-        let _ = House::Owned;
-    }
-
-    /// Plays `games` uniform random legal games of `rules` (the whole list from
-    /// `legal_moves`, one move picked, `play_fast`), seeded with `seed`; returns the
-    /// decisions logged game by game.
-    fn random_legal_games(rules: RuleSet, games: usize, seed: u64) -> Vec<Vec<study_log::Met>> {
-        let mut rng = bao_testkit::XorShift64Star::new(seed);
-        let mut out = Vec::with_capacity(games);
-        for _ in 0..games {
-            let mut pos = Position::start(rules);
-            loop {
-                let moves = pos.legal_moves();
-                let Some(mv) = moves.get(rng.below(moves.len().max(1))) else {
-                    break;
-                };
-                pos = pos.play_fast(mv);
-            }
-            out.push(study_log::take());
-        }
-        out
-    }
-
-    /// Which cycles the never-ending decisions of random legal games meet, and how much of
-    /// the laps of their first meetings a table of the cycles met in other games would save.
-    /// `cargo test --release -p bao-core --lib study_cycle_recurrence -- --ignored
-    /// --nocapture` (`STUDY_GAMES` games a preset to build from and as many held out, 20,000
-    /// by default).
-    #[test]
-    #[ignore = "a study: minutes in release mode"]
-    fn study_cycle_recurrence() {
-        let games: usize = std::env::var("STUDY_GAMES")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(20_000);
-        study_log::full_scale();
-        for name in ["kiswahili", "kete", "kujifunza"] {
-            let rules = RuleSet::preset(name).expect("preset");
-            forget_relay_cycles();
-            let built = random_legal_games(rules, games, 0x5eed_0001);
-            // The game by which each cycle was first met.
-            let mut first: HashMap<u128, usize> = HashMap::new();
-            let mut by_cycle: HashMap<u128, (u64, u32)> = HashMap::new();
-            for (g, mets) in built.iter().enumerate() {
-                for m in mets {
-                    if let Some(c) = m.canon {
-                        first.entry(c).or_insert(g);
-                        let e = by_cycle.entry(c).or_insert((m.frame_period, 0));
-                        e.1 += 1;
-                    }
-                }
-            }
-            forget_relay_cycles();
-            let held = random_legal_games(rules, games, 0x5eed_0002);
-            // Cold decisions of the held-out games, by size.
-            let buckets = [0u64, 4096, 1 << 16, 1 << 20, u64::MAX];
-            let mut cost = [(0u64, 0u64); 4];
-            let mut warm = 0;
-            let mut cold: Vec<(Option<u128>, u64)> = Vec::new();
-            let mut short_seen: HashMap<u128, u32> = HashMap::new();
-            for m in held.iter().flatten() {
-                if m.warm {
-                    warm += 1;
-                    continue;
-                }
-                let b = buckets
-                    .windows(2)
-                    .position(|w| m.frame_period < w[1])
-                    .unwrap_or(3);
-                cost[b].0 += 1;
-                cost[b].1 += m.frame_period;
-                cold.push((m.canon, m.frame_period));
-                if let (Some(c), true) = (m.canon, m.frame_period < 1 << 16) {
-                    *short_seen.entry(c).or_insert(0) += 1;
-                }
-            }
-            let total: u64 = cold.iter().map(|c| c.1).sum();
-            println!("== {name}: {games} games to build, {games} held out");
-            println!(
-                "built: {} distinct cycles with distinguished frames; held out: {} cold \
-                 decisions, {warm} warm; {total} frame laps cold",
-                first.len(),
-                cold.len()
-            );
-            for (b, (n, laps)) in cost.iter().enumerate() {
-                println!(
-                    "  frame period {}..{}: {n} cold decisions, {laps} frame laps",
-                    buckets[b],
-                    buckets[b + 1]
-                );
-            }
-            println!(
-                "  short cycles (4096..65536) met cold in the held-out games: {} distinct, {} \
-                 meetings",
-                short_seen.len(),
-                short_seen.values().sum::<u32>()
-            );
-            let mut n = 250;
-            while n <= games {
-                let saved: u64 = cold
-                    .iter()
-                    .filter(|(c, _)| c.and_then(|c| first.get(&c)).is_some_and(|&g| g < n))
-                    .map(|c| c.1)
-                    .sum();
-                let long_saved: u64 = cold
-                    .iter()
-                    .filter(|(c, fp)| {
-                        *fp >= 1 << 16 && c.and_then(|c| first.get(&c)).is_some_and(|&g| g < n)
-                    })
-                    .map(|c| c.1)
-                    .sum();
-                println!(
-                    "  table from {n} games: {:.1}% of the cold laps known ({:.1}% in cycles \
-                     of 65,536+ frame laps)",
-                    100.0 * saved as f64 / total.max(1) as f64,
-                    100.0 * long_saved as f64 / total.max(1) as f64,
-                );
-                n *= 2;
-            }
-            let mut top: Vec<_> = by_cycle.iter().collect();
-            top.sort_unstable_by_key(|(_, &(fp, k))| std::cmp::Reverse(fp * u64::from(k)));
-            for (c, (fp, k)) in top.iter().take(12) {
-                println!("  cycle {c:032x}: frame period {fp}, met {k} times (build games)");
-            }
-        }
-    }
-
-    /// Every move from every pit of the mover, takasa and capturing, either way.
-    fn all_moves(pos: &Position) -> Vec<Move> {
-        let mut out = Vec::new();
-        for ring in 0..RING {
-            for (sign, kind) in [
-                (Sign::Left, MoveKind::Takasa),
-                (Sign::Right, MoveKind::Takasa),
-                (Sign::Left, MoveKind::Capture),
-                (Sign::Right, MoveKind::Capture),
-            ] {
-                let mv = Move::new(Pit::from_ring(pos.to_move(), ring), sign, kind);
-                if pos.get(mv.pit) >= 2 {
-                    out.push(mv);
-                }
-            }
-        }
-        out
     }
 }

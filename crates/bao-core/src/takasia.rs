@@ -1,6 +1,7 @@
 //! Takasia detection (T1, T2; A.4.6): which pit of the victim a takata blocks, in the
 //! standard reading and in AbstractPlay's.
 
+use crate::context::Engine;
 use crate::engine::{finish_of, lap_end};
 use crate::pitset::PitSet;
 use crate::position::{House, Position, HOUSE_THRESHOLD};
@@ -8,22 +9,22 @@ use crate::types::{Move, HOUSE_RING};
 
 impl Position {
     /// AbstractPlay recomputes the takasia exclusion of the side to move at generation time.
-    pub(crate) fn abstractplay_exclusion(&self) -> Option<usize> {
+    pub(crate) fn abstractplay_exclusion(&self, cx: &mut Engine) -> Option<usize> {
         if !self.last_move_takasa || self.hands != [0, 0] {
             return None;
         }
         let mut as_blocker = *self;
         as_blocker.to_move = self.to_move.opponent();
-        as_blocker.abstractplay_detect().map(usize::from)
+        as_blocker.abstractplay_detect(cx).map(usize::from)
     }
 
     /// AbstractPlay `getBlocked` with the side to move as the blocker X: the pit of Y that
     /// every capture of X takes first.
-    pub(crate) fn abstractplay_detect(&self) -> Option<u8> {
+    pub(crate) fn abstractplay_detect(&self, cx: &mut Engine) -> Option<u8> {
         let priority = self.priority_pit();
         let mut first: Option<Option<u8>> = None;
         for mv in self.mtaji_capture_candidates(self.to_move).iter() {
-            let run = self.simulate(mv);
+            let run = self.simulate(mv, cx);
             if self.run_is_illegal(&run)
                 || priority.is_some_and(|h| run.captured_mask & (1 << h) == 0)
             {
@@ -58,7 +59,7 @@ impl Position {
     /// Standard takasia (T1, T2; A.4.6): after the blocker's mtaji takasa, with the blocker
     /// to move on `self`; only when the victim is in mtaji too. Cheap first-lap tests come
     /// first; moves are run only where a never-ending capture could change the answer.
-    pub(crate) fn standard_detect(&self) -> Option<u8> {
+    pub(crate) fn standard_detect(&self, cx: &mut Engine) -> Option<u8> {
         let x = self.to_move;
         // The victim must be in mtaji too (both hands empty, P1): a victim still in namua
         // is not tested with mtaji captures, and keeps every pit.
@@ -77,7 +78,7 @@ impl Position {
             // Only finite captures count: keep them, and they must still agree.
             for b in cands.bit_iter() {
                 // Only how the run ends is read: nothing is written out.
-                if self.finish_is_illegal(finish_of(self, cands.move_at(b)).0) {
+                if self.finish_is_illegal(finish_of(self, cands.move_at(b), cx).0) {
                     cands.bits &= !(1 << b);
                 }
             }
@@ -96,10 +97,10 @@ impl Position {
         let mut victim = *self;
         victim.to_move = x.opponent();
         victim.blocked = [None, None];
-        if victim.any_legal(&victim.mtaji_capture_candidates(victim.to_move)) {
+        if victim.any_legal(&victim.mtaji_capture_candidates(victim.to_move), cx) {
             return None;
         }
-        if agree && !self.any_legal(&cands) {
+        if agree && !self.any_legal(&cands, cx) {
             return None;
         }
         Some(h as u8)

@@ -3,8 +3,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::move_text::{MoveSyntax, MoveText, MoveTextError};
-
 /// A player. South moves first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u8)]
@@ -273,7 +271,7 @@ pub struct ParsePitError {
 }
 
 impl ParsePitError {
-    fn new(text: &str, reason: &'static str) -> Self {
+    pub(crate) fn new(text: &str, reason: &'static str) -> Self {
         Self {
             text: text.to_owned(),
             reason,
@@ -699,39 +697,6 @@ impl fmt::Display for MoveSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.pit)?;
         self.write_suffixes(f)
-    }
-}
-
-impl FromStr for MoveSpec {
-    type Err = ParsePitError;
-    /// Reads `A6<*`, `A6L*`, `a8`, `a5>+` with [`MoveText::read_prefix`]; the marks `**` and
-    /// `#` (`A3>**`, `B2<#`) are read and dropped.
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        const ORDER: &str =
-            "after the pit come a sign (< > L R) and the suffixes *, **, +, # in that order";
-        if s.len() < 2 || !s.is_char_boundary(2) {
-            return Err(ParsePitError::new(s, "a move starts with a pit such as A6"));
-        }
-        match MoveText::read_prefix(s.as_bytes(), MoveSyntax::STRICT) {
-            Ok((text, len)) if len == s.len() => text
-                .spec()
-                .ok_or_else(|| ParsePitError::new(s, "a move starts with a pit such as A6")),
-            Ok(_) => Err(ParsePitError::new(s, ORDER)),
-            Err(MoveTextError::TakasaSafari { end }) if end == s.len() => Err(ParsePitError::new(
-                s,
-                "a takasa (*) captures nothing, so it cannot go on safari (+)",
-            )),
-            Err(MoveTextError::TakasaSafari { .. }) => Err(ParsePitError::new(s, ORDER)),
-            Err(MoveTextError::RowLetter) => {
-                Err(ParsePitError::new(s, "the row letter must be A, B, a or b"))
-            }
-            Err(MoveTextError::PitNumber) => {
-                Err(ParsePitError::new(s, "the pit number must be 1 to 8"))
-            }
-            Err(MoveTextError::Short) => {
-                Err(ParsePitError::new(s, "a move starts with a pit such as A6"))
-            }
-        }
     }
 }
 

@@ -805,7 +805,6 @@ fn a_hostile_position_is_answered_within_the_budget_while_other_boards_go_on() {
     // where never-ending detection begins: undecided under a budget of 0 laps.
     const LONG_END_TEST: &str =
         "0,0,8,1,13,9,0,1/6,0,0,2,4,0,3,1/0,1,0,1,1,2,3,2/1,1,2,1,0,0,1,0 0/0 S XX -";
-    bao_core::forget_relay_cycles();
     let dir = tempfile::tempdir().unwrap();
     let srv = start_with(dir.path(), |c| c.lap_budget = 0);
     let other = srv.new_game(&json!({}));

@@ -293,7 +293,6 @@ mod tests {
     #[test]
     fn the_end_test_after_a_ply_runs_under_the_lap_budget() {
         for (budget, played) in [(Some(0), false), (None, true)] {
-            bao_core::forget_relay_cycles();
             let dir = tempfile::tempdir().unwrap();
             let options = Options {
                 asking: Asking::Never,

@@ -29,15 +29,6 @@ fn slug_code(path: &std::path::Path) -> String {
 /// The lap budget the fixtures of `invalid/budget/` are checked under.
 const LAP_BUDGET: u64 = 10_000;
 
-/// Held by the tests that need a long cycle unknown to the process's memo of relay cycles
-/// (they empty it, then check under a budget) and by those that decide such a cycle: the
-/// memo never changes an answer, but it changes whether a budget suffices.
-pub(crate) fn memo_lock() -> std::sync::MutexGuard<'static, ()> {
-    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    LOCK.lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
 #[test]
 fn each_fixture_has_exactly_its_code() {
     insta::glob!(
@@ -47,10 +38,8 @@ fn each_fixture_has_exactly_its_code() {
             let text = std::fs::read_to_string(path).unwrap();
             let name = path.file_name().unwrap().to_str().unwrap();
             let checked = if slug_code(path).starts_with("bao::budget::") {
-                // The budget's codes need a budget, and a cycle not decided before in this
-                // process (the memo never changes an answer, only how soon it comes).
-                let _memo = memo_lock();
-                bao_core::forget_relay_cycles();
+                // The budget's codes need a budget (each engine starts with an empty memo of
+                // relay cycles, so no earlier decision in the process makes it suffice).
                 let opts = CheckOptions {
                     lap_budget: Some(LAP_BUDGET),
                     ..CheckOptions::default()
@@ -173,8 +162,6 @@ fn the_undecided_ply_stops_its_game_only() {
         [Position \"3,1,4,1,8,5,0,1/18,0,1,2,1,2,10,0/0,1,0,0,0,0,0,0/1,1,0,1,1,0,1,1 0/0 S XX -\"]\n\n\
         1. A1>* *\n\n\
         [Event \"f\"]\n\n1. A6<* a6<* 2. B1< *\n";
-    let _memo = memo_lock();
-    bao_core::forget_relay_cycles();
     let opts = CheckOptions {
         lap_budget: Some(LAP_BUDGET),
         ..CheckOptions::default()

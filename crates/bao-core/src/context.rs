@@ -1,0 +1,368 @@
+//! The engine's working memory as a value the caller holds: the memo of long relay cycles,
+//! the thresholds of never-ending detection ([`RelayConfig`]) and the lap budget
+//! ([`Engine::within`]), in an [`Engine`].
+//!
+//! Nothing of it is global or per thread: a caller that plays many moves (a search, a
+//! validator replaying a game, a rayon worker) keeps one `Engine` and passes it to the
+//! engine's `Engine::*` methods; the plain `Position` methods run on a fresh one per call,
+//! which gives the same answers (the memo only saves laps, never changes an answer). Two
+//! engines never see each other's memo, so tests and threads behave alike.
+
+use crate::bridge::{bridge_allowed, bridge_gave_up, Undecided};
+use crate::position::Position;
+use crate::relay::Memo;
+
+/// The thresholds of never-ending detection in a relay's frame. [`Default`] is the release
+/// scale; tests that want many short cycles remembered set smaller values explicitly.
+///
+/// ```
+/// use bao_core::{Engine, RelayConfig};
+///
+/// let small = RelayConfig {
+///     dp_bits: 3,
+///     memo_min_frame_period: 64,
+///     no_point_stretch: 1 << 10,
+/// };
+/// let engine = Engine::with_config(small);
+/// assert_eq!(engine.config(), small);
+/// assert_eq!(Engine::new().config(), RelayConfig::default());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RelayConfig {
+    /// One frame in `2^dp_bits` (by a hash) is a distinguished point, kept and looked up
+    /// in the memo (release: 12, one in 4,096). At most 63.
+    pub dp_bits: u32,
+    /// Cycles shorter than this many frame laps are decided cold and not remembered
+    /// (release: 65,536).
+    pub memo_min_frame_period: u64,
+    /// How many laps detection runs past its last distinguished frame before it also
+    /// watches for cycles without one (Brent's method; release: 2^22).
+    pub no_point_stretch: u64,
+}
+
+impl RelayConfig {
+    /// The release thresholds (the [`Default`]).
+    pub const RELEASE: Self = Self {
+        dp_bits: 12,
+        memo_min_frame_period: 1 << 16,
+        no_point_stretch: 1 << 22,
+    };
+
+    /// The bound under which a frame's hash marks it distinguished (`2^(64 - dp_bits)`).
+    #[inline]
+    pub(crate) fn dp_limit(&self) -> u64 {
+        1u64 << (64 - self.dp_bits.clamp(1, 63))
+    }
+}
+
+impl Default for RelayConfig {
+    fn default() -> Self {
+        Self::RELEASE
+    }
+}
+
+/// What the engine keeps between moves: the memo of long never-ending relay cycles decided
+/// so far (at most about 20 MB) and the thresholds of their detection. Hold one for as long
+/// as its memo is worth keeping (a game, a search, a worker thread), or use the plain
+/// `Position` methods, which take a fresh one per call.
+///
+/// ```
+/// use bao_core::{Engine, Position, RuleSet};
+///
+/// let mut engine = Engine::new();
+/// let start = Position::start(RuleSet::KISWAHILI);
+/// let moves = engine.legal_moves(&start);
+/// assert_eq!(moves, start.legal_moves());
+/// let (next, _) = engine.play(&start, &moves[0]).unwrap();
+/// assert_eq!(engine.legal_moves(&next), next.legal_moves());
+/// ```
+#[derive(Debug)]
+pub struct Engine {
+    pub(crate) config: RelayConfig,
+    pub(crate) memo: Memo,
+    /// Which of never-ending detection's ways to find a cycle are on: the anchor, the
+    /// distinguished frames (Brent's method is always on). Both but in the tests that try
+    /// each alone.
+    pub(crate) detectors: (bool, bool),
+    /// Laps a move may run in never-ending detection (`u64::MAX`: no limit).
+    allowed: u64,
+    /// The most laps run by a move that gave up, since the budget was set.
+    gave_up: Option<u64>,
+    /// What the end test of the last position an engine call returned learned of that
+    /// position's candidates ([`Known`]), beside the position: read by the next
+    /// `legal_moves` or legality test of an equal position.
+    note: Option<(Position, Known)>,
+    /// Whether this is the engine of one plain `Position` call, which takes the per-thread
+    /// bridge's budget (`within_lap_budget`) when detection starts and reports a give-up to
+    /// it (only then, on the cold path: making such an engine reads nothing).
+    bridged: bool,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Engine {
+    /// An engine with the release thresholds and an empty memo.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::with_config(RelayConfig::RELEASE)
+    }
+
+    /// An engine for one call of a plain `Position` method: the release thresholds, an
+    /// empty memo, and the budget of an enclosing `within_lap_budget` on this thread, if any
+    /// (the bridge for callers that do not hold an engine yet).
+    #[inline]
+    pub(crate) fn for_call() -> Self {
+        Self {
+            bridged: true,
+            ..Self::new()
+        }
+    }
+
+    /// An engine with the given thresholds and an empty memo.
+    #[must_use]
+    pub fn with_config(config: RelayConfig) -> Self {
+        Self {
+            config,
+            memo: Memo::default(),
+            detectors: (true, true),
+            allowed: u64::MAX,
+            gave_up: None,
+            bridged: false,
+            note: None,
+        }
+    }
+
+    /// The thresholds in use.
+    #[must_use]
+    pub fn config(&self) -> RelayConfig {
+        self.config
+    }
+
+    /// How many long relay cycles the memo holds.
+    #[must_use]
+    pub fn relay_cycles_known(&self) -> usize {
+        self.memo.cycles_known()
+    }
+
+    /// Empties the memo of long relay cycles (its memory is given back). Answers never
+    /// depend on it: the next decision of a cycle forgotten is only slower.
+    pub fn forget_relay_cycles(&mut self) {
+        self.memo.forget();
+    }
+
+    /// Runs `f` on this engine with never-ending detection limited to `laps` laps a move
+    /// (past the first 64, where detection begins; finding a cycle's first lap may run about
+    /// as many again); the previous limit is restored afterwards. `f`'s result when some
+    /// move gave up is not exact, so it is dropped: [`Undecided`] instead. Every answer
+    /// given is the exact one.
+    ///
+    /// For a caller that runs several engine calls as one question (a validator replaying a
+    /// game, say); `Position::legal_moves_within` and the other `_within` methods are this
+    /// around one call on a fresh engine. Calls nest: an inner budget's give-up is the inner
+    /// call's answer, not the outer one's. The budget is the engine's, so it reaches every
+    /// call made with it, on whatever thread.
+    ///
+    /// ```
+    /// use bao_core::{Engine, Position, RuleSet};
+    ///
+    /// let start = Position::start(RuleSet::KISWAHILI);
+    /// let mut engine = Engine::new();
+    /// let n = engine.within(1_000, |e| e.legal_moves(&start).len());
+    /// assert_eq!(n, Ok(start.legal_moves().len()));
+    /// ```
+    ///
+    /// # Errors
+    /// Some move's decision inside `f` ran out of laps.
+    pub fn within<T>(&mut self, laps: u64, f: impl FnOnce(&mut Self) -> T) -> Result<T, Undecided> {
+        let before = (
+            std::mem::replace(&mut self.allowed, laps),
+            self.gave_up.take(),
+            std::mem::replace(&mut self.bridged, false),
+        );
+        let out = f(self);
+        let gave_up = std::mem::replace(&mut self.gave_up, before.1);
+        self.allowed = before.0;
+        self.bridged = before.2;
+        match gave_up {
+            Some(laps_run) => Err(Undecided { laps_run }),
+            None => Ok(out),
+        }
+    }
+
+    /// The laps a move may run in never-ending detection now (`u64::MAX`: no limit).
+    #[must_use]
+    pub fn laps_allowed(&self) -> u64 {
+        if self.bridged {
+            // (Inside `within`, `bridged` is off: the engine's own budget answers.)
+            return bridge_allowed().unwrap_or(self.allowed);
+        }
+        self.allowed
+    }
+
+    /// Keeps what the end test of `pos` learned of its candidates, for the next question
+    /// about an equal position (the note of any other position is dropped).
+    #[inline]
+    pub(crate) fn note(&mut self, pos: &Position, known: Known) {
+        self.note = Some((*pos, known));
+    }
+
+    /// What the end test noted of `pos`, or nothing.
+    #[inline]
+    pub(crate) fn known_for(&self, pos: &Position) -> Known {
+        match &self.note {
+            Some((noted, known)) if same_position(noted, pos) => *known,
+            _ => Known::NONE,
+        }
+    }
+
+    /// Notes that a move gave up after `laps` laps.
+    pub(crate) fn gave_up(&mut self, laps: u64) {
+        self.gave_up = Some(self.gave_up.map_or(laps, |l| l.max(laps)));
+        if self.bridged {
+            bridge_gave_up(laps);
+        }
+    }
+}
+
+/// `a == b`, written out so that it is inlined where the note is read (the derived
+/// `RuleSet` comparison is a call): the cheap, most telling fields first, the rules last.
+#[inline(always)]
+fn same_position(a: &Position, b: &Position) -> bool {
+    // Destructured in full: a field added to either type must be compared here too.
+    let Position {
+        board,
+        hands,
+        houses,
+        blocked,
+        to_move,
+        last_move_takasa,
+        ended,
+        rules,
+    } = a;
+    let crate::rules::RuleSet {
+        variant,
+        abstractplay,
+        houses: with_houses,
+        mtaji_takasa_house,
+        dormant_house_placeable,
+        front_row_guard,
+        house_lost_on_first_mtaji_capture,
+        capture_threshold,
+        takasia,
+        capture_priority,
+        kuu_floor,
+        first_takata_from_kuu,
+        houses_fall_at_move_end,
+        bao_hamna_mid_move,
+        endless_move,
+        end_check,
+    } = rules;
+    let s = &b.rules;
+    *board == b.board
+        && *hands == b.hands
+        && *to_move == b.to_move
+        && *houses == b.houses
+        && *blocked == b.blocked
+        && *last_move_takasa == b.last_move_takasa
+        && *ended == b.ended
+        && (*variant == s.variant)
+            & (*abstractplay == s.abstractplay)
+            & (*with_houses == s.houses)
+            & (*mtaji_takasa_house == s.mtaji_takasa_house)
+            & (*dormant_house_placeable == s.dormant_house_placeable)
+            & (*front_row_guard == s.front_row_guard)
+            & (*house_lost_on_first_mtaji_capture == s.house_lost_on_first_mtaji_capture)
+            & (*capture_threshold == s.capture_threshold)
+            & (*takasia == s.takasia)
+            & (*capture_priority == s.capture_priority)
+            & (*kuu_floor == s.kuu_floor)
+            & (*first_takata_from_kuu == s.first_takata_from_kuu)
+            & (*houses_fall_at_move_end == s.houses_fall_at_move_end)
+            & (*bao_hamna_mid_move == s.bao_hamna_mid_move)
+            & (*endless_move == s.endless_move)
+            & (*end_check == s.end_check)
+}
+
+/// What an end test learned of a position's candidates, kept beside the position (in the
+/// [`Engine`] that ran the end test) so that its `legal_moves` does not run them again: the
+/// candidates whose runs were decided legal, and those decided illegal, as `MoveSet` bits
+/// (`[0]`: the captures of the position's stage, `[1]`: the takasas). Only decided runs are
+/// noted (not one stopped by a lap budget), and a namua capture that stops in the functional
+/// nyumba is not noted legal (the list runs it again for its safari). Also the candidates an
+/// end test looked at without running (`Position::seen_to_end`; those seen to end are noted
+/// legal), which the list need not look at again.
+///
+/// A note of one position, and of nothing else: it is read only for a position equal to
+/// the one it was taken of.
+///
+/// When the end test looked at the capture group (`captures_looked`), `looked[0]` is the
+/// whole capture candidate set of the position, which the list then takes from the note
+/// instead of generating it again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Known {
+    pub(crate) legal: [u32; 2],
+    pub(crate) illegal: [u32; 2],
+    pub(crate) looked: [u32; 2],
+    pub(crate) captures_looked: bool,
+}
+
+impl Known {
+    /// Nothing known.
+    pub(crate) const NONE: Self = Self {
+        legal: [0; 2],
+        illegal: [0; 2],
+        looked: [0; 2],
+        captures_looked: false,
+    };
+}
+
+/// The thresholds the unit tests use so that random relays exercise the memo: dense
+/// distinguished points (one in 8), short cycles kept, a short first stretch for Brent.
+#[cfg(test)]
+pub(crate) const SMALL: RelayConfig = RelayConfig {
+    dp_bits: 3,
+    memo_min_frame_period: 64,
+    no_point_stretch: 1 << 10,
+};
+
+/// An engine at the unit tests' small scale ([`SMALL`]).
+#[cfg(test)]
+pub(crate) fn small_engine() -> Engine {
+    Engine::with_config(SMALL)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_position;
+    use crate::position::Position;
+    use crate::rules::{RuleSet, PRESET_NAMES};
+
+    /// The note's comparison is `==`: along random games of every preset, against the
+    /// position before and the same position under every other preset.
+    #[test]
+    fn the_notes_comparison_is_equality() {
+        let mut pick = bao_testkit::Lcg::new(7).picker();
+        let mut compared = 0;
+        for name in PRESET_NAMES {
+            let rules = RuleSet::preset(name).expect("a preset");
+            let mut pos = Position::start(rules);
+            let mut before = pos;
+            while let Some((_, next)) = pos.random_move(&mut pick) {
+                for other in PRESET_NAMES {
+                    let mut q = pos;
+                    q.rules = RuleSet::preset(other).expect("a preset");
+                    assert_eq!(same_position(&pos, &q), pos == q);
+                }
+                assert!(same_position(&pos, &pos));
+                assert_eq!(same_position(&pos, &before), pos == before);
+                compared += 1;
+                (before, pos) = (pos, next);
+            }
+        }
+        assert!(compared > 100);
+    }
+}
