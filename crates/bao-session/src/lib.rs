@@ -27,8 +27,8 @@
 //!   game at `resign`, `time` or `draw` without a [`Confirm`]ation. A line that is a move
 //!   or a command given at a question drops it ([`Reply::QuestionDropped`]); a reply that
 //!   rejects its line says so ([`Reply::rejects_line`]).
-//! - The prompt commands are parsed by clap ([`Command`]); [`Help`] is written from their
-//!   doc comments.
+//! - The prompt commands ([`Command`]) are read from one table, which [`Help`] is written
+//!   from too.
 //!
 //! ```
 //! use bao_session::{Input, Options, Prompt, Question, Reply, Session};
