@@ -3,7 +3,8 @@
 //!
 //! - crates carry only what they use: the editor (`bao-lsp`) and the archive tools
 //!   (`bao-archive`) build no PNG renderer, the club server (`bao-serve`) no command-line
-//!   parser.
+//!   parser;
+//! - `rust-version` of the workspace is what the lockfile really needs.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -75,4 +76,98 @@ fn only_the_command_line_builds_the_png_renderer_and_clap() {
              shows through which crate)"
         );
     }
+}
+
+/// A `rust-version` (`1.88`, `1.88.0`) as numbers to compare.
+fn version(v: &str) -> Vec<u64> {
+    let mut parts: Vec<u64> = v
+        .split('.')
+        .map(|p| p.parse().unwrap_or_else(|_| panic!("a version: {v}")))
+        .collect();
+    while parts.len() < 3 {
+        parts.push(0);
+    }
+    parts
+}
+
+/// The workspace's `rust-version` is the highest `rust-version` of the packages the
+/// lockfile resolves for this machine (dependencies, build and dev-dependencies: CI builds
+/// the tests and benches too), so it is neither a promise the lockfile breaks nor older
+/// than it must be.
+#[test]
+fn rust_version_is_what_the_lockfile_needs() {
+    let host = cargo(&["-vV"])
+        .lines()
+        .find_map(|l| l.strip_prefix("host: "))
+        .expect("cargo -vV names the host")
+        .to_owned();
+    let metadata: serde_json::Value = serde_json::from_str(&cargo(&[
+        "metadata",
+        "--format-version",
+        "1",
+        "--offline",
+        "--locked",
+        "--filter-platform",
+        &host,
+    ]))
+    .expect("cargo metadata is JSON");
+    let members: Vec<&str> = metadata["workspace_members"]
+        .as_array()
+        .expect("workspace members")
+        .iter()
+        .filter_map(|m| m.as_str())
+        .collect();
+    let resolved: Vec<&str> = metadata["resolve"]["nodes"]
+        .as_array()
+        .expect("a resolved graph")
+        .iter()
+        .filter_map(|n| n["id"].as_str())
+        .collect();
+    let packages = metadata["packages"].as_array().expect("packages");
+    let mut declared = Vec::new();
+    let mut needed: Option<(Vec<u64>, String)> = None;
+    for p in packages {
+        let id = p["id"].as_str().expect("a package id");
+        let Some(rust) = p["rust_version"].as_str() else {
+            continue;
+        };
+        if members.contains(&id) {
+            declared.push((p["name"].as_str().unwrap_or(id).to_owned(), rust.to_owned()));
+        } else if resolved.contains(&id) {
+            let v = version(rust);
+            if needed.as_ref().is_none_or(|(n, _)| v > *n) {
+                let who = format!(
+                    "{} {} ({rust})",
+                    p["name"].as_str().unwrap_or(id),
+                    p["version"].as_str().unwrap_or("?")
+                );
+                needed = Some((v, who));
+            }
+        }
+    }
+    let (needed, who) = needed.expect("some dependency declares a rust-version");
+    assert!(!declared.is_empty(), "the members declare a rust-version");
+    for (name, rust) in &declared {
+        assert_eq!(
+            version(rust),
+            needed,
+            "{name} declares rust-version {rust}, the lockfile needs {who}: set \
+             [workspace.package] rust-version (and the README) to it"
+        );
+    }
+    // clippy's msrv and the README say the same.
+    let clippy = std::fs::read_to_string(root().join("clippy.toml")).expect("clippy.toml");
+    let msrv = clippy
+        .lines()
+        .find_map(|l| l.strip_prefix("msrv = "))
+        .expect("clippy.toml sets msrv")
+        .trim_matches('"');
+    assert_eq!(
+        version(msrv),
+        needed,
+        "clippy.toml's msrv {msrv}, the lockfile needs {who}"
+    );
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let minor = format!("Rust 1.{} or newer", needed[1]);
+    assert!(readme.contains(&minor), "README.md should say {minor:?}");
 }
