@@ -76,16 +76,6 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "solve",
         ],
     ),
-    ("bao-notation", &["ast", "lexical"]),
-    (
-        "bao-notation",
-        &[
-            "grammar",
-            "grammar::fast",
-            "grammar::movetext",
-            "grammar::tags",
-        ],
-    ),
     (
         "bao-serve",
         &["(root)", "api", "auth", "pages", "state", "store", "web"],
