@@ -22,10 +22,10 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::broadcast;
 
+use crate::app::{blocking, body, ApiError, App, Scribed, Shared};
 use crate::auth::{Login, COOKIE};
 use crate::state::{moves_json, state as game_state};
 use crate::store::{valid_id, Fresh, Inner, Slot};
-use crate::web::{blocking, body, ApiError, App, Scribed, Shared};
 
 /// The longest move text taken.
 const MOVE_LIMIT: usize = 64;

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use axum::http::{header, HeaderMap};
 
-use crate::{Config, ServeError};
+use crate::config::{Config, ServeError};
 
 /// The cookie the PIN page sets.
 pub(crate) const COOKIE: &str = "bao_scribe";

@@ -77,10 +77,6 @@ const ALLOWED: &[(&str, &[&str])] = &[
         ],
     ),
     (
-        "bao-serve",
-        &["(root)", "api", "auth", "pages", "state", "store", "web"],
-    ),
-    (
         "bao-validate",
         &[
             "(root)",
