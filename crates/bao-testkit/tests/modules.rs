@@ -76,19 +76,6 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "solve",
         ],
     ),
-    (
-        "bao-validate",
-        &[
-            "(root)",
-            "diagnostic",
-            "moves",
-            "plies",
-            "record",
-            "suggest",
-            "suggest_earlier",
-            "words",
-        ],
-    ),
 ];
 
 /// The workspace's root (this crate is `crates/bao-testkit`).
