@@ -14,9 +14,9 @@ use bao_notation::{RecordWriter, WriteOptions};
 use bao_validate::{annotate_game, annotated_text, check_bytes, CheckOptions};
 
 use crate::check::{handler, head_or_stream, render, stream_replayed, HumanOut};
+use crate::context::{Context, Status};
 use crate::error::CliError;
 use crate::io::{AtomicFile, Replace};
-use crate::{Context, Status};
 
 /// Arguments of `bao annotate`.
 #[derive(Debug, clap::Args)]

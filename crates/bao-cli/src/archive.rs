@@ -23,8 +23,8 @@ use bao_notation::{write_game, WriteOptions};
 use bao_session::durable::{AtomicFile, Replace};
 
 use crate::check::{collect, Source};
+use crate::context::{Context, Status};
 use crate::error::CliError;
-use crate::{Context, Status};
 
 /// Where a command's output goes: stdout, or a file that appears whole when done.
 pub(crate) struct Output {
