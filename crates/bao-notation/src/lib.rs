@@ -70,6 +70,7 @@
 #![warn(missing_debug_implementations)]
 
 mod ast;
+pub mod date;
 mod dialect;
 mod error;
 mod grammar;

@@ -63,6 +63,8 @@ mod session;
 mod setup;
 mod store;
 
+/// The Date tag's check and today's date: bao-notation's ([`bao_notation::date`]).
+pub use bao_notation::date::{today, valid_date};
 pub use command::{Command, Help, HelpEntry, SideName};
 pub use error::{OpenError, SessionError};
 pub use reply::{
@@ -70,4 +72,4 @@ pub use reply::{
     MatchScore, OptionKind, Played, Prompt, Question, Refusal, Reopened, Reply,
 };
 pub use session::{Asking, GameState, Input, Options, PlyAnswer, Session};
-pub use setup::{today, valid_date, Answers, MatchChoice};
+pub use setup::{Answers, MatchChoice};
