@@ -11,6 +11,7 @@ use std::fmt;
 use std::io::Read;
 
 use bao_core::{Move, Pit, Row, RuleSet, Side};
+use bao_notation::date::valid_date;
 use bao_notation::meaning::RulesKey;
 use bao_notation::{parse_record, write_game, GameResult, Tag, WriteOptions};
 use bao_replay::ReplayedGame;
@@ -348,13 +349,13 @@ fn rules_of(variants: &[String]) -> Result<&'static str, ApProblemKind> {
     }
 }
 
-/// `2026-10-01T18:00:00.000Z` as a `Date` tag, `2026.10.01`.
+/// `2026-10-01T18:00:00.000Z` as a `Date` tag, `2026.10.01`; `None` unless it is a real
+/// date, all digits ([`valid_date`]).
 fn date_tag(iso: &str) -> Option<String> {
     let d = iso.get(..10)?;
     let b = d.as_bytes();
-    let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
-    (digits(0..4) && b[4] == b'-' && digits(5..7) && b[7] == b'-' && digits(8..10))
-        .then(|| d.replace('-', "."))
+    let tag = d.replace('-', ".");
+    (b[4] == b'-' && b[7] == b'-' && !tag.contains('?') && valid_date(&tag)).then_some(tag)
 }
 
 /// The result the players' scores give.
@@ -782,5 +783,8 @@ mod tests {
             Some("2026.10.01")
         );
         assert_eq!(date_tag("yesterday"), None);
+        assert_eq!(date_tag("2026-02-31T18:00:00.000Z"), None);
+        assert_eq!(date_tag("2026-1?-01T18:00:00.000Z"), None);
+        assert_eq!(date_tag("2024-02-29").as_deref(), Some("2024.02.29"));
     }
 }

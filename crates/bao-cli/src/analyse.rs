@@ -20,10 +20,10 @@ use bao_notation::{
 };
 use bao_validate::{check_bytes, CheckOptions};
 
+use crate::context::{Context, Status};
 use crate::error::CliError;
 use crate::export::{game_index, load, write_atomic};
 use crate::io::Input;
-use crate::{Context, Status};
 
 /// Arguments of `bao analyse`.
 #[derive(Debug, clap::Args)]

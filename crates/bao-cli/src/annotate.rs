@@ -15,9 +15,9 @@ use bao_validate::{
 };
 
 use crate::check::{handler, head_or_stream, render, stream_replayed_chunks, HumanOut};
+use crate::context::{Context, Status};
 use crate::error::CliError;
 use crate::io::{AtomicFile, Replace};
-use crate::{Context, Status};
 
 /// Arguments of `bao annotate`.
 #[derive(Debug, clap::Args)]

@@ -24,8 +24,8 @@ use bao_export::{replayed_game_json, JsonOptions, SCHEMA_VERSION};
 use bao_session::durable::{AtomicFile, Replace};
 
 use crate::check::{collect, Source};
+use crate::context::{Context, Status};
 use crate::error::CliError;
-use crate::{Context, Status};
 
 /// Where a command's output goes: stdout, or a file that appears whole when done.
 pub(crate) struct Output {

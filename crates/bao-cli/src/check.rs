@@ -28,8 +28,8 @@ use miette::{GraphicalReportHandler, GraphicalTheme};
 use rayon::prelude::*;
 use serde_json::json;
 
+use crate::context::{Color, Context, Status};
 use crate::error::CliError;
-use crate::{Color, Context, Status};
 
 /// The output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

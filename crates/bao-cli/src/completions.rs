@@ -2,11 +2,10 @@
 
 use std::io::Write;
 
-use clap::CommandFactory;
 use clap_complete::Shell;
 
+use crate::context::{Context, Status};
 use crate::error::CliError;
-use crate::{Cli, Context, Status};
 
 /// Arguments of `bao completions`.
 #[derive(Debug, clap::Args)]
@@ -20,18 +19,18 @@ pub(crate) struct Args {
     shell: Shell,
 }
 
-/// The completion script for `shell`.
-pub(crate) fn script(shell: Shell) -> Vec<u8> {
+/// The completion script for `shell` of the command line `cli` (`bao`'s, from main.rs).
+pub(crate) fn script(shell: Shell, mut cli: clap::Command) -> Vec<u8> {
     let mut out = Vec::new();
-    clap_complete::generate(shell, &mut Cli::command(), "bao", &mut out);
+    clap_complete::generate(shell, &mut cli, "bao", &mut out);
     out
 }
 
-/// Runs `bao completions`.
-pub(crate) fn run(args: &Args, _ctx: &Context) -> Result<Status, CliError> {
+/// Runs `bao completions` for the command line `cli`.
+pub(crate) fn run(args: &Args, _ctx: &Context, cli: clap::Command) -> Result<Status, CliError> {
     // Generated into memory first: the generator cannot report a failed write (a closed
     // pipe) other than by panicking.
-    let text = script(args.shell);
+    let text = script(args.shell, cli);
     let mut out = std::io::stdout().lock();
     out.write_all(&text)
         .and_then(|()| out.flush())

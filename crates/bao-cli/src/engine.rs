@@ -17,8 +17,8 @@ use bao_analysis::{Limits, Report, Score, Searcher};
 use bao_core::{MoveSpec, Position, RuleSet, PRESET_NAMES};
 use bao_notation::PositionString;
 
+use crate::context::{Context, Status};
 use crate::error::CliError;
-use crate::{Context, Status};
 
 /// Arguments of `bao engine` (none: everything is set through the protocol).
 #[derive(Debug, clap::Args)]

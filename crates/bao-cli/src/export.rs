@@ -22,10 +22,10 @@ use bao_validate::{check_bytes, CheckOptions, CheckReport, Checked};
 use crate::check::{
     handler, head_or_stream, render, stream_checked, stream_replayed, HumanOut, BATCH_BYTES,
 };
+use crate::context::{Context, Status};
 use crate::error::CliError;
 use crate::io::{AtomicFile, Input, Replace};
 use crate::new::position_arg;
-use crate::{Context, Status};
 
 /// Arguments of `bao export`.
 #[derive(Debug, clap::Args)]

@@ -14,9 +14,9 @@ use std::sync::Arc;
 
 use bao_notation::{parse_bytes, write_record, SyntaxReport, WriteOptions};
 
+use crate::context::{Context, Status};
 use crate::error::CliError;
 use crate::io::Input;
-use crate::{Context, Status};
 
 /// Arguments of `bao fmt`.
 #[derive(Debug, clap::Args)]

@@ -14,10 +14,10 @@ use bao_notation::{write_record, WriteOptions};
 use bao_validate::{check_full, CheckOptions};
 
 use crate::check::render;
+use crate::context::{Context, Status};
 use crate::error::CliError;
 use crate::export::write_atomic;
 use crate::io::Input;
-use crate::{Context, Status};
 
 /// Arguments of `bao import`.
 #[derive(Debug, clap::Args)]

@@ -17,9 +17,9 @@ use serde::Serialize;
 
 use bao_validate::words::end_reason;
 
+use crate::context::{Context, Status};
 use crate::error::CliError;
 use crate::export::PositionSource;
-use crate::{Context, Status};
 
 /// The output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

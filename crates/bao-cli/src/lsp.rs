@@ -5,8 +5,8 @@
 //! Exit 0 after the client's
 //! `shutdown` and `exit` (or when it closes stdin); 2 when the connection breaks.
 
+use crate::context::{Context, Status};
 use crate::error::CliError;
-use crate::{Context, Status};
 
 /// Arguments of `bao lsp` (none: it speaks over stdio).
 #[derive(Debug, clap::Args)]

@@ -2,15 +2,16 @@
 //!
 //! One module per command. To add a command `foo`: write `src/foo.rs` with a clap `Args`
 //! struct and `pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError>`,
-//! then add a variant to [`Command`] and an arm to [`Command::run`]. Shared plumbing (input
-//! files and stdin, errors and exit codes) lives in `io.rs` and `error.rs`.
+//! then add a variant to [`Command`] and an arm to [`Command::run`]. Shared plumbing (what
+//! every command gets and returns, input files and stdin, errors and exit codes) lives in
+//! `context.rs`, `io.rs` and `error.rs`; a command's module uses it, never this file.
 //!
 //! Exit codes: 0 success, 1 an input record or position is invalid or a move is illegal,
 //! 2 usage, I/O or internal error. A broken pipe on stdout exits with 0 and prints nothing.
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// mimalloc instead of the system allocator: a record is many small objects (an annotation's
 /// items, a tag's name and value) allocated one by one and freed together, the pattern where
@@ -26,6 +27,7 @@ mod archive;
 mod best;
 mod check;
 mod completions;
+mod context;
 mod engine;
 mod error;
 mod export;
@@ -45,6 +47,7 @@ mod serve;
 mod show;
 mod solve;
 
+use context::{Color, Context, Status};
 use error::CliError;
 
 /// Bao (four-row mancala of the Swahili coast): rules engine, records, replay.
@@ -58,46 +61,6 @@ struct Cli {
 
     #[command(subcommand)]
     command: Command,
-}
-
-/// The `--color` choice.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub(crate) enum Color {
-    /// Colour what goes to a terminal (unless `NO_COLOR` is set).
-    Auto,
-    /// Always colour.
-    Always,
-    /// Never colour.
-    Never,
-}
-
-/// What every command gets besides its own arguments.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Context {
-    /// The `--color` choice.
-    pub(crate) color: Color,
-}
-
-/// How a command that ran to its end went.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Status {
-    /// Everything was valid (exit 0).
-    Success,
-    /// Some input was invalid: a bad record, position or move (exit 1).
-    Invalid,
-    /// Some input could not be read; the command reported it and went on (exit 2).
-    Failed,
-}
-
-impl Status {
-    /// [`Status::Success`] when everything was valid, else [`Status::Invalid`].
-    pub(crate) const fn valid_if(valid: bool) -> Self {
-        if valid {
-            Self::Success
-        } else {
-            Self::Invalid
-        }
-    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -201,8 +164,8 @@ impl Command {
             Self::Lsp(args) => lsp::run(args, ctx),
             Self::Solve(args) => solve::run(args, ctx),
             Self::Engine(args) => engine::run(args, ctx),
-            Self::Completions(args) => completions::run(args, ctx),
-            Self::Man(args) => man::run(args, ctx),
+            Self::Completions(args) => completions::run(args, ctx, Cli::command()),
+            Self::Man(args) => man::run(args, ctx, Cli::command()),
         }
     }
 }

@@ -14,11 +14,9 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-use clap::CommandFactory;
-
+use crate::context::{Context, Status};
 use crate::error::CliError;
 use crate::export::write_atomic;
-use crate::{Cli, Context, Status};
 
 /// Arguments of `bao man`.
 #[derive(Debug, clap::Args)]
@@ -32,8 +30,8 @@ pub(crate) struct Args {
 }
 
 /// Every page: `(file name, roff text)`, the main page first, then the subcommands depth
-/// first in the order of `bao --help`.
-pub(crate) fn pages() -> Result<Vec<(String, Vec<u8>)>, CliError> {
+/// first in the order of `bao --help`, of the command line `cli` (`bao`'s, from main.rs).
+pub(crate) fn pages(cli: clap::Command) -> Result<Vec<(String, Vec<u8>)>, CliError> {
     fn walk(cmd: &clap::Command, out: &mut Vec<(String, Vec<u8>)>) -> Result<(), CliError> {
         let man = clap_mangen::Man::new(cmd.clone());
         let mut text = Vec::new();
@@ -49,16 +47,16 @@ pub(crate) fn pages() -> Result<Vec<(String, Vec<u8>)>, CliError> {
         }
         Ok(())
     }
-    let mut cmd = Cli::command().disable_help_subcommand(true);
+    let mut cmd = cli.disable_help_subcommand(true);
     cmd.build();
     let mut out = Vec::new();
     walk(&cmd, &mut out)?;
     Ok(out)
 }
 
-/// Runs `bao man`.
-pub(crate) fn run(args: &Args, _ctx: &Context) -> Result<Status, CliError> {
-    let pages = pages()?;
+/// Runs `bao man` for the command line `cli`.
+pub(crate) fn run(args: &Args, _ctx: &Context, cli: clap::Command) -> Result<Status, CliError> {
+    let pages = pages(cli)?;
     if let Some(dir) = &args.output {
         std::fs::create_dir_all(dir)
             .map_err(|e| CliError::io(format!("cannot create {}", dir.display()), e))?;

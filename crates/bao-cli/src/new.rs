@@ -15,9 +15,9 @@ use bao_notation::{Comment, Game, GameResult, PositionString, Record, Spanned, T
 
 use bao_session::{today, valid_date};
 
+use crate::context::{Context, Status};
 use crate::error::CliError;
 use crate::io::{write_file, Replace};
-use crate::{Context, Status};
 
 /// Arguments of `bao new`.
 #[derive(Debug, clap::Args)]

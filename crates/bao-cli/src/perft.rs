@@ -4,8 +4,8 @@ use bao_core::json::PositionJson;
 use bao_core::{perft, Position, RuleSet, PRESET_NAMES};
 use clap::builder::PossibleValuesParser;
 
+use crate::context::{Context, Status};
 use crate::error::CliError;
-use crate::{Context, Status};
 
 /// Arguments of `bao perft`.
 #[derive(Debug, clap::Args)]

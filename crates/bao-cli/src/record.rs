@@ -41,8 +41,8 @@ use bao_session::{
 };
 
 use crate::check::{colours, render, Stream};
+use crate::context::{Context, Status};
 use crate::error::CliError;
-use crate::{Context, Status};
 
 use input::Line;
 use render::{prompt_text, Screen};

@@ -17,9 +17,9 @@ use bao_core::{Move, MoveSpec, Position, ResolveError, RuleSet, RuleSpecError};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::context::{Context, Status};
 use crate::error::CliError;
 use crate::io::Input;
-use crate::{Context, Status};
 
 /// Arguments of `bao replay`.
 #[derive(Debug, clap::Args)]

@@ -11,8 +11,8 @@ use std::path::PathBuf;
 
 use bao_serve::{Config, ServeError, Server, DEFAULT_LAP_BUDGET};
 
+use crate::context::{Context, Status};
 use crate::error::CliError;
-use crate::{Context, Status};
 
 /// Arguments of `bao serve`.
 #[derive(Debug, clap::Args)]

@@ -13,10 +13,10 @@ use std::io::Write;
 use bao_export::{board_text, LastMove, Overlay, TextOptions};
 
 use crate::check::{colours, Stream};
+use crate::context::{Context, Status};
 use crate::error::CliError;
 use crate::export::{load_prefix, PositionSource};
 use crate::new::position_arg;
-use crate::{Context, Status};
 
 /// Arguments of `bao show`.
 #[derive(Debug, clap::Args)]

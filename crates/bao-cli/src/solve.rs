@@ -11,9 +11,9 @@ use bao_analysis::{Solution, Solver, Verdict};
 use bao_core::Position;
 use serde::Serialize;
 
+use crate::context::{Context, Status};
 use crate::error::CliError;
 use crate::export::PositionSource;
-use crate::{Context, Status};
 
 /// The output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

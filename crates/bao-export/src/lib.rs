@@ -4,7 +4,8 @@
 //! [`Overlay`] built from a ply's [`MoveTrace`](bao_core::MoveTrace) adds its start pit and
 //! direction, numbered lap ends, captures with the path of the captured seeds, the takasia it
 //! set, and the change in every pit. [`board_text`] draws the same board in ASCII for
-//! terminals and comments, and [`board_png`] renders an SVG to PNG with `resvg`.
+//! terminals and comments, and `board_png` (the `png` feature, off by default) renders an
+//! SVG to PNG with `resvg`.
 //!
 //! ```
 //! use bao_core::{Position, RuleSet};
@@ -25,7 +26,11 @@
 //!
 //! Determinism: every coordinate lies on an integer grid, ids come from pit names, and
 //! nothing depends on hashing, time or the machine. PNGs are drawn with fonts built into
-//! the crate (see [`PngOptions`]), so their pixels are the same on every machine too.
+//! the crate (see `PngOptions`), so their pixels are the same on every machine too.
+//!
+//! # Features
+//! - `png` (off by default): `board_png` and `PngOptions`, through `resvg`. Everything else
+//!   (the SVG and text boards, JSON, HTML, `escape_html`) builds without it.
 //!
 //! [`game_html`] makes one self-contained HTML page to step through a game: every frame
 //! (main line and variations) drawn by [`board_svg`] and embedded, with the move list,
@@ -50,6 +55,7 @@ mod html;
 pub mod json;
 mod layout;
 mod overlay;
+#[cfg(feature = "png")]
 mod png;
 mod svg;
 mod text;
@@ -63,6 +69,7 @@ pub use json::{
     RecordJson, RecordJsonWriter, SCHEMA_VERSION,
 };
 pub use overlay::{CaptureMark, Overlay};
+#[cfg(feature = "png")]
 pub use png::{board_png, PngOptions};
 pub use svg::{board_svg, SeedStyle, SvgOptions, Theme};
 pub use text::{board_text, LastMove, TextOptions};

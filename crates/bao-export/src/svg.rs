@@ -8,6 +8,8 @@ use std::collections::BTreeMap;
 
 use bao_core::{BySide, HouseState, Pit, Position, Side};
 use bao_notation::{MarkColour, Markup};
+use textwrap::core::Word;
+use textwrap::wrap_algorithms::wrap_first_fit;
 
 use crate::layout::{
     column_of, describe_outcome, game_name, number_at, pit_at, rows_top_to_bottom, screen_row_of,
@@ -423,34 +425,33 @@ impl Geometry {
     }
 }
 
-/// Breaks a caption into lines of at most [`CAPTION_CHARS`] characters at spaces (a longer
-/// word gets a line of its own); nothing is ever left out.
+/// Breaks a caption into lines of at most [`CAPTION_CHARS`] columns at spaces (a longer
+/// word gets a line of its own); nothing is ever left out. textwrap's first fit lays out
+/// the units; a pit and its count (`A4 (2)`) are one unit.
 fn wrap(text: &str) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     for para in text.lines() {
-        // `A4 (2)` is one unit: a pit and its count stay on one line.
+        // `A4 (2)` is one unit: a pit and its count stay on one line. Each unit is
+        // followed by the space that separates it from the next.
         let mut units: Vec<String> = Vec::new();
         for word in para.split(' ').filter(|w| !w.is_empty()) {
             match units.last_mut() {
                 Some(last) if word.starts_with('(') => {
-                    last.push(' ');
                     last.push_str(word);
+                    last.push(' ');
                 }
-                _ => units.push(word.to_owned()),
+                _ => units.push(format!("{word} ")),
             }
         }
-        let mut line = String::new();
-        for unit in units {
-            if !line.is_empty() && line.chars().count() + 1 + unit.chars().count() > CAPTION_CHARS {
-                lines.push(std::mem::take(&mut line));
-            }
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(&unit);
+        if units.is_empty() {
+            continue;
         }
-        if !line.is_empty() {
-            lines.push(line);
+        let words: Vec<Word<'_>> = units.iter().map(|u| Word::from(u)).collect();
+        #[allow(clippy::cast_precision_loss)] // a small constant
+        let width = CAPTION_CHARS as f64;
+        for line in wrap_first_fit(&words, &[width]) {
+            let text: Vec<&str> = line.iter().map(|w| w.word).collect();
+            lines.push(text.join(" "));
         }
     }
     lines
@@ -1139,5 +1140,26 @@ mod tests {
         // A pit and its count stay together.
         assert!(lines.iter().all(|l| !l.starts_with('(')));
         assert!(wrap("").is_empty());
+    }
+
+    #[test]
+    fn captions_fill_each_line_first_and_keep_long_words_whole() {
+        let long = "x".repeat(80);
+        assert_eq!(wrap(&format!("a {long} b")), ["a", long.as_str(), "b"]);
+        // Greedy: each line takes what fits, in order (a balanced layout would differ).
+        let text = format!("{} {} {}", "a".repeat(30), "b".repeat(30), "c".repeat(30));
+        assert_eq!(
+            wrap(&text),
+            [
+                format!("{} {}", "a".repeat(30), "b".repeat(30)),
+                "c".repeat(30)
+            ]
+        );
+        // Runs of spaces are one, and each line of the text wraps on its own.
+        assert_eq!(wrap("one  two\n\nthree (3)"), ["one two", "three (3)"]);
+        // 68 columns exactly fit.
+        let fits = format!("{} {}", "a".repeat(33), "b".repeat(34));
+        assert_eq!(wrap(&fits), std::slice::from_ref(&fits));
+        assert_eq!(wrap(&format!("{fits}b")).len(), 2);
     }
 }

@@ -843,7 +843,7 @@ fn symbols_folding_tokens_and_hints() {
     assert!(!folds.as_array().unwrap().is_empty());
     let tokens = c.request("textDocument/semanticTokens/full", doc("file:///v.bao"));
     let data = tokens["data"].as_array().unwrap();
-    assert!(data.len() >= 5 * 10 && data.len() % 5 == 0);
+    assert!(data.len() >= 5 * 10 && data.len().is_multiple_of(5));
     // The first token is the first tag's name.
     let first_tag = text.find('[').unwrap();
     let p = position_of(&text, first_tag + 1);

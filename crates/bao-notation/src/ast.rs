@@ -347,9 +347,18 @@ impl Nag {
     #[must_use]
     pub fn parse_word(word: &str) -> Option<Self> {
         match word.strip_prefix('$') {
-            Some(digits) => crate::lexical::nag_number(digits),
+            Some(digits) => Self::from_digits(digits),
             None => Self::from_glyph(word),
         }
+    }
+
+    /// The NAG of the digits after a `$` (`14` is `$14`): `None` unless they are digits
+    /// of a number up to 255.
+    pub(crate) fn from_digits(digits: &str) -> Option<Self> {
+        if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        digits.parse::<u8>().ok().map(Self)
     }
 }
 

@@ -342,14 +342,6 @@ pub(crate) fn move_number(word: &str) -> Option<(Result<u32, ()>, usize, usize)>
     Some((number, dots.len(), word.len() - rest.len()))
 }
 
-/// A NAG after `$`: digits 0..=255.
-pub(crate) fn nag_number(digits: &str) -> Option<Nag> {
-    if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
-        return None;
-    }
-    digits.parse::<u8>().ok().map(Nag)
-}
-
 /// A glyph standing alone.
 pub(crate) fn glyph_word(word: &str) -> Option<Nag> {
     match glyph(word) {
@@ -705,9 +697,9 @@ mod tests {
         assert_eq!(move_number("3...A6<"), Some((Ok(3), 3, 4)));
         assert_eq!(move_number("0."), Some((Err(()), 1, 2)));
         assert_eq!(move_number("1-0"), None);
-        assert_eq!(nag_number("14"), Some(Nag(14)));
-        assert_eq!(nag_number("256"), None);
-        assert_eq!(nag_number(""), None);
+        assert_eq!(Nag::from_digits("14"), Some(Nag(14)));
+        assert_eq!(Nag::from_digits("256"), None);
+        assert_eq!(Nag::from_digits(""), None);
         assert_eq!(glyph_word("?!"), Some(Nag(6)));
         assert_eq!(annotation_item("xa5:3").unwrap().to_string(), "xa5:3");
         assert_eq!(annotation_item("XA6").unwrap().to_string(), "xA6");

@@ -77,6 +77,7 @@
 #![warn(missing_debug_implementations)]
 
 mod ast;
+pub mod date;
 mod dialect;
 mod edit;
 mod error;

@@ -22,10 +22,10 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::broadcast;
 
-use crate::auth::{Login, COOKIE};
+use crate::app::{blocking, body, ApiError, App, Scribed, Shared};
+use crate::auth::{session_cookie, Login};
 use crate::state::{moves_json, state as game_state};
 use crate::store::{valid_id, Fresh, Inner, Slot};
-use crate::web::{blocking, body, ApiError, App, Scribed, Shared};
 
 /// The longest move text taken.
 const MOVE_LIMIT: usize = 64;
@@ -107,8 +107,7 @@ pub(crate) async fn login(
     match app.auth.login(peer.ip(), &b.pin) {
         Ok(Login::Granted { cookie, csrf }) => {
             let mut r = Json(json!({ "csrf": csrf })).into_response();
-            let c = format!("{COOKIE}={cookie}; Path=/; HttpOnly; SameSite=Strict");
-            if let Ok(v) = HeaderValue::from_str(&c) {
+            if let Ok(v) = HeaderValue::from_str(&session_cookie(&cookie)) {
                 r.headers_mut().insert(header::SET_COOKIE, v);
             }
             Ok(r)

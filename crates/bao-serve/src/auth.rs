@@ -7,8 +7,9 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use axum::http::{header, HeaderMap};
+use cookie::{Cookie, SameSite};
 
-use crate::{Config, ServeError};
+use crate::config::{Config, ServeError};
 
 /// The cookie the PIN page sets.
 pub(crate) const COOKIE: &str = "bao_scribe";
@@ -85,16 +86,28 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// A cookie of the request, by name.
-fn cookie<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
+/// A cookie of the request, by name (every `Cookie` header read by the cookie crate; a
+/// pair it cannot read is passed over).
+fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
     headers
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|c| c.trim().split_once('='))
-        .find(|(n, _)| *n == name)
-        .map(|(_, v)| v)
+        .flat_map(Cookie::split_parse)
+        .filter_map(Result::ok)
+        .find(|c| c.name() == name)
+        .map(|c| c.value().to_owned())
+}
+
+/// The `Set-Cookie` value of a cookie session `id`: for every path, not readable by
+/// scripts, sent with requests from the server's own pages only.
+pub(crate) fn session_cookie(id: &str) -> String {
+    Cookie::build((COOKIE, id))
+        .path("/")
+        .http_only(true)
+        .same_site(SameSite::Strict)
+        .build()
+        .to_string()
 }
 
 impl Auth {
@@ -137,7 +150,7 @@ impl Auth {
     /// The cookie session of the request, if it has a live one.
     fn scribe(&self, headers: &HeaderMap) -> Option<Scribe> {
         let id = cookie(headers, COOKIE)?;
-        lock(&self.sessions).get(id).cloned()
+        lock(&self.sessions).get(&id).cloned()
     }
 
     /// Whether the request may change a game: the token, or a cookie session with its CSRF
@@ -275,6 +288,25 @@ mod tests {
             a.login(IpAddr::from([10, 0, 0, 2]), &pin).unwrap(),
             Login::Granted { .. }
         ));
+    }
+
+    #[test]
+    fn cookies_are_read_and_written_by_the_cookie_crate() {
+        let mut h = HeaderMap::new();
+        h.append(header::COOKIE, "a=1; broken; b=\"2\"".parse().unwrap());
+        h.append(header::COOKIE, format!("{COOKIE}=abc").parse().unwrap());
+        assert_eq!(cookie(&h, "a").as_deref(), Some("1"));
+        // RFC 6265: the quotes are part of the value.
+        assert_eq!(cookie(&h, "b").as_deref(), Some("\"2\""));
+        assert_eq!(cookie(&h, COOKIE).as_deref(), Some("abc"));
+        assert_eq!(cookie(&h, "broken"), None);
+        assert_eq!(cookie(&HeaderMap::new(), COOKIE), None);
+        let set = session_cookie("abc");
+        let back = Cookie::parse(set.as_str()).unwrap();
+        assert_eq!((back.name(), back.value()), (COOKIE, "abc"));
+        assert_eq!(back.path(), Some("/"));
+        assert_eq!(back.http_only(), Some(true));
+        assert_eq!(back.same_site(), Some(SameSite::Strict));
     }
 
     #[test]

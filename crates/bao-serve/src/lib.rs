@@ -29,85 +29,29 @@
 #![warn(missing_debug_implementations)]
 
 mod api;
+mod app;
 mod auth;
+mod config;
 mod pages;
 mod state;
 mod store;
 mod web;
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+pub use config::{Config, ServeError, DEFAULT_LAP_BUDGET};
 pub use store::Skipped;
 
 /// The most threads engine and file work runs on at once.
 const MAX_BLOCKING_THREADS: usize = 32;
 
-/// The lap budget of a position's legal moves by default (see [`Config::lap_budget`]).
-pub const DEFAULT_LAP_BUDGET: u64 = 100_000;
-
-/// How a server is set up.
-#[derive(Debug, Clone)]
-pub struct Config {
-    /// The directory of the records (one `.bao` file per game).
-    pub dir: PathBuf,
-    /// Where to listen.
-    pub listen: SocketAddr,
-    /// The evening's name: the title of the pages and the Event tag of new games.
-    pub event: Option<String>,
-    /// The API token (`None`: a random one).
-    pub token: Option<String>,
-    /// Reads need credentials too (the token or the PIN's cookie).
-    pub private: bool,
-    /// Laps a move may run in never-ending detection when a position's legal moves are
-    /// decided; a position undecided within it takes no moves (`bao::budget::undecided`).
-    pub lap_budget: u64,
-    /// Requests a second each client address may send to the scribe API (POST), in bursts
-    /// of twice as many; more are answered `429`.
-    pub post_rate: u32,
-}
-
-impl Config {
-    /// A configuration with the defaults: `127.0.0.1:8080`, a random token, public reads.
-    #[must_use]
-    pub fn new(dir: PathBuf) -> Self {
-        Self {
-            dir,
-            listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
-            event: None,
-            token: None,
-            private: false,
-            lap_budget: DEFAULT_LAP_BUDGET,
-            post_rate: 200,
-        }
-    }
-}
-
-/// Why a server cannot start or stopped.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum ServeError {
-    /// The directory of the records cannot be read.
-    #[error("cannot read the directory {}", .0.display())]
-    Dir(PathBuf, #[source] std::io::Error),
-    /// The address cannot be listened on.
-    #[error("cannot listen on {0}")]
-    Listen(SocketAddr, #[source] std::io::Error),
-    /// The operating system's random numbers are not available (for the PIN and token).
-    #[error("no random numbers from the operating system: {0}")]
-    Random(String),
-    /// The async runtime cannot start, or serving failed.
-    #[error("the server failed")]
-    Io(#[source] std::io::Error),
-}
-
 /// A server bound to its address, with its games loaded; [`Server::run`] serves.
 #[derive(Debug)]
 pub struct Server {
     listener: std::net::TcpListener,
-    app: Arc<web::App>,
+    app: Arc<app::App>,
     skipped: Vec<Skipped>,
 }
 
@@ -124,7 +68,7 @@ impl Server {
         listener
             .set_nonblocking(true)
             .map_err(|e| ServeError::Listen(config.listen, e))?;
-        let app = Arc::new(web::App::new(config, store, auth));
+        let app = Arc::new(app::App::new(config, store, auth));
         Ok(Self {
             listener,
             app,

@@ -5,8 +5,8 @@ use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};
 use bao_export::escape_html;
 
+use crate::app::{ApiError, Shared};
 use crate::store::valid_id;
-use crate::web::{ApiError, Shared};
 
 const SCRIPT: &str = include_str!("../assets/app.js");
 const STYLE: &str = include_str!("../assets/style.css");
@@ -45,7 +45,7 @@ async fn known(app: &Shared, id: &str) -> bool {
         return true;
     }
     let (app, id) = (std::sync::Arc::clone(app), id.to_owned());
-    crate::web::blocking(move || app.store.find(&id).is_some())
+    crate::app::blocking(move || app.store.find(&id).is_some())
         .await
         .unwrap_or(false)
 }

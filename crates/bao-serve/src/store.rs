@@ -26,7 +26,7 @@ use bao_session::{Answers, Asking, OpenError, Options, Session};
 use serde::Serialize;
 use tokio::sync::broadcast;
 
-use crate::{Config, ServeError};
+use crate::config::{Config, ServeError};
 
 /// A `.bao` file of the directory that is not served.
 #[derive(Debug, Clone, PartialEq, Eq)]

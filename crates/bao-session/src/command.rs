@@ -1,98 +1,70 @@
-//! The commands of the move prompt, parsed by clap as a REPL parses its lines (a
-//! `multicall` parser: the first word names the command), so that `help` is written from
-//! their doc comments.
+//! The commands of the move prompt, read from a line as a REPL reads its lines: the first
+//! word names the command, and `help` is written from the same table ([`COMMANDS`]).
 //!
 //! A line is a command when its first word (in any case) is a command's name or alias. The
 //! rest of the line is split into at most as many words as the command takes, the last
 //! keeping its inner spaces (a comment or a tag value is taken as typed), and every word is
 //! an operand (`comment -- x` is the comment `-- x`).
-
-use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+//!
+//! The parser is a table and a loop rather than clap: the commands take at most two
+//! operands and no flags, and the session is a library the club server links too (clap
+//! stays in `bao-cli`, the command line).
 
 use bao_core::Side;
 
-/// Type a move (canonical `A6<*`, `a5>+`, or K.I.B.A. `A6L*`; a sign or `*` the position
-/// forces may be left out; with a sign, a lap that reaches the house stops there unless `+`
-/// is written; a glyph may follow: `A6<*!`), a glyph for the last ply (`!` `?` `!!` `??`
-/// `!?` `?!`, or `$N` for a numeric NAG), or a command:
-#[derive(Debug, Parser)]
-#[command(
-    multicall = true,
-    disable_help_subcommand = true,
-    disable_help_flag = true,
-    disable_version_flag = true
-)]
-struct PromptLine {
-    #[command(subcommand)]
-    command: Command,
-}
+/// What a line at the move prompt may be, before the commands in the help.
+const INTRO: &str = "Type a move (canonical `A6<*`, `a5>+`, or K.I.B.A. `A6L*`; a sign or `*` \
+the position forces may be left out; with a sign, a lap that reaches the house stops there \
+unless `+` is written; a glyph may follow: `A6<*!`), a glyph for the last ply (`!` `?` `!!` \
+`??` `!?` `?!`, or `$N` for a numeric NAG), or a command:";
 
 /// A command of the move prompt.
-#[derive(Debug, Clone, PartialEq, Eq, Subcommand)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Command {
     /// Take back the last ply, or the result once the game is over.
-    #[command(alias = "u", disable_help_flag = true)]
     Undo,
     /// Add a comment after the last ply (also `{TEXT}`).
-    #[command(alias = "c", disable_help_flag = true)]
     Comment {
         /// The comment.
-        #[arg(value_name = "TEXT")]
         text: String,
     },
     /// The side to move (or the side named) resigns (confirmed first).
-    #[command(disable_help_flag = true)]
     Resign {
         /// The side that resigns (default: the side to move).
-        #[arg(ignore_case = true)]
         side: Option<SideName>,
     },
     /// The side to move (or the side named) loses on time (confirmed first).
-    #[command(disable_help_flag = true)]
     Time {
         /// The side that loses (default: the side to move).
-        #[arg(ignore_case = true)]
         side: Option<SideName>,
     },
     /// A draw by agreement, where the rules know draws (confirmed first).
-    #[command(disable_help_flag = true)]
     Draw,
     /// Set a tag of the game (`tags` lists them).
-    #[command(disable_help_flag = true)]
     Tag {
         /// The tag's name.
-        #[arg(value_name = "NAME")]
         name: String,
         /// Its value (quotes around it are dropped; nothing: empty).
-        #[arg(value_name = "VALUE")]
         value: Option<String>,
     },
     /// List the tags of the game.
-    #[command(disable_help_flag = true)]
     Tags {
         /// Ignored.
-        #[arg(hide = true)]
         rest: Option<String>,
     },
     /// Show the board again.
-    #[command(alias = "b", disable_help_flag = true)]
     Board,
     /// List the legal moves.
-    #[command(alias = "l", disable_help_flag = true)]
     Legal,
     /// This list.
-    #[command(alias = "h", disable_help_flag = true)]
     Help {
         /// Ignored.
-        #[arg(hide = true)]
         rest: Option<String>,
     },
     /// Leave; the file can be resumed.
-    #[command(aliases = ["exit", "q"], disable_help_flag = true)]
     Quit {
         /// Ignored.
-        #[arg(hide = true)]
         rest: Option<String>,
     },
 }
@@ -117,15 +89,24 @@ impl Command {
     }
 }
 
-/// A side named in a command (`s` and `n` will do).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+/// A side named in a command (`s` and `n` will do, in any case).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SideName {
     /// South.
-    #[value(alias = "s")]
     South,
     /// North.
-    #[value(alias = "n")]
     North,
+}
+
+impl SideName {
+    /// The side a word names: `south`, `s`, `north` or `n`, in any case.
+    fn from_word(word: &str) -> Option<Self> {
+        match word.to_ascii_lowercase().as_str() {
+            "south" | "s" => Some(Self::South),
+            "north" | "n" => Some(Self::North),
+            _ => None,
+        }
+    }
 }
 
 impl From<SideName> for Side {
@@ -136,6 +117,121 @@ impl From<SideName> for Side {
         }
     }
 }
+
+/// One operand of a command, as the help shows it.
+#[derive(Debug, Clone, Copy)]
+struct Operand {
+    /// Its name in the help (`TEXT`, `south|north`).
+    name: &'static str,
+    /// The command is misused without it.
+    required: bool,
+    /// Taken (and ignored) but not shown in the help.
+    hidden: bool,
+}
+
+impl Operand {
+    const fn required(name: &'static str) -> Self {
+        Self {
+            name,
+            required: true,
+            hidden: false,
+        }
+    }
+
+    const fn optional(name: &'static str) -> Self {
+        Self {
+            name,
+            required: false,
+            hidden: false,
+        }
+    }
+
+    /// The rest of the line, ignored (`help me` is `help`).
+    const IGNORED: Self = Self {
+        name: "REST",
+        required: false,
+        hidden: true,
+    };
+}
+
+/// One command of the prompt: its name, aliases, operands and help line.
+#[derive(Debug, Clone, Copy)]
+struct Spec {
+    name: &'static str,
+    aliases: &'static [&'static str],
+    operands: &'static [Operand],
+    about: &'static str,
+}
+
+/// Every command, in the order of the help.
+const COMMANDS: [Spec; 11] = [
+    Spec {
+        name: "undo",
+        aliases: &["u"],
+        operands: &[],
+        about: "Take back the last ply, or the result once the game is over",
+    },
+    Spec {
+        name: "comment",
+        aliases: &["c"],
+        operands: &[Operand::required("TEXT")],
+        about: "Add a comment after the last ply (also `{TEXT}`)",
+    },
+    Spec {
+        name: "resign",
+        aliases: &[],
+        operands: &[Operand::optional("south|north")],
+        about: "The side to move (or the side named) resigns (confirmed first)",
+    },
+    Spec {
+        name: "time",
+        aliases: &[],
+        operands: &[Operand::optional("south|north")],
+        about: "The side to move (or the side named) loses on time (confirmed first)",
+    },
+    Spec {
+        name: "draw",
+        aliases: &[],
+        operands: &[],
+        about: "A draw by agreement, where the rules know draws (confirmed first)",
+    },
+    Spec {
+        name: "tag",
+        aliases: &[],
+        operands: &[Operand::required("NAME"), Operand::optional("VALUE")],
+        about: "Set a tag of the game (`tags` lists them)",
+    },
+    Spec {
+        name: "tags",
+        aliases: &[],
+        operands: &[Operand::IGNORED],
+        about: "List the tags of the game",
+    },
+    Spec {
+        name: "board",
+        aliases: &["b"],
+        operands: &[],
+        about: "Show the board again",
+    },
+    Spec {
+        name: "legal",
+        aliases: &["l"],
+        operands: &[],
+        about: "List the legal moves",
+    },
+    Spec {
+        name: "help",
+        aliases: &["h"],
+        operands: &[Operand::IGNORED],
+        about: "This list",
+    },
+    Spec {
+        name: "quit",
+        aliases: &["exit", "q"],
+        operands: &[Operand::IGNORED],
+        about: "Leave; the file can be resumed",
+    },
+];
 
 /// What the first word of a line made of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -156,37 +252,71 @@ pub(crate) fn parse(line: &str) -> Parsed {
         None => (line, ""),
     };
     let word = word.to_ascii_lowercase();
-    let cli = PromptLine::command();
-    let Some(sub) = cli.find_subcommand(&word) else {
+    let Some(spec) = COMMANDS
+        .iter()
+        .find(|c| c.name == word || c.aliases.contains(&word.as_str()))
+    else {
         return Parsed::NotACommand;
     };
-    let operands = sub.get_positionals().count();
-    // Everything after `--` is an operand, even `--help` or `-x`.
-    let mut args = vec![word, "--".to_owned()];
-    let mut words = 0;
-    let mut rest = rest;
+    let words = operands(rest, spec.operands.len());
+    let fits = words.len() <= spec.operands.len()
+        && spec
+            .operands
+            .iter()
+            .enumerate()
+            .all(|(i, o)| !o.required || i < words.len());
+    let command = if fits { build(spec.name, &words) } else { None };
+    command.map_or_else(|| Parsed::Misused(spec.name.to_owned()), Parsed::Command)
+}
+
+/// The operands of a command taking `count`: words, the last the rest as typed (one more
+/// than the command takes when the line has more).
+fn operands(mut rest: &str, count: usize) -> Vec<String> {
+    let mut words = Vec::new();
     while !rest.is_empty() {
-        // The last operand (or one more than the command takes) is the rest as typed.
-        if words >= operands.saturating_sub(1) {
-            args.push(rest.to_owned());
+        if words.len() >= count.saturating_sub(1) {
+            words.push(rest.to_owned());
             break;
         }
         match rest.split_once(char::is_whitespace) {
             Some((w, r)) => {
-                args.push(w.to_owned());
-                words += 1;
+                words.push(w.to_owned());
                 rest = r.trim_start();
             }
             None => {
-                args.push(rest.to_owned());
+                words.push(rest.to_owned());
                 break;
             }
         }
     }
-    match PromptLine::try_parse_from(args) {
-        Ok(p) => Parsed::Command(p.command),
-        Err(_) => Parsed::Misused(sub.get_name().to_owned()),
-    }
+    words
+}
+
+/// The command named, from operands that fit its count; `None` if one is not a value it
+/// takes (a side that is neither south nor north).
+fn build(name: &str, words: &[String]) -> Option<Command> {
+    let first = words.first().cloned();
+    let side = |w: Option<String>| match w {
+        None => Some(None),
+        Some(w) => SideName::from_word(&w).map(Some),
+    };
+    Some(match name {
+        "undo" => Command::Undo,
+        "comment" => Command::Comment { text: first? },
+        "resign" => Command::Resign { side: side(first)? },
+        "time" => Command::Time { side: side(first)? },
+        "draw" => Command::Draw,
+        "tag" => Command::Tag {
+            name: first?,
+            value: words.get(1).cloned(),
+        },
+        "tags" => Command::Tags { rest: first },
+        "board" => Command::Board,
+        "legal" => Command::Legal,
+        "help" => Command::Help { rest: first },
+        "quit" => Command::Quit { rest: first },
+        _ => return None,
+    })
 }
 
 /// The prompt's help: what a line may be, and each command with its operands.
@@ -208,40 +338,33 @@ pub struct HelpEntry {
 }
 
 impl Help {
-    /// The help, from the commands' doc comments.
+    /// The help, from the table the parser reads.
     #[must_use]
     pub fn new() -> Self {
-        let cli = PromptLine::command();
-        let intro = cli.get_about().map(ToString::to_string).unwrap_or_default();
-        let commands = cli
-            .get_subcommands()
-            .map(|sub| {
-                let mut usage = sub.get_name().to_owned();
-                for arg in sub.get_positionals().filter(|a| !a.is_hide_set()) {
-                    let values: Vec<String> = arg
-                        .get_possible_values()
-                        .iter()
-                        .map(|v| v.get_name().to_owned())
-                        .collect();
-                    let name = if values.is_empty() {
-                        arg.get_value_names()
-                            .and_then(|n| n.first())
-                            .map_or_else(|| arg.get_id().to_string(), ToString::to_string)
-                    } else {
-                        values.join("|")
-                    };
+        let commands = COMMANDS
+            .iter()
+            .map(|spec| {
+                let mut usage = spec.name.to_owned();
+                for o in spec.operands.iter().filter(|o| !o.hidden) {
                     usage.push(' ');
-                    if arg.is_required_set() {
-                        usage.push_str(&name);
+                    if o.required {
+                        usage.push_str(o.name);
                     } else {
-                        usage.push_str(&format!("[{name}]"));
+                        usage.push('[');
+                        usage.push_str(o.name);
+                        usage.push(']');
                     }
                 }
-                let about = sub.get_about().map(ToString::to_string).unwrap_or_default();
-                HelpEntry { usage, about }
+                HelpEntry {
+                    usage,
+                    about: spec.about.to_owned(),
+                }
             })
             .collect();
-        Self { intro, commands }
+        Self {
+            intro: INTRO.to_owned(),
+            commands,
+        }
     }
 }
 
@@ -256,8 +379,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_parser_is_well_formed() {
-        PromptLine::command().debug_assert();
+    fn names_and_aliases_are_unique_and_lower_case() {
+        let mut words: Vec<&str> = COMMANDS
+            .iter()
+            .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()))
+            .collect();
+        assert!(words.iter().all(|w| *w == w.to_ascii_lowercase()));
+        let all = words.len();
+        words.sort_unstable();
+        words.dedup();
+        assert_eq!(words.len(), all);
+        // Every name builds its command.
+        for c in &COMMANDS {
+            let words = vec!["x".to_owned(); c.operands.len()];
+            let built = build(c.name, &words).or_else(|| build(c.name, &[]));
+            assert_eq!(built.map(|b| b.name()), Some(c.name));
+        }
     }
 
     #[test]

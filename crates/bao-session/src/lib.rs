@@ -27,8 +27,8 @@
 //!   game at `resign`, `time` or `draw` without a [`Confirm`]ation. A line that is a move
 //!   or a command given at a question drops it ([`Reply::QuestionDropped`]); a reply that
 //!   rejects its line says so ([`Reply::rejects_line`]).
-//! - The prompt commands are parsed by clap ([`Command`]); [`Help`] is written from their
-//!   doc comments.
+//! - The prompt commands ([`Command`]) are read from one table, which [`Help`] is written
+//!   from too.
 //!
 //! ```
 //! use bao_session::{Input, Options, Prompt, Question, Reply, Session};
@@ -63,6 +63,8 @@ mod session;
 mod setup;
 mod store;
 
+/// The Date tag's check and today's date: bao-notation's ([`bao_notation::date`]).
+pub use bao_notation::date::{today, valid_date};
 pub use command::{Command, Help, HelpEntry, SideName};
 pub use error::{OpenError, SessionError};
 pub use reply::{
@@ -70,4 +72,4 @@ pub use reply::{
     MatchScore, OptionKind, Played, Prompt, Question, Refusal, Reopened, Reply,
 };
 pub use session::{Asking, GameState, Input, Options, PlyAnswer, Session};
-pub use setup::{today, valid_date, Answers, MatchChoice};
+pub use setup::{Answers, MatchChoice};

@@ -34,9 +34,11 @@ mod annotate;
 mod codes;
 mod diagnostic;
 pub mod fix;
+mod game_check;
 pub mod json;
 mod moves;
 mod numbers;
+mod options;
 mod plies;
 mod record;
 pub mod stream;
@@ -60,22 +62,9 @@ pub use diagnostic::{
     line_col, AnyDiagnostic, CheckDiagnostic, CheckReport, Label, Rewrite, Stats,
 };
 pub use fix::{fix_text, AppliedFix, Fixed};
-pub use moves::result_of;
+pub use options::CheckOptions;
 pub use suggest::{annotation_matches, rank, unambiguous, Repair, Suggestion, LOOKAHEAD};
-
-/// How to check.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct CheckOptions {
-    /// After an illegal move with an unambiguous best repair, go on as if the repair had
-    /// been written; later diagnostics of that line say they depend on it.
-    pub assume_fixes: bool,
-    /// Laps a move's never-ending decision may run before the check gives up on the game
-    /// with `bao::budget::undecided` (`None`: exact, unbounded, the default). Every other
-    /// answer under a budget is the exact one; a game's replay ([`Checked::replayed`]) is
-    /// exact up to the ply left undecided, not after it. Each position is then also given
-    /// a full legal-move generation, so a budgeted check costs more per ply.
-    pub lap_budget: Option<u64>,
-}
+pub use words::result_of;
 
 /// Everything a check found, with the games as they replayed (for `annotate` and the
 /// exporters).

@@ -3,13 +3,10 @@
 //! with its repairs, and with `--assume-fixes` the unambiguous repair is handed back.
 
 use bao_core::{
-    within_lap_budget, EndReason, MoveSpec, NeverEnding, Outcome, Pit, Position, ResolveError,
-    RuleSet, Side,
+    within_lap_budget, MoveSpec, NeverEnding, Outcome, Pit, Position, ResolveError, RuleSet, Side,
 };
 use bao_notation::meaning::{RulesError, RulesTag, StartError};
-use bao_notation::{
-    Annotation, AnnotationItem, Directions, Game, GameResult, ItemKind, Span, Spanned,
-};
+use bao_notation::{Annotation, AnnotationItem, Directions, Game, ItemKind, Span, Spanned};
 use bao_replay::{
     main_line_replays, replay_game_with, Assumption, Disagreement, InLine, Observer,
     OpeningProblem, Past, Played, Ply, Problem, Repair, ReplayOptions, ReplayedGame,
@@ -17,35 +14,13 @@ use bao_replay::{
 
 use crate::codes::Code;
 use crate::diagnostic::CheckDiagnostic;
+use crate::game_check::GameCheck;
+use crate::options::CheckOptions;
 use crate::plies::{rank_in_line, InLine as Written};
-use crate::suggest::{capitalise, rank, repair_line, unambiguous, Repair as RepairKind};
+use crate::suggest::{
+    capitalise, rank, repair_line, unambiguous, Repair as RepairKind, Suggestion,
+};
 use crate::words::{self, effect, move_list, primary_label, rule_sentence};
-use crate::CheckOptions;
-
-/// The result of checking one game.
-#[derive(Debug)]
-pub(crate) struct GameCheck {
-    pub(crate) diagnostics: Vec<CheckDiagnostic>,
-    /// The game replayed.
-    pub(crate) replayed: ReplayedGame,
-    /// The number of the ply where the lap budget ran out, if it did: the replay from it
-    /// on is not exact, and was not worded.
-    pub(crate) undecided: Option<usize>,
-}
-
-impl GameCheck {
-    /// The plies replayed and checked: under a lap budget, only those before the ply left
-    /// undecided.
-    pub(crate) fn plies_checked(&self) -> usize {
-        let played = self.replayed.played_count();
-        self.undecided.map_or(played, |k| played.min(k - 1))
-    }
-
-    /// The outcome at the end of the main line, if it replayed to its end.
-    pub(crate) fn final_outcome(&self) -> Option<Option<Outcome>> {
-        self.replayed.final_outcome()
-    }
-}
 
 /// Only a game long enough to tell the sign conventions apart is worth the note that
 /// another one replays it.
@@ -476,7 +451,7 @@ impl Observer for Words<'_> {
                 let (mut d, ranked) = self.illegal(at, spec, refusal, *end);
                 let repair = self.repair(at, &d);
                 if self.opts.assume_fixes && repair.is_none() {
-                    crate::suggest::why_not_assumed(&mut d, &ranked, at.swap_pending);
+                    why_not_assumed(&mut d, &ranked, at.swap_pending);
                 }
                 if let ResolveError::Illegal(e) = refusal {
                     if matches!(e.reason, bao_core::IllegalReason::NamuaEmptyPit { .. }) {
@@ -543,7 +518,7 @@ impl Words<'_> {
             self.n,
             format!(
                 "the game is over ({}), but the record goes on with {}",
-                outcome_words(o),
+                words::outcome_words(o),
                 at.item.token.value
             ),
         )
@@ -563,7 +538,7 @@ impl Words<'_> {
         spec: &MoveSpec,
         err: &ResolveError,
         end_span: Option<Span>,
-    ) -> (CheckDiagnostic, Vec<crate::suggest::Suggestion>) {
+    ) -> (CheckDiagnostic, Vec<Suggestion>) {
         let pos = &at.ply.before;
         let item = at.item;
         let ply = at.ply.number;
@@ -786,27 +761,23 @@ fn secondary_labels(
     d
 }
 
-/// `South won: bao_hamna`.
-pub(crate) fn outcome_words(o: &Outcome) -> String {
-    let reason = match o.reason {
-        EndReason::BaoHamna => "the loser's front row is empty",
-        EndReason::NoLegalMove => "the loser has no legal move",
-        EndReason::OwnFrontRowEmpty => "the loser emptied his own front row",
-        EndReason::NeverEnding => "a never-ending move",
+/// With `--assume-fixes`, a line that stops at a refused ply whose repairs are `ranked`
+/// says why no repair was assumed there (a help line).
+fn why_not_assumed(d: &mut CheckDiagnostic, ranked: &[Suggestion], swap_pending: bool) {
+    let line = match &d.repair {
+        Some(r) if matches!(r.repair, RepairKind::Swap { .. }) && swap_pending => {
+            "--assume-fixes stops this line here: its best repair is a second swap while one \
+             is still pending."
+                .to_owned()
+        }
+        Some(r) => format!(
+            "--assume-fixes stops this line here: its best repair ({}) is not assumed.",
+            r.short()
+        ),
+        None => crate::suggest::assume_line(ranked),
     };
-    match o.winner {
-        Some(w) => format!("{} won: {reason}", words::side_name(w)),
-        None => format!("drawn: {reason}"),
-    }
-}
-
-/// The result token an outcome calls for.
-#[must_use]
-pub fn result_of(o: Option<&Outcome>) -> Option<GameResult> {
-    let o = o?;
-    Some(match o.winner {
-        Some(Side::South) => GameResult::SouthWins,
-        Some(Side::North) => GameResult::NorthWins,
-        None => GameResult::Draw,
-    })
+    d.help = Some(match d.help.take() {
+        Some(h) => format!("{h}\n{line}"),
+        None => line,
+    });
 }

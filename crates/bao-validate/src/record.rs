@@ -13,7 +13,8 @@ use bao_notation::{Game, GameResult, Record, Span};
 
 use crate::codes::Code;
 use crate::diagnostic::CheckDiagnostic;
-use crate::moves::{outcome_words, result_of, GameCheck};
+use crate::game_check::GameCheck;
+use crate::words::{outcome_words, result_of};
 
 /// `Termination` values that say the game ended by the rules, and how.
 fn rule_termination(t: &str) -> Option<Option<EndReason>> {

@@ -310,31 +310,6 @@ pub(crate) fn capitalise(s: &str) -> String {
     }
 }
 
-/// With `--assume-fixes`, a line that stops at a refused ply whose repairs are `ranked`
-/// says why no repair was assumed there (a help line).
-pub(crate) fn why_not_assumed(
-    d: &mut crate::diagnostic::CheckDiagnostic,
-    ranked: &[Suggestion],
-    swap_pending: bool,
-) {
-    let line = match &d.repair {
-        Some(r) if matches!(r.repair, Repair::Swap { .. }) && swap_pending => {
-            "--assume-fixes stops this line here: its best repair is a second swap while one \
-             is still pending."
-                .to_owned()
-        }
-        Some(r) => format!(
-            "--assume-fixes stops this line here: its best repair ({}) is not assumed.",
-            r.short()
-        ),
-        None => assume_line(ranked),
-    };
-    d.help = Some(match d.help.take() {
-        Some(h) => format!("{h}\n{line}"),
-        None => line,
-    });
-}
-
 /// With `--assume-fixes`, what happens at a refused ply whose repairs are `ranked` (best
 /// first, earlier plies' included): the line goes on with the unambiguous best, or stops,
 /// saying why (no likely reading, the equally likely repairs listed, or the one likeliest

@@ -23,12 +23,12 @@ use bao_replay::{
 };
 
 use crate::diagnostic::{CheckDiagnostic, Label};
+use crate::options::CheckOptions;
 use crate::plies::{break_cost, rank_in_line, InLine};
 use crate::suggest::{
     assume_line, rank, repair_line, sort, unambiguous, Repair, Suggestion, EARLIER_LOOKAHEAD,
     LOOKAHEAD,
 };
-use crate::CheckOptions;
 
 /// How many plies before the refused one are searched.
 pub(crate) const PLIES_BACK: usize = 24;

@@ -24,10 +24,11 @@
 use std::fmt::Display;
 
 use bao_core::{
-    Event, HandProblem, HouseProblem, IllegalReason, Move, MoveTrace, Names, PlayError, Position,
-    ResolveError, RuleOptionError, RuleSet, RuleSpecError, SetupError, SetupProblem, Side, Stage,
-    TakasiaProblem, PRESET_NAMES, TOTAL_SEEDS,
+    EndReason, Event, HandProblem, HouseProblem, IllegalReason, Move, MoveTrace, Names, Outcome,
+    PlayError, Position, ResolveError, RuleOptionError, RuleSet, RuleSpecError, SetupError,
+    SetupProblem, Side, Stage, TakasiaProblem, PRESET_NAMES, TOTAL_SEEDS,
 };
+use bao_notation::GameResult;
 
 use crate::codes::Code;
 
@@ -228,7 +229,7 @@ pub fn reason(reason: &IllegalReason, rules: &RuleSet) -> String {
     let names = rules.names();
     match reason {
         IllegalReason::GameOver { outcome } => {
-            format!("the game is over ({})", crate::moves::outcome_words(outcome))
+            format!("the game is over ({})", outcome_words(outcome))
         }
         IllegalReason::NotOwnPit { pit, mover } => {
             let mover = side_name(*mover);
@@ -453,12 +454,12 @@ pub const fn side_name(side: Side) -> &'static str {
 
 /// Why a game ended, in words for people (the JSON name is `EndReason::name`).
 #[must_use]
-pub const fn end_reason(reason: bao_core::EndReason) -> &'static str {
+pub const fn end_reason(reason: EndReason) -> &'static str {
     match reason {
-        bao_core::EndReason::BaoHamna => "a front row emptied",
-        bao_core::EndReason::NoLegalMove => "no legal move left",
-        bao_core::EndReason::OwnFrontRowEmpty => "own front row emptied",
-        bao_core::EndReason::NeverEnding => "a never-ending move",
+        EndReason::BaoHamna => "a front row emptied",
+        EndReason::NoLegalMove => "no legal move left",
+        EndReason::OwnFrontRowEmpty => "own front row emptied",
+        EndReason::NeverEnding => "a never-ending move",
     }
 }
 
@@ -509,4 +510,29 @@ pub fn stage_mismatch(stage: Stage, side: Side, hand: u8, names: &Names) -> Stri
         names.namua,
         names.mtaji
     )
+}
+
+/// `South won: bao_hamna`.
+pub(crate) fn outcome_words(o: &Outcome) -> String {
+    let reason = match o.reason {
+        EndReason::BaoHamna => "the loser's front row is empty",
+        EndReason::NoLegalMove => "the loser has no legal move",
+        EndReason::OwnFrontRowEmpty => "the loser emptied his own front row",
+        EndReason::NeverEnding => "a never-ending move",
+    };
+    match o.winner {
+        Some(w) => format!("{} won: {reason}", side_name(w)),
+        None => format!("drawn: {reason}"),
+    }
+}
+
+/// The result token an outcome calls for.
+#[must_use]
+pub fn result_of(o: Option<&Outcome>) -> Option<GameResult> {
+    let o = o?;
+    Some(match o.winner {
+        Some(Side::South) => GameResult::SouthWins,
+        Some(Side::North) => GameResult::NorthWins,
+        None => GameResult::Draw,
+    })
 }

@@ -304,22 +304,16 @@ fn help_text(help: &Help) -> String {
     out
 }
 
-/// `text` wrapped at spaces to lines of at most `width` characters.
+/// `text` wrapped at spaces to lines of at most `width` columns (textwrap's first fit; a
+/// longer word gets a line of its own, no word is broken or hyphenated).
 fn wrap(text: &str, width: usize) -> String {
-    let mut out = String::new();
-    let mut line = 0;
-    for word in text.split_whitespace() {
-        if line > 0 && line + 1 + word.len() > width {
-            out.push('\n');
-            line = 0;
-        } else if line > 0 {
-            out.push(' ');
-            line += 1;
-        }
-        out.push_str(word);
-        line += word.len();
-    }
-    out
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let opts = textwrap::Options::new(width)
+        .word_separator(textwrap::WordSeparator::AsciiSpace)
+        .word_splitter(textwrap::WordSplitter::NoHyphenation)
+        .wrap_algorithm(textwrap::WrapAlgorithm::FirstFit)
+        .break_words(false);
+    textwrap::fill(&words, opts)
 }
 
 fn game_over_text(over: &GameOver) -> String {
@@ -384,5 +378,12 @@ mod tests {
             text.lines().all(|l| l.chars().count() <= HELP_WIDTH),
             "{text}"
         );
+    }
+
+    #[test]
+    fn wrapping_fills_lines_first_and_keeps_words_whole() {
+        assert_eq!(wrap("aa bb  cc\tdd", 5), "aa bb\ncc dd");
+        assert_eq!(wrap("a never-ending b", 6), "a\nnever-ending\nb");
+        assert_eq!(wrap("", 10), "");
     }
 }

@@ -1,8 +1,9 @@
 use bao_core::{Position, RuleSet};
+#[cfg(feature = "png")]
+use bao_export::{board_png, PngOptions};
 use bao_export::{
-    board_png, board_svg, game_html, game_line, player_names, record_from_json, record_json,
-    result_words, HtmlOptions, JsonOptions, LinePath, Overlay, PngOptions, SeedStyle, SvgOptions,
-    Theme,
+    board_svg, game_html, game_line, player_names, record_from_json, record_json, result_words,
+    HtmlOptions, JsonOptions, LinePath, Overlay, SeedStyle, SvgOptions, Theme,
 };
 use bao_notation::{write_record, Markup, WriteOptions};
 use bao_validate::{check_bytes, CheckOptions, Checked};
@@ -308,6 +309,7 @@ fn the_viewer_header_speaks_words() {
     assert!(!page.contains("????") && !page.contains("0,0,0,9"));
 }
 
+#[cfg(feature = "png")]
 fn pixels(png: &[u8]) -> (u32, u32, Vec<u8>) {
     let p = resvg::tiny_skia::Pixmap::decode_png(png).unwrap();
     (p.width(), p.height(), p.data().to_vec())
@@ -315,6 +317,7 @@ fn pixels(png: &[u8]) -> (u32, u32, Vec<u8>) {
 
 /// Every diagram option changes the PNG; leaving out the coordinates and the caption changes
 /// its size too. With `BAO_PNG_DIR` set, the PNGs are written there to be looked at.
+#[cfg(feature = "png")]
 #[test]
 fn png_options_change_the_picture_and_its_size() {
     let dir = std::env::var("BAO_PNG_DIR").ok();

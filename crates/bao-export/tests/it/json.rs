@@ -65,8 +65,7 @@ fn every_export_matches_the_schema() {
     for path in records() {
         for legal in [false, true] {
             let json: Value = serde_json::from_str(&export(&path, legal)).unwrap();
-            let mut errors = Vec::new();
-            validate(&schema, &schema, &json, "", &mut errors);
+            let errors = schema_errors(&schema, None, &json);
             assert!(
                 errors.is_empty(),
                 "{} (legal: {legal}) breaks the schema:\n{}",
@@ -91,8 +90,7 @@ fn the_schema_catches_a_broken_export() {
     json["games"][0]["moves"][0]["trace"]["laps"][0]["ended"] = Value::from("somewhere");
     json["games"][0]["moves"][1]["position"]["pits"]["A"] = Value::from(vec![1, 2, 3]);
     json["games"][0]["extra"] = Value::from(1);
-    let mut errors = Vec::new();
-    validate(&schema, &schema, &json, "", &mut errors);
+    let errors = schema_errors(&schema, None, &json);
     assert_eq!(errors.len(), 3, "{errors:#?}");
 }
 
@@ -119,130 +117,23 @@ fn check_plies(line: &Value, first: u64) {
     }
 }
 
-/// A validator for the part of JSON Schema (2020-12) that `spec/game.schema.json` uses:
-/// `$ref` (local), `type`, `const`, `enum`, `properties`, `required`,
-/// `additionalProperties: false`, `items`, `minItems`, `maxItems`, `minimum`, `maximum`,
-/// `pattern` and `oneOf`. (The `jsonschema` crate is not in the offline registry; this test
-/// fails on any keyword it does not know, so the schema cannot silently outgrow it.)
-fn validate(root: &Value, schema: &Value, v: &Value, at: &str, errors: &mut Vec<String>) {
-    let Some(obj) = schema.as_object() else {
-        errors.push(format!("{at}: schema is not an object"));
-        return;
+/// The errors of `v` against `spec/game.schema.json` (`schema`), or against one of its
+/// definitions (`def`, with the definitions its `$ref`s point into), each `path: message`:
+/// the `jsonschema` crate, draft 2020-12 as the schema says, every keyword it knows.
+fn schema_errors(schema: &Value, def: Option<&str>, v: &Value) -> Vec<String> {
+    let target = match def {
+        None => schema.clone(),
+        Some(def) => serde_json::json!({
+            "$schema": schema["$schema"],
+            "$defs": schema["$defs"],
+            "$ref": format!("#/$defs/{def}"),
+        }),
     };
-    for (key, s) in obj {
-        match key.as_str() {
-            "$schema" | "$id" | "title" | "description" | "$defs" => {}
-            "$ref" => {
-                let name = s.as_str().unwrap().strip_prefix("#/$defs/").unwrap();
-                validate(root, &root["$defs"][name], v, at, errors);
-            }
-            "type" => {
-                let types: Vec<&str> = match s {
-                    Value::String(t) => vec![t.as_str()],
-                    Value::Array(ts) => ts.iter().map(|t| t.as_str().unwrap()).collect(),
-                    _ => panic!("bad type"),
-                };
-                let ok = types.iter().any(|t| match *t {
-                    "object" => v.is_object(),
-                    "array" => v.is_array(),
-                    "string" => v.is_string(),
-                    "integer" => v.is_u64() || v.is_i64(),
-                    "boolean" => v.is_boolean(),
-                    "null" => v.is_null(),
-                    other => panic!("unknown type {other}"),
-                });
-                if !ok {
-                    errors.push(format!("{at}: {v} is not of type {s}"));
-                }
-            }
-            "const" => {
-                if v != s {
-                    errors.push(format!("{at}: {v} is not {s}"));
-                }
-            }
-            "enum" => {
-                if !s.as_array().unwrap().contains(v) {
-                    errors.push(format!("{at}: {v} is not one of {s}"));
-                }
-            }
-            "properties" => {
-                if let Some(o) = v.as_object() {
-                    for (name, sub) in s.as_object().unwrap() {
-                        if let Some(x) = o.get(name) {
-                            validate(root, sub, x, &format!("{at}/{name}"), errors);
-                        }
-                    }
-                }
-            }
-            "required" => {
-                if let Some(o) = v.as_object() {
-                    for name in s.as_array().unwrap() {
-                        if !o.contains_key(name.as_str().unwrap()) {
-                            errors.push(format!("{at}: {name} is missing"));
-                        }
-                    }
-                }
-            }
-            "additionalProperties" => {
-                assert_eq!(s, &Value::Bool(false));
-                if let Some(o) = v.as_object() {
-                    let known = obj.get("properties").and_then(Value::as_object);
-                    for name in o.keys() {
-                        if !known.is_some_and(|k| k.contains_key(name)) {
-                            errors.push(format!("{at}: unknown field {name}"));
-                        }
-                    }
-                }
-            }
-            "items" => {
-                if let Some(a) = v.as_array() {
-                    for (i, x) in a.iter().enumerate() {
-                        validate(root, s, x, &format!("{at}/{i}"), errors);
-                    }
-                }
-            }
-            "minItems" | "maxItems" => {
-                if let Some(a) = v.as_array() {
-                    let n = s.as_u64().unwrap() as usize;
-                    if (key == "minItems" && a.len() < n) || (key == "maxItems" && a.len() > n) {
-                        errors.push(format!("{at}: {} items break {key} {n}", a.len()));
-                    }
-                }
-            }
-            "minimum" | "maximum" => {
-                if let Some(x) = v.as_i64() {
-                    let n = s.as_i64().unwrap();
-                    if (key == "minimum" && x < n) || (key == "maximum" && x > n) {
-                        errors.push(format!("{at}: {x} breaks {key} {n}"));
-                    }
-                }
-            }
-            "pattern" => {
-                if let Some(x) = v.as_str() {
-                    let re = regex::Regex::new(s.as_str().unwrap()).unwrap();
-                    if !re.is_match(x) {
-                        errors.push(format!("{at}: {x:?} does not match {s}"));
-                    }
-                }
-            }
-            "oneOf" => {
-                let matching = s
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .filter(|sub| {
-                        let mut e = Vec::new();
-                        validate(root, sub, v, at, &mut e);
-                        e.is_empty()
-                    })
-                    .count();
-                if matching != 1 {
-                    errors.push(format!("{at}: {v} matches {matching} of oneOf"));
-                }
-            }
-            other => panic!("the test validator does not know the keyword {other}"),
-        }
-    }
+    let validator = jsonschema::validator_for(&target).expect("the schema is a valid schema");
+    validator
+        .iter_errors(v)
+        .map(|e| format!("{}: {e}", e.instance_path()))
+        .collect()
 }
 
 /// The sample games need not show every event, lap source or lap end: a trace holding each
@@ -326,8 +217,7 @@ fn every_event_and_lap_end_matches_the_schema() {
         }),
     };
     let v = serde_json::to_value(TraceJson::from_trace(&trace)).unwrap();
-    let mut errors = Vec::new();
-    validate(&schema, &schema["$defs"]["trace"], &v, "", &mut errors);
+    let errors = schema_errors(&schema, Some("trace"), &v);
     assert!(errors.is_empty(), "{v:#}: {errors:#?}");
     assert_eq!(v["events"].as_array().unwrap().len(), 10);
     assert_eq!(v["laps"].as_array().unwrap().len(), 7);
@@ -360,14 +250,7 @@ fn chosen_plies() {
     ] {
         let text = ply_json(&ply);
         let v: Value = serde_json::from_str(&text).unwrap();
-        let mut errors = Vec::new();
-        validate(
-            &schema,
-            &schema["$defs"]["trace"],
-            &v["trace"],
-            "trace",
-            &mut errors,
-        );
+        let errors = schema_errors(&schema, Some("trace"), &v["trace"]);
         assert!(errors.is_empty(), "{name}: {errors:#?}");
         insta::with_settings!({ snapshot_suffix => name }, {
             assert_snapshot!(text);

@@ -8,7 +8,8 @@ mod html;
 mod json;
 /// Finding interesting plies by playing seeded pseudo-random games.
 mod plies;
-/// PNG rendering: size, errors, and pixels pinned by the bundled fonts.
+/// PNG rendering: size, errors, and pixels pinned by the bundled fonts (the `png` feature).
+#[cfg(feature = "png")]
 mod png;
 /// Snapshots of the SVG diagrams.
 mod svg;

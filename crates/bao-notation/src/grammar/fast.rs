@@ -1,10 +1,11 @@
 //! The fast path of movetext: runs of the common words (moves and move numbers).
 
-use super::movetext::{give_move, Frame, MoveRead, SKIP_REST};
-use super::Parser;
+use super::movetext::{give_move, MoveRead};
+use super::parser::Parser;
+use super::state::{Frame, Run, SKIP_REST};
 use crate::ast::{sp, MoveNumber};
 use crate::lexical::{fast_token, is_ws, FastToken};
-use crate::span::{Span, Spanned};
+use crate::span::Span;
 use crate::visit::Visitor;
 
 impl<'s> Parser<'s> {
@@ -117,36 +118,5 @@ impl<'s> Parser<'s> {
             game_start,
         };
         at
-    }
-}
-
-/// The state of the movetext loop that a run of common words changes (see
-/// [`Parser::fast_run`]).
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Run {
-    /// The move number read and not yet given with its move.
-    pub(super) pending: Option<Spanned<MoveNumber>>,
-    /// The end of the last thing read.
-    pub(super) last_end: usize,
-    /// The moves the game may still have.
-    pub(super) plies_left: usize,
-    /// How many variations deep the words are skipped (see [`SKIP_REST`]).
-    pub(super) discard: usize,
-    /// Whether the ply limit stopped the reading.
-    pub(super) over: bool,
-    /// Whether the game has begun (its first event given).
-    pub(super) begun: bool,
-    /// Where the game starts.
-    pub(super) game_start: usize,
-}
-
-impl Run {
-    /// Begins the game on its first event.
-    #[inline(always)]
-    pub(super) fn begin<V: Visitor>(&mut self, v: &mut V) {
-        if !self.begun {
-            self.begun = true;
-            v.begin_game(self.game_start);
-        }
     }
 }

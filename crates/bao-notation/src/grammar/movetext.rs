@@ -1,57 +1,20 @@
 //! Movetext: moves, move numbers, NAGs, annotations, comments and variations up to the result.
 
-use super::fast::Run;
-use super::{shown, Parser};
+use super::parser::{shown, Parser};
+use super::state::{Frame, Last, Run, SKIP_REST};
 use bao_core::NeverEnding;
 
 use crate::ast::{sp, GameResult, MoveNumber, MoveToken, Nag};
 use crate::error::{SyntaxCode, SyntaxError};
 use crate::lexical::{
     annotation_item, cycle_item, fast_annotation, glyph_word, is_delim, is_tag_start, is_ws,
-    looks_like_move, move_number, move_word, nag_number, word_end,
+    looks_like_move, move_number, move_word, word_end,
 };
 use crate::span::{Span, Spanned};
 use crate::visit::Visitor;
 
-/// The `discard` depth that skips the rest of a game (past the ply limit): no number of `)`
-/// brings it back to 0.
-pub(super) const SKIP_REST: usize = usize::MAX / 2;
-
 /// The deepest nesting of variations accepted.
 pub const MAX_VARIATION_DEPTH: usize = 64;
-
-/// What the parser keeps of the last element of an open line: enough to attach NAGs and an
-/// annotation to a move, and to report them where there is none.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Last {
-    Nothing,
-    Move { annotated: bool },
-    Other,
-}
-
-/// An open line (the main line, or a variation opened at `open`), as the parser sees it.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Frame {
-    open: usize,
-    has_move: bool,
-    last: Last,
-}
-
-impl Frame {
-    pub(super) fn new(open: usize) -> Self {
-        Self {
-            open,
-            has_move: false,
-            last: Last::Nothing,
-        }
-    }
-
-    /// Notes that the move just given has had its annotation.
-    #[inline(always)]
-    pub(super) fn annotated(&mut self) {
-        self.last = Last::Move { annotated: true };
-    }
-}
 
 impl<'s> Parser<'s> {
     /// Movetext up to the result, a tag line or the end, given to `v` (with the game begun
@@ -273,7 +236,7 @@ impl<'s> Parser<'s> {
         let we = word_end(&self.bytes[..self.end], start + 1);
         self.pos = we;
         run.last_end = we;
-        match nag_number(&self.src[start + 1..we]) {
+        match Nag::from_digits(&self.src[start + 1..we]) {
             Some(nag) => {
                 if run.discard == 0 {
                     self.attach_nag(v, stack, sp(nag, start, we));

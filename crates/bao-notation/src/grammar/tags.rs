@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use super::{shown, Parser};
+use super::parser::{shown, Parser};
 use crate::ast::sp;
 use crate::dialect::Directions;
 use crate::error::SyntaxCode;
