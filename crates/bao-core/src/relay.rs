@@ -492,7 +492,7 @@ mod tests {
             if pits[cur] < 2 {
                 continue;
             }
-            let dir = if next(&mut state) % 2 == 0 {
+            let dir = if next(&mut state).is_multiple_of(2) {
                 Direction::Clockwise
             } else {
                 Direction::Anticlockwise

@@ -26,7 +26,7 @@ mod tests {
                 pits[(next(&mut s) % 16) as usize] += 1;
             }
             let cur = (next(&mut s) % 16) as usize;
-            let dir = if next(&mut s) % 2 == 0 {
+            let dir = if next(&mut s).is_multiple_of(2) {
                 Direction::Clockwise
             } else {
                 Direction::Anticlockwise

@@ -33,7 +33,7 @@ impl FromStr for LinePath {
             .map(|n| n.parse::<usize>().ok().filter(|&n| n > 0))
             .collect::<Option<_>>()
             .ok_or_else(err)?;
-        if numbers.is_empty() || numbers.len() % 2 != 0 {
+        if numbers.is_empty() || !numbers.len().is_multiple_of(2) {
             return Err(err());
         }
         Ok(Self(numbers.chunks(2).map(|c| (c[0], c[1])).collect()))

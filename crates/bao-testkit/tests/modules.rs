@@ -20,8 +20,8 @@
 //!   or a path to it in code, counts.
 //!
 //! The test fails listing every strongly connected component of more than one module, each
-//! with the lines that make its edges. Circles known and owned elsewhere are in [`ALLOWED`],
-//! each named; an entry that no longer matches fails too, so it is removed with its circle.
+//! with the lines that make its edges. A circle allowed would be in [`ALLOWED`], named; an
+//! entry that no longer matches fails too, so it is removed with its circle.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -30,26 +30,10 @@ use std::path::{Path, PathBuf};
 /// A module of a crate: its path below the root (`["grammar", "fast"]`), empty for the root.
 type Module = Vec<String>;
 
-/// Circles known today, in crates this change does not edit. Each entry is a crate and the
-/// exact modules of one circle; the crates' owners remove an entry when they break its
-/// circle (the test then fails until the entry goes).
-const ALLOWED: &[(&str, &[&str])] = &[
-    // bao-core (its owner is taking the engine's hidden state out, issue 29 item 6): the
-    // seven files engine, movegen, position, budget, trace, illegal and pitset refer to
-    // one another.
-    (
-        "bao-core",
-        &[
-            "budget", "engine", "illegal", "movegen", "pitset", "position", "trace",
-        ],
-    ),
-    // bao-core: move_text (the move's text) <-> types (the move it reads and writes).
-    ("bao-core", &["move_text", "types"]),
-    // bao-export (json.rs and frames.rs are being rewritten, issue 29 item 1): json
-    // (`crate::frames::markup_after`, `game_line`) <-> frames (`json::{replayed_game,
-    // PlyCursor, Step}`).
-    ("bao-export", &["frames", "json"]),
-];
+/// Circles allowed, each a crate and the exact modules of one circle, with why (none: every
+/// crate's modules import one way). An entry that no longer matches fails the test, so an
+/// entry goes with its circle.
+const ALLOWED: &[(&str, &[&str])] = &[];
 
 /// The workspace's root (this crate is `crates/bao-testkit`).
 fn root() -> PathBuf {

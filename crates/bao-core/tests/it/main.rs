@@ -5,7 +5,6 @@ mod coverage;
 /// The fast legality test and traced play against `legal_moves` and `play_unchecked`.
 mod fast_paths;
 /// The crate's modules import one way (no circle of `crate::` paths).
-mod modules;
 /// Mancala World Problem 3: a never-ending move under each `endless_move` policy (G11, E3).
 mod never_ending;
 /// perft from every preset's start against tests/data/perft.txt, and hand counts.

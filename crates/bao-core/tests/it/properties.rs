@@ -521,7 +521,7 @@ fn apply(s: &mut Setup, d: &Damage) -> bool {
                 ][usize::from(count) % 3]
             } else if count >= 6 {
                 HouseState::Dormant
-            } else if *state == HouseState::Destroyed && count % 2 == 0 {
+            } else if *state == HouseState::Destroyed && count.is_multiple_of(2) {
                 HouseState::None
             } else {
                 HouseState::Functional
