@@ -18,6 +18,7 @@ use bao_core::{Move, MoveSpec, Position, Side};
 use bao_notation::{
     write_record, Comment, Directions, Element, MoveItem, MoveToken, Nag, Spanned, WriteOptions,
 };
+use bao_replay::Document;
 use bao_validate::{check_bytes, CheckOptions};
 
 use crate::context::{Context, Status};
@@ -176,18 +177,18 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
         movetime: args.movetime.map(Duration::from_millis),
         nodes: args.nodes,
     };
-    // The main line's plies as replayed: (element index, before, move, after).
-    let plies: Vec<(usize, Position, Move, Position)> = replayed
-        .main
-        .plies
-        .iter()
-        .map_while(|p| p.played().map(|pl| (p.element, p.before, pl.mv, pl.after)))
-        .collect();
+    // The main line's moves as replayed: (before, move, after).
+    let plies: Vec<(Position, Move, Position)> =
+        Document::new(&checked.record.games[gi].value, replayed)
+            .main()
+            .moves()
+            .map_while(|m| m.played().map(|(p, pl)| (p.before, pl.mv, pl.after)))
+            .collect();
     let positions: Vec<Position> = plies
         .first()
-        .map(|p| p.1)
+        .map(|p| p.0)
         .into_iter()
-        .chain(plies.iter().map(|p| p.3))
+        .chain(plies.iter().map(|p| p.2))
         .collect();
     let bar = crate::progress::bar(positions.len(), "analysing", args.quiet);
     let mut searcher = Searcher::default();
@@ -210,7 +211,7 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
         .filter(|(_, e)| matches!(e.value, Element::Move(_)))
         .map(|(i, _)| i)
         .collect();
-    for (i, (_, before, mv, after)) in plies.iter().enumerate() {
+    for (i, (before, mv, after)) in plies.iter().enumerate() {
         let Some(&element) = move_elements.get(i) else {
             break;
         };
