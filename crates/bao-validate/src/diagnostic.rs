@@ -65,6 +65,10 @@ pub struct CheckDiagnostic {
     /// The anchor of the rule heading the diagnostic links to, when it is not its code's
     /// (an empty pit in namua breaks N1, in mtaji M1).
     pub rule: Option<&'static str>,
+    /// The typed problem of the ply the diagnostic words (the replay's: the engine's
+    /// refusal, a claim or an annotation the move does not bear out), for a ply's diagnostic;
+    /// `None` for a game's (tags, result, match, move numbers).
+    pub problem: Option<bao_replay::Problem>,
 }
 
 impl CheckDiagnostic {
@@ -81,6 +85,7 @@ impl CheckDiagnostic {
             repair: None,
             rewrite: None,
             rule: None,
+            problem: None,
         }
     }
 

@@ -431,12 +431,12 @@ impl Observer for Words<'_> {
                 }
                 None
             }
-            Err(Problem::AfterEnd { outcome, end }) => {
+            Err(problem @ Problem::AfterEnd { outcome, end }) => {
                 let d = self.after_end(at, outcome, *end);
-                self.push(d, ply);
+                self.push(d, ply, problem);
                 None
             }
-            Err(Problem::NoSuchPit(e)) => {
+            Err(problem @ Problem::NoSuchPit(e)) => {
                 let d = CheckDiagnostic::new(
                     Code::NotLegal,
                     self.n,
@@ -444,10 +444,10 @@ impl Observer for Words<'_> {
                 )
                 .primary(at.item.token.span, "no such pit")
                 .at_ply(ply.number);
-                self.push(d, ply);
+                self.push(d, ply, problem);
                 None
             }
-            Err(Problem::Refused { spec, refusal, end }) => {
+            Err(problem @ Problem::Refused { spec, refusal, end }) => {
                 let (mut d, ranked) = self.illegal(at, spec, refusal, *end);
                 let repair = self.repair(at, &d);
                 if self.opts.assume_fixes && repair.is_none() {
@@ -459,7 +459,7 @@ impl Observer for Words<'_> {
                         d.rule = Some("n1");
                     }
                 }
-                self.push(d, ply);
+                self.push(d, ply, problem);
                 repair
             }
             // Problems of a move played are never why a ply was not played.
@@ -476,8 +476,10 @@ impl Observer for Words<'_> {
 }
 
 impl Words<'_> {
-    fn push(&mut self, mut d: CheckDiagnostic, ply: &Ply) {
+    /// Records a diagnostic of a ply, with the typed problem it words.
+    fn push(&mut self, mut d: CheckDiagnostic, ply: &Ply, problem: &Problem) {
         d.assumes = ply.assumes;
+        d.problem = Some(problem.clone());
         self.diagnostics.push(d);
     }
 
@@ -614,7 +616,7 @@ impl Words<'_> {
                         rule_sentence(Code::FalseTakasiaClaim, rules, pos.to_move())
                     ))
                     .at_ply(ply.number);
-                    self.push(d, ply);
+                    self.push(d, ply, problem);
                 }
                 Problem::FalseWinClaim => {
                     let d = CheckDiagnostic::new(
@@ -628,7 +630,7 @@ impl Words<'_> {
                         rule_sentence(Code::FalseWinClaim, rules, pos.to_move())
                     ))
                     .at_ply(ply.number);
-                    self.push(d, ply);
+                    self.push(d, ply, problem);
                 }
                 Problem::Annotation(dis) => self.annotation(at, played, *dis),
                 // Why a ply was not played: worded by `Observer::ply`.
@@ -700,7 +702,7 @@ impl Words<'_> {
             .help(help.join("\n"))
             .at_ply(ply.number);
             d.fix = alt.map(|s| s.mv);
-            self.push(d, ply);
+            self.push(d, ply, &Problem::Annotation(dis));
         }
     }
 }

@@ -231,3 +231,34 @@ fn to_south_convention(text: &str) -> String {
     }
     out
 }
+
+/// A ply's diagnostic carries the typed problem it words beside its words; a game's (here
+/// the result) carries none.
+#[test]
+fn a_diagnostic_carries_its_typed_problem() {
+    let refused = check("s", &SHORT.replace("3. A2<", "3. A1<"));
+    let AnyDiagnostic::Check(d) = &refused.report.diagnostics[0] else {
+        panic!("{:?}", refused.report.diagnostics)
+    };
+    assert!(
+        matches!(d.problem, Some(bao_replay::Problem::Refused { .. })),
+        "{d:?}"
+    );
+    let claim = check("s", &SHORT.replace("1. A7>*", "1. A7>*#"));
+    let problems: Vec<_> = claim
+        .report
+        .diagnostics
+        .iter()
+        .filter_map(|d| match d {
+            AnyDiagnostic::Check(c) => Some((c.code.code(), c.problem.clone())),
+            AnyDiagnostic::Syntax(_) => None,
+        })
+        .collect();
+    assert!(
+        problems.contains(&(
+            "bao::annotation::false_win_claim",
+            Some(bao_replay::Problem::FalseWinClaim)
+        )),
+        "{problems:?}"
+    );
+}
