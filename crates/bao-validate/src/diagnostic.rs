@@ -68,7 +68,7 @@ pub struct CheckDiagnostic {
     /// The typed problem of the ply the diagnostic words (the replay's: the engine's
     /// refusal, a claim or an annotation the move does not bear out), for a ply's diagnostic;
     /// `None` for a game's (tags, result, match, move numbers).
-    pub problem: Option<bao_replay::Problem>,
+    pub problem: Option<Box<bao_replay::Problem>>,
 }
 
 impl CheckDiagnostic {

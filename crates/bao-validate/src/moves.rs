@@ -479,7 +479,7 @@ impl Words<'_> {
     /// Records a diagnostic of a ply, with the typed problem it words.
     fn push(&mut self, mut d: CheckDiagnostic, ply: &Ply, problem: &Problem) {
         d.assumes = ply.assumes;
-        d.problem = Some(problem.clone());
+        d.problem = Some(Box::new(problem.clone()));
         self.diagnostics.push(d);
     }
 

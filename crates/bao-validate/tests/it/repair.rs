@@ -241,7 +241,7 @@ fn a_diagnostic_carries_its_typed_problem() {
         panic!("{:?}", refused.report.diagnostics)
     };
     assert!(
-        matches!(d.problem, Some(bao_replay::Problem::Refused { .. })),
+        matches!(d.problem.as_deref(), Some(bao_replay::Problem::Refused { .. })),
         "{d:?}"
     );
     let claim = check("s", &SHORT.replace("1. A7>*", "1. A7>*#"));
@@ -250,7 +250,7 @@ fn a_diagnostic_carries_its_typed_problem() {
         .diagnostics
         .iter()
         .filter_map(|d| match d {
-            AnyDiagnostic::Check(c) => Some((c.code.code(), c.problem.clone())),
+            AnyDiagnostic::Check(c) => Some((c.code.code(), c.problem.as_deref().cloned())),
             AnyDiagnostic::Syntax(_) => None,
         })
         .collect();
