@@ -23,8 +23,8 @@ use bao_validate::{check_bytes, CheckOptions};
 
 use crate::context::{Context, Status};
 use crate::error::CliError;
-use crate::export::{game_index, load, write_atomic};
-use crate::io::Input;
+use crate::games::{game_index, load};
+use crate::io::{save, Input};
 
 /// Arguments of `bao analyse`.
 #[derive(Debug, clap::Args)]
@@ -264,8 +264,8 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
         )));
     }
     match (&args.output, args.write, &args.file) {
-        (Some(out), _, _) => write_atomic(out, text.as_bytes())?,
-        (None, true, Input::Path(path)) => write_atomic(path, text.as_bytes())?,
+        (Some(out), _, _) => save(out, text.as_bytes())?,
+        (None, true, Input::Path(path)) => save(path, text.as_bytes())?,
         _ => std::io::stdout()
             .lock()
             .write_all(text.as_bytes())

@@ -14,10 +14,12 @@ use bao_validate::{
     annotated_chunk, annotated_text, check_bytes, CheckOptions, ChunkText, ChunkTexts,
 };
 
-use crate::check::{handler, head_or_stream, render, stream_replayed_chunks, HumanOut};
 use crate::context::{Context, Status};
 use crate::error::CliError;
+use crate::inputs::head_or_stream;
 use crate::io::{AtomicFile, Replace};
+use crate::report::{handler, render, HumanOut};
+use crate::streaming::stream_replayed_chunks;
 
 /// Arguments of `bao annotate`.
 #[derive(Debug, clap::Args)]

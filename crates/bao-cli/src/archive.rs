@@ -1,6 +1,6 @@
-//! The archive commands: `bao filter`, `bao dedupe`, `bao split`, `bao stats`, and the
-//! plumbing they share with `bao import abstractplay` and `bao export abstractplay` (inputs,
-//! the thread pool, output written atomically as it streams).
+//! The archive commands: `bao filter`, `bao dedupe`, `bao split`, `bao stats` (their inputs,
+//! thread pool and output, shared with `bao import abstractplay` and `bao export
+//! abstractplay`, are `inputs.rs`, `pool.rs` and `output.rs`).
 //!
 //! Inputs are files, directories (searched recursively for `*.bao`) or `-` for stdin, read in
 //! the order given, game by game (bao-archive, on bao-notation's streaming reader): memory
@@ -9,8 +9,7 @@
 //! as written, or canonical with `--canonical` ([`bao_archive::text`], spec/archive.md).
 
 use std::collections::{HashMap, HashSet};
-use std::io::{BufWriter, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use bao_archive::dedupe::{file_stem, GameKey};
 use bao_archive::filter::{
@@ -21,94 +20,13 @@ use bao_archive::stats::{GameFacts, Stats};
 use bao_archive::text::{Form, GameText};
 use bao_archive::{for_each_game, render, Depth};
 use bao_export::{replayed_game_json, JsonOptions, SCHEMA_VERSION};
-use bao_session::durable::{AtomicFile, Replace};
+use bao_session::durable::Replace;
 
-use crate::check::{collect, Source};
 use crate::context::{Context, Status};
 use crate::error::CliError;
-
-/// Where a command's output goes: stdout, or a file that appears whole when done.
-pub(crate) struct Output {
-    sink: BufWriter<Sink>,
-    name: String,
-}
-
-enum Sink {
-    Stdout(std::io::Stdout),
-    File(AtomicFile),
-}
-
-impl Write for Sink {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        match self {
-            Self::Stdout(s) => s.write(buf),
-            Self::File(f) => f.write(buf),
-        }
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        match self {
-            Self::Stdout(s) => s.flush(),
-            Self::File(f) => f.flush(),
-        }
-    }
-}
-
-impl Output {
-    /// Output to `path` (atomically, replacing it) or to stdout.
-    pub(crate) fn new(path: Option<&Path>) -> Result<Self, CliError> {
-        let (sink, name) = match path {
-            Some(p) => (
-                Sink::File(
-                    AtomicFile::create(p, Replace::Yes)
-                        .map_err(|e| CliError::io(format!("cannot write {}", p.display()), e))?,
-                ),
-                p.display().to_string(),
-            ),
-            None => (Sink::Stdout(std::io::stdout()), "stdout".to_owned()),
-        };
-        Ok(Self {
-            sink: BufWriter::with_capacity(1 << 16, sink),
-            name,
-        })
-    }
-
-    /// Writes bytes.
-    pub(crate) fn write(&mut self, bytes: &[u8]) -> Result<(), CliError> {
-        self.sink
-            .write_all(bytes)
-            .map_err(|e| CliError::io(format!("cannot write to {}", self.name), e))
-    }
-
-    /// Writes a game's text after the `written` ones before it (a blank line between games,
-    /// in the line end of the game before), and counts it.
-    pub(crate) fn game(&mut self, text: &GameText, written: &mut Written) -> Result<(), CliError> {
-        if let Some(end) = written.line_end {
-            self.write(end.as_bytes())?;
-        }
-        self.write(text.text.as_bytes())?;
-        written.games += 1;
-        written.line_end = Some(text.line_end);
-        Ok(())
-    }
-
-    /// Flushes, and puts a file in place.
-    pub(crate) fn finish(self) -> Result<(), CliError> {
-        let name = self.name;
-        let err = |e| CliError::io(format!("cannot write to {name}"), e);
-        match self.sink.into_inner().map_err(|e| err(e.into_error()))? {
-            Sink::Stdout(mut s) => s.flush().map_err(err),
-            Sink::File(f) => f.commit().map_err(err),
-        }
-    }
-}
-
-/// The games an [`Output`] has written, and the line end of the last one.
-#[derive(Debug, Default)]
-pub(crate) struct Written {
-    games: u64,
-    line_end: Option<&'static str>,
-}
+use crate::inputs::{collect, open, Source};
+use crate::output::{Output, Written};
+use crate::pool::in_pool;
 
 /// The form a game is written in: as written, or canonical with `--canonical`.
 fn form(canonical: bool) -> Form {
@@ -117,37 +35,6 @@ fn form(canonical: bool) -> Form {
     } else {
         Form::AsWritten
     }
-}
-
-/// Runs `f` on a pool of `threads` threads (default: rayon's).
-pub(crate) fn in_pool<T>(
-    threads: Option<usize>,
-    f: impl FnOnce() -> Result<T, CliError> + Send,
-) -> Result<T, CliError>
-where
-    T: Send,
-{
-    match threads {
-        Some(n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(n.max(1))
-            .build()
-            .map_err(|e| CliError::io("cannot start threads", std::io::Error::other(e)))?
-            .install(f),
-        None => f(),
-    }
-}
-
-/// An input opened for streaming, with its name.
-pub(crate) fn open(src: &Source) -> Result<(String, Box<dyn Read + Send>), CliError> {
-    Ok(match src {
-        Source::Stdin => ("stdin".to_owned(), Box::new(std::io::stdin())),
-        Source::File(p) => {
-            let name = p.display().to_string();
-            let f = std::fs::File::open(p)
-                .map_err(|e| CliError::io(format!("cannot read {name}"), e))?;
-            (name, Box::new(f))
-        }
-    })
 }
 
 fn invalid(argument: &'static str) -> impl Fn(CriterionError) -> CliError {
@@ -383,17 +270,6 @@ pub(crate) fn filter(args: &FilterArgs, _ctx: &Context) -> Result<Status, CliErr
     })
 }
 
-/// A read error from the streaming reader, before it is known which input it came from
-/// (the callers name the input).
-impl From<std::io::Error> for CliError {
-    fn from(source: std::io::Error) -> Self {
-        Self::Io {
-            what: String::new(),
-            source,
-        }
-    }
-}
-
 /// Arguments of `bao dedupe`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct DedupeArgs {
@@ -526,7 +402,7 @@ pub(crate) fn dedupe(args: &DedupeArgs, _ctx: &Context) -> Result<Status, CliErr
         if !args.quiet {
             eprintln!(
                 "bao: {} games kept, {} duplicates left out",
-                written.games,
+                written.games(),
                 dups.len()
             );
         }

@@ -14,22 +14,18 @@
 //! bar when stderr is a terminal. Exit 0: no errors (warnings allowed unless
 //! `--deny-warnings`); 1: a record is invalid; 2: a file could not be read.
 
-use std::io::{IsTerminal, Read, Seek, SeekFrom, Write};
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::io::{Read, Write};
 
-use bao_notation::{Game, Spanned};
-use bao_replay::ReplayedGame;
-use bao_validate::stream::{
-    self, check_chunk, check_chunk_replayed, CheckedChunk, CheckedPiece, Chunk, Merger, Streamed,
-};
+use bao_validate::stream::check_chunk;
 use bao_validate::{check_bytes_report, CheckOptions, CheckReport, Stats};
-use miette::{GraphicalReportHandler, GraphicalTheme};
 use rayon::prelude::*;
 use serde_json::json;
 
-use crate::context::{Color, Context, Status};
+use crate::context::{Context, Status};
 use crate::error::CliError;
+use crate::inputs::{collect, head_or_stream, Source};
+use crate::report::{handler, render, HumanOut};
+use crate::streaming::{stream_checked, BATCH_BYTES};
 
 /// The output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -85,188 +81,8 @@ pub(crate) struct Args {
     threads: Option<usize>,
 }
 
-/// One input to check.
-#[derive(Debug, Clone)]
-pub(crate) enum Source {
-    Stdin,
-    File(PathBuf),
-}
-
-/// The inputs named: files, the `*.bao` files under directories (sorted), `-` for stdin.
-pub(crate) fn collect(paths: &[String]) -> Result<Vec<Source>, CliError> {
-    let mut out = Vec::new();
-    for p in paths {
-        if p == "-" {
-            out.push(Source::Stdin);
-            continue;
-        }
-        let path = PathBuf::from(p);
-        if path.is_dir() {
-            let mut found = Vec::new();
-            walk(&path, &mut found)
-                .map_err(|e| CliError::io(format!("cannot read directory {p}"), e))?;
-            found.sort();
-            out.extend(found.into_iter().map(Source::File));
-        } else {
-            out.push(Source::File(path));
-        }
-    }
-    Ok(out)
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.is_dir() {
-            walk(&path, out)?;
-        } else if path.extension().is_some_and(|e| e == "bao") {
-            out.push(path);
-        }
-    }
-    Ok(())
-}
-
-/// Where a rendered report is written: the stream decides whether `--color auto` colours.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Stream {
-    /// Standard output (`bao record`'s answers to a move).
-    Stdout,
-    /// Standard error (every command's diagnostics).
-    Stderr,
-}
-
-/// Whether what goes to `stream` is coloured under `--color`: `auto` colours a terminal,
-/// unless `NO_COLOR` is set.
-pub(crate) fn colours(color: Color, stream: Stream) -> bool {
-    match color {
-        Color::Always => true,
-        Color::Never => false,
-        Color::Auto => {
-            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                && match stream {
-                    Stream::Stdout => std::io::stdout().is_terminal(),
-                    Stream::Stderr => std::io::stderr().is_terminal(),
-                }
-        }
-    }
-}
-
-/// The graphical handler for reports on stderr under `--color`.
-pub(crate) fn handler(color: Color) -> GraphicalReportHandler {
-    handler_for(colours(color, Stream::Stderr))
-}
-
-/// The one graphical handler of reports, coloured or not.
-pub(crate) fn handler_for(colour: bool) -> GraphicalReportHandler {
-    let theme = if colour {
-        GraphicalTheme::unicode()
-    } else {
-        GraphicalTheme::unicode_nocolor()
-    };
-    GraphicalReportHandler::new_themed(theme).with_links(false)
-}
-
-/// Renders a report for people, for stderr.
-pub(crate) fn render(report: &CheckReport, color: Color) -> String {
-    render_to(report, color, Stream::Stderr)
-}
-
-/// Renders a report for people, coloured as `stream` wants it.
-pub(crate) fn render_to(report: &CheckReport, color: Color, stream: Stream) -> String {
-    let mut out = String::new();
-    let _ = handler_for(colours(color, stream)).render_report(&mut out, report);
-    out
-}
-
-/// Renders the diagnostics of a report without its summary line (`name: 1 error, ...`),
-/// for a report that is about no file: a streamed piece, a move typed at `bao record`.
-pub(crate) fn render_diagnostics(
-    report: &dyn miette::Diagnostic,
-    handler: &GraphicalReportHandler,
-) -> String {
-    let mut text = String::new();
-    let _ = handler.render_report(&mut text, report);
-    // The report's own line first, then its diagnostics as a report draws them.
-    let related = text.find('\n').map_or("", |i| &text[i + 1..]);
-    related.to_owned()
-}
-
-/// How many bytes of text a batch of games holds when a large file is checked on several
-/// threads.
-pub(crate) const BATCH_BYTES: usize = 64 * 1024;
-
-/// The batch size of the commands that keep each game's replay until it is written (`bao
-/// annotate`, `bao export json`): a replay (every ply's positions and trace) is many times
-/// the size of its text, so their batches in flight hold a quarter of `bao check`'s text.
-const REPLAY_BATCH_BYTES: usize = 32 * 1024;
-
 /// How many inputs are read and checked together before their reports are printed.
 const FILES_AT_ONCE: usize = 64;
-
-/// The human report of a streamed file: its pieces are rendered as they come, and printed
-/// after the file's summary line (which needs the totals) once the file is done. Beyond
-/// [`HumanOut::IN_MEMORY`] bytes the rendered text goes to a temporary file.
-#[derive(Debug, Default)]
-pub(crate) struct HumanOut {
-    text: String,
-    spill: Option<std::fs::File>,
-}
-
-impl HumanOut {
-    const IN_MEMORY: usize = 8 << 20;
-
-    /// Renders a piece's diagnostics and keeps them.
-    pub(crate) fn piece(
-        &mut self,
-        piece: &CheckedPiece,
-        handler: &GraphicalReportHandler,
-    ) -> Result<(), CliError> {
-        self.push(&render_diagnostics(piece, handler))
-            .map_err(|e| CliError::io("cannot write a temporary file", e))
-    }
-
-    /// Prints the file's report (its summary line, then its diagnostics) to stderr, as
-    /// [`render`] prints a whole file's, when it has diagnostics.
-    pub(crate) fn print_report(
-        self,
-        report: &CheckReport,
-        handler: &GraphicalReportHandler,
-    ) -> Result<(), CliError> {
-        if report.stats.errors + report.stats.warnings == 0 {
-            return Ok(());
-        }
-        let mut header = String::new();
-        let _ = handler.render_report(&mut header, report);
-        self.print(&header)
-            .map_err(|e| CliError::io("cannot write to stderr", e))
-    }
-
-    fn push(&mut self, piece: &str) -> std::io::Result<()> {
-        self.text.push_str(piece);
-        if self.text.len() > Self::IN_MEMORY {
-            let file = match &mut self.spill {
-                Some(f) => f,
-                None => self.spill.insert(tempfile::tempfile()?),
-            };
-            file.write_all(self.text.as_bytes())?;
-            self.text.clear();
-        }
-        Ok(())
-    }
-
-    /// Writes the header, then what was rendered, to stderr.
-    fn print(self, header: &str) -> std::io::Result<()> {
-        let stderr = std::io::stderr();
-        let mut err = stderr.lock();
-        err.write_all(header.as_bytes())?;
-        if let Some(mut f) = self.spill {
-            f.seek(SeekFrom::Start(0))?;
-            std::io::copy(&mut f, &mut err)?;
-        }
-        err.write_all(self.text.as_bytes())?;
-        err.flush()
-    }
-}
 
 /// An input read as far as needed to choose the path: a small one whole, a large one's
 /// first bytes and the rest of it.
@@ -275,7 +91,7 @@ enum Opened {
     Large(String, Box<dyn Read + Send>),
 }
 
-/// Opens an input and reads up to [`stream::STREAM_ABOVE`] bytes of it.
+/// Opens an input and reads up to [`bao_validate::stream::STREAM_ABOVE`] bytes of it.
 fn open(src: &Source, stdin_name: &str) -> Result<Opened, (String, std::io::Error)> {
     let (name, input): (String, Box<dyn Read + Send>) = match src {
         Source::Stdin => (stdin_name.to_owned(), Box::new(std::io::stdin())),
@@ -290,135 +106,6 @@ fn open(src: &Source, stdin_name: &str) -> Result<Opened, (String, std::io::Erro
         Ok(Err(rest)) => Ok(Opened::Large(name, rest)),
         Err(e) => Err((name, e)),
     }
-}
-
-/// Reads up to [`stream::STREAM_ABOVE`] bytes of an input: all of a small input
-/// (`Ok(bytes)`, read and checked whole), or a large input to stream (`Err(input)`, its
-/// first bytes put back in front).
-///
-/// # Errors
-/// A read error of the input.
-pub(crate) fn head_or_stream(
-    mut input: Box<dyn Read + Send>,
-) -> std::io::Result<Result<Vec<u8>, Box<dyn Read + Send>>> {
-    let mut head = Vec::new();
-    (&mut input)
-        .take(stream::STREAM_ABOVE as u64 + 1)
-        .read_to_end(&mut head)?;
-    if head.len() <= stream::STREAM_ABOVE {
-        Ok(Ok(head))
-    } else {
-        Ok(Err(Box::new(std::io::Cursor::new(head).chain(input))))
-    }
-}
-
-/// Reads a large input game by game and checks it on every thread of the pool
-/// ([`stream::map_chunks_noting`]): batches of about `batch_bytes` of text are parsed and
-/// checked on the pool (with `map`, which also gives what else the caller wants of each
-/// chunk), a bounded number of them in flight; in file order, each piece of diagnostics
-/// goes to `piece` and each chunk's other output to `item`. Returns the file's report (its
-/// totals).
-///
-/// # Errors
-/// A read error of the input, or the first error of `piece` or `item`.
-pub(crate) fn stream_checked<T: Send>(
-    name: &str,
-    input: Box<dyn Read + Send>,
-    batch_bytes: usize,
-    map: impl Fn(&Chunk) -> (CheckedChunk, T) + Sync,
-    piece: &mut dyn FnMut(&CheckedPiece) -> Result<(), CliError>,
-    item: &mut dyn FnMut(T) -> Result<(), CliError>,
-) -> Result<CheckReport, CliError> {
-    /// Why the stream stopped: the input, or the output.
-    enum Stop {
-        Read(std::io::Error),
-        Out(CliError),
-    }
-    impl From<std::io::Error> for Stop {
-        fn from(e: std::io::Error) -> Self {
-            Self::Read(e)
-        }
-    }
-    crate::pages::small_pages();
-    let mut merger = Merger::new(name);
-    stream::map_chunks_noting(input, batch_bytes, map, |s| match s {
-        Streamed::Warning(w) => {
-            merger.warning(w);
-            Ok(())
-        }
-        Streamed::Chunk((chunk, t)) => {
-            if let Some(p) = merger.push(chunk) {
-                piece(&p).map_err(Stop::Out)?;
-            }
-            item(t).map_err(Stop::Out)
-        }
-    })
-    .map_err(|e| match e {
-        Stop::Read(e) => CliError::io(format!("cannot read {name}"), e),
-        Stop::Out(e) => e,
-    })?;
-    let (pieces, report) = merger.finish();
-    for p in &pieces {
-        piece(p)?;
-    }
-    Ok(report)
-}
-
-/// [`stream_checked`] keeping each game's replay, in batches of [`REPLAY_BATCH_BYTES`]:
-/// on the pool, `each` makes what the caller writes of a game from its number in the file,
-/// the game and its replay ([`check_chunk_replayed`]); in file order, `games` gets them a
-/// chunk at a time.
-///
-/// # Errors
-/// As [`stream_checked`].
-pub(crate) fn stream_replayed<T: Send>(
-    name: &str,
-    input: Box<dyn Read + Send>,
-    each: impl Fn(usize, &Spanned<Game>, ReplayedGame) -> T + Sync,
-    piece: &mut dyn FnMut(&CheckedPiece) -> Result<(), CliError>,
-    games: &mut dyn FnMut(Vec<T>) -> Result<(), CliError>,
-) -> Result<CheckReport, CliError> {
-    stream_replayed_chunks(
-        name,
-        input,
-        |chunk, replayed| {
-            chunk
-                .games
-                .iter()
-                .zip(replayed)
-                .map(|((n, g, _), r)| each(*n, g, r))
-                .collect()
-        },
-        piece,
-        games,
-    )
-}
-
-/// [`stream_replayed`] a chunk at a time: on the pool, `each` makes what the caller writes of
-/// a chunk (its text and games) from the replays of its games; in file order, `chunks` gets
-/// them.
-///
-/// # Errors
-/// As [`stream_checked`].
-pub(crate) fn stream_replayed_chunks<T: Send>(
-    name: &str,
-    input: Box<dyn Read + Send>,
-    each: impl Fn(&Chunk, Vec<ReplayedGame>) -> T + Sync,
-    piece: &mut dyn FnMut(&CheckedPiece) -> Result<(), CliError>,
-    chunks: &mut dyn FnMut(T) -> Result<(), CliError>,
-) -> Result<CheckReport, CliError> {
-    let opts = CheckOptions::default();
-    stream_checked(
-        name,
-        input,
-        REPLAY_BATCH_BYTES,
-        |chunk| {
-            let (checked, replayed) = check_chunk_replayed(chunk, &opts);
-            (checked, each(chunk, replayed))
-        },
-        piece,
-        chunks,
-    )
 }
 
 /// An input checked whole, or one to stream.
@@ -761,10 +448,4 @@ fn status(failed: usize, invalid: bool) -> Status {
     } else {
         Status::Success
     }
-}
-
-/// Shared with `annotate`: the text of a report as `Arc<str>`.
-#[allow(dead_code)]
-pub(crate) fn text_of(report: &CheckReport) -> Arc<str> {
-    Arc::clone(&report.text)
 }

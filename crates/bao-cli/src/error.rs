@@ -87,3 +87,14 @@ impl miette::Diagnostic for CliError {
         }
     }
 }
+
+/// A read error from the streaming reader, before it is known which input it came from
+/// (the callers name the input).
+impl From<std::io::Error> for CliError {
+    fn from(source: std::io::Error) -> Self {
+        Self::Io {
+            what: String::new(),
+            source,
+        }
+    }
+}

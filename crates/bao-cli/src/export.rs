@@ -1,5 +1,5 @@
-//! `bao export json|svg|png|html` and the plumbing `bao show` shares with it: reading and checking
-//! the record, picking a game and a ply, writing output files atomically.
+//! `bao export json|svg|png|html|abstractplay` (reading and checking the record and picking a
+//! game, shared with `bao show`, `bao legal` and others, are `games.rs` and `position.rs`).
 //!
 //! An invalid record exports nothing: its diagnostics go to stderr as `bao check` prints them
 //! and the exit code is 1. A `--game` or `--ply` beyond the record is a usage error (exit 2).
@@ -7,25 +7,27 @@
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use bao_core::{BySide, Position, Side};
+use bao_core::{BySide, Side};
 use bao_export::{
     board_png, board_svg, game_html, game_line, player_names, record_json_pretty, result_words,
     ExportError, GameLine, HtmlOptions, JsonOptions, LinePath, Overlay, PngOptions,
     RecordJsonWriter, SeedStyle, SvgOptions, Theme,
 };
-use bao_export::{main_line, Step};
 use bao_notation::Markup;
-use bao_replay::{Document, Source};
 use bao_validate::stream::{check_chunk, CheckedPiece};
-use bao_validate::{check_bytes, CheckOptions, CheckReport, Checked};
+use bao_validate::{CheckOptions, CheckReport};
 
-use crate::check::{
-    handler, head_or_stream, render, stream_checked, stream_replayed, HumanOut, BATCH_BYTES,
-};
 use crate::context::{Context, Status};
 use crate::error::CliError;
+use crate::games::{checked_bytes, game_index, invalid, load};
+use crate::inputs::{collect, head_or_stream, open};
+use crate::io::save;
 use crate::io::{AtomicFile, Input, Replace};
-use crate::new::position_arg;
+use crate::output::Output;
+use crate::pool::in_pool;
+use crate::position::{position_arg, Pick};
+use crate::report::{handler, HumanOut};
+use crate::streaming::{stream_checked, stream_replayed, BATCH_BYTES};
 
 /// Arguments of `bao export`.
 #[derive(Debug, clap::Args)]
@@ -71,13 +73,13 @@ fn abstractplay(args: &ApArgs) -> Result<Status, CliError> {
     use bao_archive::ap::export_game;
     use bao_archive::{for_each_game, Depth};
 
-    let sources = crate::check::collect(&args.paths)?;
-    crate::archive::in_pool(args.threads, || {
-        let mut out = crate::archive::Output::new(args.output.as_deref())?;
+    let sources = collect(&args.paths)?;
+    in_pool(args.threads, || {
+        let mut out = Output::new(args.output.as_deref())?;
         out.write(b"[")?;
         let (mut written, mut left_out) = (0_usize, 0_usize);
         for src in &sources {
-            let (name, input) = crate::archive::open(src)?;
+            let (name, input) = open(src)?;
             for_each_game(
                 input,
                 Depth::Check,
@@ -132,57 +134,6 @@ struct JsonArgs {
     /// Write to this file instead of stdout.
     #[arg(short, long, value_name = "OUT")]
     output: Option<PathBuf>,
-}
-
-/// Which position of a record: the game and the ply.
-#[derive(Debug, Clone, clap::Args)]
-pub(crate) struct Pick {
-    /// The game in the file, from 1.
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    pub(crate) game: usize,
-    /// The position after this ply of the main line (0: the start); default: the last.
-    #[arg(long, value_name = "N")]
-    pub(crate) ply: Option<usize>,
-}
-
-/// Where a command's one position comes from: a record (FILE, with `--game` and `--ply`) or
-/// a position string with its rules. The command's `source` group makes one of them
-/// required.
-#[derive(Debug, clap::Args)]
-pub(crate) struct PositionSource {
-    /// The record file (`-` for stdin).
-    #[arg(value_name = "FILE", value_parser = Input::parse)]
-    pub(crate) file: Option<Input>,
-    #[command(flatten)]
-    pub(crate) pick: Pick,
-    /// A position string (spec/notation.md §7) instead of a record.
-    #[arg(long, value_name = "STR", conflicts_with_all = ["file", "game", "ply"])]
-    pub(crate) position: Option<String>,
-    /// The rules of `--position`: a preset, optionally with `name=value` overrides
-    /// [default: kiswahili].
-    #[arg(long, value_name = "RULES", conflicts_with = "file")]
-    pub(crate) rules: Option<String>,
-}
-
-impl PositionSource {
-    /// The position asked for: the `--position` string under `--rules`, or the record's
-    /// position after `--ply` of `--game`, read as [`load_prefix`] reads it (an invalid
-    /// record's plies before its first invalid one; a ply past it is refused, exit 1).
-    pub(crate) fn position(&self, ctx: &Context) -> Result<Result<Position, Status>, CliError> {
-        match (&self.position, &self.file) {
-            (Some(p), _) => Ok(Ok(position_arg(p, self.rules.as_deref())?)),
-            (None, Some(file)) => {
-                let prefix = match load_prefix(file, self.pick.game, ctx)? {
-                    Ok(p) => p,
-                    Err(status) => return Ok(Err(status)),
-                };
-                Ok(prefix.at(self.pick.ply)?.map(|(pos, _, _)| *pos))
-            }
-            (None, None) => Err(CliError::Usage(
-                "give a record FILE or --position STR".to_owned(),
-            )),
-        }
-    }
 }
 
 /// The `--theme` choice.
@@ -330,33 +281,6 @@ struct HtmlArgs {
     output: Option<PathBuf>,
 }
 
-/// Reads and checks a record; on errors prints the diagnostics and gives `Err(Invalid)`.
-/// Warnings are printed too, and the export goes on.
-pub(crate) fn load(input: &Input, ctx: &Context) -> Result<Result<Checked, Status>, CliError> {
-    let name = input.name();
-    let bytes = input.read_all()?;
-    Ok(checked_bytes(&name, &bytes, ctx))
-}
-
-/// Checks a record read whole; prints its diagnostics, and on errors says so and gives
-/// `Err(Invalid)`.
-fn checked_bytes(name: &str, bytes: &[u8], ctx: &Context) -> Result<Checked, Status> {
-    let checked = check_bytes(name, bytes, &CheckOptions::default());
-    if !checked.report.diagnostics.is_empty() {
-        eprint!("{}", render(&checked.report, ctx.color));
-    }
-    if !checked.report.is_valid() {
-        eprintln!("{}", invalid(name));
-        return Err(Status::Invalid);
-    }
-    Ok(checked)
-}
-
-/// What is said of an invalid record that is not exported.
-fn invalid(name: &str) -> String {
-    format!("bao: {name} is invalid; nothing exported")
-}
-
 /// `bao export json` on a large record, game by game in bounded memory: each chunk's games
 /// are checked and replayed on the pool and their JSON written in file order. With `-o`, in
 /// one pass into the file's temporary file, renamed over it once the record is known valid.
@@ -490,165 +414,10 @@ impl<R: Read> Read for Tee<R> {
     }
 }
 
-/// A position picked from a [`Prefix`]: the position, the step that led there, the ply.
-pub(crate) type PlyPicked<'a> = (&'a Position, Option<&'a Step>, usize);
-
-/// A game's main line as far as it is valid (`bao show`, `bao legal`): an invalid record
-/// still shows every position up to its first invalid ply.
-pub(crate) struct Prefix {
-    /// The start position.
-    pub(crate) start: Position,
-    /// The plies that replayed, up to the first invalid one.
-    pub(crate) steps: Vec<Step>,
-    /// The first invalid ply of the main line, if any: its number and the token written.
-    pub(crate) invalid: Option<(usize, String)>,
-    /// The record's name.
-    pub(crate) name: String,
-}
-
-impl Prefix {
-    /// The position after `ply` (default: the last valid one) and the step that led there;
-    /// a ply at or past the first invalid one is refused with a message naming it (exit 1).
-    pub(crate) fn at(&self, ply: Option<usize>) -> Result<Result<PlyPicked<'_>, Status>, CliError> {
-        let n = ply.unwrap_or(self.steps.len());
-        if let Some((first, token)) = self.invalid.as_ref().filter(|(k, _)| n >= *k) {
-            eprintln!(
-                "bao: {}: no position after ply {n}: the record is valid up to ply {} only; ply {first} ({token}) is invalid",
-                self.name,
-                first - 1
-            );
-            return Ok(Err(Status::Invalid));
-        }
-        let (pos, step) = at_ply(&self.start, &self.steps, Some(n))?;
-        if let Some((first, token)) = &self.invalid {
-            eprintln!(
-                "bao: {}: the position after ply {n}{}; the record stops being valid at ply {first} ({token})",
-                self.name,
-                if ply.is_none() { ", the last valid one" } else { "" },
-            );
-        }
-        Ok(Ok((pos, step, n)))
-    }
-}
-
-/// Reads and checks a record and keeps game `game`'s main line up to its first invalid ply.
-/// Diagnostics go to stderr; a game whose tags name no rules or start has no position
-/// (exit 1).
-pub(crate) fn load_prefix(
-    input: &Input,
-    game: usize,
-    ctx: &Context,
-) -> Result<Result<Prefix, Status>, CliError> {
-    let name = input.name();
-    let bytes = input.read_all()?;
-    let checked = check_bytes(&name, &bytes, &CheckOptions::default());
-    if !checked.report.diagnostics.is_empty() {
-        eprint!("{}", render(&checked.report, ctx.color));
-    }
-    if checked.report.is_valid() {
-        let (start, steps) = line(&checked, game)?;
-        return Ok(Ok(Prefix {
-            start,
-            steps,
-            invalid: None,
-            name,
-        }));
-    }
-    let index = game_index(&checked, game)?;
-    let replayed = &checked.replayed[index];
-    let Some(opening) = replayed.opening() else {
-        eprintln!("bao: {name}: game {game} cannot be replayed; nothing shown");
-        return Ok(Err(Status::Invalid));
-    };
-    let doc = Document::new(&checked.record.games[index].value, replayed);
-    let mut steps: Vec<Step> = Vec::new();
-    let mut invalid = None;
-    for m in doc.main().moves() {
-        let Some(p) = m.plies().next() else { break };
-        match p.played() {
-            Some(pl) if pl.source == Source::Written && p.assumes.is_none() => {
-                steps.push(Step {
-                    before: p.before,
-                    trace: pl.trace.clone(),
-                    after: pl.after,
-                    // `bao show` and `bao legal` draw no markup.
-                    markup: Markup::default(),
-                });
-            }
-            _ => {
-                invalid = Some((p.number, m.written().token.value.to_string()));
-                break;
-            }
-        }
-    }
-    Ok(Ok(Prefix {
-        start: opening.start,
-        steps,
-        invalid,
-        name,
-    }))
-}
-
-/// The games of a record, as indices into `record.games` (empty games left out).
-pub(crate) fn game_index(checked: &Checked, game: usize) -> Result<usize, CliError> {
-    let games: Vec<usize> = checked
-        .record
-        .games
-        .iter()
-        .enumerate()
-        .filter(|(_, g)| bao_notation::meaning::is_game(&g.value))
-        .map(|(i, _)| i)
-        .collect();
-    game.checked_sub(1)
-        .and_then(|g| games.get(g).copied())
-        .ok_or_else(|| {
-            CliError::Usage(format!(
-                "--game {game}: the record has {} game{}",
-                games.len(),
-                if games.len() == 1 { "" } else { "s" }
-            ))
-        })
-}
-
-/// The chosen game's main line.
-pub(crate) fn line(checked: &Checked, game: usize) -> Result<(Position, Vec<Step>), CliError> {
-    let index = game_index(checked, game)?;
-    main_line(&checked.record, &checked.replayed, index)
-        .map_err(|e| CliError::Internal(e.to_string()))
-}
-
-/// The position after ply `ply` (0: the start), and the step that led there.
-pub(crate) fn at_ply<'a>(
-    start: &'a Position,
-    steps: &'a [Step],
-    ply: Option<usize>,
-) -> Result<(&'a Position, Option<&'a Step>), CliError> {
-    match ply.unwrap_or(steps.len()) {
-        0 => Ok((start, None)),
-        n => steps
-            .get(n - 1)
-            .map(|s| (&s.after, Some(s)))
-            .ok_or_else(|| {
-                CliError::Usage(format!(
-                    "--ply {n}: the game has {} pl{}",
-                    steps.len(),
-                    if steps.len() == 1 { "y" } else { "ies" }
-                ))
-            }),
-    }
-}
-
-/// Writes `bytes` to `path` atomically (see [`crate::io::write_atomic`]): readers never see
-/// half a file, and a killed run leaves the old file intact.
-pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
-    crate::io::write_atomic(path, bytes)
-        .map_err(|e| CliError::io(format!("cannot write {}", path.display()), e))
-}
-
 /// Writes to `-o` or to stdout.
 fn emit(output: Option<&Path>, bytes: &[u8]) -> Result<(), CliError> {
     match output {
-        Some(p) => write_atomic(p, bytes),
+        Some(p) => save(p, bytes),
         None => std::io::stdout()
             .lock()
             .write_all(bytes)
@@ -846,7 +615,7 @@ fn svg(args: &SvgArgs, ctx: &Context) -> Result<Status, CliError> {
         let bar = crate::progress::bar(picked.last() + 1, "exporting", args.quiet);
         for n in 0..=picked.last() {
             let path = dir.join(format!("ply-{n:03}.svg"));
-            write_atomic(&path, picked.svg(n, &opts, args.best.depth())?.as_bytes())?;
+            save(&path, picked.svg(n, &opts, args.best.depth())?.as_bytes())?;
             bar.inc(1);
         }
         bar.finish_and_clear();
@@ -880,14 +649,14 @@ fn png(args: &PngArgs, ctx: &Context) -> Result<Status, CliError> {
             .map_err(|e| CliError::io(format!("cannot create {}", dir.display()), e))?;
         let bar = crate::progress::bar(picked.last() + 1, "exporting", args.quiet);
         for n in 0..=picked.last() {
-            write_atomic(&dir.join(format!("ply-{n:03}.png")), &picture(n)?)?;
+            save(&dir.join(format!("ply-{n:03}.png")), &picture(n)?)?;
             bar.inc(1);
         }
         bar.finish_and_clear();
         return Ok(Status::Success);
     }
     let n = args.diagram.pick.ply.unwrap_or(picked.last());
-    write_atomic(&args.output, &picture(n)?)?;
+    save(&args.output, &picture(n)?)?;
     Ok(Status::Success)
 }
 

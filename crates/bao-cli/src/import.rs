@@ -13,11 +13,12 @@ use bao_export::{record_from_json, RecordJson};
 use bao_notation::{write_record, WriteOptions};
 use bao_validate::{check_full, CheckOptions};
 
-use crate::check::render;
 use crate::context::{Context, Status};
 use crate::error::CliError;
-use crate::export::write_atomic;
-use crate::io::Input;
+use crate::io::{save, Input};
+use crate::output::Output;
+use crate::pool::in_pool;
+use crate::report::{handler, render};
 
 /// Arguments of `bao import`.
 #[derive(Debug, clap::Args)]
@@ -69,9 +70,9 @@ fn abstractplay(args: &ApArgs, ctx: &Context) -> Result<Status, CliError> {
             std::fs::File::open(p).map_err(|e| CliError::io(format!("cannot read {name}"), e))?,
         ),
     };
-    let handler = crate::check::handler(ctx.color);
-    crate::archive::in_pool(args.threads, || {
-        let mut out = crate::archive::Output::new(args.output.as_deref())?;
+    let handler = handler(ctx.color);
+    in_pool(args.threads, || {
+        let mut out = Output::new(args.output.as_deref())?;
         let (mut imported, mut failed) = (0_usize, 0_usize);
         let mut write_error = None;
         let read = read_ap_records(input, AP_BATCH, |batch| {
@@ -163,7 +164,7 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
         return Ok(Status::Invalid);
     }
     match &args.output {
-        Some(p) => write_atomic(p, out.as_bytes())?,
+        Some(p) => save(p, out.as_bytes())?,
         None => std::io::stdout()
             .lock()
             .write_all(out.as_bytes())

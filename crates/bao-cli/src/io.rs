@@ -2,7 +2,7 @@
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::error::CliError;
 
@@ -80,3 +80,10 @@ impl Input {
 // Durable writes live with the record file of `bao record` (bao-session), which needs them
 // too; every command that writes a file uses them.
 pub(crate) use bao_session::durable::{write_atomic, write_file, AtomicFile, Replace};
+
+/// Writes `bytes` to `path` atomically (see [`write_atomic`]): readers never see half a
+/// file, and a killed run leaves the old file intact. A failure is named after the path.
+pub(crate) fn save(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
+    write_atomic(path, bytes)
+        .map_err(|e| CliError::io(format!("cannot write {}", path.display()), e))
+}

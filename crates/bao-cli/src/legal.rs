@@ -19,7 +19,7 @@ use bao_validate::words::end_reason;
 
 use crate::context::{Context, Status};
 use crate::error::CliError;
-use crate::export::PositionSource;
+use crate::position::PositionSource;
 
 /// The output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -2,9 +2,17 @@
 //!
 //! One module per command. To add a command `foo`: write `src/foo.rs` with a clap `Args`
 //! struct and `pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError>`,
-//! then add a variant to [`Command`] and an arm to [`Command::run`]. Shared plumbing (what
-//! every command gets and returns, input files and stdin, errors and exit codes) lives in
-//! `context.rs`, `io.rs` and `error.rs`; a command's module uses it, never this file.
+//! then add a variant to [`Command`] and an arm to [`Command::run`].
+//!
+//! What several commands share is plumbing, in modules of its own, never in a command's
+//! module: what every command gets and returns (`context.rs`), errors and exit codes
+//! (`error.rs`), an input file or stdin and atomic writes (`io.rs`), the inputs of the
+//! commands that read many records (`inputs.rs`), choosing a game and a position of a
+//! record (`games.rs`, `position.rs`), rendering diagnostics (`report.rs`), checking a large
+//! record as a stream (`streaming.rs`), the thread pool (`pool.rs`), streamed output
+//! (`output.rs`), progress bars (`progress.rs`), the engine's best move (`best.rs`) and the
+//! allocator's pages (`pages.rs`). A command's module uses plumbing, never another command's
+//! module nor this file (bao-testkit's `tests/modules.rs` checks it).
 //!
 //! Exit codes: 0 success, 1 an input record or position is invalid or a move is illegal,
 //! 2 usage, I/O or internal error. A broken pipe on stdout exits with 0 and prints nothing.
@@ -32,20 +40,27 @@ mod engine;
 mod error;
 mod export;
 mod fmt;
+mod games;
 mod import;
+mod inputs;
 mod io;
 mod legal;
 mod lsp;
 mod man;
 mod new;
+mod output;
 mod pages;
 mod perft;
+mod pool;
+mod position;
 mod progress;
 mod record;
 mod replay;
+mod report;
 mod serve;
 mod show;
 mod solve;
+mod streaming;
 
 use context::{Color, Context, Status};
 use error::CliError;

@@ -16,7 +16,7 @@ use std::process::{Command, Stdio};
 
 use crate::context::{Context, Status};
 use crate::error::CliError;
-use crate::export::write_atomic;
+use crate::io::save;
 
 /// Arguments of `bao man`.
 #[derive(Debug, clap::Args)]
@@ -61,7 +61,7 @@ pub(crate) fn run(args: &Args, _ctx: &Context, cli: clap::Command) -> Result<Sta
         std::fs::create_dir_all(dir)
             .map_err(|e| CliError::io(format!("cannot create {}", dir.display()), e))?;
         for (name, text) in &pages {
-            write_atomic(&dir.join(name), text)?;
+            save(&dir.join(name), text)?;
         }
         return Ok(Status::Success);
     }

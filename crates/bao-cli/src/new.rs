@@ -10,7 +10,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use bao_core::{Position, RuleSet};
+use bao_core::RuleSet;
 use bao_notation::{Comment, Game, GameResult, PositionString, Record, Spanned, Tag, WriteOptions};
 
 use bao_session::{today, valid_date};
@@ -18,6 +18,7 @@ use bao_session::{today, valid_date};
 use crate::context::{Context, Status};
 use crate::error::CliError;
 use crate::io::{write_file, Replace};
+use crate::position::parse_position;
 
 /// Arguments of `bao new`.
 #[derive(Debug, clap::Args)]
@@ -57,32 +58,6 @@ pub(crate) struct Args {
     /// A problem: the start position as a position string (spec/notation.md §7).
     #[arg(long, value_name = "STR")]
     position: Option<String>,
-}
-
-/// Reads the rules given with `--position` (a preset, optionally with `name=value`
-/// overrides; `kiswahili` when none), then the position string under them.
-pub(crate) fn position_arg(text: &str, rules: Option<&str>) -> Result<Position, CliError> {
-    let rules =
-        RuleSet::from_spec(rules.unwrap_or("kiswahili")).map_err(|e| CliError::Invalid {
-            argument: "--rules",
-            message: bao_validate::words::rule_spec_error(&e),
-        })?;
-    parse_position(text, rules)
-}
-
-/// Reads a position string under `rules` and checks that it is a possible position.
-fn parse_position(text: &str, rules: RuleSet) -> Result<Position, CliError> {
-    let invalid = |message: String| CliError::Invalid {
-        argument: "--position",
-        message,
-    };
-    let ps: PositionString = text.trim().parse().map_err(|e| {
-        invalid(format!(
-            "{e} (expected e.g. `0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 22/22 S FF -`)"
-        ))
-    })?;
-    Position::from_setup(ps.to_setup(rules))
-        .map_err(|e| invalid(bao_validate::words::setup_error(&e)))
 }
 
 /// Checks a `--date` value: `YYYY.MM.DD` where any part may be question marks.

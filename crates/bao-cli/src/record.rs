@@ -40,9 +40,9 @@ use bao_session::{
     SessionError,
 };
 
-use crate::check::{colours, render, Stream};
 use crate::context::{Context, Status};
 use crate::error::CliError;
+use crate::report::{colours, render, Stream};
 
 use input::Line;
 use render::{prompt_text, Screen};

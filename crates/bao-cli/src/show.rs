@@ -12,11 +12,11 @@ use std::io::Write;
 
 use bao_export::{board_text, LastMove, Overlay, TextOptions};
 
-use crate::check::{colours, Stream};
 use crate::context::{Context, Status};
 use crate::error::CliError;
-use crate::export::{load_prefix, PositionSource};
-use crate::new::position_arg;
+use crate::games::load_prefix;
+use crate::position::{position_arg, PositionSource};
+use crate::report::{colours, Stream};
 
 /// Arguments of `bao show`.
 #[derive(Debug, clap::Args)]

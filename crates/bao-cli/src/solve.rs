@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use crate::context::{Context, Status};
 use crate::error::CliError;
-use crate::export::PositionSource;
+use crate::position::PositionSource;
 
 /// The output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -1,4 +1,5 @@
-//! No import circle inside any crate of the workspace.
+//! No import circle inside any crate of the workspace; and in bao-cli, no command's module
+//! refers to another command's (the second test, on the same module graph, at the end).
 //!
 //! Every `crates/*/src/**/*.rs` is read; a module is a file (`src/a/b.rs` or
 //! `src/a/b/mod.rs` is `a::b`, `src/lib.rs` and `src/main.rs` the crate's root). A module
@@ -764,4 +765,160 @@ fn the_reader_finds_circles_and_skips_tests_and_reexports() {
         .map(|c| c.iter().map(name).collect())
         .collect();
     assert_eq!(circles, [vec!["a", "b"], vec!["grammar", "grammar::fast"]]);
+}
+
+/// bao-cli's command modules: the files named after the subcommands its `main.rs` dispatches
+/// to (`Self::Filter(args) => archive::filter(args, ctx)` makes `archive` one), a command's
+/// submodules with it (`record::input`, `record::render`). Every other module of bao-cli is
+/// plumbing (`context`, `error`, `io`, `inputs`, `games`, `position`, `report`, `streaming`,
+/// `pool`, `output`, `progress`, `best`, `pages`), which every command may use. The test
+/// below also checks this list against `main.rs`, so a new command is not left out.
+const CLI_COMMANDS: &[&str] = &[
+    "analyse",
+    "annotate",
+    "archive",
+    "check",
+    "completions",
+    "engine",
+    "export",
+    "fmt",
+    "import",
+    "legal",
+    "lsp",
+    "man",
+    "new",
+    "perft",
+    "record",
+    "replay",
+    "serve",
+    "show",
+    "solve",
+];
+
+/// The modules a binary's `main.rs` dispatches commands to: `IDENT` in every
+/// `=> IDENT::function(` of it where `IDENT` is a module of the crate at `src` (not a type:
+/// `=> ExitCode::from(1)`).
+fn dispatched(src: &Path) -> BTreeSet<String> {
+    let main = std::fs::read_to_string(src.join("main.rs")).expect("a main.rs");
+    let modules = module_files(src);
+    let toks = tokens(&main);
+    let mut out = BTreeSet::new();
+    for w in toks.windows(6) {
+        if let [(Tok::Punct('='), _), (Tok::Punct('>'), _), (Tok::Ident(m), _), (Tok::PathSep, _), (Tok::Ident(_), _), (Tok::Punct('('), _)] =
+            w
+        {
+            if modules.contains_key(std::slice::from_ref(m)) {
+                out.insert(m.clone());
+            }
+        }
+    }
+    out
+}
+
+/// Every reference in the crate at `src` from a command's module (or a submodule of it) to
+/// another command's, and from a plumbing module (neither the root nor a command's) to a
+/// command's, each as `from -> to (file:line)`.
+fn command_crossings(src: &Path, commands: &[&str]) -> Vec<String> {
+    let command = |m: &Module| {
+        m.first()
+            .filter(|c| commands.contains(&c.as_str()))
+            .cloned()
+    };
+    let (graph, lines) = crate_graph(src);
+    let mut out = Vec::new();
+    for (from, tos) in &graph {
+        if from.is_empty() {
+            continue;
+        }
+        for to in tos {
+            let crossing = match (command(from), command(to)) {
+                (Some(a), Some(b)) => a != b,
+                (None, Some(_)) => true,
+                (_, None) => false,
+            };
+            if crossing {
+                for (path, line) in &lines[&(from.clone(), to.clone())] {
+                    let path = path.strip_prefix(src).unwrap_or(path);
+                    out.push(format!(
+                        "{} -> {} ({}:{line})",
+                        name(from),
+                        name(to),
+                        path.display()
+                    ));
+                }
+            }
+        }
+    }
+    // Two names of one `use` line are one reference.
+    out.dedup();
+    out
+}
+
+/// Issue 29: in bao-cli, what commands share is plumbing in modules of its own, and no
+/// command's module refers to another command's (nor plumbing to a command).
+#[test]
+fn no_bao_cli_command_module_refers_to_another() {
+    let src = root().join("crates/bao-cli/src");
+    let listed: BTreeSet<String> = CLI_COMMANDS.iter().map(|c| (*c).to_owned()).collect();
+    assert_eq!(
+        dispatched(&src),
+        listed,
+        "CLI_COMMANDS must name exactly the modules main.rs dispatches commands to"
+    );
+    let modules = module_files(&src);
+    for c in CLI_COMMANDS {
+        assert!(
+            modules.contains_key(&vec![(*c).to_owned()]),
+            "the command module {c} has no file"
+        );
+    }
+    let crossings = command_crossings(&src, CLI_COMMANDS);
+    assert!(
+        crossings.is_empty(),
+        "bao-cli command modules that refer to another command's (move what they share into \
+         a plumbing module):\n  {}",
+        crossings.join("\n  ")
+    );
+}
+
+/// The crossing check on a small binary: a command using plumbing or its own submodule is
+/// fine; one command's path to another's (a `use`, an inline path, from a submodule), and
+/// plumbing's path to a command, are reported; the dispatch is read from `main.rs`.
+#[test]
+fn the_command_check_finds_crossings() {
+    let dir = std::env::temp_dir().join(format!("bao-commands-{}", std::process::id()));
+    let src = dir.join("src");
+    std::fs::create_dir_all(src.join("b")).unwrap();
+    let write = |p: &str, t: &str| std::fs::write(src.join(p), t).unwrap();
+    write(
+        "main.rs",
+        "mod a; mod b; mod p; mod q;\nfn run(c: C) { match c { C::A(x) => a::run(x), \
+         C::B(x) => b::stats(x), C::Q => Code::from(1) } }\n",
+    );
+    write(
+        "a.rs",
+        "use crate::p::P;\npub fn run() { crate::b::f(); }\n",
+    );
+    write(
+        "b/mod.rs",
+        "mod sub;\nuse sub::S;\npub fn stats() {}\npub fn f() {}\n",
+    );
+    write("b/sub.rs", "use crate::{a, p::P};\npub struct S;\n");
+    write("p.rs", "pub struct P;\n");
+    write("q.rs", "fn g() { crate::a::run(); }\n");
+    let found = command_crossings(&src, &["a", "b"]);
+    let commands = dispatched(&src);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(
+        commands,
+        ["a", "b"].map(str::to_owned).into_iter().collect()
+    );
+    assert_eq!(
+        found,
+        [
+            "a -> b (a.rs:2)",
+            "b::sub -> a (b/sub.rs:1)",
+            "q -> a (q.rs:1)"
+        ]
+    );
 }

@@ -10,7 +10,7 @@ use bao_session::{
     Refusal, Reopened, Reply,
 };
 
-use crate::check::{handler_for, render_diagnostics};
+use crate::report::{handler_for, render_diagnostics};
 
 /// The width the help's introduction is wrapped to.
 const HELP_WIDTH: usize = 92;
