@@ -60,6 +60,34 @@ impl Game {
         walk(&mut self.movetext, &mut f);
     }
 
+    /// Calls `f` with every move item of the movetext in text order and the ply it is
+    /// written for, counted as written (no replay, so it reaches past an illegal move): the
+    /// main line's from 1; a variation's first move is the ply of the move before it (the
+    /// one it replaces), its count going on from there. A variation before any move is
+    /// skipped.
+    pub fn for_each_move_with_ply(&self, mut f: impl FnMut(usize, &MoveItem)) {
+        fn walk(elems: &[Spanned<Element>], before: usize, f: &mut dyn FnMut(usize, &MoveItem)) {
+            let mut ply = before;
+            let mut last = None;
+            for e in elems {
+                match &e.value {
+                    Element::Move(m) => {
+                        ply += 1;
+                        last = Some(ply);
+                        f(ply, m);
+                    }
+                    Element::Variation(v) => {
+                        if let Some(at) = last {
+                            walk(v, at - 1, f);
+                        }
+                    }
+                    Element::Comment(_) => {}
+                }
+            }
+        }
+        walk(&self.movetext, 0, &mut f);
+    }
+
     /// The moves of the main line, in order (variations left out).
     pub fn main_line(&self) -> impl Iterator<Item = &MoveItem> {
         self.movetext.iter().filter_map(|e| match &e.value {

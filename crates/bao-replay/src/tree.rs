@@ -114,7 +114,7 @@ impl<'a> Document<'a> {
         Line {
             elems: &self.game.movetext,
             replayed: self.replay.filter(|_| opening.is_some()).map(|r| &r.main),
-            start: opening.map(|o| o.start),
+            start: opening.map(|o| &o.start),
             span: None,
             text: self.text,
             depth: 0,
@@ -179,7 +179,7 @@ impl<'a> Document<'a> {
             break;
         }
         let start = line.start?;
-        let mut before = Some(start);
+        let mut before = Some(*start);
         for m in line.moves() {
             let token = m.token_span();
             if token.start <= at && at <= token.end {
@@ -246,7 +246,7 @@ pub fn spell(mv: &Move, before: &Position, directions: Directions, notation: Not
 pub struct Line<'a> {
     elems: &'a [Spanned<Element>],
     replayed: Option<&'a ReplayedLine>,
-    start: Option<Position>,
+    start: Option<&'a Position>,
     span: Option<Span>,
     text: Option<&'a str>,
     depth: usize,
@@ -287,8 +287,8 @@ impl<'a> Line<'a> {
 
     /// The position before the line's first move, when the line was replayed.
     #[must_use]
-    pub const fn start(&self) -> Option<Position> {
-        self.start
+    pub fn start(&self) -> Option<Position> {
+        self.start.copied()
     }
 
     /// The span of a variation, from `(` to `)`; `None` for the main line.
@@ -405,14 +405,14 @@ impl<'a> Iterator for Nodes<'a> {
 
 impl<'a> Nodes<'a> {
     /// The replayed line of the variation at element `i`, and the position it starts from.
-    fn variation_line(&self, i: usize) -> Option<(Position, &'a ReplayedLine)> {
+    fn variation_line(&self, i: usize) -> Option<(&'a Position, &'a ReplayedLine)> {
         let line = self.line;
         let plies = &line.replayed?.plies;
         let find = |p: &'a Ply| {
             p.variations
                 .iter()
                 .find(|v| v.element == i)
-                .map(|v| (p.before, &v.line))
+                .map(|v| (&p.before, &v.line))
         };
         // The branch ply is one read from the last move; else look through the line.
         let (first, count) = self.last_move?;

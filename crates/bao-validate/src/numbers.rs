@@ -15,7 +15,6 @@
 
 use bao_core::Side;
 use bao_notation::{Game, MoveNumber, PositionString, Spanned};
-use bao_replay::{Document, Line, Node};
 
 use crate::codes::Code;
 use crate::diagnostic::{CheckDiagnostic, Rewrite};
@@ -66,36 +65,16 @@ impl Start {
 pub(crate) fn check_numbers(game: &Game, n: usize, first: Option<Side>) -> Vec<CheckDiagnostic> {
     let mut out = Vec::new();
     if let Some(start) = Start::of(game, first) {
-        line(Document::unreplayed(game).main(), 0, start, n, &mut out);
+        game.for_each_move_with_ply(|ply, m| {
+            if let Some(written) = &m.number {
+                let right = start.number_of(ply);
+                if written.value != right {
+                    out.push(diagnostic(written, right, ply, n));
+                }
+            }
+        });
     }
     out
-}
-
-/// The numbers of one line whose first ply is `before + 1`.
-fn line(elems: Line<'_>, before: usize, start: Start, n: usize, out: &mut Vec<CheckDiagnostic>) {
-    let mut ply = before;
-    // The ply of the last move of this line, where a variation branches.
-    let mut last = None;
-    for node in elems.nodes() {
-        match node {
-            Node::Move(m) => {
-                ply += 1;
-                last = Some(ply);
-                if let Some(written) = &m.number() {
-                    let right = start.number_of(ply);
-                    if written.value != right {
-                        out.push(diagnostic(written, right, ply, n));
-                    }
-                }
-            }
-            Node::Variation(v) => {
-                if let Some(at) = last {
-                    line(v, at - 1, start, n, out);
-                }
-            }
-            Node::Comment(..) => {}
-        }
-    }
 }
 
 /// The warning of the number `written` before ply `ply`, whose number is `right`.

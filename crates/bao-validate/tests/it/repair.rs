@@ -241,7 +241,10 @@ fn a_diagnostic_carries_its_typed_problem() {
         panic!("{:?}", refused.report.diagnostics)
     };
     assert!(
-        matches!(d.problem.as_deref(), Some(bao_replay::Problem::Refused { .. })),
+        matches!(
+            d.problem.as_deref(),
+            Some(bao_replay::Problem::Refused { .. })
+        ),
         "{d:?}"
     );
     let claim = check("s", &SHORT.replace("1. A7>*", "1. A7>*#"));
