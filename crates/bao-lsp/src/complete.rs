@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use bao_core::{Position, OPTION_VALUES, PRESET_NAMES};
 use bao_notation::meaning::{tag_meaning, TERMINATION_VALUES};
-use bao_notation::{Directions, KNOWN_TAGS};
+use bao_notation::{Directions, Notation, KNOWN_TAGS};
 use bao_validate::words::move_description;
 use lsp_types::{
     CompletionItem, CompletionItemKind, CompletionList, CompletionTextEdit, Documentation, TextEdit,
@@ -30,7 +30,7 @@ pub(crate) fn complete(v: &View<'_>, offset: usize, laps: u64) -> Option<Complet
     let opening = doc.opening()?;
     let (pos, replace) = doc.position_at(local)?;
     let replace = replace.map(|s| (g.base + s.start, g.base + s.end));
-    let (items, incomplete) = move_items(&pos, laps, opening.directions);
+    let (items, incomplete) = move_items(&pos, laps, opening.directions, doc.notation());
     let range = replace.map(|(a, b)| v.range(a, b));
     let items = items
         .into_iter()
@@ -62,12 +62,14 @@ fn in_comment(game: &bao_notation::Game, at: usize) -> bool {
 /// The legal moves of a position as completion items, captures first (the most seeds
 /// first), then the others in the order of their text; and whether the list is incomplete
 /// (the lap budget ran out: no moves are offered). Each move is written as a record under
-/// `directions` writes it (its sign in that convention), so that the inserted token reads
-/// like the record's other moves and replays as the move offered.
+/// `directions` in `notation` writes it (its sign in that convention, K.I.B.A. letters and
+/// `*` marks as the record has them: [`bao_replay::spell`]), so that the inserted token
+/// reads like the record's other moves and replays as the move offered.
 pub(crate) fn move_items(
     pos: &Position,
     laps: u64,
     directions: Directions,
+    notation: Notation,
 ) -> (Vec<CompletionItem>, bool) {
     let Ok(legal) = pos.legal_moves_within(laps) else {
         return (Vec::new(), true);
@@ -93,7 +95,8 @@ pub(crate) fn move_items(
                     "; {mv} from the mover's seat, written {written} under [Directions \"{directions}\"]"
                 );
             }
-            Some((written.to_string(), captured, description))
+            let label = bao_replay::spell(&mv, pos, directions, notation);
+            Some((label, captured, description))
         })
         .collect();
     // Stable: captures first, the most seeds first; the rest in text order.

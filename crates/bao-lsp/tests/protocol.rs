@@ -378,6 +378,21 @@ fn completion_offers_the_legal_moves_of_bao_legal_captures_first() {
         json!({"textDocument": {"uri": "file:///t.bao"}, "position": {"line": 2, "character": 16}}),
     );
     assert!(labels(&ends).contains(&"resignation".to_owned()));
+    // In a record written in K.I.B.A. letters the moves are offered in them.
+    let kiba = "1. A7L* a5R ";
+    c.open("file:///kiba.bao", kiba);
+    let v = c.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": "file:///kiba.bao"}, "position": {"line": 0, "character": 12}}),
+    );
+    let offered = labels(&v);
+    assert!(!offered.is_empty());
+    assert!(
+        offered
+            .iter()
+            .all(|l| l.contains(['L', 'R']) && !l.contains(['<', '>'])),
+        "{offered:?}"
+    );
     c.shutdown();
 }
 
