@@ -3,7 +3,7 @@
 //! engine's memo of long relay cycles kept from call to call and its lap budget
 //! ([`Engine::within`]) applied to every one.
 
-use crate::context::Engine;
+use crate::context::{Engine, Noted};
 use crate::illegal::{PlayError, ResolveError};
 use crate::movegen::MoveList;
 use crate::position::{Outcome, Position};
@@ -62,6 +62,26 @@ impl Engine {
     #[inline]
     pub fn play(&mut self, pos: &Position, mv: &Move) -> Result<(Position, LazyTrace), PlayError> {
         pos.play_in(mv, self)
+    }
+
+    /// [`Position::legal_moves`] of a position whose note the caller holds ([`Noted`], from
+    /// [`Engine::play_noted`]): the note is read without comparing positions.
+    #[inline]
+    #[must_use]
+    pub fn legal_moves_noted(&mut self, pos: &Noted) -> MoveList {
+        pos.position().legal_moves_with(Some(pos.known()), self)
+    }
+
+    /// [`Position::play`] on a position whose note the caller holds ([`Noted`]), in place:
+    /// `pos` becomes the next position with its own note, for the next `legal_moves_noted`
+    /// or `play_noted` (the engine keeps none); on an illegal move it is left as it was. The
+    /// same answers as [`Engine::play`].
+    ///
+    /// # Errors
+    /// As [`Position::play`].
+    #[inline]
+    pub fn play_noted(&mut self, pos: &mut Noted, mv: &Move) -> Result<LazyTrace, PlayError> {
+        Position::play_noted_in(pos, mv, self)
     }
 
     /// [`Position::play_into`].

@@ -219,6 +219,18 @@ impl Engine {
         }
     }
 
+    /// Whether `mv` is a move of `pos` that the end test noted legal ([`Known::notes_legal`]).
+    /// The note's own bits are read first: the position is compared only when they hold
+    /// `mv`, so a move the note does not name costs no comparison.
+    #[inline]
+    pub(crate) fn notes_legal(&self, pos: &Position, mv: &crate::types::Move) -> bool {
+        match &self.note {
+            // The note is read on the noted copy (equal to `pos` whenever it counts).
+            Some((noted, known)) => known.notes_legal(noted, mv) && same_position(noted, pos),
+            None => false,
+        }
+    }
+
     /// Notes that a move gave up after `laps` laps.
     pub(crate) fn gave_up(&mut self, laps: u64) {
         self.gave_up = Some(self.gave_up.map_or(laps, |l| l.max(laps)));
@@ -320,6 +332,76 @@ impl Known {
     };
 }
 
+/// A position with what the end test of the move that made it learned of its candidates
+/// ([`Known`]): what [`Engine::play_noted`] leaves and [`Engine::legal_moves_noted`] and
+/// the next `play_noted` read. The caller holds the note beside its position, so the engine
+/// need not find it again by comparing positions (as [`Engine::legal_moves`] does with the
+/// note of the last position it returned); the answers are the same either way, the note
+/// only saves running candidates a second time.
+///
+/// A `Noted` is made only by the engine's calls (or from a bare position, with nothing
+/// noted), so its note is always that of its own position.
+///
+/// ```
+/// use bao_core::{Engine, Noted, Position, RuleSet};
+///
+/// let mut engine = Engine::new();
+/// let start = Position::start(RuleSet::KISWAHILI);
+/// let mut pos = Noted::from(start);
+/// let moves = engine.legal_moves_noted(&pos);
+/// assert_eq!(moves, start.legal_moves());
+/// engine.play_noted(&mut pos, &moves[0]).unwrap();
+/// assert_eq!(*pos.position(), start.play(&moves[0]).unwrap().0);
+/// assert_eq!(engine.legal_moves_noted(&pos), pos.position().legal_moves());
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct Noted {
+    position: Position,
+    known: Known,
+}
+
+impl Noted {
+    /// `position` with nothing noted.
+    #[must_use]
+    pub fn new(position: Position) -> Self {
+        Self {
+            position,
+            known: Known::NONE,
+        }
+    }
+
+    /// A position and its note, both made by the engine for it.
+    #[inline]
+    pub(crate) fn with(position: Position, known: Known) -> Self {
+        Self { position, known }
+    }
+
+    /// The position.
+    #[inline]
+    #[must_use]
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The note.
+    #[inline]
+    pub(crate) fn known(&self) -> &Known {
+        &self.known
+    }
+}
+
+impl From<Position> for Noted {
+    fn from(position: Position) -> Self {
+        Self::new(position)
+    }
+}
+
+impl From<Noted> for Position {
+    fn from(noted: Noted) -> Self {
+        noted.position
+    }
+}
+
 /// The thresholds the unit tests use so that random relays exercise the memo: dense
 /// distinguished points (one in 8), short cycles kept, a short first stretch for Brent.
 #[cfg(test)]
@@ -337,7 +419,7 @@ pub(crate) fn small_engine() -> Engine {
 
 #[cfg(test)]
 mod tests {
-    use super::same_position;
+    use super::{same_position, Engine, Noted};
     use crate::position::Position;
     use crate::rules::{RuleSet, PRESET_NAMES};
 
@@ -364,5 +446,48 @@ mod tests {
             }
         }
         assert!(compared > 100);
+    }
+
+    /// The note a caller holds ([`Noted`]) gives the same answers as the one the engine
+    /// keeps, and is the same note: along random games of every preset, the lists, the next
+    /// positions and the outcomes agree, and the engine's `notes_legal` (which reads the
+    /// note's bits before comparing positions) agrees with the note read directly.
+    #[test]
+    fn a_note_held_by_the_caller_is_the_engines_note() {
+        let mut pick = bao_testkit::Lcg::new(11).picker();
+        let (mut plies, mut noted_legal) = (0, 0);
+        for name in PRESET_NAMES {
+            let rules = RuleSet::preset(name).expect("a preset");
+            for _ in 0..4 {
+                let mut kept = Engine::new();
+                let mut handed = Engine::new();
+                let mut pos = Position::start(rules);
+                let mut noted = Noted::from(pos);
+                loop {
+                    let moves = kept.legal_moves(&pos);
+                    assert_eq!(handed.legal_moves_noted(&noted), moves, "{pos}");
+                    assert_eq!(moves, pos.legal_moves(), "{pos}");
+                    for mv in moves.iter() {
+                        let by_note = kept.known_for(&pos).notes_legal(&pos, mv);
+                        assert_eq!(kept.notes_legal(&pos, mv), by_note, "{pos} {mv}");
+                        noted_legal += usize::from(by_note);
+                    }
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let mv = moves[pick(moves.len())];
+                    let (next, trace) = kept.play(&pos, &mv).expect("a legal move");
+                    let mut next_noted = noted;
+                    let trace_noted = handed.play_noted(&mut next_noted, &mv).expect("legal");
+                    assert_eq!(*next_noted.position(), next, "{pos} {mv}");
+                    assert_eq!(*next_noted.known(), kept.known_for(&next), "{pos} {mv}");
+                    assert_eq!(trace_noted.trace(), trace.trace(), "{pos} {mv}");
+                    (pos, noted) = (next, next_noted);
+                    plies += 1;
+                }
+            }
+        }
+        assert!(plies > 1_000, "{plies}");
+        assert!(noted_legal > 100, "{noted_legal}");
     }
 }

@@ -1,7 +1,7 @@
 //! Legality: whether a move is legal without generating every legal move, resolving a
 //! written move, and why a move is illegal.
 
-use crate::context::Engine;
+use crate::context::{Engine, Known};
 use crate::engine::{execute_into, execute_quick_into, finish_of, Finish, Outcome as Run, Tracer};
 use crate::illegal::{IllegalReason, PlayError, ResolveError};
 use crate::movegen::{forced_kichwa, takasa_bits, Kind, MoveSet, MTAJI_MIN_SEEDS};
@@ -48,6 +48,7 @@ impl Position {
         self.legal_run_with(
             mv,
             |pos, out, cx| execute_into(pos, *mv, tracer, out, cx),
+            None,
             out,
             cx,
         )
@@ -58,11 +59,19 @@ impl Position {
     /// would begin (64 laps, untraced), into a slot the caller keeps: whether `mv` may be
     /// legal; `out` then holds its run, whose finish is [`Finish::Undecided`] when it was
     /// still going then, and legality is not decided (the caller decides it with
-    /// [`Position::legal_run`]).
-    pub(crate) fn legal_run_quick_into(&self, mv: &Move, out: &mut Run, cx: &mut Engine) -> bool {
+    /// [`Position::legal_run`]). `known`: this position's note when the caller holds it
+    /// ([`crate::Noted`]); `None` asks the engine for the note it keeps.
+    pub(crate) fn legal_run_quick_into(
+        &self,
+        mv: &Move,
+        known: Option<&Known>,
+        out: &mut Run,
+        cx: &mut Engine,
+    ) -> bool {
         self.legal_run_with(
             mv,
             |pos, out, cx| execute_quick_into(pos, *mv, out, cx),
+            known,
             out,
             cx,
         )
@@ -70,12 +79,14 @@ impl Position {
     }
 
     /// [`Position::legal_run_into`] with the move's own run made by `run` into `out`
-    /// (called at most once): `None` for an illegal move.
+    /// (called at most once): `None` for an illegal move. `known`: as for
+    /// [`Position::legal_run_quick_into`].
     #[inline(always)]
     fn legal_run_with(
         &self,
         mv: &Move,
         run: impl FnOnce(&Self, &mut Run, &mut Engine),
+        known: Option<&Known>,
         out: &mut Run,
         cx: &mut Engine,
     ) -> Option<()> {
@@ -111,7 +122,7 @@ impl Position {
                 // A takasa this position's end test decided legal (`Known`, the note `play`
                 // leaves in the position it returns) needs only its run: the captures were
                 // decided illegal then, which is what is costly to find again.
-                if cx.known_for(self).notes_legal(self, mv) {
+                if noted_legal(self, mv, known, cx) {
                     return own_run(cx).map(drop);
                 }
                 let cands = self.namua_capture_candidates();
@@ -153,7 +164,7 @@ impl Position {
                     return Some(());
                 }
                 // As in namua: a takasa the end test decided legal.
-                if cx.known_for(self).notes_legal(self, mv) {
+                if noted_legal(self, mv, known, cx) {
                     return own_run(cx).map(drop);
                 }
                 let cands = self.mtaji_capture_candidates(side);
@@ -433,4 +444,14 @@ impl Position {
 fn spec_reading(spec: &MoveSpec, unwritten: Sign) -> Move {
     let kind = MoveKind::from_suffixes(spec.takasa, spec.safari).unwrap_or(MoveKind::Takasa);
     Move::new(spec.pit, spec.sign.unwrap_or(unwritten), kind)
+}
+
+/// Whether the end test of `pos` noted `mv` legal: by the note the caller holds (`known`),
+/// or else by the one the engine keeps.
+#[inline(always)]
+fn noted_legal(pos: &Position, mv: &Move, known: Option<&Known>, cx: &Engine) -> bool {
+    match known {
+        Some(known) => known.notes_legal(pos, mv),
+        None => cx.notes_legal(pos, mv),
+    }
 }

@@ -19,6 +19,13 @@
 //! left for callers that bound plain calls without an engine: [`within_lap_budget`], per
 //! thread; new code uses [`Engine::within`].)
 //!
+//! What `play`'s end test learned of the next position's moves (its note) saves the next
+//! `legal_moves` of that position from running them again. [`Engine::play`] leaves it in
+//! the engine, which finds it again by comparing positions; a caller that walks its own
+//! positions can hold it instead, beside the position ([`Noted`], with
+//! [`Engine::play_noted`] and [`Engine::legal_moves_noted`]), and the engine compares
+//! nothing.
+//!
 //! ```
 //! use bao_core::{Engine, Position, RuleSet};
 //!
@@ -134,7 +141,7 @@ mod trace;
 mod types;
 
 pub use bridge::{within_lap_budget, Undecided};
-pub use context::{Engine, RelayConfig};
+pub use context::{Engine, Noted, RelayConfig};
 pub use illegal::{IllegalReason, PlayError, ResolveError};
 pub use move_text::{MoveSyntax, MoveText, MoveTextError, WrittenPit, MOVE_TEXT_WINDOW};
 pub use movegen::MoveList;

@@ -738,11 +738,20 @@ impl Position {
 
     /// [`Position::legal_moves`] with the caller's engine.
     pub(crate) fn legal_moves_in(&self, cx: &mut Engine) -> MoveList {
+        self.legal_moves_with(None, cx)
+    }
+
+    /// [`Position::legal_moves`] with this position's note when the caller holds it
+    /// ([`crate::Noted`]); `None` asks the engine for the note it keeps.
+    pub(crate) fn legal_moves_with(&self, known: Option<&Known>, cx: &mut Engine) -> MoveList {
         if self.ended.is_some() || self.front_row_outcome().is_some() {
             return MoveList::new();
         }
         let mut a = Analysis::new(self);
-        a.known = cx.known_for(self);
+        a.known = match known {
+            Some(known) => *known,
+            None => cx.known_for(self),
+        };
         self.analyse_into(None, &mut a, &mut (), cx);
         a.sorted_moves()
     }
@@ -800,6 +809,13 @@ impl Position {
         let found = self.first_legal(&mut known, cx);
         cx.note(self, known);
         found
+    }
+
+    /// [`Position::has_legal_move`], adding what it decided to `known` (for the caller to
+    /// keep beside this position).
+    #[inline]
+    pub(crate) fn has_legal_move_into(&self, known: &mut Known, cx: &mut Engine) -> bool {
+        self.first_legal(known, cx)
     }
 
     /// Whether some candidate is legal, trying them in order (those needing a never-ending

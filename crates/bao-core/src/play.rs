@@ -1,6 +1,6 @@
 //! Playing a move: the position after it, its trace, and the end of the game.
 
-use crate::context::Engine;
+use crate::context::{Engine, Known, Noted};
 use crate::engine::{execute, front_word, Finish, Outcome as Run};
 use crate::illegal::PlayError;
 use crate::position::{EndReason, Outcome, Position};
@@ -82,11 +82,19 @@ impl Position {
             .or_else(|| (!self.has_legal_move(cx)).then(|| self.no_legal_move()))
     }
 
-    /// [`Position::outcome`], leaving what its end test decided in the position (for the
-    /// next [`Position::legal_moves`]: `Known`).
+    /// [`Position::outcome`], leaving what its end test decided in the engine (for the
+    /// next [`Position::legal_moves`] of this position: `Known`).
     fn outcome_noted(&self, cx: &mut Engine) -> Option<Outcome> {
         self.board_outcome()
             .or_else(|| (!self.has_legal_move_noted(cx)).then(|| self.no_legal_move()))
+    }
+
+    /// [`Position::outcome`], adding what its end test decided to `known` (nothing when the
+    /// board alone ends the game), for the caller to keep beside the position ([`Noted`]).
+    #[inline]
+    fn outcome_into(&self, known: &mut Known, cx: &mut Engine) -> Option<Outcome> {
+        self.board_outcome()
+            .or_else(|| (!self.has_legal_move_into(known, cx)).then(|| self.no_legal_move()))
     }
 
     /// The outcome without the no-legal-move test: a recorded end or an empty front row.
@@ -123,19 +131,63 @@ impl Position {
         self.play_in(mv, &mut Engine::for_call())
     }
 
-    /// [`Position::play`] with the caller's engine.
+    /// [`Position::play`] with the caller's engine, which keeps the next position's note
+    /// (for its next question about an equal position).
     pub(crate) fn play_in(
         &self,
         mv: &Move,
         cx: &mut Engine,
     ) -> Result<(Self, LazyTrace), PlayError> {
+        self.play_with(mv, None, cx, |next, known, cx| {
+            cx.note(&next, known);
+            next
+        })
+    }
+
+    /// [`Position::play`] for a caller that holds the position's note ([`Noted`]), in
+    /// place: `noted` becomes the next position with its own note, the engine keeps none.
+    /// On an illegal move `noted` is left as it was.
+    pub(crate) fn play_noted_in(
+        noted: &mut Noted,
+        mv: &Move,
+        cx: &mut Engine,
+    ) -> Result<LazyTrace, PlayError> {
+        // (Written through `noted` here, not returned: a returned position, note and trace
+        // together are copied once more, as a block.)
+        let ((next, next_known), trace) =
+            noted
+                .position()
+                .play_with(mv, Some(noted.known()), cx, |next, known, _| (next, known))?;
+        *noted = Noted::with(next, next_known);
+        Ok(trace)
+    }
+
+    /// [`Position::play`]: the next position with its note (what its end test decided),
+    /// as `keep` keeps them, and the trace. `known`: this position's note when the caller
+    /// holds it; `None` asks the engine for the note it keeps. (`keep` builds the answer in
+    /// place: no position is copied from one result into another.)
+    #[inline(always)]
+    fn play_with<N>(
+        &self,
+        mv: &Move,
+        known: Option<&Known>,
+        cx: &mut Engine,
+        keep: impl FnOnce(Self, Known, &mut Engine) -> N,
+    ) -> Result<(N, LazyTrace), PlayError> {
         let mut run = Run::UNPLAYED;
-        match self.legal_run_quick_into(mv, &mut run, cx).then_some(run) {
+        match self
+            .legal_run_quick_into(mv, known, &mut run, cx)
+            .then_some(run)
+        {
             None => Err(self.diagnose_in(mv, cx)),
             Some(run) if run.finish != Finish::Undecided => {
                 let next = self.finish_move(mv, &run, None, cx);
-                let outcome = next.outcome_noted(cx);
-                Ok((next, LazyTrace::later(*self, *mv, outcome)))
+                let mut next_known = Known::NONE;
+                let outcome = next.outcome_into(&mut next_known, cx);
+                Ok((
+                    keep(next, next_known, cx),
+                    LazyTrace::later(*self, *mv, outcome),
+                ))
             }
             // Still going after 64 laps: decided in full, traced while it runs.
             Some(_) => {
@@ -143,7 +195,12 @@ impl Position {
                 match self.legal_run(mv, &mut trace, cx) {
                     Some(run) => {
                         let (next, trace) = self.complete_traced(mv, &run, trace, true, cx);
-                        Ok((next, LazyTrace::recorded(*self, trace)))
+                        // (This rare path's end test left its note in the engine.)
+                        let next_known = cx.known_for(&next);
+                        Ok((
+                            keep(next, next_known, cx),
+                            LazyTrace::recorded(*self, trace),
+                        ))
                     }
                     None => Err(self.diagnose_in(mv, cx)),
                 }
@@ -244,7 +301,7 @@ impl Position {
     ) -> Option<Self> {
         trace.reset(*mv, self.to_move, self.stage());
         let mut run = Run::UNPLAYED;
-        if !self.legal_run_quick_into(mv, &mut run, cx) {
+        if !self.legal_run_quick_into(mv, None, &mut run, cx) {
             return None;
         }
         if run.finish == Finish::Undecided {
