@@ -333,7 +333,7 @@ impl Known {
 }
 
 /// A position with what the end test of the move that made it learned of its candidates
-/// ([`Known`]): what [`Engine::play_noted`] leaves and [`Engine::legal_moves_noted`] and
+/// (`Known`): what [`Engine::play_noted`] leaves and [`Engine::legal_moves_noted`] and
 /// the next `play_noted` read. The caller holds the note beside its position, so the engine
 /// need not find it again by comparing positions (as [`Engine::legal_moves`] does with the
 /// note of the last position it returned); the answers are the same either way, the note
