@@ -125,15 +125,18 @@ fn repair(v: &View<'_>, c: &CheckDiagnostic) -> Option<(String, Vec<Edit>)> {
             // Written in the record's own sign convention, as `bao check --fix` writes it.
             let g = v.game_at(span.start)?;
             let token = bao_notation::Span::new(span.start - g.base, span.end - g.base);
-            let (at, new) = bao_validate::fix::insertion(&g.doc()?, token, s.mv)?;
-            Some((
-                format!("Insert {new} before {written}"),
-                vec![Edit {
-                    start: g.base + at.start,
-                    end: g.base + at.start,
-                    text: format!("{new} "),
-                }],
-            ))
+            // The token and the move numbers it shifts, in one change.
+            let doc = g.doc()?;
+            let (_, new) = bao_validate::fix::insertion(&doc, token, s.mv)?;
+            let edits = bao_validate::fix::insertion_renumbered(&doc, token, s.mv)?
+                .into_iter()
+                .map(|e| Edit {
+                    start: g.base + e.span.start,
+                    end: g.base + e.span.end,
+                    text: e.text,
+                })
+                .collect();
+            Some((format!("Insert {new} before {written}"), edits))
         }
         Repair::Earlier { ply, .. } => {
             let g = v.game_at(span.start)?;

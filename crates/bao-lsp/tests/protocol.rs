@@ -1190,14 +1190,10 @@ fn an_insertion_is_written_in_the_records_sign_convention() {
     let insert = action(&acts, |t| t.starts_with("Insert "));
     assert_eq!(insert["title"], "Insert a6> before A5>");
     let new = apply_action(text, insert, "file:///s.bao");
-    // The numbers the insertion shifts are left to their own quick fixes (warnings).
-    let left = check_json("s", &new);
-    assert!(
-        left.iter()
-            .all(|d| d["code"] == "bao::record::move_number_mismatch"),
-        "{new}"
-    );
-    assert!(new.contains("4. A6> a6> A5> 5. a5<"), "{new}");
+    // The numbers the insertion shifts are renumbered in the same change: the record
+    // checks clean.
+    assert_eq!(check_json("s", &new), Vec::<Value>::new(), "{new}");
+    assert!(new.contains("4. A6> a6> A5> 5... a5<"), "{new}");
     c.shutdown();
 }
 

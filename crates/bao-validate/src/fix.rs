@@ -275,6 +275,42 @@ pub fn insertion(doc: &Document<'_>, span: Span, mv: Move) -> Option<(Span, Stri
     Some((Span::new(start, start), new))
 }
 
+/// The edits of an insertion repair with the move numbers it shifts rewritten in the same
+/// change: the token [`insertion`] puts in, and every written number after it that no
+/// longer fits its ply once the ply is in (`2. A4R 3. A5L` with `a6R` inserted before
+/// `A5L` is `2. A4R a6R 3. A5L`; a `3...` after it would become `4.`): what `bao check
+/// --fix` leaves after its renumbering round, for an editor that makes it one action. Spans
+/// are the document's (before the insertion). `None` if the ply is not found or the
+/// document has no text.
+#[must_use]
+pub fn insertion_renumbered(doc: &Document<'_>, span: Span, mv: Move) -> Option<Vec<Edit>> {
+    let (at, new) = insertion(doc, span, mv)?;
+    let text = doc.text()?;
+    let inserted = format!("{new} ");
+    let shift = inserted.len();
+    let first = Edit::insert(at.start, inserted);
+    let after = apply_edits(text, std::slice::from_ref(&first));
+    let parsed = bao_notation::parse_record(&after);
+    let game = parsed
+        .record
+        .games
+        .iter()
+        .find(|g| g.span.start <= at.start && at.start < g.span.end)?;
+    let side = doc.opening().map(|o| o.start.to_move());
+    let mut edits = vec![first];
+    for d in crate::numbers::check_numbers(&game.value, 0, side) {
+        let (Some(s), Some(Rewrite::Renumber { number })) = (d.span(), d.rewrite) else {
+            continue;
+        };
+        // Only the numbers after the new token: those before it kept their plies.
+        if s.start >= at.start + shift {
+            let back = Span::new(s.start - shift, s.end - shift);
+            edits.push(Edit::replace(back, number.to_string()));
+        }
+    }
+    Some(edits)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
