@@ -211,14 +211,7 @@ impl<W: Write> Run<'_, W> {
 
 /// Runs `bao check`.
 pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
-    match args.threads {
-        Some(n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(n.max(1))
-            .build()
-            .map_err(|e| CliError::io("cannot start threads", std::io::Error::other(e)))?
-            .install(|| run_in_pool(args, ctx)),
-        None => run_in_pool(args, ctx),
-    }
+    crate::pool::in_pool(args.threads, || run_in_pool(args, ctx))
 }
 
 fn run_in_pool(args: &Args, ctx: &Context) -> Result<Status, CliError> {
