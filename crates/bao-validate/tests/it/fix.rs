@@ -1,23 +1,6 @@
-use std::path::{Path, PathBuf};
-
 use bao_validate::{fix_text, CheckOptions};
 
-use crate::{check, fixtures_dir};
-
-/// Every `.bao` file under `dir` (the budget fixtures left out: they need a lap budget).
-fn bao_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.ends_with("invalid/budget") {
-            continue;
-        }
-        if p.is_dir() {
-            bao_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "bao") {
-            out.push(p);
-        }
-    }
-}
+use crate::{bao_files, check, fixtures_dir};
 
 fn fix(text: &str) -> String {
     fix_text("t.bao", text, &CheckOptions::default()).text

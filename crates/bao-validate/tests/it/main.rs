@@ -1,6 +1,6 @@
 //! Integration tests of bao-validate, one module per concern.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use bao_validate::{check_full, CheckOptions, Checked};
@@ -33,6 +33,23 @@ mod words;
 /// The fixtures directory at the workspace root.
 pub(crate) fn fixtures_dir() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures"))
+}
+
+/// Every `.bao` file under `dir`, into `out`. Leaves out `invalid/budget/`: its fixtures are
+/// about a lap budget (the fixture tests check them under one), and deciding their long
+/// cycles exactly elsewhere would only be slow.
+pub(crate) fn bao_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.ends_with("invalid/budget") {
+            continue;
+        }
+        if p.is_dir() {
+            bao_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "bao") {
+            out.push(p);
+        }
+    }
 }
 
 /// Checks a text with default options.

@@ -2,8 +2,6 @@
 //! diagnostics, rendered and as JSON, byte for byte, on every fixture inside a large input
 //! and on a generated archive with errors in many games.
 
-use std::path::{Path, PathBuf};
-
 use bao_testkit::Lcg;
 use bao_validate::json::{file_json, piece_json, report_json};
 use bao_validate::stream::{
@@ -13,7 +11,7 @@ use bao_validate::stream::{
 use bao_validate::{check_bytes_report, CheckOptions};
 use miette::{GraphicalReportHandler, GraphicalTheme};
 
-use crate::fixtures_dir;
+use crate::{bao_files, fixtures_dir};
 
 fn handler() -> GraphicalReportHandler {
     GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor()).with_links(false)
@@ -175,22 +173,6 @@ fn similar_lines(a: &str, b: &str) -> String {
         la[lo..(i + 3).min(la.len())].join("\n"),
         lb[lo..(i + 3).min(lb.len())].join("\n")
     )
-}
-
-/// Leaves out `invalid/budget/`: its fixtures are about a lap budget (the fixture tests
-/// check them under one), and deciding their long cycles exactly here would only be slow.
-fn bao_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.ends_with("invalid/budget") {
-            continue;
-        }
-        if p.is_dir() {
-            bao_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "bao") {
-            out.push(p);
-        }
-    }
 }
 
 /// A game with `bytes` of comment lines (cheap to check), then small valid games.
