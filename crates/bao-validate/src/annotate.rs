@@ -1,13 +1,13 @@
 //! Annotating a record from its replay, and annotation items as text.
 //!
-//! Two ways, one reading of the engine: [`annotation_edits`] edits the text of a game in
-//! place (only the tokens whose marks change and the annotations, everything else as
-//! written: the notation, comments and layout), as `bao annotate` and the editor's action
-//! do; [`annotate_game`] changes the parsed game, for a record written canonically.
+//! [`annotation_edits`] edits the text of a game in place (only the tokens whose marks change
+//! and the annotations, everything else as written: the notation, comments and layout), as
+//! `bao annotate` and the editor's action do; [`annotated_chunk`] does it for a chunk of a
+//! stream.
 
 use bao_notation::{
-    apply_edits, Annotation, AnnotationItem, Directions, Edit, Game, MoveToken, PitRef, Record,
-    Span, Spanned,
+    apply_edits, Annotation, AnnotationItem, Directions, Edit, MoveToken, PitRef, Record, Span,
+    Spanned,
 };
 use bao_replay::{Document, MoveNode, ReplayedGame};
 
@@ -80,36 +80,6 @@ pub fn annotation_edits(doc: &Document<'_>) -> Vec<Edit> {
         }
     }
     edits
-}
-
-/// The record with every replayed move annotated by the engine (as [`annotate_game`]
-/// annotates each game).
-#[must_use]
-pub fn annotate_record(record: &Record, replayed: &[ReplayedGame]) -> Record {
-    let mut out = record.clone();
-    for (g, game) in out.games.iter_mut().enumerate() {
-        if let Some(replayed) = replayed.get(g) {
-            annotate_game(&mut game.value, replayed);
-        }
-    }
-    out
-}
-
-/// Annotates one parsed game in place from its replay, with what [`annotation_edits`]
-/// writes in its text: the engine's annotation and `**`/`#` marks on every move played as
-/// written (for a record written canonically, game by game from a stream).
-pub fn annotate_game(game: &mut Game, replayed: &ReplayedGame) {
-    let marks: Vec<Option<(MoveToken, Option<Annotation>)>> = Document::new(game, replayed)
-        .moves()
-        .map(|m| engine_marks(&m))
-        .collect();
-    let mut marks = marks.into_iter();
-    game.for_each_move_mut(|item| {
-        if let Some(Some((token, annotation))) = marks.next() {
-            item.token.value = token;
-            item.annotation = annotation.map(Spanned::bare);
-        }
-    });
 }
 
 /// The record with every replayed move spelled out: its row letter, sign, `*` and `+` as

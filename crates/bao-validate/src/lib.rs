@@ -53,8 +53,7 @@ use bao_notation::{parse_record, Game, Parsed, Record};
 use bao_replay::ReplayedGame;
 
 pub use annotate::{
-    annotate_game, annotate_record, annotated_chunk, annotation_edits, items_text,
-    spelled_out_record, ChunkText, ChunkTexts,
+    annotated_chunk, annotation_edits, items_text, spelled_out_record, ChunkText, ChunkTexts,
 };
 pub use bao_replay::{agrees, engine_items, Disagreement, ItemList};
 pub use codes::{Code, ALL_CODES, REPOSITORY};
