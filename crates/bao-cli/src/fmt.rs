@@ -59,6 +59,7 @@ pub(crate) fn run(args: &FmtArgs, _ctx: &Context) -> Result<Status, CliError> {
     }
     let options = WriteOptions {
         width: args.width.max(1),
+        ..WriteOptions::default()
     };
     let mut status = Status::Success;
     let stdout = std::io::stdout();

@@ -20,11 +20,17 @@ use crate::span::Spanned;
 pub struct WriteOptions {
     /// The line width the movetext is wrapped to.
     pub width: usize,
+    /// Signs written with the K.I.B.A. letters `L`/`R` instead of `<`/`>` (see
+    /// [`Notation`](crate::Notation); `*` marks are the tokens' own).
+    pub kiba: bool,
 }
 
 impl Default for WriteOptions {
     fn default() -> Self {
-        Self { width: 80 }
+        Self {
+            width: 80,
+            kiba: false,
+        }
     }
 }
 
@@ -148,7 +154,7 @@ impl fmt::Display for Game {
     }
 }
 
-fn tag_rank(name: &str) -> usize {
+pub(crate) fn tag_rank(name: &str) -> usize {
     KNOWN_TAGS
         .iter()
         .position(|k| *k == name)
@@ -270,7 +276,7 @@ fn write_game_into(game: &Game, options: &WriteOptions, out: &mut String) {
         out.push('\n');
     }
     let mut units = Vec::new();
-    collect_units(&game.movetext, &mut units);
+    collect_units(&game.movetext, options, &mut units);
     // A missing result (a syntax error) is written as `*`, unknown.
     let result = game
         .result
@@ -294,7 +300,7 @@ fn write_comment(c: &Comment, out: &mut String) {
     }
 }
 
-struct Unit {
+pub(crate) struct Unit {
     text: String,
     break_after: bool,
 }
@@ -308,13 +314,17 @@ impl Unit {
     }
 }
 
-fn move_text(m: &MoveItem) -> String {
+fn move_text(m: &MoveItem, options: &WriteOptions) -> String {
     let mut s = String::new();
     if let Some(n) = &m.number {
         s.push_str(&n.value.to_string());
         s.push(' ');
     }
-    s.push_str(&m.token.value.to_string());
+    let notation = crate::Notation {
+        kiba: options.kiba,
+        stars: true,
+    };
+    s.push_str(&notation.write_token(&m.token.value));
     let mut nags = m.nags.iter().map(|n| n.value).peekable();
     if let Some(g) = nags.peek().and_then(|n| n.glyph()) {
         s.push_str(g);
@@ -335,10 +345,14 @@ fn move_text(m: &MoveItem) -> String {
     s
 }
 
-fn collect_units(elems: &[Spanned<Element>], units: &mut Vec<Unit>) {
+pub(crate) fn collect_units(
+    elems: &[Spanned<Element>],
+    options: &WriteOptions,
+    units: &mut Vec<Unit>,
+) {
     for e in elems {
         match &e.value {
-            Element::Move(m) => units.push(Unit::new(move_text(m))),
+            Element::Move(m) => units.push(Unit::new(move_text(m, options))),
             Element::Comment(c) => {
                 let mut text = String::new();
                 write_comment(c, &mut text);
@@ -349,7 +363,7 @@ fn collect_units(elems: &[Spanned<Element>], units: &mut Vec<Unit>) {
             }
             Element::Variation(v) => {
                 let first = units.len();
-                collect_units(v, units);
+                collect_units(v, options, units);
                 if units.len() == first {
                     units.push(Unit::new("()".to_owned()));
                     continue;
@@ -365,7 +379,39 @@ fn collect_units(elems: &[Spanned<Element>], units: &mut Vec<Unit>) {
 }
 
 fn layout(units: &[Unit], width: usize, out: &mut String) {
-    let mut col = 0usize;
+    let col = layout_from(units, width, 0, out);
+    if col > 0 {
+        out.push('\n');
+    }
+}
+
+/// `units` laid out as [`layout`] lays them out, from column `col` of a line already
+/// begun, after `lead` (a blank or a line end; nothing at the start of a movetext), without
+/// a line end after the last: what an edit inserts into a text.
+pub(crate) fn layout_inline(
+    units: &[Unit],
+    width: usize,
+    col: usize,
+    lead: Option<char>,
+    out: &mut String,
+) {
+    let (col, rest) = match (lead, units.split_first()) {
+        (Some('\n'), _) => {
+            out.push('\n');
+            (0, units)
+        }
+        // `layout_from` writes the blank (or a line end) itself before a unit at col > 0.
+        (Some(_), _) => (col.max(1), units),
+        // The first unit where the text begins, without a blank before it.
+        (None, Some((first, rest))) => (put(first, col, out), rest),
+        (None, None) => (col, units),
+    };
+    layout_from(rest, width, col, out);
+}
+
+/// Lays out `units` from column `col` (a unit at col > 0 gets a blank or a line end
+/// before it); returns the column after the last.
+fn layout_from(units: &[Unit], width: usize, mut col: usize, out: &mut String) -> usize {
     for u in units {
         let first_line = u.text.split('\n').next().unwrap_or("");
         let first_len = first_line.chars().count();
@@ -378,17 +424,21 @@ fn layout(units: &[Unit], width: usize, out: &mut String) {
                 col += 1;
             }
         }
-        out.push_str(&u.text);
-        match u.text.rfind('\n') {
-            Some(p) => col = u.text[p + 1..].chars().count(),
-            None => col += first_len,
-        }
-        if u.break_after {
-            out.push('\n');
-            col = 0;
-        }
+        col = put(u, col, out);
     }
-    if col > 0 {
+    col
+}
+
+/// Writes one unit at column `col` (the blank before it written); returns the column after
+/// it (0 after a `;` comment, which ends its line).
+fn put(u: &Unit, col: usize, out: &mut String) -> usize {
+    out.push_str(&u.text);
+    if u.break_after {
         out.push('\n');
+        return 0;
+    }
+    match u.text.rfind('\n') {
+        Some(p) => u.text[p + 1..].chars().count(),
+        None => col + u.text.chars().count(),
     }
 }

@@ -53,5 +53,5 @@ pub use model::{
     Repair, ReplayedGame, ReplayedLine, Source, Variation,
 };
 pub use read::{legal_move, main_line_replays, written_spec, NoSuchPit};
-pub use tree::{spell, Document, Line, MoveNode, Node, Nodes, Walk};
+pub use tree::{spell, spell_token, Document, Line, MoveNode, Node, Nodes, Walk};
 pub use walk::{replay_game, replay_game_with, ReplayOptions};

@@ -224,6 +224,19 @@ impl<'a> Document<'a> {
 /// `before` (see [`Document::spell`]).
 #[must_use]
 pub fn spell(mv: &Move, before: &Position, directions: Directions, notation: Notation) -> String {
+    notation.write_token(&spell_token(mv, before, directions, notation))
+}
+
+/// The token [`spell`] writes (its sign as `directions` writes it, its `*` left out where
+/// `notation` leaves it out and the position reads the token back as the same move), for a
+/// writer that adds it to a parsed game; the K.I.B.A. letters are the text writer's.
+#[must_use]
+pub fn spell_token(
+    mv: &Move,
+    before: &Position,
+    directions: Directions,
+    notation: Notation,
+) -> MoveToken {
     let mut token = MoveToken::from(*mv);
     token.sign = Some(directions.written_sign(mv, before));
     if !notation.stars && token.takasa {
@@ -238,7 +251,7 @@ pub fn spell(mv: &Move, before: &Position, directions: Directions, notation: Not
             token = bare;
         }
     }
-    notation.write_token(&token)
+    token
 }
 
 /// A line of the document: the main line, or a variation from its branch point.

@@ -21,7 +21,7 @@ use std::time::SystemTime;
 
 use axum::body::Bytes;
 use bao_notation::meaning::is_game;
-use bao_notation::{write_record, Game, Record, WriteOptions};
+use bao_notation::{Game, Record};
 use bao_session::{Answers, Asking, OpenError, Options, Session};
 use serde::Serialize;
 use tokio::sync::broadcast;
@@ -222,7 +222,7 @@ impl Inner {
 
     /// The record's text, as it is on disk.
     pub(crate) fn text(&self) -> String {
-        write_record(self.session.record(), &WriteOptions::default())
+        self.session.text().to_owned()
     }
 
     /// The change just made (or, with `kind` `state`, how the game stands).

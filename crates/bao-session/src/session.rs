@@ -5,7 +5,7 @@ use std::path::Path;
 
 use bao_core::{within_lap_budget, Move, Side, Undecided};
 use bao_notation::meaning::MatchKey;
-use bao_notation::{Game, GameResult, MoveItem, Record, Spanned, Tag};
+use bao_notation::{Game, GameResult, MoveItem, Notation, Record, Spanned, Tag};
 use bao_validate::{check_bytes, CheckOptions};
 
 use crate::command::{self, Command, Parsed};
@@ -133,6 +133,9 @@ pub struct Session {
     name: String,
     store: Store,
     record: Record,
+    /// How the record writes its moves (K.I.B.A. letters, `*` marks): the moves the session
+    /// adds are written so.
+    notation: Notation,
     options: Options,
     /// The current game replayed (`None` while a new record is set up).
     live: Option<Live>,
@@ -172,13 +175,19 @@ impl Session {
                 return Err(OpenError::Invalid(Box::new(checked.report)));
             }
             record = checked.record;
-            text = Some(String::from_utf8_lossy(bytes).into_owned());
+            text = Some(checked.report.text.to_string());
         }
-        let store = Store::open(path, text).map_err(OpenError::Write)?;
+        let notation = text
+            .as_deref()
+            .map_or(Notation::CANONICAL, |t| Notation::of_record(&record, t));
+        let exact =
+            matches!((&existing, &text), (Some(b), Some(t)) if b.as_slice() == t.as_bytes());
+        let store = Store::open(path, text, exact).map_err(OpenError::Write)?;
         Ok(Self {
             name,
             store,
             record,
+            notation,
             options,
             live: None,
             stage: Stage::Unstarted,
@@ -191,6 +200,12 @@ impl Session {
     #[must_use]
     pub fn record(&self) -> &Record {
         &self.record
+    }
+
+    /// The record's text as it is on disk (empty before anything was written).
+    #[must_use]
+    pub fn text(&self) -> &str {
+        self.store.text()
     }
 
     /// What the session waits for; `None` once it is over.
@@ -384,10 +399,14 @@ impl Session {
     }
 
     fn save(&mut self) -> Result<(), SessionError> {
-        self.store
-            .save(&self.record)
-            .map(|_| ())
-            .map_err(SessionError::Write)
+        self.store.save(&self.record).map_err(SessionError::Write)?;
+        // The record as the text on disk reads: its spans point into that text, which the
+        // next change is written over.
+        let parsed = bao_notation::parse_record(self.store.text());
+        if !parsed.has_errors() {
+            self.record = parsed.record;
+        }
+        Ok(())
     }
 
     /// The players as the current game's tags name them.

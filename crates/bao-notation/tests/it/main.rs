@@ -3,6 +3,8 @@
 /// Non-canonical inputs and their canonical form (`fixtures/format/`), idempotence, and
 /// `write(parse(s)) == s` for canonical texts.
 mod format;
+/// `write_record_over`: a changed record written over its text.
+mod keep;
 /// The streaming reader, encodings, limits and hostile input.
 mod reader;
 /// Random records: `parse(write(r)) == r`.

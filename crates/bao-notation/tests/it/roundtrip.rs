@@ -182,7 +182,7 @@ proptest! {
 
     #[test]
     fn narrow_widths_keep_the_record(r in record(), width in 1usize..40) {
-        let text = bao_notation::write_record(&r, &WriteOptions { width });
+        let text = bao_notation::write_record(&r, &WriteOptions { width, ..WriteOptions::default() });
         prop_assert_eq!(parse_record(&text).record, r);
     }
 

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use bao_core::{Move, Sign, Stage as GameStage};
-use bao_notation::{write_record, Element, MoveItem, MoveToken, Spanned, WriteOptions};
+use bao_notation::{write_record, Element, MoveItem, Spanned, WriteOptions};
 use bao_validate::check_full;
 
 use super::{result_of, Asking, Pending, Session, Stage};
@@ -223,7 +223,10 @@ impl Session {
                 return Ok(());
             }
         };
-        let mut token = MoveToken::from(mv);
+        // Written as the record writes its moves: the sign in its Directions, a `*` only
+        // where its notation has them or the move needs one.
+        let directions = live.directions;
+        let mut token = bao_replay::spell_token(&mv, &before, directions, self.notation);
         token.claims_takasia = trace.takasia_set().is_some();
         token.claims_win = trace.outcome.is_some_and(|o| o.winner == Some(trace.mover));
         let mut new = MoveItem::new(token);

@@ -248,3 +248,46 @@ fn undo_before_the_first_ply_of_a_match_game_goes_back_to_the_game_before() {
     assert!(text.ends_with("[Game \"1\"]\n\n1. A6>* *\n"), "{text}");
     assert!(checks_clean(&file));
 }
+
+#[test]
+fn a_record_keeps_its_notation_layout_and_directions() {
+    let (_dir, path) = temp();
+    // K.I.B.A. letters, no `*` marks, North's signs as South sees them, a hand-made layout.
+    let source = "[Event \"Club\"]\n[Directions \"south\"]\n\n{Opening} 1. A6L\n  a6R *\n";
+    std::fs::write(&path, source).unwrap();
+    let (mut s, _) = started(&path, defaults());
+    assert_replies!(s, "A4R", [Reply::Played(_), Reply::Board(_)]);
+    // North's `a6L` as South sees it: North's own right (`a6>` in the mover's signs),
+    // written back as typed, not as the mover's sign.
+    assert_replies!(s, "a6L", [Reply::Played(_), Reply::Board(_)]);
+    let text = read(&path);
+    assert_eq!(
+        text,
+        "[Event \"Club\"]\n[Directions \"south\"]\n\n{Opening} 1. A6L\n  a6R 2. A4R a6L *\n"
+    );
+    assert!(checks_clean(&path), "{text}");
+    // The ply read back is the ply played.
+    let checked = bao_validate::check_full("game.bao", text.as_str().into(), &Default::default());
+    let doc = checked.document(0).unwrap();
+    let last = doc.main().moves().last().unwrap();
+    let (_, played) = last.played().unwrap();
+    assert_eq!(played.mv.to_string(), "a6>");
+    // Taking the plies back removes their text alone.
+    assert_replies!(s, "undo", [Reply::TookBack(_), ..]);
+    assert_replies!(s, "undo", [Reply::TookBack(_), ..]);
+    assert_eq!(read(&path), source);
+}
+
+#[test]
+fn a_latin_1_record_is_rewritten_whole_in_utf_8() {
+    let (_dir, path) = temp();
+    // `Mkoan\xe9` in Latin-1: the text read is not the file's bytes, so nothing is written
+    // in place at an offset of the decoded text.
+    std::fs::write(&path, b"[Event \"Mkoan\xe9\"]\n\n1. A6L *\n").unwrap();
+    let (mut s, _) = started(&path, defaults());
+    assert_replies!(s, "a6R", [Reply::Played(_), Reply::Board(_)]);
+    assert_eq!(read(&path), "[Event \"Mkoané\"]\n\n1. A6L a6R *\n");
+    assert_replies!(s, "A4R", [Reply::Played(_), Reply::Board(_)]);
+    assert_eq!(read(&path), "[Event \"Mkoané\"]\n\n1. A6L a6R 2. A4R *\n");
+    assert!(checks_clean(&path));
+}

@@ -1,0 +1,300 @@
+//! Writing a changed record over the text it was read from: what did not change stays byte
+//! for byte as written (layout, comments, move numbers, K.I.B.A. letters, line ends); what
+//! changed is written as [`Edit`]s in the record's own notation.
+//!
+//! For a writer that holds a record in memory and changes it (the recorder and the club
+//! server add plies, take them back, set tags and results): instead of writing the record
+//! anew in canonical form, it writes the new record *over* the text on disk.
+
+use crate::ast::{CommentKind, Element, Game, Record};
+use crate::dialect::Notation;
+use crate::edit::{apply_edits, Edit};
+use crate::reader::parse_record;
+use crate::span::{Span, Spanned};
+use crate::writer::{write_game, write_tag, WriteOptions};
+
+impl Notation {
+    /// The notation of a record read from `source`: [`Notation::of_tokens`] over the exact
+    /// text of every move token of every game (variations included).
+    #[must_use]
+    pub fn of_record(record: &Record, source: &str) -> Self {
+        let mut tokens = Vec::new();
+        for g in &record.games {
+            g.value.for_each_move_with_ply(|_, m| {
+                if let Some(t) = source.get(m.token.span.range()) {
+                    tokens.push(t);
+                }
+            });
+        }
+        Self::of_tokens(tokens)
+    }
+}
+
+/// `record` written as a change of `source` (the text its unchanged part was read from).
+///
+/// Games, tags, moves, comments and the result that are the same in `record` as in the
+/// record `source` holds keep their text; the rest is written as the canonical writer
+/// writes it, with move tokens in `source`'s notation ([`Notation::of_record`]): a ply added
+/// at the end of a game is inserted before its result, a ply taken back loses its text, a
+/// changed tag value replaces that tag alone, a new tag follows the last one, a game added
+/// at the end is appended after a blank line. Moves are compared without their move
+/// numbers (a record in memory numbers its new moves as it likes). A `source` that does not
+/// parse, or a game whose header comments changed, is written in canonical form (that game
+/// alone when it can).
+///
+/// ```
+/// use bao_notation::{write_record_over, Record, WriteOptions};
+///
+/// let source = "[Event \"x\"]\n\n1. A6L a6R\n*\n";
+/// let mut record: Record = source.parse().unwrap();
+/// let more: Record = "[Event \"x\"]\n\n1. A6< a6> 2. A4< *".parse().unwrap();
+/// record.games[0].value.movetext.push(more.games[0].value.movetext[2].clone());
+/// assert_eq!(
+///     write_record_over(source, &record, &WriteOptions::default()),
+///     "[Event \"x\"]\n\n1. A6L a6R 2. A4L\n*\n"
+/// );
+/// ```
+#[must_use]
+pub fn write_record_over(source: &str, record: &Record, options: &WriteOptions) -> String {
+    let parsed = parse_record(source);
+    if parsed.has_errors() {
+        return crate::writer::write_record(record, options);
+    }
+    let old = &parsed.record.games;
+    let options = WriteOptions {
+        kiba: Notation::of_record(&parsed.record, source).kiba,
+        ..*options
+    };
+    let mut edits = Vec::new();
+    for i in 0..old.len().max(record.games.len()) {
+        match (old.get(i), record.games.get(i)) {
+            (Some(o), Some(n)) => game_edits(source, o, &n.value, &options, &mut edits),
+            (None, Some(n)) => {
+                let mut text = String::new();
+                let end = source.trim_end_matches(['\n', '\r']).len();
+                if end > 0 {
+                    text.push_str(line_end(source));
+                    // A blank line between games; comments alone before it stay its own.
+                    let comments_alone = old.last().is_some_and(|g| {
+                        g.value.tags.is_empty()
+                            && g.value.movetext.is_empty()
+                            && g.value.result.is_none()
+                    });
+                    if !comments_alone {
+                        text.push_str(line_end(source));
+                    }
+                }
+                text.push_str(write_game(&n.value, &options).trim_end_matches('\n'));
+                if end == source.len() || end == 0 {
+                    text.push_str(line_end(source));
+                }
+                // After the old text's last line end, so that the new game keeps it.
+                edits.push(Edit::insert(end, text));
+            }
+            (Some(o), None) => {
+                let from = i.checked_sub(1).map_or(0, |p| old[p].span.end);
+                edits.push(Edit::replace(Span::new(from, o.span.end), ""));
+            }
+            (None, None) => {}
+        }
+    }
+    apply_edits(source, &edits)
+}
+
+/// The line end `source` uses (LF unless its first line ends in CRLF).
+fn line_end(source: &str) -> &'static str {
+    match source.find('\n') {
+        Some(p) if source[..p].ends_with('\r') => "\r\n",
+        _ => "\n",
+    }
+}
+
+/// The edits that turn the text of game `o` (read from `source`) into game `n`.
+fn game_edits(
+    source: &str,
+    o: &Spanned<Game>,
+    n: &Game,
+    options: &WriteOptions,
+    edits: &mut Vec<Edit>,
+) {
+    let mut own = Vec::new();
+    if o.value.comments != n.comments || !tag_edits(&o.value, n, line_end(source), &mut own) {
+        return whole_game(o, n, options, edits);
+    }
+    match (&o.value.result, &n.result) {
+        (Some(a), Some(b)) if a.value == b.value => {}
+        (Some(a), Some(b)) => own.push(Edit::replace(a.span, b.value.as_str())),
+        (None, None) => {}
+        _ => return whole_game(o, n, options, edits),
+    }
+    if !movetext_edits(source, &o.value, n, options, &mut own) {
+        return whole_game(o, n, options, edits);
+    }
+    edits.append(&mut own);
+}
+
+/// Game `o` replaced by `n` in canonical form (in the record's notation).
+fn whole_game(o: &Spanned<Game>, n: &Game, options: &WriteOptions, edits: &mut Vec<Edit>) {
+    let text = write_game(n, options);
+    edits.push(Edit::replace(o.span, text.trim_end_matches('\n')));
+}
+
+/// The edits of the tag pairs; `false` when they are not a change of single tags (the game
+/// is then written whole).
+fn tag_edits(o: &Game, n: &Game, le: &str, edits: &mut Vec<Edit>) -> bool {
+    let name = |t: &Spanned<crate::ast::Tag>| t.value.name.value.clone();
+    if o.tags.is_empty() {
+        return n.tags.is_empty();
+    }
+    let mut text = String::new();
+    for t in &n.tags {
+        match o.tags.iter().find(|x| name(x) == name(t)) {
+            Some(x) if x.value.value.value == t.value.value.value => {}
+            Some(x) => {
+                text.clear();
+                write_tag(&name(t), &t.value.value.value, &mut text);
+                edits.push(Edit::replace(x.span, text.as_str()));
+            }
+            None => {
+                // Where the canonical order puts it among the tags written (before the first
+                // that sorts after it), else after the last.
+                let rank = crate::writer::tag_rank(&name(t));
+                text.clear();
+                match o
+                    .tags
+                    .iter()
+                    .find(|x| crate::writer::tag_rank(&name(x)) > rank)
+                {
+                    Some(x) => {
+                        write_tag(&name(t), &t.value.value.value, &mut text);
+                        text.push_str(le);
+                        edits.push(Edit::insert(x.span.start, text.as_str()));
+                    }
+                    None => {
+                        text.push_str(le);
+                        write_tag(&name(t), &t.value.value.value, &mut text);
+                        edits.push(Edit::insert(
+                            o.tags[o.tags.len() - 1].span.end,
+                            text.as_str(),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    let gone: Vec<usize> = (0..o.tags.len())
+        .filter(|&i| !n.tags.iter().any(|t| name(t) == name(&o.tags[i])))
+        .collect();
+    if gone.len() == o.tags.len() && !gone.is_empty() {
+        return false;
+    }
+    for i in gone {
+        // From the end of the tag before it (the first tag: to the start of the next), so
+        // that the layout around it stays.
+        let span = match i.checked_sub(1) {
+            Some(p) => Span::new(o.tags[p].span.end, o.tags[i].span.end),
+            None => Span::new(o.tags[0].span.start, o.tags[1].span.start),
+        };
+        edits.push(Edit::replace(span, ""));
+    }
+    true
+}
+
+/// Whether two elements are the same, move numbers aside.
+fn same(a: &Element, b: &Element) -> bool {
+    match (a, b) {
+        (Element::Move(x), Element::Move(y)) => {
+            x.token == y.token && x.nags == y.nags && x.annotation == y.annotation
+        }
+        (Element::Variation(x), Element::Variation(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(&p.value, &q.value))
+        }
+        _ => a == b,
+    }
+}
+
+/// The edits of the movetext: the elements after the longest common prefix replaced by the
+/// new ones, numbered as the canonical writer numbers them; `false` when there is no place
+/// to write them (a game without a result).
+fn movetext_edits(
+    source: &str,
+    o: &Game,
+    n: &Game,
+    options: &WriteOptions,
+    edits: &mut Vec<Edit>,
+) -> bool {
+    let (old, new) = (&o.movetext, &n.movetext);
+    let k = old
+        .iter()
+        .zip(new)
+        .take_while(|(a, b)| same(&a.value, &b.value))
+        .count();
+    if k == old.len() && k == new.len() {
+        return true;
+    }
+    // The new elements with the numbers the canonical writer gives them.
+    let mut numbered = n.clone();
+    numbered.canonicalize();
+    let tail = &numbered.movetext[k..];
+    let (from, to) = match (k.checked_sub(1), old.first(), old.last()) {
+        (Some(p), _, Some(last)) => (end_of(&old[p]), end_of(last)),
+        (None, Some(first), Some(last)) => (first.span.start, end_of(last)),
+        _ => match &o.result {
+            Some(r) => (r.span.start, r.span.start),
+            None => return false,
+        },
+    };
+    let mut to = to;
+    if k == 0 && tail.is_empty() {
+        // No move left: the blanks before the result go with them.
+        to += source[to..].len() - source[to..].trim_start_matches([' ', '\t']).len();
+    }
+    let mut text = String::new();
+    if !tail.is_empty() {
+        let col = column(source, from);
+        let mut units = Vec::new();
+        crate::writer::collect_units(tail, options, &mut units);
+        // After a kept element: a blank, or a line end after a `;` comment (its line).
+        let lead = match k.checked_sub(1).map(|p| &old[p].value) {
+            None => None,
+            Some(Element::Comment(c)) if c.kind == CommentKind::Line => Some('\n'),
+            Some(_) => Some(' '),
+        };
+        crate::writer::layout_inline(&units, options.width, col, lead, &mut text);
+        if k == 0 && old.is_empty() && !text.ends_with('\n') {
+            // Before the result, on its line when it fits.
+            let end = text.rsplit('\n').next().map_or(0, |l| l.chars().count());
+            let result_len = o.result.as_ref().map_or(1, |r| r.span.len());
+            let last_col = if text.contains('\n') { end } else { col + end };
+            if last_col + 1 + result_len > options.width && last_col > 0 {
+                text.push_str(line_end(source));
+            } else {
+                text.push(' ');
+            }
+        }
+    }
+    if text.contains('\n') && line_end(source) == "\r\n" {
+        text = text.replace('\n', "\r\n");
+    }
+    edits.push(Edit::replace(Span::new(from, to), text));
+    true
+}
+
+/// Where an element's text ends: a move's NAGs and annotation included.
+fn end_of(e: &Spanned<Element>) -> usize {
+    match &e.value {
+        Element::Move(m) => m
+            .nags
+            .iter()
+            .map(|n| n.span.end)
+            .chain(m.annotation.iter().map(|a| a.span.end))
+            .fold(e.span.end.max(m.token.span.end), usize::max),
+        _ => e.span.end,
+    }
+}
+
+/// The column of byte `at` in `source` (characters since the line's start).
+fn column(source: &str, at: usize) -> usize {
+    let line_start = source[..at].rfind('\n').map_or(0, |p| p + 1);
+    source[line_start..at].chars().count()
+}
