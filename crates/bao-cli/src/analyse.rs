@@ -5,8 +5,9 @@
 //! as a variation after such a move.
 //!
 //! The game is walked as bao-replay replayed it (the positions before and after each ply)
-//! and written by the canonical writer, so the result passes `bao check` and `bao fmt
-//! --check`; it is checked once more before it is written. Output to stdout, to `-o OUT`,
+//! and written over the record's text (`write_record_over`): what the analysis adds goes
+//! between the tokens in the record's notation, the rest keeps its bytes (`bao fmt` gives
+//! the canonical form). It is checked once more before it is written. Output to stdout, to `-o OUT`,
 //! or with `--write` over the file (atomically). A progress bar on a terminal.
 
 use std::io::Write;
@@ -14,9 +15,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use bao_analysis::{Limits, Report, Score, Searcher};
-use bao_core::{Move, MoveSpec, Position, Side};
+use bao_core::{Move, Position, Side};
 use bao_notation::{
-    write_record, Comment, Directions, Element, MoveItem, MoveToken, Nag, Spanned, WriteOptions,
+    write_record_over, Comment, Directions, Element, MoveItem, Nag, Notation, Spanned, WriteOptions,
 };
 use bao_replay::Document;
 use bao_validate::{check_bytes, CheckOptions};
@@ -112,16 +113,19 @@ fn is_eval_comment(e: &Element) -> bool {
 
 /// The engine's line from `pos` as variation elements (the moves replayed to be sure they
 /// are legal; the line stops at the first that is not), each with its `**` and `#` marks.
-fn variation(pos: &Position, line: &[Move], directions: Directions) -> Vec<Spanned<Element>> {
+fn variation(
+    pos: &Position,
+    line: &[Move],
+    directions: Directions,
+    notation: Notation,
+) -> Vec<Spanned<Element>> {
     let mut out = Vec::new();
     let mut at = *pos;
     for mv in line.iter().take(LINE_PLIES) {
         let Ok((next, trace)) = at.play(mv) else {
             break;
         };
-        let mut spec = MoveSpec::from(*mv);
-        spec.sign = Some(directions.written_sign(mv, &at));
-        let mut token = MoveToken::from(spec);
+        let mut token = bao_replay::spell_token(mv, &at, directions, notation);
         token.claims_takasia = trace.takasia_set().is_some();
         token.claims_win = trace
             .outcome
@@ -169,6 +173,7 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
         )));
     };
     let directions = opening.directions;
+    let notation = Notation::of_record(&checked.record, &checked.report.text);
     let limits = Limits {
         depth: match (args.depth, args.movetime, args.nodes) {
             (None, None, None) => Some(DEFAULT_DEPTH),
@@ -243,7 +248,7 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
                     item.nags.insert(0, Spanned::bare(nag));
                 }
             }
-            let line = variation(before, &best.pv, directions);
+            let line = variation(before, &best.pv, directions, notation);
             if !line.is_empty() {
                 add.push(Element::Variation(line));
             }
@@ -255,7 +260,11 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
             game.movetext.insert(element + 1 + k, Spanned::bare(e));
         }
     }
-    let text = write_record(&checked.record, &WriteOptions::default());
+    let text = write_record_over(
+        &checked.report.text,
+        &checked.record,
+        &WriteOptions::default(),
+    );
     // The annotated record must check clean, as the one read did.
     let again = check_bytes(&name, text.as_bytes(), &CheckOptions::default());
     if !again.report.is_valid() {

@@ -200,22 +200,14 @@ fn tag_edits(o: &Game, n: &Game, le: &str, edits: &mut Vec<Edit>) -> bool {
     true
 }
 
-/// Whether two elements are the same, move numbers aside.
-fn same(a: &Element, b: &Element) -> bool {
-    match (a, b) {
-        (Element::Move(x), Element::Move(y)) => {
-            x.token == y.token && x.nags == y.nags && x.annotation == y.annotation
-        }
-        (Element::Variation(x), Element::Variation(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(&p.value, &q.value))
-        }
-        _ => a == b,
-    }
-}
-
-/// The edits of the movetext: the elements after the longest common prefix replaced by the
-/// new ones, numbered as the canonical writer numbers them; `false` when there is no place
-/// to write them (a game without a result).
+/// The edits of the movetext.
+///
+/// The new movetext's elements that were read from `source` (their span is an old
+/// element's) are matched to the old ones in text order; old elements left unmatched lose
+/// their text, new elements without a span are written where they stand (numbered as the
+/// canonical writer numbers them), and a matched element whose content changed is written
+/// again (a move's glyphs and annotation alone when its token is the same). `false` when
+/// there is no place to write (a game without a result).
 fn movetext_edits(
     source: &str,
     o: &Game,
@@ -224,60 +216,159 @@ fn movetext_edits(
     edits: &mut Vec<Edit>,
 ) -> bool {
     let (old, new) = (&o.movetext, &n.movetext);
-    let k = old
-        .iter()
-        .zip(new)
-        .take_while(|(a, b)| same(&a.value, &b.value))
-        .count();
-    if k == old.len() && k == new.len() {
-        return true;
-    }
-    // The new elements with the numbers the canonical writer gives them.
-    let mut numbered = n.clone();
-    numbered.canonicalize();
-    let tail = &numbered.movetext[k..];
-    let (from, to) = match (k.checked_sub(1), old.first(), old.last()) {
-        (Some(p), _, Some(last)) => (end_of(&old[p]), end_of(last)),
-        (None, Some(first), Some(last)) => (first.span.start, end_of(last)),
-        _ => match &o.result {
-            Some(r) => (r.span.start, r.span.start),
-            None => return false,
-        },
-    };
-    let mut to = to;
-    if k == 0 && tail.is_empty() {
-        // No move left: the blanks before the result go with them.
-        to += source[to..].len() - source[to..].trim_start_matches([' ', '\t']).len();
-    }
-    let mut text = String::new();
-    if !tail.is_empty() {
-        let col = column(source, from);
-        let mut units = Vec::new();
-        crate::writer::collect_units(tail, options, &mut units);
-        // After a kept element: a blank, or a line end after a `;` comment (its line).
-        let lead = match k.checked_sub(1).map(|p| &old[p].value) {
-            None => None,
-            Some(Element::Comment(c)) if c.kind == CommentKind::Line => Some('\n'),
-            Some(_) => Some(' '),
-        };
-        crate::writer::layout_inline(&units, options.width, col, lead, &mut text);
-        if k == 0 && old.is_empty() && !text.ends_with('\n') {
-            // Before the result, on its line when it fits.
-            let end = text.rsplit('\n').next().map_or(0, |l| l.chars().count());
-            let result_len = o.result.as_ref().map_or(1, |r| r.span.len());
-            let last_col = if text.contains('\n') { end } else { col + end };
-            if last_col + 1 + result_len > options.width && last_col > 0 {
-                text.push_str(line_end(source));
-            } else {
-                text.push(' ');
-            }
+    // Matches (old index, new index), in order.
+    let mut matches = Vec::new();
+    let mut i = 0;
+    for (j, e) in new.iter().enumerate() {
+        if e.span.is_empty() {
+            continue;
+        }
+        // Old elements are in text order: skip those before this one (deleted).
+        while i < old.len() && old[i].span.start < e.span.start {
+            i += 1;
+        }
+        if i < old.len() && old[i].span == e.span {
+            matches.push((i, j));
+            i += 1;
         }
     }
-    if text.contains('\n') && line_end(source) == "\r\n" {
-        text = text.replace('\n', "\r\n");
+    if matches.len() == old.len() && matches.len() == new.len() {
+        // Nothing inserted or deleted: changed elements only.
+        for &(i, j) in &matches {
+            edits.extend(element_edit(&old[i], &new[j], options));
+        }
+        return true;
     }
-    edits.push(Edit::replace(Span::new(from, to), text));
+    let numbered = crate::writer::numbered_movetext(n);
+    let le = line_end(source);
+    // The gaps: before the first match, between matches, after the last.
+    let mut prev: Option<(usize, usize)> = None;
+    // The edit of the element matched last, which the text after it may join.
+    let mut changed: Option<Edit> = None;
+    for next in matches.iter().copied().map(Some).chain([None]) {
+        let old_gap = prev.map_or(0, |p| p.0 + 1)..next.map_or(old.len(), |x| x.0);
+        let new_gap = prev.map_or(0, |p| p.1 + 1)..next.map_or(new.len(), |x| x.1);
+        let inserted = &numbered[new_gap];
+        let deleted = !old_gap.is_empty();
+        if inserted.is_empty() && !deleted {
+            edits.extend(changed.take());
+            changed = next.and_then(|(i, j)| element_edit(&old[i], &new[j], options));
+            prev = next;
+            continue;
+        }
+        // The text replaced: the deleted elements, from the end of the element before them
+        // (or the start of the first) to the end of the last.
+        let (from, to, lead) = match (prev, deleted) {
+            (Some((p, _)), true) => (
+                end_of(&old[p]),
+                end_of(&old[old_gap.end - 1]),
+                lead_after(&old[p]),
+            ),
+            (Some((p, _)), false) => (end_of(&old[p]), end_of(&old[p]), lead_after(&old[p])),
+            (None, true) => match next {
+                // Up to the first element kept, which follows the text written.
+                Some((i, _)) => (old[0].span.start, old[i].span.start, None),
+                None => (old[0].span.start, end_of(&old[old.len() - 1]), None),
+            },
+            (None, false) => match next {
+                Some((i, _)) => (old[i].span.start, old[i].span.start, None),
+                None => match &o.result {
+                    Some(r) => (r.span.start, r.span.start, None),
+                    None => return false,
+                },
+            },
+        };
+        let mut text = String::new();
+        let mut to = to;
+        if !inserted.is_empty() {
+            let mut units = Vec::new();
+            crate::writer::collect_units(inserted, options, &mut units);
+            let col = column(source, from);
+            crate::writer::layout_inline(&units, options.width, col, lead, &mut text);
+            // What follows on the line: the element kept (or the result) after a blank or
+            // a line end.
+            let follows = prev.is_none() && (next.is_some() || old.is_empty());
+            if follows && !text.ends_with('\n') {
+                text.push(' ');
+            }
+            // A line the insertion makes too long is broken where the insertion ends.
+            let blanks = source[to..].len() - source[to..].trim_start_matches([' ', '\t']).len();
+            let rest = source[to + blanks..].split('\n').next().unwrap_or("");
+            let end_col = match text.rfind('\n') {
+                Some(p) => text[p + 1..].chars().count(),
+                None => col + text.chars().count(),
+            };
+            if !follows
+                && blanks > 0
+                && !rest.trim().is_empty()
+                && end_col + 1 + rest.trim_end().chars().count() > options.width
+            {
+                to += blanks;
+                text.push('\n');
+            }
+        } else if prev.is_none() && next.is_none() {
+            // No move left: the blanks before the result go with them.
+            to += source[to..].len() - source[to..].trim_start_matches([' ', '\t']).len();
+        }
+        if le == "\r\n" {
+            text = text.replace("\r\n", "\n").replace('\n', "\r\n");
+        }
+        match changed.take() {
+            // The element before changed where this text begins: one edit.
+            Some(mut c) if c.span.end == from => {
+                c.text.push_str(&text);
+                edits.push(Edit::replace(Span::new(c.span.start, to), c.text));
+            }
+            c => {
+                edits.extend(c);
+                edits.push(Edit::replace(Span::new(from, to), text));
+            }
+        }
+        changed = next.and_then(|(i, j)| element_edit(&old[i], &new[j], options));
+        prev = next;
+    }
+    edits.extend(changed);
     true
+}
+
+/// What separates an element written after `e` from it: a line end after a `;` comment
+/// (its line), else a blank.
+fn lead_after(e: &Spanned<Element>) -> Option<char> {
+    match &e.value {
+        Element::Comment(c) if c.kind == CommentKind::Line => Some('\n'),
+        _ => Some(' '),
+    }
+}
+
+/// The edit of an element matched to its old text, when its content changed: a move whose
+/// token is the same gets its glyphs and annotation written after the token (its number and
+/// token keep their text); anything else is written again whole.
+fn element_edit(
+    o: &Spanned<Element>,
+    n: &Spanned<Element>,
+    options: &WriteOptions,
+) -> Option<Edit> {
+    if o.value == n.value {
+        return None;
+    }
+    let mut units = Vec::new();
+    match (&o.value, &n.value) {
+        (Element::Move(a), Element::Move(b)) if a.token == b.token => {
+            let mut bare = b.clone();
+            bare.number = None;
+            let whole = crate::writer::move_text(&bare, options);
+            let token =
+                crate::writer::move_text(&crate::ast::MoveItem::new(b.token.value), options);
+            let after = whole.strip_prefix(token.as_str()).unwrap_or(&whole);
+            Some(Edit::replace(Span::new(a.token.span.end, end_of(o)), after))
+        }
+        _ => {
+            crate::writer::collect_units(std::slice::from_ref(n), options, &mut units);
+            let mut text = String::new();
+            crate::writer::layout_inline(&units, usize::MAX, 0, None, &mut text);
+            Some(Edit::replace(Span::new(o.span.start, end_of(o)), text))
+        }
+    }
 }
 
 /// Where an element's text ends: a move's NAGs and annotation included.

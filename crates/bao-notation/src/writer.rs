@@ -210,6 +210,25 @@ impl Game {
     }
 }
 
+/// The game's movetext with the move numbers the canonical writer gives it (for a writer
+/// that inserts moves into a text: the numbers of the moves it writes).
+pub(crate) fn numbered_movetext(game: &Game) -> Vec<Spanned<Element>> {
+    let mut elems = game.movetext.clone();
+    let first_number = elems
+        .iter()
+        .find_map(|e| match &e.value {
+            Element::Move(m) => Some(m.number.as_ref().map_or(1, |n| n.value.number)),
+            _ => None,
+        })
+        .unwrap_or(1);
+    let first_side = game
+        .tag("Position")
+        .and_then(|v| v.value.parse::<PositionString>().ok())
+        .map_or(Side::South, |p| p.to_move);
+    number_line(&mut elems, first_number, first_side);
+    elems
+}
+
 fn number_line(elems: &mut [Spanned<Element>], mut number: u32, mut side: Side) {
     let mut interrupted = true;
     let mut before = (number, side);
@@ -314,7 +333,7 @@ impl Unit {
     }
 }
 
-fn move_text(m: &MoveItem, options: &WriteOptions) -> String {
+pub(crate) fn move_text(m: &MoveItem, options: &WriteOptions) -> String {
     let mut s = String::new();
     if let Some(n) = &m.number {
         s.push_str(&n.value.to_string());

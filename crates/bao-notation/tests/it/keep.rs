@@ -176,3 +176,40 @@ fn a_ply_taken_back_takes_its_annotation_and_glyphs_along() {
         "[Event \"x\"]\n\n1. A7>* [B7:1] a5< 1-0\n"
     );
 }
+
+#[test]
+fn comments_glyphs_and_variations_go_between_the_moves_they_follow() {
+    let source = "[Event \"x\"]\n\n1. A6L a6R {old} 2. A4R\na5R *\n";
+    let mut r = record(source);
+    let g = &mut r.games[0].value;
+    let comment = |t: &str| Spanned::bare(Element::Comment(bao_notation::Comment::brace(t)));
+    // A comment after the first move, a glyph on the second and a variation after it, the
+    // old comment gone, a comment before the first move.
+    g.movetext.remove(2);
+    if let Element::Move(m) = &mut g.movetext[1].value {
+        m.nags.push(Spanned::bare(bao_notation::Nag(2)));
+    }
+    g.movetext
+        .insert(2, Spanned::bare(Element::Variation(moves("1... a5<"))));
+    g.movetext.insert(1, comment("e1"));
+    g.movetext.insert(0, comment("start"));
+    assert_eq!(
+        over(source, &r),
+        "[Event \"x\"]\n\n{start} 1. A6L {e1} a6R? (1... a5L) 2. A4R\na5R *\n"
+    );
+}
+
+#[test]
+fn an_insertion_that_makes_a_line_too_long_breaks_it() {
+    let source = format!(
+        "[Event \"x\"]\n\n{} *\n",
+        "1. A6< a6> ".repeat(7).trim_end()
+    );
+    let mut r = record(&source);
+    let comment = Spanned::bare(Element::Comment(bao_notation::Comment::brace(
+        "[%eval 0.25]",
+    )));
+    r.games[0].value.movetext.insert(1, comment);
+    let text = over(&source, &r);
+    assert!(text.contains("1. A6< {[%eval 0.25]}\na6> 1. A6<"), "{text}");
+}
