@@ -241,7 +241,8 @@ impl Engine {
 }
 
 /// `a == b`, written out so that it is inlined where the note is read (the derived
-/// `RuleSet` comparison is a call): the cheap, most telling fields first, the rules last.
+/// `RuleSet` comparison is a call): the cheap, most telling fields first, the rules last, as
+/// their bytes ([`RuleSet::bytes`](crate::RuleSet)) and the one wider field.
 #[inline(always)]
 fn same_position(a: &Position, b: &Position) -> bool {
     // Destructured in full: a field added to either type must be compared here too.
@@ -255,25 +256,6 @@ fn same_position(a: &Position, b: &Position) -> bool {
         ended,
         rules,
     } = a;
-    let crate::rules::RuleSet {
-        variant,
-        abstractplay,
-        houses: with_houses,
-        mtaji_takasa_house,
-        dormant_house_placeable,
-        front_row_guard,
-        house_lost_on_first_mtaji_capture,
-        capture_threshold,
-        takasia,
-        capture_priority,
-        kuu_floor,
-        first_takata_from_kuu,
-        houses_fall_at_move_end,
-        bao_hamna_mid_move,
-        endless_move,
-        end_check,
-    } = rules;
-    let s = &b.rules;
     *board == b.board
         && *hands == b.hands
         && *to_move == b.to_move
@@ -281,22 +263,8 @@ fn same_position(a: &Position, b: &Position) -> bool {
         && *blocked == b.blocked
         && *last_move_takasa == b.last_move_takasa
         && *ended == b.ended
-        && (*variant == s.variant)
-            & (*abstractplay == s.abstractplay)
-            & (*with_houses == s.houses)
-            & (*mtaji_takasa_house == s.mtaji_takasa_house)
-            & (*dormant_house_placeable == s.dormant_house_placeable)
-            & (*front_row_guard == s.front_row_guard)
-            & (*house_lost_on_first_mtaji_capture == s.house_lost_on_first_mtaji_capture)
-            & (*capture_threshold == s.capture_threshold)
-            & (*takasia == s.takasia)
-            & (*capture_priority == s.capture_priority)
-            & (*kuu_floor == s.kuu_floor)
-            & (*first_takata_from_kuu == s.first_takata_from_kuu)
-            & (*houses_fall_at_move_end == s.houses_fall_at_move_end)
-            & (*bao_hamna_mid_move == s.bao_hamna_mid_move)
-            & (*endless_move == s.endless_move)
-            & (*end_check == s.end_check)
+        && rules.bytes() == b.rules.bytes()
+        && rules.endless_move == b.rules.endless_move
 }
 
 /// What an end test learned of a position's candidates, kept beside the position (in the

@@ -73,7 +73,12 @@ pub enum EndCheck {
 
 /// Every option of the rules. A preset is a named value of this struct; records may override
 /// single options.
+///
+/// Laid out as written (`repr(C)`: fifteen one-byte fields, then `endless_move`), so that
+/// [`RuleSet::bytes`] is a copy of its memory and comparing two rule sets (the engine does it
+/// for every note it reads) is a few wide comparisons.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(C)]
 pub struct RuleSet {
     /// The preset this rule set started from (for names in messages and for the start position).
     pub variant: Variant,
@@ -107,10 +112,10 @@ pub struct RuleSet {
     pub houses_fall_at_move_end: bool,
     /// A.2 item 13: the game ends the moment the opponent's front row is empty, mid-move.
     pub bao_hamna_mid_move: bool,
-    /// A.2 item 12.
-    pub endless_move: EndlessMove,
     /// Order of the end-of-move checks.
     pub end_check: EndCheck,
+    /// A.2 item 12 (last: the one field of more than one byte).
+    pub endless_move: EndlessMove,
 }
 
 /// The names of the presets, in the order they are documented.
@@ -143,6 +148,33 @@ pub const OPTION_VALUES: [(&str, &[&str]); 13] = [
     ("bao_hamna_mid_move", &["true", "false"]),
     ("houses_fall_at_move_end", &["true", "false"]),
 ];
+
+impl RuleSet {
+    /// The one-byte options (every field but `endless_move`) as bytes, in the order of the
+    /// fields (each field's discriminant or value). With `repr(C)` this is a copy of the
+    /// struct's first fifteen bytes, so comparing those of two rule sets is two loads each.
+    #[inline(always)]
+    #[must_use]
+    pub(crate) const fn bytes(&self) -> [u8; 15] {
+        [
+            self.variant as u8,
+            self.abstractplay as u8,
+            self.houses as u8,
+            self.mtaji_takasa_house as u8,
+            self.dormant_house_placeable as u8,
+            self.front_row_guard as u8,
+            self.house_lost_on_first_mtaji_capture as u8,
+            self.capture_threshold,
+            self.takasia as u8,
+            self.capture_priority as u8,
+            self.kuu_floor as u8,
+            self.first_takata_from_kuu as u8,
+            self.houses_fall_at_move_end as u8,
+            self.bao_hamna_mid_move as u8,
+            self.end_check as u8,
+        ]
+    }
+}
 
 impl RuleSet {
     /// Bao la Kiswahili with the defaults of rules-reference A.2 (the default preset).
@@ -472,6 +504,52 @@ pub struct Names {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `bytes` (with `endless_move`) tells every field apart: the engine reads a note only
+    /// for rules equal by it.
+    #[test]
+    fn bytes_tell_every_option_apart() {
+        let base = RuleSet::KISWAHILI;
+        let changes: [fn(&mut RuleSet); 15] = [
+            |r| r.variant = Variant::Kete,
+            |r| r.abstractplay = !r.abstractplay,
+            |r| r.houses = !r.houses,
+            |r| r.mtaji_takasa_house = HouseLap::Relay,
+            |r| r.dormant_house_placeable = !r.dormant_house_placeable,
+            |r| r.front_row_guard = FrontRowGuard::Off,
+            |r| r.house_lost_on_first_mtaji_capture = !r.house_lost_on_first_mtaji_capture,
+            |r| r.capture_threshold = 15,
+            |r| r.takasia = Takasia::Off,
+            |r| r.capture_priority = !r.capture_priority,
+            |r| r.kuu_floor = !r.kuu_floor,
+            |r| r.first_takata_from_kuu = !r.first_takata_from_kuu,
+            |r| r.houses_fall_at_move_end = !r.houses_fall_at_move_end,
+            |r| r.bao_hamna_mid_move = !r.bao_hamna_mid_move,
+            |r| r.end_check = EndCheck::SouthFirst,
+        ];
+        for (i, change) in changes.iter().enumerate() {
+            let mut r = base;
+            change(&mut r);
+            assert_ne!(r, base, "change {i} changes nothing");
+            assert_ne!(r.bytes(), base.bytes(), "change {i}");
+        }
+        let mut r = base;
+        r.endless_move = EndlessMove::SeedCap(3);
+        assert_eq!(r.bytes(), base.bytes());
+        assert_ne!(r.endless_move, base.endless_move);
+        for name in PRESET_NAMES {
+            for other in PRESET_NAMES {
+                let (a, b) = (
+                    RuleSet::preset(name).unwrap(),
+                    RuleSet::preset(other).unwrap(),
+                );
+                assert_eq!(
+                    a == b,
+                    a.bytes() == b.bytes() && a.endless_move == b.endless_move
+                );
+            }
+        }
+    }
 
     #[test]
     fn from_spec_reads_a_preset_and_overrides() {
