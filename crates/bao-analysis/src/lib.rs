@@ -7,6 +7,8 @@
 //!   for playing and annotating. Deterministic for a fixed depth or node count.
 //! - [`Solver`]: exact proofs within a horizon: wins, losses, every winning first move.
 //! - [`evaluate`]: the static evaluation, in centi-seeds.
+//! - [`search_lines`] (several best lines), [`choose_at_level`] (a weaker player, levels 1
+//!   to 20) and [`time_for_move`] (thinking time on a clock).
 //!
 //! `spec/engine.md` describes the search, the evaluation, the protocol of `bao engine` and
 //! what a search does with a never-ending move it cannot decide quickly.
@@ -26,12 +28,17 @@
 
 mod eval;
 mod key;
+mod lines;
 mod node;
 mod search;
 mod solve;
 
 pub use eval::{evaluate, evaluate_with, Weights, SEED};
 pub use key::{zobrist, Key};
+pub use lines::{
+    choose_at_level, level_depth, level_margin, search_lines, time_for_move, FULL_STRENGTH,
+    MAX_LINES,
+};
 pub use node::{
     expand, expand_exact, expand_exact_with, expand_with, Expansion, SEARCH_LAP_BUDGET,
 };

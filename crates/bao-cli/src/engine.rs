@@ -13,7 +13,10 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use bao_analysis::{Limits, Report, Score, Searcher};
+use bao_analysis::{
+    choose_at_level, search_lines, time_for_move, Limits, Report, Score, Searcher, FULL_STRENGTH,
+    MAX_LINES,
+};
 use bao_core::{MoveSpec, Position, RuleSet, PRESET_NAMES};
 use bao_notation::PositionString;
 
@@ -58,6 +61,10 @@ struct Engine {
     searcher: Option<Searcher>,
     running: Option<Running>,
     table_bits: u32,
+    /// Lines a search reports (`MultiPV`).
+    lines: usize,
+    /// The level played (`Level`, 1 to 20; 20: full strength).
+    level: u8,
 }
 
 /// The `score` part of an `info` line.
@@ -69,11 +76,12 @@ fn score_text(s: Score) -> String {
     }
 }
 
-/// An `info` line for a finished iteration.
-fn info_line(r: &Report) -> String {
+/// An `info` line for a finished iteration (of line `multipv`, when several are asked).
+fn info_line(r: &Report, multipv: Option<usize>) -> String {
     let pv: Vec<String> = r.pv.iter().map(ToString::to_string).collect();
+    let line = multipv.map(|k| format!(" multipv {k}")).unwrap_or_default();
     format!(
-        "info depth {} score {} nodes {} nps {} time {} pv {}",
+        "info depth {}{line} score {} nodes {} nps {} time {} pv {}",
         r.depth,
         score_text(r.score),
         r.nodes,
@@ -95,6 +103,8 @@ impl Engine {
             searcher: Some(Searcher::new(DEFAULT_TABLE_BITS)),
             running: None,
             table_bits: DEFAULT_TABLE_BITS,
+            lines: 1,
+            level: FULL_STRENGTH,
         }
     }
 
@@ -158,6 +168,16 @@ impl Engine {
                         Searcher::table_bytes(DEFAULT_TABLE_BITS) >> 20
                     ),
                 );
+                say(
+                    &self.out,
+                    &format!("option name MultiPV type spin default 1 min 1 max {MAX_LINES}"),
+                );
+                say(
+                    &self.out,
+                    &format!(
+                        "option name Level type spin default {FULL_STRENGTH} min 1 max {FULL_STRENGTH}"
+                    ),
+                );
                 say(&self.out, "baook");
             }
             "isready" => say(&self.out, "readyok"),
@@ -215,7 +235,19 @@ impl Engine {
                 }
                 _ => self.error(&format!("option Hash: `{value}` is not 1 to 4096 (MB)")),
             },
-            _ => self.error(&format!("unknown option `{name}` (Rules, Hash)")),
+            "multipv" => match value.parse::<usize>() {
+                Ok(n) if (1..=MAX_LINES).contains(&n) => self.lines = n,
+                _ => self.error(&format!("option MultiPV: `{value}` is not 1 to {MAX_LINES}")),
+            },
+            "level" => match value.parse::<u8>() {
+                Ok(l) if (1..=FULL_STRENGTH).contains(&l) => self.level = l,
+                _ => self.error(&format!(
+                    "option Level: `{value}` is not 1 to {FULL_STRENGTH} ({FULL_STRENGTH}: full strength)"
+                )),
+            },
+            _ => self.error(&format!(
+                "unknown option `{name}` (Rules, Hash, MultiPV, Level)"
+            )),
         }
     }
 
@@ -282,6 +314,9 @@ impl Engine {
         }
         let mut limits = Limits::default();
         let mut infinite = false;
+        // The clock: each side's time and increment (ms), and the moves to the next control.
+        let (mut time, mut inc, mut moves_to_go) = ([None; 2], [0u64; 2], None);
+        const USAGE: &str = "go depth N | movetime MS | nodes N | wtime MS btime MS [winc MS binc MS movestogo N] | infinite";
         let mut words = rest.iter();
         while let Some(&w) = words.next() {
             if w == "infinite" {
@@ -289,22 +324,33 @@ impl Engine {
                 continue;
             }
             let Some(value) = words.next().and_then(|v| v.parse::<u64>().ok()) else {
-                self.error(&format!(
-                    "`go {w}` needs a number (go depth N | movetime MS | nodes N | infinite)"
-                ));
+                self.error(&format!("`go {w}` needs a number ({USAGE})"));
                 return;
             };
             match w {
                 "depth" => limits.depth = Some(u32::try_from(value).unwrap_or(u32::MAX).max(1)),
                 "movetime" => limits.movetime = Some(Duration::from_millis(value)),
                 "nodes" => limits.nodes = Some(value.max(1)),
+                // South's clock is `wtime` (South moves first, as White does).
+                "wtime" => time[0] = Some(value),
+                "btime" => time[1] = Some(value),
+                "winc" => inc[0] = value,
+                "binc" => inc[1] = value,
+                "movestogo" => moves_to_go = Some(u32::try_from(value).unwrap_or(u32::MAX)),
                 _ => {
-                    self.error(&format!(
-                        "unknown `go {w}` (go depth N | movetime MS | nodes N | infinite)"
-                    ));
+                    self.error(&format!("unknown `go {w}` ({USAGE})"));
                     return;
                 }
             }
+        }
+        let side = usize::from(self.position.to_move() != bao_core::Side::South);
+        if let Some(ms) = time[side] {
+            let t = time_for_move(
+                Duration::from_millis(ms),
+                Duration::from_millis(inc[side]),
+                moves_to_go,
+            );
+            limits.movetime = Some(limits.movetime.map_or(t, |m| m.min(t)));
         }
         // A bare `go` has no limit: it is `go infinite`.
         if limits == Limits::default() {
@@ -319,8 +365,28 @@ impl Engine {
         let finished = Arc::clone(&done);
         let out = Arc::clone(&self.out);
         let pos = self.position;
+        let (lines, level) = (self.lines, self.level);
         let handle = std::thread::spawn(move || {
-            let report = searcher.search(&pos, limits, |r| say(&out, &info_line(r)));
+            let report = if level < FULL_STRENGTH {
+                let chosen = choose_at_level(&mut searcher, &pos, limits, level);
+                if let Some(r) = &chosen {
+                    say(&out, &info_line(r, None));
+                }
+                chosen.unwrap_or_else(|| searcher.search(&pos, limits, |_| {}))
+            } else if lines > 1 {
+                let found = search_lines(&mut searcher, &pos, limits, lines, |k, r| {
+                    say(&out, &info_line(r, Some(k)));
+                });
+                found.into_iter().next().unwrap_or_else(|| Report {
+                    depth: 0,
+                    score: Score::Eval(0),
+                    nodes: 0,
+                    elapsed: Duration::ZERO,
+                    pv: Vec::new(),
+                })
+            } else {
+                searcher.search(&pos, limits, |r| say(&out, &info_line(r, None)))
+            };
             if infinite {
                 // `go infinite` answers only after `stop`.
                 while !stop_requested(&searcher) {

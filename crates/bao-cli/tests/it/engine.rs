@@ -67,6 +67,78 @@ go depth 1
     insta::assert_snapshot!(steady(&out.stdout));
 }
 
+/// `MultiPV`, levels and the clock through the protocol: three lines with three different
+/// first moves, a weak level's legal move (the same one twice), a move on a clock, and
+/// bad values refused.
+#[test]
+fn lines_levels_and_a_clock() {
+    let mut e = Engine::start();
+    // A mtaji position with many moves (South to move).
+    const POS: &str = "0,0,1,2,5,6,7,1/6,0,0,2,7,1,0,5/0,1,1,1,1,2,5,3/1,1,2,1,2,0,0,0 0/0 S XX -";
+    let pos = Position::from_setup(
+        POS.parse::<bao_notation::PositionString>()
+            .unwrap()
+            .to_setup(RuleSet::KISWAHILI),
+    )
+    .unwrap();
+    assert!(pos.legal_moves().len() > 3);
+    let legal = |best: &str| {
+        let mv: MoveSpec = best["bestmove ".len()..].parse().expect("a move");
+        assert!(pos.resolve(&mv).is_ok(), "{best}");
+    };
+    e.send("setoption name MultiPV value 3");
+    e.send(&format!("position posstring {POS}"));
+    e.send("go depth 3");
+    let mut firsts = Vec::new();
+    let best = loop {
+        let line = e.wait_for("");
+        if line.starts_with("bestmove") {
+            break line;
+        }
+        if let Some(rest) = line.strip_prefix("info depth 3 multipv ") {
+            let first = rest
+                .split(" pv ")
+                .nth(1)
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap();
+            firsts.push(first.to_owned());
+        }
+    };
+    assert_eq!(firsts.len(), 3, "{firsts:?}");
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    assert_eq!(best, format!("bestmove {}", firsts[0]));
+    // A weak level: a legal move, the same one for the same position.
+    e.send("setoption name MultiPV value 1");
+    e.send("setoption name Level value 1");
+    e.send("go depth 6");
+    let weak = e.wait_for("bestmove");
+    legal(&weak);
+    e.send("go depth 6");
+    assert_eq!(e.wait_for("bestmove"), weak);
+    // On a clock.
+    e.send("setoption name Level value 20");
+    e.send("go wtime 3000 btime 3000 winc 100 binc 100 movestogo 20");
+    legal(&e.wait_for("bestmove"));
+    // Bad values change nothing.
+    let out = output(
+        &["engine"],
+        "setoption name MultiPV value 0\nsetoption name Level value 21\ngo wtime x\nquit\n",
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let errors: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("info string error"))
+        .collect();
+    assert_eq!(errors.len(), 3, "{text}");
+    assert!(
+        errors[0].contains("MultiPV") && errors[1].contains("Level"),
+        "{text}"
+    );
+    assert!(errors[2].contains("wtime"), "{text}");
+}
+
 /// A running `bao engine`: lines from its stdout through a channel, with time limits.
 struct Engine {
     child: Child,
