@@ -52,6 +52,10 @@ pub(crate) struct Args {
     /// Write the annotated record to this file instead of stdout.
     #[arg(short, long, value_name = "OUT")]
     output: Option<PathBuf>,
+    /// After a move marked `?!`, `?` or `??`, this many of the engine's best lines as
+    /// variations (1 to 8; the first is the better line the glyph compares with).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=8))]
+    multipv: u8,
     /// No progress bar.
     #[arg(short, long)]
     quiet: bool,
@@ -106,9 +110,73 @@ fn eval_text(score: Score, side: Side) -> String {
     }
 }
 
-/// Whether an element is an evaluation comment (an earlier analysis's).
+/// The first word of the comment that explains a marked move (what the better move does
+/// and what the move played allowed).
+const WHY: &str = "Better:";
+
+/// Whether an element is a comment an earlier analysis wrote (an evaluation or a why).
 fn is_eval_comment(e: &Element) -> bool {
-    matches!(e, Element::Comment(c) if c.text.trim_start().starts_with("[%eval"))
+    matches!(e, Element::Comment(c) if {
+        let t = c.text.trim_start();
+        t.starts_with("[%eval") || t.starts_with(WHY)
+    })
+}
+
+/// What a move does, in words: "captures 4 (a3, a4)", "wins the game", "captures
+/// nothing".
+fn what_it_does(before: &Position, mv: &Move) -> String {
+    let Ok((_, trace)) = before.play(mv) else {
+        return "is not legal".to_owned();
+    };
+    let trace = trace.into_trace();
+    let seeds: u32 = trace.captures.iter().map(|c| u32::from(c.seeds)).sum();
+    let mut words = if seeds == 0 {
+        "captures nothing".to_owned()
+    } else {
+        let mut pits: Vec<String> = trace.captures.iter().map(|c| c.pit.to_string()).collect();
+        pits.dedup();
+        let more = pits.len().saturating_sub(3);
+        pits.truncate(3);
+        let list = if more > 0 {
+            format!("{} and {more} more", pits.join(", "))
+        } else {
+            pits.join(", ")
+        };
+        format!("captures {seeds} ({list})")
+    };
+    if trace.outcome.is_some_and(|o| o.winner == Some(trace.mover)) {
+        words.push_str(" and wins the game");
+    }
+    words
+}
+
+/// Why a marked move was worse, in the record's notation: what the better move does, and
+/// what the opponent's best answer to the move played does.
+fn why(
+    before: &Position,
+    played: &Move,
+    better: &Move,
+    answer: Option<&Move>,
+    spell: impl Fn(&Move, &Position) -> String,
+) -> String {
+    let mut text = format!(
+        "{WHY} {} {}.",
+        spell(better, before),
+        what_it_does(before, better)
+    );
+    if let (Some(answer), Ok((after, _))) = (answer, before.play(played)) {
+        let side = match after.to_move() {
+            Side::South => "South",
+            Side::North => "North",
+        };
+        text.push_str(&format!(
+            " After {}, {side}'s {} {}.",
+            spell(played, before),
+            spell(answer, &after),
+            what_it_does(&after, answer)
+        ));
+    }
+    text
 }
 
 /// The engine's line from `pos` as variation elements (the moves replayed to be sure they
@@ -231,11 +299,14 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
         }
         // The played move scored at the same depth as the best one (one search deeper
         // from the next position would differ by the parity of the horizon alone).
-        let drop = if best.best() == Some(*mv) {
-            0
+        let (drop, answer) = if best.best() == Some(*mv) {
+            (0, None)
         } else {
             let played = searcher.search_among(before, limits, Some(&[*mv]), |_| {});
-            scale(best.score) - scale(played.score)
+            (
+                scale(best.score) - scale(played.score),
+                played.pv.get(1).copied(),
+            )
         };
         if let Some(nag) = glyph(drop) {
             match nag {
@@ -248,9 +319,34 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
                     item.nags.insert(0, Spanned::bare(nag));
                 }
             }
-            let line = variation(before, &best.pv, directions, notation);
-            if !line.is_empty() {
-                add.push(Element::Variation(line));
+            // The best lines (the first is the one the glyph compares with).
+            let lines = if args.multipv > 1 {
+                bao_analysis::search_lines(
+                    &mut searcher,
+                    before,
+                    limits,
+                    usize::from(args.multipv),
+                    |_, _| {},
+                )
+            } else {
+                vec![best.clone()]
+            };
+            for r in lines.iter().filter(|r| r.best() != Some(*mv)) {
+                let line = variation(before, &r.pv, directions, notation);
+                if !line.is_empty() {
+                    add.push(Element::Variation(line));
+                }
+            }
+            if let Some(better) = best.best() {
+                let spell =
+                    |m: &Move, at: &Position| bao_replay::spell(m, at, directions, notation);
+                add.push(Element::Comment(Comment::brace(&why(
+                    before,
+                    mv,
+                    &better,
+                    answer.as_ref(),
+                    spell,
+                ))));
             }
         }
         inserts.push((element, add));

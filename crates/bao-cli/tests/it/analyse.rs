@@ -25,7 +25,53 @@ fn a_planted_blunder_is_marked_with_the_saving_move() {
         .nth(1)
         .expect("the saving move");
     assert!(["a2>", "a8<"].contains(&first), "{first}: {text}");
+    // Why, in words: what the better move captures, what the blunder allowed.
+    assert!(
+        text.contains("{Better: a8< captures 8 (A5, A2). After a7<, South's B5> captures 14"),
+        "{text}"
+    );
     insta::assert_snapshot!(text);
+}
+
+/// `--multipv 3`: three better lines after the blunder, each from another move.
+#[test]
+fn several_lines_after_a_mistake() {
+    let out = output(
+        &[
+            "analyse",
+            "fixtures/analysis/planted_blunder.bao",
+            "--depth",
+            "6",
+            "--multipv",
+            "3",
+            "-q",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("1... a7<??"))
+        .expect("the blunder");
+    let firsts: Vec<&str> = line
+        .split('(')
+        .skip(1)
+        .map(|v| v.split_whitespace().nth(1).expect("a move"))
+        .collect();
+    assert_eq!(firsts.len(), 3, "{line}");
+    assert!(firsts.iter().all(|m| *m != "a7<"), "{line}");
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2], "{line}");
+    let bad = output(
+        &[
+            "analyse",
+            "fixtures/analysis/planted_blunder.bao",
+            "--multipv",
+            "9",
+        ],
+        "",
+    );
+    assert_eq!(bad.status.code(), Some(2));
 }
 
 /// The annotated record passes `bao check` and is the record read with the evaluations,
@@ -116,13 +162,14 @@ fn the_better_line_follows_the_records_sign_convention() {
     );
 }
 
-/// `text` without evaluation comments, variations and glyphs, its blanks squeezed.
+/// `text` without evaluation and "Better:" comments, variations and glyphs, its blanks
+/// squeezed.
 fn without_analysis(text: &str) -> String {
     let mut out = String::new();
     let mut depth = 0usize;
     let mut rest = text;
     while let Some(c) = rest.chars().next() {
-        if depth == 0 && rest.starts_with("{[%eval") {
+        if depth == 0 && (rest.starts_with("{[%eval") || rest.starts_with("{Better:")) {
             let end = rest.find('}').expect("a closed comment");
             rest = &rest[end + 1..];
             continue;
