@@ -118,7 +118,7 @@ const WHY: &str = "Better:";
 fn is_eval_comment(e: &Element) -> bool {
     matches!(e, Element::Comment(c) if {
         let t = c.text.trim_start();
-        t.starts_with("[%eval") || t.starts_with(WHY)
+        t.starts_with("[%eval") || t.starts_with(WHY) || t.starts_with(SUMMARY)
     })
 }
 
@@ -213,6 +213,47 @@ struct Counts {
     dubious: usize,
     mistakes: usize,
     blunders: usize,
+    /// The marked moves: (drop, the move as written with its number and glyph).
+    marked: Vec<(i32, String)>,
+}
+
+/// The first word of the summary comment before the game's first move.
+const SUMMARY: &str = "Analysis:";
+
+impl Counts {
+    /// The summary of the game's critical moments: how many moves of each kind, and the
+    /// (at most three) that lost the most.
+    fn summary(&self, limits: Limits) -> String {
+        let plural =
+            |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        let depth = limits
+            .depth
+            .map(|d| format!("depth {d}"))
+            .or_else(|| {
+                limits
+                    .movetime
+                    .map(|t| format!("{} ms a position", t.as_millis()))
+            })
+            .or_else(|| limits.nodes.map(|n| format!("{n} nodes a position")))
+            .unwrap_or_default();
+        let mut text = format!(
+            "{SUMMARY} {}, {}, {} ({depth}).",
+            plural(self.blunders, "blunder", "blunders"),
+            plural(self.mistakes, "mistake", "mistakes"),
+            plural(self.dubious, "dubious move", "dubious moves"),
+        );
+        let mut worst = self.marked.clone();
+        worst.sort_by_key(|(drop, _)| std::cmp::Reverse(*drop));
+        worst.truncate(3);
+        if !worst.is_empty() {
+            let moves: Vec<String> = worst
+                .iter()
+                .map(|(drop, m)| format!("{m} ({:.1} seeds)", f64::from(*drop) / 100.0))
+                .collect();
+            text.push_str(&format!(" The turning points: {}.", moves.join(", ")));
+        }
+        text
+    }
 }
 
 /// Searches one position (a finished game is not searched: its outcome is the score).
@@ -318,6 +359,17 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
                 if !item.nags.iter().any(|n| (1..=6).contains(&n.value.0)) {
                     item.nags.insert(0, Spanned::bare(nag));
                 }
+                // Move numbers from 1 at the first ply (North's first move is `1...`).
+                let n = (i + usize::from(plies[0].0.to_move() == Side::North)) / 2 + 1;
+                let number = match before.to_move() {
+                    Side::South => format!("{n}."),
+                    Side::North => format!("{n}..."),
+                };
+                let glyph = nag.glyph().unwrap_or("");
+                let token = bao_replay::spell(mv, before, directions, notation);
+                counts
+                    .marked
+                    .push((drop, format!("{number} {token}{glyph}")));
             }
             // The best lines (the first is the one the glyph compares with).
             let lines = if args.multipv > 1 {
@@ -356,6 +408,16 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
             game.movetext.insert(element + 1 + k, Spanned::bare(e));
         }
     }
+    // The critical moments, before the first move.
+    let first = game
+        .movetext
+        .iter()
+        .position(|e| matches!(e.value, Element::Move(_)))
+        .unwrap_or(0);
+    game.movetext.insert(
+        first,
+        Spanned::bare(Element::Comment(Comment::brace(&counts.summary(limits)))),
+    );
     let text = write_record_over(
         &checked.report.text,
         &checked.record,

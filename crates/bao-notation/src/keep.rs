@@ -288,9 +288,6 @@ fn movetext_edits(
             // What follows on the line: the element kept (or the result) after a blank or
             // a line end.
             let follows = prev.is_none() && (next.is_some() || old.is_empty());
-            if follows && !text.ends_with('\n') {
-                text.push(' ');
-            }
             // A line the insertion makes too long is broken where the insertion ends.
             let blanks = source[to..].len() - source[to..].trim_start_matches([' ', '\t']).len();
             let rest = source[to + blanks..].split('\n').next().unwrap_or("");
@@ -298,6 +295,11 @@ fn movetext_edits(
                 Some(p) => text[p + 1..].chars().count(),
                 None => col + text.chars().count(),
             };
+            if follows && !text.ends_with('\n') {
+                // Before the element kept (or the result): on its line when it fits.
+                let fits = end_col + 1 + rest.trim_end().chars().count() <= options.width;
+                text.push_str(if fits || end_col == 0 { " " } else { "\n" });
+            }
             if !follows
                 && blanks > 0
                 && !rest.trim().is_empty()

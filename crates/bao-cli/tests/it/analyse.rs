@@ -25,6 +25,14 @@ fn a_planted_blunder_is_marked_with_the_saving_move() {
         .nth(1)
         .expect("the saving move");
     assert!(["a2>", "a8<"].contains(&first), "{first}: {text}");
+    // The critical moments first.
+    assert!(
+        text.contains(
+            "{Analysis: 1 blunder, 0 mistakes, 0 dubious moves (depth 6). \
+             The turning points: 1... a7<?? (10.0 seeds).}\n1... a7<??"
+        ),
+        "{text}"
+    );
     // Why, in words: what the better move captures, what the blunder allowed.
     assert!(
         text.contains("{Better: a8< captures 8 (A5, A2). After a7<, South's B5> captures 14"),
@@ -154,22 +162,23 @@ fn the_better_line_follows_the_records_sign_convention() {
     let written = String::from_utf8_lossy(&clockwise.stdout).into_owned();
     let canonical = String::from_utf8_lossy(&mover.stdout).into_owned();
     assert_ne!(
-        written[written.find('(').expect("(")..].split(')').next(),
-        canonical[canonical.find('(').expect("(")..]
+        written[written.find("(1.").expect("(")..].split(')').next(),
+        canonical[canonical.find("(1.").expect("(")..]
             .split(')')
             .next(),
         "the signs are written differently"
     );
 }
 
-/// `text` without evaluation and "Better:" comments, variations and glyphs, its blanks
-/// squeezed.
+/// `text` without the analysis's comments (evaluations, "Better:", "Analysis:"),
+/// variations and glyphs, its blanks squeezed.
 fn without_analysis(text: &str) -> String {
     let mut out = String::new();
     let mut depth = 0usize;
     let mut rest = text;
     while let Some(c) = rest.chars().next() {
-        if depth == 0 && (rest.starts_with("{[%eval") || rest.starts_with("{Better:")) {
+        let ours = ["{[%eval", "{Better:", "{Analysis:"];
+        if depth == 0 && ours.iter().any(|p| rest.starts_with(p)) {
             let end = rest.find('}').expect("a closed comment");
             rest = &rest[end + 1..];
             continue;
