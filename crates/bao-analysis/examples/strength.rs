@@ -6,6 +6,7 @@
 //! cargo run --release -p bao-analysis --example strength -- tune 3000 40
 //! cargo run --release -p bao-analysis --example strength -- ladder 10 100 20
 //! cargo run --release -p bao-analysis --example strength -- depth
+//! cargo run --release -p bao-analysis --example strength -- qs 8 20 40
 //! ```
 //!
 //! `random MS N`: the engine at MS ms a move against a uniformly random mover, N games,
@@ -14,7 +15,9 @@
 //! material-only weights at NODES nodes a move, each opening (two random plies) played
 //! with both colours. `ladder A B N [SEED]`: A ms against B ms a move (SEED draws the openings: split a long
 //! match over processes with different seeds). `depth`: the depth reached
-//! in 1 s from the start and from three middle games, with nodes a second.
+//! in 1 s from the start and from three middle games, with nodes a second. `qs PLIES MS N`:
+//! the engine with a quiescence extension of PLIES plies against the engine without, both
+//! at MS ms a move, each opening played with both colours.
 
 use std::time::Duration;
 
@@ -206,6 +209,25 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let num = |i: usize, d: u64| args.get(i).and_then(|s| s.parse().ok()).unwrap_or(d);
     match args.first().map(String::as_str) {
+        Some("qs") => {
+            let (plies, ms, n) = (num(1, 8) as u32, num(2, 20), num(3, 40) as usize);
+            let limits = Limits {
+                movetime: Some(Duration::from_millis(ms)),
+                ..Limits::default()
+            };
+            let mut a = Player::Engine(
+                Box::new(Searcher::new(20).with_quiescence(plies)),
+                limits,
+                Effort::default(),
+            );
+            matchup(
+                &format!("quiescence {plies} vs none, {ms} ms a move"),
+                &mut a,
+                &mut engine_ms(ms),
+                n,
+                2,
+            );
+        }
         Some("random") => {
             let (ms, n) = (num(1, 100), num(2, 40) as usize);
             matchup(
