@@ -154,7 +154,7 @@ pub(crate) async fn list(app: Shared, headers: HeaderMap) -> ApiResult {
                 let c = inner.change(&s.id, "state");
                 let game = json!({
                     "id": s.id, "tags": tags, "plies": c.plies, "result": c.result,
-                    "live": c.live, "version": c.version,
+                    "live": c.live, "version": c.version, "earlier": inner.earlier(),
                 });
                 (s.id.clone(), game)
             })
@@ -163,7 +163,7 @@ pub(crate) async fn list(app: Shared, headers: HeaderMap) -> ApiResult {
         games.extend(app2.store.problems().into_iter().map(|p| {
             let game = json!({
                 "id": p.id, "tags": {}, "plies": 0, "result": "*", "live": false,
-                "version": 0, "problem": p.why,
+                "version": 0, "earlier": [], "problem": p.why,
             });
             (p.id, game)
         }));
@@ -233,10 +233,24 @@ fn answers(b: &mut CreateBody, event: Option<&String>) -> Result<Answers, ApiErr
         round: take("Round"),
         south: take("South"),
         north: take("North"),
-        rules: b.rules.clone().filter(|r| !r.trim().is_empty()),
+        rules: b
+            .rules
+            .as_deref()
+            .map(str::trim)
+            .filter(|r| !r.is_empty())
+            .map(preset_lowercase),
         position: b.position.clone().filter(|p| !p.trim().is_empty()),
         matches,
     })
+}
+
+/// A rule set as typed (`Kiswahili`): the preset's name is read in any case, the
+/// overrides after it as written.
+fn preset_lowercase(rules: &str) -> String {
+    match rules.split_once(char::is_whitespace) {
+        Some((preset, rest)) => format!("{} {}", preset.to_lowercase(), rest.trim()),
+        None => rules.to_lowercase(),
+    }
 }
 
 /// Sets the tags that are no question.
@@ -413,7 +427,10 @@ fn out_of_turn(plies: usize) -> ApiError {
     let mut e = ApiError::new(
         StatusCode::CONFLICT,
         "serve::out_of_turn",
-        format!("the game has {plies} plies: the next ply is {plies}"),
+        format!(
+            "the game has {plies} plies; the next is ply {} (the ply field counts from 0: {plies})",
+            plies + 1
+        ),
     );
     e.body["plies"] = json!(plies);
     e
@@ -567,7 +584,9 @@ async fn command(
         let Some(g) = inner.session.game_state() else {
             return Err(game_over(0));
         };
-        if !g.open {
+        // A finished game takes one change: `undo` takes its result back (and, when the
+        // rules ended it, its last ply).
+        if !g.open && kind != "undo" {
             return Err(game_over(g.plies));
         }
         if expect.is_some_and(|n| u64::try_from(g.plies) != Ok(n)) {
@@ -581,7 +600,10 @@ async fn command(
         let done = replies.iter().any(|r| {
             matches!(
                 r,
-                Reply::TookBack(_) | Reply::CommentAdded | Reply::GameOver(_)
+                Reply::TookBack(_)
+                    | Reply::ResultTakenBack { .. }
+                    | Reply::CommentAdded
+                    | Reply::GameOver(_)
             )
         });
         if done {

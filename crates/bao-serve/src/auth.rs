@@ -20,8 +20,12 @@ pub(crate) const CSRF_HEADER: &str = "x-csrf-token";
 const MAX_SESSIONS: usize = 10_000;
 /// The most client addresses remembered for wrong PINs and request rates.
 const MAX_CLIENTS: usize = 10_000;
-/// Wrong PINs allowed in a row before each further try waits.
+/// Wrong PINs allowed in a row from one address; from the last of them on, each further
+/// try waits.
 const FREE_TRIES: u32 = 3;
+/// Wrong PINs heard a minute from all addresses together; beyond them, every PIN try is
+/// refused until the oldest is a minute old (so many addresses guess no faster than one).
+const WRONG_A_MINUTE: usize = 10;
 /// The longest wait after wrong PINs.
 const MAX_WAIT: Duration = Duration::from_secs(60);
 
@@ -56,6 +60,8 @@ pub(crate) struct Auth {
     post_rate: f64,
     sessions: Mutex<HashMap<String, Scribe>>,
     failures: Mutex<HashMap<IpAddr, Failures>>,
+    /// When the wrong PINs of the last minute were heard, oldest first.
+    wrong: Mutex<std::collections::VecDeque<Instant>>,
     buckets: Mutex<HashMap<IpAddr, Bucket>>,
 }
 
@@ -126,6 +132,7 @@ impl Auth {
             post_rate: f64::from(config.post_rate.max(1)),
             sessions: Mutex::new(HashMap::new()),
             failures: Mutex::new(HashMap::new()),
+            wrong: Mutex::new(std::collections::VecDeque::new()),
             buckets: Mutex::new(HashMap::new()),
         })
     }
@@ -176,9 +183,14 @@ impl Auth {
         self.scribe(headers).map(|s| s.csrf)
     }
 
-    /// A PIN try from `ip`.
+    /// A PIN try from `ip`. After [`FREE_TRIES`] wrong PINs in a row from one address, each
+    /// further try from it waits 2, 4, 8 ... up to 60 s; and once [`WRONG_A_MINUTE`] wrong
+    /// PINs were heard in the last minute from all addresses together, no PIN is checked
+    /// until the oldest of them is a minute old. Phones already in (their cookie) never
+    /// ask.
     pub(crate) fn login(&self, ip: IpAddr, pin: &str) -> Result<Login, ServeError> {
         let now = Instant::now();
+        let minute = Duration::from_secs(60);
         let mut failures = lock(&self.failures);
         if let Some(f) = failures.get(&ip) {
             if now < f.not_before {
@@ -187,7 +199,21 @@ impl Auth {
                 });
             }
         }
+        let mut wrong = lock(&self.wrong);
+        while wrong
+            .front()
+            .is_some_and(|t| now.duration_since(*t) >= minute)
+        {
+            wrong.pop_front();
+        }
+        if wrong.len() >= WRONG_A_MINUTE {
+            let oldest = wrong.front().copied().unwrap_or(now);
+            return Ok(Login::TooSoon {
+                retry: (oldest + minute).saturating_duration_since(now),
+            });
+        }
         if !same_secret(pin.trim(), &self.pin) {
+            wrong.push_back(now);
             if failures.len() >= MAX_CLIENTS {
                 failures.retain(|_, f| f.not_before > now);
             }
@@ -196,10 +222,10 @@ impl Auth {
                 not_before: now,
             });
             f.count = f.count.saturating_add(1);
-            let wait = if f.count <= FREE_TRIES {
+            let wait = if f.count < FREE_TRIES {
                 Duration::ZERO
             } else {
-                Duration::from_secs(1u64 << (f.count - FREE_TRIES).min(6)).min(MAX_WAIT)
+                Duration::from_secs(1u64 << (f.count + 1 - FREE_TRIES).min(6)).min(MAX_WAIT)
             };
             f.not_before = now + wait;
             // Every wrong PIN is answered a little late.
@@ -207,6 +233,7 @@ impl Auth {
                 wait: Duration::from_millis(300),
             });
         }
+        drop(wrong);
         failures.remove(&ip);
         drop(failures);
         let cookie = random_hex(24)?;
@@ -277,7 +304,7 @@ mod tests {
         } else {
             "000000"
         };
-        for _ in 0..FREE_TRIES + 1 {
+        for _ in 0..FREE_TRIES {
             assert!(matches!(a.login(ip, wrong).unwrap(), Login::Denied { .. }));
         }
         // Now even the right PIN waits.
@@ -287,6 +314,31 @@ mod tests {
         assert!(matches!(
             a.login(IpAddr::from([10, 0, 0, 2]), &pin).unwrap(),
             Login::Granted { .. }
+        ));
+    }
+
+    #[test]
+    fn wrong_pins_from_many_addresses_are_capped_together() {
+        let a = auth();
+        let pin = a.pin().to_owned();
+        let wrong = if pin == "000000" { "111111" } else { "000000" };
+        // Two wrong PINs from each of many addresses: none is slowed on its own, but the
+        // eleventh wrong PIN of the minute is not even checked.
+        let mut denied = 0;
+        for i in 0..20u8 {
+            for _ in 0..2 {
+                match a.login(IpAddr::from([10, 0, 1, i]), wrong).unwrap() {
+                    Login::Denied { .. } => denied += 1,
+                    Login::TooSoon { retry } => assert!(retry <= Duration::from_secs(60)),
+                    Login::Granted { .. } => panic!("a wrong PIN"),
+                }
+            }
+        }
+        assert_eq!(denied, WRONG_A_MINUTE);
+        // The right PIN waits too (it is not checked), from a new address as well.
+        assert!(matches!(
+            a.login(IpAddr::from([10, 0, 2, 1]), &pin).unwrap(),
+            Login::TooSoon { .. }
         ));
     }
 

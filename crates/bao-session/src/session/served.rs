@@ -73,7 +73,20 @@ impl Session {
             .as_ref()
             .filter(|_| matches!(self.stage, Stage::Moves))
         else {
-            return Ok(PlyAnswer::NoGame);
+            // The game's last ply sent again (its answer lost) once that ply ended the
+            // game: the same ply, already recorded.
+            let last = self.live.as_ref().map(Live::plies);
+            let repeated = last.is_some_and(|plies| {
+                usize::try_from(ply).ok().and_then(|p| p.checked_add(1)) == Some(plies)
+                    && self
+                        .within(|| self.holds(plies - 1, line.trim()))
+                        .unwrap_or(false)
+            });
+            return Ok(if repeated {
+                PlyAnswer::Repeated
+            } else {
+                PlyAnswer::NoGame
+            });
         };
         let plies = live.plies();
         let ply = usize::try_from(ply).unwrap_or(usize::MAX);
@@ -335,5 +348,23 @@ mod tests {
             .unwrap();
         assert!(!s.game_state().unwrap().open);
         assert!(matches!(s.play_ply(0, "A6<*"), Ok(PlyAnswer::NoGame)));
+    }
+
+    #[test]
+    fn the_last_ply_sent_again_after_the_end_is_the_same_ply() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = session(dir.path());
+        assert!(matches!(s.play_ply(0, "A6<*"), Ok(PlyAnswer::Played(_))));
+        s.handle(crate::Input::Command(crate::Command::Resign { side: None }))
+            .unwrap();
+        let before = std::fs::read_to_string(dir.path().join("g.bao")).unwrap();
+        assert!(matches!(s.play_ply(0, "A6<*"), Ok(PlyAnswer::Repeated)));
+        // Another move at that ply, or a ply after it, is still refused.
+        assert!(matches!(s.play_ply(0, "A7<*"), Ok(PlyAnswer::NoGame)));
+        assert!(matches!(s.play_ply(1, "a5<"), Ok(PlyAnswer::NoGame)));
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("g.bao")).unwrap(),
+            before
+        );
     }
 }
