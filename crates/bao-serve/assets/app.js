@@ -87,16 +87,20 @@
         main.append(el('p', { class: 'note', text: 'No games yet. Scribes start them at /scribe.' }));
         return;
       }
-      const rows = games.map((g) => el('tr', { class: g.live ? 'live' : '' },
-        el('td', {}, el('a', { href: '/games/' + g.id, text: players(g) })),
+      const row = (g, id, status) => el('tr', { class: g.live ? 'live' : '' },
+        el('td', {}, el('a', { href: '/games/' + id, text: players(g) }),
+          tag(g, 'Game', '') ? el('span', { class: 'sub', text: ' game ' + tag(g, 'Game', '') }) : null),
         el('td', { text: tag(g, 'Round', '') }),
         el('td', { class: 'num', text: g.plies }),
-        el('td', {}, el('span', { class: 'badge ' + statusText(g), text: statusText(g) })),
-        el('td', { text: g.result })));
-      main.append(el('table', { class: 'games' },
+        el('td', {}, el('span', { class: 'badge ' + status, text: status })),
+        el('td', { text: g.result }));
+      // A best-of-three match's finished games first, then the game going on.
+      const rows = games.flatMap((g) => (g.earlier || []).map((e) => row(e, g.id, 'finished'))
+        .concat([row(g, g.id, statusText(g))]));
+      main.append(el('div', { class: 'scroll' }, el('table', { class: 'games' },
         el('thead', {}, el('tr', {}, ['Game', 'Round', 'Plies', 'Status', 'Result'].map((h) => el('th', { text: h })))),
-        el('tbody', {}, rows)));
-      const cross = crosstable(games);
+        el('tbody', {}, rows))));
+      const cross = crosstable(games.flatMap((g) => (g.earlier || []).concat([g])));
       if (cross) main.append(el('h2', { text: 'Crosstable' }), cross);
     };
     await render();
@@ -122,13 +126,13 @@
       total[s] += score[0]; total[n] += score[1];
     }
     const fmt = (x) => (x === undefined ? '' : String(x).replace('.5', '½').replace(/^0½$/, '½'));
-    return el('table', { class: 'cross' },
+    return el('div', { class: 'scroll' }, el('table', { class: 'cross' },
       el('thead', {}, el('tr', {}, el('th', { text: 'Player' }),
         names.map((_, i) => el('th', { text: String(i + 1) })), el('th', { text: 'Total' }))),
       el('tbody', {}, names.map((a, i) => el('tr', {},
         el('th', { text: (i + 1) + '. ' + a }),
         names.map((b) => el('td', { class: a === b ? 'self' : 'num', text: a === b ? '' : fmt(pts[a + '\u0000' + b]) })),
-        el('td', { class: 'num', text: fmt(total[a]) })))));
+        el('td', { class: 'num', text: fmt(total[a]) }))))));
   }
 
   // ---------- the projector ----------
@@ -253,20 +257,42 @@
     field('Round', 'Round', ''),
     field('South', 'South (moves first)', '', { required: true }),
     field('North', 'North', '', { required: true }),
-    field('rules', 'Rules', 'kiswahili'),
+    el('label', {}, 'Rules', el('select', { name: 'rules', id: 'rules' },
+      (body.dataset.rules || 'kiswahili').split(' ').map((r) => el('option', { value: r, text: r }))),
+    ),
     el('label', { class: 'check' }, matchBox, ' Best of three (the players change seats each game)'),
     el('button', { type: 'submit', id: 'new-go', text: 'Start the game' }), msg);
     main.append(form);
   }
 
   // ---------- the scribe: one board ----------
-  // The board drawing's geometry (bao-export's SVG): pit (row, col) -> a box in percent.
-  const SVG_W = 652, SVG_H = 520, PITCH = 64, X0 = 44, Y0 = 88, GAP = 24;
-  function pitAt(row, col) {
-    // Rows top to bottom from South's seat: b, a (North, numbered from North's left), A, B.
-    const r = ['b', 'a', 'A', 'B'][row];
-    const n = row < 2 ? 8 - col : col + 1;
-    return r + n;
+  // The pits as the board picture draws them: read from the served SVG itself (each pit
+  // is a group `bao-A1` ... `bao-b8` with its circle), as boxes in percent of the picture.
+  const PITS = ['A', 'B', 'a', 'b'].flatMap((r) => [1, 2, 3, 4, 5, 6, 7, 8].map((n) => r + n));
+  function pitBoxes(svgText) {
+    const doc = new DOMParser().parseFromString(svgText, 'image/svg+xml');
+    const svg = doc.documentElement;
+    const vb = (svg.getAttribute('viewBox') || '').split(/[\s,]+/).map(Number);
+    if (vb.length !== 4 || !(vb[2] > 0) || !(vb[3] > 0)) return null;
+    const boxes = {};
+    for (const pit of PITS) {
+      // The pit's shape: a circle, or the square of a nyumba.
+      const g = doc.getElementById('bao-' + pit);
+      const shape = g && g.querySelector('circle, rect');
+      if (!shape) return null;
+      const num = (n) => Number(shape.getAttribute(n));
+      const round = shape.tagName === 'circle';
+      const cx = round ? num('cx') : num('x') + num('width') / 2;
+      const cy = round ? num('cy') : num('y') + num('height') / 2;
+      // The tap area: the pit and a little around it (the pits are 64 apart, 56 wide).
+      const r = (round ? num('r') : num('width') / 2) * 1.12;
+      if (![cx, cy, r].every(Number.isFinite)) return null;
+      boxes[pit] = {
+        left: (cx - r - vb[0]) / vb[2] * 100, top: (cy - r - vb[1]) / vb[3] * 100,
+        width: 2 * r / vb[2] * 100, height: 2 * r / vb[3] * 100,
+      };
+    }
+    return boxes;
   }
 
   async function record() {
@@ -289,16 +315,35 @@
     const tools = el('div', { class: 'tools' });
     clear(main).append(title, status, boardBox, ask, msg, typeForm, tools);
 
-    for (let row = 0; row < 4; row++) {
-      for (let col = 0; col < 8; col++) {
-        const pit = pitAt(row, col);
-        const b = el('button', { class: 'pit', type: 'button', 'data-pit': pit, 'aria-label': pit, onclick: () => tapPit(pit) });
-        b.style.left = ((X0 + col * PITCH) / SVG_W * 100) + '%';
-        b.style.top = ((Y0 + row * PITCH + (row >= 2 ? GAP : 0)) / SVG_H * 100) + '%';
-        b.style.width = (PITCH / SVG_W * 100) + '%';
-        b.style.height = (PITCH / SVG_H * 100) + '%';
-        taps.append(b);
+    for (const pit of PITS) {
+      taps.append(el('button', { class: 'pit', type: 'button', 'data-pit': pit, 'aria-label': pit, hidden: true, onclick: () => tapPit(pit) }));
+    }
+
+    // The picture of `version`: loaded once, its pits read from it, the tap areas put on
+    // them (the picture's size changes with the players' names and the captions).
+    let boardVersion = null;
+    async function loadBoard(version) {
+      if (boardVersion === version) return;
+      boardVersion = version;
+      const url = '/api/games/' + gameId + '/board.svg?v=' + version;
+      let text;
+      try {
+        const r = await fetch(url, { credentials: 'same-origin' });
+        text = await r.text();
+      } catch (_) { boardVersion = null; return; }
+      if (boardVersion !== version) return;
+      const boxes = pitBoxes(text);
+      img.src = url;
+      if (!boxes) return;
+      for (const b of taps.children) {
+        const box = boxes[b.dataset.pit];
+        b.style.left = box.left + '%';
+        b.style.top = box.top + '%';
+        b.style.width = box.width + '%';
+        b.style.height = box.height + '%';
+        b.hidden = false;
       }
+      boardBox.dataset.version = String(version);
     }
 
     function save() { localStorage.setItem(QKEY, JSON.stringify(queue)); }
@@ -308,7 +353,7 @@
       title.textContent = players(state);
       main.dataset.plies = String(state.plies);
       main.dataset.queued = String(queue.length);
-      img.src = '/api/games/' + gameId + '/board.svg?v=' + state.version;
+      loadBoard(state.version);
       const pending = queue.length > 0;
       const pos = state.position;
       if (pending) {
@@ -327,39 +372,75 @@
         b.classList.toggle('chosen', b.dataset.pit === chosenPit);
       }
       typed.disabled = !state.live;
+      typeForm.hidden = !state.live;
       renderTools();
     }
 
+    // A question is about the board of one version: a choice made after another phone
+    // recorded the ply sends nothing (the question is closed when the news arrives).
+    let askedAt = null;
+    function stillLegal(move) {
+      return !!state && askedAt === state.version && (state.moves || []).some((m) => m.move === move);
+    }
     function option(label, m, onpick, id) {
-      return el('button', { type: 'button', class: 'option', id, onclick: onpick },
-        el('strong', { text: label }), el('span', { class: 'does', text: m ? m.move + ': ' + m.does : '' }));
+      return el('button', { type: 'button', class: 'option', id, disabled: !m,
+        onclick: () => { if (m && stillLegal(m.move)) onpick(); else staleQuestion(); } },
+      el('strong', { text: label }), el('span', { class: 'does', text: m ? m.move + ': ' + m.does : '' }));
     }
 
-    function clearAsk() { chosenPit = null; clear(ask); show(); }
+    function clearAsk() { chosenPit = null; askedAt = null; clear(ask); show(); }
+
+    function staleQuestion() {
+      const n = state ? state.plies : 0;
+      const last = state && state.line && state.line[n - 1];
+      clear(ask);
+      chosenPit = null;
+      askedAt = null;
+      msg.textContent = 'The board changed: ply ' + n + (last ? ' (' + last + ')' : '') +
+        ' was recorded from another phone. Nothing was sent; tap again.';
+      show();
+    }
+
+    // The question a 422 `serve::undecided_move` asks (a typed `A6`): the same as a tap's.
+    function askAbout(options) {
+      const pits = [...new Set(options.map((m) => m.pit))];
+      const signs = [...new Set(options.map((m) => m.sign))];
+      if (pits.length === 1 && signs.length === 1) { chosenPit = pits[0]; askedAt = state.version; show(); afterSign(pits[0], signs[0]); return; }
+      if (pits.length === 1) { tapPit(pits[0]); return; }
+      clear(ask);
+      askedAt = state.version;
+      ask.append(el('p', { class: 'q', text: 'Which move?' }),
+        options.map((m, i) => option(m.move, m, () => { clear(ask); send(m.move); }, 'opt-' + i)),
+        el('button', { type: 'button', class: 'cancel', onclick: clearAsk, text: 'Cancel' }));
+    }
 
     function tapPit(pit) {
       msg.textContent = '';
       chosenPit = pit;
+      askedAt = state.version;
       show();
       const cands = (state.moves || []).filter((m) => m.pit === pit);
       const signs = [...new Set(cands.map((m) => m.sign))];
       clear(ask);
       const kichwa = state.position.stage === 'namua' && signs.length === 2 && cands.every((m) => m.capture);
       if (kichwa) {
-        ask.append(el('p', { class: 'q', text: pit + ' captures from either kichwa. Which one?' }),
+        ask.append(el('p', { class: 'q', text: pit + ' captures from either kichwa. Which one? (' + cands.map((m) => m.move + ': ' + m.does).join(' · ') + ')' }),
           option('The left kichwa', cands.find((m) => m.sign === '<'), () => afterSign(pit, '<'), 'opt-left-kichwa'),
           option('The right kichwa', cands.find((m) => m.sign === '>'), () => afterSign(pit, '>'), 'opt-right-kichwa'));
       } else {
         ask.append(el('p', { class: 'q', text: pit + ': which direction?' }),
           el('div', { class: 'arrows' },
             el('button', { type: 'button', class: 'arrow', id: 'arrow-left', disabled: !signs.includes('<'), onclick: () => afterSign(pit, '<'), 'aria-label': 'to the left', text: '◀' }),
-            el('button', { type: 'button', class: 'arrow', id: 'arrow-right', disabled: !signs.includes('>'), onclick: () => afterSign(pit, '>'), 'aria-label': 'to the right', text: '▶' })));
+            el('button', { type: 'button', class: 'arrow', id: 'arrow-right', disabled: !signs.includes('>'), onclick: () => afterSign(pit, '>'), 'aria-label': 'to the right', text: '▶' })),
+          el('p', { class: 'does', text: cands.map((m) => m.move + ': ' + m.does).join(' · ') }));
       }
       ask.append(el('button', { type: 'button', class: 'cancel', onclick: clearAsk, text: 'Cancel' }));
     }
 
     function afterSign(pit, sign) {
+      if (askedAt !== state.version) { staleQuestion(); return; }
       const cands = (state.moves || []).filter((m) => m.pit === pit && m.sign === sign);
+      if (cands.length === 0) { staleQuestion(); return; }
       if (cands.length === 1) { clear(ask); send(cands[0].move); return; }
       const stop = cands.find((m) => !m.safari), safari = cands.find((m) => m.safari);
       clear(ask);
@@ -399,6 +480,13 @@
           save();
           if (r.status === 200) {
             state = r.data;
+            msg.textContent = '';
+          } else if (r.status === 422 && r.data && r.data.code === 'serve::undecided_move' && Array.isArray(r.data.options) && r.data.options.length) {
+            // A typed move that leaves a decision open: asked as a tap is.
+            queue = []; save();
+            msg.textContent = '';
+            await reload();
+            askAbout(r.data.options);
           } else {
             queue = []; save();
             const d = r.data || {};
@@ -415,18 +503,30 @@
     }
 
     async function reload() {
+      const before = state;
       try {
         const r = await api('GET', '/api/games/' + gameId + '/state');
         if (r.status === 200) state = r.data;
       } catch (_) { /* offline */ }
+      if (before && state && before.version !== state.version) {
+        if (askedAt !== null) staleQuestion();
+        else if (state.plies > before.plies) msg.textContent = '';
+      }
       show();
     }
 
+    // A confirmation is about the board as it is asked: if another phone changes the game
+    // meanwhile, "Yes" does nothing but say so.
     function confirmThen(text, action, id) {
       clear(ask);
+      const asked = state.version;
       ask.append(el('p', { class: 'q', text }),
         el('div', { class: 'row' },
-          el('button', { type: 'button', class: 'danger', id: id || 'confirm', onclick: async () => { clear(ask); await action(); }, text: 'Yes' }),
+          el('button', { type: 'button', class: 'danger', id: id || 'confirm', onclick: async () => {
+            clear(ask);
+            if (state.version !== asked) { msg.textContent = 'The game changed meanwhile: nothing was done. Look at the board and try again.'; show(); return; }
+            await action();
+          }, text: 'Yes' }),
           el('button', { type: 'button', class: 'cancel', onclick: clearAsk, text: 'No' })));
       ask.scrollIntoView({ block: 'nearest' });
     }
@@ -434,7 +534,7 @@
     async function post(path, data) {
       try {
         const r = await api('POST', '/api/games/' + gameId + path, data);
-        if (r.status === 200) { state = r.data; msg.textContent = ''; }
+        if (r.status === 200) { state = r.data; msg.textContent = ''; askedAt = null; }
         else if (r.status === 401) { needPin(record); return; }
         else { msg.textContent = (r.data && r.data.message) || ('refused (' + r.status + ')'); await reload(); }
       } catch (_) { msg.textContent = 'No network: try again when it is back.'; }
@@ -444,7 +544,13 @@
     function renderTools() {
       clear(tools);
       if (state && !state.live) {
-        tools.append(el('a', { class: 'button', id: 'to-games', href: '/scribe', text: 'Other boards · new game' }),
+        const why = state.tags && state.tags.Termination ? ' (' + state.tags.Termination.replace(/_/g, ' ') + ')' : '';
+        tools.append(
+          el('button', { type: 'button', id: 'undo-result', disabled: state.result === '*',
+            onclick: () => confirmThen('Take back the result ' + state.result + why + '? The game goes on' +
+              (state.outcome ? ' from before its last ply' : '') + '.', () => post('/undo', { plies: state.plies }), 'confirm-undo-result'),
+            text: 'Undo the result' }),
+          el('a', { class: 'button', id: 'to-games', href: '/scribe', text: 'Other boards · new game' }),
           el('a', { class: 'button', href: '/games/' + gameId, text: 'This game\'s page' }));
         typeForm.hidden = true;
         return;
@@ -454,7 +560,8 @@
       const s = tag(state, 'South', 'South'), n = tag(state, 'North', 'North');
       const comment = el('input', { id: 'comment', placeholder: 'comment after the last ply', autocomplete: 'off' });
       tools.append(
-        el('button', { type: 'button', id: 'undo', disabled: state.plies === 0, onclick: () => confirmThen('Take back ply ' + state.plies + '?', () => post('/undo', { plies: state.plies }), 'confirm-undo'), text: 'Undo' }),
+        el('button', { type: 'button', id: 'undo', disabled: state.plies === 0, onclick: () => confirmThen('Take back ply ' + state.plies +
+          (state.line && state.line[state.plies - 1] ? ', ' + state.line[state.plies - 1] : '') + '?', () => post('/undo', { plies: state.plies }), 'confirm-undo'), text: 'Undo' }),
         el('form', { class: 'type', onsubmit: (ev) => { ev.preventDefault(); if (comment.value.trim()) { post('/comment', { text: comment.value.trim() }); } } },
           comment, el('button', { type: 'submit', text: 'Comment' })),
         el('div', { class: 'ends' },
@@ -462,7 +569,7 @@
           el('button', { type: 'button', id: 'resign-north', onclick: () => confirmThen(n + ' (North) resigns: ' + s + ' wins, 1-0?', () => post('/result', { result: '1-0', termination: 'resignation', plies: state.plies }), 'confirm-result'), text: 'North resigns' }),
           el('button', { type: 'button', id: 'time-south', onclick: () => confirmThen(s + ' (South) loses on time: 0-1?', () => post('/result', { result: '0-1', termination: 'time_forfeit', plies: state.plies }), 'confirm-result'), text: 'South: time' }),
           el('button', { type: 'button', id: 'time-north', onclick: () => confirmThen(n + ' (North) loses on time: 1-0?', () => post('/result', { result: '1-0', termination: 'time_forfeit', plies: state.plies }), 'confirm-result'), text: 'North: time' }),
-          el('button', { type: 'button', id: 'draw', onclick: () => confirmThen('A draw by agreement, ½-½?', () => post('/result', { result: '1/2-1/2', termination: 'agreement', plies: state.plies }), 'confirm-result'), text: 'Draw' })));
+          state.draws ? el('button', { type: 'button', id: 'draw', onclick: () => confirmThen('A draw by agreement, ½-½?', () => post('/result', { result: '1/2-1/2', termination: 'agreement', plies: state.plies }), 'confirm-result'), text: 'Draw' }) : null));
     }
 
     await reload();

@@ -10,8 +10,9 @@ use axum::extract::{ConnectInfo, Path};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use bao_core::within_lap_budget;
 use bao_core::Side;
-use bao_export::{board_svg, record_json_pretty, JsonOptions, SvgOptions};
+use bao_export::{board_svg, record_json_pretty, JsonOptions, Overlay, SvgOptions};
 use bao_session::{
     Answers, Command, Input, MatchChoice, PlyAnswer, Refusal, Reply, Session, SideName,
 };
@@ -388,7 +389,16 @@ pub(crate) async fn board(app: Shared, headers: HeaderMap, Path(id): Path<String
         let mut opts = SvgOptions::default();
         opts.names.south = tag("South");
         opts.names.north = tag("North");
-        Some(board_svg(&pos, &opts, None))
+        // The last ply marked as `bao show` marks it: its pit, where it ended, captures.
+        let overlay = within_lap_budget(app2.config.lap_budget, || {
+            inner.session.last_ply().map(|(before, mv)| {
+                let (_, trace) = before.play_unchecked(&mv);
+                Overlay::from_trace(&before, &trace)
+            })
+        })
+        .ok()
+        .flatten();
+        Some(board_svg(&pos, &opts, overlay.as_ref()))
     })
     .await?
     .ok_or_else(ApiError::no_game)?;

@@ -184,6 +184,18 @@ impl Session<'_> {
         self.cmd("POST", &format!("/element/{id}/click"), Some(json!({})));
     }
 
+    /// Touches the page at (`x`, `y`) CSS pixels of the viewport and lifts the finger: a
+    /// tap, where a person's finger would land (the element there gets it, whatever it is).
+    pub(crate) fn tap(&self, x: i64, y: i64) {
+        let actions = json!({"actions": [{"type": "pointer", "id": "finger",
+            "parameters": {"pointerType": "touch"}, "actions": [
+            {"type": "pointerMove", "duration": 0, "x": x, "y": y, "origin": "viewport"},
+            {"type": "pointerDown", "button": 0},
+            {"type": "pointerUp", "button": 0},
+        ]}]});
+        self.cmd("POST", "/actions", Some(actions));
+    }
+
     /// Presses and releases one key (a WebDriver key code such as `\u{E014}`).
     fn key(&self, key: &str) {
         let actions = json!({"actions": [{"type": "key", "id": "keyboard", "actions": [

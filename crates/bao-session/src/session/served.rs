@@ -55,6 +55,27 @@ impl Session {
         })
     }
 
+    /// The current game's last ply: the position it was played from and its move (to draw
+    /// it); `None` before the first ply, or when its reading is undecided within the lap
+    /// budget.
+    #[must_use]
+    pub fn last_ply(&self) -> Option<(Position, Move)> {
+        let live = self.live.as_ref()?;
+        let n = live.plies().checked_sub(1)?;
+        let recorded = self.game().main_line().nth(n)?;
+        let before = Live {
+            rules: live.rules,
+            directions: live.directions,
+            positions: vec![live.positions[n]],
+        };
+        let mv = self
+            .within(|| before.candidates(recorded))
+            .ok()?
+            .into_iter()
+            .find(|m| same_move(*m, recorded.token.value))?;
+        Some((live.positions[n], mv))
+    }
+
     /// Plays `line` (a move only, never a command) as ply `ply` (0-based) of the current
     /// game, so that a client that repeats a request cannot record a ply twice: the next
     /// ply is played; the ply before, with the move it holds, is [`PlyAnswer::Repeated`];
@@ -362,6 +383,9 @@ mod tests {
         // Another move at that ply, or a ply after it, is still refused.
         assert!(matches!(s.play_ply(0, "A7<*"), Ok(PlyAnswer::NoGame)));
         assert!(matches!(s.play_ply(1, "a5<"), Ok(PlyAnswer::NoGame)));
+        let (from, mv) = s.last_ply().unwrap();
+        assert!(from == s.live.as_ref().unwrap().positions[0]);
+        assert_eq!(mv.to_string(), "A6<*");
         assert_eq!(
             std::fs::read_to_string(dir.path().join("g.bao")).unwrap(),
             before
