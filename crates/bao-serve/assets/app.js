@@ -82,7 +82,9 @@
       if (r.status === 401) { needPin(); return; }
       const games = Array.isArray(r.data) ? r.data : [];
       clear(main);
-      main.append(el('h1', { text: body.dataset.event }));
+      main.append(el('h1', { text: body.dataset.event }),
+        el('p', { class: 'links' },
+          el('a', { class: 'button', id: 'evening-file', href: '/evening.bao', download: 'evening.bao', text: 'The evening\'s file (.bao)' })));
       if (games.length === 0) {
         main.append(el('p', { class: 'note', text: 'No games yet. Scribes start them at /scribe.' }));
         return;

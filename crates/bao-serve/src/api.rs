@@ -360,6 +360,57 @@ pub(crate) async fn record(app: Shared, headers: HeaderMap, Path(id): Path<Strin
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
 }
 
+/// `GET /evening.bao`: every game of the evening as one record, in id order (each file's
+/// text as it is on disk, a blank line between), checked before it is sent; live while
+/// the games go on.
+pub(crate) async fn evening_record(app: Shared, headers: HeaderMap) -> ApiResult {
+    reader(&app, &headers)?;
+    let budget = app.config.lap_budget;
+    let app2 = Arc::clone(&app);
+    let text = blocking(move || {
+        let _ = app2.store.rescan();
+        let texts: Vec<String> = app2
+            .store
+            .all_games()
+            .iter()
+            .filter_map(|s| fresh(&app2, s, false).ok().map(|i| i.text()))
+            .collect();
+        let text = texts
+            .iter()
+            .map(|t| t.trim_end())
+            .filter(|t| !t.is_empty())
+            .collect::<Vec<_>>()
+            .join("\n\n")
+            + "\n";
+        let options = CheckOptions {
+            lap_budget: Some(budget),
+            ..CheckOptions::default()
+        };
+        let checked = check_bytes("evening.bao", text.as_bytes(), &options);
+        if checked.report.is_valid() {
+            Ok(text)
+        } else {
+            Err(ApiError::failed(
+                "serve::evening_invalid",
+                "the evening's games do not make one valid record together",
+            ))
+        }
+    })
+    .await??;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-store"),
+            (
+                header::CONTENT_DISPOSITION,
+                "inline; filename=\"evening.bao\"",
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
 /// A game's state as JSON.
 async fn state_of(app: &Shared, id: &str) -> Result<Value, ApiError> {
     let s = slot(app, id).await?;

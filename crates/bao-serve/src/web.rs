@@ -172,6 +172,7 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/static/style.css", get(pages::style))
         .route("/static/icon.svg", get(pages::icon))
         .route("/favicon.ico", get(pages::icon))
+        .route("/evening.bao", get(api::evening_record))
         .route("/api/login", post(api::login).get(api::whoami))
         .route("/api/events", get(api::evening_events))
         .route("/api/games", get(api::list).post(api::create))

@@ -1111,3 +1111,38 @@ fn connections_beyond_the_cap_wait_their_turn() {
         "answered after {waited:?}"
     );
 }
+
+/// `GET /evening.bao`: every game of the evening in one record that checks, live.
+#[test]
+fn the_evening_is_one_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start(dir.path());
+    let moves = fixture_moves();
+    let a = srv.new_game(&json!({"South": "Ali", "North": "Bakari", "Round": "1"}));
+    let b = srv
+        .new_game(&json!({"South": "Chausiku", "North": "Daudi", "Round": "1", "Match": "C v D"}));
+    for (i, m) in moves.iter().take(4).enumerate() {
+        assert_eq!(srv.play(&a, i, m).0, 200);
+    }
+    assert_eq!(srv.play(&b, 0, &moves[0]).0, 200);
+    assert_eq!(
+        srv.post(&format!("/api/games/{b}/result"), &json!({"result": "0-1"}))
+            .0,
+        200
+    );
+    let (s, text, headers) = raw("GET", &srv.url("/evening.bao"), &[], None);
+    assert_eq!(s, 200);
+    assert!(headers
+        .iter()
+        .any(|(k, v)| k.eq_ignore_ascii_case("content-type") && v.starts_with("text/plain")));
+    let checked = bao_validate::check_bytes("evening.bao", text.as_bytes(), &Default::default());
+    assert!(checked.report.is_valid(), "{text}");
+    // Both files' games: Ali's game, and the match's finished game 1 and its game 2.
+    assert_eq!(text.matches("[Event ").count(), 3, "{text}");
+    assert!(text.contains("[South \"Ali\"]") && text.contains("[South \"Daudi\"]"));
+    // Live: a ply just played is in the next one.
+    assert_eq!(srv.play(&a, 4, &moves[4]).0, 200);
+    let (_, after, _) = raw("GET", &srv.url("/evening.bao"), &[], None);
+    assert!(after.len() > text.len());
+    assert!(after.contains(&srv.file(&a).trim_end().to_owned()));
+}
