@@ -375,13 +375,13 @@ pub(crate) async fn evening_record(app: Shared, headers: HeaderMap) -> ApiResult
             .iter()
             .filter_map(|s| fresh(&app2, s, false).ok().map(|i| i.text()))
             .collect();
-        let text = texts
+        let mut text = texts
             .iter()
             .map(|t| t.trim_end())
             .filter(|t| !t.is_empty())
             .collect::<Vec<_>>()
-            .join("\n\n")
-            + "\n";
+            .join("\n\n");
+        text.push('\n');
         let options = CheckOptions {
             lap_budget: Some(budget),
             ..CheckOptions::default()
