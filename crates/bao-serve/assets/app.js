@@ -138,30 +138,83 @@
   }
 
   // ---------- the projector ----------
+  // The boards of the current round fill the screen: live ones, and finished ones with
+  // their result until a later round starts. `?board=ID`: that one board alone (a final).
+  function roundOf(g) { return tag(g, 'Round', ''); }
+  function laterRound(a, b) {
+    const x = Number(a), y = Number(b);
+    if (Number.isFinite(x) && Number.isFinite(y) && a !== '' && b !== '') return x > y;
+    return a > b;
+  }
+  function projected(all, one) {
+    if (one) return all.filter((g) => g.id === one);
+    const live = all.filter((g) => g.live);
+    let round = null;
+    for (const g of live.length ? live : all) {
+      if (round === null || laterRound(roundOf(g), round)) round = roundOf(g);
+    }
+    const shown = all.filter((g) => g.live || (g.result !== '*' && roundOf(g) === round));
+    return shown.slice(-12);
+  }
+  // The grid for `n` boards on this screen: the columns that draw each board largest.
+  function grid(n, w, h, aspect, caption) {
+    let best = { cols: 1, rows: n, scale: 0 };
+    for (let cols = 1; cols <= n; cols++) {
+      const rows = Math.ceil(n / cols);
+      const cw = w / cols - 12, ch = h / rows - caption - 12;
+      const scale = Math.min(cw / aspect, ch);
+      if (scale > best.scale) best = { cols, rows, scale };
+    }
+    return best;
+  }
   async function projector() {
+    const one = new URLSearchParams(location.search).get('board');
+    body.classList.add('projecting');
     const cards = {};
+    // The proportions of a projected picture (the board and hands, cut by the server),
+    // learnt from the first one loaded.
+    let aspect = 2;
+    const caption = (g, plies, live, result) => [
+      el('span', { class: 'names', text: players(g) }),
+      el('span', { class: 'ply', text: (tag(g, 'Round', '') ? 'R' + tag(g, 'Round', '') + ' · ' : '') + plies + ' plies' }),
+      el('span', { class: 'res' + (live ? ' live' : ''), text: live ? 'live' : result }),
+    ];
     const render = async () => {
       const r = await api('GET', '/api/games');
       if (r.status === 401) { needPin(); return; }
-      let games = Array.isArray(r.data) ? r.data : [];
-      const lives = games.filter((g) => g.live);
-      if (lives.length) games = lives;
+      const games = projected(Array.isArray(r.data) ? r.data : [], one);
       clear(main);
-      const grid = el('div', { class: 'wall' });
-      for (const g of games) {
-        const img = el('img', { src: '/api/games/' + g.id + '/board.svg?v=' + g.version, alt: 'board ' + players(g) });
-        const caption = el('p', { class: 'cap', text: players(g) + ' · ' + g.plies + ' plies · ' + (g.live ? 'live' : g.result) });
-        cards[g.id] = { img, caption, g };
-        grid.append(el('a', { class: 'card', href: '/games/' + g.id }, caption, img));
+      for (const k of Object.keys(cards)) delete cards[k];
+      if (games.length === 0) {
+        main.append(el('p', { class: 'note big', text: one ? 'No such board.' : 'No board is being played.' }));
+        return;
       }
-      main.append(grid);
+      const fit = grid(games.length, window.innerWidth - 16, window.innerHeight - 16, aspect, one ? 80 : 56);
+      const wall = el('div', { class: 'wall' + (one ? ' one' : ''), id: 'wall', 'data-count': games.length, 'data-cols': fit.cols });
+      wall.style.gridTemplateColumns = 'repeat(' + fit.cols + ', minmax(0, 1fr))';
+      wall.style.gridTemplateRows = 'repeat(' + fit.rows + ', minmax(0, 1fr))';
+      for (const g of games) {
+        const img = el('img', { src: '/api/games/' + g.id + '/board.svg?compact=1&v=' + g.version, alt: 'board ' + players(g),
+          onload: () => {
+            const a = img.naturalWidth / img.naturalHeight;
+            if (a > 0 && Math.abs(a - aspect) / aspect > 0.05) { aspect = a; again(); }
+          } });
+        const cap = el('p', { class: 'cap' }, caption(g, g.plies, g.live, g.result));
+        cards[g.id] = { img, cap, g };
+        wall.append(el('a', { class: 'card' + (g.live ? '' : ' done'), href: one ? '/projector' : '/projector?board=' + g.id, 'data-id': g.id },
+          cap, el('div', { class: 'pic' }, img)));
+      }
+      main.append(wall);
     };
+    const again = debounce(render, 300);
     await render();
+    window.addEventListener('resize', again);
     live('/api/events', (c) => {
       const card = c && cards[c.id];
-      if (!card || c.kind === 'new') { render(); return; }
-      card.img.src = '/api/games/' + c.id + '/board.svg?v=' + c.version;
-      card.caption.textContent = players(card.g) + ' · ' + c.plies + ' plies · ' + (c.live ? 'live' : c.result);
+      // A new board, a game ended or read again: the wall is laid out anew.
+      if (!card || c.kind === 'new' || c.kind === 'result' || c.kind === 'reload' || !c.live) { again(); return; }
+      card.img.src = '/api/games/' + c.id + '/board.svg?compact=1&v=' + c.version;
+      clear(card.cap).append(...caption(card.g, c.plies, c.live, c.result));
     });
   }
 

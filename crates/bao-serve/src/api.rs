@@ -425,8 +425,118 @@ pub(crate) async fn state(app: Shared, headers: HeaderMap, Path(id): Path<String
     Ok(Json(state_of(&app, &id).await?).into_response())
 }
 
+/// How `board.svg` is drawn: `flip=1` North's rows at the bottom; `compact=1` without
+/// the coordinates and the caption (the projector's boards). Other parameters (`v`, the
+/// version the page asks for) are passed over.
+#[derive(Debug, Deserialize)]
+pub(crate) struct BoardQuery {
+    #[serde(default)]
+    flip: Option<String>,
+    #[serde(default)]
+    compact: Option<String>,
+}
+
+/// A number attribute `name="..."` of the element starting at `from`.
+fn number_attr(from: &str, name: &str) -> Option<f64> {
+    let tag = &from[..from.find('>')?];
+    let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+    tag[at..].split('"').next()?.parse().ok()
+}
+
+/// The box `x y w h` of the element whose `id` attribute is `id` (or, for a group, its
+/// first `rect`).
+fn rect_of(svg: &str, id: &str) -> Option<[f64; 4]> {
+    let at = svg.find(&format!("id=\"{id}\""))?;
+    let start = svg[..at].rfind('<')?;
+    let mut el = &svg[start..];
+    if el.starts_with("<g") {
+        el = &el[el.find("<rect")?..];
+    }
+    Some([
+        number_attr(el, "x")?,
+        number_attr(el, "y")?,
+        number_attr(el, "width")?,
+        number_attr(el, "height")?,
+    ])
+}
+
+/// The picture cut to the board and both hands (the projector's captions name the
+/// players): its `viewBox`, `width` and `height` are set to that box, a small margin
+/// around; a picture without those parts is left as it is.
+fn cropped_to_board(svg: String) -> String {
+    let parts = ["bao-board", "bao-hand-north", "bao-hand-south"].map(|id| rect_of(&svg, id));
+    let Some([board, north, south]) = parts
+        .iter()
+        .copied()
+        .collect::<Option<Vec<_>>>()
+        .and_then(|v| <[[f64; 4]; 3]>::try_from(v).ok())
+    else {
+        return svg;
+    };
+    let margin = 6.0;
+    let x0 = board[0].min(north[0]).min(south[0]) - margin;
+    let y0 = board[1].min(north[1]).min(south[1]) - margin;
+    let x1 = (board[0] + board[2])
+        .max(north[0] + north[2])
+        .max(south[0] + south[2])
+        + margin;
+    let y1 = (board[1] + board[3])
+        .max(north[1] + north[3])
+        .max(south[1] + south[3])
+        + margin;
+    let Some(open_end) = svg
+        .find("<svg")
+        .and_then(|i| svg[i..].find('>').map(|e| i + e))
+    else {
+        return svg;
+    };
+    let open = &svg[..open_end];
+    let (Some(vb), Some(w), Some(h)) = (
+        open.find(" viewBox=\""),
+        open.find(" width=\""),
+        open.find(" height=\""),
+    ) else {
+        return svg;
+    };
+    let value_end = |at: usize, name: &str| {
+        let from = at + name.len() + 3;
+        svg[from..].find('"').map(|e| (at, from + e + 1))
+    };
+    let (Some(vb), Some(w), Some(h)) = (
+        value_end(vb, "viewBox"),
+        value_end(w, "width"),
+        value_end(h, "height"),
+    ) else {
+        return svg;
+    };
+    let mut spans = [
+        (
+            vb,
+            format!(" viewBox=\"{x0} {y0} {} {}\"", x1 - x0, y1 - y0),
+        ),
+        (w, format!(" width=\"{}\"", x1 - x0)),
+        (h, format!(" height=\"{}\"", y1 - y0)),
+    ];
+    spans.sort_by_key(|((at, _), _)| std::cmp::Reverse(*at));
+    let mut out = svg;
+    for ((at, end), text) in spans {
+        out.replace_range(at..end, &text);
+    }
+    out
+}
+
+fn on(v: Option<&String>) -> bool {
+    v.is_some_and(|v| v == "1" || v == "true")
+}
+
 /// `GET /api/games/{id}/board.svg`: the board as bao-export draws it.
-pub(crate) async fn board(app: Shared, headers: HeaderMap, Path(id): Path<String>) -> ApiResult {
+pub(crate) async fn board(
+    app: Shared,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    axum::extract::Query(query): axum::extract::Query<BoardQuery>,
+) -> ApiResult {
+    let (flip, compact) = (on(query.flip.as_ref()), on(query.compact.as_ref()));
     reader(&app, &headers)?;
     let s = slot(&app, &id).await?;
     let app2 = Arc::clone(&app);
@@ -440,6 +550,11 @@ pub(crate) async fn board(app: Shared, headers: HeaderMap, Path(id): Path<String
         let mut opts = SvgOptions::default();
         opts.names.south = tag("South");
         opts.names.north = tag("North");
+        opts.flip = flip;
+        if compact {
+            opts.coordinates = false;
+            opts.caption = Some(String::new());
+        }
         // The last ply marked as `bao show` marks it: its pit, where it ended, captures.
         let overlay = within_lap_budget(app2.config.lap_budget, || {
             inner.session.last_ply().map(|(before, mv)| {
@@ -449,7 +564,8 @@ pub(crate) async fn board(app: Shared, headers: HeaderMap, Path(id): Path<String
         })
         .ok()
         .flatten();
-        Some(board_svg(&pos, &opts, overlay.as_ref()))
+        let svg = board_svg(&pos, &opts, overlay.as_ref());
+        Some(if compact { cropped_to_board(svg) } else { svg })
     })
     .await?
     .ok_or_else(ApiError::no_game)?;
@@ -829,4 +945,42 @@ pub(crate) async fn evening_events(app: Shared, headers: HeaderMap) -> ApiResult
     reader(&app, &headers)?;
     let rx = app.store.all.subscribe();
     Ok(event_stream(watch(None, rx)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_compact_board_is_cut_to_the_board_and_hands() {
+        let mut opts = SvgOptions::default();
+        opts.coordinates = false;
+        opts.caption = Some(String::new());
+        let svg = board_svg(
+            &bao_core::Position::start(bao_core::RuleSet::KISWAHILI),
+            &opts,
+            None,
+        );
+        let cut = cropped_to_board(svg.clone());
+        assert_ne!(cut, svg);
+        let vb = |s: &str| -> Vec<f64> {
+            let at = s.find("viewBox=\"").unwrap() + 9;
+            s[at..at + s[at..].find('"').unwrap()]
+                .split(' ')
+                .map(|x| x.parse().unwrap())
+                .collect()
+        };
+        let (before, after) = (vb(&svg), vb(&cut));
+        // The board and the hands are in; the names above and below are cut off.
+        let board = rect_of(&svg, "bao-board").unwrap();
+        assert!(after[0] <= board[0] && after[1] <= board[1]);
+        assert!(after[0] + after[2] >= board[0] + board[2]);
+        assert!(after[1] + after[3] >= board[1] + board[3]);
+        assert!(after[3] < before[3] * 0.8, "{before:?} -> {after:?}");
+        // Still one picture that reads.
+        assert_eq!(cut.matches("<svg").count(), 1);
+        assert!(cut.contains(&format!(" width=\"{}\"", after[2])));
+        // Something else is left as it is.
+        assert_eq!(cropped_to_board("<svg></svg>".to_owned()), "<svg></svg>");
+    }
 }

@@ -377,6 +377,7 @@ fn a_game_tapped_on_a_phone_is_followed_live_and_lands_on_disk() {
     }
     drop((scribe, spectator));
     club_night_pages(&d, chromium, &base, &server.pin);
+    projector_wall(&d, chromium);
 }
 
 /// The pits of a served board picture: its viewBox and each pit's centre, read from the
@@ -824,4 +825,115 @@ fn club_night_pages(d: &crate::browser::Driver, chromium: &Path, base: &str, pin
         assert_eq!(wide, json!(true));
         keep_shot(&s, "evening-phone");
     }
+}
+
+/// The size in CSS pixels of a pit's numeral (22 units of the picture) on each projected
+/// board, as drawn (`object-fit: contain`).
+const NUMERAL_PX: &str = "return Array.from(document.querySelectorAll('#wall .pic img')).map(function (i) { \
+    var s = Math.min(i.clientWidth / i.naturalWidth, i.clientHeight / i.naturalHeight); return 22 * s; })";
+
+/// The projector at 1920x1080 with the eight boards of a round: they all fit the screen,
+/// a finished board stays with its result, and one board alone fills it.
+fn projector_wall(d: &crate::browser::Driver, chromium: &Path) {
+    // An evening of its own: the eight boards of round 3 and nothing else.
+    let dir = tempfile::tempdir().unwrap();
+    let server = serve(dir.path(), free_port());
+    let base = server.base.as_str();
+    let moves = fixture_moves();
+    let names = [
+        ("Amani", "Bahati"),
+        ("Chiku", "Dalila"),
+        ("Enzi", "Fumo"),
+        ("Gati", "Hamisi"),
+        ("Imani", "Jabari"),
+        ("Kito", "Lulu"),
+        ("Malaika", "Neema"),
+        ("Omari", "Pendo"),
+    ];
+    let mut ids = Vec::new();
+    for (i, (south, north)) in names.iter().enumerate() {
+        let (st, b) = post(
+            base,
+            "/api/games",
+            &json!({"tags": {"South": south, "North": north, "Round": "3"}}),
+        )
+        .unwrap();
+        assert_eq!(st, 201, "{b}");
+        let id = b["id"].as_str().unwrap().to_owned();
+        for (n, m) in moves.iter().take(4 + i * 3).enumerate() {
+            assert_eq!(
+                post(
+                    base,
+                    &format!("/api/games/{id}/moves"),
+                    &json!({"ply": n, "move": m})
+                )
+                .unwrap()
+                .0,
+                200
+            );
+        }
+        ids.push(id);
+    }
+    // One board's game ends: it stays on the wall with its result.
+    assert_eq!(
+        post(
+            base,
+            &format!("/api/games/{}/result", ids[2]),
+            &json!({"result": "1-0"})
+        )
+        .unwrap()
+        .0,
+        200
+    );
+    let profile = tempfile::tempdir().unwrap();
+    let s = d.phone_session(chromium, profile.path(), (1920, 1080));
+    s.go(&format!("{base}/projector"));
+    wait_until(
+        &s,
+        "var w = document.getElementById('wall'); return !!w && w.dataset.count === '8' && \
+         Array.from(w.querySelectorAll('img')).every(function (i) { return i.complete && i.naturalWidth > 0; })",
+        "eight boards",
+    );
+    let fits = s.js(
+        "var out = true; document.querySelectorAll('#wall .card').forEach(function (c) { var r = c.getBoundingClientRect(); \
+           if (r.left < 0 || r.top < 0 || r.right > window.innerWidth + 1 || r.bottom > window.innerHeight + 1) out = false; }); \
+         return out && document.documentElement.scrollHeight <= window.innerHeight;",
+        json!([]),
+    );
+    assert_eq!(
+        fits,
+        json!(true),
+        "every board within the screen, no scrolling"
+    );
+    let done = s.js(
+        "var c = document.querySelector('#wall .card[data-id=\"' + arguments[0] + '\"]'); return c ? c.textContent : null;",
+        json!([ids[2]]),
+    );
+    assert!(done.as_str().unwrap_or("").contains("1-0"), "{done}");
+    let px = s.js(NUMERAL_PX, json!([]));
+    let smallest = px
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .fold(f64::MAX, f64::min);
+    let cols = s.js(
+        "return document.getElementById('wall').dataset.cols",
+        json!([]),
+    );
+    eprintln!("projector 1920x1080, 8 boards in {cols} columns: pit numerals {smallest:.1} px");
+    assert!(smallest >= 18.0, "numerals of {smallest:.1} px");
+    keep_shot(&s, "projector-8");
+    // One board alone (a final).
+    s.go(&format!("{base}/projector?board={}", ids[7]));
+    wait_until(
+        &s,
+        "var w = document.getElementById('wall'); return !!w && w.dataset.count === '1' && w.querySelector('img').complete",
+        "the one board",
+    );
+    let px = s.js(NUMERAL_PX, json!([]));
+    let one = px[0].as_f64().unwrap();
+    eprintln!("projector 1920x1080, one board: pit numerals {one:.1} px");
+    assert!(one >= 40.0, "numerals of {one:.1} px");
+    keep_shot(&s, "projector-1");
 }
