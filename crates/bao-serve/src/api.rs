@@ -953,9 +953,11 @@ mod tests {
 
     #[test]
     fn a_compact_board_is_cut_to_the_board_and_hands() {
-        let mut opts = SvgOptions::default();
-        opts.coordinates = false;
-        opts.caption = Some(String::new());
+        let opts = SvgOptions {
+            coordinates: false,
+            caption: Some(String::new()),
+            ..SvgOptions::default()
+        };
         let svg = board_svg(
             &bao_core::Position::start(bao_core::RuleSet::KISWAHILI),
             &opts,
