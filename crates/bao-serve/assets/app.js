@@ -363,12 +363,23 @@
     const taps = el('div', { class: 'taps' });
     const boardBox = el('div', { class: 'boardbox' }, img, taps);
     const ask = el('div', { class: 'ask', id: 'ask' });
+    // The board as the scribe sits: flipped (North's rows at the bottom) when chosen.
+    const FKEY = 'bao-flip-' + gameId;
+    let flipped = localStorage.getItem(FKEY) === '1';
+    const flip = el('button', { type: 'button', id: 'flip', class: 'small', onclick: () => {
+      flipped = !flipped;
+      localStorage.setItem(FKEY, flipped ? '1' : '0');
+      boardVersion = null;
+      show();
+    }, text: 'Flip the board' });
+    const moveList = el('ol', { class: 'moves', id: 'moves' });
     const msg = el('p', { class: 'msg', role: 'alert', id: 'msg' });
     const typed = el('input', { id: 'typed', placeholder: 'or type a move: A6<*', autocomplete: 'off', autocapitalize: 'off' });
     const typeForm = el('form', { class: 'type', onsubmit: (ev) => { ev.preventDefault(); if (typed.value.trim()) { send(typed.value.trim()); typed.value = ''; } } },
       typed, el('button', { type: 'submit', text: 'Send' }));
     const tools = el('div', { class: 'tools' });
-    clear(main).append(title, status, boardBox, ask, msg, typeForm, tools);
+    clear(main).append(title, status, boardBox, el('div', { class: 'row' }, flip), ask, msg, typeForm, tools,
+      el('h2', { text: 'Moves' }), moveList);
 
     for (const pit of PITS) {
       taps.append(el('button', { class: 'pit', type: 'button', 'data-pit': pit, 'aria-label': pit, hidden: true, onclick: () => tapPit(pit) }));
@@ -380,7 +391,7 @@
     async function loadBoard(version) {
       if (boardVersion === version) return;
       boardVersion = version;
-      const url = '/api/games/' + gameId + '/board.svg?v=' + version;
+      const url = '/api/games/' + gameId + '/board.svg?v=' + version + (flipped ? '&flip=1' : '');
       let text;
       try {
         const r = await fetch(url, { credentials: 'same-origin' });
@@ -399,6 +410,7 @@
         b.hidden = false;
       }
       boardBox.dataset.version = String(version);
+      boardBox.dataset.flipped = flipped ? '1' : '0';
     }
 
     function save() { localStorage.setItem(QKEY, JSON.stringify(queue)); }
@@ -415,7 +427,8 @@
         status.textContent = 'Waiting for the network: ' + queue.map((q) => q.move).join(', ') + ' will be sent.';
       } else if (state.live && pos) {
         const side = pos.to_move === 'south' ? tag(state, 'South', 'South') + ' (South)' : tag(state, 'North', 'North') + ' (North)';
-        status.textContent = 'Ply ' + (state.plies + 1) + ': ' + side + ' to move · ' + pos.stage;
+        status.textContent = 'Ply ' + (state.plies + 1) + ': ' + side + ' to move · ' + pos.stage +
+          (pos.hands ? ' · hands S ' + pos.hands.south + ', N ' + pos.hands.north : '');
       } else {
         status.textContent = 'Game over: ' + state.result + (state.outcome ? ' (' + state.outcome.reason.replace(/_/g, ' ') + ')' : '');
       }
@@ -425,6 +438,14 @@
         b.disabled = !on;
         b.classList.toggle('can', on);
         b.classList.toggle('chosen', b.dataset.pit === chosenPit);
+      }
+      // The moves so far, numbered as the record numbers them (a pair a line), the last
+      // one marked.
+      clear(moveList);
+      const line = state.line || [];
+      for (let i = 0; i < line.length; i += 2) {
+        moveList.append(el('li', {},
+          line.slice(i, i + 2).map((m, k) => el('span', { class: 'mv' + (i + k === line.length - 1 ? ' last' : ''), text: m }))));
       }
       typed.disabled = !state.live;
       typeForm.hidden = !state.live;

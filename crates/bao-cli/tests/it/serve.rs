@@ -507,11 +507,19 @@ fn tap_every_pit(s: &crate::browser::Session<'_>, base: &str, id: &str, side: &s
         &format!("return document.querySelector('.boardbox').dataset.version === '{version}' && document.querySelector('.boardbox img').complete"),
         "the board's picture",
     );
-    let svg = ureq::get(&format!("{base}/api/games/{id}/board.svg?v={version}"))
-        .call()
-        .unwrap()
-        .into_string()
-        .unwrap();
+    // The picture the page shows: flipped when the scribe flipped the board.
+    let flipped = s.js(
+        "return document.querySelector('.boardbox').dataset.flipped === '1'",
+        json!([]),
+    ) == json!(true);
+    let flip = if flipped { "&flip=1" } else { "" };
+    let svg = ureq::get(&format!(
+        "{base}/api/games/{id}/board.svg?v={version}{flip}"
+    ))
+    .call()
+    .unwrap()
+    .into_string()
+    .unwrap();
     let (vb, pits) = pit_centres(&svg);
     let movable: std::collections::BTreeSet<String> = st["moves"]
         .as_array()
@@ -599,6 +607,21 @@ fn club_night_pages(d: &crate::browser::Driver, chromium: &Path, base: &str, pin
         if name == "tablet" {
             continue;
         }
+        // Flipped, the taps follow the picture: North's rows at the bottom now.
+        s.click("#flip");
+        wait_until(
+            &s,
+            "return document.querySelector('.boardbox').dataset.flipped === '1'",
+            "the flipped board",
+        );
+        tap_every_pit(&s, base, &id, "north");
+        keep_shot(&s, "flipped");
+        s.click("#flip");
+        wait_until(
+            &s,
+            "return document.querySelector('.boardbox').dataset.flipped === '0'",
+            "the board the right way up",
+        );
 
         // 2: a question left open while another phone records the ply is closed.
         s.click("button[data-pit=\"a5\"]");
