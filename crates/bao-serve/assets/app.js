@@ -84,7 +84,8 @@
       clear(main);
       main.append(el('h1', { text: body.dataset.event }),
         el('p', { class: 'links' },
-          el('a', { class: 'button', id: 'evening-file', href: '/evening.bao', download: 'evening.bao', text: 'The evening\'s file (.bao)' })));
+          el('a', { class: 'button', id: 'evening-file', href: '/evening.bao', download: 'evening.bao', text: 'The evening\'s file (.bao)' }), ' ',
+          el('a', { class: 'button', id: 'sheets', href: '/sheets', text: 'Score sheets' })));
       if (games.length === 0) {
         main.append(el('p', { class: 'note', text: 'No games yet. Scribes start them at /scribe.' }));
         return;
@@ -247,6 +248,56 @@
     };
     await render();
     live('/api/games/' + gameId + '/events', debounce(render, 100));
+  }
+
+  // ---------- score sheets ----------
+  // One sheet for every game of the evening (each game of a match its own), to print: one
+  // page each (the print style sheet), the moves in numbered columns, the result and the
+  // players' signatures.
+  async function sheets() {
+    const r = await api('GET', '/api/games');
+    if (r.status === 401) { needPin(); return; }
+    const games = Array.isArray(r.data) ? r.data : [];
+    clear(main);
+    main.append(el('p', { class: 'noprint' }, 'One page per game. ',
+      el('button', { type: 'button', id: 'print', onclick: () => window.print(), text: 'Print the score sheets' })));
+    const records = await Promise.all(games.filter((g) => !g.problem).map((g) => api('GET', '/api/games/' + g.id)));
+    let count = 0;
+    for (const rec of records) {
+      for (const g of (rec.data && rec.data.games) || []) {
+        const tags = {};
+        for (const t of g.tags || []) tags[t.name] = t.value;
+        const moves = (g.moves || []).map((m) => m.move);
+        const first = g.start && g.start.to_move === 'north' ? 1 : 0;
+        const rows = [];
+        // Row n: move number n, South's ply then North's.
+        for (let i = -first; i < moves.length; i += 2) {
+          rows.push(el('tr', {}, el('td', { class: 'n', text: String(rows.length + 1) }),
+            el('td', { text: i >= 0 ? moves[i] : '…' }), el('td', { text: moves[i + 1] || '' })));
+        }
+        while (rows.length < 75) rows.push(el('tr', {}, el('td', { class: 'n', text: String(rows.length + 1) }), el('td'), el('td')));
+        const cols = [];
+        const per = Math.ceil(rows.length / 3);
+        for (let c = 0; c < rows.length; c += per) {
+          cols.push(el('table', { class: 'sheetcol' },
+            el('thead', {}, el('tr', {}, el('th', { text: '#' }), el('th', { text: 'South' }), el('th', { text: 'North' }))),
+            el('tbody', {}, rows.slice(c, c + per))));
+        }
+        const field = (label, value) => el('div', { class: 'field' }, el('span', { class: 'label', text: label }), el('span', { class: 'value', text: value || '' }));
+        count += 1;
+        main.append(el('section', { class: 'sheet', 'data-game': tags.Game || '' },
+          el('h1', { text: (tags.Event || body.dataset.event) + (tags.Round ? ' · Round ' + tags.Round : '') + (tags.Game ? ' · Game ' + tags.Game : '') }),
+          el('div', { class: 'fields' },
+            field('South', tags.South), field('North', tags.North), field('Date', tags.Date),
+            field('Site', tags.Site), field('Rules', (g.rules && g.rules.key) || tags.RuleSet)),
+          el('div', { class: 'cols' }, cols),
+          el('div', { class: 'fields' }, field('Result', g.result && g.result !== '*' ? g.result : ''),
+            field('Termination', tags.Termination)),
+          el('div', { class: 'signs' },
+            el('div', { class: 'sign', text: 'South' }), el('div', { class: 'sign', text: 'North' }), el('div', { class: 'sign', text: 'Arbiter' }))));
+      }
+    }
+    main.dataset.sheets = String(count);
   }
 
   // ---------- the PIN ----------
@@ -658,6 +709,6 @@
     });
   }
 
-  const pages = { evening, projector, game, scribe, record };
+  const pages = { evening, projector, game, scribe, record, sheets };
   if (pages[page]) pages[page]();
 })();

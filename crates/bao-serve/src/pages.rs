@@ -70,6 +70,11 @@ pub(crate) async fn game(app: Shared, Path(id): Path<String>) -> Result<Html<Str
     Ok(page(&app, "game", &id, &id))
 }
 
+/// `/sheets`: a score sheet for every game of the evening, one printed page each.
+pub(crate) async fn sheets(app: Shared) -> Html<String> {
+    page(&app, "sheets", "", "Score sheets")
+}
+
 /// `/scribe`: the PIN, the games, a new game.
 pub(crate) async fn scribe(app: Shared) -> Html<String> {
     page(&app, "scribe", "", "Scribe")

@@ -166,6 +166,7 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/", get(pages::evening))
         .route("/projector", get(pages::projector))
         .route("/games/{id}", get(pages::game))
+        .route("/sheets", get(pages::sheets))
         .route("/scribe", get(pages::scribe))
         .route("/scribe/{id}", get(pages::scribe_game))
         .route("/static/app.js", get(pages::script))

@@ -196,6 +196,18 @@ impl Session<'_> {
         self.cmd("POST", "/actions", Some(actions));
     }
 
+    /// The page printed to PDF (W3C WebDriver's print command: A4, backgrounds kept).
+    pub(crate) fn print_pdf(&self) -> Vec<u8> {
+        let b64 = self.cmd(
+            "POST",
+            "/print",
+            Some(json!({"page": {"width": 21.0, "height": 29.7}, "background": true})),
+        );
+        base64::engine::general_purpose::STANDARD
+            .decode(b64.as_str().expect("base64 text"))
+            .expect("valid base64")
+    }
+
     /// Presses and releases one key (a WebDriver key code such as `\u{E014}`).
     fn key(&self, key: &str) {
         let actions = json!({"actions": [{"type": "key", "id": "keyboard", "actions": [

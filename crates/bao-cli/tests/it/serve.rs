@@ -959,4 +959,20 @@ fn projector_wall(d: &crate::browser::Driver, chromium: &Path) {
     eprintln!("projector 1920x1080, one board: pit numerals {one:.1} px");
     assert!(one >= 40.0, "numerals of {one:.1} px");
     keep_shot(&s, "projector-1");
+
+    // The score sheets, printed: one page a game.
+    s.go(&format!("{base}/sheets"));
+    wait_until(
+        &s,
+        "return document.querySelector('main').dataset.sheets === '8'",
+        "eight score sheets",
+    );
+    let pdf = s.print_pdf();
+    assert!(pdf.starts_with(b"%PDF"));
+    let text = String::from_utf8_lossy(&pdf);
+    let pages = text.matches("/Type /Page").count() - text.matches("/Type /Pages").count();
+    assert_eq!(pages, 8, "one printed page a game");
+    if let Some(k) = std::env::var_os("BAO_PNG_DIR") {
+        std::fs::write(Path::new(&k).join("serve-sheets.pdf"), &pdf).unwrap();
+    }
 }
