@@ -105,7 +105,10 @@ pub(crate) async fn login(
     bytes: Bytes,
 ) -> ApiResult {
     let b: LoginBody = body(&headers, &bytes)?;
-    match app.auth.login(peer.ip(), &b.pin) {
+    // A granted PIN writes the sessions' file: off the async runtime.
+    let app2 = Arc::clone(&app);
+    let tried = blocking(move || app2.auth.login(peer.ip(), &b.pin)).await?;
+    match tried {
         Ok(Login::Granted { cookie, csrf }) => {
             let mut r = Json(json!({ "csrf": csrf })).into_response();
             if let Ok(v) = HeaderValue::from_str(&session_cookie(&cookie)) {

@@ -36,6 +36,9 @@ pub struct Config {
     pub body_timeout: Duration,
     /// The most connections open at once; more wait to be accepted until one closes.
     pub max_connections: usize,
+    /// A new scribe PIN even when the directory keeps one from an earlier start (which
+    /// also logs every phone out).
+    pub new_pin: bool,
 }
 
 impl Config {
@@ -53,6 +56,7 @@ impl Config {
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(10),
             max_connections: 1024,
+            new_pin: false,
         }
     }
 }

@@ -84,9 +84,11 @@ impl Server {
         self.listener.local_addr()
     }
 
-    /// The scribe PIN (six digits).
+    /// The scribe PIN (six digits) when this start made one; `None` when the directory
+    /// keeps the PIN of an earlier start (only its hash is kept: the PIN printed then
+    /// still holds, and phones stay logged in).
     #[must_use]
-    pub fn pin(&self) -> &str {
+    pub fn pin(&self) -> Option<&str> {
         self.app.auth.pin()
     }
 

@@ -42,7 +42,7 @@ fn start_with(dir: &Path, tune: impl FnOnce(&mut Config)) -> Running {
     tune(&mut config);
     let server = Server::bind(config).expect("the server binds");
     let base = format!("http://{}", server.local_addr().unwrap());
-    let pin = server.pin().to_owned();
+    let pin = server.pin().unwrap_or_default().to_owned();
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let thread = thread::spawn(move || {
         let rt = tokio::runtime::Builder::new_multi_thread()
@@ -388,9 +388,9 @@ fn bad_input_is_a_clear_4xx_and_nothing_is_written() {
     assert_eq!(s, 422);
     let (s, _) = srv.post("/api/games", &json!({"tags": {}, "path": "../x"}));
     assert_eq!(s, 400);
-    // Nothing but the one game was written, and the server goes on serving.
-    let files: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
-    assert_eq!(files.len(), 1);
+    // Nothing but the one game was written (beside the PIN's file), and the server goes on
+    // serving.
+    assert_eq!(bao_files(dir.path()), 1);
     assert_eq!(srv.get("/api/games").0, 200);
     assert_eq!(srv.play(&id, 1, "a5<").0, 200);
 }
@@ -614,7 +614,16 @@ fn a_hostile_start_position_is_refused_within_the_budget() {
         "{b}"
     );
     assert!(t.elapsed() < Duration::from_secs(5));
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    assert_eq!(bao_files(dir.path()), 0);
+}
+
+/// The `.bao` files of a directory (the server keeps its PIN's file there too).
+fn bao_files(dir: &Path) -> usize {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().extension().is_some_and(|x| x == "bao"))
+        .count()
 }
 
 #[test]
@@ -1145,4 +1154,85 @@ fn the_evening_is_one_record() {
     let (_, after, _) = raw("GET", &srv.url("/evening.bao"), &[], None);
     assert!(after.len() > text.len());
     assert!(after.contains(&srv.file(&a).trim_end().to_owned()));
+}
+
+/// The PIN and the phones' sessions survive a restart: kept hashed in the directory, mode
+/// 0600; `new_pin` starts afresh.
+#[test]
+fn the_pin_and_the_sessions_survive_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start(dir.path());
+    let pin = srv.pin.clone();
+    let (s, b, h) = raw(
+        "POST",
+        &srv.url("/api/login"),
+        &[("Content-Type", "application/json")],
+        Some(json!({"pin": pin}).to_string().as_bytes()),
+    );
+    assert_eq!(s, 200, "{b}");
+    let csrf = serde_json::from_str::<Value>(&b).unwrap()["csrf"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let cookie = h
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("set-cookie"))
+        .map(|(_, v)| v.split(';').next().unwrap().to_owned())
+        .unwrap();
+    drop(srv);
+    let file = dir.path().join(".bao-serve-auth.json");
+    let kept = std::fs::read_to_string(&file).unwrap();
+    // Neither the PIN nor the cookie is in the file as such.
+    let cookie_value = cookie.split_once('=').unwrap().1;
+    assert!(
+        !kept.contains(cookie_value) && !kept.contains(&format!("\"{pin}\"")),
+        "{kept}"
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+    }
+    // Restarted: no new PIN; the phone's cookie still records; the old PIN still logs in.
+    let config_pin = {
+        let mut config = Config::new(dir.path().to_owned());
+        config.listen = "127.0.0.1:0".parse().unwrap();
+        Server::bind(config).unwrap().pin().map(str::to_owned)
+    };
+    assert_eq!(config_pin, None);
+    let srv = start_with(dir.path(), |_| {});
+    let (s, b, _) = raw(
+        "POST",
+        &srv.url("/api/games"),
+        &[
+            ("Content-Type", "application/json"),
+            ("Cookie", &cookie),
+            ("X-CSRF-Token", &csrf),
+        ],
+        Some(br#"{"tags": {"South": "A", "North": "B"}}"#),
+    );
+    assert_eq!(s, 201, "{b}");
+    let (s, _, _) = raw(
+        "POST",
+        &srv.url("/api/login"),
+        &[("Content-Type", "application/json")],
+        Some(json!({"pin": pin}).to_string().as_bytes()),
+    );
+    assert_eq!(s, 200);
+    drop(srv);
+    // A new PIN logs every phone out.
+    let srv = start_with(dir.path(), |c| c.new_pin = true);
+    assert_ne!(srv.pin, "");
+    let (s, _, _) = raw(
+        "POST",
+        &srv.url("/api/games"),
+        &[
+            ("Content-Type", "application/json"),
+            ("Cookie", &cookie),
+            ("X-CSRF-Token", &csrf),
+        ],
+        Some(br#"{"tags": {}}"#),
+    );
+    assert_eq!(s, 401);
 }
