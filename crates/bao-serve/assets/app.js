@@ -424,12 +424,24 @@
       show();
     }, text: 'Flip the board' });
     const moveList = el('ol', { class: 'moves', id: 'moves' });
+    // What became of each move sent from this page while it was waiting for the network:
+    // waiting, recorded, refused, or not sent (a move before it was refused).
+    const sentList = el('ol', { class: 'sent', id: 'sent' });
+    const outcomes = [];
+    function outcome(q, what, kind) {
+      let o = outcomes.find((x) => x.ply === q.ply && x.move === q.move && x.kind === 'waiting');
+      if (!o) { o = { ply: q.ply, move: q.move }; outcomes.push(o); }
+      o.what = what;
+      o.kind = kind;
+      clear(sentList).append(...outcomes.slice(-12).map((x) =>
+        el('li', { class: x.kind, text: 'Ply ' + (x.ply + 1) + ' ' + x.move + ': ' + x.what })));
+    }
     const msg = el('p', { class: 'msg', role: 'alert', id: 'msg' });
     const typed = el('input', { id: 'typed', placeholder: 'or type a move: A6<*', autocomplete: 'off', autocapitalize: 'off' });
     const typeForm = el('form', { class: 'type', onsubmit: (ev) => { ev.preventDefault(); if (typed.value.trim()) { send(typed.value.trim()); typed.value = ''; } } },
       typed, el('button', { type: 'submit', text: 'Send' }));
     const tools = el('div', { class: 'tools' });
-    clear(main).append(title, status, boardBox, el('div', { class: 'row' }, flip), ask, msg, typeForm, tools,
+    clear(main).append(title, status, boardBox, el('div', { class: 'row' }, flip), ask, msg, sentList, typeForm, tools,
       el('h2', { text: 'Moves' }), moveList);
 
     for (const pit of PITS) {
@@ -475,7 +487,8 @@
       const pending = queue.length > 0;
       const pos = state.position;
       if (pending) {
-        status.textContent = 'Waiting for the network: ' + queue.map((q) => q.move).join(', ') + ' will be sent.';
+        status.textContent = 'Waiting for the network: ' + queue.map((q) => q.move).join(', ') + ' will be sent, in order. Ply ' +
+          (state.plies + queue.length + 1) + ' may be tapped meanwhile.';
       } else if (state.live && pos) {
         const side = pos.to_move === 'south' ? tag(state, 'South', 'South') + ' (South)' : tag(state, 'North', 'North') + ' (North)';
         status.textContent = 'Ply ' + (state.plies + 1) + ': ' + side + ' to move · ' + pos.stage +
@@ -483,9 +496,12 @@
       } else {
         status.textContent = 'Game over: ' + state.result + (state.outcome ? ' (' + state.outcome.reason.replace(/_/g, ' ') + ')' : '');
       }
+      // While moves wait for the network the page cannot know the legal moves after them:
+      // every pit of the side to move then is offered, and the server judges the move.
       const starts = new Set((state.moves || []).map((m) => m.pit));
+      const moverRows = pending && pos ? ((pos.to_move === 'south') === (queue.length % 2 === 0) ? 'AB' : 'ab') : '';
       for (const b of taps.children) {
-        const on = !pending && state.live && starts.has(b.dataset.pit);
+        const on = state.live && (pending ? moverRows.includes(b.dataset.pit[0]) : starts.has(b.dataset.pit));
         b.disabled = !on;
         b.classList.toggle('can', on);
         b.classList.toggle('chosen', b.dataset.pit === chosenPit);
@@ -546,6 +562,17 @@
       chosenPit = pit;
       askedAt = state.version;
       show();
+      if (queue.length) {
+        // After moves still waiting: the direction only; the server reads the move and
+        // says what it makes of it when the network is back.
+        clear(ask);
+        ask.append(el('p', { class: 'q', text: pit + ': which direction? (ply ' + (state.plies + queue.length + 1) + ', sent when the network is back)' }),
+          el('div', { class: 'arrows' },
+            el('button', { type: 'button', class: 'arrow', id: 'arrow-left', onclick: () => { clear(ask); send(pit + '<'); }, 'aria-label': 'to the left', text: '◀' }),
+            el('button', { type: 'button', class: 'arrow', id: 'arrow-right', onclick: () => { clear(ask); send(pit + '>'); }, 'aria-label': 'to the right', text: '▶' })),
+          el('button', { type: 'button', class: 'cancel', onclick: clearAsk, text: 'Cancel' }));
+        return;
+      }
       const cands = (state.moves || []).filter((m) => m.pit === pit);
       const signs = [...new Set(cands.map((m) => m.sign))];
       clear(ask);
@@ -582,6 +609,7 @@
       const ply = state.plies + queue.length;
       queue.push({ ply, move });
       save();
+      outcome({ ply, move }, 'waiting…', 'waiting');
       chosenPit = null;
       show();
       flush();
@@ -605,18 +633,26 @@
           if (r.status === 429 || r.status >= 500) { setTimeout(flush, 2000); return; }
           queue.shift();
           save();
+          const dropped = () => {
+            for (const later of queue) outcome(later, 'not sent: ply ' + (q.ply + 1) + ' before it was not recorded', 'refused');
+          };
           if (r.status === 200) {
             state = r.data;
             msg.textContent = '';
+            outcome(q, 'recorded', 'recorded');
           } else if (r.status === 422 && r.data && r.data.code === 'serve::undecided_move' && Array.isArray(r.data.options) && r.data.options.length) {
             // A typed move that leaves a decision open: asked as a tap is.
+            outcome(q, 'a decision is open: asked below', 'refused');
+            dropped();
             queue = []; save();
             msg.textContent = '';
             await reload();
             askAbout(r.data.options);
           } else {
-            queue = []; save();
             const d = r.data || {};
+            outcome(q, 'not recorded: ' + (d.message || ('refused (' + r.status + ')')), 'refused');
+            dropped();
+            queue = []; save();
             msg.textContent = r.status === 409
               ? 'Not recorded: ' + (d.message || 'the game moved on') + '. The board is reloaded.'
               : (q.move + ' was refused: ' + (d.message || '') + (d.help ? ' ' + d.help : ''));

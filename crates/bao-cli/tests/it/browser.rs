@@ -208,6 +208,19 @@ impl Session<'_> {
             .expect("valid base64")
     }
 
+    /// Cuts the page off the network, or gives it back (chromedriver's network
+    /// conditions).
+    pub(crate) fn set_offline(&self, offline: bool) {
+        self.cmd(
+            "POST",
+            "/chromium/network_conditions",
+            Some(json!({"network_conditions": {
+                "offline": offline, "latency": 0,
+                "download_throughput": -1, "upload_throughput": -1,
+            }})),
+        );
+    }
+
     /// Presses and releases one key (a WebDriver key code such as `\u{E014}`).
     fn key(&self, key: &str) {
         let actions = json!({"actions": [{"type": "key", "id": "keyboard", "actions": [

@@ -779,6 +779,64 @@ fn club_night_pages(d: &crate::browser::Driver, chromium: &Path, base: &str, pin
             .collect();
         assert!(console.is_empty(), "console errors: {console:?}");
 
+        // 11: offline, any number of moves wait (each shown), then go in order.
+        let (st, b) = post(
+            base,
+            "/api/games",
+            &json!({"tags": {"South": "Gimbi", "North": "Haji"}}),
+        )
+        .unwrap();
+        assert_eq!(st, 201, "{b}");
+        let id3 = b["id"].as_str().unwrap().to_owned();
+        s.go(&format!("{base}/scribe/{id3}"));
+        wait_until(
+            &s,
+            "return !!document.querySelector('.boardbox').dataset.version",
+            "the third board",
+        );
+        s.set_offline(true);
+        tap_move(&s, &moves[0]);
+        wait_until(
+            &s,
+            "return document.querySelector('main').dataset.queued === '1'",
+            "the first move waiting",
+        );
+        for m in &moves[1..3] {
+            s.click(&format!("button[data-pit=\"{}\"]", &m[..2]));
+            s.click(if &m[2..3] == "<" {
+                "#arrow-left"
+            } else {
+                "#arrow-right"
+            });
+        }
+        wait_until(
+            &s,
+            "return document.querySelector('main').dataset.queued === '3'",
+            "three moves waiting",
+        );
+        assert_eq!(
+            s.js(
+                "return document.querySelectorAll('#sent li.waiting').length",
+                json!([])
+            ),
+            json!(3)
+        );
+        keep_shot(&s, "offline-queue");
+        s.set_offline(false);
+        wait_until(
+            &s,
+            "return document.querySelector('main').dataset.plies === '3'",
+            "the waiting moves recorded",
+        );
+        wait_until(
+            &s,
+            "return document.querySelectorAll('#sent li.recorded').length === 3",
+            "each said recorded",
+        );
+        let (_, st) = get_json(&format!("{base}/api/games/{id3}/state"));
+        let want: Vec<String> = moves[..3].iter().map(|m| m.replace('#', "")).collect();
+        assert_eq!(st["line"], json!(want));
+
         // 6: a best-of-three match's first game stays on the evening and in the crosstable.
         let (st, b) = post(
             base,
