@@ -917,6 +917,35 @@ fn the_last_ply_sent_again_after_the_end_is_acknowledged() {
     assert_eq!((s, &b["code"]), (409, &json!("serve::game_over")));
 }
 
+/// A match's game ended, the next one begun: the ended game's last ply sent again (its
+/// answer lost) is acknowledged with the state of the game now going on.
+#[test]
+fn a_matchs_last_ply_sent_again_after_the_next_game_began_is_acknowledged() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start(dir.path());
+    let moves = fixture_moves();
+    let id = srv.new_game(&json!({"South": "A", "North": "B", "Match": "A v B"}));
+    assert_eq!(srv.play(&id, 0, &moves[0]).0, 200);
+    assert_eq!(srv.play(&id, 1, &moves[1]).0, 200);
+    let (s, b) = srv.post(
+        &format!("/api/games/{id}/result"),
+        &json!({"result": "0-1", "plies": 2}),
+    );
+    assert_eq!((s, &b["plies"]), (200, &json!(0)), "game 2 has begun: {b}");
+    let before = srv.file(&id);
+    let (s, b) = srv.play(&id, 1, &moves[1]);
+    assert_eq!(
+        (s, &b["plies"], &b["live"]),
+        (200, &json!(0), &json!(true)),
+        "{b}"
+    );
+    assert_eq!(srv.file(&id), before);
+    // Not the move game 1 ended with: refused as before.
+    let (s, b) = srv.play(&id, 1, &moves[0]);
+    assert_eq!((s, &b["code"]), (409, &json!("serve::out_of_turn")), "{b}");
+    assert_eq!(srv.file(&id), before);
+}
+
 /// A mis-tapped resignation is taken back from the phone: `undo` on a finished game takes
 /// its result back, then plies again.
 #[test]

@@ -117,6 +117,14 @@ impl Session {
                 && self
                     .within(|| self.holds(ply, line.trim()))
                     .unwrap_or(false);
+            // The last ply of a match's game sent again once the next game has begun (the
+            // answer to it lost): the same ply, already recorded.
+            let repeated = repeated
+                || (plies == 0
+                    && self.is_fresh_match_game()
+                    && self
+                        .within(|| self.ended_game_with(ply, line.trim()))
+                        .unwrap_or(false));
             return Ok(if repeated {
                 PlyAnswer::Repeated
             } else {
@@ -166,25 +174,46 @@ impl Session {
         }
     }
 
+    /// Whether the game before the current one ends with ply `ply`, and that ply is the one
+    /// move `line` stands for there.
+    fn ended_game_with(&self, ply: usize, line: &str) -> bool {
+        let Some(before) = self.current().checked_sub(1) else {
+            return false;
+        };
+        let game = &self.record.games[before].value;
+        if game.main_line().count() != ply.saturating_add(1) {
+            return false;
+        }
+        Live::of(game).is_ok_and(|live| holds_in(&live, game, ply, line))
+    }
+
     /// Whether ply `ply` of the current game is the one move `line` stands for there.
     fn holds(&self, ply: usize, line: &str) -> bool {
-        let (Some(live), Ok(item)) = (self.live.as_ref(), read_move(line)) else {
-            return false;
-        };
-        let Some(recorded) = self.game().main_line().nth(ply) else {
-            return false;
-        };
-        let before = Live {
-            rules: live.rules,
-            directions: live.directions,
-            positions: live.positions[..=ply].to_vec(),
-        };
-        let mut candidates = before.candidates(&item);
-        if candidates.len() > 1 {
-            candidates.retain(|m| same_move(*m, item.token.value));
-        }
-        candidates.len() == 1 && same_move(candidates[0], recorded.token.value)
+        self.live
+            .as_ref()
+            .is_some_and(|live| holds_in(live, self.game(), ply, line))
     }
+}
+
+/// Whether ply `ply` of `game` (whose positions `live` holds) is the one move `line` stands
+/// for there.
+fn holds_in(live: &Live, game: &bao_notation::Game, ply: usize, line: &str) -> bool {
+    let (Some(from), Ok(item)) = (live.positions.get(ply), read_move(line)) else {
+        return false;
+    };
+    let Some(recorded) = game.main_line().nth(ply) else {
+        return false;
+    };
+    let before = Live {
+        rules: live.rules,
+        directions: live.directions,
+        positions: vec![*from],
+    };
+    let mut candidates = before.candidates(&item);
+    if candidates.len() > 1 {
+        candidates.retain(|m| same_move(*m, item.token.value));
+    }
+    candidates.len() == 1 && same_move(candidates[0], recorded.token.value)
 }
 
 /// Whether a recorded token names `mv` (its claims aside).
