@@ -642,7 +642,7 @@
             outcome(q, 'recorded', 'recorded');
           } else if (r.status === 422 && r.data && r.data.code === 'serve::undecided_move' && Array.isArray(r.data.options) && r.data.options.length) {
             // A typed move that leaves a decision open: asked as a tap is.
-            outcome(q, 'a decision is open: asked below', 'refused');
+            outcome(q, 'a decision is open: asked above', 'asked');
             dropped();
             queue = []; save();
             msg.textContent = '';
