@@ -1018,6 +1018,15 @@ fn projector_wall(d: &crate::browser::Driver, chromium: &Path) {
     assert!(one >= 40.0, "numerals of {one:.1} px");
     keep_shot(&s, "projector-1");
 
+    // The evening on the big screen: every board's row, the crosstable.
+    s.go(&format!("{base}/"));
+    wait_until(
+        &s,
+        "return document.querySelectorAll('table.games tbody tr').length === 8 && !!document.querySelector('table.cross')",
+        "the evening's eight games",
+    );
+    keep_shot(&s, "evening-1920");
+
     // The score sheets, printed: one page a game.
     s.go(&format!("{base}/sheets"));
     wait_until(
