@@ -34,6 +34,10 @@ pub(crate) struct Args {
     /// decided; a position undecided within it takes no moves.
     #[arg(long, value_name = "LAPS", default_value_t = DEFAULT_LAP_BUDGET)]
     lap_budget: u64,
+    /// A new scribe PIN, though DIR keeps the one of an earlier start (every phone is
+    /// logged out).
+    #[arg(long)]
+    new_pin: bool,
 }
 
 /// Runs `bao serve`.
@@ -43,6 +47,7 @@ pub(crate) fn run(args: &Args, _ctx: &Context) -> Result<Status, CliError> {
     config.event.clone_from(&args.event);
     config.private = args.private;
     config.lap_budget = args.lap_budget;
+    config.new_pin = args.new_pin;
     let from_env = std::env::var("BAO_SERVE_TOKEN")
         .ok()
         .filter(|t| !t.trim().is_empty());
@@ -71,7 +76,12 @@ pub(crate) fn run(args: &Args, _ctx: &Context) -> Result<Status, CliError> {
         args.dir.display()
     );
     println!("  evening:  {url}/");
-    println!("  scribes:  {url}/scribe   PIN {}", server.pin());
+    match server.pin() {
+        Some(pin) => println!("  scribes:  {url}/scribe   PIN {pin}"),
+        None => println!(
+            "  scribes:  {url}/scribe   PIN unchanged (the one printed at the first start; --new-pin makes another)"
+        ),
+    }
     if from_env.is_none() {
         println!("  API token: {}", server.token());
     }

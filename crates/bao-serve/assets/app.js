@@ -82,21 +82,28 @@
       if (r.status === 401) { needPin(); return; }
       const games = Array.isArray(r.data) ? r.data : [];
       clear(main);
-      main.append(el('h1', { text: body.dataset.event }));
+      main.append(el('h1', { text: body.dataset.event }),
+        el('p', { class: 'links' },
+          el('a', { class: 'button', id: 'evening-file', href: '/evening.bao', download: 'evening.bao', text: 'The evening\'s file (.bao)' }), ' ',
+          el('a', { class: 'button', id: 'sheets', href: '/sheets', text: 'Score sheets' })));
       if (games.length === 0) {
         main.append(el('p', { class: 'note', text: 'No games yet. Scribes start them at /scribe.' }));
         return;
       }
-      const rows = games.map((g) => el('tr', { class: g.live ? 'live' : '' },
-        el('td', {}, el('a', { href: '/games/' + g.id, text: players(g) })),
+      const row = (g, id, status) => el('tr', { class: g.live ? 'live' : '' },
+        el('td', {}, el('a', { href: '/games/' + id, text: players(g) }),
+          tag(g, 'Game', '') ? el('span', { class: 'sub', text: ' game ' + tag(g, 'Game', '') }) : null),
         el('td', { text: tag(g, 'Round', '') }),
         el('td', { class: 'num', text: g.plies }),
-        el('td', {}, el('span', { class: 'badge ' + statusText(g), text: statusText(g) })),
-        el('td', { text: g.result })));
-      main.append(el('table', { class: 'games' },
+        el('td', {}, el('span', { class: 'badge ' + status, text: status })),
+        el('td', { text: g.result }));
+      // A best-of-three match's finished games first, then the game going on.
+      const rows = games.flatMap((g) => (g.earlier || []).map((e) => row(e, g.id, 'finished'))
+        .concat([row(g, g.id, statusText(g))]));
+      main.append(el('div', { class: 'scroll' }, el('table', { class: 'games' },
         el('thead', {}, el('tr', {}, ['Game', 'Round', 'Plies', 'Status', 'Result'].map((h) => el('th', { text: h })))),
-        el('tbody', {}, rows)));
-      const cross = crosstable(games);
+        el('tbody', {}, rows))));
+      const cross = crosstable(games.flatMap((g) => (g.earlier || []).concat([g])));
       if (cross) main.append(el('h2', { text: 'Crosstable' }), cross);
     };
     await render();
@@ -122,40 +129,93 @@
       total[s] += score[0]; total[n] += score[1];
     }
     const fmt = (x) => (x === undefined ? '' : String(x).replace('.5', '½').replace(/^0½$/, '½'));
-    return el('table', { class: 'cross' },
+    return el('div', { class: 'scroll' }, el('table', { class: 'cross' },
       el('thead', {}, el('tr', {}, el('th', { text: 'Player' }),
         names.map((_, i) => el('th', { text: String(i + 1) })), el('th', { text: 'Total' }))),
       el('tbody', {}, names.map((a, i) => el('tr', {},
         el('th', { text: (i + 1) + '. ' + a }),
         names.map((b) => el('td', { class: a === b ? 'self' : 'num', text: a === b ? '' : fmt(pts[a + '\u0000' + b]) })),
-        el('td', { class: 'num', text: fmt(total[a]) })))));
+        el('td', { class: 'num', text: fmt(total[a]) }))))));
   }
 
   // ---------- the projector ----------
+  // The boards of the current round fill the screen: live ones, and finished ones with
+  // their result until a later round starts. `?board=ID`: that one board alone (a final).
+  function roundOf(g) { return tag(g, 'Round', ''); }
+  function laterRound(a, b) {
+    const x = Number(a), y = Number(b);
+    if (Number.isFinite(x) && Number.isFinite(y) && a !== '' && b !== '') return x > y;
+    return a > b;
+  }
+  function projected(all, one) {
+    if (one) return all.filter((g) => g.id === one);
+    const live = all.filter((g) => g.live);
+    let round = null;
+    for (const g of live.length ? live : all) {
+      if (round === null || laterRound(roundOf(g), round)) round = roundOf(g);
+    }
+    const shown = all.filter((g) => g.live || (g.result !== '*' && roundOf(g) === round));
+    return shown.slice(-12);
+  }
+  // The grid for `n` boards on this screen: the columns that draw each board largest.
+  function grid(n, w, h, aspect, caption) {
+    let best = { cols: 1, rows: n, scale: 0 };
+    for (let cols = 1; cols <= n; cols++) {
+      const rows = Math.ceil(n / cols);
+      const cw = w / cols - 12, ch = h / rows - caption - 12;
+      const scale = Math.min(cw / aspect, ch);
+      if (scale > best.scale) best = { cols, rows, scale };
+    }
+    return best;
+  }
   async function projector() {
+    const one = new URLSearchParams(location.search).get('board');
+    body.classList.add('projecting');
     const cards = {};
+    // The proportions of a projected picture (the board and hands, cut by the server),
+    // learnt from the first one loaded.
+    let aspect = 2;
+    const caption = (g, plies, live, result) => [
+      el('span', { class: 'names', text: players(g) }),
+      el('span', { class: 'ply', text: (tag(g, 'Round', '') ? 'R' + tag(g, 'Round', '') + ' · ' : '') + plies + ' plies' }),
+      el('span', { class: 'res' + (live ? ' live' : ''), text: live ? 'live' : result }),
+    ];
     const render = async () => {
       const r = await api('GET', '/api/games');
       if (r.status === 401) { needPin(); return; }
-      let games = Array.isArray(r.data) ? r.data : [];
-      const lives = games.filter((g) => g.live);
-      if (lives.length) games = lives;
+      const games = projected(Array.isArray(r.data) ? r.data : [], one);
       clear(main);
-      const grid = el('div', { class: 'wall' });
-      for (const g of games) {
-        const img = el('img', { src: '/api/games/' + g.id + '/board.svg?v=' + g.version, alt: 'board ' + players(g) });
-        const caption = el('p', { class: 'cap', text: players(g) + ' · ' + g.plies + ' plies · ' + (g.live ? 'live' : g.result) });
-        cards[g.id] = { img, caption, g };
-        grid.append(el('a', { class: 'card', href: '/games/' + g.id }, caption, img));
+      for (const k of Object.keys(cards)) delete cards[k];
+      if (games.length === 0) {
+        main.append(el('p', { class: 'note big', text: one ? 'No such board.' : 'No board is being played.' }));
+        return;
       }
-      main.append(grid);
+      const fit = grid(games.length, window.innerWidth - 16, window.innerHeight - 16, aspect, one ? 80 : 56);
+      const wall = el('div', { class: 'wall' + (one ? ' one' : ''), id: 'wall', 'data-count': games.length, 'data-cols': fit.cols });
+      wall.style.gridTemplateColumns = 'repeat(' + fit.cols + ', minmax(0, 1fr))';
+      wall.style.gridTemplateRows = 'repeat(' + fit.rows + ', minmax(0, 1fr))';
+      for (const g of games) {
+        const img = el('img', { src: '/api/games/' + g.id + '/board.svg?compact=1&v=' + g.version, alt: 'board ' + players(g),
+          onload: () => {
+            const a = img.naturalWidth / img.naturalHeight;
+            if (a > 0 && Math.abs(a - aspect) / aspect > 0.05) { aspect = a; again(); }
+          } });
+        const cap = el('p', { class: 'cap' }, caption(g, g.plies, g.live, g.result));
+        cards[g.id] = { img, cap, g };
+        wall.append(el('a', { class: 'card' + (g.live ? '' : ' done'), href: one ? '/projector' : '/projector?board=' + g.id, 'data-id': g.id },
+          cap, el('div', { class: 'pic' }, img)));
+      }
+      main.append(wall);
     };
+    const again = debounce(render, 300);
     await render();
+    window.addEventListener('resize', again);
     live('/api/events', (c) => {
       const card = c && cards[c.id];
-      if (!card || c.kind === 'new') { render(); return; }
-      card.img.src = '/api/games/' + c.id + '/board.svg?v=' + c.version;
-      card.caption.textContent = players(card.g) + ' · ' + c.plies + ' plies · ' + (c.live ? 'live' : c.result);
+      // A new board, a game ended or read again: the wall is laid out anew.
+      if (!card || c.kind === 'new' || c.kind === 'result' || c.kind === 'reload' || !c.live) { again(); return; }
+      card.img.src = '/api/games/' + c.id + '/board.svg?compact=1&v=' + c.version;
+      clear(card.cap).append(...caption(card.g, c.plies, c.live, c.result));
     });
   }
 
@@ -188,6 +248,56 @@
     };
     await render();
     live('/api/games/' + gameId + '/events', debounce(render, 100));
+  }
+
+  // ---------- score sheets ----------
+  // One sheet for every game of the evening (each game of a match its own), to print: one
+  // page each (the print style sheet), the moves in numbered columns, the result and the
+  // players' signatures.
+  async function sheets() {
+    const r = await api('GET', '/api/games');
+    if (r.status === 401) { needPin(); return; }
+    const games = Array.isArray(r.data) ? r.data : [];
+    clear(main);
+    main.append(el('p', { class: 'noprint' }, 'One page per game. ',
+      el('button', { type: 'button', id: 'print', onclick: () => window.print(), text: 'Print the score sheets' })));
+    const records = await Promise.all(games.filter((g) => !g.problem).map((g) => api('GET', '/api/games/' + g.id)));
+    let count = 0;
+    for (const rec of records) {
+      for (const g of (rec.data && rec.data.games) || []) {
+        const tags = {};
+        for (const t of g.tags || []) tags[t.name] = t.value;
+        const moves = (g.moves || []).map((m) => m.move);
+        const first = g.start && g.start.to_move === 'north' ? 1 : 0;
+        const rows = [];
+        // Row n: move number n, South's ply then North's.
+        for (let i = -first; i < moves.length; i += 2) {
+          rows.push(el('tr', {}, el('td', { class: 'n', text: String(rows.length + 1) }),
+            el('td', { text: i >= 0 ? moves[i] : '…' }), el('td', { text: moves[i + 1] || '' })));
+        }
+        while (rows.length < 75) rows.push(el('tr', {}, el('td', { class: 'n', text: String(rows.length + 1) }), el('td'), el('td')));
+        const cols = [];
+        const per = Math.ceil(rows.length / 3);
+        for (let c = 0; c < rows.length; c += per) {
+          cols.push(el('table', { class: 'sheetcol' },
+            el('thead', {}, el('tr', {}, el('th', { text: '#' }), el('th', { text: 'South' }), el('th', { text: 'North' }))),
+            el('tbody', {}, rows.slice(c, c + per))));
+        }
+        const field = (label, value) => el('div', { class: 'field' }, el('span', { class: 'label', text: label }), el('span', { class: 'value', text: value || '' }));
+        count += 1;
+        main.append(el('section', { class: 'sheet', 'data-game': tags.Game || '' },
+          el('h1', { text: (tags.Event || body.dataset.event) + (tags.Round ? ' · Round ' + tags.Round : '') + (tags.Game ? ' · Game ' + tags.Game : '') }),
+          el('div', { class: 'fields' },
+            field('South', tags.South), field('North', tags.North), field('Date', tags.Date),
+            field('Site', tags.Site), field('Rules', (g.rules && g.rules.key) || tags.RuleSet)),
+          el('div', { class: 'cols' }, cols),
+          el('div', { class: 'fields' }, field('Result', g.result && g.result !== '*' ? g.result : ''),
+            field('Termination', tags.Termination)),
+          el('div', { class: 'signs' },
+            el('div', { class: 'sign', text: 'South' }), el('div', { class: 'sign', text: 'North' }), el('div', { class: 'sign', text: 'Arbiter' }))));
+      }
+    }
+    main.dataset.sheets = String(count);
   }
 
   // ---------- the PIN ----------
@@ -253,20 +363,42 @@
     field('Round', 'Round', ''),
     field('South', 'South (moves first)', '', { required: true }),
     field('North', 'North', '', { required: true }),
-    field('rules', 'Rules', 'kiswahili'),
+    el('label', {}, 'Rules', el('select', { name: 'rules', id: 'rules' },
+      (body.dataset.rules || 'kiswahili').split(' ').map((r) => el('option', { value: r, text: r }))),
+    ),
     el('label', { class: 'check' }, matchBox, ' Best of three (the players change seats each game)'),
     el('button', { type: 'submit', id: 'new-go', text: 'Start the game' }), msg);
     main.append(form);
   }
 
   // ---------- the scribe: one board ----------
-  // The board drawing's geometry (bao-export's SVG): pit (row, col) -> a box in percent.
-  const SVG_W = 652, SVG_H = 520, PITCH = 64, X0 = 44, Y0 = 88, GAP = 24;
-  function pitAt(row, col) {
-    // Rows top to bottom from South's seat: b, a (North, numbered from North's left), A, B.
-    const r = ['b', 'a', 'A', 'B'][row];
-    const n = row < 2 ? 8 - col : col + 1;
-    return r + n;
+  // The pits as the board picture draws them: read from the served SVG itself (each pit
+  // is a group `bao-A1` ... `bao-b8` with its circle), as boxes in percent of the picture.
+  const PITS = ['A', 'B', 'a', 'b'].flatMap((r) => [1, 2, 3, 4, 5, 6, 7, 8].map((n) => r + n));
+  function pitBoxes(svgText) {
+    const doc = new DOMParser().parseFromString(svgText, 'image/svg+xml');
+    const svg = doc.documentElement;
+    const vb = (svg.getAttribute('viewBox') || '').split(/[\s,]+/).map(Number);
+    if (vb.length !== 4 || !(vb[2] > 0) || !(vb[3] > 0)) return null;
+    const boxes = {};
+    for (const pit of PITS) {
+      // The pit's shape: a circle, or the square of a nyumba.
+      const g = doc.getElementById('bao-' + pit);
+      const shape = g && g.querySelector('circle, rect');
+      if (!shape) return null;
+      const num = (n) => Number(shape.getAttribute(n));
+      const round = shape.tagName === 'circle';
+      const cx = round ? num('cx') : num('x') + num('width') / 2;
+      const cy = round ? num('cy') : num('y') + num('height') / 2;
+      // The tap area: the pit and a little around it (the pits are 64 apart, 56 wide).
+      const r = (round ? num('r') : num('width') / 2) * 1.12;
+      if (![cx, cy, r].every(Number.isFinite)) return null;
+      boxes[pit] = {
+        left: (cx - r - vb[0]) / vb[2] * 100, top: (cy - r - vb[1]) / vb[3] * 100,
+        width: 2 * r / vb[2] * 100, height: 2 * r / vb[3] * 100,
+      };
+    }
+    return boxes;
   }
 
   async function record() {
@@ -282,23 +414,66 @@
     const taps = el('div', { class: 'taps' });
     const boardBox = el('div', { class: 'boardbox' }, img, taps);
     const ask = el('div', { class: 'ask', id: 'ask' });
+    // The board as the scribe sits: flipped (North's rows at the bottom) when chosen.
+    const FKEY = 'bao-flip-' + gameId;
+    let flipped = localStorage.getItem(FKEY) === '1';
+    const flip = el('button', { type: 'button', id: 'flip', class: 'small', onclick: () => {
+      flipped = !flipped;
+      localStorage.setItem(FKEY, flipped ? '1' : '0');
+      boardVersion = null;
+      show();
+    }, text: 'Flip the board' });
+    const moveList = el('ol', { class: 'moves', id: 'moves' });
+    // What became of each move sent from this page while it was waiting for the network:
+    // waiting, recorded, refused, or not sent (a move before it was refused).
+    const sentList = el('ol', { class: 'sent', id: 'sent' });
+    const outcomes = [];
+    function outcome(q, what, kind) {
+      let o = outcomes.find((x) => x.ply === q.ply && x.move === q.move && x.kind === 'waiting');
+      if (!o) { o = { ply: q.ply, move: q.move }; outcomes.push(o); }
+      o.what = what;
+      o.kind = kind;
+      clear(sentList).append(...outcomes.slice(-12).map((x) =>
+        el('li', { class: x.kind, text: 'Ply ' + (x.ply + 1) + ' ' + x.move + ': ' + x.what })));
+    }
     const msg = el('p', { class: 'msg', role: 'alert', id: 'msg' });
     const typed = el('input', { id: 'typed', placeholder: 'or type a move: A6<*', autocomplete: 'off', autocapitalize: 'off' });
     const typeForm = el('form', { class: 'type', onsubmit: (ev) => { ev.preventDefault(); if (typed.value.trim()) { send(typed.value.trim()); typed.value = ''; } } },
       typed, el('button', { type: 'submit', text: 'Send' }));
     const tools = el('div', { class: 'tools' });
-    clear(main).append(title, status, boardBox, ask, msg, typeForm, tools);
+    clear(main).append(title, status, boardBox, el('div', { class: 'row' }, flip), ask, msg, sentList, typeForm, tools,
+      el('h2', { text: 'Moves' }), moveList);
 
-    for (let row = 0; row < 4; row++) {
-      for (let col = 0; col < 8; col++) {
-        const pit = pitAt(row, col);
-        const b = el('button', { class: 'pit', type: 'button', 'data-pit': pit, 'aria-label': pit, onclick: () => tapPit(pit) });
-        b.style.left = ((X0 + col * PITCH) / SVG_W * 100) + '%';
-        b.style.top = ((Y0 + row * PITCH + (row >= 2 ? GAP : 0)) / SVG_H * 100) + '%';
-        b.style.width = (PITCH / SVG_W * 100) + '%';
-        b.style.height = (PITCH / SVG_H * 100) + '%';
-        taps.append(b);
+    for (const pit of PITS) {
+      taps.append(el('button', { class: 'pit', type: 'button', 'data-pit': pit, 'aria-label': pit, hidden: true, onclick: () => tapPit(pit) }));
+    }
+
+    // The picture of `version`: loaded once, its pits read from it, the tap areas put on
+    // them (the picture's size changes with the players' names and the captions).
+    let boardVersion = null;
+    async function loadBoard(version) {
+      if (boardVersion === version) return;
+      boardVersion = version;
+      const url = '/api/games/' + gameId + '/board.svg?v=' + version + (flipped ? '&flip=1' : '');
+      let text;
+      try {
+        const r = await fetch(url, { credentials: 'same-origin' });
+        text = await r.text();
+      } catch (_) { boardVersion = null; return; }
+      if (boardVersion !== version) return;
+      const boxes = pitBoxes(text);
+      img.src = url;
+      if (!boxes) return;
+      for (const b of taps.children) {
+        const box = boxes[b.dataset.pit];
+        b.style.left = box.left + '%';
+        b.style.top = box.top + '%';
+        b.style.width = box.width + '%';
+        b.style.height = box.height + '%';
+        b.hidden = false;
       }
+      boardBox.dataset.version = String(version);
+      boardBox.dataset.flipped = flipped ? '1' : '0';
     }
 
     function save() { localStorage.setItem(QKEY, JSON.stringify(queue)); }
@@ -308,58 +483,118 @@
       title.textContent = players(state);
       main.dataset.plies = String(state.plies);
       main.dataset.queued = String(queue.length);
-      img.src = '/api/games/' + gameId + '/board.svg?v=' + state.version;
+      loadBoard(state.version);
       const pending = queue.length > 0;
       const pos = state.position;
       if (pending) {
-        status.textContent = 'Waiting for the network: ' + queue.map((q) => q.move).join(', ') + ' will be sent.';
+        status.textContent = 'Waiting for the network: ' + queue.map((q) => q.move).join(', ') + ' will be sent, in order. Ply ' +
+          (state.plies + queue.length + 1) + ' may be tapped meanwhile.';
       } else if (state.live && pos) {
         const side = pos.to_move === 'south' ? tag(state, 'South', 'South') + ' (South)' : tag(state, 'North', 'North') + ' (North)';
-        status.textContent = 'Ply ' + (state.plies + 1) + ': ' + side + ' to move · ' + pos.stage;
+        status.textContent = 'Ply ' + (state.plies + 1) + ': ' + side + ' to move · ' + pos.stage +
+          (pos.hands ? ' · hands S ' + pos.hands.south + ', N ' + pos.hands.north : '');
       } else {
         status.textContent = 'Game over: ' + state.result + (state.outcome ? ' (' + state.outcome.reason.replace(/_/g, ' ') + ')' : '');
       }
+      // While moves wait for the network the page cannot know the legal moves after them:
+      // every pit of the side to move then is offered, and the server judges the move.
       const starts = new Set((state.moves || []).map((m) => m.pit));
+      const moverRows = pending && pos ? ((pos.to_move === 'south') === (queue.length % 2 === 0) ? 'AB' : 'ab') : '';
       for (const b of taps.children) {
-        const on = !pending && state.live && starts.has(b.dataset.pit);
+        const on = state.live && (pending ? moverRows.includes(b.dataset.pit[0]) : starts.has(b.dataset.pit));
         b.disabled = !on;
         b.classList.toggle('can', on);
         b.classList.toggle('chosen', b.dataset.pit === chosenPit);
       }
+      // The moves so far, numbered as the record numbers them (a pair a line), the last
+      // one marked.
+      clear(moveList);
+      const line = state.line || [];
+      for (let i = 0; i < line.length; i += 2) {
+        moveList.append(el('li', {},
+          line.slice(i, i + 2).map((m, k) => el('span', { class: 'mv' + (i + k === line.length - 1 ? ' last' : ''), text: m }))));
+      }
       typed.disabled = !state.live;
+      typeForm.hidden = !state.live;
       renderTools();
     }
 
+    // A question is about the board of one version: a choice made after another phone
+    // recorded the ply sends nothing (the question is closed when the news arrives).
+    let askedAt = null;
+    function stillLegal(move) {
+      return !!state && askedAt === state.version && (state.moves || []).some((m) => m.move === move);
+    }
     function option(label, m, onpick, id) {
-      return el('button', { type: 'button', class: 'option', id, onclick: onpick },
-        el('strong', { text: label }), el('span', { class: 'does', text: m ? m.move + ': ' + m.does : '' }));
+      return el('button', { type: 'button', class: 'option', id, disabled: !m,
+        onclick: () => { if (m && stillLegal(m.move)) onpick(); else staleQuestion(); } },
+      el('strong', { text: label }), el('span', { class: 'does', text: m ? m.move + ': ' + m.does : '' }));
     }
 
-    function clearAsk() { chosenPit = null; clear(ask); show(); }
+    function clearAsk() { chosenPit = null; askedAt = null; clear(ask); show(); }
+
+    function staleQuestion() {
+      const n = state ? state.plies : 0;
+      const last = state && state.line && state.line[n - 1];
+      clear(ask);
+      chosenPit = null;
+      askedAt = null;
+      msg.textContent = 'The board changed: ply ' + n + (last ? ' (' + last + ')' : '') +
+        ' was recorded from another phone. Nothing was sent; tap again.';
+      show();
+    }
+
+    // The question a 422 `serve::undecided_move` asks (a typed `A6`): the same as a tap's.
+    function askAbout(options) {
+      const pits = [...new Set(options.map((m) => m.pit))];
+      const signs = [...new Set(options.map((m) => m.sign))];
+      if (pits.length === 1 && signs.length === 1) { chosenPit = pits[0]; askedAt = state.version; show(); afterSign(pits[0], signs[0]); return; }
+      if (pits.length === 1) { tapPit(pits[0]); return; }
+      clear(ask);
+      askedAt = state.version;
+      ask.append(el('p', { class: 'q', text: 'Which move?' }),
+        options.map((m, i) => option(m.move, m, () => { clear(ask); send(m.move); }, 'opt-' + i)),
+        el('button', { type: 'button', class: 'cancel', onclick: clearAsk, text: 'Cancel' }));
+    }
 
     function tapPit(pit) {
       msg.textContent = '';
       chosenPit = pit;
+      askedAt = state.version;
       show();
+      if (queue.length) {
+        // After moves still waiting: the direction only; the server reads the move and
+        // says what it makes of it when the network is back.
+        clear(ask);
+        ask.append(el('p', { class: 'q', text: pit + ': which direction? (ply ' + (state.plies + queue.length + 1) + ', sent when the network is back)' }),
+          el('div', { class: 'arrows' },
+            el('button', { type: 'button', class: 'arrow', id: 'arrow-left', onclick: () => { clear(ask); send(pit + '<'); }, 'aria-label': 'to the left', text: '◀' }),
+            el('button', { type: 'button', class: 'arrow', id: 'arrow-right', onclick: () => { clear(ask); send(pit + '>'); }, 'aria-label': 'to the right', text: '▶' })),
+          el('button', { type: 'button', class: 'cancel', onclick: clearAsk, text: 'Cancel' }));
+        return;
+      }
       const cands = (state.moves || []).filter((m) => m.pit === pit);
       const signs = [...new Set(cands.map((m) => m.sign))];
       clear(ask);
       const kichwa = state.position.stage === 'namua' && signs.length === 2 && cands.every((m) => m.capture);
       if (kichwa) {
-        ask.append(el('p', { class: 'q', text: pit + ' captures from either kichwa. Which one?' }),
+        ask.append(el('p', { class: 'q', text: pit + ' captures from either kichwa. Which one? (' + cands.map((m) => m.move + ': ' + m.does).join(' · ') + ')' }),
           option('The left kichwa', cands.find((m) => m.sign === '<'), () => afterSign(pit, '<'), 'opt-left-kichwa'),
           option('The right kichwa', cands.find((m) => m.sign === '>'), () => afterSign(pit, '>'), 'opt-right-kichwa'));
       } else {
         ask.append(el('p', { class: 'q', text: pit + ': which direction?' }),
           el('div', { class: 'arrows' },
             el('button', { type: 'button', class: 'arrow', id: 'arrow-left', disabled: !signs.includes('<'), onclick: () => afterSign(pit, '<'), 'aria-label': 'to the left', text: '◀' }),
-            el('button', { type: 'button', class: 'arrow', id: 'arrow-right', disabled: !signs.includes('>'), onclick: () => afterSign(pit, '>'), 'aria-label': 'to the right', text: '▶' })));
+            el('button', { type: 'button', class: 'arrow', id: 'arrow-right', disabled: !signs.includes('>'), onclick: () => afterSign(pit, '>'), 'aria-label': 'to the right', text: '▶' })),
+          el('p', { class: 'does', text: cands.map((m) => m.move + ': ' + m.does).join(' · ') }));
       }
       ask.append(el('button', { type: 'button', class: 'cancel', onclick: clearAsk, text: 'Cancel' }));
     }
 
     function afterSign(pit, sign) {
+      if (askedAt !== state.version) { staleQuestion(); return; }
       const cands = (state.moves || []).filter((m) => m.pit === pit && m.sign === sign);
+      if (cands.length === 0) { staleQuestion(); return; }
       if (cands.length === 1) { clear(ask); send(cands[0].move); return; }
       const stop = cands.find((m) => !m.safari), safari = cands.find((m) => m.safari);
       clear(ask);
@@ -374,6 +609,7 @@
       const ply = state.plies + queue.length;
       queue.push({ ply, move });
       save();
+      outcome({ ply, move }, 'waiting…', 'waiting');
       chosenPit = null;
       show();
       flush();
@@ -397,11 +633,26 @@
           if (r.status === 429 || r.status >= 500) { setTimeout(flush, 2000); return; }
           queue.shift();
           save();
+          const dropped = () => {
+            for (const later of queue) outcome(later, 'not sent: ply ' + (q.ply + 1) + ' before it was not recorded', 'refused');
+          };
           if (r.status === 200) {
             state = r.data;
-          } else {
+            msg.textContent = '';
+            outcome(q, 'recorded', 'recorded');
+          } else if (r.status === 422 && r.data && r.data.code === 'serve::undecided_move' && Array.isArray(r.data.options) && r.data.options.length) {
+            // A typed move that leaves a decision open: asked as a tap is.
+            outcome(q, 'a decision is open: asked above', 'asked');
+            dropped();
             queue = []; save();
+            msg.textContent = '';
+            await reload();
+            askAbout(r.data.options);
+          } else {
             const d = r.data || {};
+            outcome(q, 'not recorded: ' + (d.message || ('refused (' + r.status + ')')), 'refused');
+            dropped();
+            queue = []; save();
             msg.textContent = r.status === 409
               ? 'Not recorded: ' + (d.message || 'the game moved on') + '. The board is reloaded.'
               : (q.move + ' was refused: ' + (d.message || '') + (d.help ? ' ' + d.help : ''));
@@ -415,18 +666,30 @@
     }
 
     async function reload() {
+      const before = state;
       try {
         const r = await api('GET', '/api/games/' + gameId + '/state');
         if (r.status === 200) state = r.data;
       } catch (_) { /* offline */ }
+      if (before && state && before.version !== state.version) {
+        if (askedAt !== null) staleQuestion();
+        else if (state.plies > before.plies) msg.textContent = '';
+      }
       show();
     }
 
+    // A confirmation is about the board as it is asked: if another phone changes the game
+    // meanwhile, "Yes" does nothing but say so.
     function confirmThen(text, action, id) {
       clear(ask);
+      const asked = state.version;
       ask.append(el('p', { class: 'q', text }),
         el('div', { class: 'row' },
-          el('button', { type: 'button', class: 'danger', id: id || 'confirm', onclick: async () => { clear(ask); await action(); }, text: 'Yes' }),
+          el('button', { type: 'button', class: 'danger', id: id || 'confirm', onclick: async () => {
+            clear(ask);
+            if (state.version !== asked) { msg.textContent = 'The game changed meanwhile: nothing was done. Look at the board and try again.'; show(); return; }
+            await action();
+          }, text: 'Yes' }),
           el('button', { type: 'button', class: 'cancel', onclick: clearAsk, text: 'No' })));
       ask.scrollIntoView({ block: 'nearest' });
     }
@@ -434,7 +697,7 @@
     async function post(path, data) {
       try {
         const r = await api('POST', '/api/games/' + gameId + path, data);
-        if (r.status === 200) { state = r.data; msg.textContent = ''; }
+        if (r.status === 200) { state = r.data; msg.textContent = ''; askedAt = null; }
         else if (r.status === 401) { needPin(record); return; }
         else { msg.textContent = (r.data && r.data.message) || ('refused (' + r.status + ')'); await reload(); }
       } catch (_) { msg.textContent = 'No network: try again when it is back.'; }
@@ -444,7 +707,13 @@
     function renderTools() {
       clear(tools);
       if (state && !state.live) {
-        tools.append(el('a', { class: 'button', id: 'to-games', href: '/scribe', text: 'Other boards · new game' }),
+        const why = state.tags && state.tags.Termination ? ' (' + state.tags.Termination.replace(/_/g, ' ') + ')' : '';
+        tools.append(
+          el('button', { type: 'button', id: 'undo-result', disabled: state.result === '*',
+            onclick: () => confirmThen('Take back the result ' + state.result + why + '? The game goes on' +
+              (state.outcome ? ' from before its last ply' : '') + '.', () => post('/undo', { plies: state.plies }), 'confirm-undo-result'),
+            text: 'Undo the result' }),
+          el('a', { class: 'button', id: 'to-games', href: '/scribe', text: 'Other boards · new game' }),
           el('a', { class: 'button', href: '/games/' + gameId, text: 'This game\'s page' }));
         typeForm.hidden = true;
         return;
@@ -454,7 +723,8 @@
       const s = tag(state, 'South', 'South'), n = tag(state, 'North', 'North');
       const comment = el('input', { id: 'comment', placeholder: 'comment after the last ply', autocomplete: 'off' });
       tools.append(
-        el('button', { type: 'button', id: 'undo', disabled: state.plies === 0, onclick: () => confirmThen('Take back ply ' + state.plies + '?', () => post('/undo', { plies: state.plies }), 'confirm-undo'), text: 'Undo' }),
+        el('button', { type: 'button', id: 'undo', disabled: state.plies === 0, onclick: () => confirmThen('Take back ply ' + state.plies +
+          (state.line && state.line[state.plies - 1] ? ', ' + state.line[state.plies - 1] : '') + '?', () => post('/undo', { plies: state.plies }), 'confirm-undo'), text: 'Undo' }),
         el('form', { class: 'type', onsubmit: (ev) => { ev.preventDefault(); if (comment.value.trim()) { post('/comment', { text: comment.value.trim() }); } } },
           comment, el('button', { type: 'submit', text: 'Comment' })),
         el('div', { class: 'ends' },
@@ -462,7 +732,7 @@
           el('button', { type: 'button', id: 'resign-north', onclick: () => confirmThen(n + ' (North) resigns: ' + s + ' wins, 1-0?', () => post('/result', { result: '1-0', termination: 'resignation', plies: state.plies }), 'confirm-result'), text: 'North resigns' }),
           el('button', { type: 'button', id: 'time-south', onclick: () => confirmThen(s + ' (South) loses on time: 0-1?', () => post('/result', { result: '0-1', termination: 'time_forfeit', plies: state.plies }), 'confirm-result'), text: 'South: time' }),
           el('button', { type: 'button', id: 'time-north', onclick: () => confirmThen(n + ' (North) loses on time: 1-0?', () => post('/result', { result: '1-0', termination: 'time_forfeit', plies: state.plies }), 'confirm-result'), text: 'North: time' }),
-          el('button', { type: 'button', id: 'draw', onclick: () => confirmThen('A draw by agreement, ½-½?', () => post('/result', { result: '1/2-1/2', termination: 'agreement', plies: state.plies }), 'confirm-result'), text: 'Draw' })));
+          state.draws ? el('button', { type: 'button', id: 'draw', onclick: () => confirmThen('A draw by agreement, ½-½?', () => post('/result', { result: '1/2-1/2', termination: 'agreement', plies: state.plies }), 'confirm-result'), text: 'Draw' }) : null));
     }
 
     await reload();
@@ -475,6 +745,6 @@
     });
   }
 
-  const pages = { evening, projector, game, scribe, record };
+  const pages = { evening, projector, game, scribe, record, sheets };
   if (pages[page]) pages[page]();
 })();

@@ -10,8 +10,9 @@ use axum::extract::{ConnectInfo, Path};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use bao_core::within_lap_budget;
 use bao_core::Side;
-use bao_export::{board_svg, record_json_pretty, JsonOptions, SvgOptions};
+use bao_export::{board_svg, record_json_pretty, JsonOptions, Overlay, SvgOptions};
 use bao_session::{
     Answers, Command, Input, MatchChoice, PlyAnswer, Refusal, Reply, Session, SideName,
 };
@@ -104,7 +105,10 @@ pub(crate) async fn login(
     bytes: Bytes,
 ) -> ApiResult {
     let b: LoginBody = body(&headers, &bytes)?;
-    match app.auth.login(peer.ip(), &b.pin) {
+    // A granted PIN writes the sessions' file: off the async runtime.
+    let app2 = Arc::clone(&app);
+    let tried = blocking(move || app2.auth.login(peer.ip(), &b.pin)).await?;
+    match tried {
         Ok(Login::Granted { cookie, csrf }) => {
             let mut r = Json(json!({ "csrf": csrf })).into_response();
             if let Ok(v) = HeaderValue::from_str(&session_cookie(&cookie)) {
@@ -154,7 +158,7 @@ pub(crate) async fn list(app: Shared, headers: HeaderMap) -> ApiResult {
                 let c = inner.change(&s.id, "state");
                 let game = json!({
                     "id": s.id, "tags": tags, "plies": c.plies, "result": c.result,
-                    "live": c.live, "version": c.version,
+                    "live": c.live, "version": c.version, "earlier": inner.earlier(),
                 });
                 (s.id.clone(), game)
             })
@@ -163,7 +167,7 @@ pub(crate) async fn list(app: Shared, headers: HeaderMap) -> ApiResult {
         games.extend(app2.store.problems().into_iter().map(|p| {
             let game = json!({
                 "id": p.id, "tags": {}, "plies": 0, "result": "*", "live": false,
-                "version": 0, "problem": p.why,
+                "version": 0, "earlier": [], "problem": p.why,
             });
             (p.id, game)
         }));
@@ -233,10 +237,24 @@ fn answers(b: &mut CreateBody, event: Option<&String>) -> Result<Answers, ApiErr
         round: take("Round"),
         south: take("South"),
         north: take("North"),
-        rules: b.rules.clone().filter(|r| !r.trim().is_empty()),
+        rules: b
+            .rules
+            .as_deref()
+            .map(str::trim)
+            .filter(|r| !r.is_empty())
+            .map(preset_lowercase),
         position: b.position.clone().filter(|p| !p.trim().is_empty()),
         matches,
     })
+}
+
+/// A rule set as typed (`Kiswahili`): the preset's name is read in any case, the
+/// overrides after it as written.
+fn preset_lowercase(rules: &str) -> String {
+    match rules.split_once(char::is_whitespace) {
+        Some((preset, rest)) => format!("{} {}", preset.to_lowercase(), rest.trim()),
+        None => rules.to_lowercase(),
+    }
 }
 
 /// Sets the tags that are no question.
@@ -345,6 +363,57 @@ pub(crate) async fn record(app: Shared, headers: HeaderMap, Path(id): Path<Strin
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
 }
 
+/// `GET /evening.bao`: every game of the evening as one record, in id order (each file's
+/// text as it is on disk, a blank line between), checked before it is sent; live while
+/// the games go on.
+pub(crate) async fn evening_record(app: Shared, headers: HeaderMap) -> ApiResult {
+    reader(&app, &headers)?;
+    let budget = app.config.lap_budget;
+    let app2 = Arc::clone(&app);
+    let text = blocking(move || {
+        let _ = app2.store.rescan();
+        let texts: Vec<String> = app2
+            .store
+            .all_games()
+            .iter()
+            .filter_map(|s| fresh(&app2, s, false).ok().map(|i| i.text()))
+            .collect();
+        let mut text = texts
+            .iter()
+            .map(|t| t.trim_end())
+            .filter(|t| !t.is_empty())
+            .collect::<Vec<_>>()
+            .join("\n\n");
+        text.push('\n');
+        let options = CheckOptions {
+            lap_budget: Some(budget),
+            ..CheckOptions::default()
+        };
+        let checked = check_bytes("evening.bao", text.as_bytes(), &options);
+        if checked.report.is_valid() {
+            Ok(text)
+        } else {
+            Err(ApiError::failed(
+                "serve::evening_invalid",
+                "the evening's games do not make one valid record together",
+            ))
+        }
+    })
+    .await??;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-store"),
+            (
+                header::CONTENT_DISPOSITION,
+                "inline; filename=\"evening.bao\"",
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
 /// A game's state as JSON.
 async fn state_of(app: &Shared, id: &str) -> Result<Value, ApiError> {
     let s = slot(app, id).await?;
@@ -359,8 +428,118 @@ pub(crate) async fn state(app: Shared, headers: HeaderMap, Path(id): Path<String
     Ok(Json(state_of(&app, &id).await?).into_response())
 }
 
+/// How `board.svg` is drawn: `flip=1` North's rows at the bottom; `compact=1` without
+/// the coordinates and the caption (the projector's boards). Other parameters (`v`, the
+/// version the page asks for) are passed over.
+#[derive(Debug, Deserialize)]
+pub(crate) struct BoardQuery {
+    #[serde(default)]
+    flip: Option<String>,
+    #[serde(default)]
+    compact: Option<String>,
+}
+
+/// A number attribute `name="..."` of the element starting at `from`.
+fn number_attr(from: &str, name: &str) -> Option<f64> {
+    let tag = &from[..from.find('>')?];
+    let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+    tag[at..].split('"').next()?.parse().ok()
+}
+
+/// The box `x y w h` of the element whose `id` attribute is `id` (or, for a group, its
+/// first `rect`).
+fn rect_of(svg: &str, id: &str) -> Option<[f64; 4]> {
+    let at = svg.find(&format!("id=\"{id}\""))?;
+    let start = svg[..at].rfind('<')?;
+    let mut el = &svg[start..];
+    if el.starts_with("<g") {
+        el = &el[el.find("<rect")?..];
+    }
+    Some([
+        number_attr(el, "x")?,
+        number_attr(el, "y")?,
+        number_attr(el, "width")?,
+        number_attr(el, "height")?,
+    ])
+}
+
+/// The picture cut to the board and both hands (the projector's captions name the
+/// players): its `viewBox`, `width` and `height` are set to that box, a small margin
+/// around; a picture without those parts is left as it is.
+fn cropped_to_board(svg: String) -> String {
+    let parts = ["bao-board", "bao-hand-north", "bao-hand-south"].map(|id| rect_of(&svg, id));
+    let Some([board, north, south]) = parts
+        .iter()
+        .copied()
+        .collect::<Option<Vec<_>>>()
+        .and_then(|v| <[[f64; 4]; 3]>::try_from(v).ok())
+    else {
+        return svg;
+    };
+    let margin = 6.0;
+    let x0 = board[0].min(north[0]).min(south[0]) - margin;
+    let y0 = board[1].min(north[1]).min(south[1]) - margin;
+    let x1 = (board[0] + board[2])
+        .max(north[0] + north[2])
+        .max(south[0] + south[2])
+        + margin;
+    let y1 = (board[1] + board[3])
+        .max(north[1] + north[3])
+        .max(south[1] + south[3])
+        + margin;
+    let Some(open_end) = svg
+        .find("<svg")
+        .and_then(|i| svg[i..].find('>').map(|e| i + e))
+    else {
+        return svg;
+    };
+    let open = &svg[..open_end];
+    let (Some(vb), Some(w), Some(h)) = (
+        open.find(" viewBox=\""),
+        open.find(" width=\""),
+        open.find(" height=\""),
+    ) else {
+        return svg;
+    };
+    let value_end = |at: usize, name: &str| {
+        let from = at + name.len() + 3;
+        svg[from..].find('"').map(|e| (at, from + e + 1))
+    };
+    let (Some(vb), Some(w), Some(h)) = (
+        value_end(vb, "viewBox"),
+        value_end(w, "width"),
+        value_end(h, "height"),
+    ) else {
+        return svg;
+    };
+    let mut spans = [
+        (
+            vb,
+            format!(" viewBox=\"{x0} {y0} {} {}\"", x1 - x0, y1 - y0),
+        ),
+        (w, format!(" width=\"{}\"", x1 - x0)),
+        (h, format!(" height=\"{}\"", y1 - y0)),
+    ];
+    spans.sort_by_key(|((at, _), _)| std::cmp::Reverse(*at));
+    let mut out = svg;
+    for ((at, end), text) in spans {
+        out.replace_range(at..end, &text);
+    }
+    out
+}
+
+fn on(v: Option<&String>) -> bool {
+    v.is_some_and(|v| v == "1" || v == "true")
+}
+
 /// `GET /api/games/{id}/board.svg`: the board as bao-export draws it.
-pub(crate) async fn board(app: Shared, headers: HeaderMap, Path(id): Path<String>) -> ApiResult {
+pub(crate) async fn board(
+    app: Shared,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    axum::extract::Query(query): axum::extract::Query<BoardQuery>,
+) -> ApiResult {
+    let (flip, compact) = (on(query.flip.as_ref()), on(query.compact.as_ref()));
     reader(&app, &headers)?;
     let s = slot(&app, &id).await?;
     let app2 = Arc::clone(&app);
@@ -374,7 +553,22 @@ pub(crate) async fn board(app: Shared, headers: HeaderMap, Path(id): Path<String
         let mut opts = SvgOptions::default();
         opts.names.south = tag("South");
         opts.names.north = tag("North");
-        Some(board_svg(&pos, &opts, None))
+        opts.flip = flip;
+        if compact {
+            opts.coordinates = false;
+            opts.caption = Some(String::new());
+        }
+        // The last ply marked as `bao show` marks it: its pit, where it ended, captures.
+        let overlay = within_lap_budget(app2.config.lap_budget, || {
+            inner.session.last_ply().map(|(before, mv)| {
+                let (_, trace) = before.play_unchecked(&mv);
+                Overlay::from_trace(&before, &trace)
+            })
+        })
+        .ok()
+        .flatten();
+        let svg = board_svg(&pos, &opts, overlay.as_ref());
+        Some(if compact { cropped_to_board(svg) } else { svg })
     })
     .await?
     .ok_or_else(ApiError::no_game)?;
@@ -413,7 +607,10 @@ fn out_of_turn(plies: usize) -> ApiError {
     let mut e = ApiError::new(
         StatusCode::CONFLICT,
         "serve::out_of_turn",
-        format!("the game has {plies} plies: the next ply is {plies}"),
+        format!(
+            "the game has {plies} plies; the next is ply {} (the ply field counts from 0: {plies})",
+            plies + 1
+        ),
     );
     e.body["plies"] = json!(plies);
     e
@@ -567,7 +764,9 @@ async fn command(
         let Some(g) = inner.session.game_state() else {
             return Err(game_over(0));
         };
-        if !g.open {
+        // A finished game takes one change: `undo` takes its result back (and, when the
+        // rules ended it, its last ply).
+        if !g.open && kind != "undo" {
             return Err(game_over(g.plies));
         }
         if expect.is_some_and(|n| u64::try_from(g.plies) != Ok(n)) {
@@ -581,7 +780,10 @@ async fn command(
         let done = replies.iter().any(|r| {
             matches!(
                 r,
-                Reply::TookBack(_) | Reply::CommentAdded | Reply::GameOver(_)
+                Reply::TookBack(_)
+                    | Reply::ResultTakenBack { .. }
+                    | Reply::CommentAdded
+                    | Reply::GameOver(_)
             )
         });
         if done {
@@ -746,4 +948,44 @@ pub(crate) async fn evening_events(app: Shared, headers: HeaderMap) -> ApiResult
     reader(&app, &headers)?;
     let rx = app.store.all.subscribe();
     Ok(event_stream(watch(None, rx)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_compact_board_is_cut_to_the_board_and_hands() {
+        let opts = SvgOptions {
+            coordinates: false,
+            caption: Some(String::new()),
+            ..SvgOptions::default()
+        };
+        let svg = board_svg(
+            &bao_core::Position::start(bao_core::RuleSet::KISWAHILI),
+            &opts,
+            None,
+        );
+        let cut = cropped_to_board(svg.clone());
+        assert_ne!(cut, svg);
+        let vb = |s: &str| -> Vec<f64> {
+            let at = s.find("viewBox=\"").unwrap() + 9;
+            s[at..at + s[at..].find('"').unwrap()]
+                .split(' ')
+                .map(|x| x.parse().unwrap())
+                .collect()
+        };
+        let (before, after) = (vb(&svg), vb(&cut));
+        // The board and the hands are in; the names above and below are cut off.
+        let board = rect_of(&svg, "bao-board").unwrap();
+        assert!(after[0] <= board[0] && after[1] <= board[1]);
+        assert!(after[0] + after[2] >= board[0] + board[2]);
+        assert!(after[1] + after[3] >= board[1] + board[3]);
+        assert!(after[3] < before[3] * 0.8, "{before:?} -> {after:?}");
+        // Still one picture that reads.
+        assert_eq!(cut.matches("<svg").count(), 1);
+        assert!(cut.contains(&format!(" width=\"{}\"", after[2])));
+        // Something else is left as it is.
+        assert_eq!(cropped_to_board("<svg></svg>".to_owned()), "<svg></svg>");
+    }
 }

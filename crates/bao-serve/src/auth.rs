@@ -8,8 +8,14 @@ use std::time::{Duration, Instant};
 
 use axum::http::{header, HeaderMap};
 use cookie::{Cookie, SameSite};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 
 use crate::config::{Config, ServeError};
+
+/// The file of the directory that keeps the PIN (salted and hashed) and the cookie
+/// sessions (each cookie hashed, with its CSRF token) across restarts; mode 0600.
+pub(crate) const AUTH_FILE: &str = ".bao-serve-auth.json";
 
 /// The cookie the PIN page sets.
 pub(crate) const COOKIE: &str = "bao_scribe";
@@ -20,8 +26,12 @@ pub(crate) const CSRF_HEADER: &str = "x-csrf-token";
 const MAX_SESSIONS: usize = 10_000;
 /// The most client addresses remembered for wrong PINs and request rates.
 const MAX_CLIENTS: usize = 10_000;
-/// Wrong PINs allowed in a row before each further try waits.
+/// Wrong PINs allowed in a row from one address; from the last of them on, each further
+/// try waits.
 const FREE_TRIES: u32 = 3;
+/// Wrong PINs heard a minute from all addresses together; beyond them, every PIN try is
+/// refused until the oldest is a minute old (so many addresses guess no faster than one).
+const WRONG_A_MINUTE: usize = 10;
 /// The longest wait after wrong PINs.
 const MAX_WAIT: Duration = Duration::from_secs(60);
 
@@ -47,15 +57,72 @@ struct Scribe {
     since: Instant,
 }
 
+/// What [`AUTH_FILE`] holds.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Kept {
+    /// The PIN's salt, hex.
+    salt: String,
+    /// SHA-256 of the salt and the PIN, hex.
+    pin_sha256: String,
+    /// The cookie sessions.
+    sessions: Vec<KeptSession>,
+}
+
+/// A cookie session as kept: the cookie's SHA-256 and its CSRF token (which is worth
+/// nothing without the cookie).
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct KeptSession {
+    cookie_sha256: String,
+    csrf: String,
+}
+
+/// SHA-256 of `parts` one after the other, hex.
+fn sha256_hex(parts: &[&str]) -> String {
+    let mut h = Sha256::new();
+    for p in parts {
+        h.update(p.as_bytes());
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Writes `bytes` to `path` as a whole new file readable by its owner only (mode 0600 on
+/// Unix): a temporary file beside it, synced, renamed over it.
+fn write_private(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let tmp = path.with_extension("json.tmp");
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut f = options.open(&tmp)?;
+    #[cfg(unix)]
+    std::fs::set_permissions(&tmp, std::os::unix::fs::PermissionsExt::from_mode(0o600))?;
+    f.write_all(bytes)?;
+    f.sync_all()?;
+    drop(f);
+    std::fs::rename(&tmp, path)
+}
+
 /// The credentials of a server.
 #[derive(Debug)]
 pub(crate) struct Auth {
     token: String,
-    pin: String,
+    /// The PIN when this start made it (`None`: the one kept from an earlier start).
+    pin: Option<String>,
+    /// The PIN's salt and salted hash.
+    salt: String,
+    pin_sha256: String,
+    /// Where the PIN and the sessions are kept.
+    file: std::path::PathBuf,
     private: bool,
     post_rate: f64,
+    /// The cookie sessions by the cookie's SHA-256.
     sessions: Mutex<HashMap<String, Scribe>>,
     failures: Mutex<HashMap<IpAddr, Failures>>,
+    /// When the wrong PINs of the last minute were heard, oldest first.
+    wrong: Mutex<std::collections::VecDeque<Instant>>,
     buckets: Mutex<HashMap<IpAddr, Bucket>>,
 }
 
@@ -116,22 +183,83 @@ impl Auth {
             Some(t) => t.clone(),
             None => random_hex(24)?,
         };
-        let mut pin_bytes = [0u8; 4];
-        getrandom::fill(&mut pin_bytes).map_err(|e| ServeError::Random(e.to_string()))?;
-        let pin = format!("{:06}", u32::from_le_bytes(pin_bytes) % 1_000_000);
-        Ok(Self {
+        let file = config.dir.join(AUTH_FILE);
+        // The PIN and sessions of an earlier start, unless a new PIN is asked for (or the
+        // file does not read: then a new PIN, and the file is written anew).
+        let kept = if config.new_pin {
+            None
+        } else {
+            std::fs::read(&file)
+                .ok()
+                .and_then(|b| serde_json::from_slice::<Kept>(&b).ok())
+        };
+        let (pin, salt, pin_sha256, sessions) = match kept {
+            Some(k) => {
+                let now = Instant::now();
+                let sessions = k
+                    .sessions
+                    .into_iter()
+                    .map(|s| {
+                        (
+                            s.cookie_sha256,
+                            Scribe {
+                                csrf: s.csrf,
+                                since: now,
+                            },
+                        )
+                    })
+                    .collect();
+                (None, k.salt, k.pin_sha256, sessions)
+            }
+            None => {
+                let mut pin_bytes = [0u8; 4];
+                getrandom::fill(&mut pin_bytes).map_err(|e| ServeError::Random(e.to_string()))?;
+                let pin = format!("{:06}", u32::from_le_bytes(pin_bytes) % 1_000_000);
+                let salt = random_hex(16)?;
+                let hash = sha256_hex(&[&salt, &pin]);
+                (Some(pin), salt, hash, HashMap::new())
+            }
+        };
+        let auth = Self {
             token,
             pin,
+            salt,
+            pin_sha256,
+            file,
             private: config.private,
             post_rate: f64::from(config.post_rate.max(1)),
-            sessions: Mutex::new(HashMap::new()),
+            sessions: Mutex::new(sessions),
             failures: Mutex::new(HashMap::new()),
+            wrong: Mutex::new(std::collections::VecDeque::new()),
             buckets: Mutex::new(HashMap::new()),
-        })
+        };
+        if auth.pin.is_some() {
+            auth.keep(&lock(&auth.sessions))
+                .map_err(|e| ServeError::Dir(auth.file.clone(), e))?;
+        }
+        Ok(auth)
     }
 
-    pub(crate) fn pin(&self) -> &str {
-        &self.pin
+    /// Writes the PIN's hash and the sessions to [`AUTH_FILE`].
+    fn keep(&self, sessions: &HashMap<String, Scribe>) -> std::io::Result<()> {
+        let kept = Kept {
+            salt: self.salt.clone(),
+            pin_sha256: self.pin_sha256.clone(),
+            sessions: sessions
+                .iter()
+                .map(|(k, s)| KeptSession {
+                    cookie_sha256: k.clone(),
+                    csrf: s.csrf.clone(),
+                })
+                .collect(),
+        };
+        let json = serde_json::to_vec_pretty(&kept).map_err(std::io::Error::other)?;
+        write_private(&self.file, &json)
+    }
+
+    /// The PIN, when this start made it (`None`: the PIN of an earlier start is kept).
+    pub(crate) fn pin(&self) -> Option<&str> {
+        self.pin.as_deref()
     }
 
     pub(crate) fn token(&self) -> &str {
@@ -150,7 +278,7 @@ impl Auth {
     /// The cookie session of the request, if it has a live one.
     fn scribe(&self, headers: &HeaderMap) -> Option<Scribe> {
         let id = cookie(headers, COOKIE)?;
-        lock(&self.sessions).get(&id).cloned()
+        lock(&self.sessions).get(&sha256_hex(&[&id])).cloned()
     }
 
     /// Whether the request may change a game: the token, or a cookie session with its CSRF
@@ -176,9 +304,14 @@ impl Auth {
         self.scribe(headers).map(|s| s.csrf)
     }
 
-    /// A PIN try from `ip`.
+    /// A PIN try from `ip`. After [`FREE_TRIES`] wrong PINs in a row from one address, each
+    /// further try from it waits 2, 4, 8 ... up to 60 s; and once [`WRONG_A_MINUTE`] wrong
+    /// PINs were heard in the last minute from all addresses together, no PIN is checked
+    /// until the oldest of them is a minute old. Phones already in (their cookie) never
+    /// ask.
     pub(crate) fn login(&self, ip: IpAddr, pin: &str) -> Result<Login, ServeError> {
         let now = Instant::now();
+        let minute = Duration::from_secs(60);
         let mut failures = lock(&self.failures);
         if let Some(f) = failures.get(&ip) {
             if now < f.not_before {
@@ -187,7 +320,21 @@ impl Auth {
                 });
             }
         }
-        if !same_secret(pin.trim(), &self.pin) {
+        let mut wrong = lock(&self.wrong);
+        while wrong
+            .front()
+            .is_some_and(|t| now.duration_since(*t) >= minute)
+        {
+            wrong.pop_front();
+        }
+        if wrong.len() >= WRONG_A_MINUTE {
+            let oldest = wrong.front().copied().unwrap_or(now);
+            return Ok(Login::TooSoon {
+                retry: (oldest + minute).saturating_duration_since(now),
+            });
+        }
+        if !same_secret(&sha256_hex(&[&self.salt, pin.trim()]), &self.pin_sha256) {
+            wrong.push_back(now);
             if failures.len() >= MAX_CLIENTS {
                 failures.retain(|_, f| f.not_before > now);
             }
@@ -196,10 +343,10 @@ impl Auth {
                 not_before: now,
             });
             f.count = f.count.saturating_add(1);
-            let wait = if f.count <= FREE_TRIES {
+            let wait = if f.count < FREE_TRIES {
                 Duration::ZERO
             } else {
-                Duration::from_secs(1u64 << (f.count - FREE_TRIES).min(6)).min(MAX_WAIT)
+                Duration::from_secs(1u64 << (f.count + 1 - FREE_TRIES).min(6)).min(MAX_WAIT)
             };
             f.not_before = now + wait;
             // Every wrong PIN is answered a little late.
@@ -207,6 +354,7 @@ impl Auth {
                 wait: Duration::from_millis(300),
             });
         }
+        drop(wrong);
         failures.remove(&ip);
         drop(failures);
         let cookie = random_hex(24)?;
@@ -222,12 +370,14 @@ impl Auth {
             }
         }
         sessions.insert(
-            cookie.clone(),
+            sha256_hex(&[&cookie]),
             Scribe {
                 csrf: csrf.clone(),
                 since: now,
             },
         );
+        // Kept before the cookie is given: a restart after this answer knows it.
+        self.keep(&sessions).map_err(ServeError::Io)?;
         Ok(Login::Granted { cookie, csrf })
     }
 
@@ -259,34 +409,62 @@ impl Auth {
 mod tests {
     use super::*;
 
-    fn auth() -> Auth {
-        let mut config = Config::new(".".into());
+    /// Credentials of a server on a directory of their own (the PIN's file is written
+    /// there), kept while the directory is.
+    fn auth() -> (Auth, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let mut config = Config::new(dir.path().to_owned());
         config.token = Some("t0k3n".into());
         config.post_rate = 2;
-        Auth::new(&config).unwrap()
+        (Auth::new(&config).unwrap(), dir)
     }
 
     #[test]
     fn the_pin_is_six_digits_and_wrong_pins_wait_longer() {
-        let a = auth();
-        assert_eq!(a.pin().len(), 6);
-        assert!(a.pin().bytes().all(|b| b.is_ascii_digit()));
+        let (a, _dir) = auth();
+        assert_eq!(a.pin().unwrap().len(), 6);
+        assert!(a.pin().unwrap().bytes().all(|b| b.is_ascii_digit()));
         let ip = IpAddr::from([10, 0, 0, 1]);
-        let wrong = if a.pin() == "000000" {
+        let wrong = if a.pin() == Some("000000") {
             "111111"
         } else {
             "000000"
         };
-        for _ in 0..FREE_TRIES + 1 {
+        for _ in 0..FREE_TRIES {
             assert!(matches!(a.login(ip, wrong).unwrap(), Login::Denied { .. }));
         }
         // Now even the right PIN waits.
-        let pin = a.pin().to_owned();
+        let pin = a.pin().unwrap().to_owned();
         assert!(matches!(a.login(ip, &pin).unwrap(), Login::TooSoon { .. }));
         // Another address is not slowed down.
         assert!(matches!(
             a.login(IpAddr::from([10, 0, 0, 2]), &pin).unwrap(),
             Login::Granted { .. }
+        ));
+    }
+
+    #[test]
+    fn wrong_pins_from_many_addresses_are_capped_together() {
+        let (a, _dir) = auth();
+        let pin = a.pin().unwrap().to_owned();
+        let wrong = if pin == "000000" { "111111" } else { "000000" };
+        // Two wrong PINs from each of many addresses: none is slowed on its own, but the
+        // eleventh wrong PIN of the minute is not even checked.
+        let mut denied = 0;
+        for i in 0..20u8 {
+            for _ in 0..2 {
+                match a.login(IpAddr::from([10, 0, 1, i]), wrong).unwrap() {
+                    Login::Denied { .. } => denied += 1,
+                    Login::TooSoon { retry } => assert!(retry <= Duration::from_secs(60)),
+                    Login::Granted { .. } => panic!("a wrong PIN"),
+                }
+            }
+        }
+        assert_eq!(denied, WRONG_A_MINUTE);
+        // The right PIN waits too (it is not checked), from a new address as well.
+        assert!(matches!(
+            a.login(IpAddr::from([10, 0, 2, 1]), &pin).unwrap(),
+            Login::TooSoon { .. }
         ));
     }
 
@@ -311,8 +489,8 @@ mod tests {
 
     #[test]
     fn cookies_need_their_csrf_token() {
-        let a = auth();
-        let pin = a.pin().to_owned();
+        let (a, _dir) = auth();
+        let pin = a.pin().unwrap().to_owned();
         let Login::Granted { cookie, csrf } = a.login(IpAddr::from([127, 0, 0, 1]), &pin).unwrap()
         else {
             panic!("the right PIN");
@@ -337,7 +515,7 @@ mod tests {
 
     #[test]
     fn requests_beyond_the_rate_are_refused() {
-        let a = auth();
+        let (a, _dir) = auth();
         let ip = IpAddr::from([127, 0, 0, 1]);
         let granted = (0..10).filter(|_| a.take_request(ip)).count();
         assert_eq!(granted, 4);

@@ -3,6 +3,7 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// The lap budget of a position's legal moves by default (see [`Config::lap_budget`]).
 pub const DEFAULT_LAP_BUDGET: u64 = 100_000;
@@ -26,6 +27,18 @@ pub struct Config {
     /// Requests a second each client address may send to the scribe API (POST), in bursts
     /// of twice as many; more are answered `429`.
     pub post_rate: u32,
+    /// The longest a client may take to send a request's head (its request line and
+    /// headers, from the connection's first byte or the end of its last answer); then the
+    /// connection is closed.
+    pub header_timeout: Duration,
+    /// The longest a client may take to send a request's body once its head is in; then it
+    /// is answered `408` and the connection closed.
+    pub body_timeout: Duration,
+    /// The most connections open at once; more wait to be accepted until one closes.
+    pub max_connections: usize,
+    /// A new scribe PIN even when the directory keeps one from an earlier start (which
+    /// also logs every phone out).
+    pub new_pin: bool,
 }
 
 impl Config {
@@ -40,6 +53,10 @@ impl Config {
             private: false,
             lap_budget: DEFAULT_LAP_BUDGET,
             post_rate: 200,
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
+            max_connections: 1024,
+            new_pin: false,
         }
     }
 }

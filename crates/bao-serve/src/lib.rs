@@ -84,9 +84,11 @@ impl Server {
         self.listener.local_addr()
     }
 
-    /// The scribe PIN (six digits).
+    /// The scribe PIN (six digits) when this start made one; `None` when the directory
+    /// keeps the PIN of an earlier start (only its hash is kept: the PIN printed then
+    /// still holds, and phones stay logged in).
     #[must_use]
-    pub fn pin(&self) -> &str {
+    pub fn pin(&self) -> Option<&str> {
         self.app.auth.pin()
     }
 
@@ -126,6 +128,11 @@ impl Server {
     /// Serves until `stop` completes; connections still open a moment later (server-sent
     /// events) are closed.
     ///
+    /// Each connection is served by hyper's HTTP/1 connection with a header read time-out
+    /// ([`Config::header_timeout`]: a client that does not send a whole request head in time
+    /// is closed, whether it connected just now or stays idle after an answer); at most
+    /// [`Config::max_connections`] are open at once (the next waits in the listen queue).
+    ///
     /// # Errors
     /// Serving fails.
     pub async fn serve(
@@ -133,23 +140,73 @@ impl Server {
         stop: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> Result<(), ServeError> {
         let listener = tokio::net::TcpListener::from_std(self.listener).map_err(ServeError::Io)?;
+        let header_timeout = self.app.config.header_timeout;
+        let cap = self.app.config.max_connections.max(1);
         let router = web::router(self.app);
-        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-        let served = axum::serve(
-            listener,
-            router.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(async move {
-            stop.await;
-            let _ = tx.send(());
-        });
-        tokio::select! {
-            r = served => r.map_err(ServeError::Io),
-            () = async {
-                let _ = rx.await;
-                tokio::time::sleep(Duration::from_secs(2)).await;
-            } => Ok(()),
+        let open = Arc::new(tokio::sync::Semaphore::new(cap));
+        // Closed when serving stops: each connection then finishes its answer and closes.
+        let (closing, closed) = tokio::sync::watch::channel(false);
+        let mut stop = std::pin::pin!(stop);
+        loop {
+            let permit = tokio::select! {
+                () = &mut stop => break,
+                p = Arc::clone(&open).acquire_owned() => match p {
+                    Ok(p) => p,
+                    Err(_) => break,
+                },
+            };
+            let (stream, peer) = tokio::select! {
+                () = &mut stop => break,
+                a = listener.accept() => match a {
+                    Ok(a) => a,
+                    Err(_) => {
+                        // Out of file descriptors, or the client left before it was
+                        // accepted: try again a moment later.
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        continue;
+                    }
+                },
+            };
+            let _ = stream.set_nodelay(true);
+            let router = router.clone();
+            let mut closed = closed.clone();
+            tokio::spawn(async move {
+                let service = hyper::service::service_fn(
+                    move |mut request: hyper::Request<hyper::body::Incoming>| {
+                        request
+                            .extensions_mut()
+                            .insert(axum::extract::ConnectInfo(peer));
+                        let mut router = router.clone();
+                        tower_service::Service::call(
+                            &mut router,
+                            request.map(axum::body::Body::new),
+                        )
+                    },
+                );
+                let mut builder = hyper::server::conn::http1::Builder::new();
+                builder
+                    .timer(hyper_util::rt::TokioTimer::new())
+                    .header_read_timeout(header_timeout);
+                let conn = builder.serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+                let mut conn = std::pin::pin!(conn);
+                tokio::select! {
+                    _ = conn.as_mut() => {}
+                    _ = closed.changed() => {
+                        conn.as_mut().graceful_shutdown();
+                        let _ = conn.await;
+                    }
+                }
+                drop(permit);
+            });
         }
+        let _ = closing.send(true);
+        // The answers under way finish; event streams are cut after a moment.
+        let _ = tokio::time::timeout(
+            Duration::from_secs(2),
+            open.acquire_many(u32::try_from(cap).unwrap_or(u32::MAX)),
+        )
+        .await;
+        Ok(())
     }
 }
 

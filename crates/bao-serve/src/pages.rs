@@ -25,7 +25,7 @@ fn page(app: &Shared, kind: &str, id: &str, title: &str) -> Html<String> {
          <title>{title}</title>\n<link rel=\"stylesheet\" href=\"/static/style.css\">\n\
          <link rel=\"icon\" href=\"/static/icon.svg\" type=\"image/svg+xml\">\n\
          <script src=\"/static/app.js\" defer></script>\n</head>\n\
-         <body data-page=\"{kind}\" data-id=\"{id}\" data-event=\"{event}\">\n\
+         <body data-page=\"{kind}\" data-id=\"{id}\" data-event=\"{event}\" data-rules=\"{rules}\">\n\
          <header><a class=\"home\" href=\"/\">{event}</a> \
          <nav><a href=\"/\">Evening</a> <a href=\"/projector\">Projector</a> \
          <a href=\"/scribe\">Scribe</a></nav></header>\n\
@@ -33,6 +33,8 @@ fn page(app: &Shared, kind: &str, id: &str, title: &str) -> Html<String> {
          <noscript><p>These pages need JavaScript; the records are at /api/games.</p></noscript>\n\
          </body>\n</html>\n",
         event = escape_html(event),
+        // The rule presets a new game may take (the Rules field's choices).
+        rules = bao_core::PRESET_NAMES.join(" "),
     ))
 }
 
@@ -66,6 +68,11 @@ pub(crate) async fn game(app: Shared, Path(id): Path<String>) -> Result<Html<Str
         return Err(ApiError::no_game());
     }
     Ok(page(&app, "game", &id, &id))
+}
+
+/// `/sheets`: a score sheet for every game of the evening, one printed page each.
+pub(crate) async fn sheets(app: Shared) -> Html<String> {
+    page(&app, "sheets", "", "Score sheets")
 }
 
 /// `/scribe`: the PIN, the games, a new game.

@@ -49,6 +49,10 @@ pub(crate) struct StateJson {
     pub(crate) live: bool,
     /// The nyumba's name under the game's rules (`nyumba` or `kuu`).
     pub(crate) house: String,
+    /// Whether the game's rules know draws (a draw by agreement may end it).
+    pub(crate) draws: bool,
+    /// The moves of the current game's main line, as recorded.
+    pub(crate) line: Vec<String>,
 }
 
 /// What `mv` does from `pos` (bao-export's words: `3 laps; captured a5 (3)`); a capture
@@ -103,6 +107,10 @@ pub(crate) fn state(id: &str, inner: &Inner, budget: u64) -> StateJson {
         result: result_of(game),
         live: false,
         house: "nyumba".to_owned(),
+        draws: false,
+        line: game.map_or_else(Vec::new, |g| {
+            g.main_line().map(|m| m.token.value.to_string()).collect()
+        }),
     };
     let Some(s) = inner.session.game_state() else {
         return out;
@@ -117,6 +125,7 @@ pub(crate) fn state(id: &str, inner: &Inner, budget: u64) -> StateJson {
         .map(OutcomeJson::from);
     out.live = s.open;
     out.house = s.rules.names().nyumba.to_owned();
+    out.draws = s.rules.endless_move == bao_core::EndlessMove::Draw;
     if s.open {
         let legal = s.position.legal_moves_within(budget).ok();
         out.moves = legal

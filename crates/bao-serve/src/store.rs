@@ -220,6 +220,31 @@ impl Inner {
             .unwrap_or_default()
     }
 
+    /// The games of the file before the current one (a best-of-three match's finished
+    /// games), first to last: each one's tags, plies and result.
+    pub(crate) fn earlier(&self) -> Vec<serde_json::Value> {
+        let games: Vec<&Game> = self
+            .session
+            .record()
+            .games
+            .iter()
+            .map(|g| &g.value)
+            .filter(|g| is_game(g))
+            .collect();
+        let n = games.len().saturating_sub(1);
+        games[..n]
+            .iter()
+            .map(|g| {
+                let tags: BTreeMap<String, String> = g.tag_pairs().collect();
+                serde_json::json!({
+                    "tags": tags,
+                    "plies": g.main_line().count(),
+                    "result": result_of(Some(g)),
+                })
+            })
+            .collect()
+    }
+
     /// The record's text, as it is on disk.
     pub(crate) fn text(&self) -> String {
         self.session.text().to_owned()

@@ -42,7 +42,7 @@ fn start_with(dir: &Path, tune: impl FnOnce(&mut Config)) -> Running {
     tune(&mut config);
     let server = Server::bind(config).expect("the server binds");
     let base = format!("http://{}", server.local_addr().unwrap());
-    let pin = server.pin().to_owned();
+    let pin = server.pin().unwrap_or_default().to_owned();
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let thread = thread::spawn(move || {
         let rt = tokio::runtime::Builder::new_multi_thread()
@@ -361,6 +361,12 @@ fn bad_input_is_a_clear_4xx_and_nothing_is_written() {
     for (what, body, headers, want) in cases {
         let (s, b, _) = raw("POST", &moves, headers, Some(&body));
         assert_eq!(s, want, "{what}: {b}");
+        // Every refusal is the JSON {"code", "message"}.
+        let v: Value = serde_json::from_str(&b).unwrap_or_else(|_| panic!("{what}: not JSON: {b}"));
+        assert!(
+            v["code"].is_string() && v["message"].is_string(),
+            "{what}: {b}"
+        );
         assert_eq!(srv.file(&id), before, "{what}");
     }
     for bad in ["..%2f..%2fetc%2fpasswd", "%00", "..", "a.bao", "%ff"] {
@@ -382,9 +388,9 @@ fn bad_input_is_a_clear_4xx_and_nothing_is_written() {
     assert_eq!(s, 422);
     let (s, _) = srv.post("/api/games", &json!({"tags": {}, "path": "../x"}));
     assert_eq!(s, 400);
-    // Nothing but the one game was written, and the server goes on serving.
-    let files: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
-    assert_eq!(files.len(), 1);
+    // Nothing but the one game was written (beside the PIN's file), and the server goes on
+    // serving.
+    assert_eq!(bao_files(dir.path()), 1);
     assert_eq!(srv.get("/api/games").0, 200);
     assert_eq!(srv.play(&id, 1, "a5<").0, 200);
 }
@@ -539,8 +545,9 @@ fn repeated_wrong_pins_are_slowed_down() {
             .0
         })
         .collect();
-    assert_eq!(&statuses[..4], [401, 401, 401, 401]);
-    assert_eq!(statuses[4], 429, "{statuses:?}");
+    // The spec's lock-out: after the third wrong PIN in a row, the next try waits.
+    assert_eq!(&statuses[..3], [401, 401, 401], "{statuses:?}");
+    assert_eq!(statuses[3], 429, "{statuses:?}");
     // Even the right PIN waits now.
     let (s, _, _) = raw(
         "POST",
@@ -607,7 +614,16 @@ fn a_hostile_start_position_is_refused_within_the_budget() {
         "{b}"
     );
     assert!(t.elapsed() < Duration::from_secs(5));
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    assert_eq!(bao_files(dir.path()), 0);
+}
+
+/// The `.bao` files of a directory (the server keeps its PIN's file there too).
+fn bao_files(dir: &Path) -> usize {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().extension().is_some_and(|x| x == "bao"))
+        .count()
 }
 
 #[test]
@@ -858,4 +874,394 @@ fn a_hostile_position_is_answered_within_the_budget_while_other_boards_go_on() {
     );
     assert_eq!(s, 200, "{b}");
     assert!(t.elapsed() < Duration::from_secs(5));
+}
+
+/// A 4xx that axum makes itself (a method a route does not take) is JSON too.
+#[test]
+fn every_refusal_is_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start(dir.path());
+    let (s, b, _) = raw("DELETE", &srv.url("/api/games"), &[], None);
+    assert_eq!(s, 405);
+    let v: Value = serde_json::from_str(&b).unwrap();
+    assert_eq!(v["code"], json!("serve::method_not_allowed"), "{b}");
+    let (s, b, _) = raw("PUT", &srv.url("/api/login"), &[], Some(b"{}"));
+    assert_eq!(s, 405);
+    assert!(serde_json::from_str::<Value>(&b).is_ok(), "{b}");
+}
+
+/// The game's last ply sent again once it ended the game (the answer lost on the way):
+/// acknowledged, not "the game is over".
+#[test]
+fn the_last_ply_sent_again_after_the_end_is_acknowledged() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start(dir.path());
+    let id = srv.new_game(&json!({"South": "A", "North": "B"}));
+    let moves = fixture_moves();
+    assert_eq!(srv.play(&id, 0, &moves[0]).0, 200);
+    let (s, b) = srv.post(
+        &format!("/api/games/{id}/result"),
+        &json!({"result": "1-0", "plies": 1}),
+    );
+    assert_eq!(s, 200, "{b}");
+    let before = srv.file(&id);
+    let (s, b) = srv.play(&id, 0, &moves[0]);
+    assert_eq!(
+        (s, &b["plies"], &b["live"]),
+        (200, &json!(1), &json!(false)),
+        "{b}"
+    );
+    assert_eq!(srv.file(&id), before);
+    // A new ply is still refused: the game is over.
+    let (s, b) = srv.play(&id, 1, &moves[1]);
+    assert_eq!((s, &b["code"]), (409, &json!("serve::game_over")));
+}
+
+/// A match's game ended, the next one begun: the ended game's last ply sent again (its
+/// answer lost) is acknowledged with the state of the game now going on.
+#[test]
+fn a_matchs_last_ply_sent_again_after_the_next_game_began_is_acknowledged() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start(dir.path());
+    let moves = fixture_moves();
+    let id = srv.new_game(&json!({"South": "A", "North": "B", "Match": "A v B"}));
+    assert_eq!(srv.play(&id, 0, &moves[0]).0, 200);
+    assert_eq!(srv.play(&id, 1, &moves[1]).0, 200);
+    let (s, b) = srv.post(
+        &format!("/api/games/{id}/result"),
+        &json!({"result": "0-1", "plies": 2}),
+    );
+    assert_eq!((s, &b["plies"]), (200, &json!(0)), "game 2 has begun: {b}");
+    let before = srv.file(&id);
+    let (s, b) = srv.play(&id, 1, &moves[1]);
+    assert_eq!(
+        (s, &b["plies"], &b["live"]),
+        (200, &json!(0), &json!(true)),
+        "{b}"
+    );
+    assert_eq!(srv.file(&id), before);
+    // Not the move game 1 ended with: refused as before.
+    let (s, b) = srv.play(&id, 1, &moves[0]);
+    assert_eq!((s, &b["code"]), (409, &json!("serve::out_of_turn")), "{b}");
+    assert_eq!(srv.file(&id), before);
+}
+
+/// A mis-tapped resignation is taken back from the phone: `undo` on a finished game takes
+/// its result back, then plies again.
+#[test]
+fn undo_takes_a_result_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start(dir.path());
+    let id = srv.new_game(&json!({"South": "A", "North": "B"}));
+    let moves = fixture_moves();
+    for (i, m) in moves.iter().take(2).enumerate() {
+        assert_eq!(srv.play(&id, i, m).0, 200);
+    }
+    let (s, b) = srv.post(
+        &format!("/api/games/{id}/result"),
+        &json!({"result": "0-1", "termination": "resignation", "plies": 2}),
+    );
+    assert_eq!((s, &b["result"]), (200, &json!("0-1")), "{b}");
+    assert!(srv.file(&id).contains("Termination"));
+    // The wrong count is refused; the right one takes the result back, not a ply.
+    let undo = format!("/api/games/{id}/undo");
+    assert_eq!(srv.post(&undo, &json!({"plies": 1})).0, 409);
+    let (s, b) = srv.post(&undo, &json!({"plies": 2}));
+    assert_eq!(
+        (s, &b["result"], &b["live"], &b["plies"]),
+        (200, &json!("*"), &json!(true), &json!(2)),
+        "{b}"
+    );
+    let text = srv.file(&id);
+    assert!(
+        !text.contains("Termination") && !text.contains("0-1"),
+        "{text}"
+    );
+    // The game goes on.
+    assert_eq!(srv.play(&id, 2, &moves[2]).0, 200);
+    let check = bao_validate::check_bytes(&id, text.as_bytes(), &Default::default());
+    assert!(check.report.is_valid(), "{text}");
+}
+
+/// A best-of-three match: once game 1 is over, the list still shows it with its result
+/// (the file's earlier games), beside game 2 going on.
+#[test]
+fn a_matchs_finished_games_stay_in_the_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start(dir.path());
+    let id = srv.new_game(
+        &json!({"South": "Ali", "North": "Bakari", "Round": "1", "Match": "Ali v Bakari"}),
+    );
+    assert_eq!(srv.play(&id, 0, &fixture_moves()[0]).0, 200);
+    let (s, b) = srv.post(
+        &format!("/api/games/{id}/result"),
+        &json!({"result": "1-0", "plies": 1}),
+    );
+    assert_eq!(s, 200, "{b}");
+    let games = listed(&srv);
+    let g = &games[&id];
+    assert_eq!(g["plies"], json!(0), "game 2 has begun: {g}");
+    assert_eq!(
+        g["tags"]["South"],
+        json!("Bakari"),
+        "the players changed seats: {g}"
+    );
+    let earlier = g["earlier"].as_array().unwrap();
+    assert_eq!(earlier.len(), 1, "{g}");
+    assert_eq!(earlier[0]["result"], json!("1-0"));
+    assert_eq!(earlier[0]["plies"], json!(1));
+    assert_eq!(earlier[0]["tags"]["South"], json!("Ali"));
+    assert_eq!(earlier[0]["tags"]["Round"], json!("1"));
+}
+
+/// The small ones: a preset's name in any case, whether the rules know draws, the moves
+/// so far in the state, and a 409 that counts plies as the page does.
+#[test]
+fn the_state_says_what_the_page_needs() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start(dir.path());
+    let (s, b) = srv.post("/api/games", &json!({"tags": {}, "rules": "Kiswahili"}));
+    assert_eq!(s, 201, "{b}");
+    let id = b["id"].as_str().unwrap().to_owned();
+    let moves = fixture_moves();
+    let (_, st) = srv.play(&id, 0, &moves[0]);
+    assert_eq!(st["draws"], json!(false));
+    assert_eq!(st["line"], json!([moves[0].clone()]));
+    let (s, b) = srv.play(&id, 5, &moves[1]);
+    assert_eq!(s, 409);
+    let m = b["message"].as_str().unwrap();
+    assert!(m.contains("the next is ply 2"), "{m}");
+    let (s, b) = srv.post(
+        &format!("/api/games/{id}/result"),
+        &json!({"result": "1/2-1/2"}),
+    );
+    assert_eq!((s, &b["code"]), (422, &json!("serve::no_draws")));
+}
+
+/// Slow clients: connections that never finish their headers, and bodies shorter than
+/// their `Content-Length`, are closed within the time-outs while the others are answered;
+/// a `Content-Length` beyond the limit is refused at once.
+#[test]
+fn slow_clients_are_closed_within_the_time_outs() {
+    use std::io::{Read, Write};
+    use std::net::TcpStream;
+    use std::time::Instant;
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start_with(dir.path(), |c| {
+        c.header_timeout = Duration::from_secs(2);
+        c.body_timeout = Duration::from_secs(2);
+    });
+    let addr = srv.base.trim_start_matches("http://").to_owned();
+    let t0 = Instant::now();
+    // 300 connections holding half-sent headers.
+    let mut half: Vec<TcpStream> = (0..300)
+        .map(|_| {
+            let mut c = TcpStream::connect(&addr).unwrap();
+            c.write_all(b"GET /api/games HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+                .unwrap();
+            c
+        })
+        .collect();
+    // A lying Content-Length: 100 promised, 1 byte sent.
+    let mut lying = TcpStream::connect(&addr).unwrap();
+    lying
+        .write_all(
+            b"POST /api/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
+        )
+        .unwrap();
+    // A huge Content-Length, without credentials: 413 at once.
+    let mut huge = TcpStream::connect(&addr).unwrap();
+    huge.write_all(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10000000000\r\n\r\n{")
+        .unwrap();
+    huge.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let mut answer = String::new();
+    let _ = huge.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+    assert!(answer.contains("\"code\":\"serve::too_large\""), "{answer}");
+    // The others are answered meanwhile.
+    let mut took: Vec<Duration> = (0..50)
+        .map(|_| {
+            let t = Instant::now();
+            assert_eq!(srv.get("/api/games").0, 200);
+            t.elapsed()
+        })
+        .collect();
+    took.sort();
+    eprintln!(
+        "GET /api/games beside 300 half-open connections: p50 {:?}, p99 {:?}",
+        took[took.len() / 2],
+        took[took.len() * 99 / 100]
+    );
+    // The lying body: 408 within the body time-out.
+    lying
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut answer = String::new();
+    let _ = lying.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("serve::body_timeout"), "{answer}");
+    // Every half-open connection is closed by the server (end of stream or reset).
+    for c in &mut half {
+        c.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let mut buf = [0u8; 512];
+        loop {
+            match c.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+        }
+    }
+    let all_closed = t0.elapsed();
+    assert!(
+        all_closed < Duration::from_secs(10),
+        "the half-open connections were closed after {all_closed:?}"
+    );
+    eprintln!("300 half-open connections all closed after {all_closed:?}");
+    assert_eq!(srv.get("/api/games").0, 200);
+}
+
+/// More connections than the cap: the next one waits until a slow one is closed, then is
+/// answered.
+#[test]
+fn connections_beyond_the_cap_wait_their_turn() {
+    use std::io::Write;
+    use std::net::TcpStream;
+    use std::time::Instant;
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start_with(dir.path(), |c| {
+        c.header_timeout = Duration::from_secs(1);
+        c.max_connections = 8;
+    });
+    let addr = srv.base.trim_start_matches("http://").to_owned();
+    let _held: Vec<TcpStream> = (0..8)
+        .map(|_| {
+            let mut c = TcpStream::connect(&addr).unwrap();
+            c.write_all(b"GET / HTTP/1.1\r\n").unwrap();
+            c
+        })
+        .collect();
+    thread::sleep(Duration::from_millis(200));
+    let t = Instant::now();
+    assert_eq!(srv.get("/api/games").0, 200);
+    let waited = t.elapsed();
+    assert!(
+        waited >= Duration::from_millis(500) && waited < Duration::from_secs(5),
+        "answered after {waited:?}"
+    );
+}
+
+/// `GET /evening.bao`: every game of the evening in one record that checks, live.
+#[test]
+fn the_evening_is_one_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start(dir.path());
+    let moves = fixture_moves();
+    let a = srv.new_game(&json!({"South": "Ali", "North": "Bakari", "Round": "1"}));
+    let b = srv
+        .new_game(&json!({"South": "Chausiku", "North": "Daudi", "Round": "1", "Match": "C v D"}));
+    for (i, m) in moves.iter().take(4).enumerate() {
+        assert_eq!(srv.play(&a, i, m).0, 200);
+    }
+    assert_eq!(srv.play(&b, 0, &moves[0]).0, 200);
+    assert_eq!(
+        srv.post(&format!("/api/games/{b}/result"), &json!({"result": "0-1"}))
+            .0,
+        200
+    );
+    let (s, text, headers) = raw("GET", &srv.url("/evening.bao"), &[], None);
+    assert_eq!(s, 200);
+    assert!(headers
+        .iter()
+        .any(|(k, v)| k.eq_ignore_ascii_case("content-type") && v.starts_with("text/plain")));
+    let checked = bao_validate::check_bytes("evening.bao", text.as_bytes(), &Default::default());
+    assert!(checked.report.is_valid(), "{text}");
+    // Both files' games: Ali's game, and the match's finished game 1 and its game 2.
+    assert_eq!(text.matches("[Event ").count(), 3, "{text}");
+    assert!(text.contains("[South \"Ali\"]") && text.contains("[South \"Daudi\"]"));
+    // Live: a ply just played is in the next one.
+    assert_eq!(srv.play(&a, 4, &moves[4]).0, 200);
+    let (_, after, _) = raw("GET", &srv.url("/evening.bao"), &[], None);
+    assert!(after.len() > text.len());
+    assert!(after.contains(&srv.file(&a).trim_end().to_owned()));
+}
+
+/// The PIN and the phones' sessions survive a restart: kept hashed in the directory, mode
+/// 0600; `new_pin` starts afresh.
+#[test]
+fn the_pin_and_the_sessions_survive_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start(dir.path());
+    let pin = srv.pin.clone();
+    let (s, b, h) = raw(
+        "POST",
+        &srv.url("/api/login"),
+        &[("Content-Type", "application/json")],
+        Some(json!({"pin": pin}).to_string().as_bytes()),
+    );
+    assert_eq!(s, 200, "{b}");
+    let csrf = serde_json::from_str::<Value>(&b).unwrap()["csrf"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let cookie = h
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("set-cookie"))
+        .map(|(_, v)| v.split(';').next().unwrap().to_owned())
+        .unwrap();
+    drop(srv);
+    let file = dir.path().join(".bao-serve-auth.json");
+    let kept = std::fs::read_to_string(&file).unwrap();
+    // Neither the PIN nor the cookie is in the file as such.
+    let cookie_value = cookie.split_once('=').unwrap().1;
+    assert!(
+        !kept.contains(cookie_value) && !kept.contains(&format!("\"{pin}\"")),
+        "{kept}"
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+    }
+    // Restarted: no new PIN; the phone's cookie still records; the old PIN still logs in.
+    let config_pin = {
+        let mut config = Config::new(dir.path().to_owned());
+        config.listen = "127.0.0.1:0".parse().unwrap();
+        Server::bind(config).unwrap().pin().map(str::to_owned)
+    };
+    assert_eq!(config_pin, None);
+    let srv = start_with(dir.path(), |_| {});
+    let (s, b, _) = raw(
+        "POST",
+        &srv.url("/api/games"),
+        &[
+            ("Content-Type", "application/json"),
+            ("Cookie", &cookie),
+            ("X-CSRF-Token", &csrf),
+        ],
+        Some(br#"{"tags": {"South": "A", "North": "B"}}"#),
+    );
+    assert_eq!(s, 201, "{b}");
+    let (s, _, _) = raw(
+        "POST",
+        &srv.url("/api/login"),
+        &[("Content-Type", "application/json")],
+        Some(json!({"pin": pin}).to_string().as_bytes()),
+    );
+    assert_eq!(s, 200);
+    drop(srv);
+    // A new PIN logs every phone out.
+    let srv = start_with(dir.path(), |c| c.new_pin = true);
+    assert_ne!(srv.pin, "");
+    let (s, _, _) = raw(
+        "POST",
+        &srv.url("/api/games"),
+        &[
+            ("Content-Type", "application/json"),
+            ("Cookie", &cookie),
+            ("X-CSRF-Token", &csrf),
+        ],
+        Some(br#"{"tags": {}}"#),
+    );
+    assert_eq!(s, 401);
 }

@@ -184,6 +184,43 @@ impl Session<'_> {
         self.cmd("POST", &format!("/element/{id}/click"), Some(json!({})));
     }
 
+    /// Touches the page at (`x`, `y`) CSS pixels of the viewport and lifts the finger: a
+    /// tap, where a person's finger would land (the element there gets it, whatever it is).
+    pub(crate) fn tap(&self, x: i64, y: i64) {
+        let actions = json!({"actions": [{"type": "pointer", "id": "finger",
+            "parameters": {"pointerType": "touch"}, "actions": [
+            {"type": "pointerMove", "duration": 0, "x": x, "y": y, "origin": "viewport"},
+            {"type": "pointerDown", "button": 0},
+            {"type": "pointerUp", "button": 0},
+        ]}]});
+        self.cmd("POST", "/actions", Some(actions));
+    }
+
+    /// The page printed to PDF (W3C WebDriver's print command: A4, backgrounds kept).
+    pub(crate) fn print_pdf(&self) -> Vec<u8> {
+        let b64 = self.cmd(
+            "POST",
+            "/print",
+            Some(json!({"page": {"width": 21.0, "height": 29.7}, "background": true})),
+        );
+        base64::engine::general_purpose::STANDARD
+            .decode(b64.as_str().expect("base64 text"))
+            .expect("valid base64")
+    }
+
+    /// Cuts the page off the network, or gives it back (chromedriver's network
+    /// conditions).
+    pub(crate) fn set_offline(&self, offline: bool) {
+        self.cmd(
+            "POST",
+            "/chromium/network_conditions",
+            Some(json!({"network_conditions": {
+                "offline": offline, "latency": 0,
+                "download_throughput": -1, "upload_throughput": -1,
+            }})),
+        );
+    }
+
     /// Presses and releases one key (a WebDriver key code such as `\u{E014}`).
     fn key(&self, key: &str) {
         let actions = json!({"actions": [{"type": "key", "id": "keyboard", "actions": [

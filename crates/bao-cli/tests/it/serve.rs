@@ -267,6 +267,12 @@ fn a_game_tapped_on_a_phone_is_followed_live_and_lands_on_disk() {
     shot(&scribe, "new-game");
     scribe.click("#new-go");
     wait_for(&scribe, "return location.pathname.startsWith('/scribe/') && document.querySelector('main').dataset.plies === '0'", "the board");
+    // The tap areas are placed once the board's picture is read.
+    wait_for(
+        &scribe,
+        "return !!document.querySelector('.boardbox').dataset.version",
+        "the board's picture",
+    );
     let id = scribe
         .js("return location.pathname.split('/')[2]", json!([]))
         .as_str()
@@ -368,5 +374,672 @@ fn a_game_tapped_on_a_phone_is_followed_live_and_lands_on_disk() {
             .filter(|e| e["level"] == json!("SEVERE"))
             .collect();
         assert!(errors.is_empty(), "console errors: {errors:?}");
+    }
+    drop((scribe, spectator));
+    club_night_pages(&d, chromium, &base, &server.pin);
+    projector_wall(&d, chromium);
+}
+
+/// The pits of a served board picture: its viewBox and each pit's centre, read from the
+/// SVG's own `bao-A1` ... `bao-b8` circles (what a person sees, independent of the page).
+fn pit_centres(svg: &str) -> ([f64; 4], Vec<(String, f64, f64)>) {
+    let attr = |from: &str, name: &str| -> f64 {
+        let at = from.find(&format!(" {name}=\"")).expect("the attribute") + name.len() + 3;
+        let end = from[at..].find('"').unwrap();
+        from[at..at + end].parse().unwrap()
+    };
+    let vb_at = svg.find("viewBox=\"").unwrap() + 9;
+    let vb_end = svg[vb_at..].find('"').unwrap();
+    let vb: Vec<f64> = svg[vb_at..vb_at + vb_end]
+        .split_whitespace()
+        .map(|x| x.parse().unwrap())
+        .collect();
+    let mut pits = Vec::new();
+    for row in ["A", "B", "a", "b"] {
+        for n in 1..=8 {
+            let pit = format!("{row}{n}");
+            let g = svg
+                .find(&format!("id=\"bao-{pit}\""))
+                .expect("the pit's group");
+            // The first shape of the group: a circle, or a nyumba's square.
+            let rest = &svg[g..];
+            let (c, r) = (rest.find("<circle"), rest.find("<rect"));
+            if c.is_some_and(|c| r.is_none_or(|r| c < r)) {
+                let circle = &rest[c.unwrap()..];
+                pits.push((pit, attr(circle, "cx"), attr(circle, "cy")));
+            } else {
+                let rect = &rest[r.unwrap()..];
+                pits.push((
+                    pit,
+                    attr(rect, "x") + attr(rect, "width") / 2.0,
+                    attr(rect, "y") + attr(rect, "height") / 2.0,
+                ));
+            }
+        }
+    }
+    ([vb[0], vb[1], vb[2], vb[3]], pits)
+}
+
+fn wait_until(s: &crate::browser::Session<'_>, script: &str, what: &str) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while s.js(script, json!([])) != json!(true) {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn keep_shot(s: &crate::browser::Session<'_>, name: &str) {
+    let png = s.screenshot();
+    assert!(png.starts_with(b"\x89PNG"));
+    if let Some(k) = std::env::var_os("BAO_PNG_DIR") {
+        std::fs::write(Path::new(&k).join(format!("serve-{name}.png")), &png).unwrap();
+    }
+}
+
+/// Taps move `m` on the scribe's page: its pit, then the kichwa, or the arrow, then stop
+/// or safari when asked.
+fn tap_move(s: &crate::browser::Session<'_>, m: &str) {
+    let (pit, sign) = (&m[..2], &m[2..3]);
+    s.click(&format!("button[data-pit=\"{pit}\"]"));
+    if s.js(
+        "return !!document.getElementById('opt-left-kichwa')",
+        json!([]),
+    ) == json!(true)
+    {
+        s.click(if sign == "<" {
+            "#opt-left-kichwa"
+        } else {
+            "#opt-right-kichwa"
+        });
+    } else {
+        s.click(if sign == "<" {
+            "#arrow-left"
+        } else {
+            "#arrow-right"
+        });
+    }
+    if s.js("return !!document.getElementById('opt-stop')", json!([])) == json!(true) {
+        s.click(if m.contains('+') {
+            "#opt-safari"
+        } else {
+            "#opt-stop"
+        });
+    }
+}
+
+/// A phone's session, in with the PIN.
+fn logged_in<'d>(
+    d: &'d crate::browser::Driver,
+    chromium: &Path,
+    profile: &Path,
+    size: (u32, u32),
+    base: &str,
+    pin: &str,
+) -> crate::browser::Session<'d> {
+    let s = d.phone_session(chromium, profile, size);
+    s.go(&format!("{base}/scribe"));
+    wait_until(
+        &s,
+        "return !!document.getElementById('pin')",
+        "the PIN form",
+    );
+    s.js(
+        "document.getElementById('pin').value = arguments[0];",
+        json!([pin]),
+    );
+    s.click("#pin-go");
+    wait_until(
+        &s,
+        "return !!document.getElementById('new-go')",
+        "the scribe's page",
+    );
+    s
+}
+
+/// Taps the centre of every pit of the side to move on the scribe's page at its screen
+/// size: the pit's own button is under the finger, a pit with a move asks for it (its
+/// name in the question), one without asks nothing.
+fn tap_every_pit(s: &crate::browser::Session<'_>, base: &str, id: &str, side: &str) {
+    let (_, st) = get_json(&format!("{base}/api/games/{id}/state"));
+    let version = st["version"].as_u64().unwrap();
+    wait_until(
+        s,
+        &format!("return document.querySelector('.boardbox').dataset.version === '{version}' && document.querySelector('.boardbox img').complete"),
+        "the board's picture",
+    );
+    // The picture the page shows: flipped when the scribe flipped the board.
+    let flipped = s.js(
+        "return document.querySelector('.boardbox').dataset.flipped === '1'",
+        json!([]),
+    ) == json!(true);
+    let flip = if flipped { "&flip=1" } else { "" };
+    let svg = ureq::get(&format!(
+        "{base}/api/games/{id}/board.svg?v={version}{flip}"
+    ))
+    .call()
+    .unwrap()
+    .into_string()
+    .unwrap();
+    let (vb, pits) = pit_centres(&svg);
+    let movable: std::collections::BTreeSet<String> = st["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["pit"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(!movable.is_empty());
+    s.js(
+        "document.querySelector('.boardbox').scrollIntoView({block: 'start'});",
+        json!([]),
+    );
+    let rect = s.js(
+        "var r = document.querySelector('.boardbox img').getBoundingClientRect(); return [r.left, r.top, r.width, r.height];",
+        json!([]),
+    );
+    let r: Vec<f64> = rect
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    let mut asked = 0;
+    for (pit, cx, cy) in pits {
+        let x = r[0] + (cx - vb[0]) / vb[2] * r[2];
+        let y = r[1] + (cy - vb[1]) / vb[3] * r[3];
+        // The pit's button is what lies under its centre.
+        let under = s.js(
+            "var e = document.elementFromPoint(arguments[0], arguments[1]); return e && e.dataset ? (e.dataset.pit || e.tagName) : null;",
+            json!([x, y]),
+        );
+        assert_eq!(under, json!(pit), "the centre of {pit} at ({x:.0}, {y:.0})");
+        #[allow(clippy::cast_possible_truncation)]
+        s.tap(x.round() as i64, y.round() as i64);
+        let q = s.js(
+            "var q = document.querySelector('#ask .q'); return q ? q.textContent : '';",
+            json!([]),
+        );
+        let q = q.as_str().unwrap();
+        let mine = pit.starts_with(if side == "south" {
+            ['A', 'B']
+        } else {
+            ['a', 'b']
+        });
+        if mine && movable.contains(&pit) {
+            assert!(q.starts_with(&pit), "{pit}: asked {q:?}");
+            asked += 1;
+            s.click("#ask .cancel");
+        } else {
+            assert_eq!(q, "", "{pit} has no move, yet a question: {q:?}");
+        }
+    }
+    assert_eq!(asked, movable.len(), "every pit with a move asked");
+}
+
+/// The club-night defects of the scribe's and the evening's pages, at phone size and on
+/// a landscape tablet: taps land on the pits drawn, a question the board moved past is
+/// closed, an old error goes, a typed `a5` is asked as a tap, a result is taken back, no
+/// draw under rules without draws, no Send box after the end, a match's first game stays
+/// on the evening.
+fn club_night_pages(d: &crate::browser::Driver, chromium: &Path, base: &str, pin: &str) {
+    let moves = fixture_moves();
+    for (name, size) in [("phone", (390, 844)), ("tablet", (1180, 820))] {
+        let profile = tempfile::tempdir().unwrap();
+        let s = logged_in(d, chromium, profile.path(), size, base, pin);
+        let (st, b) = post(
+            base,
+            "/api/games",
+            &json!({"tags": {"South": "Asha", "North": "Baraka"}}),
+        )
+        .unwrap();
+        assert_eq!(st, 201, "{b}");
+        let id = b["id"].as_str().unwrap().to_owned();
+        s.go(&format!("{base}/scribe/{id}"));
+        tap_every_pit(&s, base, &id, "south");
+        keep_shot(&s, &format!("taps-{name}"));
+        // A move sent by taps: the pit, then its arrow.
+        tap_move(&s, &moves[0]);
+        wait_until(
+            &s,
+            "return document.querySelector('main').dataset.plies === '1'",
+            "the tapped move",
+        );
+        tap_every_pit(&s, base, &id, "north");
+        if name == "tablet" {
+            continue;
+        }
+        // Flipped, the taps follow the picture: North's rows at the bottom now.
+        s.click("#flip");
+        wait_until(
+            &s,
+            "return document.querySelector('.boardbox').dataset.flipped === '1'",
+            "the flipped board",
+        );
+        tap_every_pit(&s, base, &id, "north");
+        keep_shot(&s, "flipped");
+        s.click("#flip");
+        wait_until(
+            &s,
+            "return document.querySelector('.boardbox').dataset.flipped === '0'",
+            "the board the right way up",
+        );
+
+        // 2: a question left open while another phone records the ply is closed.
+        s.click("button[data-pit=\"a5\"]");
+        wait_until(
+            &s,
+            "return !!document.getElementById('opt-left-kichwa')",
+            "the kichwa question",
+        );
+        let (st, b) = post(
+            base,
+            &format!("/api/games/{id}/moves"),
+            &json!({"ply": 1, "move": moves[1]}),
+        )
+        .unwrap();
+        assert_eq!(st, 200, "{b}");
+        wait_until(
+            &s,
+            "return document.querySelector('main').dataset.plies === '2'",
+            "the other phone's ply",
+        );
+        wait_until(
+            &s,
+            "return document.getElementById('ask').children.length === 0",
+            "the question closed",
+        );
+        let m = s.js(
+            "return document.getElementById('msg').textContent",
+            json!([]),
+        );
+        assert!(m.as_str().unwrap().contains("another phone"), "{m}");
+        keep_shot(&s, "stale-question");
+
+        // 4: an old error goes once a move is recorded.
+        s.js("document.getElementById('typed').value = 'B8<';", json!([]));
+        s.click("form.type button[type=submit]");
+        wait_until(
+            &s,
+            "return document.getElementById('msg').textContent.indexOf('refused') >= 0",
+            "the refusal",
+        );
+        tap_move(&s, &moves[2]);
+        wait_until(
+            &s,
+            "return document.querySelector('main').dataset.plies === '3'",
+            "ply 3",
+        );
+        assert_eq!(
+            s.js(
+                "return document.getElementById('msg').textContent",
+                json!([])
+            ),
+            json!("")
+        );
+
+        // 10: under Kiswahili no Draw button; the undo names its move.
+        assert_eq!(
+            s.js("return !!document.getElementById('draw')", json!([])),
+            json!(false)
+        );
+        s.click("#undo");
+        let q = s.js(
+            "return document.querySelector('#ask .q').textContent",
+            json!([]),
+        );
+        assert!(
+            q.as_str().unwrap().contains(&moves[2].replace('#', "")),
+            "{q}"
+        );
+        s.click("#ask .cancel");
+
+        // 5: a resignation taken back from the phone, confirmed.
+        s.click("#resign-south");
+        s.click("#confirm-result");
+        wait_until(
+            &s,
+            "return document.getElementById('status').textContent.indexOf('0-1') >= 0",
+            "the result",
+        );
+        // 10: no Send box once the game is over.
+        assert_eq!(
+            s.js(
+                "return getComputedStyle(document.querySelector('form.type')).display",
+                json!([])
+            ),
+            json!("none")
+        );
+        keep_shot(&s, "result-undo");
+        s.click("#undo-result");
+        s.click("#confirm-undo-result");
+        wait_until(
+            &s,
+            "return document.getElementById('status').textContent.indexOf('to move') >= 0",
+            "the game going on",
+        );
+        let (_, st) = get_json(&format!("{base}/api/games/{id}/state"));
+        assert_eq!((&st["result"], &st["plies"]), (&json!("*"), &json!(3)));
+
+        // 3: the final move sent again after the game ended: acknowledged.
+        // 10: a typed `a5` (a kichwa left open) asks as a tap does.
+        let (st, b) = post(
+            base,
+            "/api/games",
+            &json!({"tags": {"South": "Chausiku", "North": "Daudi"}}),
+        )
+        .unwrap();
+        assert_eq!(st, 201, "{b}");
+        let id2 = b["id"].as_str().unwrap().to_owned();
+        assert_eq!(
+            post(
+                base,
+                &format!("/api/games/{id2}/moves"),
+                &json!({"ply": 0, "move": moves[0]})
+            )
+            .unwrap()
+            .0,
+            200
+        );
+        s.go(&format!("{base}/scribe/{id2}"));
+        wait_until(
+            &s,
+            "return document.querySelector('main').dataset.plies === '1'",
+            "the second board",
+        );
+        s.js("document.getElementById('typed').value = 'a5';", json!([]));
+        s.click("form.type button[type=submit]");
+        wait_until(
+            &s,
+            "return !!document.getElementById('opt-left-kichwa')",
+            "the typed move's question",
+        );
+        keep_shot(&s, "typed-question");
+        s.click(if &moves[1][2..3] == "<" {
+            "#opt-left-kichwa"
+        } else {
+            "#opt-right-kichwa"
+        });
+        if s.js("return !!document.getElementById('opt-stop')", json!([])) == json!(true) {
+            s.click(if moves[1].contains('+') {
+                "#opt-safari"
+            } else {
+                "#opt-stop"
+            });
+        }
+        wait_until(
+            &s,
+            "return document.querySelector('main').dataset.plies === '2'",
+            "the typed move recorded",
+        );
+        keep_shot(&s, "scribe-phone");
+        let console: Vec<Value> = s
+            .log("browser")
+            .into_iter()
+            // The refusals asked for on purpose (422) are logged by the network; a script error is not one.
+            .filter(|e| e["level"] == json!("SEVERE") && e["source"] != json!("network"))
+            .collect();
+        assert!(console.is_empty(), "console errors: {console:?}");
+
+        // 11: offline, any number of moves wait (each shown), then go in order.
+        let (st, b) = post(
+            base,
+            "/api/games",
+            &json!({"tags": {"South": "Gimbi", "North": "Haji"}}),
+        )
+        .unwrap();
+        assert_eq!(st, 201, "{b}");
+        let id3 = b["id"].as_str().unwrap().to_owned();
+        s.go(&format!("{base}/scribe/{id3}"));
+        wait_until(
+            &s,
+            "return !!document.querySelector('.boardbox').dataset.version",
+            "the third board",
+        );
+        s.set_offline(true);
+        tap_move(&s, &moves[0]);
+        wait_until(
+            &s,
+            "return document.querySelector('main').dataset.queued === '1'",
+            "the first move waiting",
+        );
+        for m in &moves[1..3] {
+            s.click(&format!("button[data-pit=\"{}\"]", &m[..2]));
+            s.click(if &m[2..3] == "<" {
+                "#arrow-left"
+            } else {
+                "#arrow-right"
+            });
+        }
+        wait_until(
+            &s,
+            "return document.querySelector('main').dataset.queued === '3'",
+            "three moves waiting",
+        );
+        assert_eq!(
+            s.js(
+                "return document.querySelectorAll('#sent li.waiting').length",
+                json!([])
+            ),
+            json!(3)
+        );
+        keep_shot(&s, "offline-queue");
+        s.set_offline(false);
+        wait_until(
+            &s,
+            "return document.querySelector('main').dataset.plies === '3'",
+            "the waiting moves recorded",
+        );
+        wait_until(
+            &s,
+            "return document.querySelectorAll('#sent li.recorded').length === 3",
+            "each said recorded",
+        );
+        let (_, st) = get_json(&format!("{base}/api/games/{id3}/state"));
+        let want: Vec<String> = moves[..3].iter().map(|m| m.replace('#', "")).collect();
+        assert_eq!(st["line"], json!(want));
+
+        // 6: a best-of-three match's first game stays on the evening and in the crosstable.
+        let (st, b) = post(
+            base,
+            "/api/games",
+            &json!({"tags": {"South": "Eshe", "North": "Faraji", "Round": "2", "Match": "Eshe v Faraji"}}),
+        )
+        .unwrap();
+        assert_eq!(st, 201, "{b}");
+        let m = b["id"].as_str().unwrap().to_owned();
+        assert_eq!(
+            post(
+                base,
+                &format!("/api/games/{m}/moves"),
+                &json!({"ply": 0, "move": moves[0]})
+            )
+            .unwrap()
+            .0,
+            200
+        );
+        assert_eq!(
+            post(
+                base,
+                &format!("/api/games/{m}/result"),
+                &json!({"result": "1-0"})
+            )
+            .unwrap()
+            .0,
+            200
+        );
+        s.go(&format!("{base}/"));
+        wait_until(
+            &s,
+            "return !!document.querySelector('table.cross')",
+            "the crosstable",
+        );
+        let rows = s.js(
+            "return Array.from(document.querySelectorAll('table.games tbody tr')).map(function (r) { return r.textContent; })",
+            json!([]),
+        );
+        let rows: Vec<&str> = rows
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r.as_str().unwrap())
+            .collect();
+        assert!(
+            rows.iter()
+                .any(|r| r.contains("Eshe – Faraji") && r.contains("game 1") && r.ends_with("1-0")),
+            "{rows:?}"
+        );
+        assert!(
+            rows.iter()
+                .any(|r| r.contains("Faraji – Eshe") && r.contains("game 2")),
+            "{rows:?}"
+        );
+        let total = s.js(
+            "var row = Array.from(document.querySelectorAll('table.cross tbody tr')).find(function (r) { return r.querySelector(\"th\").textContent.indexOf(\"Eshe\") >= 0; }); return row.lastElementChild.textContent;",
+            json!([]),
+        );
+        assert_eq!(total, json!("1"));
+        // The evening fits a phone's width: nothing wider than the screen but in its
+        // scrolling box.
+        let wide = s.js(
+            "return document.documentElement.scrollWidth <= window.innerWidth",
+            json!([]),
+        );
+        assert_eq!(wide, json!(true));
+        keep_shot(&s, "evening-phone");
+    }
+}
+
+/// The size in CSS pixels of a pit's numeral (22 units of the picture) on each projected
+/// board, as drawn (`object-fit: contain`).
+const NUMERAL_PX: &str = "return Array.from(document.querySelectorAll('#wall .pic img')).map(function (i) { \
+    var s = Math.min(i.clientWidth / i.naturalWidth, i.clientHeight / i.naturalHeight); return 22 * s; })";
+
+/// The projector at 1920x1080 with the eight boards of a round: they all fit the screen,
+/// a finished board stays with its result, and one board alone fills it.
+fn projector_wall(d: &crate::browser::Driver, chromium: &Path) {
+    // An evening of its own: the eight boards of round 3 and nothing else.
+    let dir = tempfile::tempdir().unwrap();
+    let server = serve(dir.path(), free_port());
+    let base = server.base.as_str();
+    let moves = fixture_moves();
+    let names = [
+        ("Amani", "Bahati"),
+        ("Chiku", "Dalila"),
+        ("Enzi", "Fumo"),
+        ("Gati", "Hamisi"),
+        ("Imani", "Jabari"),
+        ("Kito", "Lulu"),
+        ("Malaika", "Neema"),
+        ("Omari", "Pendo"),
+    ];
+    let mut ids = Vec::new();
+    for (i, (south, north)) in names.iter().enumerate() {
+        let (st, b) = post(
+            base,
+            "/api/games",
+            &json!({"tags": {"South": south, "North": north, "Round": "3"}}),
+        )
+        .unwrap();
+        assert_eq!(st, 201, "{b}");
+        let id = b["id"].as_str().unwrap().to_owned();
+        for (n, m) in moves.iter().take(4 + i * 3).enumerate() {
+            assert_eq!(
+                post(
+                    base,
+                    &format!("/api/games/{id}/moves"),
+                    &json!({"ply": n, "move": m})
+                )
+                .unwrap()
+                .0,
+                200
+            );
+        }
+        ids.push(id);
+    }
+    // One board's game ends: it stays on the wall with its result.
+    assert_eq!(
+        post(
+            base,
+            &format!("/api/games/{}/result", ids[2]),
+            &json!({"result": "1-0"})
+        )
+        .unwrap()
+        .0,
+        200
+    );
+    let profile = tempfile::tempdir().unwrap();
+    let s = d.phone_session(chromium, profile.path(), (1920, 1080));
+    s.go(&format!("{base}/projector"));
+    wait_until(
+        &s,
+        "var w = document.getElementById('wall'); return !!w && w.dataset.count === '8' && \
+         Array.from(w.querySelectorAll('img')).every(function (i) { return i.complete && i.naturalWidth > 0; })",
+        "eight boards",
+    );
+    let fits = s.js(
+        "var out = true; document.querySelectorAll('#wall .card').forEach(function (c) { var r = c.getBoundingClientRect(); \
+           if (r.left < 0 || r.top < 0 || r.right > window.innerWidth + 1 || r.bottom > window.innerHeight + 1) out = false; }); \
+         return out && document.documentElement.scrollHeight <= window.innerHeight;",
+        json!([]),
+    );
+    assert_eq!(
+        fits,
+        json!(true),
+        "every board within the screen, no scrolling"
+    );
+    let done = s.js(
+        "var c = document.querySelector('#wall .card[data-id=\"' + arguments[0] + '\"]'); return c ? c.textContent : null;",
+        json!([ids[2]]),
+    );
+    assert!(done.as_str().unwrap_or("").contains("1-0"), "{done}");
+    let px = s.js(NUMERAL_PX, json!([]));
+    let smallest = px
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .fold(f64::MAX, f64::min);
+    let cols = s.js(
+        "return document.getElementById('wall').dataset.cols",
+        json!([]),
+    );
+    eprintln!("projector 1920x1080, 8 boards in {cols} columns: pit numerals {smallest:.1} px");
+    assert!(smallest >= 18.0, "numerals of {smallest:.1} px");
+    keep_shot(&s, "projector-8");
+    // One board alone (a final).
+    s.go(&format!("{base}/projector?board={}", ids[7]));
+    wait_until(
+        &s,
+        "var w = document.getElementById('wall'); return !!w && w.dataset.count === '1' && w.querySelector('img').complete",
+        "the one board",
+    );
+    let px = s.js(NUMERAL_PX, json!([]));
+    let one = px[0].as_f64().unwrap();
+    eprintln!("projector 1920x1080, one board: pit numerals {one:.1} px");
+    assert!(one >= 40.0, "numerals of {one:.1} px");
+    keep_shot(&s, "projector-1");
+
+    // The evening on the big screen: every board's row, the crosstable.
+    s.go(&format!("{base}/"));
+    wait_until(
+        &s,
+        "return document.querySelectorAll('table.games tbody tr').length === 8 && !!document.querySelector('table.cross')",
+        "the evening's eight games",
+    );
+    keep_shot(&s, "evening-1920");
+
+    // The score sheets, printed: one page a game.
+    s.go(&format!("{base}/sheets"));
+    wait_until(
+        &s,
+        "return document.querySelector('main').dataset.sheets === '8'",
+        "eight score sheets",
+    );
+    let pdf = s.print_pdf();
+    assert!(pdf.starts_with(b"%PDF"));
+    let text = String::from_utf8_lossy(&pdf);
+    let pages = text.matches("/Type /Page").count() - text.matches("/Type /Pages").count();
+    assert_eq!(pages, 8, "one printed page a game");
+    if let Some(k) = std::env::var_os("BAO_PNG_DIR") {
+        std::fs::write(Path::new(&k).join("serve-sheets.pdf"), &pdf).unwrap();
     }
 }

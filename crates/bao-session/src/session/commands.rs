@@ -165,7 +165,7 @@ impl Session {
 
     /// Whether the current game is a match's game after the first, with nothing recorded
     /// in it yet, following a game of the same match.
-    fn is_fresh_match_game(&self) -> bool {
+    pub(super) fn is_fresh_match_game(&self) -> bool {
         let i = self.current();
         let game = self.game();
         let number = game

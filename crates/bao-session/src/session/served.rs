@@ -55,6 +55,27 @@ impl Session {
         })
     }
 
+    /// The current game's last ply: the position it was played from and its move (to draw
+    /// it); `None` before the first ply, or when its reading is undecided within the lap
+    /// budget.
+    #[must_use]
+    pub fn last_ply(&self) -> Option<(Position, Move)> {
+        let live = self.live.as_ref()?;
+        let n = live.plies().checked_sub(1)?;
+        let recorded = self.game().main_line().nth(n)?;
+        let before = Live {
+            rules: live.rules,
+            directions: live.directions,
+            positions: vec![live.positions[n]],
+        };
+        let mv = self
+            .within(|| before.candidates(recorded))
+            .ok()?
+            .into_iter()
+            .find(|m| same_move(*m, recorded.token.value))?;
+        Some((live.positions[n], mv))
+    }
+
     /// Plays `line` (a move only, never a command) as ply `ply` (0-based) of the current
     /// game, so that a client that repeats a request cannot record a ply twice: the next
     /// ply is played; the ply before, with the move it holds, is [`PlyAnswer::Repeated`];
@@ -73,7 +94,20 @@ impl Session {
             .as_ref()
             .filter(|_| matches!(self.stage, Stage::Moves))
         else {
-            return Ok(PlyAnswer::NoGame);
+            // The game's last ply sent again (its answer lost) once that ply ended the
+            // game: the same ply, already recorded.
+            let last = self.live.as_ref().map(Live::plies);
+            let repeated = last.is_some_and(|plies| {
+                usize::try_from(ply).ok().and_then(|p| p.checked_add(1)) == Some(plies)
+                    && self
+                        .within(|| self.holds(plies - 1, line.trim()))
+                        .unwrap_or(false)
+            });
+            return Ok(if repeated {
+                PlyAnswer::Repeated
+            } else {
+                PlyAnswer::NoGame
+            });
         };
         let plies = live.plies();
         let ply = usize::try_from(ply).unwrap_or(usize::MAX);
@@ -83,6 +117,14 @@ impl Session {
                 && self
                     .within(|| self.holds(ply, line.trim()))
                     .unwrap_or(false);
+            // The last ply of a match's game sent again once the next game has begun (the
+            // answer to it lost): the same ply, already recorded.
+            let repeated = repeated
+                || (plies == 0
+                    && self.is_fresh_match_game()
+                    && self
+                        .within(|| self.ended_game_with(ply, line.trim()))
+                        .unwrap_or(false));
             return Ok(if repeated {
                 PlyAnswer::Repeated
             } else {
@@ -132,25 +174,46 @@ impl Session {
         }
     }
 
+    /// Whether the game before the current one ends with ply `ply`, and that ply is the one
+    /// move `line` stands for there.
+    fn ended_game_with(&self, ply: usize, line: &str) -> bool {
+        let Some(before) = self.current().checked_sub(1) else {
+            return false;
+        };
+        let game = &self.record.games[before].value;
+        if game.main_line().count() != ply.saturating_add(1) {
+            return false;
+        }
+        Live::of(game).is_ok_and(|live| holds_in(&live, game, ply, line))
+    }
+
     /// Whether ply `ply` of the current game is the one move `line` stands for there.
     fn holds(&self, ply: usize, line: &str) -> bool {
-        let (Some(live), Ok(item)) = (self.live.as_ref(), read_move(line)) else {
-            return false;
-        };
-        let Some(recorded) = self.game().main_line().nth(ply) else {
-            return false;
-        };
-        let before = Live {
-            rules: live.rules,
-            directions: live.directions,
-            positions: live.positions[..=ply].to_vec(),
-        };
-        let mut candidates = before.candidates(&item);
-        if candidates.len() > 1 {
-            candidates.retain(|m| same_move(*m, item.token.value));
-        }
-        candidates.len() == 1 && same_move(candidates[0], recorded.token.value)
+        self.live
+            .as_ref()
+            .is_some_and(|live| holds_in(live, self.game(), ply, line))
     }
+}
+
+/// Whether ply `ply` of `game` (whose positions `live` holds) is the one move `line` stands
+/// for there.
+fn holds_in(live: &Live, game: &bao_notation::Game, ply: usize, line: &str) -> bool {
+    let (Some(from), Ok(item)) = (live.positions.get(ply), read_move(line)) else {
+        return false;
+    };
+    let Some(recorded) = game.main_line().nth(ply) else {
+        return false;
+    };
+    let before = Live {
+        rules: live.rules,
+        directions: live.directions,
+        positions: vec![*from],
+    };
+    let mut candidates = before.candidates(&item);
+    if candidates.len() > 1 {
+        candidates.retain(|m| same_move(*m, item.token.value));
+    }
+    candidates.len() == 1 && same_move(candidates[0], recorded.token.value)
 }
 
 /// Whether a recorded token names `mv` (its claims aside).
@@ -335,5 +398,26 @@ mod tests {
             .unwrap();
         assert!(!s.game_state().unwrap().open);
         assert!(matches!(s.play_ply(0, "A6<*"), Ok(PlyAnswer::NoGame)));
+    }
+
+    #[test]
+    fn the_last_ply_sent_again_after_the_end_is_the_same_ply() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = session(dir.path());
+        assert!(matches!(s.play_ply(0, "A6<*"), Ok(PlyAnswer::Played(_))));
+        s.handle(crate::Input::Command(crate::Command::Resign { side: None }))
+            .unwrap();
+        let before = std::fs::read_to_string(dir.path().join("g.bao")).unwrap();
+        assert!(matches!(s.play_ply(0, "A6<*"), Ok(PlyAnswer::Repeated)));
+        // Another move at that ply, or a ply after it, is still refused.
+        assert!(matches!(s.play_ply(0, "A7<*"), Ok(PlyAnswer::NoGame)));
+        assert!(matches!(s.play_ply(1, "a5<"), Ok(PlyAnswer::NoGame)));
+        let (from, mv) = s.last_ply().unwrap();
+        assert!(from == s.live.as_ref().unwrap().positions[0]);
+        assert_eq!(mv.to_string(), "A6<*");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("g.bao")).unwrap(),
+            before
+        );
     }
 }
