@@ -107,8 +107,8 @@ impl<'s> Parser<'s> {
             bad_position,
             ..
         } = section;
-        if let Some((span, error)) = bad_position {
-            self.bad_position(span, &error, rules);
+        if let Some((span, error, value)) = bad_position {
+            self.bad_position(span, &error, &value, rules);
         }
         if let Some(r) = self.after_result.take().filter(|_| tags == 0) {
             self.moves_after_result(r);

@@ -129,7 +129,8 @@ impl<'s> Parser<'s> {
             }
             Some(POSITION) if section.bad_position.is_none() => {
                 if let Err(e) = tag.value.parse::<PositionString>() {
-                    section.bad_position = Some((tag.value_span, e.to_string()));
+                    section.bad_position =
+                        Some((tag.value_span, e.to_string(), tag.value.to_string()));
                 }
             }
             _ => {}
@@ -439,21 +440,45 @@ impl<'s> Parser<'s> {
 impl Parser<'_> {
     /// Reports a `Position` tag that is no position string (`error`), its help showing the
     /// start of the game's own rule set (`rules`, the `RuleSet` tag's preset; kiswahili when
-    /// there is none or it is unknown).
+    /// there is none or it is unknown); a `value` that is a printed diagram (32 counts,
+    /// [`crate::diagram`]) is shown as the position string it makes.
     #[inline(never)]
-    pub(super) fn bad_position(&mut self, span: Span, error: &str, rules: Option<&str>) {
+    pub(super) fn bad_position(
+        &mut self,
+        span: Span,
+        error: &str,
+        value: &str,
+        rules: Option<&str>,
+    ) {
         let name = rules.unwrap_or("kiswahili");
-        let start = bao_core::RuleSet::preset(name).map_or_else(String::new, |r| {
+        let preset = bao_core::RuleSet::preset(name);
+        let start = preset.map_or_else(String::new, |r| {
             PositionString::from(&bao_core::Position::start(r)).to_string()
         });
+        let as_diagram = preset.and_then(|r| {
+            let d = crate::diagram::PrintedDiagram::read(value).ok()?;
+            let p = d
+                .position(r, &crate::diagram::DiagramGiven::default())
+                .ok()?;
+            bao_core::Position::from_setup(p.to_setup(r)).ok()?;
+            Some(p)
+        });
+        let help = match as_diagram {
+            Some(p) => format!(
+                "these are the 32 counts of a printed diagram (North's back and front rows, \
+                 South's front and back rows, as South sees the board); as a position string, \
+                 with South to move: {p}"
+            ),
+            None => format!(
+                "see spec/notation.md, Position strings; the start position of {name} is {start}"
+            ),
+        };
         self.err_help(
             SyntaxCode::BadPosition,
             span,
             format!("the Position tag is not a position string: {error}"),
             "cannot read this position",
-            &format!(
-                "see spec/notation.md, Position strings; the start position of {name} is {start}"
-            ),
+            &help,
         );
     }
 }
@@ -474,8 +499,9 @@ pub(super) struct TagSection<'s> {
     pub(super) last_end: usize,
     /// The preset of the first `RuleSet` tag (kiswahili when it names none).
     pub(super) rules: Option<&'static str>,
-    /// The first `Position` tag that is no position string: its value and why.
-    pub(super) bad_position: Option<(Span, String)>,
+    /// The first `Position` tag that is no position string: where its value is, why, and
+    /// the value.
+    pub(super) bad_position: Option<(Span, String, String)>,
 }
 
 /// A tag pair as read.

@@ -256,4 +256,15 @@ fn bad_position_help_shows_the_games_own_start() {
     ] {
         assert!(help(&text).contains("the start position of kiswahili is "));
     }
+    // The 32 counts of a printed diagram typed into the tag: the position string they make.
+    let grid = help(
+        "[RuleSet \"kete\"]\n[Position \"0 0 0 0 0 0 0 0 0 2 2 6 0 0 0 0 0 0 0 0 6 2 2 0 0 0 0 0 0 0 0 0\"]\n\n*\n",
+    );
+    assert!(
+        grid.ends_with(
+            "as a position string, with South to move: \
+             0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 22/22 S FF -"
+        ),
+        "{grid}"
+    );
 }
