@@ -145,6 +145,9 @@ enum ThemeArg {
     Dark,
     /// Black on white, marks by shape only.
     Print,
+    /// A book plate: square houses marked by their state, laps along the sowing ring,
+    /// labels clear of the pits.
+    Book,
 }
 
 /// The diagram options of every picture format (`svg`, `png`, `html`): one set of flags,
@@ -487,6 +490,7 @@ impl Drawing {
                 ThemeArg::Light => Theme::Light,
                 ThemeArg::Dark => Theme::Dark,
                 ThemeArg::Print => Theme::Print,
+                ThemeArg::Book => Theme::Book,
             },
             seeds: if self.dots {
                 SeedStyle::Dots { max: 10 }

@@ -705,7 +705,7 @@ fn theme_css(theme: Theme) -> &'static str {
     match theme {
         Theme::Light => ":root { --bg: #ffffff; --fg: #1a1a1a; --muted: #4d4d4d; --accent: #0072B2; --panel: #f3e3c8; }\n",
         Theme::Dark => ":root { --bg: #1b1b1f; --fg: #f0f0f0; --muted: #c0c0c0; --accent: #56B4E9; --panel: #2b231c; }\n",
-        Theme::Print => ":root { --bg: #ffffff; --fg: #000000; --muted: #000000; --accent: #000000; --panel: #ffffff; }\n",
+        Theme::Print | Theme::Book => ":root { --bg: #ffffff; --fg: #000000; --muted: #000000; --accent: #000000; --panel: #ffffff; }\n",
     }
 }
 

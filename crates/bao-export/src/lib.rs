@@ -68,7 +68,7 @@ pub use json::{
     record_from_json, record_json, record_json_pretty, replayed_game_json, GameJson, JsonOptions,
     RecordJson, RecordJsonWriter, SCHEMA_VERSION,
 };
-pub use overlay::{CaptureMark, Overlay};
+pub use overlay::{CaptureMark, LapMark, Overlay};
 #[cfg(feature = "png")]
 pub use png::{board_png, PngOptions};
 pub use svg::{board_svg, SeedStyle, SvgOptions, Theme};

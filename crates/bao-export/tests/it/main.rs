@@ -1,5 +1,7 @@
 //! Integration tests of `bao-export`, one binary with a module per concern.
 
+/// The `book` theme: snapshots and the no-overlap layout rule.
+mod book;
 /// Diagrams of lines, markup, results, layout, and the PNG options.
 mod diagrams;
 /// The HTML viewer: frame links through variations, frames equal to the SVG export.
