@@ -49,6 +49,8 @@
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
 
+#[cfg(feature = "png")]
+mod animation;
 mod document;
 mod frames;
 mod html;
@@ -61,6 +63,8 @@ mod svg;
 mod text;
 mod writer;
 
+#[cfg(feature = "png")]
+pub use animation::{frames_gif, GifOptions};
 pub use document::{LinePath, LinePathError, NoSuchLine, ReplayError, Step};
 pub use frames::{game_line, main_line, player_names, result_words, GameLine};
 pub use html::{escape_html, game_html, HtmlOptions};
