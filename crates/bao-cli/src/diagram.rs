@@ -171,6 +171,7 @@ fn read_diagnostic(
             ..
         } => format!("{n} counts"),
         DiagramError::TooMany { .. } => "one count too many".to_owned(),
+        DiagramError::RowLength { found, .. } => format!("{found} counts"),
         DiagramError::TooLarge { .. } => "too many seeds".to_owned(),
         _ => "not a count".to_owned(),
     };

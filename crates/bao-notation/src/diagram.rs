@@ -103,6 +103,16 @@ pub enum DiagramError {
         /// The end of the text (or of the short row).
         span: Span,
     },
+    /// 32 counts written as four lines, but a line holds other than 8: a count written on
+    /// the wrong line would land in the wrong row.
+    RowLength {
+        /// The first such line (0..4).
+        row: usize,
+        /// How many counts it holds.
+        found: usize,
+        /// The line.
+        span: Span,
+    },
     /// More than 32 counts: the first one too many.
     TooMany {
         /// How many there are.
@@ -149,6 +159,12 @@ impl fmt::Display for DiagramError {
                     found + 1
                 ),
             },
+            Self::RowLength { row, found, .. } => write!(
+                f,
+                "line {} of the diagram ({}) has {found} counts, not 8",
+                row + 1,
+                printed_row_words(*row)
+            ),
             Self::TooMany {
                 found, long_row, ..
             } => match long_row {
@@ -175,6 +191,7 @@ impl DiagramError {
             Self::NotACount { .. } => "not_a_count",
             Self::TooLarge { .. } => "too_large",
             Self::Missing { .. } => "missing_count",
+            Self::RowLength { .. } => "row_length",
             Self::TooMany { .. } => "too_many_counts",
         }
     }
@@ -186,6 +203,7 @@ impl DiagramError {
             Self::NotACount { span }
             | Self::TooLarge { span, .. }
             | Self::Missing { span, .. }
+            | Self::RowLength { span, .. }
             | Self::TooMany { span, .. } => *span,
         }
     }
@@ -260,6 +278,16 @@ impl PrintedDiagram {
                 span,
                 long_row,
             });
+        }
+        if by_line {
+            if let Some((row, (span, found))) = lines.iter().enumerate().find(|(_, (_, n))| *n != 8)
+            {
+                return Err(DiagramError::RowLength {
+                    row,
+                    found: *found,
+                    span: *span,
+                });
+            }
         }
         let mut pits = [[0_u8; 8]; 4];
         for (k, (_, n)) in counts.iter().enumerate() {

@@ -137,11 +137,12 @@ fn a_mtaji_diagram_reads_in_the_printed_order() {
 /// set's start as printed on stderr.
 #[test]
 fn each_diagram_fixture_has_its_diagnostic() {
-    let cases: [(&str, &[&str]); 9] = [
+    let cases: [(&str, &[&str]); 10] = [
         ("not_a_count", &["--rules", "kete"]),
         ("too_large", &["--rules", "kete"]),
         ("missing_count", &["--rules", "kete"]),
         ("too_many_counts", &["--rules", "kete"]),
+        ("row_length", &["--rules", "kete"]),
         ("hands_unknown", &["--rules", "kete"]),
         ("seed_total", &["--rules", "kete", "--hands", "22/10"]),
         ("stage", &["--rules", "kiswahili", "--stage", "namua"]),
