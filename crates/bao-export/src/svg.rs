@@ -12,14 +12,20 @@ use textwrap::core::Word;
 use textwrap::wrap_algorithms::wrap_first_fit;
 
 use crate::layout::{
-    column_of, describe_outcome, game_name, number_at, pit_at, rows_top_to_bottom, screen_row_of,
-    side_title, stage_word, status_line, viewer,
+    describe_outcome, game_name, number_at, pit_at, rows_top_to_bottom, side_title, stage_word,
+    status_line, viewer,
 };
 use crate::overlay::Overlay;
 use crate::text::{text_diagram, TextOptions};
 use crate::writer::{Elem, XmlWriter};
 
 mod book;
+mod grid;
+
+use grid::{
+    centre, cx, cy, Palette, FRAME_BOTTOM, FRAME_H, FRAME_W, FRAME_X, FRAME_Y, MID_Y, R, STORE_W,
+    STORE_X, WIDTH,
+};
 
 /// Colours of a diagram. Every mark also differs in shape, pattern or text, never in colour
 /// alone; the accent colours are the Okabe–Ito palette, safe for colour-blind readers.
@@ -106,52 +112,7 @@ impl Default for SvgOptions {
     }
 }
 
-// The grid. A pit every `PITCH` units; all values are integers.
-const PITCH: i32 = 64;
-const R: i32 = 28;
-const PAD: i32 = 8;
-const FRAME_X: i32 = 36;
-const FRAME_W: i32 = 8 * PITCH + 2 * PAD;
-const STORE_X: i32 = FRAME_X + FRAME_W + 12;
-const STORE_W: i32 = 64;
-const WIDTH: i32 = STORE_X + STORE_W + 12;
-const FRAME_Y: i32 = 80;
-const GAP: i32 = 24;
-const FRAME_H: i32 = 4 * PITCH + GAP + 2 * PAD;
-/// The bottom of the frame.
-const FRAME_BOTTOM: i32 = FRAME_Y + FRAME_H;
-/// The middle of the gap between the two front rows.
-const MID_Y: i32 = FRAME_Y + PAD + 2 * PITCH + GAP / 2;
 const FONT: &str = "DejaVu Sans, Verdana, Arial, sans-serif";
-
-fn cx(col: u8) -> i32 {
-    FRAME_X + PAD + PITCH / 2 + PITCH * i32::from(col)
-}
-
-fn cy(screen_row: usize) -> i32 {
-    let r = screen_row as i32;
-    FRAME_Y + PAD + PITCH / 2 + PITCH * r + if r >= 2 { GAP } else { 0 }
-}
-
-fn centre(pit: Pit, flip: bool) -> (i32, i32) {
-    (cx(column_of(pit, flip)), cy(screen_row_of(pit, flip)))
-}
-
-struct Palette {
-    background: &'static str,
-    board: &'static str,
-    line: &'static str,
-    pit: &'static str,
-    text: &'static str,
-    muted: &'static str,
-    seed: &'static str,
-    start: &'static str,
-    lap: &'static str,
-    capture: &'static str,
-    takasia: &'static str,
-    plus: &'static str,
-    minus: &'static str,
-}
 
 impl Theme {
     fn palette(self) -> Palette {
@@ -867,7 +828,7 @@ fn draw_overlay(
             .num("stroke-width", 3)
             .attr("stroke-dasharray", "4 3");
         if is_book {
-            slots.label(&mut cg, *pit, opts, &format!("×{seeds}"), pal.capture, pal);
+            slots.label(&mut cg, *pit, flip, &format!("×{seeds}"), pal.capture, pal);
             continue;
         }
         badge(
@@ -894,8 +855,8 @@ fn draw_overlay(
     }
     if is_book {
         // The laps along the ring, their ends numbered in slots; no straight arrow.
-        book::lap_paths(&mut g, ov, opts, pal);
-        book::lap_labels(&mut g, slots, ov, opts, pal);
+        book::lap_paths(&mut g, ov, flip, p, pal);
+        book::lap_labels(&mut g, slots, ov, flip, pal);
         return;
     }
     if let Some((from, dir)) = ov.first_lap {
@@ -1003,7 +964,7 @@ fn takasia_marks(
             .num("stroke-width", if is_book { 3 } else { 4 })
             .attr("stroke-dasharray", "2 4");
         if opts.theme == Theme::Book {
-            slots.label(&mut g, *pit, opts, &letter, pal.takasia, pal);
+            slots.label(&mut g, *pit, opts.flip, &letter, pal.takasia, pal);
         } else {
             badge(&mut g, x + 18, y + 24, &letter, pal.takasia, pal);
         }
@@ -1222,7 +1183,7 @@ fn book_changes(
             } else {
                 format!("−{}", -d)
             };
-            slots.label(&mut dg, pit, opts, &text, pal.plus, pal);
+            slots.label(&mut dg, pit, opts.flip, &text, pal.plus, pal);
         }
     }
 }

@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 
 use bao_core::{Direction, HouseState, Pit, RING};
 
-use super::{centre, cx, cy, Palette, SvgOptions, PITCH, R};
+use super::grid::{centre, cx, cy, Palette, PITCH, R};
 use crate::layout::{column_of, screen_row_of};
 use crate::overlay::Overlay;
 use crate::writer::Elem;
@@ -91,14 +91,14 @@ impl Slots {
         &mut self,
         g: &mut Elem<'_>,
         pit: Pit,
-        opts: &SvgOptions,
+        flip: bool,
         text: &str,
         colour: &str,
         pal: &Palette,
     ) -> bool {
         let text: String = text.chars().take(MAX_LABEL_CHARS).collect();
         let w = label_w(text.chars().count());
-        let Some((x, y)) = self.take(pit, opts.flip) else {
+        let Some((x, y)) = self.take(pit, flip) else {
             return false;
         };
         g.elem("rect")
@@ -227,8 +227,7 @@ fn lane_point(pit: Pit, flip: bool, inset: i32) -> (i32, i32) {
 /// The laps of a move along the ring: a path per lap on its own lane and dash, with an
 /// arrowhead at its last pit. For a move that never ends, the laps of its cycle (as far
 /// as [`MAX_PATHS`] goes) from the position before it.
-pub(super) fn lap_paths(g: &mut Elem<'_>, ov: &Overlay, opts: &SvgOptions, pal: &Palette) {
-    let p = opts.id_prefix.as_str();
+pub(super) fn lap_paths(g: &mut Elem<'_>, ov: &Overlay, flip: bool, p: &str, pal: &Palette) {
     let laps = ov.laps.iter().take(MAX_PATHS);
     for (i, lap) in laps.enumerate() {
         let pits = lap_pits(lap.start, lap.direction, lap.end);
@@ -238,7 +237,7 @@ pub(super) fn lap_paths(g: &mut Elem<'_>, ov: &Overlay, opts: &SvgOptions, pal: 
         let points: Vec<String> = pits
             .iter()
             .map(|&pit| {
-                let (x, y) = lane_point(pit, opts.flip, LANES[i]);
+                let (x, y) = lane_point(pit, flip, LANES[i]);
                 format!("{x},{y}")
             })
             .collect();
@@ -263,7 +262,7 @@ pub(super) fn lap_labels(
     g: &mut Elem<'_>,
     slots: &mut Slots,
     ov: &Overlay,
-    opts: &SvgOptions,
+    flip: bool,
     pal: &Palette,
 ) {
     for &(n, pit) in &ov.lap_ends {
@@ -274,7 +273,7 @@ pub(super) fn lap_labels(
         } else {
             "…".to_owned()
         };
-        slots.label(g, pit, opts, &text, pal.lap, pal);
+        slots.label(g, pit, flip, &text, pal.lap, pal);
     }
 }
 
