@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 
 use bao_core::{BySide, Side};
 use bao_export::{
-    board_png, board_svg, game_html, game_line, player_names, record_json_pretty, result_words,
-    ExportError, GameLine, HtmlOptions, JsonOptions, LinePath, Overlay, PngOptions,
-    RecordJsonWriter, SeedStyle, SvgOptions, Theme,
+    board_png, board_svg, frames_gif, game_html, game_line, player_names, record_json_pretty,
+    result_words, ExportError, GameLine, GifOptions, HtmlOptions, JsonOptions, LinePath, Overlay,
+    PngOptions, RecordJsonWriter, SeedStyle, SvgOptions, Theme,
 };
 use bao_notation::Markup;
 use bao_validate::stream::{check_chunk, CheckedPiece};
@@ -45,6 +45,9 @@ enum Format {
     Svg(SvgArgs),
     /// A PNG picture of one position (or of every ply with `--all`).
     Png(PngArgs),
+    /// An animated GIF of a game (or of a range of its plies): a frame per ply with the
+    /// move that led there marked, looping; small enough for a phone group.
+    Gif(GifArgs),
     /// One self-contained HTML page to step through a game: the board of every position
     /// (main line and variations), the move list with comments, buttons and arrow keys.
     Html(HtmlArgs),
@@ -145,6 +148,9 @@ enum ThemeArg {
     Dark,
     /// Black on white, marks by shape only.
     Print,
+    /// A book plate: square houses marked by their state, laps along the sowing ring,
+    /// labels clear of the pits.
+    Book,
 }
 
 /// The diagram options of every picture format (`svg`, `png`, `html`): one set of flags,
@@ -263,6 +269,53 @@ struct PngArgs {
     /// No progress bar with `--all`.
     #[arg(short, long)]
     quiet: bool,
+}
+
+/// Arguments of `bao export gif`.
+#[derive(Debug, clap::Args)]
+struct GifArgs {
+    /// The record file (`-` for stdin).
+    #[arg(value_name = "FILE", value_parser = Input::parse)]
+    file: Input,
+    /// The game in the file, from 1.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    game: usize,
+    /// A variation instead of the main line (as `bao export svg --line`).
+    #[arg(long, value_name = "PLY.N")]
+    line: Option<LinePath>,
+    /// The positions shown: after ply A to after ply B (0: the start); `A..` to the end,
+    /// `..B` from the start [default: the whole game].
+    #[arg(long, value_name = "A..B", value_parser = parse_plies)]
+    plies: Option<(Option<usize>, Option<usize>)>,
+    /// How long each frame shows, in milliseconds (the last one shows 4 s).
+    #[arg(long, value_name = "MS", default_value_t = 1200,
+          value_parser = clap::value_parser!(u32).range(20..=60_000))]
+    delay: u32,
+    #[command(flatten)]
+    drawing: Drawing,
+    /// The GIF file to write.
+    #[arg(short, long, value_name = "OUT.gif")]
+    output: PathBuf,
+}
+
+/// Reads `--plies`: `A..B`, `A..` or `..B`.
+fn parse_plies(s: &str) -> Result<(Option<usize>, Option<usize>), String> {
+    let bad = || format!("`{s}` is no range of plies: write A..B, A.. or ..B (e.g. 10..30)");
+    let (a, b) = s.split_once("..").ok_or_else(bad)?;
+    let n = |t: &str| -> Result<Option<usize>, String> {
+        if t.is_empty() {
+            Ok(None)
+        } else {
+            t.parse().map(Some).map_err(|_| bad())
+        }
+    };
+    let (a, b) = (n(a)?, n(b)?);
+    if let (Some(a), Some(b)) = (a, b) {
+        if a > b {
+            return Err(bad());
+        }
+    }
+    Ok((a, b))
 }
 
 /// Arguments of `bao export html`.
@@ -431,6 +484,7 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
         Format::Json(a) => json(a, ctx),
         Format::Svg(a) => svg(a, ctx),
         Format::Png(a) => png(a, ctx),
+        Format::Gif(a) => gif(a, ctx),
         Format::Html(a) => html(a, ctx),
         Format::Abstractplay(a) => abstractplay(a),
     }
@@ -487,6 +541,7 @@ impl Drawing {
                 ThemeArg::Light => Theme::Light,
                 ThemeArg::Dark => Theme::Dark,
                 ThemeArg::Print => Theme::Print,
+                ThemeArg::Book => Theme::Book,
             },
             seeds: if self.dots {
                 SeedStyle::Dots { max: 10 }
@@ -657,6 +712,45 @@ fn png(args: &PngArgs, ctx: &Context) -> Result<Status, CliError> {
     }
     let n = args.diagram.pick.ply.unwrap_or(picked.last());
     save(&args.output, &picture(n)?)?;
+    Ok(Status::Success)
+}
+
+fn gif(args: &GifArgs, ctx: &Context) -> Result<Status, CliError> {
+    let opts = args.drawing.options()?;
+    let diagram = Diagram {
+        file: Some(args.file.clone()),
+        pick: Pick {
+            game: args.game,
+            ply: None,
+        },
+        line: args.line.clone(),
+        position: None,
+        rules: None,
+    };
+    let picked = match diagram.pick(ctx)? {
+        Ok(p) => p,
+        Err(status) => return Ok(status),
+    };
+    let last = picked.last();
+    let (a, b) = args.plies.unwrap_or((None, None));
+    let (a, b) = (a.unwrap_or(0), b.unwrap_or(last));
+    if b > last {
+        return Err(CliError::Usage(format!(
+            "--plies {a}..{b}: the {} has {last} pl{}",
+            if picked.line.main { "game" } else { "line" },
+            if last == 1 { "y" } else { "ies" }
+        )));
+    }
+    let svgs = (a..=b)
+        .map(|n| picked.svg(n, &opts, None))
+        .collect::<Result<Vec<String>, CliError>>()?;
+    let gif_opts = GifOptions {
+        width: Some(args.drawing.width.unwrap_or(GifOptions::DEFAULT_WIDTH)),
+        delay: u16::try_from(args.delay / 10).unwrap_or(u16::MAX),
+        ..GifOptions::default()
+    };
+    let bytes = frames_gif(&svgs, &gif_opts).map_err(|e| CliError::Usage(e.to_string()))?;
+    save(&args.output, &bytes)?;
     Ok(Status::Success)
 }
 

@@ -1,5 +1,6 @@
 //! `bao import json`: a record from the JSON of `bao export json`; `bao import abstractplay`:
-//! records from AbstractPlay's game records (bao-archive).
+//! records from AbstractPlay's game records (bao-archive); `bao import diagram`: a problem
+//! record from a printed diagram (`crate::diagram`).
 //!
 //! Writes the record in canonical form (to stdout or `-o`, atomically). The record is checked
 //! before it is written: JSON that is no export, or whose moves do not replay, writes
@@ -36,6 +37,10 @@ enum Format {
     /// its AbstractPlay id and ply, and the others are still imported (exit 1 if any was
     /// not).
     Abstractplay(ApArgs),
+    /// A record whose Position tag is a diagram as a book prints it: 32 counts, North's back
+    /// row, North's front row, South's front row, South's back row, each left to right as
+    /// South sees the board.
+    Diagram(crate::diagram::Args),
 }
 
 /// Arguments of `bao import abstractplay`.
@@ -145,6 +150,7 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
     let args = match &args.format {
         Format::Json(a) => a,
         Format::Abstractplay(a) => return abstractplay(a, ctx),
+        Format::Diagram(a) => return crate::diagram::run(a, ctx),
     };
     let name = args.file.name();
     let text = args.file.read_string()?;

@@ -36,6 +36,7 @@ mod best;
 mod check;
 mod completions;
 mod context;
+mod diagram;
 mod engine;
 mod error;
 mod export;

@@ -9,7 +9,7 @@
 use std::fmt::Write as _;
 
 use bao_core::{BySide, Position, Side};
-use bao_notation::{Evaluation, Game, Markup, Record, Span};
+use bao_notation::{Comment, CommentKind, Evaluation, Game, Markup, Record, Span, Spanned};
 use bao_replay::{Line, Node as Written, ReplayedGame};
 
 use crate::document::{markup_after, markup_before, Exported, ReplayError, MAX_DEPTH};
@@ -330,6 +330,45 @@ impl<'a> Builder<'a> {
     }
 }
 
+/// The comments before a game as paragraphs of lines. A run of `;` comments on successive
+/// lines is one paragraph, a line each (a `;` with nothing after it ends the paragraph); a
+/// brace comment is a paragraph of its own whose line breaks stay, an empty line inside it
+/// starting the next paragraph. Markup is left out, and a line of markup only with it.
+fn intro_paragraphs(comments: &[Spanned<Comment>]) -> Vec<Vec<String>> {
+    let mut paragraphs: Vec<Vec<String>> = Vec::new();
+    let mut open = Vec::new();
+    for c in comments {
+        match c.value.kind {
+            CommentKind::Line => {
+                if c.value.text.trim().is_empty() {
+                    paragraphs.extend((!open.is_empty()).then(|| std::mem::take(&mut open)));
+                    continue;
+                }
+                let text = Markup::strip(c.value.text.trim());
+                if !text.is_empty() {
+                    open.push(text);
+                }
+            }
+            CommentKind::Brace => {
+                paragraphs.extend((!open.is_empty()).then(|| std::mem::take(&mut open)));
+                for line in c.value.text.lines() {
+                    if line.trim().is_empty() {
+                        paragraphs.extend((!open.is_empty()).then(|| std::mem::take(&mut open)));
+                        continue;
+                    }
+                    let text = Markup::strip(line.trim());
+                    if !text.is_empty() {
+                        open.push(text);
+                    }
+                }
+                paragraphs.extend((!open.is_empty()).then(|| std::mem::take(&mut open)));
+            }
+        }
+    }
+    paragraphs.extend((!open.is_empty()).then_some(open));
+    paragraphs
+}
+
 /// Escapes text for HTML content and attribute values: `&`, `<`, `>`, `"` and `'` as
 /// entities (`'` as `&#39;`), every other character as it is.
 #[must_use]
@@ -384,11 +423,9 @@ fn page(game: &Game, b: &Builder<'_>) -> String {
         }
     }
     out.push_str("</dl>\n");
-    for c in &game.comments {
-        let text = Markup::strip(&c.value.text);
-        if !text.is_empty() {
-            let _ = writeln!(out, "<p class=\"bao-intro\">{}</p>", escape_html(&text));
-        }
+    for lines in intro_paragraphs(&game.comments) {
+        let lines: Vec<String> = lines.iter().map(|l| escape_html(l)).collect();
+        let _ = writeln!(out, "<p class=\"bao-intro\">{}</p>", lines.join("<br>"));
     }
 
     out.push_str(
@@ -668,7 +705,7 @@ fn theme_css(theme: Theme) -> &'static str {
     match theme {
         Theme::Light => ":root { --bg: #ffffff; --fg: #1a1a1a; --muted: #4d4d4d; --accent: #0072B2; --panel: #f3e3c8; }\n",
         Theme::Dark => ":root { --bg: #1b1b1f; --fg: #f0f0f0; --muted: #c0c0c0; --accent: #56B4E9; --panel: #2b231c; }\n",
-        Theme::Print => ":root { --bg: #ffffff; --fg: #000000; --muted: #000000; --accent: #000000; --panel: #ffffff; }\n",
+        Theme::Print | Theme::Book => ":root { --bg: #ffffff; --fg: #000000; --muted: #000000; --accent: #000000; --panel: #ffffff; }\n",
     }
 }
 

@@ -49,6 +49,8 @@
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
 
+#[cfg(feature = "png")]
+mod animation;
 mod document;
 mod frames;
 mod html;
@@ -61,6 +63,8 @@ mod svg;
 mod text;
 mod writer;
 
+#[cfg(feature = "png")]
+pub use animation::{frames_gif, GifOptions};
 pub use document::{LinePath, LinePathError, NoSuchLine, ReplayError, Step};
 pub use frames::{game_line, main_line, player_names, result_words, GameLine};
 pub use html::{escape_html, game_html, HtmlOptions};
@@ -68,7 +72,7 @@ pub use json::{
     record_from_json, record_json, record_json_pretty, replayed_game_json, GameJson, JsonOptions,
     RecordJson, RecordJsonWriter, SCHEMA_VERSION,
 };
-pub use overlay::{CaptureMark, Overlay};
+pub use overlay::{CaptureMark, LapMark, Overlay};
 #[cfg(feature = "png")]
 pub use png::{board_png, PngOptions};
 pub use svg::{board_svg, SeedStyle, SvgOptions, Theme};

@@ -13,6 +13,19 @@ pub struct CaptureMark {
     pub kichwa: Pit,
 }
 
+/// One lap to draw along the ring (the `book` theme).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LapMark {
+    /// Lap number, from 1.
+    pub number: u64,
+    /// The pit lifted, or the kichwa where captured seeds enter.
+    pub start: Pit,
+    /// The sowing direction.
+    pub direction: Direction,
+    /// The pit of the last seed.
+    pub end: Pit,
+}
+
 /// The marks of one ply, drawn over the position reached by it.
 ///
 /// Build it with [`Overlay::from_trace`], or fill the fields by hand (an empty overlay draws
@@ -32,6 +45,8 @@ pub struct Overlay {
     pub first_lap: Option<(Pit, Direction)>,
     /// Every lap end: lap number (from 1) and the pit of its last seed.
     pub lap_ends: Vec<(u64, Pit)>,
+    /// The first laps (at most [`Overlay::LAPS_KEPT`]), to draw pit by pit.
+    pub laps: Vec<LapMark>,
     /// How many laps the move had (more than `lap_ends` holds when the trace was cut short).
     pub laps_total: u64,
     /// A move that never ends: the lap whose end state recurs, and every how many laps
@@ -50,6 +65,9 @@ pub struct Overlay {
 }
 
 impl Overlay {
+    /// The most laps kept in [`Overlay::laps`].
+    pub const LAPS_KEPT: usize = 6;
+
     /// An overlay that marks nothing, for `mover`.
     #[must_use]
     pub fn empty(mover: Side) -> Self {
@@ -60,6 +78,7 @@ impl Overlay {
             start: None,
             first_lap: None,
             lap_ends: Vec::new(),
+            laps: Vec::new(),
             laps_total: 0,
             cycle: None,
             captures: Vec::new(),
@@ -89,6 +108,17 @@ impl Overlay {
                         .is_none_or(|n| l.number <= n.cycle_start_lap)
                 })
                 .map(|l| (l.number, l.end))
+                .collect(),
+            laps: trace
+                .laps
+                .iter()
+                .take(Self::LAPS_KEPT)
+                .map(|l| LapMark {
+                    number: l.number,
+                    start: l.start,
+                    direction: l.direction,
+                    end: l.end,
+                })
                 .collect(),
             laps_total: trace.laps_total,
             cycle: trace.never_ending.map(|n| (n.cycle_start_lap, n.period)),

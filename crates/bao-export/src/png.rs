@@ -44,6 +44,14 @@ pub struct PngOptions {
 /// assert_eq!(&png[1..4], b"PNG");
 /// ```
 pub fn board_png(svg: &str, opts: &PngOptions) -> Result<Vec<u8>, ExportError> {
+    render(svg, opts)?
+        .encode_png()
+        .map_err(|e| ExportError::Png(e.to_string()))
+}
+
+/// Draws an SVG with the bundled fonts at the width of `opts` (the one rendering of
+/// [`board_png`] and [`frames_gif`](crate::frames_gif)).
+pub(crate) fn render(svg: &str, opts: &PngOptions) -> Result<tiny_skia::Pixmap, ExportError> {
     let mut options = usvg::Options::default();
     {
         let db = options.fontdb_mut();
@@ -77,7 +85,5 @@ pub fn board_png(svg: &str, opts: &PngOptions) -> Result<Vec<u8>, ExportError> {
     let transform =
         tiny_skia::Transform::from_scale(w as f32 / size.width(), h as f32 / size.height());
     resvg::render(&tree, transform, &mut pixmap.as_mut());
-    pixmap
-        .encode_png()
-        .map_err(|e| ExportError::Png(e.to_string()))
+    Ok(pixmap)
 }

@@ -12,12 +12,20 @@ use textwrap::core::Word;
 use textwrap::wrap_algorithms::wrap_first_fit;
 
 use crate::layout::{
-    column_of, describe_outcome, game_name, number_at, pit_at, rows_top_to_bottom, screen_row_of,
-    side_title, stage_word, status_line, viewer,
+    describe_outcome, game_name, number_at, pit_at, rows_top_to_bottom, side_title, stage_word,
+    status_line, viewer,
 };
 use crate::overlay::Overlay;
 use crate::text::{text_diagram, TextOptions};
 use crate::writer::{Elem, XmlWriter};
+
+mod book;
+mod grid;
+
+use grid::{
+    centre, cx, cy, Palette, FRAME_BOTTOM, FRAME_H, FRAME_W, FRAME_X, FRAME_Y, MID_Y, R, STORE_W,
+    STORE_X, WIDTH,
+};
 
 /// Colours of a diagram. Every mark also differs in shape, pattern or text, never in colour
 /// alone; the accent colours are the Okabe–Ito palette, safe for colour-blind readers.
@@ -30,6 +38,10 @@ pub enum Theme {
     Dark,
     /// Black on white, for printing: marks differ by shape, dash and text only.
     Print,
+    /// A book plate: black on white, square houses marked when dormant or destroyed, laps
+    /// drawn along the sowing ring, every label in a slot clear of the pits and of each
+    /// other.
+    Book,
 }
 
 /// How seeds are shown in a pit.
@@ -100,52 +112,7 @@ impl Default for SvgOptions {
     }
 }
 
-// The grid. A pit every `PITCH` units; all values are integers.
-const PITCH: i32 = 64;
-const R: i32 = 28;
-const PAD: i32 = 8;
-const FRAME_X: i32 = 36;
-const FRAME_W: i32 = 8 * PITCH + 2 * PAD;
-const STORE_X: i32 = FRAME_X + FRAME_W + 12;
-const STORE_W: i32 = 64;
-const WIDTH: i32 = STORE_X + STORE_W + 12;
-const FRAME_Y: i32 = 80;
-const GAP: i32 = 24;
-const FRAME_H: i32 = 4 * PITCH + GAP + 2 * PAD;
-/// The bottom of the frame.
-const FRAME_BOTTOM: i32 = FRAME_Y + FRAME_H;
-/// The middle of the gap between the two front rows.
-const MID_Y: i32 = FRAME_Y + PAD + 2 * PITCH + GAP / 2;
 const FONT: &str = "DejaVu Sans, Verdana, Arial, sans-serif";
-
-fn cx(col: u8) -> i32 {
-    FRAME_X + PAD + PITCH / 2 + PITCH * i32::from(col)
-}
-
-fn cy(screen_row: usize) -> i32 {
-    let r = screen_row as i32;
-    FRAME_Y + PAD + PITCH / 2 + PITCH * r + if r >= 2 { GAP } else { 0 }
-}
-
-fn centre(pit: Pit, flip: bool) -> (i32, i32) {
-    (cx(column_of(pit, flip)), cy(screen_row_of(pit, flip)))
-}
-
-struct Palette {
-    background: &'static str,
-    board: &'static str,
-    line: &'static str,
-    pit: &'static str,
-    text: &'static str,
-    muted: &'static str,
-    seed: &'static str,
-    start: &'static str,
-    lap: &'static str,
-    capture: &'static str,
-    takasia: &'static str,
-    plus: &'static str,
-    minus: &'static str,
-}
 
 impl Theme {
     fn palette(self) -> Palette {
@@ -179,6 +146,21 @@ impl Theme {
                 takasia: "#CC79A7",
                 plus: "#009E73",
                 minus: "#D55E00",
+            },
+            Self::Book => Palette {
+                background: "#ffffff",
+                board: "#ffffff",
+                line: "#000000",
+                pit: "#ffffff",
+                text: "#000000",
+                muted: "#333333",
+                seed: "#000000",
+                start: "#000000",
+                lap: "#404040",
+                capture: "#000000",
+                takasia: "#000000",
+                plus: "#000000",
+                minus: "#000000",
             },
             Self::Print => Palette {
                 background: "#ffffff",
@@ -321,8 +303,10 @@ pub fn board_svg(pos: &Position, opts: &SvgOptions, overlay: Option<&Overlay>) -
         coordinates(&mut svg, opts.flip, &pal);
     }
     let overlay = overlay.filter(|_| opts.last_move);
+    // The book theme's labels each take a slot of their own.
+    let mut slots = book::Slots::default();
     if let Some(ov) = overlay {
-        draw_overlay(&mut svg, pos, ov, opts, &pal);
+        draw_overlay(&mut svg, pos, ov, opts, &pal, &mut slots);
     }
     // The takasia'd pits: the position's, and the one the overlay's move created.
     let mut blocked: Vec<Pit> = Side::ALL
@@ -334,7 +318,10 @@ pub fn board_svg(pos: &Position, opts: &SvgOptions, overlay: Option<&Overlay>) -
             blocked.push(t);
         }
     }
-    takasia_marks(&mut svg, pos, &blocked, opts, &pal);
+    takasia_marks(&mut svg, pos, &blocked, opts, &pal, &mut slots);
+    if let (Some(ov), Theme::Book) = (overlay, opts.theme) {
+        book_changes(&mut svg, pos, ov, opts, &pal, &mut slots);
+    }
     // The author's marks over the move's.
     draw_pit_marks(&mut svg, opts);
     draw_arrows(&mut svg, opts);
@@ -524,7 +511,14 @@ fn defs(svg: &mut Elem<'_>, p: &str, pal: &Palette, opts: &SvgOptions) {
             .attr("d", "M0,0 L10,5 L0,10 z")
             .attr("fill", mark_colour(opts.theme, c));
     }
-    for (name, colour) in [("arrow-start", pal.start), ("arrow-capture", pal.capture)] {
+    for (name, colour) in [
+        ("arrow-start", pal.start),
+        ("arrow-capture", pal.capture),
+        ("arrow-lap", pal.lap),
+    ] {
+        if name == "arrow-lap" && opts.theme != Theme::Book {
+            continue;
+        }
         let mut m = defs.elem("marker");
         m.attr("id", format_args!("{p}{name}"))
             .attr("viewBox", "0 0 10 10")
@@ -576,7 +570,11 @@ fn draw_pit(g: &mut Elem<'_>, pos: &Position, pit: Pit, opts: &SvgOptions, pal: 
     } else {
         HouseState::None
     };
+    let book = opts.theme == Theme::Book;
     match house {
+        HouseState::Functional | HouseState::Dormant | HouseState::Destroyed if book => {
+            book::house(&mut pg, x, y, house, pal);
+        }
         HouseState::Functional | HouseState::Dormant => {
             let mut r = pg.elem("rect");
             r.num("x", x - R)
@@ -779,7 +777,9 @@ fn draw_overlay(
     ov: &Overlay,
     opts: &SvgOptions,
     pal: &Palette,
+    slots: &mut book::Slots,
 ) {
+    let is_book = opts.theme == Theme::Book;
     let p = opts.id_prefix.as_str();
     let flip = opts.flip;
     let mut g = svg.elem("g");
@@ -827,6 +827,10 @@ fn draw_overlay(
             .attr("stroke", pal.capture)
             .num("stroke-width", 3)
             .attr("stroke-dasharray", "4 3");
+        if is_book {
+            slots.label(&mut cg, *pit, flip, &format!("×{seeds}"), pal.capture, pal);
+            continue;
+        }
         badge(
             &mut cg,
             x - 18,
@@ -844,10 +848,16 @@ fn draw_overlay(
             .attr("id", format_args!("{p}start"))
             .num("cx", x)
             .num("cy", y)
-            .num("r", R + 4)
+            .num("r", if is_book { R + 2 } else { R + 4 })
             .attr("fill", "none")
             .attr("stroke", pal.start)
-            .num("stroke-width", 4);
+            .num("stroke-width", if is_book { 3 } else { 4 });
+    }
+    if is_book {
+        // The laps along the ring, their ends numbered in slots; no straight arrow.
+        book::lap_paths(&mut g, ov, flip, p, pal);
+        book::lap_labels(&mut g, slots, ov, flip, pal);
+        return;
     }
     if let Some((from, dir)) = ov.first_lap {
         let next = Pit::from_ring(from.side(), (from.ring() + dir.step()) % bao_core::RING);
@@ -930,6 +940,7 @@ fn takasia_marks(
     pits: &[Pit],
     opts: &SvgOptions,
     pal: &Palette,
+    slots: &mut book::Slots,
 ) {
     let letter: String = pos
         .rules()
@@ -943,15 +954,20 @@ fn takasia_marks(
         let (x, y) = centre(*pit, opts.flip);
         let mut g = svg.elem("g");
         g.attr("id", format_args!("{}takasia-{pit}", opts.id_prefix));
+        let is_book = opts.theme == Theme::Book;
         g.elem("circle")
             .num("cx", x)
             .num("cy", y)
-            .num("r", R + 4)
+            .num("r", if is_book { R + 2 } else { R + 4 })
             .attr("fill", "none")
             .attr("stroke", pal.takasia)
-            .num("stroke-width", 4)
+            .num("stroke-width", if is_book { 3 } else { 4 })
             .attr("stroke-dasharray", "2 4");
-        badge(&mut g, x + 18, y + 24, &letter, pal.takasia, pal);
+        if opts.theme == Theme::Book {
+            slots.label(&mut g, *pit, opts.flip, &letter, pal.takasia, pal);
+        } else {
+            badge(&mut g, x + 18, y + 24, &letter, pal.takasia, pal);
+        }
     }
 }
 
@@ -1013,7 +1029,7 @@ fn badge(g: &mut Elem<'_>, x: i32, y: i32, text: &str, colour: &str, pal: &Palet
 /// The colour of a mark in a theme (print: black; marks also differ by dash).
 fn mark_colour(theme: Theme, c: MarkColour) -> &'static str {
     match (theme, c) {
-        (Theme::Print, _) => "#000000",
+        (Theme::Print | Theme::Book, _) => "#000000",
         (Theme::Light, MarkColour::Green) => "#15781B",
         (Theme::Light, MarkColour::Red) => "#B3261E",
         (Theme::Light, MarkColour::Yellow) => "#C77C00",
@@ -1080,6 +1096,10 @@ fn draw_arrows(svg: &mut Elem<'_>, opts: &SvgOptions) {
         .attr("stroke-linecap", "round")
         .attr("opacity", "0.85");
     for a in &opts.markup.arrows {
+        if opts.theme == Theme::Book {
+            book_arrow(&mut g, a, opts);
+            continue;
+        }
         let (x0, y0) = centre(a.from, opts.flip);
         let (x1, y1) = centre(a.to, opts.flip);
         let (dx, dy) = (x1 - x0, y1 - y0);
@@ -1106,6 +1126,64 @@ fn draw_arrows(svg: &mut Elem<'_>, opts: &SvgOptions) {
             );
         if let Some(d) = arrow_dash(a.colour) {
             l.attr("stroke-dasharray", d);
+        }
+    }
+}
+
+/// A markup arrow of the book theme: along the ring between two pits of one side (the
+/// shorter way), straight between the sides; cut short of its last pit's centre.
+fn book_arrow(g: &mut Elem<'_>, a: &bao_notation::ArrowMark, opts: &SvgOptions) {
+    let p = opts.id_prefix.as_str();
+    let mut points = book::arrow_points(a.from, a.to, opts.flip);
+    // The head stops 20 units before the last pit's centre.
+    if let [.., (x0, y0), (x1, y1)] = points[..] {
+        let (dx, dy) = ((x1 - x0).signum(), (y1 - y0).signum());
+        let n = points.len();
+        if x0 == x1 || y0 == y1 {
+            points[n - 1] = (x1 - dx * 20, y1 - dy * 20);
+        }
+    }
+    let text: Vec<String> = points.iter().map(|(x, y)| format!("{x},{y}")).collect();
+    let colour = mark_colour(opts.theme, a.colour);
+    let mut l = g.elem("polyline");
+    l.attr("id", format_args!("{p}arrow-{}-{}", a.from, a.to))
+        .attr("points", text.join(" "))
+        .attr("fill", "none")
+        .attr("stroke", colour)
+        .num("stroke-width", 5)
+        .attr("stroke-linejoin", "round")
+        .attr(
+            "marker-end",
+            format_args!("url(#{p}mark-{})", a.colour.name()),
+        );
+    if let Some(d) = arrow_dash(a.colour) {
+        l.attr("stroke-dasharray", d);
+    }
+}
+
+/// The book theme's `+n`/`-n` marks: each in a slot of its pit (the hands' in their box).
+fn book_changes(
+    svg: &mut Elem<'_>,
+    pos: &Position,
+    ov: &Overlay,
+    opts: &SvgOptions,
+    pal: &Palette,
+    slots: &mut book::Slots,
+) {
+    let Some(before) = ov.before.as_ref().filter(|_| opts.show_changes) else {
+        return;
+    };
+    let mut dg = svg.elem("g");
+    dg.attr("id", format_args!("{}changes", opts.id_prefix));
+    for pit in Pit::all() {
+        let d = i32::from(pos.get(pit)) - i32::from(before.get(pit));
+        if d != 0 {
+            let text = if d > 0 {
+                format!("+{d}")
+            } else {
+                format!("−{}", -d)
+            };
+            slots.label(&mut dg, pit, opts.flip, &text, pal.plus, pal);
         }
     }
 }

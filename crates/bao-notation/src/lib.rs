@@ -78,6 +78,7 @@
 
 mod ast;
 pub mod date;
+pub mod diagram;
 mod dialect;
 mod edit;
 mod error;

@@ -375,8 +375,13 @@ fn position_diagnostic(
         ),
     )
     .primary(span, "not a position of this rule set");
+    // The start of the game's own rule set, as an example of a position string.
+    let start = bao_notation::PositionString::from(&Position::start(*rules));
+    let whose = rules
+        .preset_name()
+        .map_or_else(|| "these rules".to_owned(), str::to_owned);
     d.help = Some(format!(
-        "A position holds 64 seeds, hands of at most 22, houses that match their seeds and a takasia only where it can exist; here: {}. The game's moves are not checked.",
+        "A position holds 64 seeds, hands of at most 22, houses that match their seeds and a takasia only where it can exist; here: {}. The game's moves are not checked. The start position of {whose} is {start}",
         reasons.join("; ")
     ));
     d

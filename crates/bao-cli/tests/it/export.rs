@@ -341,3 +341,70 @@ fn bad_markup_warns_and_exports() {
         "the good marks are drawn"
     );
 }
+
+/// `bao export gif`: a range of plies as a looping GIF at the phone width; a range beyond
+/// the game exits 2 and writes nothing; a reversed range is a usage error.
+#[test]
+fn gif_of_a_range_of_plies() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("game.gif");
+    let o = out.to_str().unwrap();
+    let done = output(
+        &[
+            "export",
+            "gif",
+            "fixtures/games/short_bao_hamna.bao",
+            "--plies",
+            "2..5",
+            "--theme",
+            "book",
+            "-o",
+            o,
+        ],
+        "",
+    );
+    assert_eq!(done.status.code(), Some(0), "{}", render(&done));
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!(&bytes[..6], b"GIF89a");
+    // The logical screen: 480 pixels wide.
+    assert_eq!(u16::from_le_bytes([bytes[6], bytes[7]]), 480);
+    // Four frames: an image descriptor (0x2C) after each graphic control extension.
+    assert_eq!(
+        bytes
+            .windows(3)
+            .filter(|w| w == &[0x21, 0xF9, 0x04])
+            .count(),
+        4
+    );
+    let far = dir.path().join("far.gif");
+    let beyond = output(
+        &[
+            "--color",
+            "never",
+            "export",
+            "gif",
+            "fixtures/games/short_bao_hamna.bao",
+            "--plies",
+            "3..9",
+            "-o",
+            far.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(beyond.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&beyond.stderr).contains("the game has 5 plies"));
+    assert!(!far.exists());
+    let reversed = output(
+        &[
+            "export",
+            "gif",
+            "fixtures/games/short_bao_hamna.bao",
+            "--plies",
+            "4..2",
+            "-o",
+            o,
+        ],
+        "",
+    );
+    assert_eq!(reversed.status.code(), Some(2));
+}

@@ -104,3 +104,35 @@ fn a_game_beyond_the_record_is_an_error() {
     )
     .is_err());
 }
+
+/// A header comment written over several `;` lines is one paragraph with line breaks; an
+/// empty `;` line starts the next one, and a brace comment keeps its own line breaks.
+#[test]
+fn a_multi_line_header_comment_is_one_paragraph() {
+    let text =
+        "; Recorded in Zanzibar, 1962,\n;   from the club's sheet.\n;\n; Second <paragraph>.\n\
+                {A brace comment\nover two lines\n\nthen a third paragraph [%csl Ra5]}\n\
+                [South \"Asha\"]\n\n1. A6>* a7>* *\n";
+    let checked = check_bytes("h.bao", text.as_bytes(), &CheckOptions::default());
+    assert!(checked.report.is_valid(), "{:?}", checked.report);
+    let page = game_html(
+        &checked.record,
+        &checked.replayed,
+        0,
+        &HtmlOptions::default(),
+    )
+    .unwrap();
+    let intro: Vec<&str> = page
+        .lines()
+        .filter(|l| l.starts_with("<p class=\"bao-intro\">"))
+        .collect();
+    assert_eq!(
+        intro,
+        [
+            "<p class=\"bao-intro\">Recorded in Zanzibar, 1962,<br>from the club&#39;s sheet.</p>",
+            "<p class=\"bao-intro\">Second &lt;paragraph&gt;.</p>",
+            "<p class=\"bao-intro\">A brace comment<br>over two lines</p>",
+            "<p class=\"bao-intro\">then a third paragraph</p>",
+        ]
+    );
+}

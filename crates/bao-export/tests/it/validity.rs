@@ -11,7 +11,7 @@ fn parse(svg: &str) {
 
 fn all_options() -> Vec<SvgOptions> {
     let mut v = Vec::new();
-    for theme in [Theme::Light, Theme::Dark, Theme::Print] {
+    for theme in [Theme::Light, Theme::Dark, Theme::Print, Theme::Book] {
         for flip in [false, true] {
             v.push(SvgOptions {
                 theme,

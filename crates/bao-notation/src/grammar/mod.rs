@@ -64,6 +64,8 @@ impl<'s> Parser<'s> {
             known_seen: 0,
             seen: None,
             last_end: self.pos,
+            rules: None,
+            bad_position: None,
         };
         // Comments after the last tag: the game's if another tag follows, else the
         // movetext's first elements.
@@ -101,8 +103,13 @@ impl<'s> Parser<'s> {
             mut begun,
             tags,
             last_end,
+            rules,
+            bad_position,
             ..
         } = section;
+        if let Some((span, error, value)) = bad_position {
+            self.bad_position(span, &error, &value, rules);
+        }
         if let Some(r) = self.after_result.take().filter(|_| tags == 0) {
             self.moves_after_result(r);
         }

@@ -44,6 +44,9 @@ pub fn is_tag_name(name: &str) -> bool {
     !name.is_empty() && tag_name_len(name.as_bytes()) == name.len()
 }
 
+/// The index of `RuleSet` in [`KNOWN_TAGS`].
+const RULESET: usize = 7;
+
 /// The index of `Position` in [`KNOWN_TAGS`].
 const POSITION: usize = 8;
 
@@ -114,6 +117,24 @@ impl<'s> Parser<'s> {
             self.other_tag_seen(tag.name, &mut section.seen)
         };
         self.check_tag(dup, tag);
+        match tag.known {
+            Some(RULESET) if section.rules.is_none() => {
+                let preset = tag.value.split_whitespace().next().unwrap_or("");
+                section.rules = Some(
+                    bao_core::PRESET_NAMES
+                        .into_iter()
+                        .find(|&n| n == preset)
+                        .unwrap_or("kiswahili"),
+                );
+            }
+            Some(POSITION) if section.bad_position.is_none() => {
+                if let Err(e) = tag.value.parse::<PositionString>() {
+                    section.bad_position =
+                        Some((tag.value_span, e.to_string(), tag.value.to_string()));
+                }
+            }
+            _ => {}
+        }
         section.last_end = tag.span.end;
         if !section.begun {
             section.begun = true;
@@ -354,13 +375,14 @@ impl<'s> Parser<'s> {
         })
     }
 
-    /// Reports a tag given twice, too long, or whose value must be and is not a position
-    /// string or a direction convention.
+    /// Reports a tag given twice, too long, or whose value must be and is not a direction
+    /// convention (a position string is checked once the section's `RuleSet` is known,
+    /// [`Parser::bad_position`]).
     #[inline(always)]
     fn check_tag(&mut self, duplicate: bool, tag: &TagRead<'s>) {
         if duplicate
             || tag.value.len() > self.scratch.limits.max_tag_bytes
-            || matches!(tag.known, Some(POSITION | DIRECTIONS))
+            || tag.known == Some(DIRECTIONS)
         {
             let value = Spanned::new(tag.value.as_ref(), tag.value_span);
             self.check_tag_further(duplicate, tag.name, tag.canonical, tag.known, value);
@@ -401,18 +423,6 @@ impl<'s> Parser<'s> {
             );
         }
         match known {
-            Some(POSITION) => {
-                if let Err(e) = value.value.parse::<PositionString>() {
-                    self.err_help(
-                        SyntaxCode::BadPosition,
-                        value.span,
-                        format!("the Position tag is not a position string: {e}"),
-                        "cannot read this position",
-                        "see spec/notation.md, Position strings; the start position of kiswahili is \
-                         0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 22/22 S FF -",
-                    );
-                }
-            }
             Some(DIRECTIONS) if value.value.parse::<Directions>().is_err() => {
                 self.err_help(
                     SyntaxCode::UnknownDirections,
@@ -424,6 +434,52 @@ impl<'s> Parser<'s> {
             }
             _ => {}
         }
+    }
+}
+
+impl Parser<'_> {
+    /// Reports a `Position` tag that is no position string (`error`), its help showing the
+    /// start of the game's own rule set (`rules`, the `RuleSet` tag's preset; kiswahili when
+    /// there is none or it is unknown); a `value` that is a printed diagram (32 counts,
+    /// [`crate::diagram`]) is shown as the position string it makes.
+    #[inline(never)]
+    pub(super) fn bad_position(
+        &mut self,
+        span: Span,
+        error: &str,
+        value: &str,
+        rules: Option<&str>,
+    ) {
+        let name = rules.unwrap_or("kiswahili");
+        let preset = bao_core::RuleSet::preset(name);
+        let start = preset.map_or_else(String::new, |r| {
+            PositionString::from(&bao_core::Position::start(r)).to_string()
+        });
+        let as_diagram = preset.and_then(|r| {
+            let d = crate::diagram::PrintedDiagram::read(value).ok()?;
+            let p = d
+                .position(r, &crate::diagram::DiagramGiven::default())
+                .ok()?;
+            bao_core::Position::from_setup(p.to_setup(r)).ok()?;
+            Some(p)
+        });
+        let help = match as_diagram {
+            Some(p) => format!(
+                "these are the 32 counts of a printed diagram (North's back and front rows, \
+                 South's front and back rows, as South sees the board); as a position string, \
+                 with South to move: {p}"
+            ),
+            None => format!(
+                "see spec/notation.md, Position strings; the start position of {name} is {start}"
+            ),
+        };
+        self.err_help(
+            SyntaxCode::BadPosition,
+            span,
+            format!("the Position tag is not a position string: {error}"),
+            "cannot read this position",
+            &help,
+        );
     }
 }
 
@@ -441,6 +497,11 @@ pub(super) struct TagSection<'s> {
     pub(super) seen: Option<std::collections::HashSet<&'s str>>,
     /// The end of the last thing read.
     pub(super) last_end: usize,
+    /// The preset of the first `RuleSet` tag (kiswahili when it names none).
+    pub(super) rules: Option<&'static str>,
+    /// The first `Position` tag that is no position string: where its value is, why, and
+    /// the value.
+    pub(super) bad_position: Option<(Span, String, String)>,
 }
 
 /// A tag pair as read.
@@ -476,6 +537,7 @@ mod tests {
         assert_eq!(known_tag_index(b"Annotator"), None);
         assert_eq!(canonical_tag_name("Annotator"), ("Annotator", None));
         assert!(KNOWN_TAGS.len() <= 32);
+        assert_eq!(KNOWN_TAGS[RULESET], "RuleSet");
         assert_eq!(KNOWN_TAGS[POSITION], "Position");
         assert_eq!(KNOWN_TAGS[DIRECTIONS], "Directions");
     }

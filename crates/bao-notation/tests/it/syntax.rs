@@ -220,3 +220,51 @@ fn a_long_line_is_cut_around_the_span() {
         );
     }
 }
+
+/// A `Position` tag that is no position string: the help shows the start of the game's own
+/// rule set, whether its `RuleSet` tag comes before the `Position` tag or after it.
+#[test]
+fn bad_position_help_shows_the_games_own_start() {
+    let help = |text: &str| -> String {
+        let parsed = bao_notation::parse_record(text);
+        let e: Vec<&SyntaxError> = parsed
+            .errors
+            .iter()
+            .filter(|e| e.code == SyntaxCode::BadPosition)
+            .collect();
+        assert_eq!(e.len(), 1, "{text}: {:?}", parsed.errors);
+        e[0].help.clone().unwrap()
+    };
+    let bad = "[Position \"0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 22/22 S FF -\"]";
+    let kete = help(&format!("[RuleSet \"kete\"]\n{bad}\n\n*\n"));
+    assert!(kete.ends_with(
+        "the start position of kete is \
+         0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 22/22 S FF -"
+    ));
+    let after = help(&format!("{bad}\n[RuleSet \"kujifunza\"]\n\n*\n"));
+    assert!(
+        after.ends_with(
+            "the start position of kujifunza is \
+             2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 0/0 S -- -"
+        ),
+        "{after}"
+    );
+    // No RuleSet tag, or one that names no preset: the default's.
+    for text in [
+        format!("{bad}\n\n*\n"),
+        format!("[RuleSet \"chess\"]\n{bad}\n\n*\n"),
+    ] {
+        assert!(help(&text).contains("the start position of kiswahili is "));
+    }
+    // The 32 counts of a printed diagram typed into the tag: the position string they make.
+    let grid = help(
+        "[RuleSet \"kete\"]\n[Position \"0 0 0 0 0 0 0 0 0 2 2 6 0 0 0 0 0 0 0 0 6 2 2 0 0 0 0 0 0 0 0 0\"]\n\n*\n",
+    );
+    assert!(
+        grid.ends_with(
+            "as a position string, with South to move: \
+             0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 22/22 S FF -"
+        ),
+        "{grid}"
+    );
+}

@@ -193,3 +193,36 @@ fn the_undecided_ply_stops_its_game_only() {
         ]
     );
 }
+
+/// An impossible `Position` tag: the help shows the start of the game's own rule set (Kete
+/// under `RuleSet "kete"`, Kujifunza's board of twos under its own).
+#[test]
+fn invalid_position_help_shows_the_games_own_start() {
+    use miette::Diagnostic as _;
+    let help = |text: &str| -> String {
+        let c = check("p.bao", text);
+        assert_eq!(codes(&c), ["bao::record::invalid_position"], "{text}");
+        let help = c.report.diagnostics[0].help().unwrap().to_string();
+        help
+    };
+    let kete = help(
+        "[RuleSet \"kete\"]\n[Position \"0,0,0,0,3,2,2,0/0,0,0,0,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 22/22 S FF -\"]\n\n*\n",
+    );
+    assert!(
+        kete.ends_with(
+            "The start position of kete is \
+             0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 22/22 S FF -"
+        ),
+        "{kete}"
+    );
+    let kujifunza = help(
+        "[RuleSet \"kujifunza\"]\n[Position \"2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 1/0 S -- -\"]\n\n*\n",
+    );
+    assert!(
+        kujifunza.ends_with(
+            "The start position of kujifunza is \
+             2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 0/0 S -- -"
+        ),
+        "{kujifunza}"
+    );
+}
