@@ -1,7 +1,7 @@
 //! What a server needs of a session: the current game as data, and a ply given with its
 //! index, played once however often the network delivers it.
 
-use bao_core::{Move, Position, RuleSet};
+use bao_core::{Engine, Move, Position, RuleSet};
 use bao_notation::MoveToken;
 
 use super::{Session, Stage};
@@ -81,7 +81,7 @@ impl Session {
             // The ply before is looked at under the budget too (undecided: not the same).
             let repeated = ply.checked_add(1) == Some(plies)
                 && self
-                    .within(|| self.holds(ply, line.trim()))
+                    .within(|e| self.holds(ply, line.trim(), e))
                     .unwrap_or(false);
             return Ok(if repeated {
                 PlyAnswer::Repeated
@@ -90,7 +90,7 @@ impl Session {
             });
         }
         let mut out = Vec::new();
-        let in_full = match self.within(|| self.written_in_full(line.trim())) {
+        let in_full = match self.within(|e| self.written_in_full(line.trim(), e)) {
             Ok(m) => m,
             Err(u) => return Ok(PlyAnswer::Refused(vec![super::moves::over_budget(u)])),
         };
@@ -116,10 +116,14 @@ impl Session {
     }
 
     /// The one legal move that `line` writes in full (pit, sign, `*` and `+` as the notation
-    /// writes that move), when several fit what it writes.
-    fn written_in_full(&self, line: &str) -> Option<(bao_notation::MoveItem, Move)> {
+    /// writes that move), when several fit what it writes. Asked of `cx`.
+    fn written_in_full(
+        &self,
+        line: &str,
+        cx: &mut Engine,
+    ) -> Option<(bao_notation::MoveItem, Move)> {
         let item = read_move(line).ok()?;
-        let candidates = self.live.as_ref()?.candidates(&item);
+        let candidates = self.live.as_ref()?.candidates(&item, cx);
         if candidates.len() < 2 {
             return None;
         }
@@ -132,8 +136,9 @@ impl Session {
         }
     }
 
-    /// Whether ply `ply` of the current game is the one move `line` stands for there.
-    fn holds(&self, ply: usize, line: &str) -> bool {
+    /// Whether ply `ply` of the current game is the one move `line` stands for there (asked
+    /// of `cx`).
+    fn holds(&self, ply: usize, line: &str, cx: &mut Engine) -> bool {
         let (Some(live), Ok(item)) = (self.live.as_ref(), read_move(line)) else {
             return false;
         };
@@ -145,7 +150,7 @@ impl Session {
             directions: live.directions,
             positions: live.positions[..=ply].to_vec(),
         };
-        let mut candidates = before.candidates(&item);
+        let mut candidates = before.candidates(&item, cx);
         if candidates.len() > 1 {
             candidates.retain(|m| same_move(*m, item.token.value));
         }
