@@ -11,12 +11,12 @@
 //! unbounded. The budget is an [`Engine`]'s ([`Engine::within`]): nothing per thread or
 //! global.
 
-use crate::bridge::Undecided;
 use crate::context::Engine;
 use crate::illegal::ResolveError;
 use crate::movegen::MoveList;
 use crate::position::Position;
 use crate::types::{Move, MoveSpec};
+use crate::undecided::Undecided;
 
 impl Position {
     /// [`Position::legal_moves`] with never-ending detection limited to `laps` laps a move:
@@ -138,23 +138,19 @@ mod tests {
         assert_eq!(outer, Ok(start.legal_moves().len()));
     }
 
-    /// The per-thread bridge bounds the plain calls made inside it (each on its engine of
-    /// one call), and no engine the caller holds.
+    /// A budget is its engine's alone: a plain call made inside another engine's `within`
+    /// (on the fresh engine of that call) is exact and unbounded, and gives no give-up to the
+    /// engine whose budget encloses it.
     #[test]
-    fn the_bridge_bounds_plain_calls_only() {
+    fn a_budget_bounds_its_engines_calls_only() {
         let pos = issue15_second();
-        let err = crate::within_lap_budget(10_000, || pos.legal_moves()).unwrap_err();
-        assert!(err.laps_run >= 10_000 && err.laps_run < 20_000, "{err}");
         let mut engine = Engine::new();
-        let exact = crate::within_lap_budget(10_000, || engine.legal_moves(&pos));
-        assert_eq!(exact, Ok(pos.legal_moves()));
-        // An engine's own budget inside the bridge answers for itself.
-        let outer = crate::within_lap_budget(10_000, || {
-            Engine::new()
-                .within(10_000, |e| e.legal_moves(&pos))
-                .is_err()
-        });
-        assert_eq!(outer, Ok(true));
+        let plain = engine.within(10_000, |_| pos.legal_moves());
+        let exact = plain.expect("the plain call is not bounded");
+        assert!(!exact.is_empty());
+        assert_eq!(engine.relay_cycles_known(), 0);
+        let bounded = engine.within(10_000, |e| e.legal_moves(&pos));
+        assert!(bounded.is_err(), "{bounded:?}");
     }
 
     #[test]

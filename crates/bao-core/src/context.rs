@@ -8,9 +8,9 @@
 //! which gives the same answers (the memo only saves laps, never changes an answer). Two
 //! engines never see each other's memo, so tests and threads behave alike.
 
-use crate::bridge::{bridge_allowed, bridge_gave_up, Undecided};
 use crate::position::Position;
 use crate::relay::Memo;
+use crate::undecided::Undecided;
 
 /// The thresholds of never-ending detection in a relay's frame. [`Default`] is the release
 /// scale; tests that want many short cycles remembered set smaller values explicitly.
@@ -92,10 +92,6 @@ pub struct Engine {
     /// position's candidates ([`Known`]), beside the position: read by the next
     /// `legal_moves` or legality test of an equal position.
     note: Option<(Position, Known)>,
-    /// Whether this is the engine of one plain `Position` call, which takes the per-thread
-    /// bridge's budget (`within_lap_budget`) when detection starts and reports a give-up to
-    /// it (only then, on the cold path: making such an engine reads nothing).
-    bridged: bool,
 }
 
 impl Default for Engine {
@@ -111,17 +107,6 @@ impl Engine {
         Self::with_config(RelayConfig::RELEASE)
     }
 
-    /// An engine for one call of a plain `Position` method: the release thresholds, an
-    /// empty memo, and the budget of an enclosing `within_lap_budget` on this thread, if any
-    /// (the bridge for callers that do not hold an engine yet).
-    #[inline]
-    pub(crate) fn for_call() -> Self {
-        Self {
-            bridged: true,
-            ..Self::new()
-        }
-    }
-
     /// An engine with the given thresholds and an empty memo.
     #[must_use]
     pub fn with_config(config: RelayConfig) -> Self {
@@ -131,7 +116,6 @@ impl Engine {
             detectors: (true, true),
             allowed: u64::MAX,
             gave_up: None,
-            bridged: false,
             note: None,
         }
     }
@@ -181,12 +165,10 @@ impl Engine {
         let before = (
             std::mem::replace(&mut self.allowed, laps),
             self.gave_up.take(),
-            std::mem::replace(&mut self.bridged, false),
         );
         let out = f(self);
         let gave_up = std::mem::replace(&mut self.gave_up, before.1);
         self.allowed = before.0;
-        self.bridged = before.2;
         match gave_up {
             Some(laps_run) => Err(Undecided { laps_run }),
             None => Ok(out),
@@ -196,10 +178,6 @@ impl Engine {
     /// The laps a move may run in never-ending detection now (`u64::MAX`: no limit).
     #[must_use]
     pub fn laps_allowed(&self) -> u64 {
-        if self.bridged {
-            // (Inside `within`, `bridged` is off: the engine's own budget answers.)
-            return bridge_allowed().unwrap_or(self.allowed);
-        }
         self.allowed
     }
 
@@ -234,9 +212,6 @@ impl Engine {
     /// Notes that a move gave up after `laps` laps.
     pub(crate) fn gave_up(&mut self, laps: u64) {
         self.gave_up = Some(self.gave_up.map_or(laps, |l| l.max(laps)));
-        if self.bridged {
-            bridge_gave_up(laps);
-        }
     }
 }
 

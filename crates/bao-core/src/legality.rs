@@ -17,7 +17,7 @@ impl Position {
     /// another capture does); a takasa when no capture is legal and its pit is allowed.
     #[must_use]
     pub fn is_legal(&self, mv: &Move) -> bool {
-        self.is_legal_in(mv, &mut Engine::for_call())
+        self.is_legal_in(mv, &mut Engine::new())
     }
 
     /// [`Position::is_legal`] with the caller's engine.
@@ -230,7 +230,7 @@ impl Position {
     /// G11 with its cycle (spec/notation.md, "Leaving out `*`"). Under every
     /// `endless_move` option the reasons are those of the rules in force.
     pub fn resolve(&self, spec: &MoveSpec) -> Result<Move, ResolveError> {
-        self.resolve_in(spec, &mut Engine::for_call())
+        self.resolve_in(spec, &mut Engine::new())
     }
 
     /// [`Position::resolve`] with the caller's engine.
@@ -309,7 +309,7 @@ impl Position {
     /// legal move the answer is meaningless.
     #[must_use]
     pub fn diagnose(&self, mv: &Move) -> PlayError {
-        self.diagnose_in(mv, &mut Engine::for_call())
+        self.diagnose_in(mv, &mut Engine::new())
     }
 
     /// [`Position::diagnose`] with the caller's engine.

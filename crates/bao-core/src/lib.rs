@@ -15,9 +15,9 @@
 //! value. A caller that plays many moves (a search, a replay, a rayon worker) holds one and
 //! asks it ([`Engine::legal_moves`], [`Engine::play`], ... : the `Position` methods of the
 //! same names); the plain `Position` methods take a fresh engine per call. Answers never
-//! depend on the engine: only how many laps a long cycle's decision runs. (One bridge is
-//! left for callers that bound plain calls without an engine: [`within_lap_budget`], per
-//! thread; new code uses [`Engine::within`].)
+//! depend on the engine: only how many laps a long cycle's decision runs. Nothing is kept
+//! per thread either: a lap budget is an engine's ([`Engine::within`]), and reaches the
+//! calls made with that engine alone, on whatever thread they run.
 //!
 //! What `play`'s end test learned of the next position's moves (its note) saves the next
 //! `legal_moves` of that position from running them again. [`Engine::play`] leaves it in
@@ -91,8 +91,7 @@
 //! # Modules
 //! Each module imports (by `use crate::...` or an inline `crate::` path) only modules on a
 //! lower line; nothing imports upwards, so the module graph has no circle:
-//! 1. `types` (sides, pits, moves), `rules` (rule sets), `bridge` ([`Undecided`],
-//!    [`within_lap_budget`]);
+//! 1. `types` (sides, pits, moves), `rules` (rule sets), `undecided` ([`Undecided`]);
 //! 2. `move_text` (written moves), `position` ([`Position`], [`Setup`]), `relay` (relays in
 //!    their frame, the memo's table);
 //! 3. `context` ([`Engine`], [`RelayConfig`], the end test's note), `trace` ([`MoveTrace`]),
@@ -117,7 +116,6 @@
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
 
-mod bridge;
 mod budget;
 mod calls;
 mod context;
@@ -139,8 +137,8 @@ mod rules;
 mod takasia;
 mod trace;
 mod types;
+mod undecided;
 
-pub use bridge::{within_lap_budget, Undecided};
 pub use context::{Engine, Noted, RelayConfig};
 pub use illegal::{IllegalReason, PlayError, ResolveError};
 pub use move_text::{MoveSyntax, MoveText, MoveTextError, WrittenPit, MOVE_TEXT_WINDOW};
@@ -158,3 +156,4 @@ pub use trace::{Capture, Event, Lap, LapEnd, LapSource, LazyTrace, MoveTrace, Ne
 pub use types::{
     BySide, Direction, Move, MoveKind, MoveSpec, ParsePitError, Pit, Row, Side, Sign, Stage, RING,
 };
+pub use undecided::Undecided;

@@ -733,7 +733,7 @@ impl Position {
     /// Every legal move, sorted, in a [`MoveList`] (nothing allocated).
     #[must_use]
     pub fn legal_moves(&self) -> MoveList {
-        self.legal_moves_in(&mut Engine::for_call())
+        self.legal_moves_in(&mut Engine::new())
     }
 
     /// [`Position::legal_moves`] with the caller's engine.
@@ -770,7 +770,7 @@ impl Position {
     /// ```
     #[must_use]
     pub fn successors(&self) -> Vec<(Move, Self)> {
-        self.successors_in(&mut Engine::for_call())
+        self.successors_in(&mut Engine::new())
     }
 
     /// [`Position::successors`] with the caller's engine.
@@ -837,7 +837,7 @@ impl Position {
     /// millions of laps (rules-reference §5.1); such a long move can still come out, but
     /// only when nothing quicker is legal. Not uniform over the legal list.
     pub fn random_move(&self, pick: &mut dyn FnMut(usize) -> usize) -> Option<(Move, Self)> {
-        self.random_move_in(pick, &mut Engine::for_call())
+        self.random_move_in(pick, &mut Engine::new())
     }
 
     /// [`Position::random_move`] with the caller's engine.
@@ -856,7 +856,7 @@ impl Position {
     /// same move as `random_move` for the same `pick`, without copying whole positions: the
     /// form for playouts.
     pub fn play_random_move(&mut self, pick: &mut dyn FnMut(usize) -> usize) -> Option<Move> {
-        self.play_random_move_in(pick, &mut Engine::for_call())
+        self.play_random_move_in(pick, &mut Engine::new())
     }
 
     /// [`Position::play_random_move`] with the caller's engine.

@@ -7,7 +7,7 @@ use crate::position::Position;
 /// below depth 0), with one engine for the whole tree.
 #[must_use]
 pub fn perft(pos: &Position, depth: u32) -> u64 {
-    perft_in(pos, depth, &mut Engine::for_call())
+    perft_in(pos, depth, &mut Engine::new())
 }
 
 fn perft_in(pos: &Position, depth: u32, cx: &mut Engine) -> u64 {

@@ -73,7 +73,7 @@ impl Position {
     /// row, or no legal move for the side to move.
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
-        self.outcome_in(&mut Engine::for_call())
+        self.outcome_in(&mut Engine::new())
     }
 
     /// [`Position::outcome`] with the caller's engine.
@@ -128,7 +128,7 @@ impl Position {
     /// # Errors
     /// The move is not legal here: why, as data.
     pub fn play(&self, mv: &Move) -> Result<(Self, LazyTrace), PlayError> {
-        self.play_in(mv, &mut Engine::for_call())
+        self.play_in(mv, &mut Engine::new())
     }
 
     /// [`Position::play`] with the caller's engine, which keeps the next position's note
@@ -211,7 +211,7 @@ impl Position {
     /// The trace of `mv` (legal here) as [`Position::play`] records it, with the outcome
     /// its end test found.
     pub(crate) fn trace_of(&self, mv: &Move, outcome: Option<Outcome>) -> MoveTrace {
-        let cx = &mut Engine::for_call();
+        let cx = &mut Engine::new();
         let mut trace = MoveTrace::new(*mv, self.to_move, self.stage());
         let run = execute(self, *mv, &mut trace, cx);
         self.complete_traced_in(mv, &run, &mut trace, false, cx);
@@ -248,7 +248,7 @@ impl Position {
     /// assert!(pos.play_into(&back_row, &mut trace).is_none());
     /// ```
     pub fn play_into(&self, mv: &Move, trace: &mut MoveTrace) -> Option<Self> {
-        self.play_into_in(mv, trace, &mut Engine::for_call())
+        self.play_into_in(mv, trace, &mut Engine::new())
     }
 
     /// [`Position::play_into`] with the caller's engine.
@@ -289,7 +289,7 @@ impl Position {
     /// assert!(counted.laps.is_empty());
     /// ```
     pub fn play_into_counted(&self, mv: &Move, trace: &mut MoveTrace) -> Option<Self> {
-        self.play_into_counted_in(mv, trace, &mut Engine::for_call())
+        self.play_into_counted_in(mv, trace, &mut Engine::new())
     }
 
     /// [`Position::play_into_counted`] with the caller's engine.
@@ -321,7 +321,7 @@ impl Position {
     /// [`Position::play`] for a move from outside.
     #[must_use]
     pub fn play_unchecked(&self, mv: &Move) -> (Self, MoveTrace) {
-        self.play_unchecked_in(mv, &mut Engine::for_call())
+        self.play_unchecked_in(mv, &mut Engine::new())
     }
 
     /// [`Position::play_unchecked`] with the caller's engine.
@@ -371,7 +371,7 @@ impl Position {
     /// [`Position::play_unchecked`], the move is not tested.
     #[must_use]
     pub fn play_fast(&self, mv: &Move) -> Self {
-        self.play_fast_in(mv, &mut Engine::for_call())
+        self.play_fast_in(mv, &mut Engine::new())
     }
 
     /// [`Position::play_fast`] with the caller's engine.

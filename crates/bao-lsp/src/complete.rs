@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use bao_core::{Position, OPTION_VALUES, PRESET_NAMES};
+use bao_core::{Engine, Position, OPTION_VALUES, PRESET_NAMES};
 use bao_notation::meaning::{tag_meaning, TERMINATION_VALUES};
 use bao_notation::{Directions, Notation, KNOWN_TAGS};
 use bao_validate::words::move_description;
@@ -71,15 +71,15 @@ pub(crate) fn move_items(
     directions: Directions,
     notation: Notation,
 ) -> (Vec<CompletionItem>, bool) {
-    let Ok(legal) = pos.legal_moves_within(laps) else {
+    // One engine, under the budget, for the list and every move of it.
+    let mut engine = Engine::new();
+    let Ok(legal) = engine.within(laps, |e| e.legal_moves(pos)) else {
         return (Vec::new(), true);
     };
     let mut moves: Vec<(String, u64, String)> = legal
         .into_iter()
         .filter_map(|mv| {
-            let (_, trace) = bao_core::within_lap_budget(laps, || pos.play(&mv))
-                .ok()?
-                .ok()?;
+            let (_, trace) = engine.within(laps, |e| e.play(pos, &mv)).ok()?.ok()?;
             let seeds: u64 = trace.captures.iter().map(|c| u64::from(c.seeds)).sum();
             let captured = if trace.captures.is_empty() {
                 0

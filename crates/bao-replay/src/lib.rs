@@ -32,6 +32,10 @@
 //! words the problems there and, with `--assume-fixes`, answers a refused ply with the
 //! [`Repair`] to assume.
 //!
+//! Every engine call of a replay is made with one `bao_core::Engine`: a fresh one
+//! ([`replay_game`]), or the caller's ([`replay_game_in`]), whose lap budget then bounds
+//! the replay and its observer, which is handed the same engine, on whatever thread.
+//!
 //! The modules read one way: `walk` (the replay: [`replay_game`]) uses `model` (the
 //! replayed game as data), `read` (one token in one position: [`written_spec`]; the move
 //! it stands for is bao-core's `Position::resolve`) and `items` (a move's annotation items).
@@ -52,6 +56,6 @@ pub use model::{
     Assumption, InLine, LineEnd, Observer, Opening, OpeningProblem, Past, Played, Ply, Problem,
     Repair, ReplayedGame, ReplayedLine, Source, Variation,
 };
-pub use read::{legal_move, main_line_replays, written_spec, NoSuchPit};
+pub use read::{legal_move, legal_move_in, main_line_replays, written_spec, NoSuchPit};
 pub use tree::{spell, spell_token, Document, Line, MoveNode, Node, Nodes, Walk};
-pub use walk::{replay_game, replay_game_with, ReplayOptions};
+pub use walk::{replay_game, replay_game_in, replay_game_with, ReplayOptions};

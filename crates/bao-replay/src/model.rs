@@ -356,8 +356,10 @@ pub struct InLine<'a> {
 /// from).
 pub trait Observer {
     /// A ply has been read. For a refused ply, the answer is the repair to assume (`None`:
-    /// the line stops); for others it is not read.
-    fn ply(&mut self, at: &InLine<'_>) -> Option<Repair>;
+    /// the line stops); for others it is not read. `engine` is the replay's: the observer
+    /// makes its own engine calls with it, so that they share its memo and stay under its
+    /// lap budget ([`crate::replay_game_in`]).
+    fn ply(&mut self, at: &InLine<'_>, engine: &mut bao_core::Engine) -> Option<Repair>;
 
     /// Whether the observer is shown every ply (the default), or only the plies with a
     /// problem ([`Ply::problems`] not empty: refused, or a claim or annotation the move does

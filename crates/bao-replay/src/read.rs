@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use bao_core::{Move, MoveKind, MoveSpec, MoveTrace, Position, Sign, Stage};
+use bao_core::{Engine, Move, MoveKind, MoveSpec, MoveTrace, Position, Sign, Stage};
 use bao_notation::{Directions, MoveItem, PitRef, SignUse};
 
 /// A token whose pit is no pit of the side to move (a row letter left out in the wrong
@@ -62,11 +62,24 @@ pub fn written_spec(
     Ok(spec)
 }
 
-/// The move a token stands for in `pos`, if it is legal there.
+/// The move a token stands for in `pos`, if it is legal there (exact: on an engine of this
+/// call; [`legal_move_in`] asks the caller's).
 #[must_use]
 pub fn legal_move(pos: &Position, item: &MoveItem, directions: Directions) -> Option<Move> {
+    legal_move_in(&mut Engine::new(), pos, item, directions)
+}
+
+/// [`legal_move`] asked of `engine` (its memo, its lap budget: a move whose decision runs
+/// out of the budget is not legal, and the enclosing `Engine::within` says so).
+#[must_use]
+pub fn legal_move_in(
+    engine: &mut Engine,
+    pos: &Position,
+    item: &MoveItem,
+    directions: Directions,
+) -> Option<Move> {
     let spec = written_spec(pos, item, directions).ok()?;
-    pos.resolve(&spec).ok()
+    engine.resolve(pos, &spec).ok()
 }
 
 /// The fast path of a ply: when `spec` matches exactly one legal move, that move played
@@ -83,6 +96,7 @@ pub fn legal_move(pos: &Position, item: &MoveItem, directions: Directions) -> Op
 /// With `counted`, the move is played by `Position::play_into_counted`: `trace` gets its
 /// counts, not its lists of laps, captures and events.
 pub(crate) fn play_written(
+    engine: &mut Engine,
     pos: &Position,
     spec: &MoveSpec,
     trace: &mut MoveTrace,
@@ -107,16 +121,16 @@ pub(crate) fn play_written(
             let mv = Move::new(spec.pit, sign, kind);
             if found.is_none() {
                 let next = if counted {
-                    pos.play_into_counted(&mv, trace)
+                    engine.play_into_counted(pos, &mv, trace)
                 } else {
-                    pos.play_into(&mv, trace)
+                    engine.play_into(pos, &mv, trace)
                 };
                 if let Some(next) = next {
                     found = Some((mv, next));
                     // The other form with this sign cannot be legal as well.
                     break;
                 }
-            } else if pos.is_legal(&mv) {
+            } else if engine.is_legal(pos, &mv) {
                 // Ambiguous: the slow path says why.
                 return None;
             }
@@ -134,12 +148,13 @@ pub fn main_line_replays(
     start: Position,
     directions: Directions,
 ) -> bool {
+    let mut engine = Engine::new();
     let mut pos = start;
     let mut any = false;
     for item in game.main_line() {
         any = true;
-        match legal_move(&pos, item, directions) {
-            Some(mv) => pos = pos.play_fast(&mv),
+        match legal_move_in(&mut engine, &pos, item, directions) {
+            Some(mv) => pos = engine.play_fast(&pos, &mv),
             None => return false,
         }
     }

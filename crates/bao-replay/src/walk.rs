@@ -2,7 +2,7 @@
 //! one legal move, else resolved to say why not; variations from their branch points;
 //! repairs assumed where an [`Observer`] asks for them.
 
-use bao_core::{Move, MoveTrace, Outcome, Pit, Position, ResolveError, Sign};
+use bao_core::{Engine, Move, MoveTrace, Outcome, Pit, Position, ResolveError, Sign};
 use bao_notation::meaning::{game_rules, game_start};
 use bao_notation::{Directions, Element, Game, MoveItem, Span, Spanned};
 
@@ -14,7 +14,9 @@ use crate::model::{
 use crate::read::{play_written, written_spec};
 
 /// Replays a game: its opening from the tags, then the main line and every variation.
-/// With an `observer`, each ply is shown to it as it is read.
+/// With an `observer`, each ply is shown to it as it is read. The engine calls are exact and
+/// unbounded, on an engine of this replay; [`replay_game_in`] replays on the caller's
+/// (under its lap budget, say).
 #[must_use]
 pub fn replay_game(game: &Game, observer: Option<&mut dyn Observer>) -> ReplayedGame {
     replay_game_with(game, observer, ReplayOptions::default())
@@ -48,6 +50,38 @@ pub fn replay_game_with(
     observer: Option<&mut dyn Observer>,
     options: ReplayOptions,
 ) -> ReplayedGame {
+    replay_game_in(&mut Engine::new(), game, observer, options)
+}
+
+/// Replays a game as [`replay_game_with`] does, making every engine call of the replay with
+/// `engine`, which the observer is handed too ([`Observer::ply`]): its memo serves the whole
+/// game, and a lap budget set on it (`engine.within(laps, |e| replay_game_in(e, ..))`)
+/// bounds every never-ending decision of the replay and of the observer, on whatever thread
+/// the replay runs. A move whose decision runs out of the budget is not played (as a move
+/// that is not legal); the enclosing `Engine::within` reports it ([`bao_core::Undecided`]).
+///
+/// ```
+/// use bao_core::Engine;
+/// use bao_notation::parse_record;
+/// use bao_replay::{replay_game, replay_game_in, ReplayOptions};
+///
+/// let parsed = parse_record("1. A7>* a7<* 2. A5< a6<* *\n");
+/// let game = &parsed.record.games[0].value;
+/// let mut engine = Engine::new();
+/// let bounded = engine.within(100_000, |e| {
+///     replay_game_in(e, game, None, ReplayOptions::default())
+/// });
+/// let plies = bounded.expect("decided within the budget").main.plies;
+/// assert_eq!(plies.len(), replay_game(game, None).main.plies.len());
+/// assert!(plies.iter().all(|p| p.played().is_some()));
+/// ```
+#[must_use]
+pub fn replay_game_in(
+    engine: &mut Engine,
+    game: &Game,
+    observer: Option<&mut dyn Observer>,
+    options: ReplayOptions,
+) -> ReplayedGame {
     let opening = game_rules(game)
         .map_err(OpeningProblem::Rules)
         .and_then(|rules| {
@@ -61,7 +95,7 @@ pub fn replay_game_with(
         });
     let main = match &opening {
         Ok(o) => {
-            let mut walker = Walker::new(o.directions, observer);
+            let mut walker = Walker::new(o.directions, observer, engine);
             walker.assumed = options.assumed;
             walker.lean = options.lean;
             walker.main_line(&game.movetext, o.start)
@@ -72,9 +106,11 @@ pub fn replay_game_with(
 }
 
 /// Replays the lines of one game.
-pub(crate) struct Walker<'o> {
+pub(crate) struct Walker<'o, 'x> {
     directions: Directions,
     observer: Option<&'o mut dyn Observer>,
+    /// The engine every call of the replay is made with (and the observer's).
+    engine: &'x mut Engine,
     /// A trace the fast path may fill (kept when it fails, so that a refused token costs
     /// no allocation; boxed, so that taking it and putting it back moves a pointer).
     spare: Option<Box<MoveTrace>>,
@@ -88,7 +124,7 @@ pub(crate) struct Walker<'o> {
     every_ply: bool,
 }
 
-impl std::fmt::Debug for Walker<'_> {
+impl std::fmt::Debug for Walker<'_, '_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Walker")
             .field("directions", &self.directions)
@@ -142,12 +178,17 @@ struct Token<'e> {
     item: &'e MoveItem,
 }
 
-impl<'o> Walker<'o> {
-    pub(crate) fn new(directions: Directions, observer: Option<&'o mut dyn Observer>) -> Self {
+impl<'o, 'x> Walker<'o, 'x> {
+    pub(crate) fn new(
+        directions: Directions,
+        observer: Option<&'o mut dyn Observer>,
+        engine: &'x mut Engine,
+    ) -> Self {
         Walker {
             directions,
             every_ply: observer.as_deref().is_none_or(Observer::every_ply),
             observer,
+            engine,
             spare: None,
             assumed: None,
             lean: false,
@@ -210,12 +251,12 @@ impl<'o> Walker<'o> {
         }
         // A pending test is set only together with `pos` and taken before `pos` changes.
         if let (Some(p), Some(at)) = (line.pending.take(), line.pos) {
-            settle(&mut line, p, &at);
+            settle(&mut line, p, &at, self.engine);
         }
         let end = match line.pos {
             Some(position) if line.assumes.is_none() => LineEnd::Complete {
                 position,
-                outcome: position.outcome().or(line.ended.map(|e| e.0)),
+                outcome: self.engine.outcome(&position).or(line.ended.map(|e| e.0)),
             },
             _ => LineEnd::Stopped,
         };
@@ -263,7 +304,7 @@ impl<'o> Walker<'o> {
             .filter(|a| line.main && a.ply == line.ply && line.ended.is_none())
         {
             self.assumed = None;
-            if let Ok((next, trace)) = here.play(&a.mv) {
+            if let Ok((next, trace)) = self.engine.play(&here, &a.mv) {
                 // A legal move here: the last move did not end the game by E2.
                 line.pending = None;
                 line.assumes.get_or_insert(a);
@@ -283,7 +324,7 @@ impl<'o> Walker<'o> {
                     // Nothing reads the laps of a lean replay's move written without an
                     // annotation: played uncounted.
                     let counted = self.lean && tok.item.annotation.is_none();
-                    play_written(&here, &spec, &mut trace, counted)
+                    play_written(self.engine, &here, &spec, &mut trace, counted)
                 })
         } else {
             None
@@ -292,7 +333,7 @@ impl<'o> Walker<'o> {
             // A legal move here: the last move did not end the game by E2.
             line.pending = None;
         } else if let Some(p) = line.pending.take() {
-            settle(line, p, &here);
+            settle(line, p, &here, self.engine);
         }
         match (fast, line.ended.filter(|_| line.main)) {
             (_, Some((outcome, end))) => {
@@ -327,7 +368,7 @@ impl<'o> Walker<'o> {
     ) {
         if trace.outcome.is_none() {
             if tok.item.token.value.claims_win {
-                trace.outcome = next.outcome();
+                trace.outcome = self.engine.outcome(&next);
             } else {
                 line.pending = Some(line.plies.len());
             }
@@ -345,8 +386,8 @@ impl<'o> Walker<'o> {
                 return;
             }
         };
-        let refusal = match here.resolve(&spec) {
-            Ok(mv) => match here.play(&mv) {
+        let refusal = match self.engine.resolve(&here, &spec) {
+            Ok(mv) => match self.engine.play(&here, &mv) {
                 Ok((next, trace)) => {
                     let mut trace = trace.into_trace();
                     self.play(line, tok, here, (mv, next, &mut trace), Source::Written);
@@ -400,15 +441,18 @@ impl<'o> Walker<'o> {
             copy[i] = earlier;
             Some(copy)
         });
-        observer.ply(&InLine {
-            ply,
-            item: tok.item,
-            past: &line.past,
-            following: swapped.as_deref().unwrap_or(rest),
-            directions: self.directions,
-            swap_pending: line.swapped.is_some(),
-            main: line.main,
-        })
+        observer.ply(
+            &InLine {
+                ply,
+                item: tok.item,
+                past: &line.past,
+                following: swapped.as_deref().unwrap_or(rest),
+                directions: self.directions,
+                swap_pending: line.swapped.is_some(),
+                main: line.main,
+            },
+            self.engine,
+        )
     }
 
     /// Plays a repair in place of a refused token.
@@ -418,7 +462,7 @@ impl<'o> Walker<'o> {
         match repair {
             Repair::Replace(mv) => {
                 line.assumes.get_or_insert(first(mv));
-                let (next, mut trace) = here.play_unchecked(&mv);
+                let (next, mut trace) = self.engine.play_unchecked(&here, &mv);
                 self.play(line, tok, here, (mv, next, &mut trace), Source::Assumed);
             }
             Repair::Swap { mv, distance } => {
@@ -430,7 +474,7 @@ impl<'o> Walker<'o> {
                     return;
                 };
                 line.swapped = Some((k, tok.element, tok.item));
-                let (next, mut trace) = here.play_unchecked(&mv);
+                let (next, mut trace) = self.engine.play_unchecked(&here, &mv);
                 let at = Token {
                     index: k,
                     element,
@@ -440,9 +484,9 @@ impl<'o> Walker<'o> {
             }
             Repair::Insert { mv, written } => {
                 line.assumes.get_or_insert(first(mv));
-                let (mid, mut trace) = here.play_unchecked(&mv);
+                let (mid, mut trace) = self.engine.play_unchecked(&here, &mv);
                 self.play(line, tok, here, (mv, mid, &mut trace), Source::Assumed);
-                let (next, mut trace) = mid.play_unchecked(&written);
+                let (next, mut trace) = self.engine.play_unchecked(&mid, &written);
                 self.play(line, tok, mid, (written, next, &mut trace), Source::Written);
             }
         }
@@ -594,8 +638,10 @@ fn claim_problems(
 
 /// Runs a deferred end test: when the side to move after the pending ply has no legal
 /// move, the game ended with it (and the move wins). `next` is the position after it.
-fn settle(line: &mut Line<'_>, pending: usize, next: &Position) {
-    let Some(o) = next.outcome() else { return };
+fn settle(line: &mut Line<'_>, pending: usize, next: &Position, engine: &mut Engine) {
+    let Some(o) = engine.outcome(next) else {
+        return;
+    };
     let Some(ply) = line.plies.get_mut(pending) else {
         return;
     };
@@ -619,7 +665,7 @@ fn empty_trace(pos: &Position) -> MoveTrace {
 
 #[cfg(test)]
 mod tests {
-    use bao_core::{Position, RuleSet};
+    use bao_core::{Engine, Position, RuleSet};
     use bao_notation::parse_record;
 
     use crate::{replay_game, Document, InLine, LineEnd, Observer, Problem, Repair, Source};
@@ -631,6 +677,48 @@ mod tests {
         let parsed = parse_record(text);
         assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
         parsed.record.games[0].value.clone()
+    }
+
+    /// A game whose one move is refused (another capture is mandatory) only once the other
+    /// moves of its position are decided, one of which runs on a long relay cycle met for
+    /// the first time.
+    const LONG_CYCLE: &str = "[Position \"3,1,4,1,8,5,0,1/18,0,1,2,1,2,10,0/0,1,0,0,0,0,0,0/1,1,0,1,1,0,1,1 0/0 S XX -\"]\n\n1. A1>* *\n";
+
+    /// A lap budget is the replay's engine's: it reaches the replay wherever it runs. The
+    /// replay on another thread than the one that set the budget (as on a rayon worker),
+    /// and two replays on two threads that share nothing, give up as the replay on the
+    /// caller's thread does, after as many laps; unbounded, the move is refused.
+    #[test]
+    fn the_budget_reaches_a_replay_on_another_thread() {
+        let g = game(LONG_CYCLE);
+        let options = crate::ReplayOptions::default();
+        let replay = |e: &mut Engine| crate::replay_game_in(e, &g, None, options).main.plies;
+        let here = Engine::new()
+            .within(10_000, |e| replay(e))
+            .expect_err("undecided within 10,000 laps");
+        let there = Engine::new().within(10_000, |e| {
+            std::thread::scope(|s| s.spawn(|| replay(e)).join().expect("joined"))
+        });
+        assert_eq!(there.map(|p| p.len()), Err(here));
+        let apart: Vec<_> = std::thread::scope(|s| {
+            let threads: Vec<_> = (0..2)
+                .map(|_| s.spawn(|| Engine::new().within(10_000, |e| replay(e))))
+                .collect();
+            threads
+                .into_iter()
+                .map(|t| t.join().expect("joined"))
+                .collect()
+        });
+        for got in apart {
+            assert_eq!(got.map(|p| p.len()), Err(here));
+        }
+        assert!(here.laps_run >= 10_000, "{here}");
+        let exact = replay_game(&g, None);
+        assert!(
+            matches!(exact.main.plies[0].problems(), [Problem::Refused { .. }]),
+            "{:?}",
+            exact.main.plies[0]
+        );
     }
 
     #[test]
@@ -778,7 +866,7 @@ mod tests {
     struct Fixed(Option<Repair>, usize);
 
     impl Observer for Fixed {
-        fn ply(&mut self, at: &InLine<'_>) -> Option<Repair> {
+        fn ply(&mut self, at: &InLine<'_>, _: &mut Engine) -> Option<Repair> {
             self.1 += 1;
             match at.ply.outcome {
                 Err(Problem::Refused { .. }) => self.0.take(),

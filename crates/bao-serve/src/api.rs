@@ -10,8 +10,7 @@ use axum::extract::{ConnectInfo, Path};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use bao_core::within_lap_budget;
-use bao_core::Side;
+use bao_core::{Engine, Side};
 use bao_export::{board_svg, record_json_pretty, JsonOptions, Overlay, SvgOptions};
 use bao_session::{
     Answers, Command, Input, MatchChoice, PlyAnswer, Refusal, Reply, Session, SideName,
@@ -559,14 +558,15 @@ pub(crate) async fn board(
             opts.caption = Some(String::new());
         }
         // The last ply marked as `bao show` marks it: its pit, where it ended, captures.
-        let overlay = within_lap_budget(app2.config.lap_budget, || {
-            inner.session.last_ply().map(|(before, mv)| {
-                let (_, trace) = before.play_unchecked(&mv);
-                Overlay::from_trace(&before, &trace)
+        let overlay = Engine::new()
+            .within(app2.config.lap_budget, |e| {
+                inner.session.last_ply().map(|(before, mv)| {
+                    let (_, trace) = e.play_unchecked(&before, &mv);
+                    Overlay::from_trace(&before, &trace)
+                })
             })
-        })
-        .ok()
-        .flatten();
+            .ok()
+            .flatten();
         let svg = board_svg(&pos, &opts, overlay.as_ref());
         Some(if compact { cropped_to_board(svg) } else { svg })
     })

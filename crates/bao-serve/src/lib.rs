@@ -19,8 +19,8 @@
 //!   page with its CSRF token.
 //!
 //! Engine work runs on blocking threads, never on the async runtime, and a position's legal
-//! moves are decided under a lap budget ([`bao_core::within_lap_budget`]) before a move is
-//! played, so one hostile position cannot stall the other boards.
+//! moves are decided under a lap budget (an engine's, [`bao_core::Engine::within`]) before a
+//! move is played, so one hostile position cannot stall the other boards.
 //!
 //! Why axum on tokio: it is the HTTP stack of the tokio project (hyper underneath), it has
 //! body limits, typed extractors and server-sent events built in, and needs no macros or

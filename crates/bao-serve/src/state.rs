@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use bao_core::json::{OutcomeJson, PositionJson};
-use bao_core::{within_lap_budget, Move, Position, RuleSet, Sign};
+use bao_core::{Engine, Move, Position, RuleSet, Sign};
 use bao_export::Overlay;
 use serde::Serialize;
 
@@ -57,8 +57,8 @@ pub(crate) struct StateJson {
 
 /// What `mv` does from `pos` (bao-export's words: `3 laps; captured a5 (3)`); a capture
 /// says first which kichwa the captured seeds are sown from.
-fn does(pos: &Position, mv: &Move, rules: &RuleSet) -> String {
-    let (_, trace) = pos.play_unchecked(mv);
+fn does(cx: &mut Engine, pos: &Position, mv: &Move, rules: &RuleSet) -> String {
+    let (_, trace) = cx.play_unchecked(pos, mv);
     let effect = Overlay::from_trace(pos, &trace).effect(rules);
     match trace.captures.first() {
         Some(c) => format!("sown from the kichwa {}; {effect}", c.kichwa),
@@ -66,30 +66,32 @@ fn does(pos: &Position, mv: &Move, rules: &RuleSet) -> String {
     }
 }
 
-/// The JSON of each move in `moves`, played from `pos` under the lap budget.
+/// The JSON of each move in `moves`, played from `pos` under the lap budget (on an engine of
+/// this call).
 pub(crate) fn moves_json(
     pos: &Position,
     moves: &[Move],
     rules: &RuleSet,
     budget: u64,
 ) -> Option<Vec<MoveJson>> {
-    within_lap_budget(budget, || {
-        moves
-            .iter()
-            .map(|m| MoveJson {
-                text: m.to_string(),
-                pit: m.pit.to_string(),
-                sign: match m.sign {
-                    Sign::Left => "<",
-                    Sign::Right => ">",
-                },
-                capture: m.is_capture(),
-                safari: m.is_safari(),
-                does: does(pos, m, rules),
-            })
-            .collect()
-    })
-    .ok()
+    Engine::new()
+        .within(budget, |cx| {
+            moves
+                .iter()
+                .map(|m| MoveJson {
+                    text: m.to_string(),
+                    pit: m.pit.to_string(),
+                    sign: match m.sign {
+                        Sign::Left => "<",
+                        Sign::Right => ">",
+                    },
+                    capture: m.is_capture(),
+                    safari: m.is_safari(),
+                    does: does(cx, pos, m, rules),
+                })
+                .collect()
+        })
+        .ok()
 }
 
 /// The state of the game held by `inner`.
@@ -117,8 +119,10 @@ pub(crate) fn state(id: &str, inner: &Inner, budget: u64) -> StateJson {
     };
     out.position = Some(PositionJson::from_position(&s.position));
     // Whether the game is over asks whether the side to move has a legal move: under the
-    // budget too (undecided: no outcome, and `legal` null below).
-    out.outcome = within_lap_budget(budget, || s.position.outcome())
+    // budget too (undecided: no outcome, and `legal` null below). One engine answers both.
+    let mut engine = Engine::new();
+    out.outcome = engine
+        .within(budget, |e| e.outcome(&s.position))
         .ok()
         .flatten()
         .as_ref()
@@ -127,7 +131,7 @@ pub(crate) fn state(id: &str, inner: &Inner, budget: u64) -> StateJson {
     out.house = s.rules.names().nyumba.to_owned();
     out.draws = s.rules.endless_move == bao_core::EndlessMove::Draw;
     if s.open {
-        let legal = s.position.legal_moves_within(budget).ok();
+        let legal = engine.within(budget, |e| e.legal_moves(&s.position)).ok();
         out.moves = legal
             .as_deref()
             .and_then(|l| moves_json(&s.position, l, &s.rules, budget));

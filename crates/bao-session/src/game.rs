@@ -3,7 +3,7 @@
 //! written move is read and resolved (the meaning, replay and move-reading layers below are
 //! used here and nowhere else in the crate).
 
-use bao_core::{Move, MoveTrace, Position, RuleSet, Side};
+use bao_core::{Engine, Move, MoveTrace, Position, RuleSet, Side};
 pub(crate) use bao_notation::meaning::is_game;
 use bao_notation::{meaning, read_move_line, Directions, Game, MoveItem, MoveLineError};
 
@@ -24,7 +24,13 @@ pub(crate) struct Live {
 impl Live {
     /// The main line of a game the validator accepted, as the replay played it.
     pub(crate) fn of(game: &Game) -> Result<Self, SessionError> {
-        let replayed = bao_replay::replay_game(game, None);
+        Self::of_in(game, &mut Engine::new())
+    }
+
+    /// [`Live::of`] with the caller's engine (and its lap budget).
+    pub(crate) fn of_in(game: &Game, cx: &mut Engine) -> Result<Self, SessionError> {
+        let replayed =
+            bao_replay::replay_game_in(cx, game, None, bao_replay::ReplayOptions::default());
         let opening = replayed
             .opening()
             .ok_or(SessionError::Replay { ply: None })?;
@@ -78,22 +84,26 @@ impl Live {
 
     /// The last ply of the main line, written `item`, played again from the position before
     /// it: that position and the move's trace; `None` at the start (or if `item` does not
-    /// read there, which a ply the session accepted always does).
-    pub(crate) fn last_played(&self, item: &MoveItem) -> Option<(Position, MoveTrace)> {
+    /// read there, which a ply the session accepted always does). Asked of `cx`.
+    pub(crate) fn last_played(
+        &self,
+        item: &MoveItem,
+        cx: &mut Engine,
+    ) -> Option<(Position, MoveTrace)> {
         let before = *self.positions.get(self.positions.len().checked_sub(2)?)?;
-        let mv = bao_replay::legal_move(&before, item, self.directions)?;
-        let (_, trace) = before.play(&mv).ok()?;
+        let mv = bao_replay::legal_move_in(cx, &before, item, self.directions)?;
+        let (_, trace) = cx.play(&before, &mv).ok()?;
         Some((before, trace.into_trace()))
     }
 
     /// The legal moves that a written move may stand for, leaving open what was not
     /// written ([`bao_core::MoveSpec::may_stand_for`]: the sign, a forced `*`, and stop or
-    /// safari when no sign was written either).
-    pub(crate) fn candidates(&self, item: &MoveItem) -> Vec<Move> {
+    /// safari when no sign was written either). Asked of `cx`.
+    pub(crate) fn candidates(&self, item: &MoveItem, cx: &mut Engine) -> Vec<Move> {
         let pos = self.pos();
         match bao_replay::written_spec(pos, item, self.directions) {
-            Ok(spec) => pos
-                .legal_moves()
+            Ok(spec) => cx
+                .legal_moves(pos)
                 .into_iter()
                 .filter(|m| spec.may_stand_for(m))
                 .collect(),

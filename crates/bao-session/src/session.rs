@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use bao_core::{within_lap_budget, Move, Side, Undecided};
+use bao_core::{Engine, Move, Side, Undecided};
 use bao_notation::meaning::MatchKey;
 use bao_notation::{Game, GameResult, MoveItem, Notation, Record, Spanned, Tag};
 use bao_validate::{check_bytes, CheckOptions};
@@ -431,7 +431,7 @@ impl Session {
             .map(|((turn, side), token)| (turn, side, token));
         // Played under the session's budget, as it was when written.
         let last_played = item
-            .and_then(|item| self.within(|| self.live().last_played(item)).ok())
+            .and_then(|item| self.within(|e| self.live().last_played(item, e)).ok())
             .flatten();
         Reply::Board(Board {
             position: *self.live().pos(),
@@ -459,11 +459,13 @@ impl Session {
         }
     }
 
-    /// Runs engine work under the session's lap budget (exactly when it has none).
-    fn within<T>(&self, f: impl FnOnce() -> T) -> Result<T, Undecided> {
+    /// Runs engine work on an engine of its own, under the session's lap budget (exactly
+    /// when it has none): `f` makes every engine call with the engine it is handed.
+    fn within<T>(&self, f: impl FnOnce(&mut Engine) -> T) -> Result<T, Undecided> {
+        let mut engine = Engine::new();
         match self.options.lap_budget {
-            Some(laps) => within_lap_budget(laps, f),
-            None => Ok(f()),
+            Some(laps) => engine.within(laps, f),
+            None => Ok(f(&mut engine)),
         }
     }
 
@@ -496,7 +498,7 @@ impl Session {
         if !over {
             // Undecided within the budget: not known to be over; the game is resumed and
             // its moves stay undecided until asked again.
-            let outcome = self.within(|| live.pos().outcome()).ok().flatten();
+            let outcome = self.within(|e| e.outcome(live.pos())).ok().flatten();
             self.live = Some(live);
             if let Some(outcome) = outcome {
                 // The rules ended the game but its result was not written yet.

@@ -62,7 +62,7 @@ pub use diagnostic::{
 };
 pub use fix::{fix_text, AppliedFix, Fixed};
 pub use options::CheckOptions;
-pub use suggest::{annotation_matches, rank, unambiguous, Repair, Suggestion, LOOKAHEAD};
+pub use suggest::{annotation_matches, rank, rank_in, unambiguous, Repair, Suggestion, LOOKAHEAD};
 pub use words::result_of;
 
 /// Everything a check found, with the games as they replayed (for `annotate` and the

@@ -3,13 +3,13 @@
 //! with its repairs, and with `--assume-fixes` the unambiguous repair is handed back.
 
 use bao_core::{
-    within_lap_budget, MoveSpec, NeverEnding, Outcome, Pit, Position, ResolveError, RuleSet, Side,
+    Engine, MoveSpec, NeverEnding, Outcome, Pit, Position, ResolveError, RuleSet, Side,
 };
 use bao_notation::meaning::{RulesError, RulesTag, StartError};
 use bao_notation::{Annotation, AnnotationItem, Directions, Game, ItemKind, Span, Spanned};
 use bao_replay::{
-    main_line_replays, replay_game_with, Assumption, Disagreement, InLine, Observer,
-    OpeningProblem, Past, Played, Ply, Problem, Repair, ReplayOptions, ReplayedGame,
+    main_line_replays, replay_game_in, replay_game_with, Assumption, Disagreement, InLine,
+    Observer, OpeningProblem, Past, Played, Ply, Problem, Repair, ReplayOptions, ReplayedGame,
 };
 
 use crate::codes::Code;
@@ -18,7 +18,7 @@ use crate::game_check::GameCheck;
 use crate::options::CheckOptions;
 use crate::plies::{rank_in_line, InLine as Written};
 use crate::suggest::{
-    capitalise, rank, repair_line, unambiguous, Repair as RepairKind, Suggestion,
+    capitalise, rank_in, repair_line, unambiguous, Repair as RepairKind, Suggestion,
 };
 use crate::words::{self, effect, move_list, primary_label, rule_sentence};
 
@@ -89,12 +89,13 @@ fn replay_worded(game: &Game, n: usize, opts: &CheckOptions, plan: Plan) -> Pass
                 last: None,
                 tested: None,
             };
-            // The outer budget keeps the replay's own engine calls bounded; the plies are
-            // tested one by one inside, so a give-up is pinned to its ply there. The replay
-            // is kept either way: exact up to the ply pinned.
+            // The budget is the replay's engine's: it keeps the replay's own engine calls
+            // bounded, and the observer's, made with the same engine; the plies are tested
+            // one by one inside, so a give-up is pinned to its ply there. The replay is kept
+            // either way: exact up to the ply pinned.
             let mut replayed = None;
-            let outer = within_lap_budget(laps, || {
-                replayed = Some(replay_game_with(game, Some(&mut budgeted), options));
+            let outer = Engine::new().within(laps, |engine| {
+                replayed = Some(replay_game_in(engine, game, Some(&mut budgeted), options));
             });
             let undecided = match (budgeted.undecided, outer) {
                 (Some(u), _) => Some(u),
@@ -284,7 +285,7 @@ struct Budgeted<'w, 'a> {
 }
 
 impl Observer for Budgeted<'_, '_> {
-    fn ply(&mut self, at: &InLine<'_>) -> Option<Repair> {
+    fn ply(&mut self, at: &InLine<'_>, engine: &mut Engine) -> Option<Repair> {
         if self.undecided.is_some() {
             return None;
         }
@@ -296,15 +297,17 @@ impl Observer for Budgeted<'_, '_> {
         let before = if self.tested == Some(ply.before) {
             Ok(())
         } else {
-            ply.before.legal_moves_within(laps).map(drop)
+            engine
+                .within(laps, |e| e.legal_moves(&ply.before))
+                .map(drop)
         };
         let decided = before.and_then(|()| match ply.played() {
-            Some(p) => p.after.legal_moves_within(laps).map(|_| {
+            Some(p) => engine.within(laps, |e| e.legal_moves(&p.after)).map(|_| {
                 self.tested = Some(p.after);
             }),
             None => Ok(()),
         });
-        let worded = decided.and_then(|_| within_lap_budget(laps, || self.words.ply(at)));
+        let worded = decided.and_then(|()| engine.within(laps, |e| self.words.ply(at, e)));
         match worded {
             Ok(repair) => repair,
             Err(e) => {
@@ -427,12 +430,12 @@ struct Words<'a> {
 }
 
 impl Observer for Words<'_> {
-    fn ply(&mut self, at: &InLine<'_>) -> Option<Repair> {
+    fn ply(&mut self, at: &InLine<'_>, engine: &mut Engine) -> Option<Repair> {
         let ply = at.ply;
         match &ply.outcome {
             Ok(played) => {
                 if !ply.problems.is_empty() {
-                    self.claims(at, played);
+                    self.claims(at, played, engine);
                 }
                 None
             }
@@ -453,8 +456,8 @@ impl Observer for Words<'_> {
                 None
             }
             Err(problem @ Problem::Refused { spec, refusal, end }) => {
-                let (mut d, ranked) = self.illegal(at, spec, refusal, *end);
-                let repair = self.repair(at, &d);
+                let (mut d, ranked) = self.illegal(at, spec, refusal, *end, engine);
+                let repair = self.repair(at, &d, engine);
                 if self.opts.assume_fixes && repair.is_none() {
                     why_not_assumed(&mut d, &ranked, at.swap_pending);
                 }
@@ -490,14 +493,14 @@ impl Words<'_> {
 
     /// The repair to assume after an illegal move (`--assume-fixes`): the unambiguous best
     /// one, but not a second swap while one is pending.
-    fn repair(&self, at: &InLine<'_>, d: &CheckDiagnostic) -> Option<Repair> {
+    fn repair(&self, at: &InLine<'_>, d: &CheckDiagnostic, cx: &mut Engine) -> Option<Repair> {
         if !self.opts.assume_fixes
             || (at.main && at.ply.assumes.is_none() && self.hold == Some(at.ply.number))
         {
             return None;
         }
         let here = &at.ply.before;
-        let fix = d.fix.filter(|f| here.legal_moves().contains(f));
+        let fix = d.fix.filter(|f| cx.legal_moves(here).contains(f));
         if let Some(mv) = fix {
             return Some(Repair::Replace(mv));
         }
@@ -545,6 +548,7 @@ impl Words<'_> {
         spec: &MoveSpec,
         err: &ResolveError,
         end_span: Option<Span>,
+        cx: &mut Engine,
     ) -> (CheckDiagnostic, Vec<Suggestion>) {
         let pos = &at.ply.before;
         let item = at.item;
@@ -562,7 +566,7 @@ impl Words<'_> {
             .at_ply(ply);
         let mut d = secondary_labels(d, code, rules, mover, at.past, end_span);
         let mut help = vec![rule_sentence(code, rules, mover)];
-        let legal = pos.legal_moves();
+        let legal = cx.legal_moves(pos);
         if !legal.is_empty() && code != Code::GameOver {
             let is_capture = legal[0].is_capture();
             help.push(format!(
@@ -577,7 +581,7 @@ impl Words<'_> {
             following: at.following,
             directions: at.directions,
         };
-        let ranked = rank_in_line(pos, spec, &line);
+        let ranked = rank_in_line(cx, pos, spec, &line);
         let best = unambiguous(&ranked);
         if let Some(s) = ranked.first() {
             help.push(repair_line(s, &ranked, best.is_none()));
@@ -593,7 +597,7 @@ impl Words<'_> {
     /// mismatches.
     #[cold]
     #[inline(never)]
-    fn claims(&mut self, at: &InLine<'_>, played: &Played) {
+    fn claims(&mut self, at: &InLine<'_>, played: &Played, cx: &mut Engine) {
         let ply = at.ply;
         let pos = &ply.before;
         let rules = pos.rules();
@@ -637,7 +641,7 @@ impl Words<'_> {
                     .at_ply(ply.number);
                     self.push(d, ply, problem);
                 }
-                Problem::Annotation(dis) => self.annotation(at, played, *dis),
+                Problem::Annotation(dis) => self.annotation(at, played, *dis, cx),
                 // Why a ply was not played: worded by `Observer::ply`.
                 Problem::AfterEnd { .. } | Problem::NoSuchPit(_) | Problem::Refused { .. } => {}
             }
@@ -645,7 +649,7 @@ impl Words<'_> {
     }
 
     /// `bao::annotation::capture_mismatch` and `lap_mismatch`.
-    fn annotation(&mut self, at: &InLine<'_>, played: &Played, dis: Disagreement) {
+    fn annotation(&mut self, at: &InLine<'_>, played: &Played, dis: Disagreement, cx: &mut Engine) {
         let Some(a) = &at.item.annotation else { return };
         let ply = at.ply;
         let pos = &ply.before;
@@ -654,7 +658,7 @@ impl Words<'_> {
         let token = at.item.token.value;
         let written: Vec<_> = a.value.items.iter().map(|i| i.value).collect();
         let items = played.items();
-        let ranked = rank(pos, &MoveSpec::from(*mv), Some(&a.value));
+        let ranked = rank_in(cx, pos, &MoveSpec::from(*mv), Some(&a.value));
         let alt = ranked
             .iter()
             .find(|s| s.mv != *mv && s.annotation_agrees == Some(true));

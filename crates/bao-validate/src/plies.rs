@@ -7,12 +7,12 @@
 //! missing). Each such slip shows as an illegal move at ply `n`; the repair is judged, like a
 //! replaced move, by how many of the plies written after it then replay.
 
-use bao_core::{Move, MoveSpec, Position};
+use bao_core::{Engine, Move, MoveSpec, Position};
 use bao_notation::{Directions, MoveItem};
 
-use bao_replay::legal_move;
+use bao_replay::legal_move_in;
 
-use crate::suggest::{annotation_matches, rank, sort, Repair, Suggestion, LOOKAHEAD};
+use crate::suggest::{annotation_matches, rank_in, sort, Repair, Suggestion, LOOKAHEAD};
 use crate::words::effect;
 
 /// The cost (tenths of a slip) of each missing ply of the lookahead.
@@ -42,13 +42,18 @@ pub(crate) struct InLine<'a> {
 }
 
 /// How many of `items` (at most [`LOOKAHEAD`]) replay legally from `pos`.
-pub(crate) fn replays(mut pos: Position, items: &[&MoveItem], directions: Directions) -> usize {
+pub(crate) fn replays(
+    cx: &mut Engine,
+    mut pos: Position,
+    items: &[&MoveItem],
+    directions: Directions,
+) -> usize {
     let mut n = 0;
     for item in items.iter().take(LOOKAHEAD) {
-        let Some(mv) = legal_move(&pos, item, directions) else {
+        let Some(mv) = legal_move_in(cx, &pos, item, directions) else {
             break;
         };
-        pos = pos.play_fast(&mv);
+        pos = cx.play_fast(&pos, &mv);
         n += 1;
     }
     n
@@ -74,46 +79,50 @@ fn annotation_cost(cost: u32, agrees: Option<bool>) -> u32 {
 }
 
 /// Whether a token's annotation, if any, agrees with a move played from `pos`.
-fn agrees(pos: &Position, item: &MoveItem, mv: &Move) -> Option<bool> {
+fn agrees(cx: &mut Engine, pos: &Position, item: &MoveItem, mv: &Move) -> Option<bool> {
     let a = item.annotation.as_ref()?;
-    let (next, trace) = pos.play_unchecked(mv);
+    let (next, trace) = cx.play_unchecked(pos, mv);
     Some(annotation_matches(&a.value, &trace, &next))
 }
 
 /// Every repair of an illegal written move, best first: the legal moves that a slip could
 /// have turned into the written token (each judged also by how far the record then replays),
-/// two plies swapped, one ply missing.
+/// two plies swapped, one ply missing. Every engine call is made with `cx`.
 pub(crate) fn rank_in_line(
+    cx: &mut Engine,
     pos: &Position,
     written: &MoveSpec,
     line: &InLine<'_>,
 ) -> Vec<Suggestion> {
     let annotation = line.item.annotation.as_ref().map(|a| &a.value);
-    let mut out = rank(pos, written, annotation);
+    let mut out = rank_in(cx, pos, written, annotation);
     for s in &mut out {
-        let n = replays(pos.play_fast(&s.mv), line.following, line.directions);
+        let next = cx.play_fast(pos, &s.mv);
+        let n = replays(cx, next, line.following, line.directions);
         s.continues = Some(n);
         s.tried = tried(line.following);
         s.cost += break_cost(line.following, n);
     }
-    out.extend(swaps(pos, line));
-    out.extend(insertions(pos, line));
+    out.extend(swaps(cx, pos, line));
+    out.extend(insertions(cx, pos, line));
     sort(&mut out);
     out
 }
 
 /// The written move and the next ply, or the mover's next move, traded places.
-fn swaps(pos: &Position, line: &InLine<'_>) -> Vec<Suggestion> {
+fn swaps(cx: &mut Engine, pos: &Position, line: &InLine<'_>) -> Vec<Suggestion> {
     let mut out = Vec::new();
     let d = line.directions;
     // Plies n and n + 1: the later one here, then the written one.
     if let Some(&later) = line.following.first() {
-        if let Some(m1) = legal_move(pos, later, d) {
-            let p1 = pos.play_fast(&m1);
-            if let Some(m2) = legal_move(&p1, line.item, d) {
+        if let Some(m1) = legal_move_in(cx, pos, later, d) {
+            let p1 = cx.play_fast(pos, &m1);
+            if let Some(m2) = legal_move_in(cx, &p1, line.item, d) {
                 let rest = &line.following[1..];
-                let replayed = replays(p1.play_fast(&m2), rest, d);
+                let p2 = cx.play_fast(&p1, &m2);
+                let replayed = replays(cx, p2, rest, d);
                 out.push(swap(
+                    cx,
                     pos,
                     line,
                     &Swapped {
@@ -130,14 +139,16 @@ fn swaps(pos: &Position, line: &InLine<'_>) -> Vec<Suggestion> {
     }
     // Plies n and n + 2 (one player's moves of two consecutive numbers).
     if let (Some(&between), Some(&later)) = (line.following.first(), line.following.get(1)) {
-        if let Some(m1) = legal_move(pos, later, d) {
-            let p1 = pos.play_fast(&m1);
-            if let Some(mb) = legal_move(&p1, between, d) {
-                let p2 = p1.play_fast(&mb);
-                if let Some(m2) = legal_move(&p2, line.item, d) {
+        if let Some(m1) = legal_move_in(cx, pos, later, d) {
+            let p1 = cx.play_fast(pos, &m1);
+            if let Some(mb) = legal_move_in(cx, &p1, between, d) {
+                let p2 = cx.play_fast(&p1, &mb);
+                if let Some(m2) = legal_move_in(cx, &p2, line.item, d) {
                     let rest = &line.following[2..];
-                    let replayed = replays(p2.play_fast(&m2), rest, d);
+                    let p3 = cx.play_fast(&p2, &m2);
+                    let replayed = replays(cx, p3, rest, d);
                     out.push(swap(
+                        cx,
                         pos,
                         line,
                         &Swapped {
@@ -172,7 +183,7 @@ struct Swapped<'a> {
     replayed: usize,
 }
 
-fn swap(pos: &Position, line: &InLine<'_>, s: &Swapped<'_>) -> Suggestion {
+fn swap(cx: &mut Engine, pos: &Position, line: &InLine<'_>, s: &Swapped<'_>) -> Suggestion {
     let Swapped {
         later,
         moves: (mv, written),
@@ -181,8 +192,8 @@ fn swap(pos: &Position, line: &InLine<'_>, s: &Swapped<'_>) -> Suggestion {
         rest,
         replayed,
     } = *s;
-    let annotation_agrees = agrees(pos, later, &mv);
-    let (_, trace) = pos.play_unchecked(&mv);
+    let annotation_agrees = agrees(cx, pos, later, &mv);
+    let (_, trace) = cx.play_unchecked(pos, &mv);
     Suggestion {
         mv,
         repair: Repair::Swap {
@@ -205,16 +216,17 @@ fn swap(pos: &Position, line: &InLine<'_>, s: &Swapped<'_>) -> Suggestion {
 
 /// A ply of the side to move left out: after which of his legal moves the written move is
 /// legal for the other player.
-fn insertions(pos: &Position, line: &InLine<'_>) -> Vec<Suggestion> {
+fn insertions(cx: &mut Engine, pos: &Position, line: &InLine<'_>) -> Vec<Suggestion> {
     let d = line.directions;
     let mut out = Vec::new();
-    for mv in pos.legal_moves() {
-        let (mid, trace) = pos.play_unchecked(&mv);
-        let Some(written) = legal_move(&mid, line.item, d) else {
+    for mv in cx.legal_moves(pos) {
+        let (mid, trace) = cx.play_unchecked(pos, &mv);
+        let Some(written) = legal_move_in(cx, &mid, line.item, d) else {
             continue;
         };
-        let annotation_agrees = agrees(&mid, line.item, &written);
-        let n = replays(mid.play_fast(&written), line.following, d);
+        let annotation_agrees = agrees(cx, &mid, line.item, &written);
+        let next = cx.play_fast(&mid, &written);
+        let n = replays(cx, next, line.following, d);
         out.push(Suggestion {
             mv,
             repair: Repair::Insert {
@@ -243,6 +255,7 @@ mod tests {
 
     use super::*;
     use crate::suggest::unambiguous;
+    use bao_replay::legal_move;
 
     /// The main line of a one-game record.
     fn items(text: &str) -> Vec<MoveItem> {
@@ -265,6 +278,7 @@ mod tests {
         let spec = written_spec(&pos, item, d).unwrap();
         assert!(pos.resolve(&spec).is_err(), "ply {} is legal", n + 1);
         rank_in_line(
+            &mut Engine::new(),
             &pos,
             &spec,
             &InLine {
@@ -284,10 +298,19 @@ mod tests {
         let all = items(GAME);
         let refs: Vec<&MoveItem> = all.iter().collect();
         let start = Position::start(RuleSet::KISWAHILI);
-        assert_eq!(replays(start, &refs, Directions::Mover), LOOKAHEAD);
-        assert_eq!(replays(start, &refs[..3], Directions::Mover), 3);
+        assert_eq!(
+            replays(&mut Engine::new(), start, &refs, Directions::Mover),
+            LOOKAHEAD
+        );
+        assert_eq!(
+            replays(&mut Engine::new(), start, &refs[..3], Directions::Mover),
+            3
+        );
         // From ply 2 on, North's move comes first: South is to move, so nothing replays.
-        assert_eq!(replays(start, &refs[1..], Directions::Mover), 0);
+        assert_eq!(
+            replays(&mut Engine::new(), start, &refs[1..], Directions::Mover),
+            0
+        );
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Repair suggestions: the legal moves ranked by how plausibly a transcription slip turned
 //! them into the token written.
 
-use bao_core::{Move, MoveSpec, MoveTrace, Pit, Position, Row, Sign, Stage};
+use bao_core::{Engine, Move, MoveSpec, MoveTrace, Pit, Position, Row, Sign, Stage};
 use bao_notation::Annotation;
 
 use bao_replay::{annotation_agrees, ItemList};
@@ -211,16 +211,29 @@ fn pit_slip(written: Pit, cand: Pit) -> Option<(u32, Option<&'static str>)> {
 }
 
 /// Ranks the legal moves of `pos` as readings of `written` (best first). `annotation`, when
-/// given, separates moves that look alike.
+/// given, separates moves that look alike. Exact, on an engine of this call ([`rank_in`]
+/// asks the caller's).
 #[must_use]
 pub fn rank(
     pos: &Position,
     written: &MoveSpec,
     annotation: Option<&Annotation>,
 ) -> Vec<Suggestion> {
+    rank_in(&mut Engine::new(), pos, written, annotation)
+}
+
+/// [`rank`] asked of `cx` (its memo, and its lap budget: under `Engine::within`, a move whose
+/// decision runs out of it makes the whole answer [`bao_core::Undecided`]).
+#[must_use]
+pub fn rank_in(
+    cx: &mut Engine,
+    pos: &Position,
+    written: &MoveSpec,
+    annotation: Option<&Annotation>,
+) -> Vec<Suggestion> {
     let namua_capture = pos.stage() == Stage::Namua;
     let mut out = Vec::new();
-    for mv in pos.legal_moves() {
+    for mv in cx.legal_moves(pos) {
         let Some((mut cost, pit_why)) = pit_slip(written.pit, mv.pit) else {
             continue;
         };
@@ -258,7 +271,7 @@ pub fn rank(
                 "an extra `+`"
             });
         }
-        let (next, trace) = pos.play_unchecked(&mv);
+        let (next, trace) = cx.play_unchecked(pos, &mv);
         let annotation_agrees = annotation.map(|a| annotation_matches(a, &trace, &next));
         match annotation_agrees {
             Some(true) => cost = cost.saturating_sub(25),

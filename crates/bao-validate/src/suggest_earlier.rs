@@ -16,17 +16,17 @@
 //! lookahead of [`EARLIER_LOOKAHEAD`] plies after the refused one, and a lap budget on every
 //! never-ending decision it asks for (a reading whose replay runs past it is dropped).
 
-use bao_core::{within_lap_budget, Move, Position};
+use bao_core::{Engine, Move, Position};
 use bao_notation::{Directions, Game, MoveItem};
 use bao_replay::{
-    legal_move, written_spec, Document, MoveNode, Ply, Problem, ReplayedGame, Source,
+    legal_move_in, written_spec, Document, MoveNode, Ply, Problem, ReplayedGame, Source,
 };
 
 use crate::diagnostic::{CheckDiagnostic, Label};
 use crate::options::CheckOptions;
 use crate::plies::{break_cost, rank_in_line, InLine};
 use crate::suggest::{
-    assume_line, rank, repair_line, sort, unambiguous, Repair, Suggestion, EARLIER_LOOKAHEAD,
+    assume_line, rank_in, repair_line, sort, unambiguous, Repair, Suggestion, EARLIER_LOOKAHEAD,
     LOOKAHEAD,
 };
 
@@ -189,7 +189,9 @@ fn read_from(moves: &[MoveNode<'_>], ply: &Ply) -> Option<usize> {
 }
 
 /// The first refused ply of the main line (a ply played after no assumed repair) and its
-/// repairs, at it and before it; `None` when the main line has no refused ply.
+/// repairs, at it and before it; `None` when the main line has no refused ply. The engine
+/// calls are made with one engine of this search; those of the plies before the refused one
+/// under its lap budget `laps`.
 pub(crate) fn first_stop(game: &Game, replayed: &ReplayedGame, laps: u64) -> Option<Stop> {
     let opening = replayed.opening()?;
     let plies = &replayed.main.plies;
@@ -203,8 +205,10 @@ pub(crate) fn first_stop(game: &Game, replayed: &ReplayedGame, laps: u64) -> Opt
     let at = read_from(&moves, stopped)?;
     let following = &items[at + 1..];
     let directions = opening.directions;
+    let cx = &mut Engine::new();
     let mut ranked = match &stopped.outcome {
         Err(Problem::Refused { spec, .. }) => rank_in_line(
+            cx,
             &stopped.before,
             spec,
             &InLine {
@@ -216,7 +220,13 @@ pub(crate) fn first_stop(game: &Game, replayed: &ReplayedGame, laps: u64) -> Opt
         ),
         _ => Vec::new(),
     };
-    let earlier = earlier_repairs(&plies[..index], (&moves, &items), at, directions, laps);
+    let earlier = earlier_repairs(
+        cx,
+        &plies[..index],
+        (&moves, &items),
+        at,
+        (directions, laps),
+    );
     let count = earlier.len();
     ranked.extend(earlier);
     sort(&mut ranked);
@@ -230,11 +240,11 @@ pub(crate) fn first_stop(game: &Game, replayed: &ReplayedGame, laps: u64) -> Opt
 /// The repairs at the plies before the refused one (`items[at]`), each judged by how far the
 /// record then replays.
 fn earlier_repairs(
+    cx: &mut Engine,
     before: &[Ply],
     (moves, items): (&[MoveNode<'_>], &[&MoveItem]),
     at: usize,
-    directions: Directions,
-    laps: u64,
+    (directions, laps): (Directions, u64),
 ) -> Vec<Suggestion> {
     let mut out = Vec::new();
     let after_stop = &items[at + 1..];
@@ -253,12 +263,12 @@ fn earlier_repairs(
         // The plies from the one after the repaired ply to the refused one.
         let between = &items[i + 1..=at];
         let annotation = item.annotation.as_ref().map(|a| &a.value);
-        let Ok(readings) = within_lap_budget(laps, || rank(&ply.before, &spec, annotation)) else {
+        let Ok(readings) = cx.within(laps, |e| rank_in(e, &ply.before, &spec, annotation)) else {
             continue;
         };
         for mut s in readings.into_iter().filter(|s| s.mv != played.mv) {
-            let replayed = within_lap_budget(laps, || {
-                replays_through(&ply.before, &s.mv, between, after_stop, directions)
+            let replayed = cx.within(laps, |e| {
+                replays_through(e, &ply.before, &s.mv, between, after_stop, directions)
             });
             // Making the refused ply legal is not evidence enough: a ply after it must
             // replay too.
@@ -287,23 +297,24 @@ fn earlier_repairs(
 /// With `mv` played from `pos`, whether every move of `between` replays, and then how many of
 /// `after` (at most [`EARLIER_LOOKAHEAD`]).
 fn replays_through(
+    cx: &mut Engine,
     pos: &Position,
     mv: &Move,
     between: &[&MoveItem],
     after: &[&MoveItem],
     directions: Directions,
 ) -> Option<usize> {
-    let mut pos = pos.play_fast(mv);
+    let mut pos = cx.play_fast(pos, mv);
     for item in between {
-        let mv = legal_move(&pos, item, directions)?;
-        pos = pos.play_fast(&mv);
+        let mv = legal_move_in(cx, &pos, item, directions)?;
+        pos = cx.play_fast(&pos, &mv);
     }
     let mut n = 0;
     for item in after.iter().take(EARLIER_LOOKAHEAD) {
-        let Some(mv) = legal_move(&pos, item, directions) else {
+        let Some(mv) = legal_move_in(cx, &pos, item, directions) else {
             break;
         };
-        pos = pos.play_fast(&mv);
+        pos = cx.play_fast(&pos, &mv);
         n += 1;
     }
     Some(n)

@@ -100,7 +100,7 @@ impl Session {
             }
             Command::Tags { .. } => Reply::Tags(self.game().tag_pairs().collect()),
             Command::Board => self.board(),
-            Command::Legal => match self.within(|| self.live().pos().legal_moves()) {
+            Command::Legal => match self.within(|e| e.legal_moves(self.live().pos())) {
                 Ok(legal) => Reply::Legal(legal.to_vec()),
                 Err(u) => Reply::Refused(Refusal::LapBudget {
                     laps_run: u.laps_run,
@@ -188,7 +188,7 @@ impl Session {
         // The rules ended it when the last position is over; undecided within the budget,
         // it is not known to be: only the result is taken back.
         let by_rules = self
-            .within(|| self.live().pos().outcome().is_some())
+            .within(|e| e.outcome(self.live().pos()).is_some())
             .unwrap_or(false);
         let game = self.game_mut();
         game.result = Some(Spanned::bare(GameResult::Unknown));

@@ -31,7 +31,7 @@ impl Session {
                 return Ok(());
             }
         };
-        let candidates = match self.within(|| self.live().candidates(&item)) {
+        let candidates = match self.within(|e| self.live().candidates(&item, e)) {
             Ok(c) => c,
             Err(u) => {
                 out.push(over_budget(u));
@@ -78,7 +78,7 @@ impl Session {
             report: (!report.diagnostics.is_empty()).then(|| Box::new(report)),
         });
         // The moves were just decided within the budget (no candidate among them).
-        let legal = self.within(|| self.live().pos().legal_moves());
+        let legal = self.within(|e| e.legal_moves(self.live().pos()));
         out.push(Reply::Legal(legal.unwrap_or_default().to_vec()));
     }
 
@@ -216,7 +216,7 @@ impl Session {
         let rules = live.rules;
         // The move and the end test of the position after it (has the side to move next a
         // legal move?) are decided before anything is written.
-        let (next, trace) = match self.within(|| before.play(&mv)) {
+        let (next, trace) = match self.within(|e| e.play(&before, &mv)) {
             Ok(played) => played.map_err(SessionError::Engine)?,
             Err(u) => {
                 out.push(over_budget(u));

@@ -1,7 +1,7 @@
 //! What a server needs of a session: the current game as data, and a ply given with its
 //! index, played once however often the network delivers it.
 
-use bao_core::{Move, Position, RuleSet};
+use bao_core::{Engine, Move, Position, RuleSet};
 use bao_notation::MoveToken;
 
 use super::{Session, Stage};
@@ -69,7 +69,7 @@ impl Session {
             positions: vec![live.positions[n]],
         };
         let mv = self
-            .within(|| before.candidates(recorded))
+            .within(|e| before.candidates(recorded, e))
             .ok()?
             .into_iter()
             .find(|m| same_move(*m, recorded.token.value))?;
@@ -100,7 +100,7 @@ impl Session {
             let repeated = last.is_some_and(|plies| {
                 usize::try_from(ply).ok().and_then(|p| p.checked_add(1)) == Some(plies)
                     && self
-                        .within(|| self.holds(plies - 1, line.trim()))
+                        .within(|e| self.holds(plies - 1, line.trim(), e))
                         .unwrap_or(false)
             });
             return Ok(if repeated {
@@ -115,7 +115,7 @@ impl Session {
             // The ply before is looked at under the budget too (undecided: not the same).
             let repeated = ply.checked_add(1) == Some(plies)
                 && self
-                    .within(|| self.holds(ply, line.trim()))
+                    .within(|e| self.holds(ply, line.trim(), e))
                     .unwrap_or(false);
             // The last ply of a match's game sent again once the next game has begun (the
             // answer to it lost): the same ply, already recorded.
@@ -123,7 +123,7 @@ impl Session {
                 || (plies == 0
                     && self.is_fresh_match_game()
                     && self
-                        .within(|| self.ended_game_with(ply, line.trim()))
+                        .within(|e| self.ended_game_with(ply, line.trim(), e))
                         .unwrap_or(false));
             return Ok(if repeated {
                 PlyAnswer::Repeated
@@ -132,7 +132,7 @@ impl Session {
             });
         }
         let mut out = Vec::new();
-        let in_full = match self.within(|| self.written_in_full(line.trim())) {
+        let in_full = match self.within(|e| self.written_in_full(line.trim(), e)) {
             Ok(m) => m,
             Err(u) => return Ok(PlyAnswer::Refused(vec![super::moves::over_budget(u)])),
         };
@@ -158,10 +158,14 @@ impl Session {
     }
 
     /// The one legal move that `line` writes in full (pit, sign, `*` and `+` as the notation
-    /// writes that move), when several fit what it writes.
-    fn written_in_full(&self, line: &str) -> Option<(bao_notation::MoveItem, Move)> {
+    /// writes that move), when several fit what it writes. Asked of `cx`.
+    fn written_in_full(
+        &self,
+        line: &str,
+        cx: &mut Engine,
+    ) -> Option<(bao_notation::MoveItem, Move)> {
         let item = read_move(line).ok()?;
-        let candidates = self.live.as_ref()?.candidates(&item);
+        let candidates = self.live.as_ref()?.candidates(&item, cx);
         if candidates.len() < 2 {
             return None;
         }
@@ -175,8 +179,8 @@ impl Session {
     }
 
     /// Whether the game before the current one ends with ply `ply`, and that ply is the one
-    /// move `line` stands for there.
-    fn ended_game_with(&self, ply: usize, line: &str) -> bool {
+    /// move `line` stands for there (asked of `cx`).
+    fn ended_game_with(&self, ply: usize, line: &str, cx: &mut Engine) -> bool {
         let Some(before) = self.current().checked_sub(1) else {
             return false;
         };
@@ -184,20 +188,27 @@ impl Session {
         if game.main_line().count() != ply.saturating_add(1) {
             return false;
         }
-        Live::of(game).is_ok_and(|live| holds_in(&live, game, ply, line))
+        Live::of_in(game, cx).is_ok_and(|live| holds_in(&live, game, ply, line, cx))
     }
 
-    /// Whether ply `ply` of the current game is the one move `line` stands for there.
-    fn holds(&self, ply: usize, line: &str) -> bool {
+    /// Whether ply `ply` of the current game is the one move `line` stands for there (asked
+    /// of `cx`).
+    fn holds(&self, ply: usize, line: &str, cx: &mut Engine) -> bool {
         self.live
             .as_ref()
-            .is_some_and(|live| holds_in(live, self.game(), ply, line))
+            .is_some_and(|live| holds_in(live, self.game(), ply, line, cx))
     }
 }
 
 /// Whether ply `ply` of `game` (whose positions `live` holds) is the one move `line` stands
 /// for there.
-fn holds_in(live: &Live, game: &bao_notation::Game, ply: usize, line: &str) -> bool {
+fn holds_in(
+    live: &Live,
+    game: &bao_notation::Game,
+    ply: usize,
+    line: &str,
+    cx: &mut Engine,
+) -> bool {
     let (Some(from), Ok(item)) = (live.positions.get(ply), read_move(line)) else {
         return false;
     };
@@ -209,7 +220,7 @@ fn holds_in(live: &Live, game: &bao_notation::Game, ply: usize, line: &str) -> b
         directions: live.directions,
         positions: vec![*from],
     };
-    let mut candidates = before.candidates(&item);
+    let mut candidates = before.candidates(&item, cx);
     if candidates.len() > 1 {
         candidates.retain(|m| same_move(*m, item.token.value));
     }
