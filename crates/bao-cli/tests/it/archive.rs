@@ -664,3 +664,36 @@ fn split_keeps_a_match_whole() {
         assert_eq!(code, 0, "{}: {stderr}", p.display());
     }
 }
+
+/// A truncated AP file: the complete records before the cut are imported (and check clean),
+/// the damage is named with its byte offset, exit status 1.
+#[test]
+fn a_truncated_ap_file_imports_what_is_complete() {
+    let dir = tmp();
+    let bytes = std::fs::read(root().join(AP)).unwrap();
+    let cut = bytes.len() * 3 / 4;
+    let path = dir.path().join("cut.json");
+    std::fs::write(&path, &bytes[..cut]).unwrap();
+    // The records complete before the cut, counted apart from bao: each record of the array
+    // starts with `\n {\n` and ends with `\n }`.
+    let text = String::from_utf8_lossy(&bytes[..cut]);
+    let complete = text.matches("\n }").count();
+    assert!(complete > 5 && complete < 20, "{complete}");
+    let out = dir.path().join("cut.bao");
+    let (code, _, stderr) = bao(&["import", "abstractplay", arg(&path), "-o", arg(&out)], "");
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains(&format!("is damaged at byte {cut} ")),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!(
+            "the {complete} complete records before it were read"
+        )),
+        "{stderr}"
+    );
+    let written = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(written.matches("[Event ").count(), complete);
+    let (code, _, stderr) = bao(&["check", "-q", arg(&out)], "");
+    assert_eq!(code, 0, "{stderr}");
+}
