@@ -69,6 +69,131 @@ impl GameKey {
     }
 }
 
+/// A game's plies as `bao dedupe --near` compares them: each move as it replayed, then, past
+/// a move that did not replay, as written.
+#[must_use]
+pub fn ply_words(g: &ArchiveGame<'_>) -> Vec<String> {
+    let mut words: Vec<String> = g.moves().map(|m| m.to_string()).collect();
+    let replayed = words.len();
+    words.extend(
+        g.game
+            .main_line()
+            .skip(replayed)
+            .map(|item| item.token.value.to_string()),
+    );
+    words
+}
+
+/// The digest of what two games must share to be near each other: their rules and start.
+#[must_use]
+pub fn near_base(g: &ArchiveGame<'_>) -> u64 {
+    let mut h = DefaultHasher::new();
+    match game_rules_key(g.game) {
+        Ok(r) => r.hash(&mut h),
+        Err(e) => e.to_string().hash(&mut h),
+    }
+    match g.replayed.as_ref().and_then(|r| r.opening()) {
+        Some(o) => PositionString::from(&o.start).to_string().hash(&mut h),
+        None => g.tag("Position").hash(&mut h),
+    }
+    h.finish()
+}
+
+/// The fewest plies two games must share to be reported near each other (below it, short
+/// games would all be near).
+pub const NEAR_MIN_SHARED: usize = 10;
+
+/// The index keys of a game for `bao dedupe --near N`: two games that differ in at most `N`
+/// plies of the same length share a part key (split into `N + 1` parts, one part has no
+/// difference), and two that share all but their last `N` plies share a prefix key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NearKeys {
+    /// `(kind, length, digest)`: kind 0 for a prefix of that length, 1 + k for part k of a
+    /// game of that length.
+    pub keys: Vec<(usize, usize, u64)>,
+}
+
+impl NearKeys {
+    /// The keys of a game's plies (`words`) under `base` ([`near_base`]), for `near` plies.
+    #[must_use]
+    pub fn of(words: &[String], base: u64, near: usize) -> Self {
+        let len = words.len();
+        let mut keys = Vec::new();
+        if len < NEAR_MIN_SHARED {
+            return Self { keys };
+        }
+        let digest = |from: usize, to: usize, kind: usize| {
+            let mut h = DefaultHasher::new();
+            (base, kind, len).hash(&mut h);
+            words[from..to].hash(&mut h);
+            h.finish()
+        };
+        for k in 0..=near {
+            let m = len.saturating_sub(k);
+            if m >= NEAR_MIN_SHARED {
+                let mut h = DefaultHasher::new();
+                (base, 0_usize, m).hash(&mut h);
+                words[..m].hash(&mut h);
+                keys.push((0, m, h.finish()));
+            }
+        }
+        let parts = near + 1;
+        for k in 0..parts {
+            let (from, to) = (k * len / parts, (k + 1) * len / parts);
+            keys.push((1 + k, len, digest(from, to, 1 + k)));
+        }
+        Self { keys }
+    }
+}
+
+/// How two games near each other differ.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NearDifference {
+    /// The same length; these plies (from 1) differ: the first game's move, the second's.
+    Plies(Vec<(usize, String, String)>),
+    /// They share their first `shared` plies; then the first has `first`, the second
+    /// `second` (one of them may be empty).
+    Tail {
+        /// The plies they share.
+        shared: usize,
+        /// The first game's plies after them.
+        first: Vec<String>,
+        /// The second game's.
+        second: Vec<String>,
+    },
+}
+
+/// How `a` and `b` differ when they are near (at most `near` plies differ in place, or all
+/// but the last `near` plies of the longer are shared, at least [`NEAR_MIN_SHARED`]
+/// shared); `None` when they are the same or not near.
+#[must_use]
+pub fn near_difference(a: &[String], b: &[String], near: usize) -> Option<NearDifference> {
+    if a == b {
+        return None;
+    }
+    let shared = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    if shared >= NEAR_MIN_SHARED && a.len().max(b.len()) - shared <= near {
+        return Some(NearDifference::Tail {
+            shared,
+            first: a[shared..].to_vec(),
+            second: b[shared..].to_vec(),
+        });
+    }
+    if a.len() == b.len() && a.len() >= NEAR_MIN_SHARED {
+        let diff: Vec<(usize, String, String)> = a
+            .iter()
+            .zip(b)
+            .enumerate()
+            .filter(|(_, (x, y))| x != y)
+            .map(|(i, (x, y))| (i + 1, x.clone(), y.clone()))
+            .collect();
+        if diff.len() <= near {
+            return Some(NearDifference::Plies(diff));
+        }
+    }
+    None
+}
+
 /// How much a copy of a game tells (`bao dedupe` keeps the copy that tells most), compared in
 /// this order: consistent with its board (no error, no tag its board contradicts), a result
 /// written (`1-0`, `0-1`, `1/2-1/2` over `*`), more tags, more annotations (the movetext's
@@ -275,6 +400,50 @@ mod tests {
         let names: Vec<&str> = conflicts.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(names, ["Result", "Round"]);
         assert_eq!(conflicts[0].values[1], ("*".to_owned(), vec![1]));
+    }
+
+    fn words(s: &str) -> Vec<String> {
+        s.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn near_games_share_a_key_and_their_difference_is_named() {
+        let a = words("A6<* a5< A7> a6> A5> a4< A3> a8< A2< a7> A1> a3< A8<");
+        let mut b = a.clone();
+        b[4] = "A5<".to_owned();
+        b[9] = "a7<".to_owned();
+        let base = 7;
+        let shares = |x: &[String], y: &[String], n| {
+            let (kx, ky) = (NearKeys::of(x, base, n), NearKeys::of(y, base, n));
+            kx.keys.iter().any(|k| ky.keys.contains(k))
+        };
+        assert!(shares(&a, &b, 2));
+        assert_eq!(
+            near_difference(&a, &b, 2),
+            Some(NearDifference::Plies(vec![
+                (5, "A5>".to_owned(), "A5<".to_owned()),
+                (10, "a7>".to_owned(), "a7<".to_owned())
+            ]))
+        );
+        assert_eq!(near_difference(&a, &b, 1), None);
+        // All but the last two plies.
+        let c = a[..a.len() - 2].to_vec();
+        assert!(shares(&a, &c, 2));
+        assert_eq!(
+            near_difference(&a, &c, 2),
+            Some(NearDifference::Tail {
+                shared: 11,
+                first: words("a3< A8<"),
+                second: vec![],
+            })
+        );
+        assert_eq!(near_difference(&a, &a, 2), None);
+        // Another start: no key shared.
+        let other = NearKeys::of(&b, 8, 2);
+        assert!(!NearKeys::of(&a, base, 2)
+            .keys
+            .iter()
+            .any(|k| other.keys.contains(k)));
     }
 
     #[test]

@@ -11,7 +11,10 @@
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
-use bao_archive::dedupe::{file_stem, match_stem, merge_plan, GameKey, KeyBy, Worth};
+use bao_archive::dedupe::{
+    file_stem, match_stem, merge_plan, near_base, near_difference, ply_words, GameKey, KeyBy,
+    NearDifference, NearKeys, Worth,
+};
 use bao_archive::filter::{
     parse_opening, parse_position, parse_result, parse_rules, CriterionError, Filter, PlyRange,
     TagCriterion,
@@ -361,6 +364,12 @@ pub(crate) struct DedupeArgs {
     /// What makes two games copies of one.
     #[arg(long, value_enum, default_value_t = DedupeBy::Moves)]
     by: DedupeBy,
+    /// Report, instead of writing games, the games near each other (source collation): the
+    /// same length with at most N plies different, or all but the last N plies of the
+    /// longer shared (at least 10 shared), with the plies that differ. Exact copies count
+    /// as one game.
+    #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true, default_missing_value = "2")]
+    near: Option<usize>,
     /// Give the copy kept every tag of the other copies that it lacks and on which no two
     /// copies disagree (the tags they disagree on are reported, never merged).
     #[arg(long)]
@@ -419,6 +428,9 @@ pub(crate) fn dedupe(args: &DedupeArgs, _ctx: &Context) -> Result<Status, CliErr
         DedupeBy::Moves => KeyBy::Moves,
         DedupeBy::Game => KeyBy::Game,
     };
+    if let Some(near) = args.near {
+        return near_games(args, &sources, &shown, near);
+    }
     in_pool(args.threads, || {
         let mut names = Vec::new();
         let mut groups: Vec<Copies> = Vec::new();
@@ -761,6 +773,126 @@ pub(crate) fn split(args: &SplitArgs, _ctx: &Context) -> Result<Status, CliError
         }
         eprintln!("{line}");
         Ok(Status::valid_if(refused == 0 && troubles.total() == 0))
+    })
+}
+
+/// `bao dedupe --near N`: pass 1 indexes every distinct game (the first of exact copies) by
+/// its [`NearKeys`]; the games that share a key are candidates; pass 2 reads the plies of the
+/// candidates only, and each pair that is near is reported on stdout, in the order of their
+/// first game.
+fn near_games(
+    args: &DedupeArgs,
+    sources: &[Source],
+    shown: &[Option<&str>],
+    near: usize,
+) -> Result<Status, CliError> {
+    in_pool(args.threads, || {
+        let mut names = Vec::new();
+        let mut seen: HashSet<GameKey> = HashSet::new();
+        let mut index: HashMap<(usize, usize, u64), Vec<GameId>> = HashMap::new();
+        let mut games = 0_u64;
+        for (fi, src) in sources.iter().enumerate() {
+            let (name, input) = open(src)?;
+            let name = shown[fi].map_or(name, str::to_owned);
+            for_each_game(
+                input,
+                Depth::Replay,
+                |n, g| {
+                    let words = ply_words(g);
+                    (n, GameKey::of(g), NearKeys::of(&words, near_base(g), near))
+                },
+                |(n, key, keys)| {
+                    games += 1;
+                    if seen.insert(key) {
+                        for k in keys.keys {
+                            index.entry(k).or_default().push((fi, n));
+                        }
+                    }
+                    Ok::<_, CliError>(())
+                },
+            )
+            .map_err(named(&name))?;
+            names.push(name);
+        }
+        drop(seen);
+        // The candidate pairs: games that share a key (a key shared by very many games is
+        // a common line, not a copy: at most this many are paired by it).
+        const MAX_BUCKET: usize = 1000;
+        let mut pairs: std::collections::BTreeSet<(GameId, GameId)> =
+            std::collections::BTreeSet::new();
+        for ids in index.values().filter(|v| v.len() > 1) {
+            let ids = &ids[..ids.len().min(MAX_BUCKET)];
+            for (i, a) in ids.iter().enumerate() {
+                for b in &ids[i + 1..] {
+                    pairs.insert((*a.min(b), *a.max(b)));
+                }
+            }
+        }
+        drop(index);
+        let wanted: HashSet<GameId> = pairs.iter().flat_map(|(a, b)| [*a, *b]).collect();
+        let mut words: HashMap<GameId, Vec<String>> = HashMap::new();
+        if !wanted.is_empty() {
+            for (fi, src) in sources.iter().enumerate() {
+                let (_, input) = open(src)?;
+                for_each_game(
+                    input,
+                    Depth::Replay,
+                    |n, g| wanted.contains(&(fi, n)).then(|| ((fi, n), ply_words(g))),
+                    |w| {
+                        if let Some((id, w)) = w {
+                            words.insert(id, w);
+                        }
+                        Ok::<_, CliError>(())
+                    },
+                )
+                .map_err(named(&names[fi]))?;
+            }
+        }
+        let game_name = |id: GameId| format!("game {} of {}", id.1, names[id.0]);
+        let plies = |w: &[String]| {
+            if w.is_empty() {
+                "nothing".to_owned()
+            } else {
+                w.join(" ")
+            }
+        };
+        let mut out = Output::new(args.output.as_deref())?;
+        let mut found = 0_u64;
+        for (a, b) in &pairs {
+            let (Some(wa), Some(wb)) = (words.get(a), words.get(b)) else {
+                continue;
+            };
+            let Some(d) = near_difference(wa, wb, near) else {
+                continue;
+            };
+            found += 1;
+            let what = match d {
+                NearDifference::Plies(diff) => {
+                    let each: Vec<String> = diff
+                        .iter()
+                        .map(|(ply, x, y)| format!("ply {ply}: {x} / {y}"))
+                        .collect();
+                    format!("differ at {}", each.join(", "))
+                }
+                NearDifference::Tail {
+                    shared,
+                    first,
+                    second,
+                } => format!(
+                    "share their first {shared} plies, then {} / {}",
+                    plies(&first),
+                    plies(&second)
+                ),
+            };
+            out.write(format!("{} and {}: {what}\n", game_name(*a), game_name(*b)).as_bytes())?;
+        }
+        out.finish()?;
+        if !args.quiet {
+            eprintln!(
+                "bao dedupe --near {near}: {games} games read, {found} pairs near each other"
+            );
+        }
+        Ok(Status::Success)
     })
 }
 

@@ -111,12 +111,14 @@ fn abstractplay(args: &ApArgs, ctx: &Context) -> Result<Status, CliError> {
                 error,
                 offset,
                 records: 0,
-            }) if imported + failed == 0 => return Err(CliError::Invalid {
-                argument: "FILE",
-                message: format!(
+            }) if imported + failed == 0 => {
+                return Err(CliError::Invalid {
+                    argument: "FILE",
+                    message: format!(
                     "{name}: not an AP Game Record or an array of them: {error} (at byte {offset})"
                 ),
-            }),
+                })
+            }
             // Damaged after complete records: those are kept, the damage is named.
             Err(ApReadError::Json {
                 error,

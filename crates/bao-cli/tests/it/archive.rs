@@ -697,3 +697,77 @@ fn a_truncated_ap_file_imports_what_is_complete() {
     let (code, _, stderr) = bao(&["check", "-q", arg(&out)], "");
     assert_eq!(code, 0, "{stderr}");
 }
+
+/// `dedupe --near`: a copy cut short by two plies is near its game (with the plies it
+/// lacks), one cut by five is not (with `--near=5` it is); an exact copy is one game.
+#[test]
+fn dedupe_near_reports_the_plies_that_differ() {
+    let dir = tmp();
+    let full =
+        std::fs::read_to_string(root().join("fixtures/games/random_kiswahili_3.bao")).unwrap();
+    // The plies as written, read apart from bao: tokens that are no move number, no
+    // annotation and no result.
+    let body = full.split("\n\n").nth(1).unwrap();
+    let mut plies = Vec::new();
+    let mut in_note = false;
+    for t in body.split_whitespace() {
+        if t.starts_with('[') {
+            in_note = !t.ends_with(']');
+            continue;
+        }
+        if in_note {
+            in_note = !t.ends_with(']');
+            continue;
+        }
+        if !t.ends_with('.') && !["1-0", "0-1", "*", "1/2-1/2"].contains(&t) {
+            plies.push(t.to_owned());
+        }
+    }
+    assert!(plies.len() > 40);
+    let game = |moves: &[String], event: &str| {
+        let mut text = format!("[Event \"{event}\"]\n\n");
+        for (k, m) in moves.iter().enumerate() {
+            if k % 2 == 0 {
+                text.push_str(&format!("{}. ", k / 2 + 1));
+            }
+            text.push_str(m);
+            text.push(' ');
+        }
+        text.push_str("*\n\n");
+        text
+    };
+    let n = plies.len();
+    let record = [
+        game(&plies, "full"),
+        game(&plies[..n - 2], "two plies less"),
+        game(&plies, "copy"),
+        game(&plies[..n - 5], "five plies less"),
+    ]
+    .concat();
+    let path = dir.path().join("near.bao");
+    std::fs::write(&path, &record).unwrap();
+    let (code, out, stderr) = bao(&["dedupe", "--near", arg(&path)], "");
+    assert_eq!(code, 0, "{stderr}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    assert!(lines[0].starts_with("game 1 of ") && lines[0].contains(" and game 2 of "));
+    let tail = plies[n - 2..]
+        .iter()
+        .map(|p| p.trim_end_matches(['#', '+']))
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        lines[0].ends_with(&format!(
+            "share their first {} plies, then {tail} / nothing",
+            n - 2
+        )),
+        "{} ({tail})",
+        lines[0]
+    );
+    assert!(
+        stderr.contains("4 games read, 1 pairs near each other"),
+        "{stderr}"
+    );
+    let (_, out, _) = bao(&["dedupe", "--near=5", "-q", arg(&path)], "");
+    assert_eq!(out.lines().count(), 3, "{out}");
+}
