@@ -7,6 +7,8 @@
 //!   (`bao stats`), rendered by [`render`].
 //! - [`dedupe`]: the key that makes two games one (`bao dedupe`) and file names
 //!   (`bao split`).
+//! - [`query`]: questions by position (`--where`), with a parser that says where a query
+//!   is wrong.
 //! - [`text`]: what `bao filter`, `bao dedupe` and `bao split` write of a game: its text as
 //!   written, or its canonical form.
 //!
@@ -46,6 +48,7 @@ pub mod ap;
 pub mod dedupe;
 pub mod filter;
 pub mod game;
+pub mod query;
 pub mod render;
 pub mod stats;
 pub mod text;

@@ -20,6 +20,7 @@ use bao_archive::filter::{
     TagCriterion,
 };
 use bao_archive::game::{Problem, Trouble};
+use bao_archive::query::{At, Query};
 use bao_archive::stats::{GameFacts, Stats};
 use bao_archive::text::{Form, GameText};
 use bao_archive::{for_each_game, for_each_game_placed, render, Depth};
@@ -138,6 +139,14 @@ pub(crate) struct FilterArgs {
     /// prefix (`bao::illegal`). Repeat for several (all must be there).
     #[arg(long, value_name = "CODE")]
     code: Vec<String>,
+    /// A question by position: the game matches when a position of its main line (the
+    /// start included) answers it, e.g. 'stage = mtaji and house(south) and A5 >= 6 and
+    /// takasia' (spec/archive.md §8). A partial position: 'A5 = 6 and A6 = 2 and a5 = 0'.
+    #[arg(long = "where", value_name = "QUERY")]
+    where_: Option<String>,
+    /// With --where: ask the last position of the main line only.
+    #[arg(long, value_enum, default_value_t = AtArg::Any, requires = "where_")]
+    at: AtArg,
     /// Only games with an error (as `bao check` finds them).
     #[arg(long, conflicts_with = "valid")]
     invalid: bool,
@@ -165,9 +174,46 @@ pub(crate) struct FilterArgs {
     threads: Option<usize>,
 }
 
+/// Which positions `--where` asks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum AtArg {
+    /// Any position of the main line, the start included.
+    Any,
+    /// The last position of the main line.
+    Final,
+}
+
+impl From<AtArg> for At {
+    fn from(a: AtArg) -> Self {
+        match a {
+            AtArg::Any => Self::Any,
+            AtArg::Final => Self::Final,
+        }
+    }
+}
+
+/// A `--where` query, read; a query that cannot be read is invalid input, shown with where
+/// it is wrong.
+fn read_query(text: Option<&str>) -> Result<Option<Query>, CliError> {
+    text.map(|t| {
+        t.parse::<Query>().map_err(|e| {
+            let mut shown = String::new();
+            let _ = crate::report::handler_for(false).render_report(&mut shown, &e);
+            eprint!("{shown}");
+            CliError::Invalid {
+                argument: "--where",
+                message: format!("the query cannot be read: {} (at byte {})", e.message, e.at),
+            }
+        })
+    })
+    .transpose()
+}
+
 impl FilterArgs {
     fn filter(&self) -> Result<Filter, CliError> {
         Ok(Filter {
+            query: read_query(self.where_.as_deref())?,
+            at: self.at.into(),
             tags: self
                 .tag
                 .iter()
@@ -942,6 +988,13 @@ pub(crate) struct StatsArgs {
     /// The plies in one bin of the length histogram.
     #[arg(long, value_name = "N", default_value_t = 10)]
     bin: usize,
+    /// Count only the games a position of which answers this query (as `bao filter
+    /// --where`; spec/archive.md §8).
+    #[arg(long = "where", value_name = "QUERY")]
+    where_: Option<String>,
+    /// With --where: ask the last position of the main line only.
+    #[arg(long, value_enum, default_value_t = AtArg::Any, requires = "where_")]
+    at: AtArg,
     /// Count the games that have an error or whose tags their board contradicts too
     /// (they are left out by default, and reported).
     #[arg(long)]
@@ -960,6 +1013,8 @@ pub(crate) struct StatsArgs {
 /// Runs `bao stats`.
 pub(crate) fn stats(args: &StatsArgs, _ctx: &Context) -> Result<Status, CliError> {
     let sources = collect(&args.paths)?;
+    let query = read_query(args.where_.as_deref())?;
+    let at: At = args.at.into();
     in_pool(args.threads, || {
         let mut stats = Stats::new(args.depth, args.bin);
         let mut names = Vec::new();
@@ -976,8 +1031,19 @@ pub(crate) fn stats(args: &StatsArgs, _ctx: &Context) -> Result<Status, CliError
             for_each_game_placed(
                 input,
                 Depth::Check,
-                |n, g| (n, GameFacts::of(g, depth), g.problem.clone()),
+                |n, g| {
+                    let wanted = query.as_ref().is_none_or(|q| q.matches(g, at));
+                    (
+                        n,
+                        wanted.then(|| GameFacts::of(g, depth)),
+                        g.problem.clone(),
+                    )
+                },
                 |(n, f, problem), place| {
+                    // A game the query does not want is not read as far as statistics go.
+                    let Some(f) = f else {
+                        return Ok(());
+                    };
                     read += 1;
                     if let Some(p) = &problem {
                         troubles.note(&name, n, p, place, what);

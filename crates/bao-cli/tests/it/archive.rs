@@ -771,3 +771,43 @@ fn dedupe_near_reports_the_plies_that_differ() {
     let (_, out, _) = bao(&["dedupe", "--near=5", "-q", arg(&path)], "");
     assert_eq!(out.lines().count(), 3, "{out}");
 }
+
+/// `--where`: filter and stats agree on the games a query keeps; a query that cannot be read
+/// is shown with where it is wrong, exit 1.
+#[test]
+fn where_queries_in_filter_and_stats() {
+    let games = "fixtures/games";
+    let q = "stage = mtaji and front(south) <= 12";
+    let (code, n, stderr) = bao(&["filter", games, "--where", q, "--valid", "--count"], "");
+    assert_eq!(code, 0, "{stderr}");
+    let n: u64 = n.trim().parse().unwrap();
+    let (_, all, _) = bao(&["filter", games, "--valid", "--count"], "");
+    let all: u64 = all.trim().parse().unwrap();
+    assert!(n > 0 && n < all, "{n} of {all}");
+    let (_, json, _) = bao(&["stats", games, "--where", q, "--format", "json"], "");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["games"], n);
+    // The start answers at once; --at final asks the last position only.
+    let (_, start, _) = bao(&["filter", games, "--where", "ply = 0", "--count"], "");
+    let (_, last, _) = bao(
+        &[
+            "filter", games, "--where", "ply = 0", "--at", "final", "--count",
+        ],
+        "",
+    );
+    assert!(start.trim().parse::<u64>().unwrap() > last.trim().parse::<u64>().unwrap());
+    let (code, _, stderr) = bao(
+        &[
+            "--color",
+            "never",
+            "filter",
+            games,
+            "--where",
+            "stage = nemo and A5 > 1",
+            "--count",
+        ],
+        "",
+    );
+    assert_eq!(code, 1);
+    insta::assert_snapshot!("where_syntax_error", stderr);
+}
