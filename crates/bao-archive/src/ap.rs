@@ -846,8 +846,18 @@ pub fn export_game(
     }
     let moves = flat.chunks(2).map(<[_]>::to_vec).collect();
     let tag = |name: &str| game.tag(name).map(|t| t.value.clone());
-    let result = tag("Result")
-        .and_then(|r| GameResult::from_token(r.trim()))
+    // The board's result where the game ended on it (a Result tag it contradicts is not
+    // written out), else the record's.
+    let board = match replayed.final_outcome() {
+        Some(Some(o)) => Some(match o.winner {
+            Some(Side::South) => GameResult::SouthWins,
+            Some(Side::North) => GameResult::NorthWins,
+            None => GameResult::Draw,
+        }),
+        _ => None,
+    };
+    let result = board
+        .or_else(|| tag("Result").and_then(|r| GameResult::from_token(r.trim())))
         .or(game.result.as_ref().map(|r| r.value))
         .unwrap_or(GameResult::Unknown);
     let scores = tag(tags::SCORES)

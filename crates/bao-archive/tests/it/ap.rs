@@ -395,3 +395,31 @@ fn a_truncated_file_gives_its_complete_records() {
         assert_eq!(v, want, "record {n}");
     }
 }
+
+/// Export writes the board's result where the game ended on it, not a Result tag the board
+/// contradicts.
+#[test]
+fn export_writes_the_boards_result() {
+    let rec = records("ap_kiswahili_reload_s1001_300.jsonl", None).remove(0);
+    let g = import_value(rec.clone(), 1).unwrap();
+    let (right, wrong) = if g.text.contains("[Result \"1-0\"]") {
+        ("1-0", "0-1")
+    } else {
+        ("0-1", "1-0")
+    };
+    let contradicted = g
+        .text
+        .replace(
+            &format!("[Result \"{right}\"]"),
+            &format!("[Result \"{wrong}\"]"),
+        )
+        .replace(&format!(" {right}\n"), &format!(" {wrong}\n"));
+    assert_ne!(contradicted, g.text);
+    let parsed = parse_record(&contradicted);
+    let game = &parsed.record.games[0].value;
+    let back = export_game(game, &replay_game(game, None), 1).unwrap();
+    let original: ApRecord = serde_json::from_value(rec).unwrap();
+    for (b, o) in back.header.players.iter().zip(&original.header.players) {
+        assert_eq!(b.result, o.result);
+    }
+}
