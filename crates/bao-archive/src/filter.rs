@@ -238,6 +238,9 @@ pub struct Filter {
     pub query: Option<crate::query::Query>,
     /// Which positions [`Filter::query`] is asked of.
     pub at: crate::query::At,
+    /// The spellings of one person ([`Filter::players`] and the players' tags are compared
+    /// by the name they give).
+    pub aliases: crate::alias::Aliases,
     /// Keep the games that fail the criteria instead.
     pub invert: bool,
 }
@@ -267,11 +270,12 @@ impl Filter {
                 TagTest::Equals(want) => v == want,
                 TagTest::Matches(re) => re.is_match(v),
             })
-        }) && self
-            .players
-            .iter()
-            .all(|p| g.tag("South") == Some(p.as_str()) || g.tag("North") == Some(p.as_str()))
-            && self.result.is_none_or(|r| g.result() == r)
+        }) && self.players.iter().all(|p| {
+            let want = self.aliases.name(p);
+            ["South", "North"]
+                .iter()
+                .any(|t| g.tag(t).is_some_and(|v| self.aliases.name(v) == want))
+        }) && self.result.is_none_or(|r| g.result() == r)
             && self
                 .rules
                 .is_none_or(|r| game_rules_key(g.game).is_ok_and(|own| own == r))

@@ -1,5 +1,6 @@
 //! `bao-archive`: many games at once.
 //!
+//! - [`alias`]: player-name aliases (one person, several spellings).
 //! - [`ap`]: AbstractPlay's game records in ([`ap::import_value`]: translated, read as a
 //!   record and checked) and out ([`ap::export_game`]).
 //! - [`filter`]: which games to keep (`bao filter`).
@@ -44,6 +45,7 @@
 use std::io::{self, Read};
 use std::sync::Arc;
 
+pub mod alias;
 pub mod ap;
 pub mod dedupe;
 pub mod filter;

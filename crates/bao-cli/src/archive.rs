@@ -11,6 +11,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
+use bao_archive::alias::Aliases;
 use bao_archive::dedupe::{
     file_stem, match_stem, merge_plan, near_base, near_difference, ply_words, GameKey, KeyBy,
     NearDifference, NearKeys, Worth,
@@ -114,6 +115,10 @@ pub(crate) struct FilterArgs {
     /// A player, South or North (repeat: every one must play).
     #[arg(long, value_name = "NAME")]
     player: Vec<String>,
+    /// Player-name aliases: one person a line, spellings separated by `|`, the first the
+    /// name (`Ali Juma | A. Juma`); --player and the players' tags compare by it.
+    #[arg(long, value_name = "FILE")]
+    alias: Option<PathBuf>,
     /// The result: 1-0, 0-1, 1/2-1/2 or * (the Result tag, else the movetext's).
     #[arg(long, value_name = "RESULT")]
     result: Option<String>,
@@ -192,6 +197,20 @@ impl From<AtArg> for At {
     }
 }
 
+/// The `--alias` file, read (none: no alias).
+fn read_aliases(path: Option<&std::path::Path>) -> Result<Aliases, CliError> {
+    let Some(path) = path else {
+        return Ok(Aliases::default());
+    };
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::io(format!("cannot read {}", path.display()), e))?;
+    text.parse()
+        .map_err(|e: bao_archive::alias::AliasError| CliError::Invalid {
+            argument: "--alias",
+            message: format!("{}: {e}", path.display()),
+        })
+}
+
 /// A `--where` query, read; a query that cannot be read is invalid input, shown with where
 /// it is wrong.
 fn read_query(text: Option<&str>) -> Result<Option<Query>, CliError> {
@@ -214,6 +233,7 @@ impl FilterArgs {
         Ok(Filter {
             query: read_query(self.where_.as_deref())?,
             at: self.at.into(),
+            aliases: read_aliases(self.alias.as_deref())?,
             tags: self
                 .tag
                 .iter()
@@ -988,6 +1008,10 @@ pub(crate) struct StatsArgs {
     /// The plies in one bin of the length histogram.
     #[arg(long, value_name = "N", default_value_t = 10)]
     bin: usize,
+    /// Player-name aliases: one person a line, spellings separated by `|`, the first the
+    /// name the statistics show (`Ali Juma | A. Juma`).
+    #[arg(long, value_name = "FILE")]
+    alias: Option<PathBuf>,
     /// Count only the games a position of which answers this query (as `bao filter
     /// --where`; spec/archive.md §8).
     #[arg(long = "where", value_name = "QUERY")]
@@ -1014,6 +1038,7 @@ pub(crate) struct StatsArgs {
 pub(crate) fn stats(args: &StatsArgs, _ctx: &Context) -> Result<Status, CliError> {
     let sources = collect(&args.paths)?;
     let query = read_query(args.where_.as_deref())?;
+    let aliases = read_aliases(args.alias.as_deref())?;
     let at: At = args.at.into();
     in_pool(args.threads, || {
         let mut stats = Stats::new(args.depth, args.bin);
@@ -1035,7 +1060,15 @@ pub(crate) fn stats(args: &StatsArgs, _ctx: &Context) -> Result<Status, CliError
                     let wanted = query.as_ref().is_none_or(|q| q.matches(g, at));
                     (
                         n,
-                        wanted.then(|| GameFacts::of(g, depth)),
+                        wanted.then(|| {
+                            let mut f = GameFacts::of(g, depth);
+                            for name in [&mut f.south, &mut f.north].into_iter().flatten() {
+                                if !aliases.is_empty() {
+                                    *name = aliases.name(name).to_owned();
+                                }
+                            }
+                            f
+                        }),
                         g.problem.clone(),
                     )
                 },

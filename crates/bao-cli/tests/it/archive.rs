@@ -811,3 +811,71 @@ fn where_queries_in_filter_and_stats() {
     assert_eq!(code, 1);
     insta::assert_snapshot!("where_syntax_error", stderr);
 }
+
+/// `--alias FILE`: one person under several spellings is one player for `filter --player`
+/// and for `stats`.
+#[test]
+fn aliases_make_one_player_of_several_spellings() {
+    let dir = tmp();
+    let record = imported(dir.path());
+    let text = std::fs::read_to_string(&record).unwrap();
+    let faraji = text
+        .split("\n\n[")
+        .filter(|g| g.contains("\"Faraji\""))
+        .count();
+    assert!(faraji > 1);
+    // Every other game of Faraji's spelled otherwise.
+    let mut k = 0;
+    let respelled: Vec<String> = text
+        .split_inclusive("\n\n")
+        .map(|part| {
+            if part.contains("\"Faraji\"") {
+                k += 1;
+                if k % 2 == 0 {
+                    return part.replace("\"Faraji\"", "\"FARAJI M.\"");
+                }
+            }
+            part.to_owned()
+        })
+        .collect();
+    let path = dir.path().join("respelled.bao");
+    std::fs::write(&path, respelled.concat()).unwrap();
+    let alias = dir.path().join("players.txt");
+    std::fs::write(&alias, "# one person\nFaraji | faraji m.\n").unwrap();
+    let count = |extra: &[&str]| {
+        let mut args = vec!["filter", arg(&path), "--player", "Faraji", "--count"];
+        args.extend_from_slice(extra);
+        bao(&args, "").1.trim().parse::<usize>().unwrap()
+    };
+    assert!(count(&[]) < faraji);
+    assert_eq!(count(&["--alias", arg(&alias)]), faraji);
+    let (code, json, stderr) = bao(
+        &[
+            "stats",
+            arg(&path),
+            "--format",
+            "json",
+            "--alias",
+            arg(&alias),
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!json.contains("FARAJI M."));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let line = v["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "Faraji")
+        .unwrap();
+    assert_eq!(line["games"], faraji);
+    // A spelling given to two people is refused, with its line.
+    std::fs::write(&alias, "Faraji | F.\nFatuma | f.\n").unwrap();
+    let (code, _, stderr) = bao(
+        &["filter", arg(&path), "--alias", arg(&alias), "--count"],
+        "",
+    );
+    assert_eq!(code, 1);
+    assert!(stderr.contains("line 2"), "{stderr}");
+}
