@@ -243,54 +243,110 @@ impl Worth {
 pub struct Conflict {
     /// The tag's name.
     pub name: String,
-    /// Each value, with the copies (their indices in the list given) that write it, in
-    /// the order met.
-    pub values: Vec<(String, Vec<usize>)>,
+    /// Each value (the first [`Tally::MAX_VALUES`]), with the copies that write it (their
+    /// indices, the first [`Tally::MAX_COPIES`]) and how many more write it, in the order met.
+    pub values: Vec<(String, Vec<usize>, usize)>,
+    /// How many more values the copies give.
+    pub more_values: usize,
+}
+
+/// One tag's values among the copies of a game.
+#[derive(Debug, Clone, Default)]
+struct TagValues {
+    name: String,
+    values: Vec<(String, Vec<usize>, usize)>,
+    more_values: usize,
+    /// The kept copy has the tag.
+    kept: bool,
+}
+
+/// The tags of the copies of one game, added copy by copy, in bounded memory: a few values
+/// of each tag and a few copies of each value are kept, with counts of the rest (an archive
+/// of thousands of copies of one game does not keep their tags).
+#[derive(Debug, Clone, Default)]
+pub struct Tally {
+    tags: Vec<TagValues>,
+}
+
+impl Tally {
+    /// The values of a tag kept (more are counted).
+    pub const MAX_VALUES: usize = 5;
+    /// The copies of a value kept (more are counted).
+    pub const MAX_COPIES: usize = 5;
+
+    /// Adds copy `copy` (its index among the copies) with its tags; `kept`: it is the copy
+    /// kept. A tag written twice in a copy counts once (its first value).
+    pub fn add(&mut self, copy: usize, tags: &[(String, String)], kept: bool) {
+        for (i, (name, value)) in tags.iter().enumerate() {
+            if tags[..i].iter().any(|(n, _)| n == name) {
+                continue;
+            }
+            let at = match self.tags.iter().position(|t| t.name == *name) {
+                Some(at) => at,
+                None => {
+                    self.tags.push(TagValues {
+                        name: name.clone(),
+                        ..TagValues::default()
+                    });
+                    self.tags.len() - 1
+                }
+            };
+            let t = &mut self.tags[at];
+            t.kept |= kept;
+            let found = t
+                .values
+                .iter()
+                .position(|(w, _, _)| w.trim() == value.trim());
+            match found {
+                Some(v) => {
+                    let (_, who, more) = &mut t.values[v];
+                    if who.len() < Self::MAX_COPIES {
+                        who.push(copy);
+                    } else {
+                        *more += 1;
+                    }
+                }
+                None if t.values.len() < Self::MAX_VALUES => {
+                    t.values.push((value.clone(), vec![copy], 0));
+                }
+                None => t.more_values += 1,
+            }
+        }
+    }
+
+    /// What the kept copy gains under `--merge-tags` (each tag it lacks on which the copies
+    /// agree), and the tags on which they disagree ([`Conflict`]s, never merged).
+    #[must_use]
+    pub fn plan(&self) -> (Vec<(String, String)>, Vec<Conflict>) {
+        let mut add = Vec::new();
+        let mut conflicts = Vec::new();
+        for t in &self.tags {
+            if t.values.len() > 1 || t.more_values > 0 {
+                conflicts.push(Conflict {
+                    name: t.name.clone(),
+                    values: t.values.clone(),
+                    more_values: t.more_values,
+                });
+            } else if let (false, Some((v, _, _))) = (t.kept, t.values.first()) {
+                add.push((t.name.clone(), v.clone()));
+            }
+        }
+        (add, conflicts)
+    }
 }
 
 /// What the copy `kept` of a game (an index into `copies`: each copy's tags) gains from the
-/// others under `--merge-tags`, and the tags on which the copies disagree. A tag is added
-/// when the kept copy lacks it and every copy that has it gives it one value; a tag whose
-/// copies give several values (the kept copy's included) is a [`Conflict`], never merged.
-/// A copy's own tag written twice counts once (its first value, as [`Game::tag`] reads).
+/// others under `--merge-tags`, and the tags on which the copies disagree ([`Tally`]).
 #[must_use]
 pub fn merge_plan(
     copies: &[Vec<(String, String)>],
     kept: usize,
 ) -> (Vec<(String, String)>, Vec<Conflict>) {
-    let mut names: Vec<&str> = Vec::new();
-    for c in copies {
-        for (n, _) in c {
-            if !names.contains(&n.as_str()) {
-                names.push(n);
-            }
-        }
+    let mut tally = Tally::default();
+    for (i, c) in copies.iter().enumerate() {
+        tally.add(i, c, i == kept);
     }
-    let mut add = Vec::new();
-    let mut conflicts = Vec::new();
-    for name in names {
-        let mut values: Vec<(String, Vec<usize>)> = Vec::new();
-        for (i, c) in copies.iter().enumerate() {
-            let Some((_, v)) = c.iter().find(|(n, _)| n == name) else {
-                continue;
-            };
-            match values.iter_mut().find(|(w, _)| w.trim() == v.trim()) {
-                Some((_, who)) => who.push(i),
-                None => values.push((v.clone(), vec![i])),
-            }
-        }
-        if values.len() > 1 {
-            conflicts.push(Conflict {
-                name: name.to_owned(),
-                values,
-            });
-        } else if let Some((v, _)) = values.into_iter().next() {
-            if !copies[kept].iter().any(|(n, _)| n == name) {
-                add.push((name.to_owned(), v));
-            }
-        }
-    }
-    (add, conflicts)
+    tally.plan()
 }
 
 /// Adds to `kept` every tag of `other` that it lacks (by name); returns how many.
@@ -399,7 +455,17 @@ mod tests {
         );
         let names: Vec<&str> = conflicts.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(names, ["Result", "Round"]);
-        assert_eq!(conflicts[0].values[1], ("*".to_owned(), vec![1]));
+        assert_eq!(conflicts[0].values[1], ("*".to_owned(), vec![1], 0));
+        // Many copies: a few kept, the rest counted.
+        let many: Vec<Vec<(String, String)>> = (0..20)
+            .map(|i| tags(&[("Event", if i % 2 == 0 { "Cup" } else { "Open" })]))
+            .chain((0..8).map(|i| vec![("Event".to_owned(), format!("Copy {i}"))]))
+            .collect();
+        let (_, conflicts) = merge_plan(&many, 0);
+        let c = &conflicts[0];
+        assert_eq!(c.values.len(), Tally::MAX_VALUES);
+        assert_eq!(c.values[0], ("Cup".to_owned(), vec![0, 2, 4, 6, 8], 5));
+        assert_eq!(c.more_values, 5);
     }
 
     fn words(s: &str) -> Vec<String> {

@@ -13,8 +13,8 @@ use std::path::PathBuf;
 
 use bao_archive::alias::Aliases;
 use bao_archive::dedupe::{
-    file_stem, match_stem, merge_plan, near_base, near_difference, ply_words, GameKey, KeyBy,
-    NearDifference, NearKeys, Worth,
+    file_stem, match_stem, near_base, near_difference, ply_words, GameKey, KeyBy, NearDifference,
+    NearKeys, Tally, Worth,
 };
 use bao_archive::filter::{
     parse_opening, parse_position, parse_result, parse_rules, CriterionError, Filter, PlyRange,
@@ -542,18 +542,17 @@ pub(crate) fn dedupe(args: &DedupeArgs, _ctx: &Context) -> Result<Status, CliErr
             names.push(name);
         }
         drop(index);
-        // The copies of games met more than once, and where each group is written: in the
-        // place of its first copy.
-        let mut copy_of: HashMap<GameId, usize> = HashMap::new();
+        // The copies of games met more than once: their group, and their index in it.
+        let mut copy_of: HashMap<GameId, (usize, usize)> = HashMap::new();
         for (k, c) in groups.iter().enumerate() {
             if c.all.len() > 1 {
-                for id in &c.all {
-                    copy_of.insert(*id, k);
+                for (i, id) in c.all.iter().enumerate() {
+                    copy_of.insert(*id, (k, i));
                 }
             }
         }
-        // Pass 2: the tags of those copies.
-        let mut tags: HashMap<GameId, Vec<(String, String)>> = HashMap::new();
+        // Pass 2: the tags of those copies, tallied per game in bounded memory.
+        let mut tallies: HashMap<usize, Tally> = HashMap::new();
         if !copy_of.is_empty() {
             for (fi, src) in sources.iter().enumerate() {
                 let (_, input) = open(src)?;
@@ -567,7 +566,9 @@ pub(crate) fn dedupe(args: &DedupeArgs, _ctx: &Context) -> Result<Status, CliErr
                     },
                     |t| {
                         if let Some((id, t)) = t {
-                            tags.insert(id, t);
+                            let (k, i) = copy_of[&id];
+                            let kept = groups[k].best.0 == id;
+                            tallies.entry(k).or_default().add(i, &t, kept);
                         }
                         Ok::<_, CliError>(())
                     },
@@ -580,15 +581,9 @@ pub(crate) fn dedupe(args: &DedupeArgs, _ctx: &Context) -> Result<Status, CliErr
         let mut extra: HashMap<GameId, Vec<(String, String)>> = HashMap::new();
         let mut conflicted = 0_u64;
         let mut left_out = 0_u64;
-        for c in groups.iter().filter(|c| c.all.len() > 1) {
+        for (k, c) in groups.iter().enumerate().filter(|(_, c)| c.all.len() > 1) {
             let kept = c.best.0;
-            let copies: Vec<Vec<(String, String)>> = c
-                .all
-                .iter()
-                .map(|id| tags.remove(id).unwrap_or_default())
-                .collect();
-            let at = c.all.iter().position(|id| *id == kept).unwrap_or(0);
-            let (add, conflicts) = merge_plan(&copies, at);
+            let (add, conflicts) = tallies.remove(&k).unwrap_or_default().plan();
             left_out += c.all.len() as u64 - 1;
             if !args.quiet {
                 for id in c.all.iter().filter(|id| **id != kept) {
@@ -604,15 +599,21 @@ pub(crate) fn dedupe(args: &DedupeArgs, _ctx: &Context) -> Result<Status, CliErr
             }
             if !args.quiet {
                 for conflict in &conflicts {
-                    let values: Vec<String> = conflict
+                    let mut values: Vec<String> = conflict
                         .values
                         .iter()
-                        .map(|(v, who)| {
-                            let who: Vec<String> =
+                        .map(|(v, who, more)| {
+                            let mut who: Vec<String> =
                                 who.iter().map(|i| game_name(c.all[*i])).collect();
+                            if *more > 0 {
+                                who.push(format!("{more} more"));
+                            }
                             format!("{v:?} ({})", who.join(", "))
                         })
                         .collect();
+                    if conflict.more_values > 0 {
+                        values.push(format!("{} other values", conflict.more_values));
+                    }
                     eprintln!(
                         "bao: the copies of {} disagree on {}: {}; not merged",
                         game_name(c.all[0]),
@@ -624,15 +625,6 @@ pub(crate) fn dedupe(args: &DedupeArgs, _ctx: &Context) -> Result<Status, CliErr
             if args.merge_tags && !add.is_empty() {
                 extra.insert(kept, add);
             }
-        }
-        // Where each group's kept copy is written: the place of its first copy.
-        let mut write_at: HashMap<GameId, usize> = HashMap::new();
-        let mut skip: HashSet<GameId> = HashSet::new();
-        for (k, c) in groups.iter().enumerate() {
-            if c.best.0 != c.all[0] {
-                write_at.insert(c.all[0], k);
-            }
-            skip.extend(c.all.iter().copied().filter(|id| *id != c.all[0]));
         }
         // Pass 3: the games kept, each in its own place: a game met once, and the copy kept
         // of a game met more than once.
@@ -646,7 +638,9 @@ pub(crate) fn dedupe(args: &DedupeArgs, _ctx: &Context) -> Result<Status, CliErr
                 Depth::Tags,
                 |n, g| {
                     let id = (fi, n);
-                    let kept = copy_of.get(&id).is_none_or(|k| groups[*k].best.0 == id);
+                    let kept = copy_of
+                        .get(&id)
+                        .is_none_or(|(k, _)| groups[*k].best.0 == id);
                     kept.then(|| {
                         GameText::merged(g, form, extra.get(&id).map_or(&[][..], Vec::as_slice))
                     })
