@@ -213,8 +213,9 @@ pub enum ApProblemKind {
     BadRecord(String),
     /// The record is of another game.
     NotBao(String),
-    /// A variant `bao` has no rule set for.
-    UnsupportedVariant(String),
+    /// Variants `bao` has no rule set for: every variant the record names (AbstractPlay's
+    /// Bao offers `malawi` or `kujifunza`, one at most).
+    UnsupportedVariant(Vec<String>),
     /// The record does not have two players.
     Players(usize),
     /// A move string that is no AbstractPlay move.
@@ -283,7 +284,14 @@ impl fmt::Display for ApProblem {
         match &self.kind {
             ApProblemKind::BadRecord(m) => write!(f, "not an AP Game Record: {m}"),
             ApProblemKind::NotBao(name) => write!(f, "a game of {name:?}, not Bao"),
-            ApProblemKind::UnsupportedVariant(v) => write!(f, "the variant {v:?} is not supported"),
+            ApProblemKind::UnsupportedVariant(v) => {
+                let named: Vec<String> = v.iter().map(|v| format!("{v:?}")).collect();
+                write!(
+                    f,
+                    "variants [{}]: no combination AbstractPlay's Bao offers",
+                    named.join(", ")
+                )
+            }
             ApProblemKind::Players(n) => write!(f, "{n} players; Bao has two"),
             ApProblemKind::BadMove(m) => write!(f, "{}", BadApMove(m.clone())),
             ApProblemKind::MissingMove => f.write_str("no move here, but the game goes on"),
@@ -312,7 +320,7 @@ impl miette::Diagnostic for ApProblem {
             }
             ApProblemKind::NotBao(_) => "only records of Bao are imported",
             ApProblemKind::UnsupportedVariant(_) => {
-                "`bao` imports AbstractPlay's Kiswahili Bao (no variant) and `kujifunza`"
+                "`bao` imports AbstractPlay's Bao with no variant, `malawi` or `kujifunza` (one at most, as AbstractPlay offers them)"
             }
             ApProblemKind::Players(_) => "the record must name South, then North",
             ApProblemKind::BadMove(_) => {
@@ -340,13 +348,61 @@ pub const IMPORT_CODES: &[&str] = &[
     "bao::import::engine_failure",
 ];
 
-/// The rule set of an AbstractPlay game's variants.
-fn rules_of(variants: &[String]) -> Result<&'static str, ApProblemKind> {
+/// The start of AbstractPlay's `malawi` variant (AbstractPlay rules otherwise): 8 seeds in
+/// each house, 20 in each hand (Kiswahili: 6 and 22).
+pub const MALAWI_POSITION: &str =
+    "0,0,0,0,8,2,2,0/0,0,0,0,0,0,0,0/0,0,0,0,8,2,2,0/0,0,0,0,0,0,0,0 20/20 S FF -";
+
+/// The rule set and the start (a `Position` tag, for a start of the variant's own) of an
+/// AbstractPlay game's variants: every combination AbstractPlay's Bao offers (its variants
+/// are one group: none, `malawi` or `kujifunza`).
+fn rules_of(variants: &[String]) -> Result<(&'static str, Option<&'static str>), ApProblemKind> {
     match variants {
-        [] => Ok("abstractplay"),
-        [v] if v == "kujifunza" => Ok("abstractplay-kujifunza"),
-        [v, ..] => Err(ApProblemKind::UnsupportedVariant(v.clone())),
+        [] => Ok(("abstractplay", None)),
+        [v] if v == "kujifunza" => Ok(("abstractplay-kujifunza", None)),
+        [v] if v == "malawi" => Ok(("abstractplay", Some(MALAWI_POSITION))),
+        _ => Err(ApProblemKind::UnsupportedVariant(variants.to_vec())),
     }
+}
+
+/// Tags that keep what an AP record says and no other tag holds (spec/archive.md §7).
+pub mod tags {
+    /// `header.date-start`, as written.
+    pub const START: &str = "APStart";
+    /// `header.date-end`, as written.
+    pub const END: &str = "APEnd";
+    /// `header.date-generated`, as written.
+    pub const GENERATED: &str = "APGenerated";
+    /// South's `userid`.
+    pub const SOUTH_USER: &str = "APSouthUserId";
+    /// North's `userid`.
+    pub const NORTH_USER: &str = "APNorthUserId";
+    /// The players' `result`s, South's then North's (`-` for one not given), when they are
+    /// not a win and a loss (1, 0), a draw (0.5, 0.5) or both missing: `0 0`, an abandoned
+    /// game.
+    pub const SCORES: &str = "APScores";
+}
+
+/// A score as the record writes it (`1`, `0.5`).
+fn score_text(s: Option<f64>) -> String {
+    s.map_or_else(
+        || "-".to_owned(),
+        |v| Value::from(v).to_string().trim_end_matches(".0").to_owned(),
+    )
+}
+
+/// The scores an `APScores` tag gives back.
+fn scores_of(text: &str) -> Option<(Option<f64>, Option<f64>)> {
+    let mut it = text.split_whitespace().map(|t| {
+        if t == "-" {
+            Ok(None)
+        } else {
+            t.parse::<f64>().map(Some)
+        }
+    });
+    let s = it.next()?.ok()?;
+    let n = it.next()?.ok()?;
+    it.next().is_none().then_some((s, n))
 }
 
 /// `2026-10-01T18:00:00.000Z` as a `Date` tag, `2026.10.01`; `None` unless it is a real
@@ -358,13 +414,24 @@ fn date_tag(iso: &str) -> Option<String> {
     (b[4] == b'-' && b[7] == b'-' && !tag.contains('?') && valid_date(&tag)).then_some(tag)
 }
 
-/// The result the players' scores give.
+/// The result the players' scores give, exactly: a win and a loss (1, 0), a draw (0.5, 0.5);
+/// anything else (none given, 0 and 0 for a game abandoned or unfinished) is no result, `*`.
 fn result_of(players: &[ApPlayer]) -> GameResult {
     match (players[0].result, players[1].result) {
-        (Some(s), Some(n)) if s > n => GameResult::SouthWins,
-        (Some(s), Some(n)) if s < n => GameResult::NorthWins,
-        (Some(_), Some(_)) => GameResult::Draw,
+        (Some(s), Some(n)) if s == 1.0 && n == 0.0 => GameResult::SouthWins,
+        (Some(s), Some(n)) if s == 0.0 && n == 1.0 => GameResult::NorthWins,
+        (Some(s), Some(n)) if s == 0.5 && n == 0.5 => GameResult::Draw,
         _ => GameResult::Unknown,
+    }
+}
+
+/// The scores that give `result` back ([`result_of`]).
+fn scores_for(result: GameResult) -> (Option<f64>, Option<f64>) {
+    match result {
+        GameResult::SouthWins => (Some(1.0), Some(0.0)),
+        GameResult::NorthWins => (Some(0.0), Some(1.0)),
+        GameResult::Draw => (Some(0.5), Some(0.5)),
+        GameResult::Unknown => (None, None),
     }
 }
 
@@ -429,7 +496,7 @@ pub fn import_record(rec: &ApRecord, record: usize) -> Result<ImportedGame, ApPr
     if !h.game.name.eq_ignore_ascii_case("bao") {
         return Err(problem(None, ApProblemKind::NotBao(h.game.name.clone())));
     }
-    let rules = rules_of(&h.game.variants).map_err(|k| problem(None, k))?;
+    let (rules, position) = rules_of(&h.game.variants).map_err(|k| problem(None, k))?;
     if h.players.len() != 2 {
         return Err(problem(None, ApProblemKind::Players(h.players.len())));
     }
@@ -458,7 +525,8 @@ pub fn import_record(rec: &ApRecord, record: usize) -> Result<ImportedGame, ApPr
         text.push_str(&format!("[{name} {}]\n", quote(value)));
     };
     tag("Event", h.event.as_deref().unwrap_or(SITE));
-    tag("Site", SITE);
+    // The site as the record names it (AbstractPlay writes "Abstract Play").
+    tag("Site", &h.site.name);
     if let Some(d) = h
         .date_start
         .as_deref()
@@ -474,8 +542,30 @@ pub fn import_record(rec: &ApRecord, record: usize) -> Result<ImportedGame, ApPr
     tag("North", &h.players[1].name);
     tag("Result", result.as_str());
     tag("RuleSet", rules);
+    if let Some(p) = position {
+        tag("Position", p);
+    }
     if let Some(id) = &h.site.gameid {
         tag("Source", &format!("{SOURCE_PREFIX}{id}"));
+    }
+    // Provenance: what the record says and no tag above keeps.
+    for (name, value) in [
+        (tags::START, &h.date_start),
+        (tags::END, &h.date_end),
+        (tags::GENERATED, &h.date_generated),
+        (tags::SOUTH_USER, &h.players[0].userid),
+        (tags::NORTH_USER, &h.players[1].userid),
+    ] {
+        if let Some(v) = value {
+            tag(name, v);
+        }
+    }
+    let scores = (h.players[0].result, h.players[1].result);
+    if scores != scores_for(result) {
+        tag(
+            tags::SCORES,
+            &format!("{} {}", score_text(scores.0), score_text(scores.1)),
+        );
     }
     text.push('\n');
     for (i, (m, _)) in moves.iter().enumerate() {
@@ -545,9 +635,17 @@ fn termination(replayed: &ReplayedGame, result: GameResult) -> Option<&'static s
 /// An error reading AP records.
 #[derive(Debug, thiserror::Error)]
 pub enum ApReadError {
-    /// The input is not JSON, or neither one record nor an array of them.
-    #[error("not an AP Game Record or an array of them: {0}")]
-    Json(#[from] serde_json::Error),
+    /// The input is not JSON, or neither one record nor an array of them, or it is damaged
+    /// (cut short, corrupt) at `offset`: the records before the damage were handed on.
+    #[error("not an AP Game Record or an array of them: {error} (at byte {offset})")]
+    Json {
+        /// The reader's error.
+        error: serde_json::Error,
+        /// The bytes of the input read before the reader stopped: where the damage is.
+        offset: u64,
+        /// The records handed on before it.
+        records: usize,
+    },
     /// The handler of a batch failed.
     #[error(transparent)]
     Io(#[from] std::io::Error),
@@ -565,20 +663,44 @@ pub fn read_ap_records<R: Read>(
     batch: usize,
     each: impl FnMut(Vec<(usize, Value)>) -> std::io::Result<()>,
 ) -> Result<(), ApReadError> {
-    let mut de = serde_json::Deserializer::from_reader(std::io::BufReader::new(input));
+    // serde_json reads its input a byte at a time: the bytes counted between it and the
+    // buffer are the bytes it has read.
+    let counted = std::cell::Cell::new(0_u64);
+    let reader = Counting {
+        inner: std::io::BufReader::new(input),
+        count: &counted,
+    };
+    let mut de = serde_json::Deserializer::from_reader(reader);
     let mut sink = Sink {
         batch: batch.max(1),
         each,
         failed: None,
         count: 0,
+        handed: 0,
     };
-    let read = (&mut sink).deserialize(&mut de);
+    let read = (&mut sink).deserialize(&mut de).and_then(|()| de.end());
     if let Some(e) = sink.failed.take() {
         return Err(ApReadError::Io(e));
     }
-    read?;
-    de.end()?;
-    Ok(())
+    read.map_err(|error| ApReadError::Json {
+        error,
+        offset: counted.get(),
+        records: sink.handed,
+    })
+}
+
+/// A reader that counts the bytes read through it.
+struct Counting<'a, R> {
+    inner: R,
+    count: &'a std::cell::Cell<u64>,
+}
+
+impl<R: Read> Read for Counting<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.set(self.count.get() + n as u64);
+        Ok(n)
+    }
 }
 
 struct Sink<F> {
@@ -586,6 +708,8 @@ struct Sink<F> {
     each: F,
     failed: Option<std::io::Error>,
     count: usize,
+    /// Records handed on.
+    handed: usize,
 }
 
 impl<'de, F: FnMut(Vec<(usize, Value)>) -> std::io::Result<()>> DeserializeSeed<'de>
@@ -607,7 +731,19 @@ impl<'de, F: FnMut(Vec<(usize, Value)>) -> std::io::Result<()>> Visitor<'de> for
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         let mut pending = Vec::with_capacity(self.batch);
-        while let Some(v) = seq.next_element::<Value>()? {
+        loop {
+            let v = match seq.next_element::<Value>() {
+                Ok(Some(v)) => v,
+                Ok(None) => break,
+                Err(e) => {
+                    // The input is damaged here: the complete records before it are handed
+                    // on, then the damage is reported.
+                    if !pending.is_empty() {
+                        self.hand(pending)?;
+                    }
+                    return Err(e);
+                }
+            };
             self.count += 1;
             pending.push((self.count, v));
             if pending.len() == self.batch {
@@ -631,6 +767,7 @@ impl<'de, F: FnMut(Vec<(usize, Value)>) -> std::io::Result<()>> Visitor<'de> for
 
 impl<F: FnMut(Vec<(usize, Value)>) -> std::io::Result<()>> Sink<F> {
     fn hand<E: de::Error>(&mut self, batch: Vec<(usize, Value)>) -> Result<(), E> {
+        self.handed += batch.len();
         (self.each)(batch).map_err(|e| {
             self.failed = Some(e);
             E::custom("stopped")
@@ -676,9 +813,18 @@ pub fn export_game(
     let opening = replayed
         .opening()
         .ok_or_else(|| not("its rules or start are not valid"))?;
+    let standard = opening.start == bao_core::Position::start(opening.rules);
+    let malawi =
+        || bao_notation::PositionString::from(&opening.start).to_string() == MALAWI_POSITION;
     let variants = match opening.rules {
-        r if r == RuleSet::ABSTRACTPLAY => Vec::new(),
-        r if r == RuleSet::ABSTRACTPLAY_KUJIFUNZA => vec!["kujifunza".to_owned()],
+        r if r == RuleSet::ABSTRACTPLAY && standard => Vec::new(),
+        r if r == RuleSet::ABSTRACTPLAY && malawi() => vec!["malawi".to_owned()],
+        r if r == RuleSet::ABSTRACTPLAY_KUJIFUNZA && standard => vec!["kujifunza".to_owned()],
+        r if r == RuleSet::ABSTRACTPLAY || r == RuleSet::ABSTRACTPLAY_KUJIFUNZA => {
+            return Err(not(
+                "it starts from a position of its own (AbstractPlay starts from its variant's)",
+            ))
+        }
         r => {
             return Err(ExportProblem::Rules {
                 game: number,
@@ -686,9 +832,6 @@ pub fn export_game(
             })
         }
     };
-    if opening.start != bao_core::Position::start(opening.rules) {
-        return Err(not("it starts from a position of its own"));
-    }
     if replayed.final_outcome().is_none() {
         return Err(not("its moves do not replay"));
     }
@@ -703,25 +846,39 @@ pub fn export_game(
     }
     let moves = flat.chunks(2).map(<[_]>::to_vec).collect();
     let tag = |name: &str| game.tag(name).map(|t| t.value.clone());
-    let result = tag("Result")
-        .and_then(|r| GameResult::from_token(r.trim()))
+    // The board's result where the game ended on it (a Result tag it contradicts is not
+    // written out), else the record's.
+    let board = match replayed.final_outcome() {
+        Some(Some(o)) => Some(match o.winner {
+            Some(Side::South) => GameResult::SouthWins,
+            Some(Side::North) => GameResult::NorthWins,
+            None => GameResult::Draw,
+        }),
+        _ => None,
+    };
+    let result = board
+        .or_else(|| tag("Result").and_then(|r| GameResult::from_token(r.trim())))
         .or(game.result.as_ref().map(|r| r.value))
         .unwrap_or(GameResult::Unknown);
-    let scores = match result {
-        GameResult::SouthWins => Some((1.0, 0.0)),
-        GameResult::NorthWins => Some((0.0, 1.0)),
-        GameResult::Draw => Some((0.5, 0.5)),
-        GameResult::Unknown => None,
-    };
-    let player = |name: Option<String>, score: Option<f64>| ApPlayer {
+    let scores = tag(tags::SCORES)
+        .and_then(|t| scores_of(&t))
+        .unwrap_or_else(|| scores_for(result));
+    let player = |name: Option<String>, userid: Option<String>, score: Option<f64>| ApPlayer {
         name: name.unwrap_or_else(|| "?".to_owned()),
-        userid: None,
+        userid,
         result: score,
     };
-    let date = tag("Date").and_then(|d| {
-        let iso = d.replace('.', "-");
-        date_tag(&iso).map(|_| format!("{iso}T00:00:00.000Z"))
-    });
+    // The times as AbstractPlay wrote them; a game from elsewhere gets its Date as both.
+    let (start, end) = match (tag(tags::START), tag(tags::END)) {
+        (None, None) => {
+            let date = tag("Date").and_then(|d| {
+                let iso = d.replace('.', "-");
+                date_tag(&iso).map(|_| format!("{iso}T00:00:00.000Z"))
+            });
+            (date.clone(), date)
+        }
+        both => both,
+    };
     Ok(ApRecord {
         header: ApHeader {
             game: ApGame {
@@ -730,17 +887,18 @@ pub fn export_game(
             },
             event: tag("Event").filter(|e| e != SITE && e != "?"),
             round: tag("Round").filter(|r| r != "?" && r != "-"),
+            // The game's own site: a game never played on AbstractPlay is not said to be.
             site: ApSite {
-                name: "Abstract Play".to_owned(),
+                name: tag("Site").unwrap_or_else(|| "?".to_owned()),
                 gameid: tag("Source")
                     .and_then(|s| s.strip_prefix(SOURCE_PREFIX).map(str::to_owned)),
             },
-            date_start: date.clone(),
-            date_end: date,
-            date_generated: None,
+            date_start: start,
+            date_end: end,
+            date_generated: tag(tags::GENERATED),
             players: vec![
-                player(tag("South"), scores.map(|s| s.0)),
-                player(tag("North"), scores.map(|s| s.1)),
+                player(tag("South"), tag(tags::SOUTH_USER), scores.0),
+                player(tag("North"), tag(tags::NORTH_USER), scores.1),
             ],
         },
         moves,

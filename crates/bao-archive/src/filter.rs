@@ -233,6 +233,14 @@ pub struct Filter {
     pub codes: Vec<String>,
     /// Only games with an error (`Some(true)`) or without (`Some(false)`).
     pub invalid: Option<bool>,
+    /// A question by position (`--where`): some position of the main line answers it, or
+    /// its last one ([`Filter::at`]).
+    pub query: Option<crate::query::Query>,
+    /// Which positions [`Filter::query`] is asked of.
+    pub at: crate::query::At,
+    /// The spellings of one person ([`Filter::players`] and the players' tags are compared
+    /// by the name they give).
+    pub aliases: crate::alias::Aliases,
     /// Keep the games that fail the criteria instead.
     pub invert: bool,
 }
@@ -243,7 +251,7 @@ impl Filter {
     pub fn depth(&self) -> Depth {
         if !self.codes.is_empty() || self.invalid.is_some() {
             Depth::Check
-        } else if self.position.is_some() || !self.opening.is_empty() {
+        } else if self.position.is_some() || !self.opening.is_empty() || self.query.is_some() {
             Depth::Replay
         } else {
             Depth::Tags
@@ -262,15 +270,17 @@ impl Filter {
                 TagTest::Equals(want) => v == want,
                 TagTest::Matches(re) => re.is_match(v),
             })
-        }) && self
-            .players
-            .iter()
-            .all(|p| g.tag("South") == Some(p.as_str()) || g.tag("North") == Some(p.as_str()))
-            && self.result.is_none_or(|r| g.result() == r)
+        }) && self.players.iter().all(|p| {
+            let want = self.aliases.name(p);
+            ["South", "North"]
+                .iter()
+                .any(|t| g.tag(t).is_some_and(|v| self.aliases.name(v) == want))
+        }) && self.result.is_none_or(|r| g.result() == r)
             && self
                 .rules
                 .is_none_or(|r| game_rules_key(g.game).is_ok_and(|own| own == r))
             && self.plies.is_none_or(|r| r.contains(g.written_plies()))
+            && self.query.as_ref().is_none_or(|q| q.matches(g, self.at))
             && self.position.as_ref().is_none_or(|want| {
                 let same = |p: &bao_core::Position| same_position(want, &PositionString::from(p));
                 if self.position_anywhere {

@@ -1,5 +1,6 @@
 //! `bao-archive`: many games at once.
 //!
+//! - [`alias`]: player-name aliases (one person, several spellings).
 //! - [`ap`]: AbstractPlay's game records in ([`ap::import_value`]: translated, read as a
 //!   record and checked) and out ([`ap::export_game`]).
 //! - [`filter`]: which games to keep (`bao filter`).
@@ -7,6 +8,8 @@
 //!   (`bao stats`), rendered by [`render`].
 //! - [`dedupe`]: the key that makes two games one (`bao dedupe`) and file names
 //!   (`bao split`).
+//! - [`query`]: questions by position (`--where`), with a parser that says where a query
+//!   is wrong.
 //! - [`text`]: what `bao filter`, `bao dedupe` and `bao split` write of a game: its text as
 //!   written, or its canonical form.
 //!
@@ -14,8 +17,11 @@
 //! pool: [`for_each_game`] runs a closure on each game of a stream (on any thread) and hands
 //! the results back in file order. It reads with bao-notation's streaming reader
 //! ([`bao_notation::stream::map_chunks`]), the one `bao check` uses, and each game is
-//! replayed once by bao-replay ([`ArchiveGame`]; bao-validate only checks a game, for the
-//! criteria that need its diagnostics): there is no other parser or replay here.
+//! replayed once by bao-replay ([`ArchiveGame`]; at [`Depth::Check`], which every command of
+//! bao-cli uses, by bao-validate's check, so that a game with an error or with tags its
+//! board contradicts is known: [`game::Problem`], spec/archive.md §5): there is no other
+//! parser or replay here. [`for_each_game_placed`] also says where each chunk starts, so
+//! that a problem is reported at the line `bao check` gives.
 //!
 //! ```
 //! use bao_archive::{for_each_game, game::Depth, stats::{GameFacts, Stats}};
@@ -37,16 +43,20 @@
 #![warn(missing_debug_implementations)]
 
 use std::io::{self, Read};
+use std::sync::Arc;
 
+pub mod alias;
 pub mod ap;
 pub mod dedupe;
 pub mod filter;
 pub mod game;
+pub mod query;
 pub mod render;
 pub mod stats;
 pub mod text;
 
 use bao_notation::meaning::is_game;
+use bao_notation::Place;
 pub use game::{ArchiveGame, Depth};
 
 /// The bytes of text mapped together on one thread.
@@ -70,17 +80,58 @@ where
     T: Send,
     E: From<io::Error>,
 {
+    for_each_game_placed(input, depth, map, |t, _| each(t))
+}
+
+/// [`for_each_game`], handing `each` with each result where the chunk its game was read
+/// from starts in the input (its offset in the decoded text, 0-based line and column): a
+/// [`game::Problem`] is placed from it ([`game::Problem::line_col`]).
+///
+/// # Errors
+/// A read error of the input, or the first error `each` returns.
+pub fn for_each_game_placed<R, T, E>(
+    input: R,
+    depth: Depth,
+    map: impl Fn(usize, &ArchiveGame<'_>) -> T + Sync,
+    mut each: impl FnMut(T, Place) -> Result<(), E>,
+) -> Result<(), E>
+where
+    R: Read + Send,
+    T: Send,
+    E: From<io::Error>,
+{
+    // Where the last chunk handed on starts, and its text: chunks follow each other, a
+    // chunk's text may begin inside the one before it (comments carried to the next game),
+    // so the next start is reached by counting the lines of the last chunk's text up to it.
+    let mut at = Place::default();
+    let mut last: Option<Arc<str>> = None;
     bao_notation::stream::map_chunks(
         input,
         BATCH_BYTES,
         |chunk| {
-            chunk
+            let results = chunk
                 .games
                 .iter()
                 .filter(|(_, g, _)| is_game(&g.value))
                 .map(|(n, g, errors)| map(*n, &ArchiveGame::new(g, &chunk.text, errors, *n, depth)))
-                .collect::<Vec<T>>()
+                .collect::<Vec<T>>();
+            (chunk.offset, Arc::clone(&chunk.text), results)
         },
-        |results| results.into_iter().try_for_each(&mut each),
+        |(offset, text, results)| {
+            if let Some(prev) = &last {
+                let gap = offset.saturating_sub(at.offset);
+                let upto = prev.get(..gap.min(prev.len())).unwrap_or_default();
+                let (breaks, column) = game::breaks_and_column(upto);
+                at.line += breaks;
+                at.column = if breaks == 0 {
+                    at.column + column
+                } else {
+                    column
+                };
+            }
+            at.offset = offset;
+            last = Some(text);
+            results.into_iter().try_for_each(|t| each(t, at))
+        },
     )
 }

@@ -108,13 +108,32 @@ fn abstractplay(args: &ApArgs, ctx: &Context) -> Result<Status, CliError> {
         if let Some(e) = write_error {
             return Err(e);
         }
+        let mut damaged = false;
         match read {
             Ok(()) => {}
-            Err(ApReadError::Json(e)) => {
+            // Nothing read: the input is no AP record at all.
+            Err(ApReadError::Json {
+                error,
+                offset,
+                records: 0,
+            }) if imported + failed == 0 => {
                 return Err(CliError::Invalid {
                     argument: "FILE",
-                    message: format!("{name}: not an AP Game Record or an array of them: {e}"),
+                    message: format!(
+                    "{name}: not an AP Game Record or an array of them: {error} (at byte {offset})"
+                ),
                 })
+            }
+            // Damaged after complete records: those are kept, the damage is named.
+            Err(ApReadError::Json {
+                error,
+                offset,
+                records,
+            }) => {
+                damaged = true;
+                eprintln!(
+                    "bao: {name} is damaged at byte {offset} ({error}); the {records} complete records before it were read, nothing after it"
+                );
             }
             Err(ApReadError::Io(e)) => return Err(CliError::io(format!("cannot read {name}"), e)),
         }
@@ -130,7 +149,7 @@ fn abstractplay(args: &ApArgs, ctx: &Context) -> Result<Status, CliError> {
                 }
             );
         }
-        Ok(Status::valid_if(failed == 0))
+        Ok(Status::valid_if(failed == 0 && !damaged))
     })
 }
 

@@ -104,7 +104,8 @@ enum Command {
     /// Latin-1 input as the UTF-8 it reads as), then a line end; a blank line between games. --canonical writes the
     /// canonical form instead (as `bao fmt` does).
     Filter(archive::FilterArgs),
-    /// Leave out games with the same rules, start and moves as an earlier one (reported).
+    /// Keep one copy of each game (the one that tells most); report the others and the tags
+    /// the copies disagree on.
     ///
     /// Each game is copied as written: its text from the comments before its first tag to
     /// its result token, byte for byte (notation, comments, layout and line ends kept; a
@@ -112,7 +113,8 @@ enum Command {
     /// gains are added as lines after its last tag line, nothing else changed. --canonical writes the
     /// canonical form instead (as `bao fmt` does).
     Dedupe(archive::DedupeArgs),
-    /// Write each game of records to a file of its own, named from its tags.
+    /// Write each game of records to a file of its own, named from its tags (a match's
+    /// games together, named from the match).
     ///
     /// Each game is copied as written: its text from the comments before its first tag to
     /// its result token, byte for byte (notation, comments, layout and line ends kept; a

@@ -4,7 +4,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use bao_notation::SourceText;
-use bao_notation::{MoveNumber, Span, SyntaxError};
+use bao_notation::{GameResult, MoveNumber, Span, SyntaxError};
 use miette::{LabeledSpan, Severity, SourceCode};
 
 use crate::codes::Code;
@@ -32,6 +32,14 @@ pub enum Rewrite {
     Renumber {
         /// The number the ply it stands before has.
         number: MoveNumber,
+    },
+    /// The result the board gave: the result under the primary span (the movetext's result
+    /// token, or the `Result` tag's value when the movetext has none), and the `Result`
+    /// tag's value under a secondary label, are rewritten as `result` (`bao check --fix`
+    /// applies the "Write 1-0." that `bao::record::result_mismatch` asks for).
+    Result {
+        /// The board's result.
+        result: GameResult,
     },
 }
 

@@ -172,6 +172,36 @@ fn rewrite_of(d: &CheckDiagnostic, text: &str) -> Option<Fix> {
                 },
             })
         }
+        Rewrite::Result { result } => {
+            // The result token and the Result tag's value (written with its quotes), each
+            // where a label of the diagnostic stands on it.
+            let token = result.to_string();
+            let mut changes = Vec::new();
+            let mut old = None;
+            for l in &d.labels {
+                let here = text.get(l.span.start..l.span.end)?;
+                let bare = here.trim_matches('"');
+                if bao_notation::GameResult::from_token(bare.trim()).is_none() {
+                    continue;
+                }
+                old.get_or_insert_with(|| bare.trim().to_owned());
+                let new = if here.starts_with('"') {
+                    format!("\"{token}\"")
+                } else {
+                    token.clone()
+                };
+                changes.push(Edit::replace(l.span, new));
+            }
+            let old = old?;
+            Some(Fix {
+                changes,
+                fix: AppliedFix {
+                    game: d.game,
+                    ply: 0,
+                    what: format!("result {old} became {token}, the board's"),
+                },
+            })
+        }
     }
 }
 

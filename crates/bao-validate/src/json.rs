@@ -123,6 +123,10 @@ fn rewrite_json(r: Rewrite) -> Value {
             "kind": "renumber",
             "number": number.to_string(),
         }),
+        Rewrite::Result { result } => json!({
+            "kind": "result",
+            "result": result.to_string(),
+        }),
     }
 }
 

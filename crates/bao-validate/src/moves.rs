@@ -156,6 +156,7 @@ pub(crate) fn check_game(game: &Game, n: usize, opts: &CheckOptions, keep: bool)
                 pass = blame_first_stop(game, n, opts, pass, lean);
             }
             convention_note(game, start, directions, &mut pass.diagnostics);
+            rules_note(game, start, directions, &mut pass.diagnostics);
         }
     }
     GameCheck {
@@ -390,6 +391,13 @@ fn position_diagnostic(
     d
 }
 
+/// The help of a never-ending move written last in its line: how the record's rules can let
+/// it stand, and that `--fix` leaves it.
+fn never_ending_intent() -> &'static str {
+    // A move is refused as never-ending only under `endless_move=illegal` (the default).
+    "If the never-ending move is the record's point, say what playing it does: [Rules \"endless_move=draw\"] (the game is drawn) or [Rules \"endless_move=mover_loses\"] (the mover loses). A never-ending move written last is never repaired by --fix."
+}
+
 /// A whole game that replays under another sign convention: a note on its first illegal
 /// move.
 fn convention_note(
@@ -411,6 +419,39 @@ fn convention_note(
     if let Some(other) = other {
         let note = format!(
             "The whole game replays cleanly when its signs are read with [Directions \"{other}\"]: the record seems to follow that convention."
+        );
+        d.help = Some(match d.help.take() {
+            Some(h) => format!("{h}\n{note}"),
+            None => note,
+        });
+    }
+}
+
+/// A whole game from the start position that replays under another preset (a Kete game
+/// labelled kiswahili): a note on its first illegal move, as [`convention_note`] gives for
+/// the signs.
+fn rules_note(
+    game: &Game,
+    start: Position,
+    directions: Directions,
+    diagnostics: &mut [CheckDiagnostic],
+) {
+    // Only an illegal move: the other preset's replay reads the moves, not their
+    // annotations, so it cannot say that an annotation would agree there.
+    let Some(d) = diagnostics.iter_mut().find(|d| d.code.area() == "illegal") else {
+        return;
+    };
+    let rules = *start.rules();
+    if start != Position::start(rules) || game.main_line().count() < MIN_PLIES_FOR_CONVENTION {
+        return;
+    }
+    let other = bao_core::PRESET_NAMES.into_iter().find(|name| {
+        RuleSet::preset(name)
+            .is_some_and(|r| r != rules && main_line_replays(game, Position::start(r), directions))
+    });
+    if let Some(other) = other {
+        let note = format!(
+            "The whole game replays cleanly under [RuleSet \"{other}\"]: the record seems to be of that rule set."
         );
         d.help = Some(match d.help.take() {
             Some(h) => format!("{h}\n{note}"),
@@ -590,6 +631,14 @@ impl Words<'_> {
             .filter(|s| s.repair == RepairKind::Replace)
             .map(|s| s.mv);
         d.repair = best.cloned();
+        if code == Code::NeverEnding && at.following.is_empty() {
+            // The last move written, and one that never ends: often the record's point (a
+            // problem, a study), which a repair would contradict. It is never repaired; the
+            // author is told how the rules can let it stand.
+            d.fix = None;
+            d.repair = None;
+            help.push(never_ending_intent().to_owned());
+        }
         (d.help(help.join("\n")), ranked)
     }
 

@@ -12,7 +12,7 @@ use bao_notation::meaning::MatchKey;
 use bao_notation::{Game, GameResult, Record, Span};
 
 use crate::codes::Code;
-use crate::diagnostic::CheckDiagnostic;
+use crate::diagnostic::{CheckDiagnostic, Rewrite};
 use crate::game_check::GameCheck;
 use crate::words::{outcome_words, result_of};
 
@@ -88,7 +88,7 @@ pub(crate) fn check_result(game: &Game, n: usize, c: &mut GameCheck) {
         (Some(o), Some((r, span))) if r != GameResult::Unknown => {
             let expected = result_of(Some(o)).unwrap_or(GameResult::Unknown);
             if r != expected {
-                c.diagnostics.push(secondary(
+                let mut d = secondary(
                     CheckDiagnostic::new(
                         Code::ResultMismatch,
                         n,
@@ -102,7 +102,11 @@ pub(crate) fn check_result(game: &Game, n: usize, c: &mut GameCheck) {
                         "The result must be the game's end: {}. Write {expected}.",
                         outcome_words(o)
                     )),
-                ));
+                );
+                if expected != GameResult::Unknown {
+                    d.rewrite = Some(Rewrite::Result { result: expected });
+                }
+                c.diagnostics.push(d);
             }
         }
         (None, Some((r, span))) if r != GameResult::Unknown => {

@@ -205,3 +205,221 @@ fn import_diagnostics() {
         insta::assert_snapshot!(slug, text);
     }
 }
+
+/// A record as JSON with every number a float and every move a string (the schema allows a
+/// move as a string or as `{"move": ...}`, and a score as `1` or `1.0`): what is compared
+/// when a record must come back with every field.
+fn normal(v: &Value) -> Value {
+    match v {
+        Value::Number(n) => json!(n.as_f64().unwrap()),
+        Value::Object(o) if o.len() == 1 && o.contains_key("move") => o["move"].clone(),
+        Value::Object(o) => Value::Object(o.iter().map(|(k, v)| (k.clone(), normal(v))).collect()),
+        Value::Array(a) => Value::Array(a.iter().map(normal).collect()),
+        other => other.clone(),
+    }
+}
+
+/// AP -> .bao -> AP on the AP sample data: every field of every record that imports comes
+/// back (ids, user ids, times, scores, event, round, site, variants, moves).
+#[test]
+fn the_round_trip_keeps_every_field() {
+    let recs: Vec<Value> = serde_json::from_slice(
+        &std::fs::read(root().join("fixtures/archive/ap_records_kiswahili_20.json")).unwrap(),
+    )
+    .unwrap();
+    let mut kept = 0;
+    for (i, rec) in recs.iter().enumerate() {
+        let Ok(imported) = import_value(rec.clone(), i + 1) else {
+            continue;
+        };
+        let parsed = parse_record(&imported.text);
+        let game = &parsed.record.games[0].value;
+        let back = export_game(game, &replay_game(game, None), 1).unwrap();
+        assert_eq!(
+            normal(&serde_json::to_value(&back).unwrap()),
+            normal(rec),
+            "record {}",
+            i + 1
+        );
+        kept += 1;
+    }
+    assert_eq!(kept, 19);
+}
+
+/// Results exactly: 0 and 0 (abandoned) is no result and no draw, and comes back as 0 and 0;
+/// a draw is 0.5 each.
+#[test]
+fn scores_are_mapped_exactly() {
+    let mut rec = records("ap_kiswahili_reload_s1001_300.jsonl", None).remove(0);
+    // Cut short: the game goes on.
+    let rounds = rec["moves"].as_array_mut().unwrap();
+    rounds.truncate(6);
+    for (score, result, tag) in [
+        ((0, 0), "*", Some("0 0")),
+        ((1, 0), "1-0", None),
+        ((0, 1), "0-1", None),
+    ] {
+        rec["header"]["players"][0]["result"] = json!(score.0);
+        rec["header"]["players"][1]["result"] = json!(score.1);
+        let g = import_value(rec.clone(), 1).unwrap();
+        assert!(
+            g.text.contains(&format!("[Result \"{result}\"]")),
+            "{}",
+            g.text
+        );
+        assert_eq!(g.text.contains("[APScores "), tag.is_some(), "{}", g.text);
+        if let Some(t) = tag {
+            assert!(g.text.contains(&format!("[APScores \"{t}\"]")));
+        }
+        let parsed = parse_record(&g.text);
+        let game = &parsed.record.games[0].value;
+        let back = export_game(game, &replay_game(game, None), 1).unwrap();
+        assert_eq!(
+            (back.header.players[0].result, back.header.players[1].result),
+            (Some(f64::from(score.0)), Some(f64::from(score.1)))
+        );
+    }
+    rec["header"]["players"][0]["result"] = json!(0.5);
+    rec["header"]["players"][1]["result"] = json!(0.5);
+    let g = import_value(rec, 1).unwrap();
+    assert!(g.text.contains("[Result \"1/2-1/2\"]") && !g.text.contains("APScores"));
+}
+
+/// Every variant combination AbstractPlay's Bao offers: none, `kujifunza` (above), and
+/// `malawi` (8 in each house, 20 in each hand: AbstractPlay's rules from its own start);
+/// a combination it does not offer is refused, naming every variant.
+#[test]
+fn malawi_imports_and_exports_and_other_combinations_are_named() {
+    use bao_core::{Position, RuleSet};
+    // A game from the malawi start, played by the engine.
+    let start: bao_notation::PositionString = bao_archive::ap::MALAWI_POSITION.parse().unwrap();
+    let mut pos = Position::from_setup(start.to_setup(RuleSet::ABSTRACTPLAY)).unwrap();
+    let mut state = 7_u64;
+    let mut moves = Vec::new();
+    while moves.len() < 40 {
+        let mut pick = |n: usize| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            usize::try_from(state >> 33).unwrap() % n
+        };
+        let Some((mv, next)) = pos.random_move(&mut pick) else {
+            break;
+        };
+        moves.push(mv.to_string());
+        pos = next;
+    }
+    let mut text = format!(
+        "[Event \"Malawi\"]\n[Site \"Abstract Play\"]\n[South \"Asha\"]\n[North \"Baraka\"]\n[Result \"*\"]\n[RuleSet \"abstractplay\"]\n[Position \"{}\"]\n\n",
+        bao_archive::ap::MALAWI_POSITION
+    );
+    for (k, m) in moves.iter().enumerate() {
+        if k % 2 == 0 {
+            text.push_str(&format!("{}. ", k / 2 + 1));
+        }
+        text.push_str(m);
+        text.push(' ');
+    }
+    text.push_str("*\n");
+    assert!(moves.len() > 20, "{moves:?}");
+    let parsed = parse_record(&text);
+    let game = &parsed.record.games[0].value;
+    let back = export_game(game, &replay_game(game, None), 1).unwrap();
+    assert_eq!(back.header.game.variants, ["malawi"]);
+    assert_eq!(back.header.site.name, "Abstract Play");
+    let again = import_value(serde_json::to_value(&back).unwrap(), 1).unwrap();
+    assert_eq!(again.plies, moves.len());
+    assert!(again.text.contains(bao_archive::ap::MALAWI_POSITION));
+    let parsed = parse_record(&again.text);
+    let game = &parsed.record.games[0].value;
+    let twice = export_game(game, &replay_game(game, None), 1).unwrap();
+    assert_eq!(twice, back);
+    // Not offered: every variant named.
+    let mut rec = serde_json::to_value(&back).unwrap();
+    rec["header"]["game"]["variants"] = json!(["malawi", "kujifunza"]);
+    let p = import_value(rec, 1).unwrap_err();
+    assert_eq!(
+        p.kind,
+        ApProblemKind::UnsupportedVariant(vec!["malawi".to_owned(), "kujifunza".to_owned()])
+    );
+    assert!(p.to_string().contains("[\"malawi\", \"kujifunza\"]"), "{p}");
+}
+
+/// A game never played on AbstractPlay is not said to be: its own Site goes out, none
+/// invented.
+#[test]
+fn export_keeps_the_games_own_site() {
+    let text =
+        "[Event \"Club night\"]\n[Site \"Zanzibar\"]\n[RuleSet \"abstractplay\"]\n\n1. A6<* *\n";
+    let parsed = parse_record(text);
+    let game = &parsed.record.games[0].value;
+    let back = export_game(game, &replay_game(game, None), 1).unwrap();
+    assert_eq!(back.header.site.name, "Zanzibar");
+    assert_eq!(back.header.site.gameid, None);
+    let again = import_value(serde_json::to_value(&back).unwrap(), 1).unwrap();
+    assert!(again.text.contains("[Site \"Zanzibar\"]"), "{}", again.text);
+}
+
+/// A file cut short: the complete records before the cut are handed on, and the damage is
+/// named with its byte offset.
+#[test]
+fn a_truncated_file_gives_its_complete_records() {
+    let bytes =
+        std::fs::read(root().join("fixtures/archive/ap_records_kiswahili_20.json")).unwrap();
+    let recs: Vec<Value> = serde_json::from_slice(&bytes).unwrap();
+    // Cut inside record 12: find where it starts by writing the first 11 records alone.
+    let text = String::from_utf8(bytes.clone()).unwrap();
+    let starts: Vec<usize> = text.match_indices("\n {\n").map(|(i, _)| i).collect();
+    assert_eq!(
+        starts.len(),
+        recs.len(),
+        "one record per `{{` at the array's level"
+    );
+    let cut = starts[11] + 200;
+    let mut got = Vec::new();
+    let err = read_ap_records(&bytes[..cut], 4, |batch| {
+        got.extend(batch);
+        Ok(())
+    })
+    .unwrap_err();
+    let bao_archive::ap::ApReadError::Json {
+        offset, records, ..
+    } = err
+    else {
+        panic!("{err}");
+    };
+    assert_eq!(records, 11);
+    assert_eq!(offset, cut as u64);
+    assert_eq!(got.len(), 11);
+    for ((n, v), want) in got.iter().zip(&recs) {
+        assert_eq!(v, want, "record {n}");
+    }
+}
+
+/// Export writes the board's result where the game ended on it, not a Result tag the board
+/// contradicts.
+#[test]
+fn export_writes_the_boards_result() {
+    let rec = records("ap_kiswahili_reload_s1001_300.jsonl", None).remove(0);
+    let g = import_value(rec.clone(), 1).unwrap();
+    let (right, wrong) = if g.text.contains("[Result \"1-0\"]") {
+        ("1-0", "0-1")
+    } else {
+        ("0-1", "1-0")
+    };
+    let contradicted = g
+        .text
+        .replace(
+            &format!("[Result \"{right}\"]"),
+            &format!("[Result \"{wrong}\"]"),
+        )
+        .replace(&format!(" {right}\n"), &format!(" {wrong}\n"));
+    assert_ne!(contradicted, g.text);
+    let parsed = parse_record(&contradicted);
+    let game = &parsed.record.games[0].value;
+    let back = export_game(game, &replay_game(game, None), 1).unwrap();
+    let original: ApRecord = serde_json::from_value(rec).unwrap();
+    for (b, o) in back.header.players.iter().zip(&original.header.players) {
+        assert_eq!(b.result, o.result);
+    }
+}

@@ -2,6 +2,8 @@
 //! others imported), `bao export abstractplay` (round trip), `bao filter`, `bao dedupe`,
 //! `bao split`, `bao stats`.
 
+use std::collections::{HashMap, HashSet};
+
 use crate::cmd::{output, root};
 
 const AP: &str = "fixtures/archive/ap_records_kiswahili_20.json";
@@ -138,7 +140,7 @@ fn filter_counts_and_writes() {
 }
 
 #[test]
-fn dedupe_keeps_the_first_and_merges_tags() {
+fn dedupe_keeps_the_copy_that_tells_most_and_merges_tags() {
     let dir = tmp();
     let one = std::fs::read_to_string(root().join("fixtures/games/short_bao_hamna.bao")).unwrap();
     let copy = one.replace("[Event ", "[Annotator \"Zuberi\"]\n[Event ");
@@ -146,9 +148,13 @@ fn dedupe_keeps_the_first_and_merges_tags() {
     std::fs::write(&path, format!("{one}\n{copy}\n{one}")).unwrap();
     let (code, stdout, stderr) = bao(&["dedupe", arg(&path)], "");
     assert_eq!(code, 0);
+    // The copy with one tag more is kept.
     assert_eq!(stdout.matches("[Event ").count(), 1);
-    assert!(!stdout.contains("Zuberi"));
-    assert!(stderr.contains("game 2 of"), "{stderr}");
+    assert!(stdout.contains("Zuberi"));
+    assert!(
+        stderr.contains("game 1 of") && stderr.contains("duplicates game 2 of"),
+        "{stderr}"
+    );
     assert!(
         stderr.contains("1 games kept, 2 duplicates left out"),
         "{stderr}"
@@ -157,8 +163,12 @@ fn dedupe_keeps_the_first_and_merges_tags() {
     assert_eq!(code, 0);
     assert_eq!(stdout.matches("[Event ").count(), 1);
     assert!(stdout.contains("[Annotator \"Zuberi\"]"), "{stdout}");
-    let (code, _, _) = bao(&["dedupe", "--merge-tags", "-"], &one);
-    assert_eq!(code, 2, "--merge-tags needs files");
+    // Stdin is read as a file is (copied, as dedupe reads its inputs more than once).
+    let (code, from_stdin, _) = bao(
+        &["dedupe", "--merge-tags", "-q", "-"],
+        &std::fs::read_to_string(&path).unwrap(),
+    );
+    assert_eq!((code, from_stdin), (0, stdout));
 }
 
 #[test]
@@ -313,11 +323,15 @@ fn filter_dedupe_and_split_copy_each_game_as_written() {
     let dir = tmp();
     let (games, latin1) = as_written_games();
     // Each fixture alone: the file as written.
+    // A game with an error is written all the same, reported, with exit status 1 (as
+    // `bao check` gives it).
+    let checked = |f: &str| bao_bytes(&["check", "-q", f]).0;
     for f in AS_WRITTEN {
         let file = std::fs::read(root().join(f)).unwrap();
         for args in [vec!["filter", f], vec!["dedupe", "-q", f]] {
             let (code, out, stderr) = bao_bytes(&args);
-            assert_eq!(code, 0, "{args:?}: {stderr}");
+            assert_eq!(code, checked(f), "{args:?}: {stderr}");
+            assert_eq!(stderr.contains(": game 1: bao::"), code == 1, "{stderr}");
             assert_eq!(
                 String::from_utf8_lossy(&out),
                 String::from_utf8_lossy(&written(&file)),
@@ -338,16 +352,19 @@ fn filter_dedupe_and_split_copy_each_game_as_written() {
     std::fs::write(&path, &archive).unwrap();
     let want = joined(&games);
     let (code, out, stderr) = bao_bytes(&["filter", arg(&path)]);
-    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(code, 1, "{stderr}");
     assert_eq!(
         String::from_utf8_lossy(&out),
         String::from_utf8_lossy(&want)
     );
     // A criterion that keeps some: the same games, as written.
-    let (code, out, _) = bao_bytes(&["filter", arg(&path), "--tag", "Event~i"]);
+    let (code, out, _) = bao_bytes(&["filter", arg(&path), "--tag", "Event~i", "--valid"]);
     assert_eq!(code, 0);
     let with_i: Vec<Vec<u8>> = games
         .iter()
+        .zip(AS_WRITTEN.iter().map(|f| checked(f) == 0).chain([true]))
+        .filter(|(_, valid)| *valid)
+        .map(|(g, _)| g)
         .filter(|g| {
             let g = String::from_utf8_lossy(g);
             g.lines()
@@ -368,7 +385,7 @@ fn filter_dedupe_and_split_copy_each_game_as_written() {
     let dups = dir.path().join("dups.bao");
     std::fs::write(&dups, &with_copy).unwrap();
     let (code, out, stderr) = bao_bytes(&["dedupe", arg(&dups)]);
-    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(code, 1, "{stderr}");
     assert!(stderr.contains("1 duplicates left out"), "{stderr}");
     assert_eq!(
         String::from_utf8_lossy(&out),
@@ -377,7 +394,7 @@ fn filter_dedupe_and_split_copy_each_game_as_written() {
     // split: one file per game, each the game as written.
     let out_dir = dir.path().join("games");
     let (code, _, stderr) = bao_bytes(&["split", arg(&path), "-o", arg(&out_dir)]);
-    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(code, 1, "{stderr}");
     let mut files: Vec<Vec<u8>> = std::fs::read_dir(&out_dir)
         .unwrap()
         .map(|e| std::fs::read(e.unwrap().path()).unwrap())
@@ -408,7 +425,7 @@ fn canonical_writes_the_canonical_form() {
     ] {
         let args: Vec<&str> = cmd.iter().copied().chain([arg(&path)]).collect();
         let (code, out, stderr) = bao_bytes(&args);
-        assert_eq!(code, 0, "{cmd:?}: {stderr}");
+        assert_eq!(code, 1, "{cmd:?}: games with errors, written: {stderr}");
         assert_eq!(
             String::from_utf8_lossy(&out),
             String::from_utf8_lossy(&fmt),
@@ -418,7 +435,7 @@ fn canonical_writes_the_canonical_form() {
     // split --canonical: each file is `bao fmt` of the game.
     let out_dir = dir.path().join("games");
     let (code, _, stderr) = bao_bytes(&["split", "--canonical", arg(&path), "-o", arg(&out_dir)]);
-    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(code, 1, "{stderr}");
     for e in std::fs::read_dir(&out_dir).unwrap() {
         let p = e.unwrap().path();
         let (code, _, stderr) = bao_bytes(&["fmt", "--check", arg(&p)]);
@@ -430,8 +447,11 @@ fn canonical_writes_the_canonical_form() {
 fn merged_tags_are_added_as_lines_and_the_rest_is_as_written() {
     let dir = tmp();
     let kiba = std::fs::read_to_string(root().join("fixtures/games/dialect_kiba.bao")).unwrap();
+    // As many tags as the first (Site given up for Annotator): the first copy is kept.
+    let site = kiba.lines().find(|l| l.starts_with("[Site ")).unwrap();
     let copy = kiba
         .replace("[Result ", "[Annotator \"Zuberi\"]\n[Result ")
+        .replace(&format!("{site}\n"), "")
         .replace("L ", "< ");
     let path = dir.path().join("dups.bao");
     std::fs::write(&path, format!("{kiba}\n\n{copy}\n")).unwrap();
@@ -447,4 +467,415 @@ fn merged_tags_are_added_as_lines_and_the_rest_is_as_written() {
         String::from_utf8(out).unwrap(),
         String::from_utf8(written(want.as_bytes())).unwrap()
     );
+}
+
+const UNTRUSTED: &str = "fixtures/archive/untrusted.bao";
+
+#[test]
+fn stats_leaves_out_broken_and_contradicted_games() {
+    // Game 1 is cut after `2. A` with Result 0-1; game 2's Result says North won where the
+    // board says South; game 3 is sound and unfinished.
+    let (code, json, stderr) = bao(&["stats", UNTRUSTED, "--format", "json"], "");
+    assert_eq!(code, 1, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["games"], 1);
+    assert_eq!(v["results"]["north_wins"], 0);
+    assert_eq!(v["trees"][0]["games"], 1);
+    insta::assert_snapshot!("stats_untrusted_stderr", stderr);
+    // Counted on request: the result is the board's (South won game 2), not the tag's.
+    let (code, json, stderr) = bao(
+        &["stats", UNTRUSTED, "--format", "json", "--include-invalid"],
+        "",
+    );
+    assert_eq!(code, 1, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["games"], 3);
+    assert_eq!(
+        (&v["results"]["south_wins"], &v["results"]["north_wins"]),
+        (&1.into(), &1.into()),
+        "the cut game's 0-1 stands (its board did not end), game 2's is the board's"
+    );
+    assert!(stderr.contains("counted all the same (--include-invalid)"));
+    // filter writes them, reported, so that `filter | stats` reports them again.
+    let (code, kept, stderr) = bao(&["filter", UNTRUSTED], "");
+    assert_eq!(code, 1);
+    assert_eq!(kept.matches("[Event ").count(), 3);
+    assert_eq!(stderr.matches("; written").count(), 2, "{stderr}");
+    let (code, _, stderr) = bao(&["stats", "-"], &kept);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("2 left out of the statistics"), "{stderr}");
+    // --valid leaves them out, and the rest is sound.
+    let (code, kept, stderr) = bao(&["filter", "--valid", UNTRUSTED], "");
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("2 invalid or contradicted left out by the criteria"));
+    let (code, _, stderr) = bao(&["stats", "-"], &kept);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    // --result reads the board: game 2 is South's win.
+    let (code, n, _) = bao(&["filter", "--result", "1-0", "--count", UNTRUSTED], "");
+    assert_eq!((code, n.trim()), (1, "1"));
+}
+
+/// A large archive of sound games with broken ones among them (over many chunks and
+/// batches of the streamed reader): each game `stats` leaves out is a game `bao check`
+/// finds an error in (or a result claimed while the game goes on), at the line and column
+/// `bao check` gives for one of its diagnostics.
+#[test]
+fn games_left_out_are_placed_as_check_places_them() {
+    let dir = tmp();
+    let sound = std::fs::read_to_string(root().join("fixtures/games/random_kiswahili_3.bao"))
+        .unwrap()
+        .replace("\r\n", "\n");
+    let broken = std::fs::read_to_string(root().join(UNTRUSTED)).unwrap();
+    let mut text = String::new();
+    for i in 0..120 {
+        text.push_str(if i % 7 == 3 { &broken } else { &sound });
+        text.push_str(if i % 5 == 0 { "\n\n\n" } else { "\n" });
+        if i % 11 == 0 {
+            text.push_str("; a remark between games\n");
+        }
+    }
+    assert!(
+        text.len() > 200 * 1024,
+        "{} bytes: several batches",
+        text.len()
+    );
+    // Where each game starts (1-based lines), read apart from bao: a line `[Event `.
+    let starts: Vec<usize> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.starts_with("[Event "))
+        .map(|(i, _)| i + 1)
+        .collect();
+    let game_at = |line: usize| starts.iter().filter(|s| **s <= line).count();
+    let path = dir.path().join("big.bao");
+    std::fs::write(&path, &text).unwrap();
+    let out = output(&["check", "--format", "json", arg(&path)], "");
+    let mut want: HashMap<usize, Vec<(usize, usize, String)>> = HashMap::new();
+    for l in String::from_utf8(out.stdout).unwrap().lines() {
+        let d: serde_json::Value = serde_json::from_str(l).unwrap();
+        let d = &d["data"];
+        let severe = d["severity"] == "error" || d["code"] == "bao::record::game_ends_early";
+        if let (true, Some(line)) = (severe, d["line"].as_u64()) {
+            let line = usize::try_from(line).unwrap();
+            want.entry(game_at(line)).or_default().push((
+                line,
+                usize::try_from(d["column"].as_u64().unwrap()).unwrap(),
+                d["code"].as_str().unwrap().to_owned(),
+            ));
+        }
+    }
+    assert!(want.len() > 10, "{want:?}");
+    let (code, _, stderr) = bao(&["stats", "-j", "2", arg(&path)], "");
+    assert_eq!(code, 1);
+    let mut got = HashMap::new();
+    let prefix = format!("bao: {}:", path.display());
+    for l in stderr.lines().filter_map(|l| l.strip_prefix(&prefix)) {
+        // LINE:COL: game N: CODE: message; left out
+        let mut parts = l.splitn(4, ": ");
+        let place = parts.next().unwrap();
+        let game: usize = parts.next().unwrap()["game ".len()..].parse().unwrap();
+        let code = parts.next().unwrap().to_owned();
+        let (line, col) = place.split_once(':').unwrap();
+        got.insert(
+            game,
+            (
+                line.parse::<usize>().unwrap(),
+                col.parse::<usize>().unwrap(),
+                code,
+            ),
+        );
+    }
+    assert_eq!(
+        got.keys().copied().collect::<HashSet<_>>(),
+        want.keys().copied().collect::<HashSet<_>>()
+    );
+    for (game, place) in &got {
+        assert!(
+            want[game].contains(place),
+            "game {game}: {place:?} not in {:?}",
+            want[game]
+        );
+    }
+    let summary = stderr.lines().last().unwrap();
+    assert!(
+        summary.contains(&format!("{} left out of the statistics", want.len())),
+        "{summary}"
+    );
+}
+
+#[test]
+fn dedupe_keeps_the_decisive_copy_and_reports_conflicts() {
+    let dir = tmp();
+    let game = "1. A7>* [B7:1] a6<* [a3:1] 2. A6> [xa3:1 A8:2 A6:4 A2:1] a5> [xA4:1 a8:1]";
+    let copies = format!(
+        "[South \"Ali\"]\n[North \"Bao\"]\n[Date \"2026.01.01\"]\n[Result \"*\"]\n[Termination \"resignation\"]\n[Site \"Zanzibar\"]\n\n{game} *\n\n\
+         [South \"Ali\"]\n[North \"Bao\"]\n[Date \"2026.01.01\"]\n[Result \"1-0\"]\n[Termination \"adjudication\"]\n\n{game} 1-0\n\n\
+         [South \"Juma\"]\n[North \"Bao\"]\n[Date \"2026.02.01\"]\n[Result \"*\"]\n\n{game} *\n"
+    );
+    let path = dir.path().join("copies.bao");
+    std::fs::write(&path, &copies).unwrap();
+    let (code, out, stderr) = bao(&["dedupe", "--merge-tags", arg(&path)], "");
+    assert_eq!(code, 0, "{stderr}");
+    // The decisive copy is kept, with the one tag on which no copy disagrees.
+    assert_eq!(out.matches("[Result ").count(), 1);
+    assert!(out.contains("[Result \"1-0\"]") && out.contains("[Termination \"adjudication\"]"));
+    assert!(out.contains("[Site \"Zanzibar\"]"), "{out}");
+    assert!(!out.contains("resignation"));
+    insta::assert_snapshot!(
+        "dedupe_conflicts_stderr",
+        stderr.replace(arg(&path), "copies.bao")
+    );
+    // By game: the game Juma played is another game (other player, other date).
+    let (code, out, stderr) = bao(&["dedupe", "--by", "game", "-q", arg(&path)], "");
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    assert_eq!(out.matches("[Result ").count(), 2);
+    assert!(out.contains("Juma") && out.contains("[Result \"1-0\"]"));
+}
+
+#[test]
+fn split_keeps_a_match_whole() {
+    let dir = tmp();
+    let record = dir.path().join("mixed.bao");
+    let mut text = String::new();
+    for f in [
+        "fixtures/games/short_bao_hamna.bao",
+        "fixtures/games/match_best_of_three.bao",
+        "fixtures/games/preset_kete.bao",
+    ] {
+        text.push_str(&std::fs::read_to_string(root().join(f)).unwrap());
+        text.push('\n');
+    }
+    std::fs::write(&record, &text).unwrap();
+    let out = dir.path().join("games");
+    let (code, _, stderr) = bao(&["split", arg(&record), "-o", arg(&out)], "");
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("3 files written") && stderr.contains("1 of them a match"),
+        "{stderr}"
+    );
+    let matched = out.join("2026.11.29_Sample-match_sample-best-of-three.bao");
+    let whole = std::fs::read_to_string(&matched).unwrap();
+    let fixture =
+        std::fs::read_to_string(root().join("fixtures/games/match_best_of_three.bao")).unwrap();
+    assert_eq!(whole.trim_end(), fixture.trim_end());
+    for e in std::fs::read_dir(&out).unwrap() {
+        let p = e.unwrap().path();
+        let (code, _, stderr) = bao(&["check", "-q", arg(&p)], "");
+        assert_eq!(code, 0, "{}: {stderr}", p.display());
+    }
+}
+
+/// A truncated AP file: the complete records before the cut are imported (and check clean),
+/// the damage is named with its byte offset, exit status 1.
+#[test]
+fn a_truncated_ap_file_imports_what_is_complete() {
+    let dir = tmp();
+    let bytes = std::fs::read(root().join(AP)).unwrap();
+    let cut = bytes.len() * 3 / 4;
+    let path = dir.path().join("cut.json");
+    std::fs::write(&path, &bytes[..cut]).unwrap();
+    // The records complete before the cut, counted apart from bao: each record of the array
+    // starts with `\n {\n` and ends with `\n }`.
+    let text = String::from_utf8_lossy(&bytes[..cut]);
+    let complete = text.matches("\n }").count();
+    assert!(complete > 5 && complete < 20, "{complete}");
+    let out = dir.path().join("cut.bao");
+    let (code, _, stderr) = bao(&["import", "abstractplay", arg(&path), "-o", arg(&out)], "");
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains(&format!("is damaged at byte {cut} ")),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!(
+            "the {complete} complete records before it were read"
+        )),
+        "{stderr}"
+    );
+    let written = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(written.matches("[Event ").count(), complete);
+    let (code, _, stderr) = bao(&["check", "-q", arg(&out)], "");
+    assert_eq!(code, 0, "{stderr}");
+}
+
+/// `dedupe --near`: a copy cut short by two plies is near its game (with the plies it
+/// lacks), one cut by five is not (with `--near=5` it is); an exact copy is one game.
+#[test]
+fn dedupe_near_reports_the_plies_that_differ() {
+    let dir = tmp();
+    let full =
+        std::fs::read_to_string(root().join("fixtures/games/random_kiswahili_3.bao")).unwrap();
+    // The plies as written, read apart from bao: tokens that are no move number, no
+    // annotation and no result.
+    let body = full.split("\n\n").nth(1).unwrap();
+    let mut plies = Vec::new();
+    let mut in_note = false;
+    for t in body.split_whitespace() {
+        if t.starts_with('[') {
+            in_note = !t.ends_with(']');
+            continue;
+        }
+        if in_note {
+            in_note = !t.ends_with(']');
+            continue;
+        }
+        if !t.ends_with('.') && !["1-0", "0-1", "*", "1/2-1/2"].contains(&t) {
+            plies.push(t.to_owned());
+        }
+    }
+    assert!(plies.len() > 40);
+    let game = |moves: &[String], event: &str| {
+        let mut text = format!("[Event \"{event}\"]\n\n");
+        for (k, m) in moves.iter().enumerate() {
+            if k % 2 == 0 {
+                text.push_str(&format!("{}. ", k / 2 + 1));
+            }
+            text.push_str(m);
+            text.push(' ');
+        }
+        text.push_str("*\n\n");
+        text
+    };
+    let n = plies.len();
+    let record = [
+        game(&plies, "full"),
+        game(&plies[..n - 2], "two plies less"),
+        game(&plies, "copy"),
+        game(&plies[..n - 5], "five plies less"),
+    ]
+    .concat();
+    let path = dir.path().join("near.bao");
+    std::fs::write(&path, &record).unwrap();
+    let (code, out, stderr) = bao(&["dedupe", "--near", arg(&path)], "");
+    assert_eq!(code, 0, "{stderr}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    assert!(lines[0].starts_with("game 1 of ") && lines[0].contains(" and game 2 of "));
+    let tail = plies[n - 2..]
+        .iter()
+        .map(|p| p.trim_end_matches(['#', '+']))
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        lines[0].ends_with(&format!(
+            "share their first {} plies, then {tail} / nothing",
+            n - 2
+        )),
+        "{} ({tail})",
+        lines[0]
+    );
+    assert!(
+        stderr.contains("4 games read, 1 pairs near each other"),
+        "{stderr}"
+    );
+    let (_, out, _) = bao(&["dedupe", "--near=5", "-q", arg(&path)], "");
+    assert_eq!(out.lines().count(), 3, "{out}");
+}
+
+/// `--where`: filter and stats agree on the games a query keeps; a query that cannot be read
+/// is shown with where it is wrong, exit 1.
+#[test]
+fn where_queries_in_filter_and_stats() {
+    let games = "fixtures/games";
+    let q = "stage = mtaji and front(south) <= 12";
+    let (code, n, stderr) = bao(&["filter", games, "--where", q, "--valid", "--count"], "");
+    assert_eq!(code, 0, "{stderr}");
+    let n: u64 = n.trim().parse().unwrap();
+    let (_, all, _) = bao(&["filter", games, "--valid", "--count"], "");
+    let all: u64 = all.trim().parse().unwrap();
+    assert!(n > 0 && n < all, "{n} of {all}");
+    let (_, json, _) = bao(&["stats", games, "--where", q, "--format", "json"], "");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["games"], n);
+    // The start answers at once; --at final asks the last position only.
+    let (_, start, _) = bao(&["filter", games, "--where", "ply = 0", "--count"], "");
+    let (_, last, _) = bao(
+        &[
+            "filter", games, "--where", "ply = 0", "--at", "final", "--count",
+        ],
+        "",
+    );
+    assert!(start.trim().parse::<u64>().unwrap() > last.trim().parse::<u64>().unwrap());
+    let (code, _, stderr) = bao(
+        &[
+            "--color",
+            "never",
+            "filter",
+            games,
+            "--where",
+            "stage = nemo and A5 > 1",
+            "--count",
+        ],
+        "",
+    );
+    assert_eq!(code, 1);
+    insta::assert_snapshot!("where_syntax_error", stderr);
+}
+
+/// `--alias FILE`: one person under several spellings is one player for `filter --player`
+/// and for `stats`.
+#[test]
+fn aliases_make_one_player_of_several_spellings() {
+    let dir = tmp();
+    let record = imported(dir.path());
+    let text = std::fs::read_to_string(&record).unwrap();
+    let faraji = text
+        .split("\n\n[")
+        .filter(|g| g.contains("\"Faraji\""))
+        .count();
+    assert!(faraji > 1);
+    // Every other game of Faraji's spelled otherwise.
+    let mut k = 0;
+    let respelled: Vec<String> = text
+        .split_inclusive("\n\n")
+        .map(|part| {
+            if part.contains("\"Faraji\"") {
+                k += 1;
+                if k % 2 == 0 {
+                    return part.replace("\"Faraji\"", "\"FARAJI M.\"");
+                }
+            }
+            part.to_owned()
+        })
+        .collect();
+    let path = dir.path().join("respelled.bao");
+    std::fs::write(&path, respelled.concat()).unwrap();
+    let alias = dir.path().join("players.txt");
+    std::fs::write(&alias, "# one person\nFaraji | faraji m.\n").unwrap();
+    let count = |extra: &[&str]| {
+        let mut args = vec!["filter", arg(&path), "--player", "Faraji", "--count"];
+        args.extend_from_slice(extra);
+        bao(&args, "").1.trim().parse::<usize>().unwrap()
+    };
+    assert!(count(&[]) < faraji);
+    assert_eq!(count(&["--alias", arg(&alias)]), faraji);
+    let (code, json, stderr) = bao(
+        &[
+            "stats",
+            arg(&path),
+            "--format",
+            "json",
+            "--alias",
+            arg(&alias),
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!json.contains("FARAJI M."));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let line = v["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "Faraji")
+        .unwrap();
+    assert_eq!(line["games"], faraji);
+    // A spelling given to two people is refused, with its line.
+    std::fs::write(&alias, "Faraji | F.\nFatuma | f.\n").unwrap();
+    let (code, _, stderr) = bao(
+        &["filter", arg(&path), "--alias", arg(&alias), "--count"],
+        "",
+    );
+    assert_eq!(code, 1);
+    assert!(stderr.contains("line 2"), "{stderr}");
 }

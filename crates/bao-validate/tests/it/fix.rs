@@ -116,3 +116,91 @@ fn a_north_start_is_numbered_from_the_position_tag() {
     );
     assert_eq!(fix(&wrong), right);
 }
+
+/// A published problem whose point is its never-ending last move: `--fix` leaves it (the
+/// help says how the rules can let it stand); the same move with a move after it is a slip,
+/// and is repaired.
+#[test]
+fn a_final_never_ending_move_is_never_rewritten() {
+    let text = std::fs::read_to_string(fixtures_dir().join("invalid/illegal/never_ending.bao"))
+        .unwrap()
+        .replace("[Event ", "{ The point: 12. A3< never ends. }\n[Event ");
+    let fixed = fix_text("t.bao", &text, &CheckOptions::default());
+    assert!(!fixed.changed(), "{:?}", fixed.applied);
+    assert_eq!(fixed.text, text);
+    let checked = check("t.bao", &text);
+    let help = checked
+        .report
+        .diagnostics
+        .iter()
+        .find_map(|d| match d {
+            bao_validate::AnyDiagnostic::Check(c) if c.code == bao_validate::Code::NeverEnding => {
+                c.help.clone()
+            }
+            _ => None,
+        })
+        .unwrap();
+    assert!(
+        help.contains("[Rules \"endless_move=draw\"]")
+            && help.contains("[Rules \"endless_move=mover_loses\"]"),
+        "{help}"
+    );
+    // As the author may mean it: drawn, and the record checks clean.
+    let drawn = text
+        .replace("[Event ", "[Rules \"endless_move=draw\"]\n[Event ")
+        .replace("12. A3<* *", "12. A3<* 1/2-1/2");
+    assert!(
+        check("t.bao", &drawn).report.diagnostics.is_empty(),
+        "{:?}",
+        check("t.bao", &drawn).report.diagnostics
+    );
+    // Not the last move: repaired as any slip.
+    let followed = text.replace("12. A3<* *", "12. A3<* a4< *");
+    let fixed = fix_text("t.bao", &followed, &CheckOptions::default());
+    assert!(fixed.text.contains("12. A3>*"), "{}", fixed.text);
+}
+
+/// The result repair the diagnostic asks for ("Write 1-0.") is applied to the result token
+/// and the Result tag, and nothing else changes.
+#[test]
+fn the_boards_result_is_written() {
+    let text =
+        std::fs::read_to_string(fixtures_dir().join("invalid/record/result_mismatch.bao")).unwrap();
+    assert!(text.contains("[Result \"0-1\"]") && text.trim_end().ends_with("0-1"));
+    let fixed = fix_text("t.bao", &text, &CheckOptions::default());
+    assert_eq!(fixed.applied.len(), 1, "{:?}", fixed.applied);
+    assert_eq!(fixed.applied[0].what, "result 0-1 became 1-0, the board's");
+    let want = text
+        .replace("[Result \"0-1\"]", "[Result \"1-0\"]")
+        .replace("0-1\n", "1-0\n");
+    assert_eq!(fixed.text, want);
+    assert!(fixed.report.diagnostics.is_empty());
+}
+
+/// A Kujifunza game labelled Kete replays cleanly under its own preset: the first illegal
+/// move's help names it (as the `Directions` note does for the signs); `--fix` does not
+/// change the tag.
+#[test]
+fn another_rule_set_is_named_in_the_help() {
+    let text = std::fs::read_to_string(fixtures_dir().join("games/preset_kujifunza.bao")).unwrap();
+    assert!(check("t.bao", &text).report.diagnostics.is_empty());
+    let labelled = text.replace("[RuleSet \"kujifunza\"]", "[RuleSet \"kete\"]");
+    assert_ne!(labelled, text);
+    let checked = check("t.bao", &labelled);
+    let helps: Vec<String> = checked
+        .report
+        .diagnostics
+        .iter()
+        .filter_map(|d| match d {
+            bao_validate::AnyDiagnostic::Check(c) => c.help.clone(),
+            bao_validate::AnyDiagnostic::Syntax(_) => None,
+        })
+        .collect();
+    let named: Vec<&String> = helps
+        .iter()
+        .filter(|h| h.contains("replays cleanly under [RuleSet \"kujifunza\"]"))
+        .collect();
+    assert_eq!(named.len(), 1, "{helps:?}");
+    let fixed = fix_text("t.bao", &labelled, &CheckOptions::default());
+    assert!(fixed.text.contains("[RuleSet \"kete\"]"));
+}
