@@ -39,9 +39,12 @@ pub enum ServerError {
     /// The client's initialize parameters could not be read, or a reply not written.
     #[error("language server protocol: {0}")]
     Json(#[from] serde_json::Error),
-    /// The stdio threads failed.
+    /// The stdio threads failed, or the input broke (a header that cannot be read).
     #[error("language server: {0}")]
     Io(#[from] std::io::Error),
+    /// The client sent `exit` without `shutdown` first (the protocol's exit code 1).
+    #[error("language server: the client sent exit without shutdown")]
+    ExitWithoutShutdown,
 }
 
 /// The server's settings, from the client's `initializationOptions` (camelCase keys).
@@ -94,10 +97,21 @@ impl Config {
 /// The connection broke or the client broke the protocol.
 pub fn run_stdio() -> Result<(), ServerError> {
     let (connection, threads) = crate::stdio::connection();
-    run(&connection)?;
+    let served = run(&connection);
     drop(connection);
-    threads.join()?;
-    Ok(())
+    // A broken header ends the reader with its error, and the server then sees the client
+    // gone (a disconnected channel: the reader has ended or is ending): the reader's error is
+    // the one to give. A reader still waiting for input, after another protocol error of
+    // the server, is not waited for.
+    let reader_done = match &served {
+        Ok(()) => true,
+        Err(ServerError::Protocol(e)) => e.channel_is_disconnected() || threads.reader_finished(),
+        Err(_) => threads.reader_finished(),
+    };
+    if reader_done {
+        threads.join()?;
+    }
+    served
 }
 
 /// Runs the server over a connection: the initialize handshake, then every message until
@@ -105,7 +119,8 @@ pub fn run_stdio() -> Result<(), ServerError> {
 ///
 /// # Errors
 ///
-/// The connection broke or the client broke the protocol.
+/// The connection broke or the client broke the protocol; [`ServerError::ExitWithoutShutdown`]
+/// when `exit` came without `shutdown` before it.
 pub fn run(connection: &Connection) -> Result<(), ServerError> {
     let (id, params) = connection.initialize_start()?;
     let params: InitializeParams = serde_json::from_value(params).unwrap_or_default();
@@ -126,6 +141,7 @@ pub fn run(connection: &Connection) -> Result<(), ServerError> {
         opts: config.check_options(),
         docs: HashMap::new(),
         published: HashMap::new(),
+        shutdown: false,
     }
     .main_loop(connection)
 }
@@ -173,6 +189,8 @@ struct Server {
     docs: HashMap<Uri, Document>,
     /// The version whose diagnostics each document last had published.
     published: HashMap<Uri, i32>,
+    /// Whether `shutdown` was asked (an `exit` before it is the exit code 1).
+    shutdown: bool,
 }
 
 /// A handler's answer: a result, or an error code and message.
@@ -201,6 +219,7 @@ impl Server {
                     Message::Request(req) => {
                         if req.method == "shutdown" && !incoming.is_empty() {
                             // The exit may be queued already: it is handled from the queue.
+                            self.shutdown = true;
                             send(Message::Response(Response::new_ok(req.id, ())))?;
                             continue;
                         }
@@ -211,7 +230,10 @@ impl Server {
                     }
                     Message::Notification(n) => {
                         if n.method == "exit" {
-                            return Ok(());
+                            if self.shutdown {
+                                return Ok(());
+                            }
+                            return Err(ServerError::ExitWithoutShutdown);
                         }
                         self.notification(n);
                     }
@@ -488,6 +510,7 @@ mod tests {
             opts: Config::default().check_options(),
             docs: HashMap::new(),
             published: HashMap::new(),
+            shutdown: false,
         };
         s.notification(note(
             DidOpenTextDocument::METHOD,

@@ -1218,3 +1218,20 @@ fn a_wrong_move_number_is_renumbered_by_its_quick_fix() {
     assert!(check_json("n", &new).is_empty(), "{new}");
     c.shutdown();
 }
+
+/// `exit` without `shutdown` before it ends the server with the protocol's exit code 1
+/// (`ServerError::ExitWithoutShutdown`); after `shutdown`, `exit` ends it cleanly.
+#[test]
+fn exit_without_shutdown_is_an_error() {
+    let mut c = Client::start(json!({}));
+    c.notify("exit", Value::Null);
+    let ended = c.server.take().unwrap().join().unwrap();
+    assert!(
+        matches!(ended, Err(ServerError::ExitWithoutShutdown)),
+        "{ended:?}"
+    );
+    let mut c = Client::start(json!({}));
+    c.request("shutdown", Value::Null);
+    c.notify("exit", Value::Null);
+    assert!(c.server.take().unwrap().join().unwrap().is_ok());
+}

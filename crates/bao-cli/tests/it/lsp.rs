@@ -147,6 +147,53 @@ fn bao_lsp_over_pipes_survives_a_message_that_is_not_utf8() {
     assert!(err.contains("no JSON-RPC message"), "{err}");
 }
 
+/// The protocol's edges over pipes: an id without a method is answered `InvalidRequest`;
+/// `exit` without `shutdown` exits 1; a `Content-Length` that is no number exits 2 with the
+/// header on stderr.
+#[test]
+fn bao_lsp_answers_the_protocol_edges_with_their_codes() {
+    let spawn = || {
+        Command::new(env!("CARGO_BIN_EXE_bao"))
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let mut child = spawn();
+    let mut stdin = child.stdin.take().unwrap();
+    let rx = reader(child.stdout.take().unwrap());
+    send(
+        &mut stdin,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}),
+    );
+    wait_for(&rx, |m| m["id"] == 1);
+    send(
+        &mut stdin,
+        json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+    );
+    send(&mut stdin, json!({"jsonrpc": "2.0", "id": 77}));
+    let e = wait_for(&rx, |m| m["id"] == 77);
+    assert_eq!(e["error"]["code"], -32600, "{e}");
+    send(
+        &mut stdin,
+        json!({"jsonrpc": "2.0", "method": "exit", "params": null}),
+    );
+    drop(stdin);
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(1), "{status}");
+
+    let mut child = spawn();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"Content-Length: abc\r\n\r\n{}").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("Content-Length: abc"), "{err}");
+}
+
 /// Neovim's own LSP client, with the `editors/neovim` setup, on a record with a slip.
 ///
 /// Without `nvim` the test is skipped with a message, unless `CI` is set: then it fails.
