@@ -404,6 +404,26 @@ impl<'a> View<'a> {
         self.each_game_over(None, each);
     }
 
+    /// Calls `each` with every chunk in text order: its offset in the document, where the
+    /// next chunk starts (a chunk's text may run on over the comments that open the next
+    /// one: the games that start there are the next chunk's) and its text parsed (made when
+    /// its turn comes, dropped after). Before each chunk the request's watch (if any) is
+    /// polled. Returns whether every chunk was given (`false` when `each` said stop, or the
+    /// watch did).
+    pub(crate) fn each_chunk_parsed(
+        &self,
+        mut each: impl FnMut(usize, usize, bao_notation::Parsed) -> bool,
+    ) -> bool {
+        let chunks = &self.analysis.chunks;
+        for (i, chunk) in chunks.iter().enumerate() {
+            let next = chunks.get(i + 1).map_or(self.text.len(), |c| c.offset);
+            if self.interrupted() || !each(chunk.offset, next, parse_record(&chunk.result.text)) {
+                return false;
+            }
+        }
+        true
+    }
+
     /// [`View::each_game`] for the games of the chunks whose text overlaps `start..=end`
     /// of the document (all when `range` is `None`). Before each chunk the request's watch
     /// (if any) is polled: when it says stop, the loop ends there.

@@ -37,6 +37,7 @@ mod cancel;
 mod complete;
 mod diagnostics;
 mod document;
+mod format;
 mod hover;
 mod outline;
 mod server;

@@ -3,7 +3,6 @@
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use bao_notation::{parse_record, write_record, WriteOptions};
 use bao_validate::CheckOptions;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{
@@ -12,7 +11,7 @@ use lsp_types::notification::{
 };
 use lsp_types::request::{
     CodeActionRequest, Completion, DocumentSymbolRequest, FoldingRangeRequest, Formatting,
-    HoverRequest, InlayHintRequest, Request as _, SemanticTokensFullRequest,
+    HoverRequest, InlayHintRequest, RangeFormatting, Request as _, SemanticTokensFullRequest,
     SemanticTokensRangeRequest,
 };
 use lsp_types::{
@@ -21,14 +20,14 @@ use lsp_types::{
     HoverProviderCapability, InitializeParams, InitializeResult, OneOf, PublishDiagnosticsParams,
     SemanticTokens, SemanticTokensFullOptions, SemanticTokensLegend, SemanticTokensOptions,
     SemanticTokensResult, SemanticTokensServerCapabilities, ServerCapabilities, ServerInfo,
-    TextDocumentSyncCapability, TextDocumentSyncKind, TextEdit, Uri,
+    TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
 };
 use serde::Deserialize;
 use serde_json::Value;
 
 use crate::cancel::{Incoming, Watch};
 use crate::document::Document;
-use crate::{actions, complete, hover, outline};
+use crate::{actions, complete, format, hover, outline};
 
 /// What stops the server.
 #[derive(Debug, thiserror::Error)]
@@ -97,7 +96,7 @@ impl Config {
 /// The connection broke or the client broke the protocol.
 pub fn run_stdio() -> Result<(), ServerError> {
     let (connection, threads) = crate::stdio::connection();
-    let served = run(&connection);
+    let served = serve(&connection, true);
     drop(connection);
     // A broken header ends the reader with its error, and the server then sees the client
     // gone (a disconnected channel: the reader has ended or is ending): the reader's error is
@@ -122,6 +121,13 @@ pub fn run_stdio() -> Result<(), ServerError> {
 /// The connection broke or the client broke the protocol; [`ServerError::ExitWithoutShutdown`]
 /// when `exit` came without `shutdown` before it.
 pub fn run(connection: &Connection) -> Result<(), ServerError> {
+    serve(connection, false)
+}
+
+/// [`run`]; with `raw`, a large result goes to the connection as a [`RAW_RESPONSE`]
+/// message for the stdio writer (which knows it) instead of a response holding a
+/// [`Value`].
+fn serve(connection: &Connection, raw: bool) -> Result<(), ServerError> {
     let (id, params) = connection.initialize_start()?;
     let params: InitializeParams = serde_json::from_value(params).unwrap_or_default();
     let config: Config = params
@@ -142,6 +148,7 @@ pub fn run(connection: &Connection) -> Result<(), ServerError> {
         docs: HashMap::new(),
         published: HashMap::new(),
         shutdown: false,
+        raw,
     }
     .main_loop(connection)
 }
@@ -157,6 +164,7 @@ fn capabilities() -> ServerCapabilities {
             ..CompletionOptions::default()
         }),
         document_formatting_provider: Some(OneOf::Left(true)),
+        document_range_formatting_provider: Some(OneOf::Left(true)),
         document_symbol_provider: Some(OneOf::Left(true)),
         folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
         code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
@@ -191,10 +199,27 @@ struct Server {
     published: HashMap<Uri, i32>,
     /// Whether `shutdown` was asked (an `exit` before it is the exit code 1).
     shutdown: bool,
+    /// Whether large results go out as [`RAW_RESPONSE`] messages (over stdio).
+    raw: bool,
 }
 
 /// A handler's answer: a result, or an error code and message.
-type Answer = Result<Value, (ErrorCode, String)>;
+type Answer = Result<Reply, (ErrorCode, String)>;
+
+/// A request's result: a JSON value, or JSON text written by the handler (a large answer:
+/// symbols, folding ranges, formatting edits), which goes out as it is over stdio without
+/// being made a [`Value`] tree first (many times the text's size).
+#[derive(Debug)]
+enum Reply {
+    Value(Value),
+    Json(String),
+}
+
+/// The method of the message the server gives the stdio writer for a response whose
+/// result is JSON text already ([`Reply::Json`]): its parameters are the id and the text;
+/// the writer frames `{"jsonrpc":"2.0","id":…,"result":…}` around them. It never goes on
+/// the wire as a notification.
+pub(crate) const RAW_RESPONSE: &str = "\u{0}bao/rawResponse";
 
 impl Server {
     /// Handles messages in batches: everything that has arrived is read into a queue and
@@ -226,7 +251,7 @@ impl Server {
                         if connection.handle_shutdown(&req)? {
                             return Ok(());
                         }
-                        send(Message::Response(self.request(req, &incoming)))?;
+                        send(self.request(req, &incoming))?;
                     }
                     Message::Notification(n) => {
                         if n.method == "exit" {
@@ -309,7 +334,7 @@ impl Server {
     /// Answers a request; a handler that panics answers `InternalError`. A request
     /// cancelled (already in the queue, or while it runs) answers `RequestCanceled`, one
     /// whose document changes while it runs `ContentModified`.
-    fn request(&mut self, req: Request, incoming: &Incoming<'_>) -> Response {
+    fn request(&mut self, req: Request, incoming: &Incoming<'_>) -> Message {
         let id = req.id.clone();
         let watch = Watch::new(incoming, req.id.clone(), &req.params);
         let answer = if let Some(stop) = watch.poll() {
@@ -327,8 +352,23 @@ impl Server {
             None => answer,
         };
         match answer {
-            Ok(v) => Response::new_ok(id, v),
-            Err((code, message)) => Response::new_err(id, code as i32, message),
+            Ok(Reply::Value(v)) => Message::Response(Response::new_ok(id, v)),
+            Ok(Reply::Json(json)) if self.raw => {
+                let id = serde_json::to_value(&id).unwrap_or(Value::Null);
+                Message::Notification(Notification::new(
+                    RAW_RESPONSE.to_owned(),
+                    Value::Array(vec![id, Value::String(json)]),
+                ))
+            }
+            Ok(Reply::Json(json)) => match serde_json::from_str::<Value>(&json) {
+                Ok(v) => Message::Response(Response::new_ok(id, v)),
+                Err(e) => Message::Response(Response::new_err(
+                    id,
+                    ErrorCode::InternalError as i32,
+                    e.to_string(),
+                )),
+            },
+            Err((code, message)) => Message::Response(Response::new_err(id, code as i32, message)),
         }
     }
 
@@ -342,7 +382,7 @@ impl Server {
                 let tp = p.text_document_position_params;
                 let (doc, offset) = self.at(&tp.text_document.uri, tp.position)?;
                 let Some(offset) = offset else {
-                    return Ok(Value::Null);
+                    return Ok(Reply::Value(Value::Null));
                 };
                 to_value(hover::hover(&doc.view(&opts), offset, laps))
             }
@@ -351,7 +391,7 @@ impl Server {
                 let tp = p.text_document_position;
                 let (doc, offset) = self.at(&tp.text_document.uri, tp.position)?;
                 let Some(offset) = offset else {
-                    return Ok(Value::Null);
+                    return Ok(Reply::Value(Value::Null));
                 };
                 to_value(
                     complete::complete(&doc.view(&opts), offset, laps)
@@ -361,19 +401,29 @@ impl Server {
             Formatting::METHOD => {
                 let p: lsp_types::DocumentFormattingParams = params(req.params)?;
                 let doc = self.doc(&p.text_document.uri)?;
-                to_value(format(doc))
+                let v = doc.view(&opts).watched(watch);
+                Ok(format::edits_json(&v, None).map_or(Reply::Value(Value::Null), Reply::Json))
+            }
+            RangeFormatting::METHOD => {
+                let p: lsp_types::DocumentRangeFormattingParams = params(req.params)?;
+                let doc = self.doc(&p.text_document.uri)?;
+                let v = doc.view(&opts).watched(watch);
+                let start = v.index.offset_clamped(v.text, p.range.start);
+                let end = v.index.offset_clamped(v.text, p.range.end).max(start);
+                Ok(format::edits_json(&v, Some((start, end)))
+                    .map_or(Reply::Value(Value::Null), Reply::Json))
             }
             DocumentSymbolRequest::METHOD => {
                 let p: lsp_types::DocumentSymbolParams = params(req.params)?;
                 let doc = self.doc(&p.text_document.uri)?;
-                to_value(DocumentSymbolResponse::Nested(outline::symbols(
+                to_json(DocumentSymbolResponse::Nested(outline::symbols(
                     &doc.view(&opts).watched(watch),
                 )))
             }
             FoldingRangeRequest::METHOD => {
                 let p: lsp_types::FoldingRangeParams = params(req.params)?;
                 let doc = self.doc(&p.text_document.uri)?;
-                to_value(outline::folding(&doc.view(&opts).watched(watch)))
+                to_json(outline::folding(&doc.view(&opts).watched(watch)))
             }
             SemanticTokensFullRequest::METHOD => {
                 let p: lsp_types::SemanticTokensParams = params(req.params)?;
@@ -413,7 +463,7 @@ impl Server {
                 let doc = self.doc(&uri)?;
                 let v = doc.view(&opts);
                 let Some(start) = v.index.offset(v.text, p.range.start) else {
-                    return Ok(Value::Null);
+                    return Ok(Reply::Value(Value::Null));
                 };
                 let end = v.index.offset_clamped(v.text, p.range.end).max(start);
                 to_value(actions::actions(&v, &uri, start, end))
@@ -457,27 +507,21 @@ impl Server {
     }
 }
 
-/// The edits of `bao fmt`: none for a record with syntax errors (it is not formatted) or
-/// one already canonical; else one edit replacing the whole text.
-fn format(doc: &Document) -> Option<Vec<TextEdit>> {
-    let parsed = parse_record(&doc.text);
-    if parsed.has_errors() {
-        return None;
-    }
-    let canonical = write_record(&parsed.record, &WriteOptions::default());
-    if canonical == doc.text {
-        return Some(Vec::new());
-    }
-    let range = doc.index.range(&doc.text, 0, doc.text.len());
-    Some(vec![TextEdit::new(range, canonical)])
-}
-
 fn params<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, (ErrorCode, String)> {
     serde_json::from_value(v).map_err(|e| (ErrorCode::InvalidParams, e.to_string()))
 }
 
 fn to_value<T: serde::Serialize>(v: T) -> Answer {
-    serde_json::to_value(v).map_err(|e| (ErrorCode::InternalError, e.to_string()))
+    serde_json::to_value(v)
+        .map(Reply::Value)
+        .map_err(|e| (ErrorCode::InternalError, e.to_string()))
+}
+
+/// A large result as JSON text ([`Reply::Json`]).
+fn to_json<T: serde::Serialize>(v: T) -> Answer {
+    serde_json::to_string(&v)
+        .map(Reply::Json)
+        .map_err(|e| (ErrorCode::InternalError, e.to_string()))
 }
 
 fn closed() -> ServerError {
@@ -511,6 +555,7 @@ mod tests {
             docs: HashMap::new(),
             published: HashMap::new(),
             shutdown: false,
+            raw: false,
         };
         s.notification(note(
             DidOpenTextDocument::METHOD,
@@ -592,7 +637,10 @@ mod tests {
         )
     }
 
-    fn error_code(r: &Response) -> Option<i32> {
+    fn error_code(r: &Message) -> Option<i32> {
+        let Message::Response(r) = r else {
+            panic!("no response: {r:?}")
+        };
         r.response_result.as_ref().err().map(|e| e.code)
     }
 

@@ -11,6 +11,8 @@ use crossbeam_channel::{bounded, Sender};
 use lsp_server::{Connection, ErrorCode, Message, RequestId, Response};
 use serde_json::Value;
 
+use crate::server::RAW_RESPONSE;
+
 /// The largest message read (a 100 MB archive opened whole fits; a larger `Content-Length`
 /// is read past and dropped).
 const MAX_MESSAGE: usize = 512 << 20;
@@ -50,7 +52,12 @@ pub(crate) fn connection() -> (Connection, Threads) {
         let stdout = io::stdout();
         let mut out = stdout.lock();
         for msg in from_server {
-            msg.write(&mut out)?;
+            match msg {
+                Message::Notification(n) if n.method == RAW_RESPONSE => {
+                    write_raw(&mut out, &n.params)?;
+                }
+                msg => msg.write(&mut out)?,
+            }
             out.flush()?;
         }
         Ok(())
@@ -64,6 +71,20 @@ pub(crate) fn connection() -> (Connection, Threads) {
         },
         Threads { reader, writer },
     )
+}
+
+/// Writes a response whose result is JSON text already: the parameters of a
+/// [`RAW_RESPONSE`] message, its id and the text, framed as the response they stand for
+/// (the text is written as it is, not copied).
+fn write_raw(out: &mut impl Write, params: &Value) -> io::Result<()> {
+    let (Some(id), Some(Value::String(result))) = (params.get(0), params.get(1)) else {
+        return Err(io::Error::other("a raw response without its id and result"));
+    };
+    let head = format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":");
+    let len = head.len() + result.len() + 1;
+    write!(out, "Content-Length: {len}\r\n\r\n{head}")?;
+    out.write_all(result.as_bytes())?;
+    out.write_all(b"}")
 }
 
 /// Reads messages until the input ends, the server stops listening, or a frame breaks. A
@@ -248,5 +269,22 @@ mod tests {
             got,
             [("77".to_owned(), -32600), ("\"x\"".to_owned(), -32600)]
         );
+    }
+
+    /// A raw response is framed as the response it stands for: read back, it is that
+    /// response.
+    #[test]
+    fn a_raw_response_is_written_as_its_response() {
+        let result = r#"[{"name":"Ali – Juma","kind":24}]"#;
+        let params = Value::Array(vec![Value::from(7), Value::String(result.to_owned())]);
+        let mut out = Vec::new();
+        write_raw(&mut out, &params).unwrap();
+        let body = read_frame(&mut out.as_slice()).unwrap().unwrap().unwrap();
+        let Message::Response(r) = serde_json::from_slice::<Message>(&body).unwrap() else {
+            panic!("no response");
+        };
+        assert_eq!(r.id, RequestId::from(7));
+        let v = r.response_result.unwrap();
+        assert_eq!(v, serde_json::from_str::<Value>(result).unwrap());
     }
 }
