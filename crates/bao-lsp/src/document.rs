@@ -213,6 +213,9 @@ pub struct Document {
     analysis: Option<Analysis>,
     /// The replays requests needed last.
     replays: Replays,
+    /// The replays under `--assume-fixes` (plies after an illegal one replayed from its
+    /// repair) requests needed last: the board at and after an illegal ply.
+    assumed: Replays,
     /// The chunks of the last analysis, kept for the next one.
     previous: Vec<Chunk>,
     /// Where the changes since the last analysis happened (`None`: anywhere).
@@ -229,6 +232,7 @@ impl Document {
             text,
             analysis: None,
             replays: Replays::default(),
+            assumed: Replays::default(),
             previous: Vec::new(),
             touched: None,
         }
@@ -304,6 +308,7 @@ impl Document {
             index: &self.index,
             analysis,
             replays: &self.replays,
+            assumed: &self.assumed,
             opts: *opts,
             watch: None,
         }
@@ -320,6 +325,7 @@ pub(crate) struct View<'a> {
     /// What checking it found.
     pub(crate) analysis: &'a Analysis,
     replays: &'a Replays,
+    assumed: &'a Replays,
     opts: CheckOptions,
     /// The running request's watch over the incoming messages, polled at every chunk of
     /// the loops over the whole document.
@@ -354,12 +360,26 @@ impl<'a> View<'a> {
     /// The game at a byte offset of the document (the nearest game before it when the
     /// offset is between games), with its chunk's replay.
     pub(crate) fn game_at(&self, offset: usize) -> Option<GameAt> {
+        self.game_at_in(offset, self.replays, &self.opts)
+    }
+
+    /// [`View::game_at`] replayed as `bao check --assume-fixes` replays it: past an illegal
+    /// ply, from the repair it assumes there (where one is clear).
+    pub(crate) fn assumed_game_at(&self, offset: usize) -> Option<GameAt> {
+        let opts = CheckOptions {
+            assume_fixes: true,
+            ..self.opts
+        };
+        self.game_at_in(offset, self.assumed, &opts)
+    }
+
+    fn game_at_in(&self, offset: usize, replays: &Replays, opts: &CheckOptions) -> Option<GameAt> {
         let chunks = &self.analysis.chunks;
         let i = chunks
             .partition_point(|c| c.offset <= offset)
             .checked_sub(1)?;
         let chunk = &chunks[i];
-        let checked = self.replays.get(&chunk.result, &self.opts);
+        let checked = replays.get(&chunk.result, opts);
         let local = offset - chunk.offset;
         let games = &checked.record.games;
         let index = games

@@ -33,6 +33,7 @@
 #![warn(missing_debug_implementations)]
 
 mod actions;
+mod board;
 mod cancel;
 mod complete;
 mod diagnostics;

@@ -27,7 +27,7 @@ use serde_json::Value;
 
 use crate::cancel::{Incoming, Watch};
 use crate::document::Document;
-use crate::{actions, complete, format, hover, outline};
+use crate::{actions, board, complete, format, hover, outline};
 
 /// What stops the server.
 #[derive(Debug, thiserror::Error)]
@@ -478,6 +478,14 @@ impl Server {
                 let start = v.index.offset_clamped(v.text, p.range.start);
                 let end = v.index.offset_clamped(v.text, p.range.end);
                 to_value(outline::hints(&v, start, end))
+            }
+            board::METHOD => {
+                let p: board::Params = params(req.params)?;
+                let (doc, offset) = self.at(&p.text_document.uri, p.position)?;
+                let Some(offset) = offset else {
+                    return Ok(Reply::Value(Value::Null));
+                };
+                to_value(board::board_at(&doc.view(&opts), offset))
             }
             _ => Err((
                 ErrorCode::MethodNotFound,

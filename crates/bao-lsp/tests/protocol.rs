@@ -1235,3 +1235,63 @@ fn exit_without_shutdown_is_an_error() {
     c.notify("exit", Value::Null);
     assert!(c.server.take().unwrap().join().unwrap().is_ok());
 }
+
+/// `bao/boardAt` on de Voogt's problem 3 with two slips (`2. A4L` for `A4R`, legal, so ply 5
+/// is the first illegal one; `8... a3L` for `a4L`): the boards before and after a ply played
+/// as written, after the first illegal ply (replayed from the repair `--assume-fixes`
+/// assumes), and at an illegal ply (its repair); hover works after the error too.
+#[test]
+fn board_at_follows_the_cursor_across_an_illegal_ply() {
+    let text = std::fs::read_to_string(fixtures().join("assume_fixes/two_slips.bao")).unwrap();
+    let mut c = Client::start(json!({}));
+    let uri = "file:///two_slips.bao";
+    c.open(uri, &text);
+    let at = |needle: &str| {
+        let i = text.find(needle).unwrap_or_else(|| panic!("{needle}"));
+        json!({"textDocument": {"uri": uri}, "position": position_of(&text, i)})
+    };
+    // The first move: played as written.
+    let b = c.request("bao/boardAt", at("A6L*"));
+    assert_eq!(b["ply"], 1, "{b}");
+    assert_eq!(b["mover"], "South");
+    assert_eq!(b["legal"], true);
+    assert_eq!(b["played"], "A6L*");
+    assert!(b["assumes"].is_null());
+    assert!(b["before"]["text"].as_str().unwrap().contains('A'));
+    assert!(b["after"]["svg"].as_str().unwrap().contains("<svg"), "{b}");
+    assert_ne!(b["before"]["position"], b["after"]["position"]);
+    // Ply 5, illegal after the slip at ply 3: played as written from the repair there.
+    let b = c.request("bao/boardAt", at("A5L a3R"));
+    assert_eq!(
+        (b["ply"].as_u64(), b["legal"].as_bool()),
+        (Some(5), Some(false)),
+        "{b}"
+    );
+    assert_eq!(b["repaired"], false);
+    assert_eq!(b["played"], "A5L");
+    assert_eq!(b["assumes"], json!({"ply": 3, "move": "A4R"}));
+    assert!(b["after"]["text"].is_string());
+    // The next ply goes on from there.
+    let next = c.request("bao/boardAt", at("a3R 4."));
+    assert_eq!(next["ply"], 6, "{next}");
+    assert_eq!(next["before"]["position"], b["after"]["position"]);
+    // Ply 16, the second slip: its repair is played here.
+    let b = c.request("bao/boardAt", at("a3L 9."));
+    assert_eq!(b["ply"], 16, "{b}");
+    assert_eq!(
+        (b["legal"].as_bool(), b["repaired"].as_bool()),
+        (Some(false), Some(true))
+    );
+    assert_eq!(b["played"], "a4L");
+    assert_eq!(b["assumes"]["ply"], 3);
+    // Off a move: null.
+    assert!(c.request("bao/boardAt", at("[Event")).is_null());
+    // Hover after the error shows the board there.
+    let h = c.request("textDocument/hover", at("a3R 4."));
+    let h = h["contents"]["value"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(h.contains("```text") && h.contains("--assume-fixes"), "{h}");
+    c.shutdown();
+}
