@@ -268,3 +268,113 @@ fn neovim_reads_diagnostics_hover_and_completion_from_bao_lsp() {
     let items = got["completion"]["items"].as_array().map_or(0, Vec::len);
     assert!(items > 0, "{got:#}");
 }
+
+/// The Neovim package's side board (`:BaoBoard`) follows the cursor across an illegal ply:
+/// headless Neovim moves the cursor over de Voogt's problem 3 with two slips (`2. A4L` for
+/// `A4R`, so ply 5 is illegal; `8... a3L` for `a4L`), and the window's text is captured at
+/// each stop.
+#[test]
+fn neovim_side_board_follows_the_cursor_across_an_illegal_ply() {
+    let Some(nvim) = ["/usr/bin/nvim", "/usr/local/bin/nvim"]
+        .into_iter()
+        .map(Path::new)
+        .find(|p| p.exists())
+    else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI is set but nvim is missing: install the Debian package neovim (.ci/run does)"
+        );
+        eprintln!("skipped: the Neovim test needs nvim (apt-get install neovim)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let record =
+        std::fs::read_to_string(root().join("fixtures/assume_fixes/two_slips.bao")).unwrap();
+    let file = dir.path().join("two_slips.bao");
+    std::fs::write(&file, &record).unwrap();
+    // Line and column (0-based) of each needle's first byte.
+    let cursor = |needle: &str| {
+        let at = record.find(needle).unwrap();
+        let line = record[..at].matches('\n').count();
+        let col = at - record[..at].rfind('\n').map_or(0, |p| p + 1);
+        format!("{line},{col}")
+    };
+    let cursors = [
+        cursor("A6L*"),
+        cursor("A5L a3R"),
+        cursor("a3R 4."),
+        cursor("a3L 9."),
+    ];
+    let script = dir.path().join("board.lua");
+    std::fs::write(&script, include_str!("nvim_board.lua")).unwrap();
+    let out = dir.path().join("out.json");
+    let mut child = Command::new(nvim)
+        .args(["--headless", "--clean", "-n", "-i", "NONE", "-c"])
+        .arg(format!("luafile {}", script.display()))
+        .env("BAO", env!("CARGO_BIN_EXE_bao"))
+        .env("BAO_NVIM", root().join("editors/neovim"))
+        .env("BAO_FILE", &file)
+        .env("BAO_OUT", &out)
+        .env("BAO_CURSORS", cursors.join(";"))
+        .env("HOME", dir.path())
+        .env("XDG_STATE_HOME", dir.path())
+        .env("XDG_DATA_HOME", dir.path())
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(90);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("nvim did not finish in 90 s");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let got: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert!(got.get("error").is_none(), "{got:#}");
+    assert_eq!(
+        got["windows"].as_u64(),
+        got["windows_before"].as_u64().map(|n| n + 1),
+        "{got:#}"
+    );
+    let boards: Vec<String> = got["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            b.as_array()
+                .unwrap()
+                .iter()
+                .map(|l| l.as_str().unwrap())
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .collect();
+    eprintln!("{}", boards.join("\n----\n"));
+    assert_eq!(boards.len(), 4);
+    // Ply 1, as written: both boards, no repair.
+    assert!(boards[0].starts_with("Ply 1, South: A6L*"), "{}", boards[0]);
+    assert!(boards[0].contains("Before:") && boards[0].contains("After:"));
+    assert!(!boards[0].contains("assuming"), "{}", boards[0]);
+    // Ply 5, the first illegal one: from the repair at ply 3.
+    assert!(boards[1].starts_with("Ply 5, South: A5L"), "{}", boards[1]);
+    assert!(boards[1].contains("assuming A4R at ply 3"), "{}", boards[1]);
+    assert!(boards[1].contains("After:"), "{}", boards[1]);
+    // Ply 6, after it: the board goes on.
+    assert!(boards[2].starts_with("Ply 6, North: a3R"), "{}", boards[2]);
+    assert!(
+        boards[2].contains("After:") && boards[2].contains(" A "),
+        "{}",
+        boards[2]
+    );
+    // Ply 16, the second slip: its repair.
+    assert!(boards[3].starts_with("Ply 16, North: a3L"), "{}", boards[3]);
+    assert!(
+        boards[3].contains("played: a4L (the repair)"),
+        "{}",
+        boards[3]
+    );
+}
