@@ -378,3 +378,83 @@ fn neovim_side_board_follows_the_cursor_across_an_illegal_ply() {
         boards[3]
     );
 }
+
+/// The Neovim syntax file on K.I.B.A. moves (`A6L*`, `a6R`, `a5l`, `A8+`, `a8`), canonical
+/// ones and results: each character's group, read in a headless Neovim.
+#[test]
+fn neovim_syntax_highlights_kiba_moves_and_results() {
+    let Some(nvim) = ["/usr/bin/nvim", "/usr/local/bin/nvim"]
+        .into_iter()
+        .map(Path::new)
+        .find(|p| p.exists())
+    else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI is set but nvim is missing: install the Debian package neovim (.ci/run does)"
+        );
+        eprintln!("skipped: the Neovim test needs nvim (apt-get install neovim)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("syntax.lua");
+    std::fs::write(&script, include_str!("nvim_syntax.lua")).unwrap();
+    let out = dir.path().join("out.txt");
+    let lines = [
+        "1. A6L* a6R 2. a5l A8+ 3. a8 B2<** 1/2-1/2",
+        "4. A6<* *",
+        "1-0",
+    ];
+    let status = Command::new(nvim)
+        .args(["--headless", "--clean", "-n", "-i", "NONE", "-c"])
+        .arg(format!("luafile {}", script.display()))
+        .env("BAO_NVIM", root().join("editors/neovim"))
+        .env("BAO_LINES", lines.join("|"))
+        .env("BAO_OUT", &out)
+        .env("HOME", dir.path())
+        .env("XDG_STATE_HOME", dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let got = std::fs::read_to_string(&out).unwrap();
+    let got: Vec<Vec<(char, String)>> = got
+        .lines()
+        .map(|l| {
+            l.split(' ')
+                .filter(|w| !w.is_empty())
+                .map(|w| {
+                    let (c, g) = w.split_once('=').unwrap();
+                    (c.chars().next().unwrap(), g.to_owned())
+                })
+                .collect()
+        })
+        .collect();
+    // The group of each character of each line, blanks left out, as one string of
+    // initials: M move number, P pit, S sign or mark, R result.
+    let initials = |l: &[(char, String)]| -> String {
+        l.iter()
+            .map(|(_, g)| match g.as_str() {
+                "baoMoveNumber" => 'M',
+                "baoPit" => 'P',
+                "baoSign" => 'S',
+                "baoResult" => 'R',
+                "" => '_',
+                _ => '?',
+            })
+            .collect()
+    };
+    let shapes: Vec<String> = got.iter().map(|l| initials(l)).collect();
+    assert_eq!(
+        shapes,
+        [
+            // 1. A6L* a6R 2. a5l A8+ 3. a8 B2<** 1/2-1/2
+            "MMPPSSPPSMMPPSPPSMMPPPPSSSRRRRRRR",
+            // 4. A6<* *
+            "MMPPSSR",
+            "RRR",
+        ],
+        "{got:?}"
+    );
+}
