@@ -458,3 +458,32 @@ fn neovim_syntax_highlights_kiba_moves_and_results() {
         "{got:?}"
     );
 }
+
+/// The VS Code grammar on every token kind: `editors/vscode/test/grammar.test.js` under
+/// Node (a TextMate tokenizer of the grammar's subset, no npm package needed).
+#[test]
+fn vscode_grammar_tokenizes_every_token_kind() {
+    let Some(node) = ["/usr/bin/node", "/usr/local/bin/node"]
+        .into_iter()
+        .map(Path::new)
+        .find(|p| p.exists())
+    else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI is set but node is missing: install the Debian package nodejs (.ci/run does)"
+        );
+        eprintln!("skipped: the grammar test needs node (apt-get install nodejs)");
+        return;
+    };
+    let out = Command::new(node)
+        .arg(root().join("editors/vscode/test/grammar.test.js"))
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("lines tokenized as expected"), "{text}");
+}
