@@ -460,7 +460,7 @@ fn neovim_syntax_highlights_kiba_moves_and_results() {
 }
 
 /// The VS Code grammar on every token kind: `editors/vscode/test/grammar.test.js` under
-/// Node (a TextMate tokenizer of the grammar's subset, no npm package needed).
+/// Node (a `TextMate` tokenizer of the grammar's subset, no npm package needed).
 #[test]
 fn vscode_grammar_tokenizes_every_token_kind() {
     let Some(node) = ["/usr/bin/node", "/usr/local/bin/node"]
