@@ -10,9 +10,9 @@ use lsp_types::notification::{
     PublishDiagnostics,
 };
 use lsp_types::request::{
-    CodeActionRequest, Completion, DocumentSymbolRequest, FoldingRangeRequest, Formatting,
-    HoverRequest, InlayHintRequest, RangeFormatting, Request as _, SemanticTokensFullRequest,
-    SemanticTokensRangeRequest,
+    CodeActionRequest, Completion, DocumentHighlightRequest, DocumentSymbolRequest,
+    FoldingRangeRequest, Formatting, HoverRequest, InlayHintRequest, RangeFormatting, Request as _,
+    SemanticTokensFullRequest, SemanticTokensRangeRequest,
 };
 use lsp_types::{
     CodeActionKind, CodeActionOptions, CodeActionProviderCapability, CompletionOptions,
@@ -165,6 +165,7 @@ fn capabilities() -> ServerCapabilities {
         }),
         document_formatting_provider: Some(OneOf::Left(true)),
         document_range_formatting_provider: Some(OneOf::Left(true)),
+        document_highlight_provider: Some(OneOf::Left(true)),
         document_symbol_provider: Some(OneOf::Left(true)),
         folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
         code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
@@ -478,6 +479,15 @@ impl Server {
                 let start = v.index.offset_clamped(v.text, p.range.start);
                 let end = v.index.offset_clamped(v.text, p.range.end);
                 to_value(outline::hints(&v, start, end))
+            }
+            DocumentHighlightRequest::METHOD => {
+                let p: lsp_types::DocumentHighlightParams = params(req.params)?;
+                let tp = p.text_document_position_params;
+                let (doc, offset) = self.at(&tp.text_document.uri, tp.position)?;
+                let Some(offset) = offset else {
+                    return Ok(Reply::Value(Value::Null));
+                };
+                to_value(outline::highlights(&doc.view(&opts), offset))
             }
             board::METHOD => {
                 let p: board::Params = params(req.params)?;

@@ -1295,3 +1295,41 @@ fn board_at_follows_the_cursor_across_an_illegal_ply() {
     assert!(h.contains("```text") && h.contains("--assume-fixes"), "{h}");
     c.shutdown();
 }
+
+/// `documentHighlight` on a move: the same pit in every move of its game (variations too),
+/// a number-only pit by the pit it is played from; nothing of another game.
+#[test]
+fn document_highlight_marks_the_same_pit_in_the_game() {
+    let text = "[Event \"a\"]\n\n1. A6<* a6>* 2. A6< (A5<) a6< *\n\n[Event \"b\"]\n\n1. A6<* *\n";
+    let mut c = Client::start(json!({}));
+    let uri = "file:///highlight.bao";
+    c.open(uri, text);
+    let h = c.request(
+        "textDocument/documentHighlight",
+        json!({"textDocument": {"uri": uri}, "position": position_of(text, text.find("A6<*").unwrap() + 1)}),
+    );
+    let got: Vec<(u64, u64, u64)> = h
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let s = &r["range"]["start"];
+            let e = &r["range"]["end"];
+            assert_eq!(s["line"], e["line"]);
+            (
+                s["line"].as_u64().unwrap(),
+                s["character"].as_u64().unwrap(),
+                e["character"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    // A6 at ply 1 and ply 3 of the first game (line 2), not A5, a6, nor the second game's.
+    assert_eq!(got, [(2, 3, 5), (2, 16, 18)], "{h}");
+    // Off a move: null.
+    let off = c.request(
+        "textDocument/documentHighlight",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 2}}),
+    );
+    assert!(off.is_null(), "{off}");
+    c.shutdown();
+}
