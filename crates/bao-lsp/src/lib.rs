@@ -44,6 +44,7 @@ mod outline;
 mod server;
 mod stdio;
 mod text;
+mod workspace;
 
 pub use document::Document;
 pub use server::{run, run_stdio, Config, ServerError, SEMANTIC_TOKENS_FULL_LIMIT};

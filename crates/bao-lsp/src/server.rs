@@ -11,8 +11,9 @@ use lsp_types::notification::{
 };
 use lsp_types::request::{
     CodeActionRequest, Completion, DocumentHighlightRequest, DocumentSymbolRequest,
-    FoldingRangeRequest, Formatting, HoverRequest, InlayHintRequest, RangeFormatting, Request as _,
-    SemanticTokensFullRequest, SemanticTokensRangeRequest,
+    FoldingRangeRequest, Formatting, HoverRequest, InlayHintRequest, RangeFormatting, References,
+    Rename, Request as _, SemanticTokensFullRequest, SemanticTokensRangeRequest,
+    WorkspaceSymbolRequest,
 };
 use lsp_types::{
     CodeActionKind, CodeActionOptions, CodeActionProviderCapability, CompletionOptions,
@@ -27,7 +28,7 @@ use serde_json::Value;
 
 use crate::cancel::{Incoming, Watch};
 use crate::document::Document;
-use crate::{actions, board, complete, format, hover, outline};
+use crate::{actions, board, complete, format, hover, outline, workspace};
 
 /// What stops the server.
 #[derive(Debug, thiserror::Error)]
@@ -130,6 +131,19 @@ pub fn run(connection: &Connection) -> Result<(), ServerError> {
 fn serve(connection: &Connection, raw: bool) -> Result<(), ServerError> {
     let (id, params) = connection.initialize_start()?;
     let params: InitializeParams = serde_json::from_value(params).unwrap_or_default();
+    // The workspace's folders: those given, else the root.
+    #[allow(deprecated)] // `rootUri`, for clients that give no folders
+    let roots: Vec<std::path::PathBuf> = match &params.workspace_folders {
+        Some(folders) if !folders.is_empty() => folders
+            .iter()
+            .filter_map(|f| workspace::path_of(&f.uri))
+            .collect(),
+        _ => params
+            .root_uri
+            .iter()
+            .filter_map(workspace::path_of)
+            .collect(),
+    };
     let config: Config = params
         .initialization_options
         .and_then(|o| serde_json::from_value(o).ok())
@@ -149,6 +163,7 @@ fn serve(connection: &Connection, raw: bool) -> Result<(), ServerError> {
         published: HashMap::new(),
         shutdown: false,
         raw,
+        roots,
     }
     .main_loop(connection)
 }
@@ -166,6 +181,9 @@ fn capabilities() -> ServerCapabilities {
         document_formatting_provider: Some(OneOf::Left(true)),
         document_range_formatting_provider: Some(OneOf::Left(true)),
         document_highlight_provider: Some(OneOf::Left(true)),
+        workspace_symbol_provider: Some(OneOf::Left(true)),
+        references_provider: Some(OneOf::Left(true)),
+        rename_provider: Some(OneOf::Left(true)),
         document_symbol_provider: Some(OneOf::Left(true)),
         folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
         code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
@@ -202,6 +220,9 @@ struct Server {
     shutdown: bool,
     /// Whether large results go out as [`RAW_RESPONSE`] messages (over stdio).
     raw: bool,
+    /// The workspace's folders (their `.bao` files are read for `workspace/symbol`,
+    /// `references` and `rename`).
+    roots: Vec<std::path::PathBuf>,
 }
 
 /// A handler's answer: a result, or an error code and message.
@@ -489,6 +510,44 @@ impl Server {
                 };
                 to_value(outline::highlights(&doc.view(&opts), offset))
             }
+            WorkspaceSymbolRequest::METHOD => {
+                let p: lsp_types::WorkspaceSymbolParams = params(req.params)?;
+                let open = self.docs.iter().map(|(u, d)| (u, d.text.as_str()));
+                to_json(lsp_types::WorkspaceSymbolResponse::Flat(
+                    workspace::symbols(open, &self.roots, &p.query),
+                ))
+            }
+            References::METHOD => {
+                let p: lsp_types::ReferenceParams = params(req.params)?;
+                let tp = p.text_document_position;
+                let Some((kind, value)) = self.followed_tag(&tp)? else {
+                    return Ok(Reply::Value(Value::Null));
+                };
+                let open = self.docs.iter().map(|(u, d)| (u, d.text.as_str()));
+                let found = workspace::tags_like(open, &self.roots, &kind, &value);
+                to_json(
+                    found
+                        .into_iter()
+                        .map(|(uri, range)| lsp_types::Location::new(uri, range))
+                        .collect::<Vec<_>>(),
+                )
+            }
+            Rename::METHOD => {
+                let p: lsp_types::RenameParams = params(req.params)?;
+                let tp = p.text_document_position;
+                let Some((kind, value)) = self.followed_tag(&tp)? else {
+                    return Err((
+                        ErrorCode::InvalidParams,
+                        "rename works on the value of a South, North, Event or Site tag".to_owned(),
+                    ));
+                };
+                let open = self.docs.iter().map(|(u, d)| (u, d.text.as_str()));
+                let found = workspace::tags_like(open, &self.roots, &kind, &value);
+                to_json(lsp_types::WorkspaceEdit {
+                    changes: Some(workspace::rename_edits(found, &p.new_name)),
+                    ..lsp_types::WorkspaceEdit::default()
+                })
+            }
             board::METHOD => {
                 let p: board::Params = params(req.params)?;
                 let (doc, offset) = self.at(&p.text_document.uri, p.position)?;
@@ -511,6 +570,16 @@ impl Server {
                 format!("{} is not open", uri.as_str()),
             )
         })
+    }
+
+    /// The kind (`player`, `Event`, `Site`) and value of the followed tag at a position of
+    /// an open document, if the position is in such a tag pair.
+    fn followed_tag(
+        &mut self,
+        tp: &lsp_types::TextDocumentPositionParams,
+    ) -> Result<Option<(String, String)>, (ErrorCode, String)> {
+        let (doc, offset) = self.at(&tp.text_document.uri, tp.position)?;
+        Ok(offset.and_then(|o| workspace::followed_tag_at(&doc.text, o)))
     }
 
     /// The document and the byte offset of a position in it (`None` past its end).
@@ -574,6 +643,7 @@ mod tests {
             published: HashMap::new(),
             shutdown: false,
             raw: false,
+            roots: Vec::new(),
         };
         s.notification(note(
             DidOpenTextDocument::METHOD,

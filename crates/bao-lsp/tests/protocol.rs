@@ -27,6 +27,11 @@ struct Client {
 
 impl Client {
     fn start(options: Value) -> Self {
+        Self::start_in(options, Value::Null)
+    }
+
+    /// [`Client::start`] with a workspace root (`rootUri`).
+    fn start_in(options: Value, root_uri: Value) -> Self {
         let (server, conn) = Connection::memory();
         let handle = std::thread::spawn(move || bao_lsp::run(&server));
         let mut c = Self {
@@ -37,7 +42,7 @@ impl Client {
         };
         let init = c.request(
             "initialize",
-            json!({"processId": null, "rootUri": null, "capabilities": {},
+            json!({"processId": null, "rootUri": root_uri, "capabilities": {},
                    "initializationOptions": options}),
         );
         assert!(init["capabilities"]["hoverProvider"]
@@ -1331,5 +1336,123 @@ fn document_highlight_marks_the_same_pit_in_the_game() {
         json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 2}}),
     );
     assert!(off.is_null(), "{off}");
+    c.shutdown();
+}
+
+/// A workspace of three files: two on disk, one open with changes not saved. Its symbols
+/// (games by players, event and date), the references of a player (both seats, the open
+/// text rather than the file), and a rename of the player across the three.
+#[test]
+fn workspace_symbols_references_and_rename_of_a_player() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = "[Event \"Zanzibar Open\"]\n[Date \"2024.05.01\"]\n[South \"Ali\"]\n[North \"Juma\"]\n\n1. A6<* *\n\n[Event \"Zanzibar Open\"]\n[South \"Juma\"]\n[North \"Said\"]\n\n1. A6<* *\n";
+    let b = "[Event \"Pemba Cup\"]\n[South \"Said\"]\n[North \"Alia\"]\n\n1. A6<* *\n";
+    let c_disk = "[Event \"Club night\"]\n[South \"Mussa\"]\n[North \"Juma\"]\n\n1. A6<* *\n";
+    let c_open = "[Event \"Club night\"]\n[South \"Mussa\"]\n[North \"Ali\"]\n\n1. A6<* *\n";
+    let sub = dir.path().join("club");
+    std::fs::create_dir(&sub).unwrap();
+    std::fs::write(dir.path().join("a.bao"), a).unwrap();
+    std::fs::write(dir.path().join("b.bao"), b).unwrap();
+    std::fs::write(sub.join("c.bao"), c_disk).unwrap();
+    // Not a record: left out.
+    std::fs::write(dir.path().join("notes.txt"), "[South \"Ali\"]").unwrap();
+    let uri = |p: &Path| format!("file://{}", p.display());
+    let (ua, ub, uc) = (
+        uri(&dir.path().join("a.bao")),
+        uri(&dir.path().join("b.bao")),
+        uri(&sub.join("c.bao")),
+    );
+    let mut c = Client::start_in(json!({}), json!(uri(dir.path())));
+    c.open(&uc, c_open);
+
+    let names = |v: &Value| -> Vec<String> {
+        let mut n: Vec<String> = v
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["name"].as_str().unwrap().to_owned())
+            .collect();
+        n.sort();
+        n
+    };
+    let all = c.request("workspace/symbol", json!({"query": ""}));
+    assert_eq!(
+        names(&all),
+        ["Ali – Juma", "Juma – Said", "Mussa – Ali", "Said – Alia"],
+        "{all}"
+    );
+    let zanzibar = c.request("workspace/symbol", json!({"query": "zanzibar"}));
+    assert_eq!(
+        names(&zanzibar),
+        ["Ali – Juma", "Juma – Said"],
+        "{zanzibar}"
+    );
+    let first = zanzibar
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "Ali – Juma")
+        .unwrap();
+    assert_eq!(first["location"]["uri"], json!(ua));
+    assert_eq!(first["containerName"], "Zanzibar Open, 2024.05.01");
+    let pemba = c.request("workspace/symbol", json!({"query": "pemba"}));
+    assert_eq!(pemba[0]["location"]["uri"], json!(ub), "{pemba}");
+    // The open text counts, not the file: Juma is no longer in c.bao.
+    let juma = c.request("workspace/symbol", json!({"query": "JUMA"}));
+    assert_eq!(names(&juma), ["Ali – Juma", "Juma – Said"], "{juma}");
+
+    // References of Ali, from the open document's North tag: a.bao's South tag and its own;
+    // not b.bao's Alia.
+    let at = json!({"textDocument": {"uri": uc}, "position": {"line": 2, "character": 9}});
+    let mut refs: Vec<(String, u64)> = c
+        .request("textDocument/references", json!({"textDocument": at["textDocument"], "position": at["position"], "context": {"includeDeclaration": true}}))
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["uri"].as_str().unwrap().to_owned(), l["range"]["start"]["line"].as_u64().unwrap()))
+        .collect();
+    refs.sort();
+    let mut expected = vec![(ua.clone(), 2), (uc.clone(), 2)];
+    expected.sort();
+    assert_eq!(refs, expected);
+
+    // Rename Ali across the workspace.
+    let edit = c.request(
+        "textDocument/rename",
+        json!({"textDocument": at["textDocument"], "position": at["position"], "newName": "Ali \"Kali\" Omar"}),
+    );
+    let changes = edit["changes"].as_object().unwrap();
+    let mut files: Vec<&String> = changes.keys().collect();
+    files.sort();
+    let mut want = vec![&ua, &uc];
+    want.sort();
+    assert_eq!(files, want, "{edit}");
+    let renamed_a = apply(a, changes[&ua].as_array().unwrap());
+    assert!(
+        renamed_a.contains("[South \"Ali \\\"Kali\\\" Omar\"]"),
+        "{renamed_a}"
+    );
+    assert!(renamed_a.contains("[South \"Juma\"]"), "{renamed_a}");
+    let renamed_c = apply(c_open, changes[&uc].as_array().unwrap());
+    assert!(
+        renamed_c.contains("[North \"Ali \\\"Kali\\\" Omar\"]"),
+        "{renamed_c}"
+    );
+    // The new value reads back as the name given.
+    let parsed = parse_record(&renamed_c);
+    assert_eq!(
+        parsed.record.games[0]
+            .value
+            .tag("North")
+            .map(|t| t.value.as_str()),
+        Some("Ali \"Kali\" Omar")
+    );
+    // Off a followed tag: rename is refused, references are none.
+    let off = json!({"textDocument": {"uri": uc}, "position": {"line": 4, "character": 4}});
+    let r = c.request(
+        "textDocument/rename",
+        json!({"textDocument": off["textDocument"], "position": off["position"], "newName": "x"}),
+    );
+    assert_eq!(r["error"]["code"], -32602, "{r}");
     c.shutdown();
 }
