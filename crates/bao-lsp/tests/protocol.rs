@@ -1456,3 +1456,62 @@ fn workspace_symbols_references_and_rename_of_a_player() {
     assert_eq!(r["error"]["code"], -32602, "{r}");
     c.shutdown();
 }
+
+/// A ply written twice: the preferred action deletes it, with its move number, and renumbers
+/// the numbers after it that it shifted.
+#[test]
+fn a_ply_written_twice_is_deleted_and_what_follows_renumbered() {
+    let game = "1. A7>* a7<* 2. A5< a6<* 3. A6< a4< 4. A6> a6< 5. A5> a5> 6. A2< a5> 7. A7> a5< 8. A6< *\n";
+    let cases = [
+        // `6... a5>` written twice, with its number: both go.
+        (
+            game.replace("6. A2< a5> ", "6. A2< a5> 6... a5> "),
+            game.to_owned(),
+        ),
+        // Written twice, and the numbers after it written for the shifted plies: the
+        // number that no longer fits is rewritten.
+        (
+            game.replace(
+                "6. A2< a5> 7. A7> a5< 8. A6<",
+                "6. A2< a5> 7. a5> A7> 8. a5< A6<",
+            ),
+            game.replace(
+                "6. A2< a5> 7. A7> a5< 8. A6<",
+                "6. A2< a5> A7> 7... a5< A6<",
+            ),
+        ),
+    ];
+    let mut c = Client::start(Value::Null);
+    for (n, (text, expected)) in cases.iter().enumerate() {
+        let uri = format!("file:///twice{n}.bao");
+        c.open(&uri, text);
+        let published = c.diagnostics(&uri, 1);
+        let d = published
+            .iter()
+            .find(|d| d["severity"] == 1)
+            .unwrap_or_else(|| panic!("no error: {published:?}"));
+        assert!(
+            d["message"].as_str().unwrap().contains("one too many"),
+            "{d}"
+        );
+        let acts = c.request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": uri}, "range": d["range"],
+                   "context": {"diagnostics": [d]}}),
+        );
+        let fix = acts
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["isPreferred"] == true)
+            .unwrap_or_else(|| panic!("no repair in {acts:#}"));
+        assert!(
+            fix["title"].as_str().unwrap().starts_with("Delete a5>"),
+            "{fix}"
+        );
+        let new = apply(text, fix["edit"]["changes"][&uri].as_array().unwrap());
+        assert_eq!(&new, expected);
+        assert!(check_json(&uri, &new).is_empty(), "{new}");
+    }
+    c.shutdown();
+}
