@@ -487,3 +487,143 @@ fn vscode_grammar_tokenizes_every_token_kind() {
     assert!(out.status.success(), "{text}");
     assert!(text.contains("lines tokenized as expected"), "{text}");
 }
+
+/// The VS Code extension's board panel (`editors/vscode/board.js`) in headless Chromium, on
+/// `bao/boardAt` answers of `bao lsp` for de Voogt's problem 3 with two slips: a ply played
+/// as written and the first illegal one (from the repair `--assume-fixes` assumes), on a
+/// desktop and a phone screen. Run by `html::the_viewer_works_in_headless_chromium` (one
+/// start of the browser tools). With `BAO_SHOTS` set, the screenshots are written there.
+pub(crate) fn vscode_board_test(chromium: &Path, chromedriver: &Path) {
+    let Some(node) = ["/usr/bin/node", "/usr/local/bin/node"]
+        .into_iter()
+        .map(Path::new)
+        .find(|p| p.exists())
+    else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI is set but node is missing: install the Debian package nodejs (.ci/run does)"
+        );
+        eprintln!("skipped: the board panel test needs node (apt-get install nodejs)");
+        return;
+    };
+    let record =
+        std::fs::read_to_string(root().join("fixtures/assume_fixes/two_slips.bao")).unwrap();
+    // The answers, from the server over pipes.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bao"))
+        .arg("lsp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let rx = reader(child.stdout.take().unwrap());
+    send(
+        &mut stdin,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}),
+    );
+    wait_for(&rx, |m| m["id"] == 1);
+    send(
+        &mut stdin,
+        json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+    );
+    let uri = "file:///two_slips.bao";
+    send(
+        &mut stdin,
+        json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument":
+        {"uri": uri, "languageId": "bao", "version": 1, "text": record}}}),
+    );
+    let mut answers = Vec::new();
+    for (id, needle) in [(2, "A6L*"), (3, "A5L a3R")] {
+        let at = record.find(needle).unwrap();
+        let line = record[..at].matches('\n').count();
+        let col = at - record[..at].rfind('\n').map_or(0, |p| p + 1);
+        send(
+            &mut stdin,
+            json!({"jsonrpc": "2.0", "id": id, "method": "bao/boardAt", "params":
+            {"textDocument": {"uri": uri}, "position": {"line": line, "character": col}}}),
+        );
+        answers.push(wait_for(&rx, |m| m["id"] == id)["result"].clone());
+    }
+    send(
+        &mut stdin,
+        json!({"jsonrpc": "2.0", "id": 9, "method": "shutdown", "params": null}),
+    );
+    wait_for(&rx, |m| m["id"] == 9);
+    send(
+        &mut stdin,
+        json!({"jsonrpc": "2.0", "method": "exit", "params": null}),
+    );
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+
+    let dir = tempfile::tempdir().unwrap();
+    let driver = crate::browser::Driver::start(chromedriver);
+    let profile = tempfile::tempdir().unwrap();
+    let desktop = driver.session(chromium, profile.path());
+    let phone_profile = tempfile::tempdir().unwrap();
+    let phone = driver.phone_session(chromium, phone_profile.path(), (390, 844));
+    let shots = std::env::var_os("BAO_SHOTS").map(std::path::PathBuf::from);
+    for (n, answer) in answers.iter().enumerate() {
+        let json = dir.path().join(format!("answer{n}.json"));
+        std::fs::write(&json, answer.to_string()).unwrap();
+        let out = Command::new(node)
+            .arg(root().join("editors/vscode/board.js"))
+            .arg(&json)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let page = dir.path().join(format!("board{n}.html"));
+        std::fs::write(&page, &out.stdout).unwrap();
+        for (name, s) in [("desktop", &desktop), ("phone", &phone)] {
+            s.go(&format!("file://{}", page.display()));
+            let text = |id: &str| {
+                s.js(
+                    "var e = document.getElementById(arguments[0]); return e ? e.textContent : null",
+                    json!([id]),
+                )
+            };
+            // Both boards drawn, as wide as the panel allows and visible.
+            let widths = s.js(
+                "return Array.from(document.querySelectorAll('.board svg')).map(function (e) { return e.getBoundingClientRect().width; })",
+                json!([]),
+            );
+            let widths: Vec<f64> = widths
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|w| w.as_f64().unwrap())
+                .collect();
+            assert_eq!(widths.len(), 2, "{name} {n}");
+            assert!(widths.iter().all(|&w| w > 200.0), "{name} {n}: {widths:?}");
+            let overflow = s.js(
+                "return document.documentElement.scrollWidth > window.innerWidth",
+                json!([]),
+            );
+            assert_eq!(overflow, json!(false), "{name} {n}: wider than the screen");
+            if n == 0 {
+                assert_eq!(text("ply"), json!("Ply 1, South: A6L*"), "{name}");
+                assert_eq!(text("assumes"), Value::Null, "{name}");
+            } else {
+                assert_eq!(text("ply"), json!("Ply 5, South: A5L"), "{name}");
+                assert_eq!(text("state"), json!("After an illegal move"), "{name}");
+                assert_eq!(
+                    text("assumes"),
+                    json!("Assuming A4R at ply 3 (--assume-fixes)"),
+                    "{name}"
+                );
+            }
+            if let Some(shots) = &shots {
+                std::fs::write(
+                    shots.join(format!("vscode_board_{n}_{name}.png")),
+                    s.screenshot(),
+                )
+                .unwrap();
+            }
+        }
+    }
+}
