@@ -267,6 +267,13 @@ fn neovim_reads_diagnostics_hover_and_completion_from_bao_lsp() {
     );
     let items = got["completion"]["items"].as_array().map_or(0, Vec::len);
     assert!(items > 0, "{got:#}");
+    // The package sets completion by omnifunc and `K` for the hover (Neovim 0.7 has
+    // neither by default).
+    assert_eq!(got["omnifunc"], "v:lua.vim.lsp.omnifunc", "{got:#}");
+    assert!(
+        got["k"].as_str().unwrap_or_default().contains("hover"),
+        "{got:#}"
+    );
 }
 
 /// The Neovim package's side board (`:BaoBoard`) follows the cursor across an illegal ply:

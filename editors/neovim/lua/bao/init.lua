@@ -24,13 +24,29 @@ local function root_dir(bufnr)
   return dir
 end
 
+-- What every Neovim from 0.7 gets in a .bao buffer the server attached to: completion by
+-- omnifunc (<C-x><C-o>) and `K` for the hover (Neovim 0.10 and later set both themselves;
+-- a mapping the user made is kept).
+local function buffer_setup(client, bufnr)
+  vim.api.nvim_buf_set_option(bufnr, 'omnifunc', 'v:lua.vim.lsp.omnifunc')
+  if vim.fn.maparg('K', 'n') == '' or vim.fn.maparg('K', 'n'):match('lsp') then
+    vim.api.nvim_buf_set_keymap(bufnr, 'n', 'K', '<Cmd>lua vim.lsp.buf.hover()<CR>',
+      { noremap = true, silent = true, desc = 'bao: the hover' })
+  end
+end
+
 local function attach(bufnr, opts)
   local config = {
     name = 'bao',
     cmd = opts.cmd,
     root_dir = root_dir(bufnr),
     init_options = opts.init_options,
-    on_attach = opts.on_attach,
+    on_attach = function(client, buf)
+      buffer_setup(client, buf)
+      if opts.on_attach then
+        opts.on_attach(client, buf)
+      end
+    end,
   }
   if vim.lsp.start then
     vim.lsp.start(config, { bufnr = bufnr })
