@@ -387,7 +387,8 @@ fn neovim_side_board_follows_the_cursor_across_an_illegal_ply() {
 }
 
 /// The Neovim syntax file on K.I.B.A. moves (`A6L*`, `a6R`, `a5l`, `A8+`, `a8`), canonical
-/// ones and results: each character's group, read in a headless Neovim.
+/// ones and results: each character's group, read in a headless Neovim; and the folds of the
+/// ftplugin, one per game.
 #[test]
 fn neovim_syntax_highlights_kiba_moves_and_results() {
     let Some(nvim) = ["/usr/bin/nvim", "/usr/local/bin/nvim"]
@@ -428,6 +429,7 @@ fn neovim_syntax_highlights_kiba_moves_and_results() {
     let got = std::fs::read_to_string(&out).unwrap();
     let got: Vec<Vec<(char, String)>> = got
         .lines()
+        .take(lines.len())
         .map(|l| {
             l.split(' ')
                 .filter(|w| !w.is_empty())
@@ -452,6 +454,14 @@ fn neovim_syntax_highlights_kiba_moves_and_results() {
             })
             .collect()
     };
+    // The last line: where each line's fold starts, all folds closed: two games, two folds.
+    let folds = std::fs::read_to_string(&out)
+        .unwrap()
+        .lines()
+        .last()
+        .unwrap()
+        .to_owned();
+    assert_eq!(folds, "1 1 1 1 1 6 6 6", "the games' folds");
     let shapes: Vec<String> = got.iter().map(|l| initials(l)).collect();
     assert_eq!(
         shapes,

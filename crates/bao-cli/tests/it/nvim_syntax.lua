@@ -17,5 +17,18 @@ for l = 1, #lines do
   end
   table.insert(out, table.concat(names, ' '))
 end
+-- The folds of a record of two games (ftplugin/bao.vim): each line's fold start, the last
+-- line written.
+vim.cmd('enew')
+vim.api.nvim_buf_set_lines(0, 0, -1, false, {
+  '[Event "a"]', '[Site "x"]', '', '1. A6<* *', '', '[Event "b"]', '', '1. A6<* *',
+})
+vim.cmd('set filetype=bao')
+vim.cmd('normal! zM')
+local closed = {}
+for l = 1, 8 do
+  table.insert(closed, tostring(vim.fn.foldclosed(l)))
+end
+table.insert(out, table.concat(closed, ' '))
 vim.fn.writefile(out, os.getenv('BAO_OUT'))
 vim.cmd('qa!')
