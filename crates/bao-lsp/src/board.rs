@@ -3,14 +3,21 @@
 //! assumes, where one is clear), as data and as the text and SVG boards. Hover uses the
 //! same ply on a move the plain replay did not play.
 
-use bao_core::Position;
+use bao_core::{Position, Side};
 use bao_export::{board_svg, board_text, Overlay, SvgOptions, TextOptions};
 use bao_notation::PositionString;
 use bao_replay::{Assumption, Ply, Source};
 use serde::{Deserialize, Serialize};
 
 use crate::document::View;
-use crate::hover::side_title;
+
+/// `South` or `North`.
+pub(crate) fn side_title(side: Side) -> &'static str {
+    match side {
+        Side::South => "South",
+        Side::North => "North",
+    }
+}
 
 /// The custom request's method.
 pub(crate) const METHOD: &str = "bao/boardAt";

@@ -2,7 +2,6 @@
 
 use std::fmt::Write as _;
 
-use bao_core::Side;
 use bao_export::{board_text, Overlay, TextOptions};
 use bao_notation::meaning::tag_meaning;
 use bao_notation::Directions;
@@ -10,15 +9,8 @@ use bao_validate::AnyDiagnostic;
 use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind};
 use miette::Diagnostic as _;
 
+use crate::board::side_title;
 use crate::document::View;
-
-/// `South` or `North`.
-pub(crate) fn side_title(side: Side) -> &'static str {
-    match side {
-        Side::South => "South",
-        Side::North => "North",
-    }
-}
 
 /// The hover at a byte offset of the document, if there is anything to show.
 pub(crate) fn hover(v: &View<'_>, offset: usize, laps: u64) -> Option<Hover> {

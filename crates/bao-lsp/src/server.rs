@@ -28,6 +28,7 @@ use serde_json::Value;
 
 use crate::cancel::{Incoming, Watch};
 use crate::document::Document;
+use crate::stdio::RAW_RESPONSE;
 use crate::{actions, board, complete, format, hover, outline, workspace};
 
 /// What stops the server.
@@ -236,12 +237,6 @@ enum Reply {
     Value(Value),
     Json(String),
 }
-
-/// The method of the message the server gives the stdio writer for a response whose
-/// result is JSON text already ([`Reply::Json`]): its parameters are the id and the text;
-/// the writer frames `{"jsonrpc":"2.0","id":…,"result":…}` around them. It never goes on
-/// the wire as a notification.
-pub(crate) const RAW_RESPONSE: &str = "\u{0}bao/rawResponse";
 
 impl Server {
     /// Handles messages in batches: everything that has arrived is read into a queue and

@@ -11,7 +11,11 @@ use crossbeam_channel::{bounded, Sender};
 use lsp_server::{Connection, ErrorCode, Message, RequestId, Response};
 use serde_json::Value;
 
-use crate::server::RAW_RESPONSE;
+/// The method of the message the server gives the stdio writer for a response whose
+/// result is JSON text already (a `Reply::Json` of the server): its parameters are the id and the text;
+/// the writer frames `{"jsonrpc":"2.0","id":…,"result":…}` around them. It never goes on
+/// the wire as a notification.
+pub(crate) const RAW_RESPONSE: &str = "\u{0}bao/rawResponse";
 
 /// The largest message read (a 100 MB archive opened whole fits; a larger `Content-Length`
 /// is read past and dropped).
