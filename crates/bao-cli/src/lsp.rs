@@ -3,7 +3,9 @@
 //! An editor starts it and speaks the Language Server Protocol with it; settings come in the
 //! client's `initializationOptions` (`lapBudget`, `inlayHints`, `semanticTokensFullLimit`).
 //! Exit 0 after the client's
-//! `shutdown` and `exit` (or when it closes stdin); 2 when the connection breaks.
+//! `shutdown` and `exit` (or when it closes stdin); 1 on `exit` without `shutdown`; 2 with a
+//! message when the input breaks (a header that cannot be read) or the client breaks the
+//! protocol.
 
 use crate::context::{Context, Status};
 use crate::error::CliError;
@@ -20,11 +22,15 @@ pub(crate) struct Args {
 /// Runs `bao lsp`.
 pub(crate) fn run(args: &Args, _ctx: &Context) -> Result<Status, CliError> {
     let _ = args.stdio;
-    bao_lsp::run_stdio().map_err(|e| {
-        CliError::io(
-            "bao lsp",
-            std::io::Error::new(std::io::ErrorKind::BrokenPipe, e),
-        )
-    })?;
-    Ok(Status::Success)
+    match bao_lsp::run_stdio() {
+        Ok(()) => Ok(Status::Success),
+        // The protocol's exit code 1.
+        Err(e @ bao_lsp::ServerError::ExitWithoutShutdown) => {
+            eprintln!("bao lsp: {e}");
+            Ok(Status::Invalid)
+        }
+        // A broken header, a connection that broke: exit 2 with the message.
+        Err(bao_lsp::ServerError::Io(e)) => Err(CliError::io("bao lsp", e)),
+        Err(e) => Err(CliError::io("bao lsp", std::io::Error::other(e))),
+    }
 }

@@ -1,11 +1,12 @@
 //! Memory and latency of `bao lsp` with a large archive open, over pipes, as an editor runs
 //! it: the server is the `bao` binary in its own process, and its resident set is read
-//! from `/proc/PID/status` (`VmRSS` now, `VmHWM` the peak so far).
+//! from `/proc/PID/status` (`VmRSS` now, `VmHWM` the peak so far; before each request on
+//! the whole document the peak is started anew, so that its peak is its own).
 //!
 //! The archive is made in memory (nothing is written to disk): copies of
 //! `fixtures/games/*.bao`, each copy's matches renamed (as BENCHMARKS.md makes its large
 //! records), up to the size asked. The example opens it (`didOpen`), waits for its
-//! diagnostics, asks what an editor asks of a document it opens (symbols, folding ranges,
+//! diagnostics, asks what an editor asks of a document it opens (symbols, formatting, folding ranges,
 //! semantic tokens whole and of the first lines, the inlay hints of the first lines), then
 //! changes one character in the middle game (the sign of its last move, flipped and flipped
 //! back) a few times, asks a hover, a completion and the semantic tokens of the lines
@@ -70,6 +71,10 @@ fn main() -> Result<(), Failure> {
     // tokens (whole document), and the inlay hints of the lines on screen.
     for (method, params) in [
         ("textDocument/documentSymbol", json!({})),
+        (
+            "textDocument/formatting",
+            json!({"options": {"tabSize": 4, "insertSpaces": true}}),
+        ),
         ("textDocument/foldingRange", json!({})),
         ("textDocument/semanticTokens/full", json!({})),
         (
@@ -83,6 +88,7 @@ fn main() -> Result<(), Failure> {
     ] {
         let mut params = params;
         params["textDocument"] = json!({"uri": uri});
+        server.reset_peak();
         let t = Instant::now();
         let v = server.request(method, params)?;
         println!(
@@ -135,6 +141,7 @@ fn main() -> Result<(), Failure> {
     ] {
         let mut params = params;
         params["textDocument"] = json!({"uri": uri});
+        server.reset_peak();
         let t = Instant::now();
         let v = server.request(method, params)?;
         println!(
@@ -314,6 +321,13 @@ impl Server {
                 .map_or_else(|| "?".to_owned(), |kb| format!("{:.0} MB", mb_of(kb << 10)))
         };
         format!("RSS {} (peak {})", field("VmRSS:"), field("VmHWM:"))
+    }
+
+    /// Starts the peak (`VmHWM`) anew from the current resident set (`5` to
+    /// `/proc/PID/clear_refs`), so that the next step's peak is its own.
+    fn reset_peak(&self) {
+        // Not every kernel allows it: the peak then stays the run's.
+        let _ = std::fs::write(format!("/proc/{}/clear_refs", self.child.id()), "5");
     }
 
     fn stop(mut self) -> Result<(), Failure> {

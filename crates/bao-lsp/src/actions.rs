@@ -138,6 +138,20 @@ fn repair(v: &View<'_>, c: &CheckDiagnostic) -> Option<(String, Vec<Edit>)> {
                 .collect();
             Some((format!("Insert {new} before {written}"), edits))
         }
+        Repair::Delete { ply } => {
+            let g = v.game_at(span.start)?;
+            let token = bao_notation::Span::new(span.start - g.base, span.end - g.base);
+            // The ply and the move numbers it shifts, in one change.
+            let edits = bao_validate::fix::deletion_renumbered(&g.doc()?, token)?
+                .into_iter()
+                .map(|e| Edit {
+                    start: g.base + e.span.start,
+                    end: g.base + e.span.end,
+                    text: e.text,
+                })
+                .collect();
+            Some((format!("Delete {written} (ply {ply})"), edits))
+        }
         Repair::Earlier { ply, .. } => {
             let g = v.game_at(span.start)?;
             let chunk = v.text.get(g.base..)?;

@@ -213,6 +213,9 @@ pub struct Document {
     analysis: Option<Analysis>,
     /// The replays requests needed last.
     replays: Replays,
+    /// The replays under `--assume-fixes` (plies after an illegal one replayed from its
+    /// repair) requests needed last: the board at and after an illegal ply.
+    assumed: Replays,
     /// The chunks of the last analysis, kept for the next one.
     previous: Vec<Chunk>,
     /// Where the changes since the last analysis happened (`None`: anywhere).
@@ -229,6 +232,7 @@ impl Document {
             text,
             analysis: None,
             replays: Replays::default(),
+            assumed: Replays::default(),
             previous: Vec::new(),
             touched: None,
         }
@@ -304,6 +308,7 @@ impl Document {
             index: &self.index,
             analysis,
             replays: &self.replays,
+            assumed: &self.assumed,
             opts: *opts,
             watch: None,
         }
@@ -320,6 +325,7 @@ pub(crate) struct View<'a> {
     /// What checking it found.
     pub(crate) analysis: &'a Analysis,
     replays: &'a Replays,
+    assumed: &'a Replays,
     opts: CheckOptions,
     /// The running request's watch over the incoming messages, polled at every chunk of
     /// the loops over the whole document.
@@ -354,12 +360,26 @@ impl<'a> View<'a> {
     /// The game at a byte offset of the document (the nearest game before it when the
     /// offset is between games), with its chunk's replay.
     pub(crate) fn game_at(&self, offset: usize) -> Option<GameAt> {
+        self.game_at_in(offset, self.replays, &self.opts)
+    }
+
+    /// [`View::game_at`] replayed as `bao check --assume-fixes` replays it: past an illegal
+    /// ply, from the repair it assumes there (where one is clear).
+    pub(crate) fn assumed_game_at(&self, offset: usize) -> Option<GameAt> {
+        let opts = CheckOptions {
+            assume_fixes: true,
+            ..self.opts
+        };
+        self.game_at_in(offset, self.assumed, &opts)
+    }
+
+    fn game_at_in(&self, offset: usize, replays: &Replays, opts: &CheckOptions) -> Option<GameAt> {
         let chunks = &self.analysis.chunks;
         let i = chunks
             .partition_point(|c| c.offset <= offset)
             .checked_sub(1)?;
         let chunk = &chunks[i];
-        let checked = self.replays.get(&chunk.result, &self.opts);
+        let checked = replays.get(&chunk.result, opts);
         let local = offset - chunk.offset;
         let games = &checked.record.games;
         let index = games
@@ -402,6 +422,26 @@ impl<'a> View<'a> {
     /// Each chunk is parsed when its turn comes and dropped after.
     pub(crate) fn each_game(&self, each: impl FnMut(usize, &Spanned<Game>)) {
         self.each_game_over(None, each);
+    }
+
+    /// Calls `each` with every chunk in text order: its offset in the document, where the
+    /// next chunk starts (a chunk's text may run on over the comments that open the next
+    /// one: the games that start there are the next chunk's) and its text parsed (made when
+    /// its turn comes, dropped after). Before each chunk the request's watch (if any) is
+    /// polled. Returns whether every chunk was given (`false` when `each` said stop, or the
+    /// watch did).
+    pub(crate) fn each_chunk_parsed(
+        &self,
+        mut each: impl FnMut(usize, usize, bao_notation::Parsed) -> bool,
+    ) -> bool {
+        let chunks = &self.analysis.chunks;
+        for (i, chunk) in chunks.iter().enumerate() {
+            let next = chunks.get(i + 1).map_or(self.text.len(), |c| c.offset);
+            if self.interrupted() || !each(chunk.offset, next, parse_record(&chunk.result.text)) {
+                return false;
+            }
+        }
+        true
     }
 
     /// [`View::each_game`] for the games of the chunks whose text overlaps `start..=end`

@@ -2,7 +2,6 @@
 
 use std::fmt::Write as _;
 
-use bao_core::Side;
 use bao_export::{board_text, Overlay, TextOptions};
 use bao_notation::meaning::tag_meaning;
 use bao_notation::Directions;
@@ -10,15 +9,8 @@ use bao_validate::AnyDiagnostic;
 use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind};
 use miette::Diagnostic as _;
 
+use crate::board::side_title;
 use crate::document::View;
-
-/// `South` or `North`.
-pub(crate) fn side_title(side: Side) -> &'static str {
-    match side {
-        Side::South => "South",
-        Side::North => "North",
-    }
-}
 
 /// The hover at a byte offset of the document, if there is anything to show.
 pub(crate) fn hover(v: &View<'_>, offset: usize, laps: u64) -> Option<Hover> {
@@ -38,7 +30,13 @@ pub(crate) fn hover(v: &View<'_>, offset: usize, laps: u64) -> Option<Hover> {
         } else if let Some(doc) = g.doc() {
             if let Some(ply) = doc.move_at(local).and_then(|m| m.plies().next()) {
                 let directions = doc.opening().map_or(Directions::Mover, |o| o.directions);
-                parts.push(ply_text(ply, laps, directions));
+                match assumed(v, offset, Some(ply)) {
+                    Some(text) => parts.push(text),
+                    None => parts.push(ply_text(ply, laps, directions)),
+                }
+            } else if let Some(text) = assumed(v, offset, None) {
+                // After an illegal ply: nothing replayed here as written.
+                parts.push(text);
             }
         }
     }
@@ -52,6 +50,47 @@ pub(crate) fn hover(v: &View<'_>, offset: usize, laps: u64) -> Option<Hover> {
         }),
         range: None,
     })
+}
+
+/// The hover of a ply the replay as written did not play (illegal here, or after an
+/// illegal ply), as `bao check --assume-fixes` replays it: the repair played here, or the
+/// written move after an earlier repair, with its board. `None` when the ply was played as
+/// written, or when no repair gives a board here.
+fn assumed(v: &View<'_>, offset: usize, plain: Option<&bao_replay::Ply>) -> Option<String> {
+    if plain.is_some_and(|p| p.played().is_some()) {
+        return None;
+    }
+    let at = crate::board::ply_at(v, offset)?;
+    let played = at.ply.played()?;
+    let mut s = format!(
+        "**Ply {}**, {} to move: `{}` ",
+        at.ply.number,
+        side_title(at.ply.mover()),
+        at.written
+    );
+    let spelled = at.spelled.clone().unwrap_or_default();
+    match &at.assumes {
+        Some((a, mv)) if at.repaired => {
+            let _ = write!(s, "is not legal here; as `bao check --assume-fixes` replays it, `{spelled}` is played");
+            if a.ply != at.ply.number {
+                let _ = write!(s, " (assuming `{mv}` at ply {})", a.ply);
+            }
+        }
+        Some((a, mv)) => {
+            let _ = write!(
+                s,
+                "after an illegal ply: as `bao check --assume-fixes` replays the game (`{mv}` at ply {})",
+                a.ply
+            );
+        }
+        None => {
+            let _ = write!(s, "as `bao check --assume-fixes` replays it: `{spelled}`");
+        }
+    }
+    let board = board_text(&played.after, &TextOptions::default());
+    let _ = write!(s, "\n\n```text\n{board}```\n\n");
+    s.push_str(&Overlay::from_trace(&at.ply.before, &played.trace).summary(at.ply.before.rules()));
+    Some(s)
 }
 
 /// A ply: the move, the board after it, what it did, the legal alternatives (moves

@@ -33,15 +33,18 @@
 #![warn(missing_debug_implementations)]
 
 mod actions;
+mod board;
 mod cancel;
 mod complete;
 mod diagnostics;
 mod document;
+mod format;
 mod hover;
 mod outline;
 mod server;
 mod stdio;
 mod text;
+mod workspace;
 
 pub use document::Document;
 pub use server::{run, run_stdio, Config, ServerError, SEMANTIC_TOKENS_FULL_LIMIT};

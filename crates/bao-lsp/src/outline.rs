@@ -6,8 +6,8 @@ use bao_notation::meaning::is_game;
 use bao_notation::Span;
 use bao_replay::{Document, Node};
 use lsp_types::{
-    DocumentSymbol, FoldingRange, FoldingRangeKind, InlayHint, InlayHintKind, InlayHintLabel,
-    SemanticToken, SemanticTokenType, SymbolKind,
+    DocumentHighlight, DocumentHighlightKind, DocumentSymbol, FoldingRange, FoldingRangeKind,
+    InlayHint, InlayHintKind, InlayHintLabel, SemanticToken, SemanticTokenType, SymbolKind,
 };
 
 use crate::document::View;
@@ -269,4 +269,43 @@ pub(crate) fn hints(v: &View<'_>, start: usize, end: usize) -> Vec<InlayHint> {
             data: None,
         })
         .collect()
+}
+
+/// The pit a move token names: the pit of the move played from it (a number-only pit
+/// resolved), else the pit written (`A6` in `A6<`); and how many bytes of the token name it.
+fn token_pit(m: &bao_replay::MoveNode<'_>) -> Option<(String, usize)> {
+    let text = m.text()?;
+    let b = text.as_bytes();
+    let written = match b {
+        [r @ (b'A' | b'B' | b'a' | b'b'), n @ b'1'..=b'8', ..] => {
+            Some((format!("{}{}", *r as char, *n as char), 2))
+        }
+        _ => None,
+    };
+    let len = written.as_ref().map_or(1, |w| w.1);
+    match m.played() {
+        Some((_, played)) => Some((played.mv.pit.to_string(), len)),
+        None => written,
+    }
+}
+
+/// `textDocument/documentHighlight` on a move: the pit it names in every move of its game
+/// (main line and variations) that names the same pit; `None` off a move.
+pub(crate) fn highlights(v: &View<'_>, offset: usize) -> Option<Vec<DocumentHighlight>> {
+    let g = v.game_at(offset)?;
+    let doc = g.doc()?;
+    let at = doc.move_at(offset - g.base)?;
+    let (pit, _) = token_pit(&at)?;
+    Some(
+        doc.moves()
+            .filter_map(|m| {
+                let (p, len) = token_pit(&m)?;
+                let start = g.base + m.token_span().start;
+                (p == pit).then(|| DocumentHighlight {
+                    range: v.range(start, start + len),
+                    kind: Some(DocumentHighlightKind::TEXT),
+                })
+            })
+            .collect(),
+    )
 }

@@ -3,7 +3,6 @@
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use bao_notation::{parse_record, write_record, WriteOptions};
 use bao_validate::CheckOptions;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{
@@ -11,9 +10,10 @@ use lsp_types::notification::{
     PublishDiagnostics,
 };
 use lsp_types::request::{
-    CodeActionRequest, Completion, DocumentSymbolRequest, FoldingRangeRequest, Formatting,
-    HoverRequest, InlayHintRequest, Request as _, SemanticTokensFullRequest,
-    SemanticTokensRangeRequest,
+    CodeActionRequest, Completion, DocumentHighlightRequest, DocumentSymbolRequest,
+    FoldingRangeRequest, Formatting, HoverRequest, InlayHintRequest, RangeFormatting, References,
+    Rename, Request as _, SemanticTokensFullRequest, SemanticTokensRangeRequest,
+    WorkspaceSymbolRequest,
 };
 use lsp_types::{
     CodeActionKind, CodeActionOptions, CodeActionProviderCapability, CompletionOptions,
@@ -21,14 +21,15 @@ use lsp_types::{
     HoverProviderCapability, InitializeParams, InitializeResult, OneOf, PublishDiagnosticsParams,
     SemanticTokens, SemanticTokensFullOptions, SemanticTokensLegend, SemanticTokensOptions,
     SemanticTokensResult, SemanticTokensServerCapabilities, ServerCapabilities, ServerInfo,
-    TextDocumentSyncCapability, TextDocumentSyncKind, TextEdit, Uri,
+    TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
 };
 use serde::Deserialize;
 use serde_json::Value;
 
 use crate::cancel::{Incoming, Watch};
 use crate::document::Document;
-use crate::{actions, complete, hover, outline};
+use crate::stdio::RAW_RESPONSE;
+use crate::{actions, board, complete, format, hover, outline, workspace};
 
 /// What stops the server.
 #[derive(Debug, thiserror::Error)]
@@ -39,9 +40,12 @@ pub enum ServerError {
     /// The client's initialize parameters could not be read, or a reply not written.
     #[error("language server protocol: {0}")]
     Json(#[from] serde_json::Error),
-    /// The stdio threads failed.
+    /// The stdio threads failed, or the input broke (a header that cannot be read).
     #[error("language server: {0}")]
     Io(#[from] std::io::Error),
+    /// The client sent `exit` without `shutdown` first (the protocol's exit code 1).
+    #[error("language server: the client sent exit without shutdown")]
+    ExitWithoutShutdown,
 }
 
 /// The server's settings, from the client's `initializationOptions` (camelCase keys).
@@ -94,10 +98,21 @@ impl Config {
 /// The connection broke or the client broke the protocol.
 pub fn run_stdio() -> Result<(), ServerError> {
     let (connection, threads) = crate::stdio::connection();
-    run(&connection)?;
+    let served = serve(&connection, true);
     drop(connection);
-    threads.join()?;
-    Ok(())
+    // A broken header ends the reader with its error, and the server then sees the client
+    // gone (a disconnected channel: the reader has ended or is ending): the reader's error is
+    // the one to give. A reader still waiting for input, after another protocol error of
+    // the server, is not waited for.
+    let reader_done = match &served {
+        Ok(()) => true,
+        Err(ServerError::Protocol(e)) => e.channel_is_disconnected() || threads.reader_finished(),
+        Err(_) => threads.reader_finished(),
+    };
+    if reader_done {
+        threads.join()?;
+    }
+    served
 }
 
 /// Runs the server over a connection: the initialize handshake, then every message until
@@ -105,10 +120,31 @@ pub fn run_stdio() -> Result<(), ServerError> {
 ///
 /// # Errors
 ///
-/// The connection broke or the client broke the protocol.
+/// The connection broke or the client broke the protocol; [`ServerError::ExitWithoutShutdown`]
+/// when `exit` came without `shutdown` before it.
 pub fn run(connection: &Connection) -> Result<(), ServerError> {
+    serve(connection, false)
+}
+
+/// [`run`]; with `raw`, a large result goes to the connection as a [`RAW_RESPONSE`]
+/// message for the stdio writer (which knows it) instead of a response holding a
+/// [`Value`].
+fn serve(connection: &Connection, raw: bool) -> Result<(), ServerError> {
     let (id, params) = connection.initialize_start()?;
     let params: InitializeParams = serde_json::from_value(params).unwrap_or_default();
+    // The workspace's folders: those given, else the root.
+    #[allow(deprecated)] // `rootUri`, for clients that give no folders
+    let roots: Vec<std::path::PathBuf> = match &params.workspace_folders {
+        Some(folders) if !folders.is_empty() => folders
+            .iter()
+            .filter_map(|f| workspace::path_of(&f.uri))
+            .collect(),
+        _ => params
+            .root_uri
+            .iter()
+            .filter_map(workspace::path_of)
+            .collect(),
+    };
     let config: Config = params
         .initialization_options
         .and_then(|o| serde_json::from_value(o).ok())
@@ -126,6 +162,9 @@ pub fn run(connection: &Connection) -> Result<(), ServerError> {
         opts: config.check_options(),
         docs: HashMap::new(),
         published: HashMap::new(),
+        shutdown: false,
+        raw,
+        roots,
     }
     .main_loop(connection)
 }
@@ -141,6 +180,11 @@ fn capabilities() -> ServerCapabilities {
             ..CompletionOptions::default()
         }),
         document_formatting_provider: Some(OneOf::Left(true)),
+        document_range_formatting_provider: Some(OneOf::Left(true)),
+        document_highlight_provider: Some(OneOf::Left(true)),
+        workspace_symbol_provider: Some(OneOf::Left(true)),
+        references_provider: Some(OneOf::Left(true)),
+        rename_provider: Some(OneOf::Left(true)),
         document_symbol_provider: Some(OneOf::Left(true)),
         folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
         code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
@@ -173,10 +217,26 @@ struct Server {
     docs: HashMap<Uri, Document>,
     /// The version whose diagnostics each document last had published.
     published: HashMap<Uri, i32>,
+    /// Whether `shutdown` was asked (an `exit` before it is the exit code 1).
+    shutdown: bool,
+    /// Whether large results go out as [`RAW_RESPONSE`] messages (over stdio).
+    raw: bool,
+    /// The workspace's folders (their `.bao` files are read for `workspace/symbol`,
+    /// `references` and `rename`).
+    roots: Vec<std::path::PathBuf>,
 }
 
 /// A handler's answer: a result, or an error code and message.
-type Answer = Result<Value, (ErrorCode, String)>;
+type Answer = Result<Reply, (ErrorCode, String)>;
+
+/// A request's result: a JSON value, or JSON text written by the handler (a large answer:
+/// symbols, folding ranges, formatting edits), which goes out as it is over stdio without
+/// being made a [`Value`] tree first (many times the text's size).
+#[derive(Debug)]
+enum Reply {
+    Value(Value),
+    Json(String),
+}
 
 impl Server {
     /// Handles messages in batches: everything that has arrived is read into a queue and
@@ -201,17 +261,21 @@ impl Server {
                     Message::Request(req) => {
                         if req.method == "shutdown" && !incoming.is_empty() {
                             // The exit may be queued already: it is handled from the queue.
+                            self.shutdown = true;
                             send(Message::Response(Response::new_ok(req.id, ())))?;
                             continue;
                         }
                         if connection.handle_shutdown(&req)? {
                             return Ok(());
                         }
-                        send(Message::Response(self.request(req, &incoming)))?;
+                        send(self.request(req, &incoming))?;
                     }
                     Message::Notification(n) => {
                         if n.method == "exit" {
-                            return Ok(());
+                            if self.shutdown {
+                                return Ok(());
+                            }
+                            return Err(ServerError::ExitWithoutShutdown);
                         }
                         self.notification(n);
                     }
@@ -287,7 +351,7 @@ impl Server {
     /// Answers a request; a handler that panics answers `InternalError`. A request
     /// cancelled (already in the queue, or while it runs) answers `RequestCanceled`, one
     /// whose document changes while it runs `ContentModified`.
-    fn request(&mut self, req: Request, incoming: &Incoming<'_>) -> Response {
+    fn request(&mut self, req: Request, incoming: &Incoming<'_>) -> Message {
         let id = req.id.clone();
         let watch = Watch::new(incoming, req.id.clone(), &req.params);
         let answer = if let Some(stop) = watch.poll() {
@@ -305,8 +369,23 @@ impl Server {
             None => answer,
         };
         match answer {
-            Ok(v) => Response::new_ok(id, v),
-            Err((code, message)) => Response::new_err(id, code as i32, message),
+            Ok(Reply::Value(v)) => Message::Response(Response::new_ok(id, v)),
+            Ok(Reply::Json(json)) if self.raw => {
+                let id = serde_json::to_value(&id).unwrap_or(Value::Null);
+                Message::Notification(Notification::new(
+                    RAW_RESPONSE.to_owned(),
+                    Value::Array(vec![id, Value::String(json)]),
+                ))
+            }
+            Ok(Reply::Json(json)) => match serde_json::from_str::<Value>(&json) {
+                Ok(v) => Message::Response(Response::new_ok(id, v)),
+                Err(e) => Message::Response(Response::new_err(
+                    id,
+                    ErrorCode::InternalError as i32,
+                    e.to_string(),
+                )),
+            },
+            Err((code, message)) => Message::Response(Response::new_err(id, code as i32, message)),
         }
     }
 
@@ -320,7 +399,7 @@ impl Server {
                 let tp = p.text_document_position_params;
                 let (doc, offset) = self.at(&tp.text_document.uri, tp.position)?;
                 let Some(offset) = offset else {
-                    return Ok(Value::Null);
+                    return Ok(Reply::Value(Value::Null));
                 };
                 to_value(hover::hover(&doc.view(&opts), offset, laps))
             }
@@ -329,7 +408,7 @@ impl Server {
                 let tp = p.text_document_position;
                 let (doc, offset) = self.at(&tp.text_document.uri, tp.position)?;
                 let Some(offset) = offset else {
-                    return Ok(Value::Null);
+                    return Ok(Reply::Value(Value::Null));
                 };
                 to_value(
                     complete::complete(&doc.view(&opts), offset, laps)
@@ -339,19 +418,29 @@ impl Server {
             Formatting::METHOD => {
                 let p: lsp_types::DocumentFormattingParams = params(req.params)?;
                 let doc = self.doc(&p.text_document.uri)?;
-                to_value(format(doc))
+                let v = doc.view(&opts).watched(watch);
+                Ok(format::edits_json(&v, None).map_or(Reply::Value(Value::Null), Reply::Json))
+            }
+            RangeFormatting::METHOD => {
+                let p: lsp_types::DocumentRangeFormattingParams = params(req.params)?;
+                let doc = self.doc(&p.text_document.uri)?;
+                let v = doc.view(&opts).watched(watch);
+                let start = v.index.offset_clamped(v.text, p.range.start);
+                let end = v.index.offset_clamped(v.text, p.range.end).max(start);
+                Ok(format::edits_json(&v, Some((start, end)))
+                    .map_or(Reply::Value(Value::Null), Reply::Json))
             }
             DocumentSymbolRequest::METHOD => {
                 let p: lsp_types::DocumentSymbolParams = params(req.params)?;
                 let doc = self.doc(&p.text_document.uri)?;
-                to_value(DocumentSymbolResponse::Nested(outline::symbols(
+                to_json(DocumentSymbolResponse::Nested(outline::symbols(
                     &doc.view(&opts).watched(watch),
                 )))
             }
             FoldingRangeRequest::METHOD => {
                 let p: lsp_types::FoldingRangeParams = params(req.params)?;
                 let doc = self.doc(&p.text_document.uri)?;
-                to_value(outline::folding(&doc.view(&opts).watched(watch)))
+                to_json(outline::folding(&doc.view(&opts).watched(watch)))
             }
             SemanticTokensFullRequest::METHOD => {
                 let p: lsp_types::SemanticTokensParams = params(req.params)?;
@@ -391,7 +480,7 @@ impl Server {
                 let doc = self.doc(&uri)?;
                 let v = doc.view(&opts);
                 let Some(start) = v.index.offset(v.text, p.range.start) else {
-                    return Ok(Value::Null);
+                    return Ok(Reply::Value(Value::Null));
                 };
                 let end = v.index.offset_clamped(v.text, p.range.end).max(start);
                 to_value(actions::actions(&v, &uri, start, end))
@@ -406,6 +495,61 @@ impl Server {
                 let start = v.index.offset_clamped(v.text, p.range.start);
                 let end = v.index.offset_clamped(v.text, p.range.end);
                 to_value(outline::hints(&v, start, end))
+            }
+            DocumentHighlightRequest::METHOD => {
+                let p: lsp_types::DocumentHighlightParams = params(req.params)?;
+                let tp = p.text_document_position_params;
+                let (doc, offset) = self.at(&tp.text_document.uri, tp.position)?;
+                let Some(offset) = offset else {
+                    return Ok(Reply::Value(Value::Null));
+                };
+                to_value(outline::highlights(&doc.view(&opts), offset))
+            }
+            WorkspaceSymbolRequest::METHOD => {
+                let p: lsp_types::WorkspaceSymbolParams = params(req.params)?;
+                let open = self.docs.iter().map(|(u, d)| (u, d.text.as_str()));
+                to_json(lsp_types::WorkspaceSymbolResponse::Flat(
+                    workspace::symbols(open, &self.roots, &p.query),
+                ))
+            }
+            References::METHOD => {
+                let p: lsp_types::ReferenceParams = params(req.params)?;
+                let tp = p.text_document_position;
+                let Some((kind, value)) = self.followed_tag(&tp)? else {
+                    return Ok(Reply::Value(Value::Null));
+                };
+                let open = self.docs.iter().map(|(u, d)| (u, d.text.as_str()));
+                let found = workspace::tags_like(open, &self.roots, &kind, &value);
+                to_json(
+                    found
+                        .into_iter()
+                        .map(|(uri, range)| lsp_types::Location::new(uri, range))
+                        .collect::<Vec<_>>(),
+                )
+            }
+            Rename::METHOD => {
+                let p: lsp_types::RenameParams = params(req.params)?;
+                let tp = p.text_document_position;
+                let Some((kind, value)) = self.followed_tag(&tp)? else {
+                    return Err((
+                        ErrorCode::InvalidParams,
+                        "rename works on the value of a South, North, Event or Site tag".to_owned(),
+                    ));
+                };
+                let open = self.docs.iter().map(|(u, d)| (u, d.text.as_str()));
+                let found = workspace::tags_like(open, &self.roots, &kind, &value);
+                to_json(lsp_types::WorkspaceEdit {
+                    changes: Some(workspace::rename_edits(found, &p.new_name)),
+                    ..lsp_types::WorkspaceEdit::default()
+                })
+            }
+            board::METHOD => {
+                let p: board::Params = params(req.params)?;
+                let (doc, offset) = self.at(&p.text_document.uri, p.position)?;
+                let Some(offset) = offset else {
+                    return Ok(Reply::Value(Value::Null));
+                };
+                to_value(board::board_at(&doc.view(&opts), offset))
             }
             _ => Err((
                 ErrorCode::MethodNotFound,
@@ -423,6 +567,16 @@ impl Server {
         })
     }
 
+    /// The kind (`player`, `Event`, `Site`) and value of the followed tag at a position of
+    /// an open document, if the position is in such a tag pair.
+    fn followed_tag(
+        &mut self,
+        tp: &lsp_types::TextDocumentPositionParams,
+    ) -> Result<Option<(String, String)>, (ErrorCode, String)> {
+        let (doc, offset) = self.at(&tp.text_document.uri, tp.position)?;
+        Ok(offset.and_then(|o| workspace::followed_tag_at(&doc.text, o)))
+    }
+
     /// The document and the byte offset of a position in it (`None` past its end).
     fn at(
         &mut self,
@@ -435,27 +589,21 @@ impl Server {
     }
 }
 
-/// The edits of `bao fmt`: none for a record with syntax errors (it is not formatted) or
-/// one already canonical; else one edit replacing the whole text.
-fn format(doc: &Document) -> Option<Vec<TextEdit>> {
-    let parsed = parse_record(&doc.text);
-    if parsed.has_errors() {
-        return None;
-    }
-    let canonical = write_record(&parsed.record, &WriteOptions::default());
-    if canonical == doc.text {
-        return Some(Vec::new());
-    }
-    let range = doc.index.range(&doc.text, 0, doc.text.len());
-    Some(vec![TextEdit::new(range, canonical)])
-}
-
 fn params<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, (ErrorCode, String)> {
     serde_json::from_value(v).map_err(|e| (ErrorCode::InvalidParams, e.to_string()))
 }
 
 fn to_value<T: serde::Serialize>(v: T) -> Answer {
-    serde_json::to_value(v).map_err(|e| (ErrorCode::InternalError, e.to_string()))
+    serde_json::to_value(v)
+        .map(Reply::Value)
+        .map_err(|e| (ErrorCode::InternalError, e.to_string()))
+}
+
+/// A large result as JSON text ([`Reply::Json`]).
+fn to_json<T: serde::Serialize>(v: T) -> Answer {
+    serde_json::to_string(&v)
+        .map(Reply::Json)
+        .map_err(|e| (ErrorCode::InternalError, e.to_string()))
 }
 
 fn closed() -> ServerError {
@@ -488,6 +636,9 @@ mod tests {
             opts: Config::default().check_options(),
             docs: HashMap::new(),
             published: HashMap::new(),
+            shutdown: false,
+            raw: false,
+            roots: Vec::new(),
         };
         s.notification(note(
             DidOpenTextDocument::METHOD,
@@ -569,7 +720,10 @@ mod tests {
         )
     }
 
-    fn error_code(r: &Response) -> Option<i32> {
+    fn error_code(r: &Message) -> Option<i32> {
+        let Message::Response(r) = r else {
+            panic!("no response: {r:?}")
+        };
         r.response_result.as_ref().err().map(|e| e.code)
     }
 

@@ -27,6 +27,11 @@ struct Client {
 
 impl Client {
     fn start(options: Value) -> Self {
+        Self::start_in(options, Value::Null)
+    }
+
+    /// [`Client::start`] with a workspace root (`rootUri`).
+    fn start_in(options: Value, root_uri: Value) -> Self {
         let (server, conn) = Connection::memory();
         let handle = std::thread::spawn(move || bao_lsp::run(&server));
         let mut c = Self {
@@ -37,7 +42,7 @@ impl Client {
         };
         let init = c.request(
             "initialize",
-            json!({"processId": null, "rootUri": null, "capabilities": {},
+            json!({"processId": null, "rootUri": root_uri, "capabilities": {},
                    "initializationOptions": options}),
         );
         assert!(init["capabilities"]["hoverProvider"]
@@ -1216,5 +1221,297 @@ fn a_wrong_move_number_is_renumbered_by_its_quick_fix() {
         "[Event \"t\"]\n\n1. A6L* a6R 2. A4R a6R 3. A5L a3R *\n"
     );
     assert!(check_json("n", &new).is_empty(), "{new}");
+    c.shutdown();
+}
+
+/// `exit` without `shutdown` before it ends the server with the protocol's exit code 1
+/// (`ServerError::ExitWithoutShutdown`); after `shutdown`, `exit` ends it cleanly.
+#[test]
+fn exit_without_shutdown_is_an_error() {
+    let mut c = Client::start(json!({}));
+    c.notify("exit", Value::Null);
+    let ended = c.server.take().unwrap().join().unwrap();
+    assert!(
+        matches!(ended, Err(ServerError::ExitWithoutShutdown)),
+        "{ended:?}"
+    );
+    let mut c = Client::start(json!({}));
+    c.request("shutdown", Value::Null);
+    c.notify("exit", Value::Null);
+    assert!(c.server.take().unwrap().join().unwrap().is_ok());
+}
+
+/// `bao/boardAt` on de Voogt's problem 3 with two slips (`2. A4L` for `A4R`, legal, so ply 5
+/// is the first illegal one; `8... a3L` for `a4L`): the boards before and after a ply played
+/// as written, after the first illegal ply (replayed from the repair `--assume-fixes`
+/// assumes), and at an illegal ply (its repair); hover works after the error too.
+#[test]
+fn board_at_follows_the_cursor_across_an_illegal_ply() {
+    let text = std::fs::read_to_string(fixtures().join("assume_fixes/two_slips.bao")).unwrap();
+    let mut c = Client::start(json!({}));
+    let uri = "file:///two_slips.bao";
+    c.open(uri, &text);
+    let at = |needle: &str| {
+        let i = text.find(needle).unwrap_or_else(|| panic!("{needle}"));
+        json!({"textDocument": {"uri": uri}, "position": position_of(&text, i)})
+    };
+    // The first move: played as written.
+    let b = c.request("bao/boardAt", at("A6L*"));
+    assert_eq!(b["ply"], 1, "{b}");
+    assert_eq!(b["mover"], "South");
+    assert_eq!(b["legal"], true);
+    assert_eq!(b["played"], "A6L*");
+    assert!(b["assumes"].is_null());
+    assert!(b["before"]["text"].as_str().unwrap().contains('A'));
+    assert!(b["after"]["svg"].as_str().unwrap().contains("<svg"), "{b}");
+    assert_ne!(b["before"]["position"], b["after"]["position"]);
+    // Ply 5, illegal after the slip at ply 3: played as written from the repair there.
+    let b = c.request("bao/boardAt", at("A5L a3R"));
+    assert_eq!(
+        (b["ply"].as_u64(), b["legal"].as_bool()),
+        (Some(5), Some(false)),
+        "{b}"
+    );
+    assert_eq!(b["repaired"], false);
+    assert_eq!(b["played"], "A5L");
+    assert_eq!(b["assumes"], json!({"ply": 3, "move": "A4R"}));
+    assert!(b["after"]["text"].is_string());
+    // The next ply goes on from there.
+    let next = c.request("bao/boardAt", at("a3R 4."));
+    assert_eq!(next["ply"], 6, "{next}");
+    assert_eq!(next["before"]["position"], b["after"]["position"]);
+    // Ply 16, the second slip: its repair is played here.
+    let b = c.request("bao/boardAt", at("a3L 9."));
+    assert_eq!(b["ply"], 16, "{b}");
+    assert_eq!(
+        (b["legal"].as_bool(), b["repaired"].as_bool()),
+        (Some(false), Some(true))
+    );
+    assert_eq!(b["played"], "a4L");
+    assert_eq!(b["assumes"]["ply"], 3);
+    // Off a move: null.
+    assert!(c.request("bao/boardAt", at("[Event")).is_null());
+    // Hover after the error shows the board there.
+    let h = c.request("textDocument/hover", at("a3R 4."));
+    let h = h["contents"]["value"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(h.contains("```text") && h.contains("--assume-fixes"), "{h}");
+    c.shutdown();
+}
+
+/// `documentHighlight` on a move: the same pit in every move of its game (variations too),
+/// a number-only pit by the pit it is played from; nothing of another game.
+#[test]
+fn document_highlight_marks_the_same_pit_in_the_game() {
+    let text = "[Event \"a\"]\n\n1. A6<* a6>* 2. A6< (A5<) a6< *\n\n[Event \"b\"]\n\n1. A6<* *\n";
+    let mut c = Client::start(json!({}));
+    let uri = "file:///highlight.bao";
+    c.open(uri, text);
+    let h = c.request(
+        "textDocument/documentHighlight",
+        json!({"textDocument": {"uri": uri}, "position": position_of(text, text.find("A6<*").unwrap() + 1)}),
+    );
+    let got: Vec<(u64, u64, u64)> = h
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let s = &r["range"]["start"];
+            let e = &r["range"]["end"];
+            assert_eq!(s["line"], e["line"]);
+            (
+                s["line"].as_u64().unwrap(),
+                s["character"].as_u64().unwrap(),
+                e["character"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    // A6 at ply 1 and ply 3 of the first game (line 2), not A5, a6, nor the second game's.
+    assert_eq!(got, [(2, 3, 5), (2, 16, 18)], "{h}");
+    // Off a move: null.
+    let off = c.request(
+        "textDocument/documentHighlight",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 2}}),
+    );
+    assert!(off.is_null(), "{off}");
+    c.shutdown();
+}
+
+/// A workspace of three files: two on disk, one open with changes not saved. Its symbols
+/// (games by players, event and date), the references of a player (both seats, the open
+/// text rather than the file), and a rename of the player across the three.
+#[test]
+fn workspace_symbols_references_and_rename_of_a_player() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = "[Event \"Zanzibar Open\"]\n[Date \"2024.05.01\"]\n[South \"Ali\"]\n[North \"Juma\"]\n\n1. A6<* *\n\n[Event \"Zanzibar Open\"]\n[South \"Juma\"]\n[North \"Said\"]\n\n1. A6<* *\n";
+    let b = "[Event \"Pemba Cup\"]\n[South \"Said\"]\n[North \"Alia\"]\n\n1. A6<* *\n";
+    let c_disk = "[Event \"Club night\"]\n[South \"Mussa\"]\n[North \"Juma\"]\n\n1. A6<* *\n";
+    let c_open = "[Event \"Club night\"]\n[South \"Mussa\"]\n[North \"Ali\"]\n\n1. A6<* *\n";
+    let sub = dir.path().join("club");
+    std::fs::create_dir(&sub).unwrap();
+    std::fs::write(dir.path().join("a.bao"), a).unwrap();
+    std::fs::write(dir.path().join("b.bao"), b).unwrap();
+    std::fs::write(sub.join("c.bao"), c_disk).unwrap();
+    // Not a record: left out.
+    std::fs::write(dir.path().join("notes.txt"), "[South \"Ali\"]").unwrap();
+    let uri = |p: &Path| format!("file://{}", p.display());
+    let (ua, ub, uc) = (
+        uri(&dir.path().join("a.bao")),
+        uri(&dir.path().join("b.bao")),
+        uri(&sub.join("c.bao")),
+    );
+    let mut c = Client::start_in(json!({}), json!(uri(dir.path())));
+    c.open(&uc, c_open);
+
+    let names = |v: &Value| -> Vec<String> {
+        let mut n: Vec<String> = v
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["name"].as_str().unwrap().to_owned())
+            .collect();
+        n.sort();
+        n
+    };
+    let all = c.request("workspace/symbol", json!({"query": ""}));
+    assert_eq!(
+        names(&all),
+        ["Ali – Juma", "Juma – Said", "Mussa – Ali", "Said – Alia"],
+        "{all}"
+    );
+    let zanzibar = c.request("workspace/symbol", json!({"query": "zanzibar"}));
+    assert_eq!(
+        names(&zanzibar),
+        ["Ali – Juma", "Juma – Said"],
+        "{zanzibar}"
+    );
+    let first = zanzibar
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "Ali – Juma")
+        .unwrap();
+    assert_eq!(first["location"]["uri"], json!(ua));
+    assert_eq!(first["containerName"], "Zanzibar Open, 2024.05.01");
+    let pemba = c.request("workspace/symbol", json!({"query": "pemba"}));
+    assert_eq!(pemba[0]["location"]["uri"], json!(ub), "{pemba}");
+    // The open text counts, not the file: Juma is no longer in c.bao.
+    let juma = c.request("workspace/symbol", json!({"query": "JUMA"}));
+    assert_eq!(names(&juma), ["Ali – Juma", "Juma – Said"], "{juma}");
+
+    // References of Ali, from the open document's North tag: a.bao's South tag and its own;
+    // not b.bao's Alia.
+    let at = json!({"textDocument": {"uri": uc}, "position": {"line": 2, "character": 9}});
+    let mut refs: Vec<(String, u64)> = c
+        .request("textDocument/references", json!({"textDocument": at["textDocument"], "position": at["position"], "context": {"includeDeclaration": true}}))
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["uri"].as_str().unwrap().to_owned(), l["range"]["start"]["line"].as_u64().unwrap()))
+        .collect();
+    refs.sort();
+    let mut expected = vec![(ua.clone(), 2), (uc.clone(), 2)];
+    expected.sort();
+    assert_eq!(refs, expected);
+
+    // Rename Ali across the workspace.
+    let edit = c.request(
+        "textDocument/rename",
+        json!({"textDocument": at["textDocument"], "position": at["position"], "newName": "Ali \"Kali\" Omar"}),
+    );
+    let changes = edit["changes"].as_object().unwrap();
+    let mut files: Vec<&String> = changes.keys().collect();
+    files.sort();
+    let mut want = vec![&ua, &uc];
+    want.sort();
+    assert_eq!(files, want, "{edit}");
+    let renamed_a = apply(a, changes[&ua].as_array().unwrap());
+    assert!(
+        renamed_a.contains("[South \"Ali \\\"Kali\\\" Omar\"]"),
+        "{renamed_a}"
+    );
+    assert!(renamed_a.contains("[South \"Juma\"]"), "{renamed_a}");
+    let renamed_c = apply(c_open, changes[&uc].as_array().unwrap());
+    assert!(
+        renamed_c.contains("[North \"Ali \\\"Kali\\\" Omar\"]"),
+        "{renamed_c}"
+    );
+    // The new value reads back as the name given.
+    let parsed = parse_record(&renamed_c);
+    assert_eq!(
+        parsed.record.games[0]
+            .value
+            .tag("North")
+            .map(|t| t.value.as_str()),
+        Some("Ali \"Kali\" Omar")
+    );
+    // Off a followed tag: rename is refused, references are none.
+    let off = json!({"textDocument": {"uri": uc}, "position": {"line": 4, "character": 4}});
+    let r = c.request(
+        "textDocument/rename",
+        json!({"textDocument": off["textDocument"], "position": off["position"], "newName": "x"}),
+    );
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    c.shutdown();
+}
+
+/// A ply written twice: the preferred action deletes it, with its move number, and renumbers
+/// the numbers after it that it shifted.
+#[test]
+fn a_ply_written_twice_is_deleted_and_what_follows_renumbered() {
+    let game = "1. A7>* a7<* 2. A5< a6<* 3. A6< a4< 4. A6> a6< 5. A5> a5> 6. A2< a5> 7. A7> a5< 8. A6< *\n";
+    let cases = [
+        // `6... a5>` written twice, with its number: both go.
+        (
+            game.replace("6. A2< a5> ", "6. A2< a5> 6... a5> "),
+            game.to_owned(),
+        ),
+        // Written twice, and the numbers after it written for the shifted plies: the
+        // number that no longer fits is rewritten.
+        (
+            game.replace(
+                "6. A2< a5> 7. A7> a5< 8. A6<",
+                "6. A2< a5> 7. a5> A7> 8. a5< A6<",
+            ),
+            game.replace(
+                "6. A2< a5> 7. A7> a5< 8. A6<",
+                "6. A2< a5> A7> 7... a5< A6<",
+            ),
+        ),
+    ];
+    let mut c = Client::start(Value::Null);
+    for (n, (text, expected)) in cases.iter().enumerate() {
+        let uri = format!("file:///twice{n}.bao");
+        c.open(&uri, text);
+        let published = c.diagnostics(&uri, 1);
+        let d = published
+            .iter()
+            .find(|d| d["severity"] == 1)
+            .unwrap_or_else(|| panic!("no error: {published:?}"));
+        assert!(
+            d["message"].as_str().unwrap().contains("one too many"),
+            "{d}"
+        );
+        let acts = c.request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": uri}, "range": d["range"],
+                   "context": {"diagnostics": [d]}}),
+        );
+        let fix = acts
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["isPreferred"] == true)
+            .unwrap_or_else(|| panic!("no repair in {acts:#}"));
+        assert!(
+            fix["title"].as_str().unwrap().starts_with("Delete a5>"),
+            "{fix}"
+        );
+        let new = apply(text, fix["edit"]["changes"][&uri].as_array().unwrap());
+        assert_eq!(&new, expected);
+        assert!(check_json(&uri, &new).is_empty(), "{new}");
+    }
     c.shutdown();
 }

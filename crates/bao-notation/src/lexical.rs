@@ -13,6 +13,7 @@ use nom::{IResult, Parser};
 use crate::ast::{AnnotationItem, ItemKind, MoveToken, Nag};
 use crate::error::SyntaxCode;
 use crate::span::{Span, Spanned};
+use crate::steps::step;
 
 /// The bytes that end a word, as a table (one load instead of a chain of compares).
 static DELIM: [bool; 256] = {
@@ -57,7 +58,32 @@ pub(crate) fn word_end(bytes: &[u8], from: usize) -> usize {
     while i < bytes.len() && !is_delim(bytes[i]) {
         i += 1;
     }
+    step(i - from + 1);
     i
+}
+
+/// The longest move word: a token (at most 7 bytes: `A6<**+`, `A6<*#`) and a glyph NAG (at
+/// most 2: `!?`). A longer word is no move, and no two moves run together either when over
+/// twice as long.
+pub(crate) const MOVE_WORD_MAX: usize = 9;
+
+/// The most bytes of a word a message quotes.
+const QUOTED_MAX: usize = 40;
+
+/// A word as a message quotes it, in backticks: whole up to [`QUOTED_MAX`] bytes; a longer
+/// one cut there (at a character boundary), with `…` and its length in bytes, so that a
+/// message stays short whatever the text (the diagnostic's span gives where the word starts
+/// and how long it is).
+pub(crate) fn quoted(word: &str) -> String {
+    step(word.len().min(QUOTED_MAX) + 1);
+    if word.len() <= QUOTED_MAX {
+        return format!("`{word}`");
+    }
+    let mut end = QUOTED_MAX;
+    while !word.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("`{}…` ({} bytes)", &word[..end], word.len())
 }
 
 /// A defect found in a word: its class and a message.
@@ -150,6 +176,8 @@ pub(crate) fn looks_like_move(word: &str) -> bool {
 /// Reads a whole word as a move token (with [`MoveText::read_prefix`]) and an attached glyph
 /// NAG.
 pub(crate) fn move_word(word: &str) -> Result<(MoveToken, Option<Nag>), Defect> {
+    // What it may read of the word (its digits, its message) is at most the word.
+    step(word.len());
     let bytes = word.as_bytes();
     let (token, end) = match MoveText::read_prefix(bytes, MoveSyntax::RECORD) {
         Ok((text, end)) => (Some(MoveToken::from(text)), end),
@@ -160,9 +188,17 @@ pub(crate) fn move_word(word: &str) -> Result<(MoveToken, Option<Nag>), Defect> 
             let digits = bytes[1..].iter().take_while(|b| b.is_ascii_digit()).count();
             let pit = &word[..1 + digits];
             let message = if digits == 0 {
-                format!("`{word}`: a row letter needs a pit number after it")
+                format!("{}: a row letter needs a pit number after it", quoted(word))
             } else {
-                format!("`{word}`: there is no pit {pit}")
+                {
+                    // The pit as written, quoted only when cut.
+                    let pit = if pit.len() <= QUOTED_MAX {
+                        pit.to_owned()
+                    } else {
+                        quoted(pit)
+                    };
+                    format!("{}: there is no pit {pit}", quoted(word))
+                }
             };
             return Err(
                 Defect::new(SyntaxCode::UnknownPit, message, "no such pit").help(
@@ -174,7 +210,7 @@ pub(crate) fn move_word(word: &str) -> Result<(MoveToken, Option<Nag>), Defect> 
         Err(_) => {
             return Err(Defect::new(
                 SyntaxCode::UnknownPit,
-                format!("`{word}` does not start with a pit"),
+                format!("{} does not start with a pit", quoted(word)),
                 "unknown pit",
             )
             .help("a pit is a row letter (A, B: South; a, b: North) and a number from 1 to 8"));
@@ -187,14 +223,14 @@ pub(crate) fn move_word(word: &str) -> Result<(MoveToken, Option<Nag>), Defect> 
         if first.is_ascii_digit() {
             return Err(Defect::new(
                 SyntaxCode::UnknownPit,
-                format!("`{word}` does not start with a pit"),
+                format!("{} does not start with a pit", quoted(word)),
                 "unknown pit",
             )
             .help("pits are numbered 1 to 8"));
         }
         return Err(Defect::new(
             SyntaxCode::BadMove,
-            format!("cannot read the move `{word}`"),
+            format!("cannot read the move {}", quoted(word)),
             "not a move",
         )
         .help("a move is a pit, a sign (< or >), then the suffixes *, **, +, # in that order"));
@@ -202,7 +238,7 @@ pub(crate) fn move_word(word: &str) -> Result<(MoveToken, Option<Nag>), Defect> 
     let Some(token) = token else {
         return Err(Defect::new(
             SyntaxCode::BadMove,
-            format!("`{word}` is both a takasa (*) and a safari (+)"),
+            format!("{} is both a takasa (*) and a safari (+)", quoted(word)),
             "contradictory suffixes",
         )
         .help("a takasa captures nothing, so it cannot go on safari"));
@@ -599,6 +635,7 @@ pub(crate) fn tag_name_len(b: &[u8]) -> usize {
     while i < b.len() && NAME_BYTE[b[i] as usize] {
         i += 1;
     }
+    step(i);
     i
 }
 
@@ -642,13 +679,16 @@ pub(crate) fn value_run_end(b: &[u8], from: usize) -> usize {
         if hits != 0 {
             // The lowest bit set marks the first stop byte (little-endian: the first byte is
             // the lowest).
-            return i + (hits.trailing_zeros() / 8) as usize;
+            let end = i + (hits.trailing_zeros() / 8) as usize;
+            step(end - from + 1);
+            return end;
         }
         i += 8;
     }
     while i < b.len() && !is_value_stop(b[i]) {
         i += 1;
     }
+    step(i - from + 1);
     i
 }
 

@@ -94,6 +94,7 @@ mod reader;
 mod source;
 mod span;
 mod split;
+mod steps;
 pub mod stream;
 mod visit;
 mod writer;

@@ -265,6 +265,7 @@ impl Markup {
     /// ```
     #[must_use]
     pub fn read(text: &str) -> (Self, Vec<MarkupError>) {
+        crate::steps::step(text.len());
         let mut markup = Self::default();
         let mut errors = Vec::new();
         let mut from = 0;

@@ -211,6 +211,7 @@ pub(crate) fn chunks(text: &str, from: usize) -> Vec<std::ops::Range<usize>> {
     let mut lines = memchr::memchr_iter(b'\n', &b[from.min(b.len())..]);
     while line_start < b.len() {
         let line_end = lines.next().map_or(b.len(), |p| from + p + 1);
+        crate::steps::step(line_end - line_start);
         if special < line_start {
             special = find_special(line_start);
         }

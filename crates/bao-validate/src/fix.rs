@@ -253,6 +253,13 @@ fn edit_of(checked: &Checked, d: &CheckDiagnostic, text: &str) -> Option<Fix> {
                 ),
             })
         }
+        Repair::Delete { ply: at } => {
+            let gone = deletion(&doc, span)?;
+            Some(Fix {
+                changes: vec![Edit::replace(gone, String::new())],
+                fix: fix(at, format!("ply {at}: {} deleted", written(span))),
+            })
+        }
         Repair::Insert { ply: at, .. } => {
             let (at_span, new) = insertion(&doc, span, repair.mv)?;
             Some(Fix {
@@ -305,6 +312,67 @@ pub fn insertion(doc: &Document<'_>, span: Span, mv: Move) -> Option<(Span, Stri
     Some((Span::new(start, start), new))
 }
 
+/// The span a deletion repair ([`Repair::Delete`]) takes out for the refused ply's token at
+/// `span` of a game's document: its move number (if written), the move with its NAGs and
+/// annotation, and the blanks after it (to the next token on the line); the numbers after it
+/// that no longer fit their plies are the next check's `move_number_mismatch` warnings,
+/// which `--fix` then rewrites ([`deletion_renumbered`] makes them one change).
+#[must_use]
+pub fn deletion(doc: &Document<'_>, span: Span) -> Option<Span> {
+    let here = doc.move_of(span)?;
+    let text = doc.text()?;
+    let start = here.number().map_or(span.start, |n| n.span.start);
+    let mut end = here.extent().end;
+    let b = text.as_bytes();
+    while end < b.len() && matches!(b[end], b' ' | b'\t') {
+        end += 1;
+    }
+    Some(Span::new(start, end))
+}
+
+/// The edits of a deletion repair with the move numbers it shifts rewritten in the same
+/// change (as [`insertion_renumbered`] for an insertion). `None` if the ply is not found
+/// or the document has no text.
+#[must_use]
+pub fn deletion_renumbered(doc: &Document<'_>, span: Span) -> Option<Vec<Edit>> {
+    let gone = deletion(doc, span)?;
+    let first = Edit::replace(gone, String::new());
+    renumbered_after(doc, first, gone.start, gone.end)
+}
+
+/// `first` and the move numbers after it that no longer fit their plies once it is made,
+/// rewritten: `at` is where `first` starts, `old_end` where it ends (spans are the
+/// document's, before the change).
+fn renumbered_after(
+    doc: &Document<'_>,
+    first: Edit,
+    at: usize,
+    old_end: usize,
+) -> Option<Vec<Edit>> {
+    let text = doc.text()?;
+    let new_end = at + first.text.len();
+    let after = apply_edits(text, std::slice::from_ref(&first));
+    let parsed = bao_notation::parse_record(&after);
+    let game = parsed
+        .record
+        .games
+        .iter()
+        .find(|g| g.span.start <= at && at < g.span.end)?;
+    let side = doc.opening().map(|o| o.start.to_move());
+    let mut edits = vec![first];
+    for d in crate::numbers::check_numbers(&game.value, 0, side) {
+        let (Some(s), Some(Rewrite::Renumber { number })) = (d.span(), d.rewrite) else {
+            continue;
+        };
+        // Only the numbers after the change: those before it kept their plies.
+        if s.start >= new_end {
+            let back = Span::new(s.start - new_end + old_end, s.end - new_end + old_end);
+            edits.push(Edit::replace(back, number.to_string()));
+        }
+    }
+    Some(edits)
+}
+
 /// The edits of an insertion repair with the move numbers it shifts rewritten in the same
 /// change: the token [`insertion`] puts in, and every written number after it that no
 /// longer fits its ply once the ply is in (`2. A4R 3. A5L` with `a6R` inserted before
@@ -315,30 +383,8 @@ pub fn insertion(doc: &Document<'_>, span: Span, mv: Move) -> Option<(Span, Stri
 #[must_use]
 pub fn insertion_renumbered(doc: &Document<'_>, span: Span, mv: Move) -> Option<Vec<Edit>> {
     let (at, new) = insertion(doc, span, mv)?;
-    let text = doc.text()?;
-    let inserted = format!("{new} ");
-    let shift = inserted.len();
-    let first = Edit::insert(at.start, inserted);
-    let after = apply_edits(text, std::slice::from_ref(&first));
-    let parsed = bao_notation::parse_record(&after);
-    let game = parsed
-        .record
-        .games
-        .iter()
-        .find(|g| g.span.start <= at.start && at.start < g.span.end)?;
-    let side = doc.opening().map(|o| o.start.to_move());
-    let mut edits = vec![first];
-    for d in crate::numbers::check_numbers(&game.value, 0, side) {
-        let (Some(s), Some(Rewrite::Renumber { number })) = (d.span(), d.rewrite) else {
-            continue;
-        };
-        // Only the numbers after the new token: those before it kept their plies.
-        if s.start >= at.start + shift {
-            let back = Span::new(s.start - shift, s.end - shift);
-            edits.push(Edit::replace(back, number.to_string()));
-        }
-    }
-    Some(edits)
+    let first = Edit::insert(at.start, format!("{new} "));
+    renumbered_after(doc, first, at.start, at.start)
 }
 
 #[cfg(test)]
@@ -364,6 +410,16 @@ mod tests {
         assert_eq!(fixed.applied.len(), 1);
         assert_eq!(fixed.applied[0].ply, 1);
         assert_eq!(fixed.applied[0].what, "ply 1: A7<* became A7>*");
+    }
+
+    #[test]
+    fn a_ply_written_twice_is_deleted() {
+        let twice = GAME.replacen("6. A2< a5> ", "6. A2< a5> 6... a5> ", 1);
+        let fixed = fix(&twice);
+        assert_eq!(fixed.text, GAME);
+        assert!(fixed.report.is_valid());
+        assert_eq!(fixed.applied.len(), 1);
+        assert_eq!(fixed.applied[0].what, "ply 13: a5> deleted");
     }
 
     #[test]

@@ -85,7 +85,8 @@ fn diagnostic_json_in(
 }
 
 /// `{"kind": "swap", "ply", "with_ply", "move"}`, `{"kind": "insert", "ply", "move",
-/// "then"}` or `{"kind": "earlier", "ply", "move", "written"}`; `None` for a replaced move
+/// "then"}`, `{"kind": "delete", "ply", "move"}` (`move`: the next written move, played in
+/// its place) or `{"kind": "earlier", "ply", "move", "written"}`; `None` for a replaced move
 /// (that is `fix`).
 fn repair_json(s: &Suggestion) -> Option<Value> {
     match s.repair {
@@ -106,6 +107,11 @@ fn repair_json(s: &Suggestion) -> Option<Value> {
             "ply": ply,
             "move": s.mv.to_string(),
             "then": written.to_string(),
+        })),
+        Repair::Delete { ply } => Some(json!({
+            "kind": "delete",
+            "ply": ply,
+            "move": s.mv.to_string(),
         })),
         Repair::Earlier { ply, written } => Some(json!({
             "kind": "earlier",

@@ -556,8 +556,10 @@ impl Words<'_> {
                 distance: with_ply - ply,
             },
             RepairKind::Insert { written, .. } => Repair::Insert { mv: r.mv, written },
-            // An earlier ply cannot be changed from here: `suggest_earlier` words it.
-            RepairKind::Earlier { .. } => return None,
+            // An earlier ply cannot be changed from here: `suggest_earlier` words it. A
+            // deleted ply is not assumed (the plies after it would change their numbers):
+            // `--fix` deletes it.
+            RepairKind::Earlier { .. } | RepairKind::Delete { .. } => return None,
         })
     }
 

@@ -23,6 +23,8 @@ const SWAP_NEXT_COST: u32 = 15;
 const SWAP_OWN_COST: u32 = 20;
 /// One ply missing.
 const INSERT_COST: u32 = 20;
+/// One ply too many (a ply written twice): as likely as two consecutive plies swapped.
+const DELETE_COST: u32 = 15;
 /// An annotation that the repair's move matches.
 const ANNOTATION_BONUS: u32 = 10;
 /// An annotation that the repair's move contradicts.
@@ -105,6 +107,7 @@ pub(crate) fn rank_in_line(
     }
     out.extend(swaps(cx, pos, line));
     out.extend(insertions(cx, pos, line));
+    out.extend(deletion(cx, pos, line));
     sort(&mut out);
     out
 }
@@ -212,6 +215,27 @@ fn swap(cx: &mut Engine, pos: &Position, line: &InLine<'_>, s: &Swapped<'_>) -> 
         continues: Some(replayed),
         tried: tried(rest),
     }
+}
+
+/// The written move one ply too many: without it, the move written after it is legal here.
+fn deletion(cx: &mut Engine, pos: &Position, line: &InLine<'_>) -> Option<Suggestion> {
+    let d = line.directions;
+    let (&next, rest) = line.following.split_first()?;
+    let mv = legal_move_in(cx, pos, next, d)?;
+    let after = cx.play_fast(pos, &mv);
+    let n = replays(cx, after, rest, d);
+    let annotation_agrees = agrees(cx, pos, next, &mv);
+    let (_, trace) = cx.play_unchecked(pos, &mv);
+    Some(Suggestion {
+        mv,
+        repair: Repair::Delete { ply: line.ply },
+        cost: annotation_cost(DELETE_COST + break_cost(rest, n), annotation_agrees),
+        slips: vec!["one ply too many"],
+        effect: effect(&mv, &trace),
+        annotation_agrees,
+        continues: Some(n),
+        tried: tried(rest),
+    })
 }
 
 /// A ply of the side to move left out: after which of his legal moves the written move is

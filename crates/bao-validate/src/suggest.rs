@@ -41,6 +41,12 @@ pub enum Repair {
         /// The written move, as it reads after the inserted one.
         written: Move,
     },
+    /// The written move is one ply too many (a ply written twice, or one that was not
+    /// played): without it, [`Suggestion::mv`] (the move written after it) is played here.
+    Delete {
+        /// The ply of the written move, which goes.
+        ply: usize,
+    },
     /// An earlier ply was mis-written as another legal move, which made the board differ from
     /// the game played and so a later ply illegal: [`Suggestion::mv`] is played at `ply`
     /// instead of `written`, and the plies written after it then replay (the illegal one
@@ -114,6 +120,16 @@ impl Suggestion {
                     ""
                 }
             ),
+            Repair::Delete { ply } => format!(
+                "ply {ply} seems one too many (written twice?): without it, the next written move {} is legal here (it {}{})",
+                self.mv,
+                self.effect,
+                if self.annotation_agrees == Some(true) {
+                    ", as its annotation says"
+                } else {
+                    ""
+                }
+            ),
             Repair::Earlier { ply, written } => format!(
                 "the slip seems to be at ply {ply}: {} there, not {written} ({}it {}{}), makes this move legal",
                 self.mv,
@@ -155,6 +171,7 @@ impl Suggestion {
             Repair::Swap { ply, with_ply, .. } => format!("plies {ply} and {with_ply} swapped"),
             Repair::Insert { .. } => format!("{} inserted before it", self.mv),
             Repair::Earlier { ply, .. } => format!("{} at ply {ply}", self.mv),
+            Repair::Delete { ply } => format!("ply {ply} deleted"),
         }
     }
 }

@@ -5,4 +5,6 @@ endif
 let b:did_ftplugin = 1
 setlocal commentstring=;\ %s
 setlocal comments=:;
-let b:undo_ftplugin = 'setlocal commentstring< comments<'
+" One fold per game (autoload/bao.vim), open when the file is opened.
+setlocal foldmethod=expr foldexpr=bao#fold(v:lnum) foldlevel=99
+let b:undo_ftplugin = 'setlocal commentstring< comments< foldmethod< foldexpr< foldlevel<'

@@ -10,12 +10,15 @@ syntax match baoTag /^\s*\[[A-Za-z][A-Za-z0-9_]*\s*".*"\s*\]/ contains=baoTagNam
 
 " Movetext
 syntax match baoMoveNumber /\<\d\+\.\(\.\.\)\?/
-syntax match baoPit /\<[ABab][1-8]\>/ nextgroup=baoSign
-syntax match baoSign /[<>LR]\?\(\*\*\|\*\)\?+\?#\?/ contained
+" A pit, then its sign and marks: `A6<*`, K.I.B.A.'s `A6L*`, `a6R`, `a5l`, `A8+`, and a pit
+" alone (`a8`). The pit ends at a sign, a mark, a glyph or the word's end.
+syntax match baoPit /\<[ABab][1-8]\ze\%([<>LRlr*+#!?]\|\>\)/ nextgroup=baoSign
+syntax match baoSign /[<>LRlr]\?\%(\*\*\|\*\)\?+\?#\?/ contained
 syntax match baoNag /\$\d\+/
 syntax match baoGlyph /[!?]\{1,2}/
 syntax region baoAnnotation start=/\[\ze\s*x\?[ABab]\d/ end=/\]/ oneline
-syntax match baoResult /\(1-0\|0-1\|1\/2-1\/2\|\*\)\s*$/
+" A result stands alone between blanks (a `*` after a move is its takasa mark).
+syntax match baoResult /\%(^\|\s\)\zs\%(1-0\|0-1\|1\/2-1\/2\|\*\)\ze\%(\s\|$\)/
 syntax region baoVariation start=/(/ end=/)/ transparent contains=ALLBUT,baoTag,baoTagName,baoTagValue
 
 " Comments

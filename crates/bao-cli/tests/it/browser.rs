@@ -92,7 +92,7 @@ impl Driver {
         }
     }
 
-    fn session(&self, chromium: &Path, profile: &Path) -> Session<'_> {
+    pub(crate) fn session(&self, chromium: &Path, profile: &Path) -> Session<'_> {
         self.session_with(chromium, profile, None)
     }
 

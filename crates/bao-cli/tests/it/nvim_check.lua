@@ -33,6 +33,8 @@ local ok, err = pcall(function()
     end
     return vim.NIL
   end
+  result.omnifunc = vim.bo[buf].omnifunc
+  result.k = vim.fn.maparg('K', 'n')
   result.hover = ask('textDocument/hover', tonumber(os.getenv('BAO_HOVER_LINE')), 4)
   result.completion = ask('textDocument/completion', tonumber(os.getenv('BAO_COMPLETE_LINE')), 0)
   finish(result)

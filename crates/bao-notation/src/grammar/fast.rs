@@ -6,6 +6,7 @@ use super::state::{Frame, Run, SKIP_REST};
 use crate::ast::{sp, MoveNumber};
 use crate::lexical::{fast_token, is_ws, FastToken};
 use crate::span::Span;
+use crate::steps::step;
 use crate::visit::Visitor;
 
 impl<'s> Parser<'s> {
@@ -39,15 +40,18 @@ impl<'s> Parser<'s> {
                 // run goes on; anything else ends it.
                 match text.get(at) {
                     Some(&c) if is_ws(c) => {
+                        let from = at;
                         at += 1;
                         while at < text.len() && is_ws(text[at]) {
                             at += 1;
                         }
+                        step(at - from);
                         continue;
                     }
                     _ => break,
                 }
             };
+            step(next - at + 1);
             match token {
                 FastToken::Move((token, glyph, token_end, we)) => {
                     last_end = we;

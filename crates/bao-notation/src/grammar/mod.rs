@@ -9,6 +9,7 @@ use crate::ast::{CommentKind, GameResult};
 use crate::error::{SyntaxCode, SyntaxError};
 use crate::lexical::{looks_like_move, move_number, move_word, word_end};
 use crate::span::{Span, Spanned};
+use crate::steps::step;
 use crate::visit::Visitor;
 
 mod fast;
@@ -161,6 +162,7 @@ impl<'s> Parser<'s> {
     #[cold]
     fn moves_after_result(&mut self, r: Spanned<GameResult>) {
         let gap = &self.src[r.span.end..self.pos];
+        step(gap.len());
         if gap.contains(['\n', '\r']) || !gap.trim().is_empty() || self.pos >= self.end {
             return;
         }
@@ -173,6 +175,7 @@ impl<'s> Parser<'s> {
         }
         // The word before the result, without its move number.
         let before = self.src[..r.span.start].trim_end_matches([' ', '\t']);
+        step(r.span.start - before.len());
         let spaced = before.len() < r.span.start;
         let word = before
             .rsplit(|c: char| c.is_whitespace())
@@ -216,6 +219,7 @@ impl<'s> Parser<'s> {
             while text_end > start + 1 && b[text_end - 1] == b'\r' {
                 text_end -= 1;
             }
+            step(line_end - start);
             self.pos = line_end;
             self.check_comment_length(start, text_end);
             self.check_markup(start, text_end);
@@ -264,6 +268,7 @@ impl<'s> Parser<'s> {
         let mut cr = false;
         while let Some(p) = memchr::memchr3(b'}', b'\n', b'\r', &b[i..self.end]) {
             let at = i + p;
+            step(p + 1);
             match b[at] {
                 b'}' => return (Ok(at), cr),
                 b'\r' => {
@@ -275,6 +280,7 @@ impl<'s> Parser<'s> {
             }
             let next = at + 1;
             let line_end = memchr::memchr(b'\n', &b[next..self.end]).map_or(self.end, |q| next + q);
+            step(line_end - next);
             if crate::split::is_tag_line(&b[next..line_end]) {
                 return (Err(next), cr);
             }
@@ -291,6 +297,7 @@ impl<'s> Parser<'s> {
         let Some(text) = self.src.get(from..text_end) else {
             return;
         };
+        step(text.len());
         if memchr::memmem::find(text.as_bytes(), b"[%").is_none() {
             return;
         }

@@ -1,16 +1,18 @@
 //! Movetext: moves, move numbers, NAGs, annotations, comments and variations up to the result.
 
-use super::parser::{shown, Parser};
+use super::parser::Parser;
 use super::state::{Frame, Last, Run, SKIP_REST};
+use crate::lexical::quoted;
 use bao_core::NeverEnding;
 
 use crate::ast::{sp, GameResult, MoveNumber, MoveToken, Nag};
 use crate::error::{SyntaxCode, SyntaxError};
 use crate::lexical::{
     annotation_item, cycle_item, fast_annotation, glyph_word, is_delim, is_tag_start, is_ws,
-    looks_like_move, move_number, move_word, word_end,
+    looks_like_move, move_number, move_word, word_end, MOVE_WORD_MAX,
 };
 use crate::span::{Span, Spanned};
+use crate::steps::step;
 use crate::visit::Visitor;
 
 /// The deepest nesting of variations accepted.
@@ -52,6 +54,7 @@ impl<'s> Parser<'s> {
             if self.pos >= self.end {
                 break;
             }
+            step(1);
             let start = self.pos;
             let c = self.bytes[start];
             if run.pending.is_some()
@@ -245,7 +248,7 @@ impl<'s> Parser<'s> {
             None => self.err_help(
                 SyntaxCode::BadNag,
                 Span::new(start, we),
-                format!("`{}` is not a NAG", shown(&self.src[start..we])),
+                format!("{} is not a NAG", quoted(&self.src[start..we])),
                 "expected $ and a number from 0 to 255",
                 "a NAG is `$` and a number from 0 to 255, or one of ! ? !! ?? !? ?!",
             ),
@@ -310,7 +313,7 @@ impl<'s> Parser<'s> {
             self.err_help(
                 SyntaxCode::UnexpectedToken,
                 Span::new(start, we),
-                format!("unexpected `{}`: no space inside a move", shown(word)),
+                format!("unexpected {}: no space inside a move", quoted(word)),
                 "apart from its move",
                 "write the sign and the suffixes right after the pit, without a space: A4>, A6<*",
             );
@@ -319,7 +322,7 @@ impl<'s> Parser<'s> {
             self.err_help(
                 SyntaxCode::UnexpectedToken,
                 Span::new(start, we),
-                format!("unexpected `{}`", shown(word)),
+                format!("unexpected {}", quoted(word)),
                 "not a move, move number, NAG or result",
                 "moves look like A6<*, move numbers like 12. or 12..., results like 1-0",
             );
@@ -331,6 +334,7 @@ impl<'s> Parser<'s> {
     /// (as a sign written apart from its move does).
     fn follows_a_word(&self, start: usize) -> bool {
         let before = self.src[..start].trim_end_matches([' ', '\t']);
+        step(start - before.len());
         before.len() < start
             && before
                 .as_bytes()
@@ -379,7 +383,7 @@ impl<'s> Parser<'s> {
             _ => self.err_help(
                 SyntaxCode::BadMoveNumber,
                 nspan,
-                format!("`{}` is not a move number", shown(&self.src[nspan.range()])),
+                format!("{} is not a move number", quoted(&self.src[nspan.range()])),
                 "bad move number",
                 "a move number is a number from 1 and one dot (South) or three dots (North)",
             ),
@@ -583,8 +587,8 @@ impl<'s> Parser<'s> {
                     SyntaxCode::BadAnnotation,
                     Span::new(ws, at),
                     format!(
-                        "`{}` follows the cycle item of a never-ending move",
-                        shown(&self.src[ws..at])
+                        "{} follows the cycle item of a never-ending move",
+                        quoted(&self.src[ws..at])
                     ),
                     "after the cycle",
                     "the cycle item `cycle:L+P` ends the annotation: the lap ends up to lap L \
@@ -602,8 +606,8 @@ impl<'s> Parser<'s> {
                             SyntaxCode::BadAnnotation,
                             Span::new(ws, at),
                             format!(
-                                "cannot read `{}` in a lap/capture annotation",
-                                shown(&self.src[ws..at])
+                                "cannot read {} in a lap/capture annotation",
+                                quoted(&self.src[ws..at])
                             ),
                             "not a capture or lap end",
                             "items are captures like xa5 or xa5:3 and lap ends like A6 or A6:4 \
@@ -684,6 +688,11 @@ fn token_len(word: &str) -> usize {
 /// A word that two moves run together make (`A6L*a6R`): the two, split where the second
 /// starts.
 fn two_moves(word: &str) -> Option<(&str, &str)> {
+    // Each half is at most a move word long: a longer word is not tried (trying every split
+    // of a long word would read it once per byte).
+    if word.len() > 2 * MOVE_WORD_MAX {
+        return None;
+    }
     (2..word.len()).find_map(|i| {
         let (a, b) = (word.get(..i)?, word.get(i..)?);
         (looks_like_move(b) && move_word(a).is_ok() && move_word(b).is_ok()).then_some((a, b))

@@ -10,21 +10,27 @@ use crate::error::{SyntaxCode, SyntaxError};
 use crate::lexical::{is_ws, word_end};
 use crate::limits::Limits;
 use crate::span::{Span, Spanned};
+use crate::steps::step;
 use crate::visit::Visitor;
 
 use super::state::Frame;
 
-/// A word as a message shows it: at most `MAX` bytes of it, then `…`.
-pub(super) fn shown(word: &str) -> String {
-    const MAX: usize = 40;
-    if word.len() <= MAX {
-        return word.to_owned();
+/// `text` with each run of `\r` followed by `\n` made one `\n` (a lone `\r` stays), in one
+/// pass.
+fn line_breaks(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(p) = rest.find('\r') {
+        out.push_str(&rest[..p]);
+        let run = rest[p..].bytes().take_while(|&b| b == b'\r').count();
+        if rest.as_bytes().get(p + run) != Some(&b'\n') {
+            out.push_str(&rest[p..p + run]);
+        }
+        rest = &rest[p + run..];
     }
-    let mut end = MAX;
-    while !word.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}…", &word[..end])
+    out.push_str(rest);
+    step(text.len());
+    out
 }
 
 /// A comment read but not yet given to the visitor: its kind, its span, and where its text
@@ -148,7 +154,9 @@ impl<'s> Parser<'s> {
     pub(super) fn skip_ws(&mut self) {
         let b = &self.bytes[..self.end];
         if let Some(rest) = b.get(self.pos..) {
-            self.pos += rest.iter().position(|&c| !is_ws(c)).unwrap_or(rest.len());
+            let n = rest.iter().position(|&c| !is_ws(c)).unwrap_or(rest.len());
+            step(n + 1);
+            self.pos += n;
         }
     }
 
@@ -170,12 +178,9 @@ impl<'s> Parser<'s> {
     /// become one here.
     pub(super) fn comment_text(&self, c: CommentAt) -> Cow<'s, str> {
         let raw = &self.src[c.span.start + 1..c.text_end];
+        step(raw.len());
         if c.kind == CommentKind::Brace && c.cr {
-            let mut t = raw.replace("\r\n", "\n");
-            while t.contains("\r\n") {
-                t = t.replace("\r\n", "\n");
-            }
-            Cow::Owned(t)
+            Cow::Owned(line_breaks(raw))
         } else {
             Cow::Borrowed(raw)
         }
@@ -196,5 +201,34 @@ impl<'s> Parser<'s> {
             v.game_comment(c.kind, &self.comment_text(c), c.span);
         }
         self.scratch.comments.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::line_breaks;
+
+    /// One pass gives what replacing `\r\n` by `\n` until none is left gives, on every text
+    /// of up to 8 bytes of `a`, `\r`, `\n`.
+    #[test]
+    fn line_breaks_agree_with_replacing_until_done() {
+        let alphabet = ['a', '\r', '\n'];
+        for len in 0..=8u32 {
+            for code in 0..3usize.pow(len) {
+                let mut c = code;
+                let text: String = (0..len)
+                    .map(|_| {
+                        let ch = alphabet[c % 3];
+                        c /= 3;
+                        ch
+                    })
+                    .collect();
+                let mut reference = text.clone();
+                while reference.contains("\r\n") {
+                    reference = reference.replace("\r\n", "\n");
+                }
+                assert_eq!(line_breaks(&text), reference, "{text:?}");
+            }
+        }
     }
 }

@@ -2,13 +2,15 @@
 
 use std::borrow::Cow;
 
-use super::parser::{shown, Parser};
+use super::parser::Parser;
 use crate::ast::sp;
 use crate::dialect::Directions;
 use crate::error::SyntaxCode;
+use crate::lexical::quoted;
 use crate::lexical::{blanks_end, is_value_stop, tag_name_len, value_run_end};
 use crate::position_string::PositionString;
 use crate::span::{Span, Spanned};
+use crate::steps::step;
 use crate::visit::Visitor;
 
 /// The tags whose spelling is fixed, in the canonical order the writer uses.
@@ -174,11 +176,13 @@ impl<'s> Parser<'s> {
         let mut i = self.pos;
         while i < self.end && b[i] != b'\n' {
             if b[i] == b']' {
+                step(i - self.pos);
                 self.pos = i + 1;
                 return;
             }
             i += 1;
         }
+        step(i - self.pos);
         self.pos = i;
     }
 
@@ -288,6 +292,7 @@ impl<'s> Parser<'s> {
             while i < self.end && !is_value_stop(b[i]) {
                 i += 1;
             }
+            step(i - self.pos + 1);
             self.pos = i;
             if self.pos >= self.end || b[self.pos] == b'\n' || b[self.pos] == b'\r' {
                 break false;
@@ -427,7 +432,7 @@ impl<'s> Parser<'s> {
                 self.err_help(
                     SyntaxCode::UnknownDirections,
                     value.span,
-                    format!("unknown direction convention `{}`", shown(value.value)),
+                    format!("unknown direction convention {}", quoted(value.value)),
                     "not mover, south or clockwise",
                     "Directions is `mover` (the default), `south` or `clockwise`",
                 );

@@ -244,9 +244,9 @@ fn swapped_and_missing_plies_are_caught_and_mostly_repaired() {
                             kind != PlySlip::Missing && with_ply == ply + 1 + distance
                         }
                         bao_validate::Repair::Insert { .. } => kind == PlySlip::Missing,
-                        bao_validate::Repair::Replace | bao_validate::Repair::Earlier { .. } => {
-                            false
-                        }
+                        bao_validate::Repair::Replace
+                        | bao_validate::Repair::Earlier { .. }
+                        | bao_validate::Repair::Delete { .. } => false,
                     }
             });
             if right {

@@ -160,6 +160,7 @@ fn each_ply_repair_fixture_is_repaired_by_its_assumption() {
             Repair::Insert { .. } => "insert",
             Repair::Replace => "replace",
             Repair::Earlier { .. } => "earlier",
+            Repair::Delete { .. } => "delete",
         };
         assert_eq!(got, kind, "{name}");
         // With --assume-fixes the rest of the game replays without another diagnostic,
