@@ -6,7 +6,6 @@
 //! written and the exit code is 1.
 
 use std::fmt;
-use std::io::Write;
 use std::path::PathBuf;
 
 use bao_core::{BySide, HouseState, Position, RuleSet, Side, Stage};
@@ -16,7 +15,7 @@ use miette::{Diagnostic, LabeledSpan, NamedSource, SourceSpan};
 
 use crate::context::{Context, Status};
 use crate::error::CliError;
-use crate::io::{save, Input};
+use crate::io::Input;
 use crate::report::handler;
 
 /// Arguments of `bao import diagram`.
@@ -294,12 +293,6 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
         result: Some(Spanned::bare(GameResult::Unknown)),
     }));
     let out = bao_notation::write_record(&record, &WriteOptions::default());
-    match &args.output {
-        Some(p) => save(p, out.as_bytes())?,
-        None => std::io::stdout()
-            .lock()
-            .write_all(out.as_bytes())
-            .map_err(|e| CliError::io("cannot write to stdout", e))?,
-    }
+    crate::output::emit(args.output.as_deref(), out.as_bytes())?;
     Ok(Status::Success)
 }

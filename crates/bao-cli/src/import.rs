@@ -6,7 +6,7 @@
 //! before it is written: JSON that is no export, or whose moves do not replay, writes
 //! nothing and exits 1 with the reasons on stderr.
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -16,7 +16,7 @@ use bao_validate::{check_full, CheckOptions};
 
 use crate::context::{Context, Status};
 use crate::error::CliError;
-use crate::io::{save, Input};
+use crate::io::Input;
 use crate::output::Output;
 use crate::pool::in_pool;
 use crate::report::{handler, render};
@@ -188,12 +188,6 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
         eprintln!("bao: the record of {name} is invalid; nothing written");
         return Ok(Status::Invalid);
     }
-    match &args.output {
-        Some(p) => save(p, out.as_bytes())?,
-        None => std::io::stdout()
-            .lock()
-            .write_all(out.as_bytes())
-            .map_err(|e| CliError::io("cannot write to stdout", e))?,
-    }
+    crate::output::emit(args.output.as_deref(), out.as_bytes())?;
     Ok(Status::Success)
 }

@@ -9,8 +9,6 @@
 //! note), a ply at or past it exits 1; an invalid position exits 1, a `--game` or `--ply`
 //! beyond the record exits 2.
 
-use std::io::Write;
-
 use bao_core::{Move, MoveTrace, Position, Side};
 use bao_notation::PositionString;
 use serde::Serialize;
@@ -172,10 +170,7 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
         Format::Text => text(pos, &moves),
         Format::Json => json_text(pos, &moves)?,
     };
-    std::io::stdout()
-        .lock()
-        .write_all(out.as_bytes())
-        .map_err(|e| CliError::io("cannot write to stdout", e))?;
+    crate::output::emit(None, out.as_bytes())?;
     if moves.is_empty() && args.format == Format::Text {
         let why = match pos.outcome() {
             Some(o) => match o.winner {

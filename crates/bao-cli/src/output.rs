@@ -9,6 +9,17 @@ use bao_session::durable::{AtomicFile, Replace};
 
 use crate::error::CliError;
 
+/// Writes a command's whole output to `path` (atomically) or, without one, to stdout.
+pub(crate) fn emit(path: Option<&Path>, bytes: &[u8]) -> Result<(), CliError> {
+    match path {
+        Some(p) => crate::io::save(p, bytes),
+        None => std::io::stdout()
+            .lock()
+            .write_all(bytes)
+            .map_err(|e| CliError::io("cannot write to stdout", e)),
+    }
+}
+
 /// Where a command's output goes: stdout, or a file that appears whole when done.
 pub(crate) struct Output {
     sink: BufWriter<Sink>,

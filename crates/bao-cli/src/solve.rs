@@ -5,8 +5,6 @@
 //! Exit codes: 0 a result is proven, 1 unknown (or an invalid position, or a ply at or past
 //! the first invalid ply of a record), 2 usage.
 
-use std::io::Write;
-
 use bao_analysis::{Solution, Solver, Verdict};
 use bao_core::Position;
 use serde::Serialize;
@@ -143,9 +141,6 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
         Format::Human => human_text(&pos, &sol, args.depth),
         Format::Json => json_text(&sol, args.all)?,
     };
-    std::io::stdout()
-        .lock()
-        .write_all(out.as_bytes())
-        .map_err(|e| CliError::io("cannot write to stdout", e))?;
+    crate::output::emit(None, out.as_bytes())?;
     Ok(Status::valid_if(sol.verdict != Verdict::Unknown))
 }

@@ -194,18 +194,7 @@ impl Game {
                 }
             }
         }
-        let first_number = self
-            .movetext
-            .iter()
-            .find_map(|e| match &e.value {
-                Element::Move(m) => Some(m.number.as_ref().map_or(1, |n| n.value.number)),
-                _ => None,
-            })
-            .unwrap_or(1);
-        let first_side = self
-            .tag("Position")
-            .and_then(|v| v.value.parse::<PositionString>().ok())
-            .map_or(Side::South, |p| p.to_move);
+        let (first_number, first_side) = first_numbering(self);
         number_line(&mut self.movetext, first_number, first_side);
     }
 }
@@ -214,19 +203,27 @@ impl Game {
 /// that inserts moves into a text: the numbers of the moves it writes).
 pub(crate) fn numbered_movetext(game: &Game) -> Vec<Spanned<Element>> {
     let mut elems = game.movetext.clone();
-    let first_number = elems
+    let (first_number, first_side) = first_numbering(game);
+    number_line(&mut elems, first_number, first_side);
+    elems
+}
+
+/// The number of the game's first move (as written, else 1) and the side that plays it
+/// (its `Position`'s side to move, else South).
+fn first_numbering(game: &Game) -> (u32, Side) {
+    let number = game
+        .movetext
         .iter()
         .find_map(|e| match &e.value {
             Element::Move(m) => Some(m.number.as_ref().map_or(1, |n| n.value.number)),
             _ => None,
         })
         .unwrap_or(1);
-    let first_side = game
+    let side = game
         .tag("Position")
         .and_then(|v| v.value.parse::<PositionString>().ok())
         .map_or(Side::South, |p| p.to_move);
-    number_line(&mut elems, first_number, first_side);
-    elems
+    (number, side)
 }
 
 fn number_line(elems: &mut [Spanned<Element>], mut number: u32, mut side: Side) {
