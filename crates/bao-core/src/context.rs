@@ -217,7 +217,7 @@ impl Engine {
 
 /// `a == b`, written out so that it is inlined where the note is read (the derived
 /// `RuleSet` comparison is a call): the cheap, most telling fields first, the rules last, as
-/// their bytes ([`RuleSet::bytes`](crate::RuleSet)) and the one wider field.
+/// their bytes (`RuleSet::bytes`) and the one wider field.
 #[inline(always)]
 fn same_position(a: &Position, b: &Position) -> bool {
     // Destructured in full: a field added to either type must be compared here too.

@@ -75,7 +75,7 @@ pub enum EndCheck {
 /// single options.
 ///
 /// Laid out as written (`repr(C)`: fifteen one-byte fields, then `endless_move`), so that
-/// [`RuleSet::bytes`] is a copy of its memory and comparing two rule sets (the engine does it
+/// `RuleSet::bytes` is a copy of its memory and comparing two rule sets (the engine does it
 /// for every note it reads) is a few wide comparisons.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(C)]
