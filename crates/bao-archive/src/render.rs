@@ -218,7 +218,27 @@ fn results_bar(r: &StatsReport) -> String {
     s
 }
 
-fn tree_html(moves: &[TreeMove], o: &mut String, open: bool) {
+/// The most diagrams one page draws (the most played nodes first, as the tree is written).
+const MAX_DIAGRAMS: usize = 150;
+
+/// The diagram of the position after a tree move, for a move at least two games played
+/// (while the page's budget of diagrams lasts).
+fn tree_diagram(m: &TreeMove, budget: &mut usize) -> Option<String> {
+    let pos = m.after.as_ref().filter(|_| m.games >= 2 && *budget > 0)?;
+    *budget -= 1;
+    let opts = bao_export::SvgOptions {
+        width: 300,
+        coordinates: false,
+        id_prefix: format!("t{budget}-"),
+        ..bao_export::SvgOptions::default()
+    };
+    let svg = bao_export::board_svg(pos, &opts, None);
+    // Inline in the page: the picture without its XML declaration.
+    let inline = svg.find("<svg").map_or(svg.as_str(), |i| &svg[i..]);
+    Some(format!("<div class=\"pos\">{inline}</div>"))
+}
+
+fn tree_html(moves: &[TreeMove], o: &mut String, open: bool, budget: &mut usize) {
     o.push_str("<ul class=\"tree\">");
     for m in moves {
         let pct = m.score.map_or(0.0, |s| s * 100.0);
@@ -233,15 +253,19 @@ fn tree_html(moves: &[TreeMove], o: &mut String, open: bool) {
             m.draws,
             m.north_wins
         );
-        if m.replies.is_empty() {
+        let diagram = tree_diagram(m, budget);
+        if m.replies.is_empty() && diagram.is_none() {
             let _ = write!(o, "<li><div class=\"row leaf\">{row}</div></li>");
         } else {
             let _ = write!(
                 o,
-                "<li><details{}><summary class=\"row\">{row}</summary>",
-                if open { " open" } else { "" }
+                "<li><details{}><summary class=\"row\">{row}</summary>{}",
+                if open { " open" } else { "" },
+                diagram.unwrap_or_default()
             );
-            tree_html(&m.replies, o, false);
+            if !m.replies.is_empty() {
+                tree_html(&m.replies, o, false, budget);
+            }
             o.push_str("</details></li>");
         }
     }
@@ -306,9 +330,10 @@ pub fn html(r: &StatsReport, title: &str) -> String {
         o,
         "<section><h2>Opening tree</h2><p class=\"note\">The first {} plies, one tree per \
          rule set. Per move: games, the score of the side that plays it (bar), South \
-         wins–draws–North wins.</p>",
+         wins–draws–North wins. Open a move played in two games or more to see the board after it.</p>",
         r.tree_depth
     );
+    let mut budget = MAX_DIAGRAMS;
     for t in &r.trees {
         let _ = write!(
             o,
@@ -316,7 +341,7 @@ pub fn html(r: &StatsReport, title: &str) -> String {
             escape_html(&t.start),
             t.games
         );
-        tree_html(&t.moves, &mut o, true);
+        tree_html(&t.moves, &mut o, true, &mut budget);
     }
     o.push_str("</section></body></html>\n");
     o
@@ -327,7 +352,7 @@ color:#222;background:#fdfbf7;padding:0 1em}h1{font-size:1.6em;margin-bottom:.2e
 h3{font-size:1em;margin:1em 0 .3em}h2{font-size:1.15em;border-bottom:1px solid #ddd;padding-bottom:.2em;margin-top:1.6em}\
 .lead{color:#555}.note{color:#666;font-size:.9em}table{border-collapse:collapse}\
 td,th{padding:.2em .8em;text-align:right;border-bottom:1px solid #eee}\
-td:first-child,th:first-child{text-align:left}ul.tree{list-style:none;padding-left:1.2em;\
+td:first-child,th:first-child{text-align:left}.pos{margin:.3em 0 .5em 1.2em;max-width:300px}ul.tree{list-style:none;padding-left:1.2em;\
 margin:0}ul.tree>li{margin:.1em 0}.row{display:inline-flex;gap:.8em;align-items:center;\
 cursor:default;font-variant-numeric:tabular-nums}summary.row{cursor:pointer}\
 .leaf{margin-left:1.1em}.mv{font-family:monospace;font-weight:bold;min-width:4.5em}\

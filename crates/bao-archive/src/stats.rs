@@ -48,6 +48,9 @@ pub struct GameFacts {
     pub start: Option<String>,
     /// Who moves first.
     pub first: Side,
+    /// The start position (with `start`), from which the opening tree's positions are
+    /// played.
+    pub start_position: Option<bao_core::Position>,
 }
 
 impl GameFacts {
@@ -89,6 +92,11 @@ impl GameFacts {
                 .as_ref()
                 .and_then(|r| r.opening())
                 .map_or(Side::South, |o| o.start.to_move()),
+            start_position: g
+                .replayed
+                .as_ref()
+                .and_then(|r| r.opening())
+                .map(|o| o.start),
         }
     }
 }
@@ -166,7 +174,7 @@ pub struct Stats {
     pairs: HashMap<(usize, usize), (u64, u64)>,
     index: HashMap<String, usize>,
     /// One tree per start (see [`GameFacts::start`]), with its first mover.
-    trees: BTreeMap<String, (Side, Node)>,
+    trees: BTreeMap<String, (Side, Option<bao_core::Position>, Node)>,
 }
 
 impl Stats {
@@ -238,8 +246,8 @@ impl Stats {
         let mut node = &mut self
             .trees
             .entry(start.clone())
-            .or_insert_with(|| (f.first, Node::default()))
-            .1;
+            .or_insert_with(|| (f.first, f.start_position, Node::default()))
+            .2;
         node.tally.add(f.result);
         for mv in f.opening.iter().take(self.depth) {
             let i = match node.children.iter().position(|(m, _)| m == mv) {
@@ -370,10 +378,10 @@ impl Stats {
                 let mut trees: Vec<OpeningTree> = self
                     .trees
                     .iter()
-                    .map(|(start, (first, node))| OpeningTree {
+                    .map(|(start, (first, at, node))| OpeningTree {
                         start: start.clone(),
                         games: node.tally.games,
-                        moves: tree_report(node, *first),
+                        moves: tree_report(node, *first, at.as_ref()),
                     })
                     .collect();
                 trees.sort_by(|a, b| b.games.cmp(&a.games).then(a.start.cmp(&b.start)));
@@ -383,19 +391,25 @@ impl Stats {
     }
 }
 
-fn tree_report(node: &Node, mover: Side) -> Vec<TreeMove> {
+/// The tree's moves below `node`, played from `at` (the position before them, when known).
+fn tree_report(node: &Node, mover: Side, at: Option<&bao_core::Position>) -> Vec<TreeMove> {
     let mut out: Vec<TreeMove> = node
         .children
         .iter()
-        .map(|(mv, child)| TreeMove {
-            mv: mv.to_string(),
-            mover: mover.name().to_owned(),
-            games: child.tally.games,
-            south_wins: child.tally.south_wins,
-            north_wins: child.tally.north_wins,
-            draws: child.tally.draws,
-            score: child.tally.score(mover),
-            replies: tree_report(child, mover.opponent()),
+        .map(|(mv, child)| {
+            // The games replayed these moves: they are legal here.
+            let after = at.and_then(|p| p.play(mv).ok()).map(|(next, _)| next);
+            TreeMove {
+                mv: mv.to_string(),
+                mover: mover.name().to_owned(),
+                games: child.tally.games,
+                south_wins: child.tally.south_wins,
+                north_wins: child.tally.north_wins,
+                draws: child.tally.draws,
+                score: child.tally.score(mover),
+                replies: tree_report(child, mover.opponent(), after.as_ref()),
+                after,
+            }
         })
         .collect();
     out.sort_by(|a, b| {
@@ -507,4 +521,8 @@ pub struct TreeMove {
     pub score: Option<f64>,
     /// The replies, most played first.
     pub replies: Vec<Self>,
+    /// The position after the move (the HTML page draws it; not in the JSON, whose
+    /// readers replay the moves).
+    #[serde(skip)]
+    pub after: Option<bao_core::Position>,
 }

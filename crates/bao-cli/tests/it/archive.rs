@@ -233,6 +233,8 @@ fn stats_as_json_and_html() {
             arg(&record),
             "--format",
             "html",
+            "--depth",
+            "2",
             "--title",
             "AP ladder",
         ],
@@ -243,6 +245,28 @@ fn stats_as_json_and_html() {
     assert!(html.contains("<svg") && html.contains("Opening tree"));
     // Self-contained: no script, no stylesheet or image from elsewhere.
     assert!(!html.contains("<script") && !html.contains("src=") && !html.contains("href="));
+    // The tree's moves played in two games or more open on the board after them: one
+    // diagram each (the charts are the page's other pictures), the JSON unchanged.
+    let tree = &html[html.find("Opening tree").unwrap()..];
+    let drawn = tree.matches("<div class=\"pos\"><svg").count();
+    fn at_least_two(moves: &serde_json::Value) -> usize {
+        moves.as_array().map_or(0, |ms| {
+            ms.iter()
+                .map(|m| {
+                    usize::from(m["games"].as_u64().unwrap() >= 2) + at_least_two(&m["replies"])
+                })
+                .sum()
+        })
+    }
+    let expected: usize = v["trees"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| at_least_two(&t["moves"]))
+        .sum();
+    assert_eq!(drawn, expected.min(150));
+    assert!(drawn > 0);
+    assert!(v["trees"][0]["moves"][0].get("after").is_none());
     let (code, text, _) = bao(&["stats", arg(&record)], "");
     assert_eq!(code, 0);
     insta::assert_snapshot!("stats_human", text);
