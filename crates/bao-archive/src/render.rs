@@ -253,7 +253,20 @@ fn tree_html(moves: &[TreeMove], o: &mut String, open: bool, budget: &mut usize)
             m.draws,
             m.north_wins
         );
-        let diagram = tree_diagram(m, budget);
+        let mut diagram = tree_diagram(m, budget);
+        if !m.listed.is_empty() {
+            let more = m.games.saturating_sub(m.listed.len() as u64);
+            let list: Vec<String> = m.listed.iter().map(|l| escape_html(l)).collect();
+            let tail = if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            };
+            diagram.get_or_insert_with(String::new).push_str(&format!(
+                "<p class=\"games\">{}{tail}</p>",
+                list.join("<br>")
+            ));
+        }
         if m.replies.is_empty() && diagram.is_none() {
             let _ = write!(o, "<li><div class=\"row leaf\">{row}</div></li>");
         } else {
@@ -330,7 +343,7 @@ pub fn html(r: &StatsReport, title: &str) -> String {
         o,
         "<section><h2>Opening tree</h2><p class=\"note\">The first {} plies, one tree per \
          rule set. Per move: games, the score of the side that plays it (bar), South \
-         wins–draws–North wins. Open a move played in two games or more to see the board after it.</p>",
+         wins–draws–North wins. Open a move to see its games, and the board after it when two games or more played it.</p>",
         r.tree_depth
     );
     let mut budget = MAX_DIAGRAMS;
@@ -352,7 +365,7 @@ color:#222;background:#fdfbf7;padding:0 1em}h1{font-size:1.6em;margin-bottom:.2e
 h3{font-size:1em;margin:1em 0 .3em}h2{font-size:1.15em;border-bottom:1px solid #ddd;padding-bottom:.2em;margin-top:1.6em}\
 .lead{color:#555}.note{color:#666;font-size:.9em}table{border-collapse:collapse}\
 td,th{padding:.2em .8em;text-align:right;border-bottom:1px solid #eee}\
-td:first-child,th:first-child{text-align:left}.pos{margin:.3em 0 .5em 1.2em;max-width:300px}ul.tree{list-style:none;padding-left:1.2em;\
+td:first-child,th:first-child{text-align:left}.pos{margin:.3em 0 .5em 1.2em;max-width:300px}.games{margin:.2em 0 .5em 1.2em;font-size:.85em;color:#555}ul.tree{list-style:none;padding-left:1.2em;\
 margin:0}ul.tree>li{margin:.1em 0}.row{display:inline-flex;gap:.8em;align-items:center;\
 cursor:default;font-variant-numeric:tabular-nums}summary.row{cursor:pointer}\
 .leaf{margin-left:1.1em}.mv{font-family:monospace;font-weight:bold;min-width:4.5em}\

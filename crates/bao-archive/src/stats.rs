@@ -51,6 +51,9 @@ pub struct GameFacts {
     /// The start position (with `start`), from which the opening tree's positions are
     /// played.
     pub start_position: Option<bao_core::Position>,
+    /// How the game is named in a list of games (its file and number, players, date and
+    /// result; set by the caller), for the opening tree's nodes to list their games.
+    pub label: Option<String>,
 }
 
 impl GameFacts {
@@ -97,6 +100,7 @@ impl GameFacts {
                 .as_ref()
                 .and_then(|r| r.opening())
                 .map(|o| o.start),
+            label: None,
         }
     }
 }
@@ -149,7 +153,13 @@ impl Tally {
 struct Node {
     tally: Tally,
     children: Vec<(Move, Self)>,
+    /// The labels of the first [`GAMES_LISTED`] games that reached it (kept only when the
+    /// statistics list games: [`Stats::listing_games`]).
+    games: Vec<String>,
 }
+
+/// The most games a node of the opening tree lists.
+pub const GAMES_LISTED: usize = 5;
 
 /// One player's line.
 #[derive(Debug, Clone, Default)]
@@ -175,6 +185,8 @@ pub struct Stats {
     index: HashMap<String, usize>,
     /// One tree per start (see [`GameFacts::start`]), with its first mover.
     trees: BTreeMap<String, (Side, Option<bao_core::Position>, Node)>,
+    /// Whether the tree's nodes keep the labels of their first games.
+    list_games: bool,
 }
 
 impl Stats {
@@ -193,7 +205,17 @@ impl Stats {
             pairs: HashMap::new(),
             index: HashMap::new(),
             trees: BTreeMap::new(),
+            list_games: false,
         }
+    }
+
+    /// The opening tree's nodes keep the labels ([`GameFacts::label`]) of the first
+    /// [`GAMES_LISTED`] games that reached them (for the HTML page; off by default, which
+    /// keeps the statistics' memory independent of the games' names).
+    #[must_use]
+    pub fn listing_games(mut self) -> Self {
+        self.list_games = true;
+        self
     }
 
     /// The tree's depth.
@@ -249,6 +271,7 @@ impl Stats {
             .or_insert_with(|| (f.first, f.start_position, Node::default()))
             .2;
         node.tally.add(f.result);
+        let label = f.label.as_ref().filter(|_| self.list_games);
         for mv in f.opening.iter().take(self.depth) {
             let i = match node.children.iter().position(|(m, _)| m == mv) {
                 Some(i) => i,
@@ -259,6 +282,9 @@ impl Stats {
             };
             node = &mut node.children[i].1;
             node.tally.add(f.result);
+            if let Some(l) = label.filter(|_| node.games.len() < GAMES_LISTED) {
+                node.games.push(l.clone());
+            }
         }
     }
 
@@ -409,6 +435,7 @@ fn tree_report(node: &Node, mover: Side, at: Option<&bao_core::Position>) -> Vec
                 score: child.tally.score(mover),
                 replies: tree_report(child, mover.opponent(), after.as_ref()),
                 after,
+                listed: child.games.clone(),
             }
         })
         .collect();
@@ -525,4 +552,7 @@ pub struct TreeMove {
     /// readers replay the moves).
     #[serde(skip)]
     pub after: Option<bao_core::Position>,
+    /// The first games that reached it ([`Stats::listing_games`]; not in the JSON).
+    #[serde(skip)]
+    pub listed: Vec<String>,
 }

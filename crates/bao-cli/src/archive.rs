@@ -1036,6 +1036,10 @@ pub(crate) fn stats(args: &StatsArgs, _ctx: &Context) -> Result<Status, CliError
     let at: At = args.at.into();
     in_pool(args.threads, || {
         let mut stats = Stats::new(args.depth, args.bin);
+        let html = matches!(args.format, StatsFormat::Html);
+        if html {
+            stats = stats.listing_games();
+        }
         let mut names = Vec::new();
         let depth = args.depth;
         let mut troubles = Troubles::default();
@@ -1060,6 +1064,9 @@ pub(crate) fn stats(args: &StatsArgs, _ctx: &Context) -> Result<Status, CliError
                                 if !aliases.is_empty() {
                                     *name = aliases.name(name).to_owned();
                                 }
+                            }
+                            if html {
+                                f.label = Some(game_label(&name, n, g, &f));
                             }
                             f
                         }),
@@ -1114,4 +1121,17 @@ pub(crate) fn stats(args: &StatsArgs, _ctx: &Context) -> Result<Status, CliError
         out.finish()?;
         Ok(Status::valid_if(troubles.total() == 0))
     })
+}
+
+/// How a game is named in the statistics page's lists: `FILE, game N: South–North, Date,
+/// Result`.
+fn game_label(file: &str, n: usize, g: &bao_archive::ArchiveGame<'_>, f: &GameFacts) -> String {
+    let side = |s: &Option<String>| s.clone().unwrap_or_else(|| "?".to_owned());
+    let date = g.tag("Date").unwrap_or("????.??.??");
+    format!(
+        "{file}, game {n}: {}–{}, {date}, {}",
+        side(&f.south),
+        side(&f.north),
+        f.result.as_str()
+    )
 }

@@ -267,6 +267,12 @@ fn stats_as_json_and_html() {
     assert_eq!(drawn, expected.min(150));
     assert!(drawn > 0);
     assert!(v["trees"][0]["moves"][0].get("after").is_none());
+    assert!(v["trees"][0]["moves"][0].get("listed").is_none());
+    // Each move lists its first games (file, number, players, date, result).
+    assert!(
+        tree.contains("<p class=\"games\">") && tree.contains("ap.bao, game 1: "),
+        "{tree}"
+    );
     let (code, text, _) = bao(&["stats", arg(&record)], "");
     assert_eq!(code, 0);
     insta::assert_snapshot!("stats_human", text);
