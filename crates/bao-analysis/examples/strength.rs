@@ -7,6 +7,7 @@
 //! cargo run --release -p bao-analysis --example strength -- ladder 10 100 20
 //! cargo run --release -p bao-analysis --example strength -- depth
 //! cargo run --release -p bao-analysis --example strength -- qs 8 20 40
+//! cargo run --release -p bao-analysis --example strength -- levels 1,5,10,15 20 20
 //! ```
 //!
 //! `random MS N`: the engine at MS ms a move against a uniformly random mover, N games,
@@ -17,7 +18,9 @@
 //! match over processes with different seeds). `depth`: the depth reached
 //! in 1 s from the start and from three middle games, with nodes a second. `qs PLIES MS N`:
 //! the engine with a quiescence extension of PLIES plies against the engine without, both
-//! at MS ms a move, each opening played with both colours.
+//! at MS ms a move, each opening played with both colours. `levels L1,L2,... TOP N`: each
+//! level against level TOP, N games each, all searching at most 8 plies (`bao engine`'s
+//! `setoption name Level`: the ladder that shows the levels are ordered).
 
 use std::time::Duration;
 
@@ -59,6 +62,8 @@ enum Player {
     Engine(Box<Searcher>, Limits, Effort),
     Random,
     Greedy,
+    /// A level of `bao engine` (`choose_at_level`), with its depth limit.
+    Level(Box<Searcher>, u8, Limits),
 }
 
 impl Player {
@@ -73,6 +78,9 @@ impl Player {
                 report.best().unwrap_or(legal[0])
             }
             Self::Random => legal[rng.below(legal.len())],
+            Self::Level(s, level, limits) => bao_analysis::choose_at_level(s, pos, *limits, *level)
+                .and_then(|r| r.best())
+                .unwrap_or(legal[0]),
             Self::Greedy => {
                 let me = pos.to_move();
                 let owned = |p: &Position| -> u32 {
@@ -227,6 +235,30 @@ fn main() {
                 n,
                 2,
             );
+        }
+        Some("levels") => {
+            let list: Vec<u8> = args
+                .get(1)
+                .map_or("1,5,10,15", String::as_str)
+                .split(',')
+                .filter_map(|x| x.parse().ok())
+                .collect();
+            let (top, n) = (num(2, 20) as u8, num(3, 20) as usize);
+            let limits = Limits {
+                depth: Some(8),
+                ..Limits::default()
+            };
+            for level in list {
+                let mut a = Player::Level(Box::new(Searcher::new(18)), level, limits);
+                let mut b = Player::Level(Box::new(Searcher::new(18)), top, limits);
+                matchup(
+                    &format!("level {level} vs level {top}"),
+                    &mut a,
+                    &mut b,
+                    n,
+                    2,
+                );
+            }
         }
         Some("random") => {
             let (ms, n) = (num(1, 100), num(2, 40) as usize);
