@@ -556,6 +556,8 @@ pub(crate) async fn board(
         if compact {
             opts.coordinates = false;
             opts.caption = Some(String::new());
+            // Read from the back of a room (the projector's pictures).
+            opts.large_numbers = true;
         }
         // The last ply marked as `bao show` marks it: its pit, where it ended, captures.
         let overlay = Engine::new()

@@ -910,8 +910,12 @@ fn club_night_pages(d: &crate::browser::Driver, chromium: &Path, base: &str, pin
 
 /// The size in CSS pixels of a pit's numeral (22 units of the picture) on each projected
 /// board, as drawn (`object-fit: contain`).
-const NUMERAL_PX: &str = "return Array.from(document.querySelectorAll('#wall .pic img')).map(function (i) { \
-    var s = Math.min(i.clientWidth / i.naturalWidth, i.clientHeight / i.naturalHeight); return 22 * s; })";
+const NUMERAL_PX: &str =
+    "return Array.from(document.querySelectorAll('#wall .pic img')).map(function (i) { \
+    var s = Math.min(i.clientWidth / i.naturalWidth, i.clientHeight / i.naturalHeight); \
+    var x = new XMLHttpRequest(); x.open('GET', i.src, false); x.send(); \
+    var m = x.responseText.match(/font-size=\"(\\d+)\"[^>]*>\\d+<\\/text>/); \
+    return (m ? Number(m[1]) : 0) * s; })";
 
 /// The projector at 1920x1080 with the eight boards of a round: they all fit the screen,
 /// a finished board stays with its result, and one board alone fills it.
@@ -1003,7 +1007,8 @@ fn projector_wall(d: &crate::browser::Driver, chromium: &Path) {
         json!([]),
     );
     eprintln!("projector 1920x1080, 8 boards in {cols} columns: pit numerals {smallest:.1} px");
-    assert!(smallest >= 18.0, "numerals of {smallest:.1} px");
+    // Readable from the back of a room: at least 28 px at eight boards.
+    assert!(smallest >= 28.0, "numerals of {smallest:.1} px");
     keep_shot(&s, "projector-8");
     // One board alone (a final).
     s.go(&format!("{base}/projector?board={}", ids[7]));
