@@ -366,22 +366,11 @@ pub fn merge_tags(kept: &mut Game, other: &[(String, String)]) -> usize {
 /// `game-N` (`n` its number) when the tags give nothing. Without the `.bao` extension.
 #[must_use]
 pub fn file_stem(game: &Game, n: usize) -> String {
-    let parts: Vec<String> = ["Date", "South", "North", "Round"]
-        .iter()
-        .filter_map(|t| game.tag(t))
-        .map(|v| clean(&v.value))
-        .filter(|v| !v.is_empty())
-        .collect();
-    let mut stem = parts.join("_");
-    if stem.is_empty() {
-        stem = format!("game-{n}");
-    }
-    let mut cut = stem.len().min(120);
-    while !stem.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    stem.truncate(cut);
-    stem
+    stem_of(
+        game,
+        &["Date", "South", "North", "Round"],
+        &format!("game-{n}"),
+    )
 }
 
 /// A safe file name for a match's file (`bao split` writes a match's games together): its
@@ -389,7 +378,13 @@ pub fn file_stem(game: &Game, n: usize) -> String {
 /// [`file_stem`] reduces them, `match-N` when they give nothing. Without the extension.
 #[must_use]
 pub fn match_stem(game: &Game, n: usize) -> String {
-    let parts: Vec<String> = ["Date", "Event", "Match"]
+    stem_of(game, &["Date", "Event", "Match"], &format!("match-{n}"))
+}
+
+/// The values of `tags` reduced by [`clean`] and joined by `_` (`fallback` when none
+/// gives anything), cut to at most 120 bytes on a character boundary.
+fn stem_of(game: &Game, tags: &[&str], fallback: &str) -> String {
+    let parts: Vec<String> = tags
         .iter()
         .filter_map(|t| game.tag(t))
         .map(|v| clean(&v.value))
@@ -397,7 +392,7 @@ pub fn match_stem(game: &Game, n: usize) -> String {
         .collect();
     let mut stem = parts.join("_");
     if stem.is_empty() {
-        stem = format!("match-{n}");
+        stem = fallback.to_owned();
     }
     let mut cut = stem.len().min(120);
     while !stem.is_char_boundary(cut) {

@@ -27,6 +27,19 @@ struct Edit {
     text: String,
 }
 
+/// A game's text edits (spans in the game's chunk) as edits of the document, whose chunk
+/// starts at byte `base`.
+fn in_document(base: usize, edits: Vec<bao_notation::Edit>) -> Vec<Edit> {
+    edits
+        .into_iter()
+        .map(|e| Edit {
+            start: base + e.span.start,
+            end: base + e.span.end,
+            text: e.text,
+        })
+        .collect()
+}
+
 /// The code actions for the byte range `start..end` of the document.
 pub(crate) fn actions(
     v: &View<'_>,
@@ -128,28 +141,20 @@ fn repair(v: &View<'_>, c: &CheckDiagnostic) -> Option<(String, Vec<Edit>)> {
             // The token and the move numbers it shifts, in one change.
             let doc = g.doc()?;
             let (_, new) = bao_validate::fix::insertion(&doc, token, s.mv)?;
-            let edits = bao_validate::fix::insertion_renumbered(&doc, token, s.mv)?
-                .into_iter()
-                .map(|e| Edit {
-                    start: g.base + e.span.start,
-                    end: g.base + e.span.end,
-                    text: e.text,
-                })
-                .collect();
+            let edits = in_document(
+                g.base,
+                bao_validate::fix::insertion_renumbered(&doc, token, s.mv)?,
+            );
             Some((format!("Insert {new} before {written}"), edits))
         }
         Repair::Delete { ply } => {
             let g = v.game_at(span.start)?;
             let token = bao_notation::Span::new(span.start - g.base, span.end - g.base);
             // The ply and the move numbers it shifts, in one change.
-            let edits = bao_validate::fix::deletion_renumbered(&g.doc()?, token)?
-                .into_iter()
-                .map(|e| Edit {
-                    start: g.base + e.span.start,
-                    end: g.base + e.span.end,
-                    text: e.text,
-                })
-                .collect();
+            let edits = in_document(
+                g.base,
+                bao_validate::fix::deletion_renumbered(&g.doc()?, token)?,
+            );
             Some((format!("Delete {written} (ply {ply})"), edits))
         }
         Repair::Earlier { ply, .. } => {
@@ -309,14 +314,7 @@ fn game_actions(g: &GameAt, local: usize) -> Vec<(String, CodeActionKind, Vec<Ed
     // The engine's annotations of the whole game, edited in place (only the tokens whose
     // marks change and the annotations).
     if let Some(doc) = g.doc() {
-        let edits: Vec<Edit> = annotation_edits(&doc)
-            .into_iter()
-            .map(|e| Edit {
-                start: base + e.span.start,
-                end: base + e.span.end,
-                text: e.text,
-            })
-            .collect();
+        let edits = in_document(base, annotation_edits(&doc));
         if !edits.is_empty() {
             out.push((
                 "Add the engine's annotations to this game".to_owned(),
