@@ -22,6 +22,10 @@ pub(crate) struct Args {
 /// Runs `bao lsp`.
 pub(crate) fn run(args: &Args, _ctx: &Context) -> Result<Status, CliError> {
     let _ = args.stdio;
+    // No transparent huge pages: with the allocator's arena marked for them each of the
+    // server's threads made a whole 2 MiB page resident (a 20 MB archive's `didOpen` peaked
+    // 17 MB higher; BENCHMARKS.md, issue 33).
+    crate::pages::small_pages();
     match bao_lsp::run_stdio() {
         Ok(()) => Ok(Status::Success),
         // The protocol's exit code 1.

@@ -19,8 +19,9 @@
 //! cargo run --release -p bao-lsp --example lsp_memory -- target/release/bao 100
 //! ```
 //!
-//! Arguments: the `bao` binary (default `target/release/bao`) and the archive's size in MB
-//! (default 100).
+//! Arguments: the `bao` binary (default `target/release/bao`), the archive's size in MB
+//! (default 100), and `one-line` for its games without tags on one line (what remains of the
+//! size once the tags are gone).
 
 use std::io::{BufReader, BufWriter, Write as _};
 use std::path::{Path, PathBuf};
@@ -42,7 +43,11 @@ fn main() -> Result<(), Failure> {
         .next()
         .map_or_else(|| PathBuf::from("target/release/bao"), PathBuf::from);
     let mb: usize = args.next().map_or(Ok(100), |a| a.parse())?;
-    let text = archive(mb << 20)?;
+    let text = match args.next().as_deref() {
+        Some("one-line") => one_line(archive(mb << 20)?),
+        Some(other) => return Err(format!("unknown shape {other:?} (one-line)").into()),
+        None => archive(mb << 20)?,
+    };
     let games = text.matches("\n[Event ").count() + usize::from(text.starts_with("[Event "));
     println!(
         "archive: {:.1} MB, {} lines, about {games} games",
@@ -206,6 +211,23 @@ fn archive(bytes: usize) -> Result<String, Failure> {
         }
     }
     Ok(out)
+}
+
+/// The archive's games without their tags, all on one line (issue 33's "tag-less games on
+/// one line"): its lines but the tag lines, a `;` comment cut off, joined by spaces.
+fn one_line(archive: String) -> String {
+    let mut out = String::with_capacity(archive.len());
+    for line in archive.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('[') {
+            continue;
+        }
+        let line = line.split(';').next().unwrap_or("").trim_end();
+        out.push_str(line);
+        out.push(' ');
+    }
+    out.push('\n');
+    out
 }
 
 fn mb_of(bytes: usize) -> f64 {

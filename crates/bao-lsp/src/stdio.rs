@@ -9,7 +9,8 @@ use std::thread;
 
 use crossbeam_channel::{bounded, Sender};
 use lsp_server::{Connection, ErrorCode, Message, RequestId, Response};
-use serde_json::Value;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
 
 /// The method of the message the server gives the stdio writer for a response whose
 /// result is JSON text already (a `Reply::Json` of the server): its parameters are the id and the text;
@@ -20,6 +21,14 @@ pub(crate) const RAW_RESPONSE: &str = "\u{0}bao/rawResponse";
 /// The largest message read (a 100 MB archive opened whole fits; a larger `Content-Length`
 /// is read past and dropped).
 const MAX_MESSAGE: usize = 512 << 20;
+
+/// A body this large is read by [`large_message`] (its long strings unescaped once, into
+/// their final place); a smaller one by `serde_json` as it is.
+const LARGE: usize = 1 << 20;
+
+/// A string of a large body this long is unescaped by [`unescape`]; a shorter one by
+/// `serde_json`.
+const LONG_STRING: usize = 64 << 10;
 
 /// The threads of the transport.
 #[derive(Debug)]
@@ -104,6 +113,18 @@ fn read_all(
             eprintln!("bao lsp: a message over {MAX_MESSAGE} bytes was dropped");
             continue;
         };
+        if body.len() >= LARGE {
+            if let Some(msg) = large_message(&body) {
+                // The body goes before the message is handed on: a document's text is held
+                // once, not twice, while the server reads it.
+                drop(body);
+                let exit = matches!(&msg, Message::Notification(n) if n.method == "exit");
+                if to_server.send(msg).is_err() || exit {
+                    return Ok(());
+                }
+                continue;
+            }
+        }
         let text = String::from_utf8_lossy(&body);
         match serde_json::from_str::<Message>(&text) {
             Ok(msg) => {
@@ -130,6 +151,92 @@ fn read_all(
         }
     }
     Ok(())
+}
+
+/// A large body (a document opened or replaced whole) as a message, or `None` when it is not
+/// valid UTF-8 or not a JSON-RPC message (then it is read as any other body). `serde_json`
+/// reads a string with escapes (a document's text has a `\n` on every line) into a buffer
+/// of its own and then copies it, so that a 20 MB text took the body, that buffer and the
+/// string at once (60 MB); here each long string is unescaped straight into its `String`
+/// from the body (40 MB), and the rest of the message read by `serde_json`.
+fn large_message(body: &[u8]) -> Option<Message> {
+    let text = std::str::from_utf8(body).ok()?;
+    let raw: &RawValue = serde_json::from_str(text).ok()?;
+    serde_json::from_value(value_of(raw, 0)?).ok()
+}
+
+/// The JSON value `raw`, its strings over [`LONG_STRING`] bytes unescaped by [`unescape`];
+/// objects and arrays are taken apart down to `depth` 4 (the text of `didOpen` and
+/// `didChange` is at depth 2 and 3), deeper ones read whole by `serde_json`: every byte is
+/// read a bounded number of times.
+fn value_of(raw: &RawValue, depth: usize) -> Option<Value> {
+    let json = raw.get();
+    match json.as_bytes().first()? {
+        b'"' if json.len() > LONG_STRING => unescape(json).map(Value::String),
+        b'{' if depth < 4 => {
+            let fields: std::collections::BTreeMap<String, &RawValue> =
+                serde_json::from_str(json).ok()?;
+            let mut map = Map::new();
+            for (k, v) in fields {
+                map.insert(k, value_of(v, depth + 1)?);
+            }
+            Some(Value::Object(map))
+        }
+        b'[' if depth < 4 => {
+            let items: Vec<&RawValue> = serde_json::from_str(json).ok()?;
+            items
+                .into_iter()
+                .map(|v| value_of(v, depth + 1))
+                .collect::<Option<Vec<_>>>()
+                .map(Value::Array)
+        }
+        _ => serde_json::from_str(json).ok(),
+    }
+}
+
+/// A JSON string literal (quotes included, valid JSON: `serde_json` has read it as a raw
+/// value) unescaped, or `None` for an escape `serde_json` would refuse (a lone surrogate).
+fn unescape(json: &str) -> Option<String> {
+    let inner = json.strip_prefix('"')?.strip_suffix('"')?;
+    let mut out = String::with_capacity(inner.len());
+    let mut rest = inner;
+    while let Some(i) = memchr::memchr(b'\\', rest.as_bytes()) {
+        out.push_str(&rest[..i]);
+        let (c, used) = match rest.as_bytes().get(i + 1)? {
+            b'"' => ('"', 2),
+            b'\\' => ('\\', 2),
+            b'/' => ('/', 2),
+            b'b' => ('\u{8}', 2),
+            b'f' => ('\u{c}', 2),
+            b'n' => ('\n', 2),
+            b'r' => ('\r', 2),
+            b't' => ('\t', 2),
+            b'u' => {
+                let hex = |at: usize| u32::from_str_radix(rest.get(at..at + 4)?, 16).ok();
+                let hi = hex(i + 2)?;
+                if (0xD800..0xDC00).contains(&hi) {
+                    if rest.get(i + 6..i + 8)? != "\\u" {
+                        return None;
+                    }
+                    let lo = hex(i + 8)?;
+                    if !(0xDC00..0xE000).contains(&lo) {
+                        return None;
+                    }
+                    (
+                        char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))?,
+                        12,
+                    )
+                } else {
+                    (char::from_u32(hi)?, 6)
+                }
+            }
+            _ => return None,
+        };
+        out.push(c);
+        rest = &rest[i + used..];
+    }
+    out.push_str(rest);
+    Some(out)
 }
 
 /// The id of a message that has one but is neither a request nor a notification (no
@@ -205,6 +312,61 @@ mod tests {
         let mut v = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
         v.extend_from_slice(body);
         v
+    }
+
+    /// A large body is read as `serde_json` reads it: every escape of JSON in a long text,
+    /// short strings, numbers, nested objects and arrays; a body `serde_json` refuses (a lone
+    /// surrogate) is left to the ordinary path.
+    #[test]
+    fn a_large_body_is_read_as_serde_json_reads_it() {
+        let line = "1. A6<* a5>* {\"quoted\" \\ / tab\t cr\r é 😀 \u{8}\u{c}}\n";
+        let text = line.repeat(LARGE / line.len() + 1);
+        let did_open = serde_json::json!({
+            "jsonrpc": "2.0",
+            "method": "textDocument/didOpen",
+            "params": {"textDocument": {
+                "uri": "file:///a.bao", "languageId": "bao", "version": 3, "text": text,
+            }},
+        });
+        let did_change = serde_json::json!({
+            "jsonrpc": "2.0",
+            "method": "textDocument/didChange",
+            "params": {
+                "textDocument": {"uri": "file:///a.bao", "version": 4},
+                "contentChanges": [{"text": text}, {"range": {
+                    "start": {"line": 0, "character": 1}, "end": {"line": 0, "character": 2},
+                }, "text": "x"}],
+            },
+        });
+        let request = serde_json::json!({
+            "jsonrpc": "2.0", "id": 9, "method": "workspace/executeCommand",
+            "params": {"command": "x", "arguments": [[[[[text.clone()]]]], -1.5, null, true]},
+        });
+        for value in [did_open, did_change, request] {
+            let mut body = serde_json::to_vec(&value).unwrap();
+            // serde_json writes `/` and non-ASCII as they are: escape some as \u and \/.
+            let escaped = String::from_utf8(body)
+                .unwrap()
+                .replacen("é", "\\u00e9", 3)
+                .replacen("😀", "\\ud83d\\ude00", 3)
+                .replacen('/', "\\/", 5);
+            body = escaped.into_bytes();
+            assert!(body.len() >= LARGE);
+            let expected: Message = serde_json::from_slice(&body).unwrap();
+            let got = large_message(&body).expect("read");
+            assert_eq!(
+                serde_json::to_value(&got).unwrap(),
+                serde_json::to_value(&expected).unwrap()
+            );
+        }
+        let lone = format!(
+            "{{\"jsonrpc\":\"2.0\",\"method\":\"x\",\"params\":[\"{}\\ud83d\"]}}",
+            "a".repeat(LARGE)
+        );
+        assert!(serde_json::from_str::<Message>(&lone).is_err());
+        assert!(large_message(lone.as_bytes()).is_none());
+        assert_eq!(unescape("\"\\ude00\""), None);
+        assert_eq!(unescape("\"a\\u00e9\\n\"").as_deref(), Some("aé\n"));
     }
 
     #[test]

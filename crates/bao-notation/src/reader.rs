@@ -335,6 +335,25 @@ impl ChunkParser {
         ParsedChunk { games, trailing }
     }
 
+    /// Whether [`ChunkParser::parse`] would give the chunk any game (a game, or a syntax
+    /// error, which has an empty game of its own when the chunk has none), found without
+    /// building the games: for a chunk the streamed reader skips whole when it has one (a
+    /// chunk over the whole-file path's game limit), whose games would take many times its
+    /// text (10 MB of tag-less games on one line took 200 MB as games only to be dropped).
+    pub fn holds_game(&mut self, text: &str, first: bool) -> bool {
+        /// Notes that a game ended.
+        struct Ended(bool);
+        impl Visitor for Ended {
+            fn end_game(&mut self, _span: Span, _result: Option<Spanned<crate::GameResult>>) {
+                self.0 = true;
+            }
+        }
+        let mut ended = Ended(false);
+        let start = bom_len(text, first);
+        let (_, errors) = parse_span(text, start, text.len(), &mut self.scratch, &mut ended);
+        ended.0 || !errors.is_empty()
+    }
+
     /// Parses the comments left at the end of the input (the last chunk's
     /// [`ParsedChunk::trailing`]) as a game of their own.
     pub fn parse_last(&mut self, text: &str) -> ParsedChunk {

@@ -249,13 +249,22 @@ fn parse_part(parser: &mut ChunkParser, cut: Cut, carry: Option<&Carry>) -> Part
         }
         None => (Arc::clone(&cut.text), cut.offset),
     };
-    let parsed = parser.parse(&text, offset == 0);
-    let (games, carry_out) = too_long(&text, parsed.games, || {
-        parsed.trailing.map(|t| Carry {
-            offset: offset + t,
-            text: text[t..].to_owned(),
+    let (games, carry_out) = if text.len() > MAX_GAME && parser.holds_game(&text, offset == 0) {
+        // Skipped whole (`too_long`): its games are not built only to be dropped.
+        too_long(
+            &text,
+            vec![(Spanned::new(Game::default(), Span::new(0, 0)), Vec::new())],
+            || None,
+        )
+    } else {
+        let parsed = parser.parse(&text, offset == 0);
+        too_long(&text, parsed.games, || {
+            parsed.trailing.map(|t| Carry {
+                offset: offset + t,
+                text: text[t..].to_owned(),
+            })
         })
-    });
+    };
     Part {
         cut,
         carried: carry.map(|c| c.offset),

@@ -429,6 +429,34 @@ fn streamed_games(input: impl std::io::Read, limits: &bao_notation::Limits) -> V
         .collect()
 }
 
+/// Tag-less games on one line, over the size limit together (issue 33's "10 MB of tag-less
+/// games on one line"): the streaming reader gives one `game_too_long` for the line, found
+/// without building its games (`ChunkParser::holds_game`: they took 200 MB for 12 MB of
+/// text), and the game after it, as the whole-text parse does; a line of comments only over
+/// the limit (which the next game joins) is read the same by both too.
+#[test]
+fn tag_less_games_on_one_line_over_the_limit() {
+    use bao_notation::Limits;
+    let default = Limits::DEFAULT;
+    let games = "1. A6<* a5>* 1-0 ".repeat(default.max_game_bytes / 17 + 100);
+    let comments = "{c} ".repeat(default.max_game_bytes / 4 + 100);
+    for line in [games, comments] {
+        let text = format!("{line}\n[Event \"next\"]\n1. A6<* *\n");
+        let whole = whole_games(&text, &default);
+        assert_eq!(streamed_games(text.as_bytes(), &default), whole);
+        // After games, the tag line starts the next game; after comments only it does not
+        // (§3: a tag line cuts a game once it has movetext), so that game is skipped too.
+        assert_eq!(
+            whole.iter().any(|g| g.0 == ["next"]),
+            line.starts_with('1'),
+            "{whole:?}"
+        );
+        let too_long: Vec<_> = whole.iter().flat_map(|g| &g.3).collect();
+        assert_eq!(too_long.len(), 1, "{too_long:?}");
+        assert_eq!(too_long[0].0, SyntaxCode::GameTooLong);
+    }
+}
+
 /// A game over the size limit whose text is one line longer than the limit (a comment
 /// opened and closed on it), then comments and more games: the streaming reader kept only
 /// the line's first bytes, so its game splitter saw a brace opened and never closed, took
