@@ -1,86 +1,62 @@
-// The TextMate grammar (syntaxes/bao.tmLanguage.json) on every token kind, with no
-// dependency: a small tokenizer of the grammar's own subset (match with captures, begin/end
-// with inner patterns, includes of the repository), scanning as a TextMate engine does (at
-// each place the pattern that matches first, the earlier-listed one on a tie). Its regular
-// expressions are read as JavaScript ones (the grammar uses nothing where they differ from
-// Oniguruma's). Run: node test/grammar.test.js (exit 1 on a failure). bao-cli's tests run it.
+// The TextMate grammar (syntaxes/bao.tmLanguage.json) on every token kind, tokenized by
+// vscode-textmate, the engine VS Code itself runs, with vscode-oniguruma for the grammar's
+// regular expressions (as VS Code reads them). Each line's tokens are compared as
+// [text, innermost scope], blanks and text with no scope of its own left out.
+//
+// Run: npm ci && node grammar.test.js (in this directory; exit 1 on a failure). bao-cli's
+// tests run it, and .ci/run installs the two packages first.
 'use strict';
 const fs = require('fs');
 const path = require('path');
 const assert = require('assert');
 
-const grammar = JSON.parse(
-  fs.readFileSync(path.join(__dirname, '..', 'syntaxes', 'bao.tmLanguage.json'), 'utf8'));
-
-function resolve(patterns) {
-  const out = [];
-  for (const p of patterns) {
-    if (p.include) {
-      const r = grammar.repository[p.include.slice(1)];
-      if (r.patterns && !r.match && !r.begin) out.push(...resolve(r.patterns));
-      else out.push(r);
-    } else {
-      out.push(p);
-    }
-  }
-  return out;
+let vsctm, oniguruma;
+try {
+  vsctm = require('vscode-textmate');
+  oniguruma = require('vscode-oniguruma');
+} catch (e) {
+  console.error('grammar: vscode-textmate and vscode-oniguruma are missing: run `npm ci` in ' + __dirname);
+  process.exit(2);
 }
 
-// Tokens of one line: [text, scope] for each piece that has a scope (blanks and unscoped
-// text left out); `stack` holds the begin/end rules open from the lines before.
-function tokenizeLine(line, stack) {
-  const tokens = [];
-  let pos = 0;
-  while (pos <= line.length) {
-    const open = stack[stack.length - 1];
-    const patterns = open ? resolve(open.patterns || []) : resolve(grammar.patterns);
-    let best = null;
-    if (open) {
-      const re = new RegExp(open.end, 'g');
-      re.lastIndex = pos;
-      const m = re.exec(line);
-      if (m) best = { at: m.index, m, end: true };
-    }
-    patterns.forEach((p) => {
-      const re = new RegExp(p.match || p.begin, 'g');
-      re.lastIndex = pos;
-      const m = re.exec(line);
-      if (m && (!best || m.index < best.at)) best = { at: m.index, m, p };
-    });
-    if (!best || (best.m[0] === '' && best.at >= line.length)) break;
-    const { m, p } = best;
-    const text = m[0];
-    if (best.end) {
-      tokens.push([text, open.name]);
-      stack.pop();
-    } else if (p.match) {
-      if (p.captures) {
-        // Each captured group in order (the grammar's groups do not nest).
-        let at = m.index;
-        for (let i = 1; i < m.length; i++) {
-          if (m[i] === undefined || m[i] === '') continue;
-          const start = line.indexOf(m[i], at);
-          at = start + m[i].length;
-          if (p.captures[i]) tokens.push([m[i], p.captures[i].name]);
-        }
-      } else {
-        tokens.push([text, p.name]);
-      }
-    } else {
-      tokens.push([text, p.name]);
-      stack.push(p);
-    }
-    pos = m.index + Math.max(text.length, text.length === 0 ? 1 : 0);
-  }
-  return tokens;
+const GRAMMAR = path.join(__dirname, '..', 'syntaxes', 'bao.tmLanguage.json');
+const WASM = path.join(path.dirname(require.resolve('vscode-oniguruma')), 'onig.wasm');
+
+async function loadGrammar() {
+  const wasm = fs.readFileSync(WASM).buffer;
+  await oniguruma.loadWASM(wasm);
+  const registry = new vsctm.Registry({
+    onigLib: Promise.resolve({
+      createOnigScanner: (sources) => new oniguruma.OnigScanner(sources),
+      createOnigString: (s) => new oniguruma.OnigString(s),
+    }),
+    loadGrammar: async (scopeName) => {
+      if (scopeName !== 'source.bao') return null;
+      return vsctm.parseRawGrammar(fs.readFileSync(GRAMMAR, 'utf8'), GRAMMAR);
+    },
+  });
+  return registry.loadGrammar('source.bao');
 }
 
-function tokenize(text) {
-  const stack = [];
-  return text.split('\n').map((l) => tokenizeLine(l, stack));
+// Tokens of a text, line by line (the rule stack carried from line to line, as in an
+// editor): [text, innermost scope] for each token with a scope beyond the file's own.
+function tokenize(grammar, text) {
+  let stack = vsctm.INITIAL;
+  return text.split('\n').map((line) => {
+    const r = grammar.tokenizeLine(line, stack);
+    stack = r.ruleStack;
+    return r.tokens
+      .map((t) => [line.slice(t.startIndex, t.endIndex), t.scopes[t.scopes.length - 1]])
+      .filter(([piece, scope]) => scope !== 'source.bao' && piece.trim() !== '');
+  });
 }
 
+// Each case: a text and the tokens of its LAST line (earlier lines set the rule stack: a
+// comment left open goes on).
 const cases = [
+  ['{a comment\nacross lines} A6<', [
+    ['across lines', 'comment.block.bao'], ['}', 'comment.block.bao'],
+    ['A6', 'variable.other.pit.bao'], ['<', 'keyword.operator.direction.bao']]],
   ['[Event "De Voogt, problem 3"]', [
     ['[', 'punctuation.definition.tag.begin.bao'],
     ['Event', 'entity.name.tag.bao'],
@@ -106,11 +82,11 @@ const cases = [
     ['*', 'keyword.operator.takasa.bao'], ['!?', 'constant.other.glyph.bao'],
     ['$14', 'constant.other.nag.bao'],
     ['[', 'meta.annotation.bao'], ['x', 'keyword.operator.capture.bao'],
-    ['a4', 'variable.other.pit.bao'], ['2', 'constant.numeric.bao'],
-    ['A7', 'variable.other.pit.bao'], ['1', 'constant.numeric.bao'],
+    ['a4', 'variable.other.pit.bao'], [':', 'meta.annotation.bao'], ['2', 'constant.numeric.bao'],
+    ['A7', 'variable.other.pit.bao'], [':', 'meta.annotation.bao'], ['1', 'constant.numeric.bao'],
     [']', 'meta.annotation.bao']]],
   ['{a comment} A6< ; to the end', [
-    ['{', 'comment.block.bao'], ['}', 'comment.block.bao'],
+    ['{', 'comment.block.bao'], ['a comment', 'comment.block.bao'], ['}', 'comment.block.bao'],
     ['A6', 'variable.other.pit.bao'], ['<', 'keyword.operator.direction.bao'],
     ['; to the end', 'comment.line.semicolon.bao']]],
   ['1-0', [['1-0', 'keyword.control.result.bao']]],
@@ -126,15 +102,24 @@ const cases = [
     ['*', 'keyword.control.result.bao']]],
 ];
 
-let failed = 0;
-for (const [text, expected] of cases) {
-  const got = tokenize(text)[0].filter(([, scope]) => scope);
-  try {
-    assert.deepStrictEqual(got, expected);
-  } catch (e) {
-    failed += 1;
-    console.error(`FAIL ${JSON.stringify(text)}\n  got      ${JSON.stringify(got)}\n  expected ${JSON.stringify(expected)}`);
+async function main() {
+  const grammar = await loadGrammar();
+  let failed = 0;
+  for (const [text, expected] of cases) {
+    const lines = tokenize(grammar, text);
+    const got = lines[lines.length - 1];
+    try {
+      assert.deepStrictEqual(got, expected);
+    } catch (e) {
+      failed += 1;
+      console.error(`FAIL ${JSON.stringify(text)}\n  got      ${JSON.stringify(got)}\n  expected ${JSON.stringify(expected)}`);
+    }
   }
+  console.log(`grammar: ${cases.length - failed}/${cases.length} lines tokenized as expected by vscode-textmate`);
+  process.exit(failed ? 1 : 0);
 }
-console.log(`grammar: ${cases.length - failed}/${cases.length} lines tokenized as expected`);
-process.exit(failed ? 1 : 0);
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
