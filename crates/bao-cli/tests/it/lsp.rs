@@ -500,7 +500,10 @@ fn vscode_grammar_tokenizes_every_token_kind() {
             "CI is set but the grammar test's packages are missing: run `npm ci` in {} (.ci/run does)",
             dir.display()
         );
-        eprintln!("skipped: run `npm ci` in {} for the grammar test", dir.display());
+        eprintln!(
+            "skipped: run `npm ci` in {} for the grammar test",
+            dir.display()
+        );
         return;
     }
     let out = Command::new(node)
