@@ -24,6 +24,14 @@
     }
     return e;
   }
+  // The texts of the scribe's look back at an earlier ply, the rounds and the standings
+  // (kept together for the message catalogue).
+  const TEXT = {
+    lookingBack: (n, move) => 'Ply ' + n + (move ? ' (' + move + ')' : '') + ': the board after it. Read only.',
+    liveNow: (n) => 'The game has ' + n + (n === 1 ? ' ply.' : ' plies.'),
+    backToLive: 'Back to the live board',
+    atStart: 'The start: the board before the first ply. Read only.',
+  };
   function clear(node) { while (node.firstChild) node.firstChild.remove(); return node; }
   function tag(g, name, dflt) { return (g.tags && g.tags[name]) || dflt || ''; }
   function players(g) { return tag(g, 'South', 'South') + ' – ' + tag(g, 'North', 'North'); }
@@ -424,6 +432,20 @@
       show();
     }, text: 'Flip the board' });
     const moveList = el('ol', { class: 'moves', id: 'moves' });
+    // The board after an earlier ply, tapped in the move list (read only), or null: the
+    // live board.
+    let viewing = null;
+    const backNote = el('span', { class: 'what' });
+    const backBar = el('div', { class: 'lookback', id: 'lookback', hidden: true }, backNote,
+      el('button', { type: 'button', id: 'back-to-live', onclick: () => lookAt(null), text: TEXT.backToLive }));
+    function lookAt(n) {
+      viewing = n;
+      chosenPit = null;
+      askedAt = null;
+      clear(ask);
+      show();
+      if (n !== null) boardBox.scrollIntoView({ block: 'nearest' });
+    }
     // What became of each move sent from this page while it was waiting for the network:
     // waiting, recorded, refused, or not sent (a move before it was refused).
     const sentList = el('ol', { class: 'sent', id: 'sent' });
@@ -441,7 +463,7 @@
     const typeForm = el('form', { class: 'type', onsubmit: (ev) => { ev.preventDefault(); if (typed.value.trim()) { send(typed.value.trim()); typed.value = ''; } } },
       typed, el('button', { type: 'submit', text: 'Send' }));
     const tools = el('div', { class: 'tools' });
-    clear(main).append(title, status, boardBox, el('div', { class: 'row' }, flip), ask, msg, sentList, typeForm, tools,
+    clear(main).append(title, status, backBar, boardBox, el('div', { class: 'row' }, flip), ask, msg, sentList, typeForm, tools,
       el('h2', { text: 'Moves' }), moveList);
 
     for (const pit of PITS) {
@@ -452,15 +474,18 @@
     // them (the picture's size changes with the players' names and the captions).
     let boardVersion = null;
     async function loadBoard(version) {
-      if (boardVersion === version) return;
-      boardVersion = version;
-      const url = '/api/games/' + gameId + '/board.svg?v=' + version + (flipped ? '&flip=1' : '');
+      const key = version + ':' + viewing + ':' + flipped;
+      if (boardVersion === key) return;
+      boardVersion = key;
+      const at = viewing;
+      const url = '/api/games/' + gameId + '/board.svg?v=' + version + (flipped ? '&flip=1' : '') +
+        (at === null ? '' : '&ply=' + at);
       let text;
       try {
         const r = await fetch(url, { credentials: 'same-origin' });
         text = await r.text();
       } catch (_) { boardVersion = null; return; }
-      if (boardVersion !== version) return;
+      if (boardVersion !== key) return;
       const boxes = pitBoxes(text);
       img.src = url;
       if (!boxes) return;
@@ -474,6 +499,7 @@
       }
       boardBox.dataset.version = String(version);
       boardBox.dataset.flipped = flipped ? '1' : '0';
+      boardBox.dataset.ply = at === null ? 'live' : String(at);
     }
 
     function save() { localStorage.setItem(QKEY, JSON.stringify(queue)); }
@@ -500,23 +526,39 @@
       // every pit of the side to move then is offered, and the server judges the move.
       const starts = new Set((state.moves || []).map((m) => m.pit));
       const moverRows = pending && pos ? ((pos.to_move === 'south') === (queue.length % 2 === 0) ? 'AB' : 'ab') : '';
+      // Looking back at an earlier ply: nothing to tap on the board but the way back.
+      const line = state.line || [];
+      if (viewing !== null && viewing > line.length) viewing = null;
+      backBar.hidden = viewing === null;
+      boardBox.classList.toggle('past', viewing !== null);
+      if (viewing !== null) {
+        backNote.textContent = (viewing === 0 ? TEXT.atStart : TEXT.lookingBack(viewing, line[viewing - 1])) +
+          ' ' + TEXT.liveNow(line.length);
+      }
       for (const b of taps.children) {
-        const on = state.live && (pending ? moverRows.includes(b.dataset.pit[0]) : starts.has(b.dataset.pit));
+        const on = viewing === null && state.live && (pending ? moverRows.includes(b.dataset.pit[0]) : starts.has(b.dataset.pit));
         b.disabled = !on;
         b.classList.toggle('can', on);
         b.classList.toggle('chosen', b.dataset.pit === chosenPit);
       }
       // The moves so far, numbered as the record numbers them (a pair a line), the last
-      // one marked.
+      // one marked; tapping one shows the board after it.
       clear(moveList);
-      const line = state.line || [];
       for (let i = 0; i < line.length; i += 2) {
         moveList.append(el('li', {},
-          line.slice(i, i + 2).map((m, k) => el('span', { class: 'mv' + (i + k === line.length - 1 ? ' last' : ''), text: m }))));
+          line.slice(i, i + 2).map((m, k) => {
+            const n = i + k + 1;
+            return el('button', { type: 'button', class: 'mv' + (n === line.length ? ' last' : '') + (n === viewing ? ' seen' : ''),
+              'data-ply': String(n), 'aria-pressed': n === viewing ? 'true' : 'false',
+              onclick: () => lookAt(n === viewing ? null : n), text: m });
+          })));
       }
       typed.disabled = !state.live;
       typeForm.hidden = !state.live;
       renderTools();
+      // Read only while looking back: no Send box, no tools.
+      tools.hidden = viewing !== null;
+      if (viewing !== null) typeForm.hidden = true;
     }
 
     // A question is about the board of one version: a choice made after another phone

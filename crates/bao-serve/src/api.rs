@@ -428,14 +428,17 @@ pub(crate) async fn state(app: Shared, headers: HeaderMap, Path(id): Path<String
 }
 
 /// How `board.svg` is drawn: `flip=1` North's rows at the bottom; `compact=1` without
-/// the coordinates and the caption (the projector's boards). Other parameters (`v`, the
-/// version the page asks for) are passed over.
+/// the coordinates and the caption (the projector's boards); `ply=N` the board after the
+/// current game's first N plies (ply N marked), not the live one. Other parameters (`v`,
+/// the version the page asks for) are passed over.
 #[derive(Debug, Deserialize)]
 pub(crate) struct BoardQuery {
     #[serde(default)]
     flip: Option<String>,
     #[serde(default)]
     compact: Option<String>,
+    #[serde(default)]
+    ply: Option<String>,
 }
 
 /// A number attribute `name="..."` of the element starting at `from`.
@@ -540,15 +543,33 @@ pub(crate) async fn board(
 ) -> ApiResult {
     let (flip, compact) = (on(query.flip.as_ref()), on(query.compact.as_ref()));
     reader(&app, &headers)?;
+    let no_ply = || {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "serve::no_such_ply",
+            "the game has no such ply (`ply` counts the plies played, 0 is the start)",
+        )
+    };
+    let at = match query.ply.as_deref() {
+        None => None,
+        Some(n) => Some(n.parse::<usize>().map_err(|_| no_ply())?),
+    };
     let s = slot(&app, &id).await?;
     let app2 = Arc::clone(&app);
     let svg = blocking(move || {
         let Ok(inner) = fresh(&app2, &s, false) else {
-            return None;
+            return Ok(None);
         };
         let game = inner.game();
         let tag = |n: &str| game.and_then(|g| g.tag(n)).map(|t| t.value.clone());
-        let pos = inner.session.game_state().map(|g| g.position)?;
+        let Some(live) = inner.session.game_state() else {
+            return Ok(None);
+        };
+        // The live board, or the one after `at` plies (read only: the scribe's look back).
+        let (pos, at) = match at {
+            None => (live.position, live.plies),
+            Some(n) => (inner.session.position_after(n).ok_or_else(no_ply)?, n),
+        };
         let mut opts = SvgOptions::default();
         opts.names.south = tag("South");
         opts.names.north = tag("North");
@@ -562,7 +583,7 @@ pub(crate) async fn board(
         // The last ply marked as `bao show` marks it: its pit, where it ended, captures.
         let overlay = Engine::new()
             .within(app2.config.lap_budget, |e| {
-                inner.session.last_ply().map(|(before, mv)| {
+                inner.session.ply(at).map(|(before, mv)| {
                     let (_, trace) = e.play_unchecked(&before, &mv);
                     Overlay::from_trace(&before, &trace)
                 })
@@ -570,9 +591,9 @@ pub(crate) async fn board(
             .ok()
             .flatten();
         let svg = board_svg(&pos, &opts, overlay.as_ref());
-        Some(if compact { cropped_to_board(svg) } else { svg })
+        Ok(Some(if compact { cropped_to_board(svg) } else { svg }))
     })
-    .await?
+    .await??
     .ok_or_else(ApiError::no_game)?;
     Ok((
         [

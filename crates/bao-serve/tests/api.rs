@@ -1265,3 +1265,34 @@ fn the_pin_and_the_sessions_survive_a_restart() {
     );
     assert_eq!(s, 401);
 }
+
+/// `board.svg?ply=N`: the board after the first N plies, ply N marked, the same picture
+/// the live board was when the game had N plies; a ply beyond the game is `404` JSON.
+#[test]
+fn a_board_of_an_earlier_ply_is_the_board_the_game_had_then() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start(dir.path());
+    let moves = fixture_moves();
+    let id = srv.new_game(&json!({"South": "Ali", "North": "Bakari"}));
+    let mut then = vec![srv.get(&format!("/api/games/{id}/board.svg")).1];
+    for (i, m) in moves.iter().take(5).enumerate() {
+        assert_eq!(srv.play(&id, i, m).0, 200);
+        then.push(srv.get(&format!("/api/games/{id}/board.svg")).1);
+    }
+    for (n, want) in then.iter().enumerate() {
+        let (s, svg) = srv.get(&format!("/api/games/{id}/board.svg?ply={n}&v=9"));
+        assert_eq!(s, 200);
+        assert_eq!(&svg, want, "the board after {n} plies");
+        let (s, flipped) = srv.get(&format!("/api/games/{id}/board.svg?ply={n}&flip=1"));
+        assert_eq!(s, 200);
+        assert_ne!(&flipped, want);
+    }
+    // Pictures of different plies differ (the seeds moved).
+    assert_ne!(then[2], then[3]);
+    for bad in ["6", "-1", "x", ""] {
+        let (s, b) = srv.get(&format!("/api/games/{id}/board.svg?ply={bad}"));
+        assert_eq!(s, 404, "ply={bad}");
+        let b: Value = serde_json::from_str(&b).unwrap();
+        assert_eq!(b["code"], "serve::no_such_ply", "ply={bad}");
+    }
+}

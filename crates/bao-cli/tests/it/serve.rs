@@ -905,7 +905,143 @@ fn club_night_pages(d: &crate::browser::Driver, chromium: &Path, base: &str, pin
         );
         assert_eq!(wide, json!(true));
         keep_shot(&s, "evening-phone");
+
+        // Item 3: a ply of the move list tapped shows the board after it, read only, and
+        // the way back to the live board.
+        look_back(&s, base, &moves, name);
     }
+}
+
+/// The centre of the element `css` as drawn (viewport CSS pixels), scrolled into view.
+fn centre_of(s: &crate::browser::Session<'_>, css: &str) -> (i64, i64) {
+    let r = s.js(
+        "var e = document.querySelector(arguments[0]); e.scrollIntoView({block: 'center'}); \
+         var r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2];",
+        json!([css]),
+    );
+    #[allow(clippy::cast_possible_truncation)]
+    let at = |i: usize| r[i].as_f64().unwrap().round() as i64;
+    (at(0), at(1))
+}
+
+/// The picture the scribe's board shows now (its `img`'s source, fetched again).
+fn shown_board(s: &crate::browser::Session<'_>) -> String {
+    s.js(
+        "var x = new XMLHttpRequest(); x.open('GET', document.querySelector('.boardbox img').src, false); \
+         x.send(); return x.responseText;",
+        json!([]),
+    )
+    .as_str()
+    .unwrap()
+    .to_owned()
+}
+
+/// A game of five plies on the scribe's page: ply 2 tapped in the move list (at the centre
+/// of what is drawn) shows the board the game had after ply 2, nothing on it to tap; the
+/// way back shows the live board again, and a ply recorded meanwhile keeps the look back.
+fn look_back(s: &crate::browser::Session<'_>, base: &str, moves: &[String], name: &str) {
+    let (st, b) = post(
+        base,
+        "/api/games",
+        &json!({"tags": {"South": "Imara", "North": "Jelani"}}),
+    )
+    .unwrap();
+    assert_eq!(st, 201, "{b}");
+    let id = b["id"].as_str().unwrap().to_owned();
+    let board = || {
+        ureq::get(&format!("{base}/api/games/{id}/board.svg"))
+            .call()
+            .unwrap()
+            .into_string()
+            .unwrap()
+    };
+    // The live board after each ply, as the server drew it then.
+    let mut then = vec![board()];
+    for (n, m) in moves.iter().take(5).enumerate() {
+        let (st, b) = post(
+            base,
+            &format!("/api/games/{id}/moves"),
+            &json!({"ply": n, "move": m}),
+        )
+        .unwrap();
+        assert_eq!(st, 200, "{b}");
+        then.push(board());
+    }
+    s.go(&format!("{base}/scribe/{id}"));
+    wait_until(
+        s,
+        "var b = document.querySelector('.boardbox'); return document.querySelectorAll('#moves button.mv').length === 5 && \
+         b.dataset.ply === 'live' && b.querySelector('img').complete",
+        "the board and its five plies",
+    );
+    assert_eq!(shown_board(s), then[5]);
+    let (x, y) = centre_of(s, "#moves button.mv[data-ply='2']");
+    s.tap(x, y);
+    wait_until(
+        s,
+        "var b = document.querySelector('.boardbox'); return b.dataset.ply === '2' && b.querySelector('img').complete",
+        "the board after ply 2",
+    );
+    assert_eq!(shown_board(s), then[2], "the board after ply 2");
+    let note = s.js(
+        "return document.getElementById('lookback').textContent",
+        json!([]),
+    );
+    let note = note.as_str().unwrap();
+    assert!(
+        note.contains("Ply 2") && note.contains(&moves[1].replace('#', "")),
+        "{note}"
+    );
+    // Read only: no pit to tap, no Send box, no tools.
+    assert_eq!(
+        s.js(
+            "return Array.from(document.querySelectorAll('.taps .pit')).every(function (b) { return b.disabled; }) && \
+             document.querySelector('form.type').hidden && document.querySelector('.tools').hidden",
+            json!([]),
+        ),
+        json!(true)
+    );
+    // Another phone records ply 6 meanwhile: still ply 2 shown, the note says where the
+    // game is.
+    let (st, b) = post(
+        base,
+        &format!("/api/games/{id}/moves"),
+        &json!({"ply": 5, "move": moves[5]}),
+    )
+    .unwrap();
+    assert_eq!(st, 200, "{b}");
+    then.push(board());
+    wait_until(
+        s,
+        "return document.querySelectorAll('#moves button.mv').length === 6 && \
+         document.getElementById('lookback').textContent.indexOf('has 6 plies') >= 0",
+        "the sixth ply listed",
+    );
+    assert_eq!(
+        s.js(
+            "return document.querySelector('.boardbox').dataset.ply",
+            json!([])
+        ),
+        json!("2")
+    );
+    s.js("window.scrollTo(0, 0);", json!([]));
+    keep_shot(s, &format!("lookback-{name}"));
+    let (x, y) = centre_of(s, "#back-to-live");
+    s.tap(x, y);
+    wait_until(
+        s,
+        "var b = document.querySelector('.boardbox'); return b.dataset.ply === 'live' && b.querySelector('img').complete && \
+         document.getElementById('lookback').hidden",
+        "the live board again",
+    );
+    assert_eq!(shown_board(s), then[6], "the live board");
+    assert_eq!(
+        s.js(
+            "return Array.from(document.querySelectorAll('.taps .pit')).some(function (b) { return !b.disabled; })",
+            json!([]),
+        ),
+        json!(true)
+    );
 }
 
 /// The size in CSS pixels of a pit's numeral (22 units of the picture) on each projected

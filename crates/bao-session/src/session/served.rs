@@ -60,8 +60,23 @@ impl Session {
     /// budget.
     #[must_use]
     pub fn last_ply(&self) -> Option<(Position, Move)> {
+        self.ply(self.live.as_ref()?.plies())
+    }
+
+    /// The position after the first `plies` plies of the current game's main line (the
+    /// start for 0); `None` beyond its last ply.
+    #[must_use]
+    pub fn position_after(&self, plies: usize) -> Option<Position> {
+        self.live.as_ref()?.positions.get(plies).copied()
+    }
+
+    /// Ply `n` (1-based) of the current game's main line: the position it was played from
+    /// and its move (to draw it); `None` for 0, beyond the last ply, or when its reading
+    /// is undecided within the lap budget.
+    #[must_use]
+    pub fn ply(&self, n: usize) -> Option<(Position, Move)> {
         let live = self.live.as_ref()?;
-        let n = live.plies().checked_sub(1)?;
+        let n = n.checked_sub(1).filter(|&n| n < live.plies())?;
         let recorded = self.game().main_line().nth(n)?;
         let before = Live {
             rules: live.rules,
