@@ -31,6 +31,30 @@
     liveNow: (n) => 'The game has ' + n + (n === 1 ? ' ply.' : ' plies.'),
     backToLive: 'Back to the live board',
     atStart: 'The start: the board before the first ply. Read only.',
+    standings: 'Standings',
+    standingsHead: ['#', 'Player', 'Match points', 'SB', 'Games', 'Played', 'Byes'],
+    tiebreaks: (list) => 'Match points: a match won 2, drawn 1, lost 0, a bye 2. Ties: ' + list.join(', then ') + '.',
+    roundsTitle: 'Rounds',
+    roundTitle: (r) => 'Round ' + r.number + ' (' + ({ 'entered': 'pairings entered', 'round-robin': 'round-robin', 'swiss': 'Swiss' }[r.pairing] || r.pairing) + ')',
+    bye: (name) => name + ': bye',
+    going: 'going on',
+    corrected: 'corrected',
+    crossHead: (n) => ['#', 'Player'].concat(Array.from({ length: n }, (_, i) => 'R' + (i + 1))).concat(['MP']),
+    organise: 'Organise the rounds',
+    organiseLogin: 'The organiser enters the scribe PIN at /scribe to pair rounds and correct results here.',
+    playersLabel: 'Players (one a line; a round-robin pairs them in this order)',
+    savePlayers: 'Save the players',
+    pairingLabel: 'Pairing of the next round',
+    pairings: [['swiss', 'Swiss (score groups)'], ['round-robin', 'Round-robin (circle method)'], ['entered', 'Entered below']],
+    enteredLabel: 'Boards, when entered (one a line: South - North)',
+    bestOfThree: ' Each board a best-of-three match',
+    pairRound: 'Pair the next round',
+    correctTitle: 'Set or correct a board\'s result (it stands over what the games say)',
+    roundLabel: 'Round', boardLabel: 'Board', resultLabel: 'Result',
+    results: [['1-0', '1-0 (South wins the match)'], ['1/2-1/2', '½-½'], ['0-1', '0-1 (North wins the match)'], ['', 'as the games say']],
+    setResult: 'Set the result',
+    done: 'Saved.',
+    noStandings: 'No round yet.',
   };
   function clear(node) { while (node.firstChild) node.firstChild.remove(); return node; }
   function tag(g, name, dflt) { return (g.tags && g.tags[name]) || dflt || ''; }
@@ -96,6 +120,11 @@
           el('a', { class: 'button', id: 'sheets', href: '/sheets', text: 'Score sheets' })));
       if (games.length === 0) {
         main.append(el('p', { class: 'note', text: 'No games yet. Scribes start them at /scribe.' }));
+        if (organiser) {
+          const ev = await api('GET', '/api/event');
+          organiser.refill(ev.status === 200 && ev.data && Array.isArray(ev.data.rounds) ? ev.data : null);
+          main.append(organiser.node);
+        }
         return;
       }
       const row = (g, id, status) => el('tr', { class: g.live ? 'live' : '' },
@@ -111,11 +140,110 @@
       main.append(el('div', { class: 'scroll' }, el('table', { class: 'games' },
         el('thead', {}, el('tr', {}, ['Game', 'Round', 'Plies', 'Status', 'Result'].map((h) => el('th', { text: h })))),
         el('tbody', {}, rows))));
-      const cross = crosstable(games.flatMap((g) => (g.earlier || []).concat([g])));
-      if (cross) main.append(el('h2', { text: 'Crosstable' }), cross);
+      const ev = await api('GET', '/api/event');
+      const rounds = ev.status === 200 && ev.data && Array.isArray(ev.data.rounds) ? ev.data : null;
+      if (rounds && rounds.rounds.length) {
+        main.append(...standingsView(rounds), ...roundsView(rounds));
+      } else {
+        const cross = crosstable(games.flatMap((g) => (g.earlier || []).concat([g])));
+        if (cross) main.append(el('h2', { text: 'Crosstable' }), cross);
+      }
+      if (organiser) { organiser.refill(rounds); main.append(organiser.node); }
     };
+    // The organiser's controls, once the PIN was given on this browser: made once, so
+    // that what is being typed stays while the page follows the games.
+    const organiser = (await haveCsrf()) ? organiseView(() => render()) : null;
     await render();
     live('/api/events', debounce(render, 200));
+  }
+
+  // The standings (match points, tie-breaks) and the crosstable of the rounds: each
+  // round's cell the opponent's rank, the side and the match's score.
+  function standingsView(ev) {
+    const fmtScore = (x) => (x || '').replace(/1\/2/g, '½');
+    const table = el('div', { class: 'scroll' }, el('table', { class: 'standings', id: 'standings' },
+      el('thead', {}, el('tr', {}, TEXT.standingsHead.map((h) => el('th', { text: h })))),
+      el('tbody', {}, ev.standings.map((s) => el('tr', {},
+        el('td', { class: 'num', text: String(s.rank) }), el('td', { text: s.name }),
+        el('td', { class: 'num strong', text: String(s.match_points) }), el('td', { class: 'num', text: s.sb }),
+        el('td', { class: 'num', text: s.game_points }), el('td', { class: 'num', text: String(s.played) }),
+        el('td', { class: 'num', text: String(s.byes) }))))));
+    const cross = el('div', { class: 'scroll' }, el('table', { class: 'cross rounds', id: 'crosstable' },
+      el('thead', {}, el('tr', {}, TEXT.crossHead(ev.rounds.length).map((h) => el('th', { text: h })))),
+      el('tbody', {}, ev.crosstable.map((row) => el('tr', {},
+        el('td', { class: 'num', text: String(row.rank) }), el('th', { text: row.name }),
+        row.rounds.map((c) => el('td', { class: 'num' + (c && c.corrected ? ' corrected' : ''),
+          title: c && c.corrected ? TEXT.corrected : null,
+          text: !c ? '' : c.bye ? 'bye' : (c.opponent || '?') + c.side + ' ' + (c.score ? fmtScore(c.score) : '…') })),
+        el('td', { class: 'num strong', text: String(row.match_points) }))))));
+    return [el('h2', { text: TEXT.standings }), table, el('p', { class: 'note', text: TEXT.tiebreaks(ev.tiebreaks) }),
+      el('h2', { text: 'Crosstable' }), cross];
+  }
+
+  function roundsView(ev) {
+    const out = [el('h2', { text: TEXT.roundsTitle })];
+    for (const r of ev.rounds.slice().reverse()) {
+      out.push(el('h3', { text: TEXT.roundTitle(r) }), el('ol', { class: 'boards' },
+        r.boards.map((b) => el('li', {},
+          b.game ? el('a', { href: '/games/' + b.game, text: b.south + ' – ' + b.north }) : b.south + ' – ' + b.north, ' ',
+          el('span', { class: 'badge' + (b.live ? ' live' : ''), text: b.outcome ? (b.score + (b.best_of_three ? ' (' + b.outcome.replace('1/2-1/2', '½-½') + ')' : '')) : TEXT.going }),
+          b.corrected ? el('span', { class: 'sub', text: ' ' + TEXT.corrected }) : null)),
+        r.bye ? el('li', { class: 'bye', text: TEXT.bye(r.bye) }) : null));
+    }
+    return out;
+  }
+
+  // Players, the next round's pairing, a result set or corrected: the organiser's.
+  function organiseView(again) {
+    const msg = el('p', { class: 'msg', role: 'status', id: 'organise-msg' });
+    const said = async (r) => {
+      if (r.status === 200 || r.status === 201) { msg.textContent = TEXT.done; delete players.dataset.typed; await again(); }
+      else msg.textContent = (r.data && r.data.message) || ('refused (' + r.status + ')');
+    };
+    const players = el('textarea', { id: 'players', rows: '6', oninput: () => { players.dataset.typed = '1'; } });
+    const pairing = el('select', { id: 'pairing' }, TEXT.pairings.map(([v, t]) => el('option', { value: v, text: t })));
+    const entered = el('textarea', { id: 'entered', rows: '4', placeholder: 'Ali - Bakari' });
+    const bo3 = el('input', { type: 'checkbox', id: 'best-of-three' });
+    const roundNo = el('input', { id: 'fix-round', type: 'number', min: '1', value: '1', oninput: () => { roundNo.dataset.typed = '1'; } });
+    const boardNo = el('input', { id: 'fix-board', type: 'number', min: '1', value: '1' });
+    const result = el('select', { id: 'fix-result' }, TEXT.results.map(([v, t]) => el('option', { value: v, text: t })));
+    const node = el('details', { class: 'organise', id: 'organise' },
+      el('summary', { text: TEXT.organise }),
+      el('form', { class: 'new', onsubmit: async (ev2) => {
+        ev2.preventDefault();
+        const names = players.value.split('\n').map((x) => x.trim()).filter((x) => x);
+        said(await api('POST', '/api/event/players', { players: names }));
+      } }, el('label', {}, TEXT.playersLabel, players), el('button', { type: 'submit', id: 'save-players', text: TEXT.savePlayers })),
+      el('form', { class: 'new', onsubmit: async (ev2) => {
+        ev2.preventDefault();
+        const body = { pairing: pairing.value, best_of_three: bo3.checked };
+        if (pairing.value === 'entered') {
+          body.boards = entered.value.split('\n').map((x) => x.trim()).filter((x) => x).map((x) => {
+            const [south, north] = x.split(/\s+-\s+|\s+v\s+/);
+            return { south: south || '', north: north || '' };
+          });
+        }
+        said(await api('POST', '/api/event/rounds', body));
+      } }, el('label', {}, TEXT.pairingLabel, pairing), el('label', {}, TEXT.enteredLabel, entered),
+      el('label', { class: 'check' }, bo3, TEXT.bestOfThree), el('button', { type: 'submit', id: 'pair-round', text: TEXT.pairRound })),
+      el('form', { class: 'new', onsubmit: async (ev2) => {
+        ev2.preventDefault();
+        said(await api('POST', '/api/event/rounds/' + Number(roundNo.value) + '/result',
+          { board: Number(boardNo.value), result: result.value || null }));
+      } }, el('h3', { text: TEXT.correctTitle }),
+      el('div', { class: 'row' }, el('label', {}, TEXT.roundLabel, roundNo), el('label', {}, TEXT.boardLabel, boardNo)),
+      el('label', {}, TEXT.resultLabel, result), el('button', { type: 'submit', id: 'set-result', text: TEXT.setResult })),
+      msg);
+    let first = true;
+    // The event as it stands now: what was not typed over is filled from it.
+    function refill(ev) {
+      if (first) node.open = !ev || ev.rounds.length === 0;
+      first = false;
+      if (!ev) return;
+      if (!players.dataset.typed) players.value = ev.players.join('\n');
+      if (!roundNo.dataset.typed && ev.rounds.length) roundNo.value = String(ev.rounds[ev.rounds.length - 1].number);
+    }
+    return { node, refill };
   }
 
   // Points of each player against each other, from the finished games that carry Round.
@@ -178,7 +306,22 @@
   }
   async function projector() {
     const one = new URLSearchParams(location.search).get('board');
+    const standingsOnly = new URLSearchParams(location.search).get('standings') === '1';
     body.classList.add('projecting');
+    // The standings alone, in the projector's type (`?standings=1`, or no board to show).
+    const standingsWall = async () => {
+      const ev = await api('GET', '/api/event');
+      if (ev.status !== 200 || !ev.data || !ev.data.rounds || !ev.data.rounds.length) return false;
+      clear(main).append(el('div', { class: 'wallstand', id: 'wall-standings' },
+        el('h1', { text: body.dataset.event + ' · ' + TEXT.standings + ' · ' + TEXT.roundTitle(ev.data.rounds[ev.data.rounds.length - 1]) }),
+        ...standingsView(ev.data).slice(1, 2)));
+      return true;
+    };
+    if (standingsOnly) {
+      await standingsWall();
+      live('/api/events', debounce(standingsWall, 300));
+      return;
+    }
     const cards = {};
     // The proportions of a projected picture (the board and hands, cut by the server),
     // learnt from the first one loaded.
@@ -195,6 +338,7 @@
       clear(main);
       for (const k of Object.keys(cards)) delete cards[k];
       if (games.length === 0) {
+        if (!one && await standingsWall()) return;
         main.append(el('p', { class: 'note big', text: one ? 'No such board.' : 'No board is being played.' }));
         return;
       }

@@ -64,7 +64,7 @@ async fn slot(app: &Shared, id: &str) -> Result<Arc<Slot>, ApiError> {
 /// The game locked, read again from its file if another program changed it since (the
 /// watchers are told: `reload`). For a change, `writing`: a file that is gone or does not
 /// check now takes none (`409`); a read gets the last valid game.
-fn fresh<'a>(
+pub(crate) fn fresh<'a>(
     app: &App,
     s: &'a Slot,
     writing: bool,
@@ -182,11 +182,11 @@ pub(crate) async fn list(app: Shared, headers: HeaderMap) -> ApiResult {
 #[serde(deny_unknown_fields)]
 pub(crate) struct CreateBody {
     #[serde(default)]
-    tags: BTreeMap<String, String>,
+    pub(crate) tags: BTreeMap<String, String>,
     #[serde(default)]
-    rules: Option<String>,
+    pub(crate) rules: Option<String>,
     #[serde(default)]
-    position: Option<String>,
+    pub(crate) position: Option<String>,
 }
 
 fn unprocessable(code: &str, message: impl Into<String>) -> ApiError {
@@ -310,23 +310,47 @@ fn check_start(answers: &Answers, budget: u64) -> Result<(), ApiError> {
 }
 
 /// `POST /api/games`.
-pub(crate) async fn create(app: Shared, Scribed(mut b): Scribed<CreateBody>) -> ApiResult {
+pub(crate) async fn create(app: Shared, Scribed(b): Scribed<CreateBody>) -> ApiResult {
+    let app2 = Arc::clone(&app);
+    let slot = blocking(move || create_game(&app2, b)).await??;
+    Ok((StatusCode::CREATED, Json(json!({ "id": slot.id }))).into_response())
+}
+
+/// One game created at a time: a match's name is looked for and taken at once.
+static CREATING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Creates a game as `POST /api/games` asks (blocking work) and tells the watchers: a
+/// match's name is unique in the evening (`409` `serve::match_exists` otherwise).
+pub(crate) fn create_game(app: &App, mut b: CreateBody) -> Result<Arc<Slot>, ApiError> {
     let answers = answers(&mut b, app.config.event.as_ref())?;
     let tags = b.tags;
-    let budget = app.config.lap_budget;
-    let app2 = Arc::clone(&app);
-    let slot = blocking(move || {
-        check_start(&answers, budget)?;
-        app2.store.create(
-            answers,
-            |s| set_tags(s, &tags),
-            |m| unprocessable("serve::cannot_create", m),
-        )
-    })
-    .await??;
+    let _one = CREATING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let MatchChoice::Named(name) = &answers.matches {
+        let _ = app.store.rescan();
+        let taken = app
+            .store
+            .all_games()
+            .iter()
+            .any(|s| s.lock().tags().get("Match") == Some(name));
+        if taken {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "serve::match_exists",
+                format!("the evening has a match named `{name}` already: name this one otherwise"),
+            ));
+        }
+    }
+    check_start(&answers, app.config.lap_budget)?;
+    let slot = app.store.create(
+        answers,
+        |s| set_tags(s, &tags),
+        |m| unprocessable("serve::cannot_create", m),
+    )?;
     let change = slot.lock().change(&slot.id, "new");
     app.store.announce(&slot, change);
-    Ok((StatusCode::CREATED, Json(json!({ "id": slot.id }))).into_response())
+    Ok(slot)
 }
 
 /// `GET /api/games/{id}`: the game as `bao export json` gives it.

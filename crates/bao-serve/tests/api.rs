@@ -1296,3 +1296,191 @@ fn a_board_of_an_earlier_ply_is_the_board_the_game_had_then() {
         assert_eq!(b["code"], "serve::no_such_ply", "ply={bad}");
     }
 }
+
+/// Rounds and standings: players, a round-robin round with a bye (its games made with
+/// `Round`), a best-of-three board counted as one match, a result corrected by the
+/// organiser, a Swiss round refused until the round before is finished then paired
+/// without repeats, match names unique, and all of it read back after a restart.
+#[test]
+fn rounds_standings_and_a_corrected_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start(dir.path());
+    let moves = fixture_moves();
+    let event =
+        |srv: &Running| -> Value { serde_json::from_str(&srv.get("/api/event").1).unwrap() };
+    assert_eq!(event(&srv)["rounds"], json!([]));
+    let names = ["Ali", "Bakari", "Chausiku", "Daudi", "Eshe"];
+    let (s, b) = srv.post("/api/event/players", &json!({"players": names}));
+    assert_eq!(s, 200, "{b}");
+    let (s, b) = srv.post("/api/event/players", &json!({"players": ["Ali", "Ali"]}));
+    assert_eq!((s, &b["code"]), (422, &json!("serve::bad_players")));
+    // Round 1, round-robin, best of three: two boards and a bye.
+    let (s, b) = srv.post(
+        "/api/event/rounds",
+        &json!({"pairing": "round-robin", "best_of_three": true}),
+    );
+    assert_eq!(s, 201, "{b}");
+    let r1 = &b["rounds"][0];
+    assert_eq!(r1["number"], 1);
+    assert_eq!(r1["boards"].as_array().unwrap().len(), 2);
+    assert!(r1["bye"].is_string());
+    let board = |b: &Value, i: usize| {
+        let x = &b["rounds"][0]["boards"][i];
+        (
+            x["game"].as_str().unwrap().to_owned(),
+            x["south"].as_str().unwrap().to_owned(),
+            x["north"].as_str().unwrap().to_owned(),
+        )
+    };
+    let (g1, s1, n1) = board(&b, 0);
+    let (g2, s2, n2) = board(&b, 1);
+    assert!(srv.file(&g2).contains("[Round \"1\"]"));
+    let file = srv.file(&g1);
+    assert!(file.contains("[Round \"1\"]") && file.contains(&format!("[South \"{s1}\"]")));
+    assert!(
+        file.contains(&format!("[Match \"Round 1: {s1} v {n1}\"]")),
+        "{file}"
+    );
+    // A match's name is unique in the evening.
+    let (s, b) = srv.post(
+        "/api/games",
+        &json!({"tags": {"South": "X", "North": "Y", "Match": format!("Round 1: {s1} v {n1}")}}),
+    );
+    assert_eq!((s, &b["code"]), (409, &json!("serve::match_exists")), "{b}");
+    assert!(b["message"].as_str().unwrap().contains("Round 1"));
+    // A Swiss round before round 1 is finished: refused.
+    let (s, b) = srv.post("/api/event/rounds", &json!({"pairing": "swiss"}));
+    assert_eq!(
+        (s, &b["code"]),
+        (409, &json!("serve::round_not_finished")),
+        "{b}"
+    );
+    // Board 1: game 1 won by its South (s1), game 2 (seats changed) won by s1 too: the
+    // match is over, 2-0, one match won.
+    assert_eq!(srv.play(&g1, 0, &moves[0]).0, 200);
+    let (s, b) = srv.post(
+        &format!("/api/games/{g1}/result"),
+        &json!({"result": "1-0"}),
+    );
+    assert_eq!(s, 200, "{b}");
+    let (s, b) = srv.post(
+        &format!("/api/games/{g1}/result"),
+        &json!({"result": "0-1"}),
+    );
+    assert_eq!(s, 200, "{b}");
+    let e = event(&srv);
+    let b1 = &e["rounds"][0]["boards"][0];
+    assert_eq!(
+        (&b1["score"], &b1["outcome"], &b1["corrected"]),
+        (&json!("2-0"), &json!("1-0"), &json!(false)),
+        "{e}"
+    );
+    // Board 2 played away from the server: its result entered by the organiser.
+    let (s, b) = srv.post(
+        "/api/event/rounds/1/result",
+        &json!({"board": 2, "result": "1/2-1/2"}),
+    );
+    assert_eq!(s, 200, "{b}");
+    let e = event(&srv);
+    let mp = |e: &Value, n: &str| -> u64 {
+        e["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == n)
+            .unwrap()["match_points"]
+            .as_u64()
+            .unwrap()
+    };
+    let bye = e["rounds"][0]["bye"].as_str().unwrap().to_owned();
+    assert_eq!(
+        (
+            mp(&e, &s1),
+            mp(&e, &n1),
+            mp(&e, &s2),
+            mp(&e, &n2),
+            mp(&e, &bye)
+        ),
+        (2, 0, 1, 1, 2)
+    );
+    assert_eq!(e["tiebreaks"][0], "Sonneborn-Berger");
+    // The crosstable: s1's round 1 is a 2-0 win as South over n1.
+    let row = e["crosstable"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == s1.as_str())
+        .unwrap();
+    assert_eq!(
+        (
+            &row["rounds"][0]["side"],
+            &row["rounds"][0]["score"],
+            &row["rounds"][0]["outcome"]
+        ),
+        (&json!("S"), &json!("2-0"), &json!("W"))
+    );
+    // Board 1 corrected after the fact: n1 won the match (a wrong result on the sheet).
+    let (s, _) = srv.post(
+        "/api/event/rounds/1/result",
+        &json!({"board": 1, "result": "0-1"}),
+    );
+    assert_eq!(s, 200);
+    let e = event(&srv);
+    assert_eq!((mp(&e, &s1), mp(&e, &n1)), (0, 2));
+    assert_eq!(e["rounds"][0]["boards"][0]["corrected"], true);
+    // Bad corrections: 404 and 422, JSON.
+    let (s, b) = srv.post(
+        "/api/event/rounds/9/result",
+        &json!({"board": 1, "result": "1-0"}),
+    );
+    assert_eq!((s, &b["code"]), (404, &json!("serve::no_such_board")));
+    let (s, b) = srv.post(
+        "/api/event/rounds/1/result",
+        &json!({"board": 1, "result": "2-0"}),
+    );
+    assert_eq!((s, &b["code"]), (422, &json!("serve::bad_result")));
+    // Now a Swiss round: no pair of round 1 again, the bye to someone else.
+    let (s, b) = srv.post("/api/event/rounds", &json!({"pairing": "swiss"}));
+    assert_eq!(s, 201, "{b}");
+    let r2 = &b["rounds"][1];
+    assert_ne!(r2["bye"], json!(bye));
+    for x in r2["boards"].as_array().unwrap() {
+        let pair = [x["south"].as_str().unwrap(), x["north"].as_str().unwrap()];
+        for (a, c) in [(&s1, &n1), (&s2, &n2)] {
+            assert!(
+                !(pair.contains(&a.as_str()) && pair.contains(&c.as_str())),
+                "{pair:?} again"
+            );
+        }
+        let f = srv.file(x["game"].as_str().unwrap());
+        assert!(f.contains("[Round \"2\"]") && !f.contains("[Match "), "{f}");
+    }
+    // An entered round: a newcomer joins the players.
+    let (s, b) = srv.post(
+        "/api/event/rounds",
+        &json!({"pairing": "entered", "boards": [{"south": "Faraji", "north": "Ali"}]}),
+    );
+    assert_eq!(s, 201, "{b}");
+    assert!(b["players"].as_array().unwrap().contains(&json!("Faraji")));
+    let (s, b) = srv.post(
+        "/api/event/rounds",
+        &json!({"pairing": "entered", "boards": [{"south": "Ali", "north": "Ali"}]}),
+    );
+    assert_eq!((s, &b["code"]), (422, &json!("serve::bad_round")), "{b}");
+    // All of it in event.toml, read back by a new server.
+    let before = event(&srv);
+    let text = std::fs::read_to_string(dir.path().join("event.toml")).unwrap();
+    assert!(
+        text.contains("[[round.board]]") && text.contains("result = \"0-1\""),
+        "{text}"
+    );
+    drop(srv);
+    let srv = start(dir.path());
+    assert_eq!(event(&srv), before);
+    // A file that does not read: the server does not start over it.
+    drop(srv);
+    std::fs::write(dir.path().join("event.toml"), "players = [").unwrap();
+    let mut config = Config::new(dir.path().to_owned());
+    config.listen = "127.0.0.1:0".parse().unwrap();
+    assert!(Server::bind(config).is_err());
+}

@@ -197,6 +197,120 @@ fn killed_at_random_moments_no_acknowledged_ply_is_lost() {
     assert_eq!(moves_on_disk(&file).len(), moves.len());
 }
 
+/// The evening's rounds under SIGKILL: the organiser pairs rounds and sets and corrects
+/// results while the server is killed at random moments; after each restart every
+/// acknowledged change is in `event.toml` (a change in flight when the server died may be
+/// there too, never half of one).
+#[test]
+fn killed_at_random_moments_no_acknowledged_round_or_result_is_lost() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("club");
+    std::fs::create_dir(&store).unwrap();
+    let port = free_port();
+    let mut server = serve(&store, port);
+    let players = ["Amani", "Bahati", "Chiku", "Dalila", "Enzi", "Fumo"];
+    let (s, b) = post(
+        &server.base,
+        "/api/event/players",
+        &json!({ "players": players }),
+    )
+    .unwrap();
+    assert_eq!(s, 200, "{b}");
+    let (s, b) = post(
+        &server.base,
+        "/api/event/rounds",
+        &json!({"pairing": "round-robin"}),
+    )
+    .unwrap();
+    assert_eq!(s, 201, "{b}");
+    let mut rng = bao_testkit::Lcg::new(23);
+    // What was acknowledged: the rounds, each (round, board)'s result; and the one change
+    // in flight when the server died.
+    let mut rounds = 1;
+    let mut results: std::collections::BTreeMap<(usize, usize), Value> = Default::default();
+    let values = [json!("1-0"), json!("0-1"), json!("1/2-1/2"), Value::Null];
+    let mut step = 0;
+    for _ in 0..4 {
+        let pid = server.child.id();
+        let delay = Duration::from_millis(5 + rng.below(60) as u64);
+        let killer = std::thread::spawn(move || {
+            std::thread::sleep(delay);
+            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+        });
+        let mut in_flight;
+        let mut first = true;
+        loop {
+            step += 1;
+            // Each window starts with a new round, then sets and corrects results.
+            if std::mem::take(&mut first) && rounds < 5 {
+                in_flight = Some(None);
+                match post(
+                    &server.base,
+                    "/api/event/rounds",
+                    &json!({"pairing": "round-robin"}),
+                ) {
+                    Some((201, _)) => rounds += 1,
+                    Some((s, b)) => panic!("round {}: {s} {b}", rounds + 1),
+                    None => break,
+                }
+            } else {
+                let round = 1 + step % rounds;
+                let board = 1 + step % 3;
+                let value = values[step % values.len()].clone();
+                in_flight = Some(Some(((round, board), value.clone())));
+                match post(
+                    &server.base,
+                    &format!("/api/event/rounds/{round}/result"),
+                    &json!({"board": board, "result": value}),
+                ) {
+                    Some((200, _)) => {
+                        results.insert((round, board), value);
+                    }
+                    Some((s, b)) => panic!("result {round}/{board}: {s} {b}"),
+                    None => break,
+                }
+            }
+        }
+        killer.join().unwrap();
+        let _ = server.child.wait();
+        server = serve(&store, port);
+        let (s, ev) = get_json(&format!("{}/api/event", server.base));
+        assert_eq!(s, 200);
+        let got = ev["rounds"].as_array().unwrap();
+        let round_in_flight = matches!(in_flight, Some(None));
+        assert!(
+            got.len() == rounds || (round_in_flight && got.len() == rounds + 1),
+            "{} rounds on disk, {rounds} acknowledged",
+            got.len()
+        );
+        rounds = got.len();
+        for ((round, board), value) in results.clone() {
+            let on_disk = &got[round - 1]["boards"][board - 1]["result"];
+            let flying =
+                matches!(&in_flight, Some(Some((k, v))) if *k == (round, board) && v == on_disk);
+            assert!(
+                on_disk == &value || flying,
+                "round {round} board {board}: {on_disk} on disk, {value} acknowledged"
+            );
+            if flying {
+                results.insert((round, board), on_disk.clone());
+            }
+        }
+        // Every board of every round has its game, served.
+        for r in got {
+            for b in r["boards"].as_array().unwrap() {
+                let id = b["game"].as_str().unwrap();
+                assert_eq!(
+                    get_json(&format!("{}/api/games/{id}/state", server.base)).0,
+                    200
+                );
+            }
+        }
+    }
+    assert!(rounds >= 3, "{rounds} rounds");
+    assert!(results.len() >= 3, "{results:?}");
+}
+
 fn get_json(url: &str) -> (u16, Value) {
     match ureq::get(url).timeout(Duration::from_secs(20)).call() {
         Ok(r) => (r.status(), r.into_json().unwrap()),
@@ -378,6 +492,7 @@ fn a_game_tapped_on_a_phone_is_followed_live_and_lands_on_disk() {
     drop((scribe, spectator));
     club_night_pages(&d, chromium, &base, &server.pin);
     projector_wall(&d, chromium);
+    rounds_pages(&d, chromium);
 }
 
 /// The pits of a served board picture: its viewBox and each pit's centre, read from the
@@ -1183,4 +1298,140 @@ fn projector_wall(d: &crate::browser::Driver, chromium: &Path) {
     if let Some(k) = std::env::var_os("BAO_PNG_DIR") {
         std::fs::write(Path::new(&k).join("serve-sheets.pdf"), &pdf).unwrap();
     }
+}
+
+/// Rounds and standings on the pages: the organiser (in with the PIN) enters six players
+/// and pairs a round-robin round from the evening page; results come from the games and
+/// one is corrected from the page; the standings and the crosstable show on a phone (no
+/// wider than the screen), at 1920 and on the projector.
+fn rounds_pages(d: &crate::browser::Driver, chromium: &Path) {
+    let dir = tempfile::tempdir().unwrap();
+    let server = serve(dir.path(), free_port());
+    let base = server.base.as_str();
+    let moves = fixture_moves();
+    let profile = tempfile::tempdir().unwrap();
+    let s = logged_in(d, chromium, profile.path(), (390, 844), base, &server.pin);
+    s.go(&format!("{base}/"));
+    wait_until(
+        &s,
+        "return !!document.getElementById('players')",
+        "the organiser's controls",
+    );
+    s.js(
+        "var p = document.getElementById('players'); p.value = 'Amani\\nBahati\\nChiku\\nDalila\\nEnzi\\nFumo'; \
+         p.dispatchEvent(new Event('input'));",
+        json!([]),
+    );
+    s.click("#save-players");
+    wait_until(
+        &s,
+        "return document.getElementById('organise-msg').textContent === 'Saved.'",
+        "the players saved",
+    );
+    s.js(
+        "document.getElementById('pairing').value = 'round-robin';",
+        json!([]),
+    );
+    s.click("#pair-round");
+    wait_until(
+        &s,
+        "return !!document.getElementById('standings')",
+        "the first round and the standings",
+    );
+    let (_, ev) = get_json(&format!("{base}/api/event"));
+    let boards = ev["rounds"][0]["boards"].as_array().unwrap().clone();
+    assert_eq!(boards.len(), 3);
+    // Boards 1 and 2 end on the server (South wins, North resigns); board 3 goes on.
+    for b in &boards[..2] {
+        let id = b["game"].as_str().unwrap();
+        for (n, m) in moves.iter().take(4).enumerate() {
+            let (st, _) = post(
+                base,
+                &format!("/api/games/{id}/moves"),
+                &json!({"ply": n, "move": m}),
+            )
+            .unwrap();
+            assert_eq!(st, 200);
+        }
+        let (st, _) = post(
+            base,
+            &format!("/api/games/{id}/result"),
+            &json!({"result": "1-0"}),
+        )
+        .unwrap();
+        assert_eq!(st, 200);
+    }
+    // Board 2's result corrected on the page: a draw.
+    s.go(&format!("{base}/"));
+    wait_until(
+        &s,
+        "return !!document.getElementById('set-result') && !!document.getElementById('standings')",
+        "the evening",
+    );
+    s.js(
+        "document.getElementById('organise').open = true; document.getElementById('fix-board').value = '2'; \
+         document.getElementById('fix-result').value = '1/2-1/2';",
+        json!([]),
+    );
+    s.click("#set-result");
+    wait_until(
+        &s,
+        "return document.getElementById('organise-msg').textContent === 'Saved.'",
+        "the correction saved",
+    );
+    let mp = |name: &str| -> Value {
+        s.js(
+            "var n = arguments[0]; var r = Array.from(document.querySelectorAll('#standings tbody tr')).find(function (r) { \
+               return r.children[1].textContent === n; }); return r ? r.children[2].textContent : null;",
+            json!([name]),
+        )
+    };
+    let name = |b: &Value, side: &str| b[side].as_str().unwrap().to_owned();
+    wait_until(
+        &s,
+        "return document.querySelectorAll('#crosstable td.corrected').length === 2",
+        "the corrected result in the crosstable",
+    );
+    assert_eq!(mp(&name(&boards[0], "south")), json!("2"));
+    assert_eq!(mp(&name(&boards[0], "north")), json!("0"));
+    assert_eq!(mp(&name(&boards[1], "south")), json!("1"));
+    assert_eq!(mp(&name(&boards[1], "north")), json!("1"));
+    // The winner of board 1 leads.
+    let first = s.js(
+        "return document.querySelector('#standings tbody tr').children[1].textContent",
+        json!([]),
+    );
+    assert_eq!(first, json!(name(&boards[0], "south")));
+    let wide = s.js(
+        "return document.documentElement.scrollWidth <= window.innerWidth",
+        json!([]),
+    );
+    assert_eq!(wide, json!(true), "the evening fits the phone");
+    s.js(
+        "document.getElementById('standings').scrollIntoView({block: 'start'});",
+        json!([]),
+    );
+    keep_shot(&s, "standings-phone");
+    drop(s);
+    let profile = tempfile::tempdir().unwrap();
+    let big = d.phone_session(chromium, profile.path(), (1920, 1080));
+    big.go(&format!("{base}/"));
+    wait_until(
+        &big,
+        "return !!document.getElementById('crosstable')",
+        "the evening at 1920",
+    );
+    keep_shot(&big, "standings-1920");
+    big.go(&format!("{base}/projector?standings=1"));
+    wait_until(
+        &big,
+        "return !!document.querySelector('#wall-standings #standings')",
+        "the projector's standings",
+    );
+    let px = big.js(
+        "return parseFloat(getComputedStyle(document.querySelector('#standings td')).fontSize)",
+        json!([]),
+    );
+    assert!(px.as_f64().unwrap() >= 28.0, "{px}");
+    keep_shot(&big, "projector-standings");
 }
