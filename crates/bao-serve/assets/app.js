@@ -91,7 +91,7 @@
     if (!window.EventSource) return;
     const source = new EventSource(url);
     const handler = (ev) => { try { onChange(JSON.parse(ev.data)); } catch (_) { onChange(null); } };
-    for (const kind of ['state', 'new', 'move', 'undo', 'comment', 'result', 'reload']) {
+    for (const kind of ['state', 'new', 'move', 'undo', 'comment', 'result', 'reload', 'rounds']) {
       source.addEventListener(kind, handler);
     }
     return source;

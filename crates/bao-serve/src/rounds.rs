@@ -184,11 +184,18 @@ fn unprocessable(code: &str, message: impl Into<String>) -> ApiError {
     ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, code, message)
 }
 
-/// Writes the event (before the answer: acknowledged is on disk).
+/// Writes the event (before the answer: acknowledged is on disk) and tells the evening's
+/// watchers (a `rounds` event).
 fn save(app: &App, event: &Event) -> Result<(), ApiError> {
     event
         .save(&app.config.dir)
-        .map_err(|e| ApiError::failed("serve::not_written", format!("event.toml: {e}")))
+        .map_err(|e| ApiError::failed("serve::not_written", format!("event.toml: {e}")))?;
+    let rounds = event.rounds.len();
+    let _ = app.store.all.send(axum::body::Bytes::from(format!(
+        "event: rounds\ndata: {}\n\n",
+        json!({"kind": "rounds", "rounds": rounds})
+    )));
+    Ok(())
 }
 
 /// `GET /api/event`.

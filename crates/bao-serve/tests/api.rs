@@ -1309,9 +1309,25 @@ fn rounds_standings_and_a_corrected_result() {
     let event =
         |srv: &Running| -> Value { serde_json::from_str(&srv.get("/api/event").1).unwrap() };
     assert_eq!(event(&srv)["rounds"], json!([]));
+    // The evening's watchers hear of every change of the rounds.
+    let (tx, rx) = mpsc::channel::<String>();
+    let evening = srv.url("/api/events");
+    thread::spawn(move || {
+        let resp = agent().get(&evening).call().unwrap();
+        for line in BufReader::new(resp.into_reader()).lines() {
+            let Ok(line) = line else { return };
+            if let Some(kind) = line.strip_prefix("event: ") {
+                if tx.send(kind.to_owned()).is_err() {
+                    return;
+                }
+            }
+        }
+    });
+    thread::sleep(Duration::from_millis(300));
     let names = ["Ali", "Bakari", "Chausiku", "Daudi", "Eshe"];
     let (s, b) = srv.post("/api/event/players", &json!({"players": names}));
     assert_eq!(s, 200, "{b}");
+    assert_eq!(rx.recv_timeout(Duration::from_secs(10)).unwrap(), "rounds");
     let (s, b) = srv.post("/api/event/players", &json!({"players": ["Ali", "Ali"]}));
     assert_eq!((s, &b["code"]), (422, &json!("serve::bad_players")));
     // Round 1, round-robin, best of three: two boards and a bye.
