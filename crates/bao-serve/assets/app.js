@@ -55,7 +55,18 @@
     setResult: 'Set the result',
     done: 'Saved.',
     noStandings: 'No round yet.',
+    clockField: 'Clock (seconds + increment a ply, e.g. 600+5; empty: none)',
+    clockOf: (name, side) => name + ' (' + side + ')',
   };
+  // A time left as a clock shows it: h:mm:ss, m:ss, and tenths under 10 s.
+  function clockText(ms) {
+    const t = Math.max(0, ms);
+    const s = Math.floor(t / 1000);
+    const two = (n) => String(n).padStart(2, '0');
+    if (s >= 3600) return Math.floor(s / 3600) + ':' + two(Math.floor(s / 60) % 60) + ':' + two(s % 60);
+    if (s >= 10) return Math.floor(s / 60) + ':' + two(s % 60);
+    return '0:' + two(s) + '.' + Math.floor((t % 1000) / 100);
+  }
   function clear(node) { while (node.firstChild) node.firstChild.remove(); return node; }
   function tag(g, name, dflt) { return (g.tags && g.tags[name]) || dflt || ''; }
   function players(g) { return tag(g, 'South', 'South') + ' – ' + tag(g, 'North', 'North'); }
@@ -90,6 +101,9 @@
   function live(url, onChange) {
     if (!window.EventSource) return;
     const source = new EventSource(url);
+    // A page left closes its stream: a browser keeps few connections to one server, and a
+    // page kept for "back" would hold one.
+    window.addEventListener('pagehide', () => source.close());
     const handler = (ev) => { try { onChange(JSON.parse(ev.data)); } catch (_) { onChange(null); } };
     for (const kind of ['state', 'new', 'move', 'undo', 'comment', 'result', 'reload', 'rounds']) {
       source.addEventListener(kind, handler);
@@ -499,7 +513,7 @@
       ev.preventDefault();
       const f = new FormData(form);
       const tags = {};
-      for (const n of ['Event', 'Round', 'South', 'North']) {
+      for (const n of ['Event', 'Round', 'South', 'North', 'TimeControl']) {
         const v = String(f.get(n) || '').trim();
         if (v) tags[n] = v;
       }
@@ -515,6 +529,7 @@
     field('Round', 'Round', ''),
     field('South', 'South (moves first)', '', { required: true }),
     field('North', 'North', '', { required: true }),
+    field('TimeControl', TEXT.clockField, '', { placeholder: '600+5', inputmode: 'numeric', pattern: '[0-9]+\\+[0-9]+' }),
     el('label', {}, 'Rules', el('select', { name: 'rules', id: 'rules' },
       (body.dataset.rules || 'kiswahili').split(' ').map((r) => el('option', { value: r, text: r }))),
     ),
@@ -566,6 +581,41 @@
     const taps = el('div', { class: 'taps' });
     const boardBox = el('div', { class: 'boardbox' }, img, taps);
     const ask = el('div', { class: 'ask', id: 'ask' });
+    // Both clocks, when the game has one: the server keeps the time, the page shows it
+    // ticking and is the clock (the move's tap stops the mover's).
+    const clockBox = (side) => el('div', { class: 'clock', id: 'clock-' + side },
+      el('span', { class: 'who' }), el('span', { class: 'time' }));
+    const clocks = el('div', { class: 'clocks', id: 'clocks', hidden: true }, clockBox('north'), clockBox('south'));
+    let clockOffset = 0;
+    let clockOf = null;
+    let flagAsked = null;
+    function tick() {
+      const c = state && state.clock;
+      clocks.hidden = !c;
+      if (!c) return;
+      if (clockOf !== state) { clockOf = state; clockOffset = c.now_ms - Date.now(); }
+      const now = Date.now() + clockOffset;
+      for (const side of ['south', 'north']) {
+        const box = clocks.querySelector('#clock-' + side);
+        const running = c.running === side && state.live && c.since_ms;
+        const left = c[side + '_ms'] - (running ? now - c.since_ms : 0);
+        box.querySelector('.who').textContent = TEXT.clockOf(tag(state, side === 'south' ? 'South' : 'North', side === 'south' ? 'South' : 'North'), side === 'south' ? 'South' : 'North');
+        box.querySelector('.time').textContent = clockText(left);
+        box.classList.toggle('running', !!running);
+        box.classList.toggle('out', left <= 0);
+        // Out of time by this page's clock: the server is asked (it judges by its own).
+        if (running && left <= 0 && flagAsked !== state.version && !queue.length) {
+          flagAsked = state.version;
+          api('POST', '/api/games/' + gameId + '/flag', {}).then((r) => {
+            if (r.status === 200) { state = r.data; show(); }
+          }).catch(() => { flagAsked = null; });
+        }
+      }
+      // North's clock above the board, South's below it (as the board is drawn).
+      const bottom = clocks.querySelector(flipped ? '#clock-north' : '#clock-south');
+      if (clocks.lastElementChild !== bottom) clocks.append(bottom);
+    }
+    setInterval(tick, 200);
     // The board as the scribe sits: flipped (North's rows at the bottom) when chosen.
     const FKEY = 'bao-flip-' + gameId;
     let flipped = localStorage.getItem(FKEY) === '1';
@@ -607,7 +657,7 @@
     const typeForm = el('form', { class: 'type', onsubmit: (ev) => { ev.preventDefault(); if (typed.value.trim()) { send(typed.value.trim()); typed.value = ''; } } },
       typed, el('button', { type: 'submit', text: 'Send' }));
     const tools = el('div', { class: 'tools' });
-    clear(main).append(title, status, backBar, boardBox, el('div', { class: 'row' }, flip), ask, msg, sentList, typeForm, tools,
+    clear(main).append(title, status, backBar, clocks, boardBox, el('div', { class: 'row' }, flip), ask, msg, sentList, typeForm, tools,
       el('h2', { text: 'Moves' }), moveList);
 
     for (const pit of PITS) {
@@ -700,6 +750,7 @@
       typed.disabled = !state.live;
       typeForm.hidden = !state.live;
       renderTools();
+      tick();
       // Read only while looking back: no Send box, no tools.
       tools.hidden = viewing !== null;
       if (viewing !== null) typeForm.hidden = true;
@@ -793,7 +844,8 @@
     function send(move) {
       if (!state) return;
       const ply = state.plies + queue.length;
-      queue.push({ ply, move });
+      // The moment of the tap: the mover's clock stops here (the server checks it).
+      queue.push({ ply, move, at: Date.now() + clockOffset });
       save();
       outcome({ ply, move }, 'waiting…', 'waiting');
       chosenPit = null;
@@ -810,7 +862,7 @@
           const q = queue[0];
           let r;
           try {
-            r = await api('POST', '/api/games/' + gameId + '/moves', { ply: q.ply, move: q.move });
+            r = await api('POST', '/api/games/' + gameId + '/moves', q.at ? { ply: q.ply, move: q.move, at: Math.round(q.at) } : { ply: q.ply, move: q.move });
           } catch (_) {
             show();
             return; // offline: tried again when the network returns

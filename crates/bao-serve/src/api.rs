@@ -24,6 +24,7 @@ use tokio::sync::broadcast;
 
 use crate::app::{blocking, body, ApiError, App, Scribed, Shared};
 use crate::auth::{session_cookie, Login};
+use crate::clock;
 use crate::state::{moves_json, state as game_state};
 use crate::store::{valid_id, Fresh, Inner, Slot};
 
@@ -324,6 +325,15 @@ static CREATING: std::sync::Mutex<()> = std::sync::Mutex::new(());
 pub(crate) fn create_game(app: &App, mut b: CreateBody) -> Result<Arc<Slot>, ApiError> {
     let answers = answers(&mut b, app.config.event.as_ref())?;
     let tags = b.tags;
+    if tags
+        .get("TimeControl")
+        .is_some_and(|t| clock::parse_control(t).is_none())
+    {
+        return Err(unprocessable(
+            "serve::bad_time_control",
+            "a TimeControl is BASE+INCREMENT in seconds, such as 600+5 (a base of 1 s to 24 h, an increment of at most an hour)",
+        ));
+    }
     let _one = CREATING
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -640,11 +650,80 @@ pub(crate) struct MoveBody {
     ply: u64,
     #[serde(rename = "move")]
     text: String,
+    /// When the move was made (the phone's clock tapped), ms since 1970: a game with a
+    /// clock takes it when it is near the server's own time.
+    #[serde(default)]
+    at: Option<u64>,
+}
+
+/// A game's clock before ply `ply` is played at `now`: the time control, the mover's side
+/// index (0 South), each side's time left, the moment taken for the ply and the time it
+/// used; `None` for a game without a clock, or a ply that is not the next.
+fn clock_before(
+    inner: &Inner,
+    ply: u64,
+    at: Option<u64>,
+    now: std::time::SystemTime,
+) -> Option<(
+    clock::Control,
+    usize,
+    [std::time::Duration; 2],
+    std::time::SystemTime,
+    std::time::Duration,
+)> {
+    let control = clock::parse_control(inner.tags().get("TimeControl")?)?;
+    let g = inner.session.game_state().filter(|g| g.open)?;
+    if usize::try_from(ply).ok() != Some(g.plies) {
+        return None;
+    }
+    let south_first = inner
+        .session
+        .position_after(0)
+        .is_some_and(|p| p.to_move() == Side::South);
+    let left = clock::left(inner.game()?, control, south_first);
+    let mover = usize::from(g.position.to_move() != Side::South);
+    // The clocks start with the first ply.
+    if g.plies == 0 {
+        return Some((control, mover, left, now, std::time::Duration::ZERO));
+    }
+    let since = inner.clock_since.unwrap_or(now);
+    let t = clock::moment(at, now, since);
+    Some((
+        control,
+        mover,
+        left,
+        t,
+        t.duration_since(since).unwrap_or_default(),
+    ))
+}
+
+/// The side's flag fell: the game ends, the side to move losing on time.
+fn flag_fall(app: &App, s: &Slot, inner: &mut Inner, mover: usize) -> Result<Value, ApiError> {
+    let side = if mover == 0 {
+        SideName::South
+    } else {
+        SideName::North
+    };
+    let replies = inner
+        .session
+        .handle(Input::Command(Command::Time { side: Some(side) }))
+        .map_err(|e| ApiError::failed("serve::write", e.to_string()))?;
+    if !replies.iter().any(|r| matches!(r, Reply::GameOver(_))) {
+        return Err(ApiError::failed(
+            "serve::write",
+            "the flag fall was not recorded",
+        ));
+    }
+    Ok(changed(app, s, inner, "result"))
 }
 
 /// The answer to a changed game: its state, and its watchers told.
 fn changed(app: &App, s: &Slot, inner: &mut Inner, kind: &'static str) -> Value {
     inner.wrote(s.path());
+    if kind == "undo" {
+        // A ply or a result taken back: the clock of the side to move runs from now.
+        inner.clock_since = Some(std::time::SystemTime::now());
+    }
     inner.version += 1;
     app.store.announce(s, inner.change(&s.id, kind));
     json!(game_state(&s.id, inner, app.config.lap_budget))
@@ -760,6 +839,24 @@ pub(crate) async fn moves(
     let value = blocking(move || {
         let mut inner = fresh(&app2, &s, true)?;
         let budget = app2.config.lap_budget;
+        let timed = clock_before(&inner, b.ply, b.at, std::time::SystemTime::now());
+        if let Some((_, mover, left, _, used)) = timed {
+            if used >= left[mover] {
+                // Out of time before the move: the game ends on time, the move not played.
+                let state = flag_fall(&app2, &s, &mut inner, mover)?;
+                let mut e = ApiError::new(
+                    StatusCode::CONFLICT,
+                    "serve::flag_fell",
+                    format!(
+                        "{}'s time ran out before this move: the game is lost on time, {}",
+                        if mover == 0 { "South" } else { "North" },
+                        state["result"].as_str().unwrap_or("")
+                    ),
+                );
+                e.body["state"] = state;
+                return Err(e);
+            }
+        }
         // The session decides the move, its play and the end test of the position after it
         // under the lap budget (`bao::budget::undecided` otherwise, nothing written).
         let answer = inner
@@ -770,6 +867,18 @@ pub(crate) async fn moves(
         match answer {
             PlyAnswer::Played(replies) => {
                 let over = replies.iter().any(|r| matches!(r, Reply::GameOver(_)));
+                if let (Some((control, mover, left, t, used)), false) = (timed, over) {
+                    // The mover's time left after the ply, written after it; acknowledged
+                    // only once it is on disk too.
+                    let after = left[mover] - used + control.increment;
+                    inner
+                        .session
+                        .handle(Input::Command(Command::Comment {
+                            text: clock::clk(after),
+                        }))
+                        .map_err(|e| ApiError::failed("serve::write", e.to_string()))?;
+                    inner.clock_since = Some(t);
+                }
                 Ok(changed(
                     &app2,
                     &s,
@@ -782,6 +891,52 @@ pub(crate) async fn moves(
             PlyAnswer::Refused(replies) => Err(refused(&replies, &inner, budget)),
             PlyAnswer::NoGame => Err(game_over(plies)),
         }
+    })
+    .await??;
+    Ok(Json(value).into_response())
+}
+
+/// `POST /api/games/{id}/flag` body: nothing.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FlagBody {}
+
+/// `POST /api/games/{id}/flag`: the phone's clock of the side to move reached zero. The
+/// server looks at its own clock: run out, the game ends on time (`200` state); else
+/// `409` `serve::no_flag_fall` with the time left.
+pub(crate) async fn flag(
+    app: Shared,
+    Path(id): Path<String>,
+    Scribed(FlagBody {}): Scribed<FlagBody>,
+) -> ApiResult {
+    let s = slot(&app, &id).await?;
+    let app2 = Arc::clone(&app);
+    let value = blocking(move || {
+        let mut inner = fresh(&app2, &s, true)?;
+        let plies = inner.session.game_state().map_or(0, |g| g.plies);
+        let timed = clock_before(&inner, plies as u64, None, std::time::SystemTime::now());
+        let Some((_, mover, left, _, used)) = timed.filter(|_| plies > 0) else {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "serve::no_flag_fall",
+                "no clock runs in this game",
+            ));
+        };
+        if used < left[mover] {
+            let mut e = ApiError::new(
+                StatusCode::CONFLICT,
+                "serve::no_flag_fall",
+                format!(
+                    "{} has {} left by the server's clock",
+                    if mover == 0 { "South" } else { "North" },
+                    clock::clk(left[mover] - used)
+                ),
+            );
+            e.body["left_ms"] =
+                json!(u64::try_from((left[mover] - used).as_millis()).unwrap_or(u64::MAX));
+            return Err(e);
+        }
+        flag_fall(&app2, &s, &mut inner, mover)
     })
     .await??;
     Ok(Json(value).into_response())

@@ -31,6 +31,7 @@
 mod api;
 mod app;
 mod auth;
+mod clock;
 mod config;
 mod event;
 mod pages;

@@ -190,6 +190,7 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/undo", post(api::undo))
         .route("/api/games/{id}/result", post(api::result))
         .route("/api/games/{id}/comment", post(api::comment))
+        .route("/api/games/{id}/flag", post(api::flag))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(middleware::from_fn_with_state(Arc::clone(&app), whole_body))

@@ -1500,3 +1500,106 @@ fn rounds_standings_and_a_corrected_result() {
     config.listen = "127.0.0.1:0".parse().unwrap();
     assert!(Server::bind(config).is_err());
 }
+
+fn now_ms() -> u64 {
+    u64::try_from(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis(),
+    )
+    .unwrap()
+}
+
+fn state_of(srv: &Running, id: &str) -> Value {
+    serde_json::from_str(&srv.get(&format!("/api/games/{id}/state")).1).unwrap()
+}
+
+/// Clocks: `TimeControl "3+1"`; each ply's time left written after it as `[%clk]` (the
+/// record checks clean), the phone's moment taken only near the server's clock, a flag
+/// fall asked by the phone refused while time is left and recorded once it ran out, and
+/// the clocks read back from the record after a restart; a move after the flag fell ends
+/// the game on time instead.
+#[test]
+fn clocks_are_kept_in_the_record_and_a_flag_falls() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start(dir.path());
+    let moves = fixture_moves();
+    let (s, b) = srv.post(
+        "/api/games",
+        &json!({"tags": {"South": "Ali", "North": "Bakari", "TimeControl": "10 minutes"}}),
+    );
+    assert_eq!((s, &b["code"]), (422, &json!("serve::bad_time_control")));
+    let id = srv.new_game(&json!({"South": "Ali", "North": "Bakari", "TimeControl": "3+1"}));
+    let st = state_of(&srv, &id);
+    assert_eq!(st["clock"]["running"], Value::Null);
+    assert_eq!(
+        (&st["clock"]["south_ms"], &st["clock"]["north_ms"]),
+        (&json!(3000), &json!(3000))
+    );
+    // Ply 1 costs nothing: South has 3 + 1 s.
+    let (s, b) = srv.post(
+        &format!("/api/games/{id}/moves"),
+        &json!({"ply": 0, "move": moves[0], "at": now_ms()}),
+    );
+    assert_eq!(s, 200, "{b}");
+    assert_eq!(b["clock"]["south_ms"], 4000);
+    assert_eq!(b["clock"]["running"], "north");
+    assert!(
+        srv.file(&id).contains("{[%clk 0:00:04]}"),
+        "{}",
+        srv.file(&id)
+    );
+    // Ply 2, North, made 0.6 s after ply 1 by the phone's clock (near the server's).
+    thread::sleep(Duration::from_millis(600));
+    let (s, b) = srv.post(
+        &format!("/api/games/{id}/moves"),
+        &json!({"ply": 1, "move": moves[1], "at": now_ms()}),
+    );
+    assert_eq!(s, 200, "{b}");
+    // 3 s - 0.6 s + 1 s, to the tenth.
+    let north = b["clock"]["north_ms"].as_u64().unwrap();
+    assert!((3000..=3400).contains(&north), "{b}");
+    assert_eq!(north % 100, 0);
+    // Ply 3, South: a phone whose clock is a minute ahead is not believed.
+    let (s, b) = srv.post(
+        &format!("/api/games/{id}/moves"),
+        &json!({"ply": 2, "move": moves[2], "at": now_ms() + 60_000}),
+    );
+    assert_eq!(s, 200, "{b}");
+    let south = b["clock"]["south_ms"].as_u64().unwrap();
+    assert!((4600..=5000).contains(&south), "{b}");
+    let text = srv.file(&id);
+    assert_eq!(text.matches("[%clk ").count(), 3, "{text}");
+    let checked = bao_validate::check_bytes("g", text.as_bytes(), &Default::default());
+    assert!(checked.report.is_valid(), "{text}");
+    // North's phone says the flag fell: not yet by the server's clock.
+    let (s, b) = srv.post(&format!("/api/games/{id}/flag"), &json!({}));
+    assert_eq!((s, &b["code"]), (409, &json!("serve::no_flag_fall")), "{b}");
+    assert!(b["left_ms"].as_u64().unwrap() > 1000);
+    // The clocks after a restart: from the record.
+    let before = state_of(&srv, &id)["clock"].clone();
+    drop(srv);
+    let srv = start(dir.path());
+    let after = state_of(&srv, &id)["clock"].clone();
+    for k in ["control", "south_ms", "north_ms", "running"] {
+        assert_eq!(before[k], after[k], "{k}");
+    }
+    // North's 3 s run out.
+    thread::sleep(Duration::from_millis(3300));
+    let (s, b) = srv.post(&format!("/api/games/{id}/flag"), &json!({}));
+    assert_eq!(s, 200, "{b}");
+    assert_eq!((&b["result"], &b["live"]), (&json!("1-0"), &json!(false)));
+    assert!(srv.file(&id).contains("[Termination \"time_forfeit\"]"));
+    // A move sent after the mover's flag fell: the game ends on time, the move not played.
+    let id = srv.new_game(&json!({"South": "Chausiku", "North": "Daudi", "TimeControl": "1+0"}));
+    assert_eq!(srv.play(&id, 0, &moves[0]).0, 200);
+    thread::sleep(Duration::from_millis(1200));
+    let (s, b) = srv.play(&id, 1, &moves[1]);
+    assert_eq!((s, &b["code"]), (409, &json!("serve::flag_fell")), "{b}");
+    assert_eq!(b["state"]["result"], "1-0");
+    assert_eq!(b["state"]["plies"], 1);
+    let text = srv.file(&id);
+    let checked = bao_validate::check_bytes("g", text.as_bytes(), &Default::default());
+    assert!(checked.report.is_valid(), "{text}");
+}

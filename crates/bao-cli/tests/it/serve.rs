@@ -1024,7 +1024,89 @@ fn club_night_pages(d: &crate::browser::Driver, chromium: &Path, base: &str, pin
         // Item 3: a ply of the move list tapped shows the board after it, read only, and
         // the way back to the live board.
         look_back(&s, base, &moves, name);
+
+        // Item 6: a game with a clock shows both clocks, the mover's running; a tapped
+        // move stops it and its time left is written after it.
+        clocks_on_the_phone(&s, base, &moves);
     }
+}
+
+/// The text of a clock on the scribe's page.
+fn clock_text(s: &crate::browser::Session<'_>, side: &str) -> String {
+    s.js(
+        "var c = document.querySelector('#clock-' + arguments[0] + ' .time'); return c ? c.textContent : '';",
+        json!([side]),
+    )
+    .as_str()
+    .unwrap()
+    .to_owned()
+}
+
+/// A `600+5` game of two plies on the scribe's page at phone size: both clocks shown
+/// (South's 10:05 after its free first ply, North's running below 10:05), a move tapped
+/// stops North's and the record has its `[%clk]`.
+fn clocks_on_the_phone(s: &crate::browser::Session<'_>, base: &str, moves: &[String]) {
+    let (st, b) = post(
+        base,
+        "/api/games",
+        &json!({"tags": {"South": "Kito", "North": "Lulu", "TimeControl": "600+5"}}),
+    )
+    .unwrap();
+    assert_eq!(st, 201, "{b}");
+    let id = b["id"].as_str().unwrap().to_owned();
+    let (st, b) = post(
+        base,
+        &format!("/api/games/{id}/moves"),
+        &json!({"ply": 0, "move": moves[0]}),
+    )
+    .unwrap();
+    assert_eq!(st, 200, "{b}");
+    s.go(&format!("{base}/scribe/{id}"));
+    wait_until(
+        s,
+        "var c = document.getElementById('clocks'); return !!c && !c.hidden && \
+         document.querySelector('#clock-north').classList.contains('running') && \
+         document.querySelector('.boardbox img').complete && \
+         document.querySelector('.boardbox').getBoundingClientRect().height > 100",
+        "the clocks and the board",
+    );
+    assert_eq!(clock_text(s, "south"), "10:05");
+    let first = clock_text(s, "north");
+    assert!(
+        first.starts_with("10:0") || first.starts_with("9:5"),
+        "{first}"
+    );
+    // The clocks sit above the board, each as wide as the screen allows.
+    let fits = s.js(
+        "var r = document.getElementById('clocks').getBoundingClientRect(); \
+         var b = document.querySelector('.boardbox').getBoundingClientRect(); \
+         return r.bottom <= b.top + 1 && r.width > 300 && r.right <= window.innerWidth;",
+        json!([]),
+    );
+    assert_eq!(fits, json!(true));
+    std::thread::sleep(Duration::from_millis(1200));
+    // It runs.
+    assert_ne!(clock_text(s, "north"), first);
+    s.js("window.scrollTo(0, 0);", json!([]));
+    keep_shot(s, "clocks-phone");
+    tap_move(s, &moves[1]);
+    wait_until(
+        s,
+        "return document.querySelector('main').dataset.plies === '2' && \
+         document.querySelector('#clock-south').classList.contains('running')",
+        "North's move and South's clock running",
+    );
+    let (_, st) = get_json(&format!("{base}/api/games/{id}/state"));
+    let north = st["clock"]["north_ms"].as_u64().unwrap();
+    // 600 s, less the second or two North took, plus 5.
+    assert!((600_000..=605_000).contains(&north), "{st}");
+    let text = ureq::get(&format!("{base}/api/games/{id}/record"))
+        .call()
+        .unwrap()
+        .into_string()
+        .unwrap();
+    assert_eq!(text.matches("[%clk ").count(), 2, "{text}");
+    assert!(text.contains("{[%clk 0:10:05]}"), "{text}");
 }
 
 /// The centre of the element `css` as drawn (viewport CSS pixels), scrolled into view.
