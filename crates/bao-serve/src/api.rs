@@ -859,24 +859,20 @@ pub(crate) async fn moves(
         }
         // The session decides the move, its play and the end test of the position after it
         // under the lap budget (`bao::budget::undecided` otherwise, nothing written).
+        // The mover's time left after the ply, the increment added, written after it in the
+        // same write (the ply is never on disk without its clock).
+        let note = timed.map(|(control, mover, left, _, used)| {
+            clock::clk(left[mover] - used + control.increment)
+        });
         let answer = inner
             .session
-            .play_ply(b.ply, &b.text)
+            .play_ply_noted(b.ply, &b.text, note)
             .map_err(|e| ApiError::failed("serve::write", e.to_string()))?;
         let plies = inner.session.game_state().map_or(0, |g| g.plies);
         match answer {
             PlyAnswer::Played(replies) => {
                 let over = replies.iter().any(|r| matches!(r, Reply::GameOver(_)));
-                if let (Some((control, mover, left, t, used)), false) = (timed, over) {
-                    // The mover's time left after the ply, written after it; acknowledged
-                    // only once it is on disk too.
-                    let after = left[mover] - used + control.increment;
-                    inner
-                        .session
-                        .handle(Input::Command(Command::Comment {
-                            text: clock::clk(after),
-                        }))
-                        .map_err(|e| ApiError::failed("serve::write", e.to_string()))?;
+                if let (Some((_, _, _, t, _)), false) = (timed, over) {
                     inner.clock_since = Some(t);
                 }
                 Ok(changed(

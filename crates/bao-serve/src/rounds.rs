@@ -264,6 +264,9 @@ pub(crate) struct RoundBody {
     best_of_three: bool,
     #[serde(default)]
     rules: Option<String>,
+    /// The boards' clocks (`TimeControl`, `600+5`), if any.
+    #[serde(default)]
+    time_control: Option<String>,
 }
 
 /// `POST /api/event/rounds`: the next round, paired as asked; a game for each board
@@ -357,6 +360,9 @@ pub(crate) async fn new_round(app: Shared, Scribed(b): Scribed<RoundBody>) -> Ap
                 ("South".to_owned(), board.south.clone()),
                 ("North".to_owned(), board.north.clone()),
             ]);
+            if let Some(tc) = b.time_control.as_ref().filter(|t| !t.trim().is_empty()) {
+                tags.insert("TimeControl".to_owned(), tc.trim().to_owned());
+            }
             if board.best_of_three {
                 tags.insert(
                     "Match".to_owned(),

@@ -197,10 +197,12 @@ fn killed_at_random_moments_no_acknowledged_ply_is_lost() {
     assert_eq!(moves_on_disk(&file).len(), moves.len());
 }
 
-/// The evening's rounds under SIGKILL: the organiser pairs rounds and sets and corrects
-/// results while the server is killed at random moments; after each restart every
-/// acknowledged change is in `event.toml` (a change in flight when the server died may be
-/// there too, never half of one).
+/// The evening's rounds and a clock under SIGKILL: the organiser pairs rounds and sets and
+/// corrects results, and a scribe records a timed board (`TimeControl`), while the server
+/// is killed at random moments; after each restart every acknowledged change is in
+/// `event.toml` (a change in flight when the server died may be there too, never half of
+/// one), every acknowledged ply is on disk with its `[%clk]`, and the clocks are the ones
+/// last acknowledged.
 #[test]
 fn killed_at_random_moments_no_acknowledged_round_or_result_is_lost() {
     let dir = tempfile::tempdir().unwrap();
@@ -219,10 +221,22 @@ fn killed_at_random_moments_no_acknowledged_round_or_result_is_lost() {
     let (s, b) = post(
         &server.base,
         "/api/event/rounds",
-        &json!({"pairing": "round-robin"}),
+        &json!({"pairing": "round-robin", "time_control": "3600+5"}),
     )
     .unwrap();
     assert_eq!(s, 201, "{b}");
+    let timed = b["rounds"][0]["boards"][0]["game"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let timed_file = store.join(format!("{timed}.bao"));
+    assert!(std::fs::read_to_string(&timed_file)
+        .unwrap()
+        .contains("[TimeControl \"3600+5\"]"));
+    let moves = fixture_moves();
+    // The timed board: plies acknowledged, and the clocks of the last answer.
+    let mut plies = 0;
+    let mut clock = Value::Null;
     let mut rng = bao_testkit::Lcg::new(23);
     // What was acknowledged: the rounds, each (round, board)'s result; and the one change
     // in flight when the server died.
@@ -232,7 +246,7 @@ fn killed_at_random_moments_no_acknowledged_round_or_result_is_lost() {
     let mut step = 0;
     for _ in 0..4 {
         let pid = server.child.id();
-        let delay = Duration::from_millis(5 + rng.below(60) as u64);
+        let delay = Duration::from_millis(40 + rng.below(160) as u64);
         let killer = std::thread::spawn(move || {
             std::thread::sleep(delay);
             let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
@@ -251,6 +265,20 @@ fn killed_at_random_moments_no_acknowledged_round_or_result_is_lost() {
                 ) {
                     Some((201, _)) => rounds += 1,
                     Some((s, b)) => panic!("round {}: {s} {b}", rounds + 1),
+                    None => break,
+                }
+            } else if step % 2 == 0 && plies < moves.len() {
+                in_flight = None;
+                match post(
+                    &server.base,
+                    &format!("/api/games/{timed}/moves"),
+                    &json!({"ply": plies, "move": moves[plies]}),
+                ) {
+                    Some((200, b)) => {
+                        plies += 1;
+                        clock = b["clock"].clone();
+                    }
+                    Some((s, b)) => panic!("ply {plies}: {s} {b}"),
                     None => break,
                 }
             } else {
@@ -296,6 +324,25 @@ fn killed_at_random_moments_no_acknowledged_round_or_result_is_lost() {
                 results.insert((round, board), on_disk.clone());
             }
         }
+        // The timed board: every acknowledged ply on disk, each with its clock (written in
+        // the ply's own write: no ply without one); the clocks the last answer gave (unless
+        // a ply in flight landed since).
+        let on_disk = moves_on_disk(&timed_file);
+        assert!(
+            on_disk.len() >= plies,
+            "{} plies on disk, {plies} acknowledged",
+            on_disk.len()
+        );
+        let text = std::fs::read_to_string(&timed_file).unwrap();
+        assert_eq!(text.matches("[%clk ").count(), on_disk.len(), "{text}");
+        let (_, st) = get_json(&format!("{}/api/games/{timed}/state", server.base));
+        if on_disk.len() == plies && plies > 0 {
+            for k in ["south_ms", "north_ms", "running"] {
+                assert_eq!(st["clock"][k], clock[k], "{k} after a kill");
+            }
+        }
+        plies = on_disk.len();
+        clock = st["clock"].clone();
         // Every board of every round has its game, served.
         for r in got {
             for b in r["boards"].as_array().unwrap() {
@@ -309,6 +356,7 @@ fn killed_at_random_moments_no_acknowledged_round_or_result_is_lost() {
     }
     assert!(rounds >= 3, "{rounds} rounds");
     assert!(results.len() >= 3, "{results:?}");
+    assert!(plies >= 3, "{plies} timed plies");
 }
 
 fn get_json(url: &str) -> (u16, Value) {

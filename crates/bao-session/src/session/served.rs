@@ -91,6 +91,24 @@ impl Session {
         Some((live.positions[n], mv))
     }
 
+    /// [`Session::play_ply`], the ply followed by the comment `{note}` written in the same
+    /// write (a clock, `[%clk 0:09:55]`): the ply is never on disk without it. Not after a
+    /// ply that ends the game. `note` holds no brace.
+    ///
+    /// # Errors
+    /// As [`Session::play_ply`].
+    pub fn play_ply_noted(
+        &mut self,
+        ply: u64,
+        line: &str,
+        note: Option<String>,
+    ) -> Result<PlyAnswer, SessionError> {
+        self.note = note.filter(|n| !n.contains(['{', '}']) && !n.trim().is_empty());
+        let answer = self.play_ply(ply, line);
+        self.note = None;
+        answer
+    }
+
     /// Plays `line` (a move only, never a command) as ply `ply` (0-based) of the current
     /// game, so that a client that repeats a request cannot record a ply twice: the next
     /// ply is played; the ply before, with the move it holds, is [`PlyAnswer::Repeated`];
