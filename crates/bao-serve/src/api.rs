@@ -159,6 +159,7 @@ pub(crate) async fn list(app: Shared, headers: HeaderMap) -> ApiResult {
                 let game = json!({
                     "id": s.id, "tags": tags, "plies": c.plies, "result": c.result,
                     "live": c.live, "version": c.version, "earlier": inner.earlier(),
+                    "clock": crate::state::clock_json(&inner),
                 });
                 (s.id.clone(), game)
             })

@@ -60,7 +60,7 @@ pub(crate) struct StateJson {
 }
 
 /// The clock of the game held by `inner`, if it has one.
-fn clock_json(inner: &Inner) -> Option<serde_json::Value> {
+pub(crate) fn clock_json(inner: &Inner) -> Option<serde_json::Value> {
     let text = inner.tags().get("TimeControl")?.clone();
     let control = crate::clock::parse_control(&text)?;
     let game = inner.game()?;
