@@ -1545,6 +1545,10 @@ fn clocks_are_kept_in_the_record_and_a_flag_falls() {
     assert_eq!(s, 200, "{b}");
     assert_eq!(b["clock"]["south_ms"], 4000);
     assert_eq!(b["clock"]["running"], "north");
+    // The evening's list carries each board's clock too.
+    let list: Value = serde_json::from_str(&srv.get("/api/games").1).unwrap();
+    assert_eq!(list[0]["clock"]["control"], "3+1");
+    assert_eq!(list[0]["clock"]["south_ms"], 4000);
     assert!(
         srv.file(&id).contains("{[%clk 0:00:04]}"),
         "{}",
