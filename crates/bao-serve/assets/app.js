@@ -340,16 +340,31 @@
     // The proportions of a projected picture (the board and hands, cut by the server),
     // learnt from the first one loaded.
     let aspect = 2;
+    // A live timed board shows the running clock (its side, its time) where the others say
+    // "live", ticking from the time the list gave.
+    const ticking = [];
+    const runningClock = (g) => {
+      const c = g.clock;
+      if (!c || !c.running || !c.since_ms) return null;
+      const offset = c.now_ms - Date.now();
+      const text = () => (c.running === 'south' ? 'S ' : 'N ') +
+        clockText(c[c.running + '_ms'] - (Date.now() + offset - c.since_ms));
+      const span = el('span', { class: 'res live clk', text: text() });
+      ticking.push([span, text]);
+      return span;
+    };
+    setInterval(() => { for (const [span, text] of ticking) if (span.isConnected) span.textContent = text(); }, 250);
     const caption = (g, plies, live, result) => [
       el('span', { class: 'names', text: players(g) }),
-      el('span', { class: 'ply', text: (tag(g, 'Round', '') ? 'R' + tag(g, 'Round', '') + ' · ' : '') + plies + ' plies' }),
-      el('span', { class: 'res' + (live ? ' live' : ''), text: live ? 'live' : result }),
+      el('span', { class: 'ply', text: (tag(g, 'Round', '') ? 'R' + tag(g, 'Round', '') + ' · ' : '') + plies + (g.clock && live ? '' : ' plies') }),
+      (live && runningClock(g)) || el('span', { class: 'res' + (live ? ' live' : ''), text: live ? 'live' : result }),
     ];
     const render = async () => {
       const r = await api('GET', '/api/games');
       if (r.status === 401) { needPin(); return; }
       const games = projected(Array.isArray(r.data) ? r.data : [], one);
       clear(main);
+      ticking.length = 0;
       for (const k of Object.keys(cards)) delete cards[k];
       if (games.length === 0) {
         if (!one && await standingsWall()) return;
@@ -379,7 +394,8 @@
     live('/api/events', (c) => {
       const card = c && cards[c.id];
       // A new board, a game ended or read again: the wall is laid out anew.
-      if (!card || c.kind === 'new' || c.kind === 'result' || c.kind === 'reload' || !c.live) { again(); return; }
+      // A timed board's clocks are read again with the list.
+      if (!card || card.g.clock || c.kind === 'new' || c.kind === 'result' || c.kind === 'reload' || !c.live) { again(); return; }
       card.img.src = '/api/games/' + c.id + '/board.svg?compact=1&v=' + c.version;
       clear(card.cap).append(...caption(card.g, c.plies, c.live, c.result));
     });

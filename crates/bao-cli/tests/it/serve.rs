@@ -1321,7 +1321,7 @@ fn projector_wall(d: &crate::browser::Driver, chromium: &Path) {
         let (st, b) = post(
             base,
             "/api/games",
-            &json!({"tags": {"South": south, "North": north, "Round": "3"}}),
+            &json!({"tags": {"South": south, "North": north, "Round": "3", "TimeControl": "900+10"}}),
         )
         .unwrap();
         assert_eq!(st, 201, "{b}");
@@ -1376,6 +1376,13 @@ fn projector_wall(d: &crate::browser::Driver, chromium: &Path) {
         json!([ids[2]]),
     );
     assert!(done.as_str().unwrap_or("").contains("1-0"), "{done}");
+    // Each live board shows its running clock where the others say "live".
+    wait_until(
+        &s,
+        "var c = Array.from(document.querySelectorAll('#wall .cap .clk')); return c.length === 7 && \
+         c.every(function (x) { return /^[SN] 1?[0-9]:[0-5][0-9]$/.test(x.textContent); })",
+        "the boards' running clocks",
+    );
     let px = s.js(NUMERAL_PX, json!([]));
     let smallest = px
         .as_array()
