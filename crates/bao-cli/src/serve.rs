@@ -61,6 +61,10 @@ pub(crate) fn run(args: &Args, _ctx: &Context) -> Result<Status, CliError> {
         ServeError::Listen(addr, source) => {
             CliError::io(format!("cannot listen on {addr}"), source)
         }
+        ServeError::Event(message) => CliError::Invalid {
+            argument: "DIR",
+            message: format!("the evening's rounds do not read: {message}"),
+        },
         other => CliError::Internal(other.to_string()),
     })?;
     let addr = server

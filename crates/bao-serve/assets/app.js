@@ -24,6 +24,49 @@
     }
     return e;
   }
+  // The texts of the scribe's look back at an earlier ply, the rounds and the standings
+  // (kept together for the message catalogue).
+  const TEXT = {
+    lookingBack: (n, move) => 'Ply ' + n + (move ? ' (' + move + ')' : '') + ': the board after it. Read only.',
+    liveNow: (n) => 'The game has ' + n + (n === 1 ? ' ply.' : ' plies.'),
+    backToLive: 'Back to the live board',
+    atStart: 'The start: the board before the first ply. Read only.',
+    standings: 'Standings',
+    standingsHead: ['#', 'Player', 'Match points', 'SB', 'Games', 'Played', 'Byes'],
+    tiebreaks: (list) => 'Match points: a match won 2, drawn 1, lost 0, a bye 2. Ties: ' + list.join(', then ') + '.',
+    roundsTitle: 'Rounds',
+    roundTitle: (r) => 'Round ' + r.number + ' (' + ({ 'entered': 'pairings entered', 'round-robin': 'round-robin', 'swiss': 'Swiss' }[r.pairing] || r.pairing) + ')',
+    bye: (name) => name + ': bye',
+    going: 'going on',
+    corrected: 'corrected',
+    crossHead: (n) => ['#', 'Player'].concat(Array.from({ length: n }, (_, i) => 'R' + (i + 1))).concat(['MP']),
+    organise: 'Organise the rounds',
+    organiseLogin: 'The organiser enters the scribe PIN at /scribe to pair rounds and correct results here.',
+    playersLabel: 'Players (one a line; a round-robin pairs them in this order)',
+    savePlayers: 'Save the players',
+    pairingLabel: 'Pairing of the next round',
+    pairings: [['swiss', 'Swiss (score groups)'], ['round-robin', 'Round-robin (circle method)'], ['entered', 'Entered below']],
+    enteredLabel: 'Boards, when entered (one a line: South - North)',
+    bestOfThree: ' Each board a best-of-three match',
+    pairRound: 'Pair the next round',
+    correctTitle: 'Set or correct a board\'s result (it stands over what the games say)',
+    roundLabel: 'Round', boardLabel: 'Board', resultLabel: 'Result',
+    results: [['1-0', '1-0 (South wins the match)'], ['1/2-1/2', '½-½'], ['0-1', '0-1 (North wins the match)'], ['', 'as the games say']],
+    setResult: 'Set the result',
+    done: 'Saved.',
+    noStandings: 'No round yet.',
+    clockField: 'Clock (seconds + increment a ply, e.g. 600+5; empty: none)',
+    clockOf: (name, side) => name + ' (' + side + ')',
+  };
+  // A time left as a clock shows it: h:mm:ss, m:ss, and tenths under 10 s.
+  function clockText(ms) {
+    const t = Math.max(0, ms);
+    const s = Math.floor(t / 1000);
+    const two = (n) => String(n).padStart(2, '0');
+    if (s >= 3600) return Math.floor(s / 3600) + ':' + two(Math.floor(s / 60) % 60) + ':' + two(s % 60);
+    if (s >= 10) return Math.floor(s / 60) + ':' + two(s % 60);
+    return '0:' + two(s) + '.' + Math.floor((t % 1000) / 100);
+  }
   function clear(node) { while (node.firstChild) node.firstChild.remove(); return node; }
   function tag(g, name, dflt) { return (g.tags && g.tags[name]) || dflt || ''; }
   function players(g) { return tag(g, 'South', 'South') + ' – ' + tag(g, 'North', 'North'); }
@@ -58,8 +101,11 @@
   function live(url, onChange) {
     if (!window.EventSource) return;
     const source = new EventSource(url);
+    // A page left closes its stream: a browser keeps few connections to one server, and a
+    // page kept for "back" would hold one.
+    window.addEventListener('pagehide', () => source.close());
     const handler = (ev) => { try { onChange(JSON.parse(ev.data)); } catch (_) { onChange(null); } };
-    for (const kind of ['state', 'new', 'move', 'undo', 'comment', 'result', 'reload']) {
+    for (const kind of ['state', 'new', 'move', 'undo', 'comment', 'result', 'reload', 'rounds']) {
       source.addEventListener(kind, handler);
     }
     return source;
@@ -88,6 +134,11 @@
           el('a', { class: 'button', id: 'sheets', href: '/sheets', text: 'Score sheets' })));
       if (games.length === 0) {
         main.append(el('p', { class: 'note', text: 'No games yet. Scribes start them at /scribe.' }));
+        if (organiser) {
+          const ev = await api('GET', '/api/event');
+          organiser.refill(ev.status === 200 && ev.data && Array.isArray(ev.data.rounds) ? ev.data : null);
+          main.append(organiser.node);
+        }
         return;
       }
       const row = (g, id, status) => el('tr', { class: g.live ? 'live' : '' },
@@ -103,11 +154,110 @@
       main.append(el('div', { class: 'scroll' }, el('table', { class: 'games' },
         el('thead', {}, el('tr', {}, ['Game', 'Round', 'Plies', 'Status', 'Result'].map((h) => el('th', { text: h })))),
         el('tbody', {}, rows))));
-      const cross = crosstable(games.flatMap((g) => (g.earlier || []).concat([g])));
-      if (cross) main.append(el('h2', { text: 'Crosstable' }), cross);
+      const ev = await api('GET', '/api/event');
+      const rounds = ev.status === 200 && ev.data && Array.isArray(ev.data.rounds) ? ev.data : null;
+      if (rounds && rounds.rounds.length) {
+        main.append(...standingsView(rounds), ...roundsView(rounds));
+      } else {
+        const cross = crosstable(games.flatMap((g) => (g.earlier || []).concat([g])));
+        if (cross) main.append(el('h2', { text: 'Crosstable' }), cross);
+      }
+      if (organiser) { organiser.refill(rounds); main.append(organiser.node); }
     };
+    // The organiser's controls, once the PIN was given on this browser: made once, so
+    // that what is being typed stays while the page follows the games.
+    const organiser = (await haveCsrf()) ? organiseView(() => render()) : null;
     await render();
     live('/api/events', debounce(render, 200));
+  }
+
+  // The standings (match points, tie-breaks) and the crosstable of the rounds: each
+  // round's cell the opponent's rank, the side and the match's score.
+  function standingsView(ev) {
+    const fmtScore = (x) => (x || '').replace(/1\/2/g, '½');
+    const table = el('div', { class: 'scroll' }, el('table', { class: 'standings', id: 'standings' },
+      el('thead', {}, el('tr', {}, TEXT.standingsHead.map((h) => el('th', { text: h })))),
+      el('tbody', {}, ev.standings.map((s) => el('tr', {},
+        el('td', { class: 'num', text: String(s.rank) }), el('td', { text: s.name }),
+        el('td', { class: 'num strong', text: String(s.match_points) }), el('td', { class: 'num', text: s.sb }),
+        el('td', { class: 'num', text: s.game_points }), el('td', { class: 'num', text: String(s.played) }),
+        el('td', { class: 'num', text: String(s.byes) }))))));
+    const cross = el('div', { class: 'scroll' }, el('table', { class: 'cross rounds', id: 'crosstable' },
+      el('thead', {}, el('tr', {}, TEXT.crossHead(ev.rounds.length).map((h) => el('th', { text: h })))),
+      el('tbody', {}, ev.crosstable.map((row) => el('tr', {},
+        el('td', { class: 'num', text: String(row.rank) }), el('th', { text: row.name }),
+        row.rounds.map((c) => el('td', { class: 'num' + (c && c.corrected ? ' corrected' : ''),
+          title: c && c.corrected ? TEXT.corrected : null,
+          text: !c ? '' : c.bye ? 'bye' : (c.opponent || '?') + c.side + ' ' + (c.score ? fmtScore(c.score) : '…') })),
+        el('td', { class: 'num strong', text: String(row.match_points) }))))));
+    return [el('h2', { text: TEXT.standings }), table, el('p', { class: 'note', text: TEXT.tiebreaks(ev.tiebreaks) }),
+      el('h2', { text: 'Crosstable' }), cross];
+  }
+
+  function roundsView(ev) {
+    const out = [el('h2', { text: TEXT.roundsTitle })];
+    for (const r of ev.rounds.slice().reverse()) {
+      out.push(el('h3', { text: TEXT.roundTitle(r) }), el('ol', { class: 'boards' },
+        r.boards.map((b) => el('li', {},
+          b.game ? el('a', { href: '/games/' + b.game, text: b.south + ' – ' + b.north }) : b.south + ' – ' + b.north, ' ',
+          el('span', { class: 'badge' + (b.live ? ' live' : ''), text: b.outcome ? (b.score + (b.best_of_three ? ' (' + b.outcome.replace('1/2-1/2', '½-½') + ')' : '')) : TEXT.going }),
+          b.corrected ? el('span', { class: 'sub', text: ' ' + TEXT.corrected }) : null)),
+        r.bye ? el('li', { class: 'bye', text: TEXT.bye(r.bye) }) : null));
+    }
+    return out;
+  }
+
+  // Players, the next round's pairing, a result set or corrected: the organiser's.
+  function organiseView(again) {
+    const msg = el('p', { class: 'msg', role: 'status', id: 'organise-msg' });
+    const said = async (r) => {
+      if (r.status === 200 || r.status === 201) { msg.textContent = TEXT.done; delete players.dataset.typed; await again(); }
+      else msg.textContent = (r.data && r.data.message) || ('refused (' + r.status + ')');
+    };
+    const players = el('textarea', { id: 'players', rows: '6', oninput: () => { players.dataset.typed = '1'; } });
+    const pairing = el('select', { id: 'pairing' }, TEXT.pairings.map(([v, t]) => el('option', { value: v, text: t })));
+    const entered = el('textarea', { id: 'entered', rows: '4', placeholder: 'Ali - Bakari' });
+    const bo3 = el('input', { type: 'checkbox', id: 'best-of-three' });
+    const roundNo = el('input', { id: 'fix-round', type: 'number', min: '1', value: '1', oninput: () => { roundNo.dataset.typed = '1'; } });
+    const boardNo = el('input', { id: 'fix-board', type: 'number', min: '1', value: '1' });
+    const result = el('select', { id: 'fix-result' }, TEXT.results.map(([v, t]) => el('option', { value: v, text: t })));
+    const node = el('details', { class: 'organise', id: 'organise' },
+      el('summary', { text: TEXT.organise }),
+      el('form', { class: 'new', onsubmit: async (ev2) => {
+        ev2.preventDefault();
+        const names = players.value.split('\n').map((x) => x.trim()).filter((x) => x);
+        said(await api('POST', '/api/event/players', { players: names }));
+      } }, el('label', {}, TEXT.playersLabel, players), el('button', { type: 'submit', id: 'save-players', text: TEXT.savePlayers })),
+      el('form', { class: 'new', onsubmit: async (ev2) => {
+        ev2.preventDefault();
+        const body = { pairing: pairing.value, best_of_three: bo3.checked };
+        if (pairing.value === 'entered') {
+          body.boards = entered.value.split('\n').map((x) => x.trim()).filter((x) => x).map((x) => {
+            const [south, north] = x.split(/\s+-\s+|\s+v\s+/);
+            return { south: south || '', north: north || '' };
+          });
+        }
+        said(await api('POST', '/api/event/rounds', body));
+      } }, el('label', {}, TEXT.pairingLabel, pairing), el('label', {}, TEXT.enteredLabel, entered),
+      el('label', { class: 'check' }, bo3, TEXT.bestOfThree), el('button', { type: 'submit', id: 'pair-round', text: TEXT.pairRound })),
+      el('form', { class: 'new', onsubmit: async (ev2) => {
+        ev2.preventDefault();
+        said(await api('POST', '/api/event/rounds/' + Number(roundNo.value) + '/result',
+          { board: Number(boardNo.value), result: result.value || null }));
+      } }, el('h3', { text: TEXT.correctTitle }),
+      el('div', { class: 'row' }, el('label', {}, TEXT.roundLabel, roundNo), el('label', {}, TEXT.boardLabel, boardNo)),
+      el('label', {}, TEXT.resultLabel, result), el('button', { type: 'submit', id: 'set-result', text: TEXT.setResult })),
+      msg);
+    let first = true;
+    // The event as it stands now: what was not typed over is filled from it.
+    function refill(ev) {
+      if (first) node.open = !ev || ev.rounds.length === 0;
+      first = false;
+      if (!ev) return;
+      if (!players.dataset.typed) players.value = ev.players.join('\n');
+      if (!roundNo.dataset.typed && ev.rounds.length) roundNo.value = String(ev.rounds[ev.rounds.length - 1].number);
+    }
+    return { node, refill };
   }
 
   // Points of each player against each other, from the finished games that carry Round.
@@ -170,23 +320,54 @@
   }
   async function projector() {
     const one = new URLSearchParams(location.search).get('board');
+    const standingsOnly = new URLSearchParams(location.search).get('standings') === '1';
     body.classList.add('projecting');
+    // The standings alone, in the projector's type (`?standings=1`, or no board to show).
+    const standingsWall = async () => {
+      const ev = await api('GET', '/api/event');
+      if (ev.status !== 200 || !ev.data || !ev.data.rounds || !ev.data.rounds.length) return false;
+      clear(main).append(el('div', { class: 'wallstand', id: 'wall-standings' },
+        el('h1', { text: body.dataset.event + ' · ' + TEXT.standings + ' · ' + TEXT.roundTitle(ev.data.rounds[ev.data.rounds.length - 1]) }),
+        ...standingsView(ev.data).slice(1, 2)));
+      return true;
+    };
+    if (standingsOnly) {
+      await standingsWall();
+      live('/api/events', debounce(standingsWall, 300));
+      return;
+    }
     const cards = {};
     // The proportions of a projected picture (the board and hands, cut by the server),
     // learnt from the first one loaded.
     let aspect = 2;
+    // A live timed board shows the running clock (its side, its time) where the others say
+    // "live", ticking from the time the list gave.
+    const ticking = [];
+    const runningClock = (g) => {
+      const c = g.clock;
+      if (!c || !c.running || !c.since_ms) return null;
+      const offset = c.now_ms - Date.now();
+      const text = () => (c.running === 'south' ? 'S ' : 'N ') +
+        clockText(c[c.running + '_ms'] - (Date.now() + offset - c.since_ms));
+      const span = el('span', { class: 'res live clk', text: text() });
+      ticking.push([span, text]);
+      return span;
+    };
+    setInterval(() => { for (const [span, text] of ticking) if (span.isConnected) span.textContent = text(); }, 250);
     const caption = (g, plies, live, result) => [
       el('span', { class: 'names', text: players(g) }),
-      el('span', { class: 'ply', text: (tag(g, 'Round', '') ? 'R' + tag(g, 'Round', '') + ' · ' : '') + plies + ' plies' }),
-      el('span', { class: 'res' + (live ? ' live' : ''), text: live ? 'live' : result }),
+      el('span', { class: 'ply', text: (tag(g, 'Round', '') ? 'R' + tag(g, 'Round', '') + ' · ' : '') + plies + (g.clock && live ? '' : ' plies') }),
+      (live && runningClock(g)) || el('span', { class: 'res' + (live ? ' live' : ''), text: live ? 'live' : result }),
     ];
     const render = async () => {
       const r = await api('GET', '/api/games');
       if (r.status === 401) { needPin(); return; }
       const games = projected(Array.isArray(r.data) ? r.data : [], one);
       clear(main);
+      ticking.length = 0;
       for (const k of Object.keys(cards)) delete cards[k];
       if (games.length === 0) {
+        if (!one && await standingsWall()) return;
         main.append(el('p', { class: 'note big', text: one ? 'No such board.' : 'No board is being played.' }));
         return;
       }
@@ -213,7 +394,8 @@
     live('/api/events', (c) => {
       const card = c && cards[c.id];
       // A new board, a game ended or read again: the wall is laid out anew.
-      if (!card || c.kind === 'new' || c.kind === 'result' || c.kind === 'reload' || !c.live) { again(); return; }
+      // A timed board's clocks are read again with the list.
+      if (!card || card.g.clock || c.kind === 'new' || c.kind === 'result' || c.kind === 'reload' || !c.live) { again(); return; }
       card.img.src = '/api/games/' + c.id + '/board.svg?compact=1&v=' + c.version;
       clear(card.cap).append(...caption(card.g, c.plies, c.live, c.result));
     });
@@ -347,7 +529,7 @@
       ev.preventDefault();
       const f = new FormData(form);
       const tags = {};
-      for (const n of ['Event', 'Round', 'South', 'North']) {
+      for (const n of ['Event', 'Round', 'South', 'North', 'TimeControl']) {
         const v = String(f.get(n) || '').trim();
         if (v) tags[n] = v;
       }
@@ -363,6 +545,7 @@
     field('Round', 'Round', ''),
     field('South', 'South (moves first)', '', { required: true }),
     field('North', 'North', '', { required: true }),
+    field('TimeControl', TEXT.clockField, '', { placeholder: '600+5', inputmode: 'numeric', pattern: '[0-9]+\\+[0-9]+' }),
     el('label', {}, 'Rules', el('select', { name: 'rules', id: 'rules' },
       (body.dataset.rules || 'kiswahili').split(' ').map((r) => el('option', { value: r, text: r }))),
     ),
@@ -414,6 +597,41 @@
     const taps = el('div', { class: 'taps' });
     const boardBox = el('div', { class: 'boardbox' }, img, taps);
     const ask = el('div', { class: 'ask', id: 'ask' });
+    // Both clocks, when the game has one: the server keeps the time, the page shows it
+    // ticking and is the clock (the move's tap stops the mover's).
+    const clockBox = (side) => el('div', { class: 'clock', id: 'clock-' + side },
+      el('span', { class: 'who' }), el('span', { class: 'time' }));
+    const clocks = el('div', { class: 'clocks', id: 'clocks', hidden: true }, clockBox('north'), clockBox('south'));
+    let clockOffset = 0;
+    let clockOf = null;
+    let flagAsked = null;
+    function tick() {
+      const c = state && state.clock;
+      clocks.hidden = !c;
+      if (!c) return;
+      if (clockOf !== state) { clockOf = state; clockOffset = c.now_ms - Date.now(); }
+      const now = Date.now() + clockOffset;
+      for (const side of ['south', 'north']) {
+        const box = clocks.querySelector('#clock-' + side);
+        const running = c.running === side && state.live && c.since_ms;
+        const left = c[side + '_ms'] - (running ? now - c.since_ms : 0);
+        box.querySelector('.who').textContent = TEXT.clockOf(tag(state, side === 'south' ? 'South' : 'North', side === 'south' ? 'South' : 'North'), side === 'south' ? 'South' : 'North');
+        box.querySelector('.time').textContent = clockText(left);
+        box.classList.toggle('running', !!running);
+        box.classList.toggle('out', left <= 0);
+        // Out of time by this page's clock: the server is asked (it judges by its own).
+        if (running && left <= 0 && flagAsked !== state.version && !queue.length) {
+          flagAsked = state.version;
+          api('POST', '/api/games/' + gameId + '/flag', {}).then((r) => {
+            if (r.status === 200) { state = r.data; show(); }
+          }).catch(() => { flagAsked = null; });
+        }
+      }
+      // North's clock above the board, South's below it (as the board is drawn).
+      const bottom = clocks.querySelector(flipped ? '#clock-north' : '#clock-south');
+      if (clocks.lastElementChild !== bottom) clocks.append(bottom);
+    }
+    setInterval(tick, 200);
     // The board as the scribe sits: flipped (North's rows at the bottom) when chosen.
     const FKEY = 'bao-flip-' + gameId;
     let flipped = localStorage.getItem(FKEY) === '1';
@@ -424,6 +642,20 @@
       show();
     }, text: 'Flip the board' });
     const moveList = el('ol', { class: 'moves', id: 'moves' });
+    // The board after an earlier ply, tapped in the move list (read only), or null: the
+    // live board.
+    let viewing = null;
+    const backNote = el('span', { class: 'what' });
+    const backBar = el('div', { class: 'lookback', id: 'lookback', hidden: true }, backNote,
+      el('button', { type: 'button', id: 'back-to-live', onclick: () => lookAt(null), text: TEXT.backToLive }));
+    function lookAt(n) {
+      viewing = n;
+      chosenPit = null;
+      askedAt = null;
+      clear(ask);
+      show();
+      if (n !== null) boardBox.scrollIntoView({ block: 'nearest' });
+    }
     // What became of each move sent from this page while it was waiting for the network:
     // waiting, recorded, refused, or not sent (a move before it was refused).
     const sentList = el('ol', { class: 'sent', id: 'sent' });
@@ -441,7 +673,7 @@
     const typeForm = el('form', { class: 'type', onsubmit: (ev) => { ev.preventDefault(); if (typed.value.trim()) { send(typed.value.trim()); typed.value = ''; } } },
       typed, el('button', { type: 'submit', text: 'Send' }));
     const tools = el('div', { class: 'tools' });
-    clear(main).append(title, status, boardBox, el('div', { class: 'row' }, flip), ask, msg, sentList, typeForm, tools,
+    clear(main).append(title, status, backBar, clocks, boardBox, el('div', { class: 'row' }, flip), ask, msg, sentList, typeForm, tools,
       el('h2', { text: 'Moves' }), moveList);
 
     for (const pit of PITS) {
@@ -452,15 +684,18 @@
     // them (the picture's size changes with the players' names and the captions).
     let boardVersion = null;
     async function loadBoard(version) {
-      if (boardVersion === version) return;
-      boardVersion = version;
-      const url = '/api/games/' + gameId + '/board.svg?v=' + version + (flipped ? '&flip=1' : '');
+      const key = version + ':' + viewing + ':' + flipped;
+      if (boardVersion === key) return;
+      boardVersion = key;
+      const at = viewing;
+      const url = '/api/games/' + gameId + '/board.svg?v=' + version + (flipped ? '&flip=1' : '') +
+        (at === null ? '' : '&ply=' + at);
       let text;
       try {
         const r = await fetch(url, { credentials: 'same-origin' });
         text = await r.text();
       } catch (_) { boardVersion = null; return; }
-      if (boardVersion !== version) return;
+      if (boardVersion !== key) return;
       const boxes = pitBoxes(text);
       img.src = url;
       if (!boxes) return;
@@ -474,6 +709,7 @@
       }
       boardBox.dataset.version = String(version);
       boardBox.dataset.flipped = flipped ? '1' : '0';
+      boardBox.dataset.ply = at === null ? 'live' : String(at);
     }
 
     function save() { localStorage.setItem(QKEY, JSON.stringify(queue)); }
@@ -500,23 +736,40 @@
       // every pit of the side to move then is offered, and the server judges the move.
       const starts = new Set((state.moves || []).map((m) => m.pit));
       const moverRows = pending && pos ? ((pos.to_move === 'south') === (queue.length % 2 === 0) ? 'AB' : 'ab') : '';
+      // Looking back at an earlier ply: nothing to tap on the board but the way back.
+      const line = state.line || [];
+      if (viewing !== null && viewing > line.length) viewing = null;
+      backBar.hidden = viewing === null;
+      boardBox.classList.toggle('past', viewing !== null);
+      if (viewing !== null) {
+        backNote.textContent = (viewing === 0 ? TEXT.atStart : TEXT.lookingBack(viewing, line[viewing - 1])) +
+          ' ' + TEXT.liveNow(line.length);
+      }
       for (const b of taps.children) {
-        const on = state.live && (pending ? moverRows.includes(b.dataset.pit[0]) : starts.has(b.dataset.pit));
+        const on = viewing === null && state.live && (pending ? moverRows.includes(b.dataset.pit[0]) : starts.has(b.dataset.pit));
         b.disabled = !on;
         b.classList.toggle('can', on);
         b.classList.toggle('chosen', b.dataset.pit === chosenPit);
       }
       // The moves so far, numbered as the record numbers them (a pair a line), the last
-      // one marked.
+      // one marked; tapping one shows the board after it.
       clear(moveList);
-      const line = state.line || [];
       for (let i = 0; i < line.length; i += 2) {
         moveList.append(el('li', {},
-          line.slice(i, i + 2).map((m, k) => el('span', { class: 'mv' + (i + k === line.length - 1 ? ' last' : ''), text: m }))));
+          line.slice(i, i + 2).map((m, k) => {
+            const n = i + k + 1;
+            return el('button', { type: 'button', class: 'mv' + (n === line.length ? ' last' : '') + (n === viewing ? ' seen' : ''),
+              'data-ply': String(n), 'aria-pressed': n === viewing ? 'true' : 'false',
+              onclick: () => lookAt(n === viewing ? null : n), text: m });
+          })));
       }
       typed.disabled = !state.live;
       typeForm.hidden = !state.live;
       renderTools();
+      tick();
+      // Read only while looking back: no Send box, no tools.
+      tools.hidden = viewing !== null;
+      if (viewing !== null) typeForm.hidden = true;
     }
 
     // A question is about the board of one version: a choice made after another phone
@@ -607,7 +860,8 @@
     function send(move) {
       if (!state) return;
       const ply = state.plies + queue.length;
-      queue.push({ ply, move });
+      // The moment of the tap: the mover's clock stops here (the server checks it).
+      queue.push({ ply, move, at: Date.now() + clockOffset });
       save();
       outcome({ ply, move }, 'waiting…', 'waiting');
       chosenPit = null;
@@ -624,7 +878,7 @@
           const q = queue[0];
           let r;
           try {
-            r = await api('POST', '/api/games/' + gameId + '/moves', { ply: q.ply, move: q.move });
+            r = await api('POST', '/api/games/' + gameId + '/moves', q.at ? { ply: q.ply, move: q.move, at: Math.round(q.at) } : { ply: q.ply, move: q.move });
           } catch (_) {
             show();
             return; // offline: tried again when the network returns

@@ -24,6 +24,7 @@ use tokio::sync::broadcast;
 
 use crate::app::{blocking, body, ApiError, App, Scribed, Shared};
 use crate::auth::{session_cookie, Login};
+use crate::clock;
 use crate::state::{moves_json, state as game_state};
 use crate::store::{valid_id, Fresh, Inner, Slot};
 
@@ -64,7 +65,7 @@ async fn slot(app: &Shared, id: &str) -> Result<Arc<Slot>, ApiError> {
 /// The game locked, read again from its file if another program changed it since (the
 /// watchers are told: `reload`). For a change, `writing`: a file that is gone or does not
 /// check now takes none (`409`); a read gets the last valid game.
-fn fresh<'a>(
+pub(crate) fn fresh<'a>(
     app: &App,
     s: &'a Slot,
     writing: bool,
@@ -158,6 +159,7 @@ pub(crate) async fn list(app: Shared, headers: HeaderMap) -> ApiResult {
                 let game = json!({
                     "id": s.id, "tags": tags, "plies": c.plies, "result": c.result,
                     "live": c.live, "version": c.version, "earlier": inner.earlier(),
+                    "clock": crate::state::clock_json(&inner),
                 });
                 (s.id.clone(), game)
             })
@@ -182,11 +184,11 @@ pub(crate) async fn list(app: Shared, headers: HeaderMap) -> ApiResult {
 #[serde(deny_unknown_fields)]
 pub(crate) struct CreateBody {
     #[serde(default)]
-    tags: BTreeMap<String, String>,
+    pub(crate) tags: BTreeMap<String, String>,
     #[serde(default)]
-    rules: Option<String>,
+    pub(crate) rules: Option<String>,
     #[serde(default)]
-    position: Option<String>,
+    pub(crate) position: Option<String>,
 }
 
 fn unprocessable(code: &str, message: impl Into<String>) -> ApiError {
@@ -310,23 +312,56 @@ fn check_start(answers: &Answers, budget: u64) -> Result<(), ApiError> {
 }
 
 /// `POST /api/games`.
-pub(crate) async fn create(app: Shared, Scribed(mut b): Scribed<CreateBody>) -> ApiResult {
+pub(crate) async fn create(app: Shared, Scribed(b): Scribed<CreateBody>) -> ApiResult {
+    let app2 = Arc::clone(&app);
+    let slot = blocking(move || create_game(&app2, b)).await??;
+    Ok((StatusCode::CREATED, Json(json!({ "id": slot.id }))).into_response())
+}
+
+/// One game created at a time: a match's name is looked for and taken at once.
+static CREATING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Creates a game as `POST /api/games` asks (blocking work) and tells the watchers: a
+/// match's name is unique in the evening (`409` `serve::match_exists` otherwise).
+pub(crate) fn create_game(app: &App, mut b: CreateBody) -> Result<Arc<Slot>, ApiError> {
     let answers = answers(&mut b, app.config.event.as_ref())?;
     let tags = b.tags;
-    let budget = app.config.lap_budget;
-    let app2 = Arc::clone(&app);
-    let slot = blocking(move || {
-        check_start(&answers, budget)?;
-        app2.store.create(
-            answers,
-            |s| set_tags(s, &tags),
-            |m| unprocessable("serve::cannot_create", m),
-        )
-    })
-    .await??;
+    if tags
+        .get("TimeControl")
+        .is_some_and(|t| clock::parse_control(t).is_none())
+    {
+        return Err(unprocessable(
+            "serve::bad_time_control",
+            "a TimeControl is BASE+INCREMENT in seconds, such as 600+5 (a base of 1 s to 24 h, an increment of at most an hour)",
+        ));
+    }
+    let _one = CREATING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let MatchChoice::Named(name) = &answers.matches {
+        let _ = app.store.rescan();
+        let taken = app
+            .store
+            .all_games()
+            .iter()
+            .any(|s| s.lock().tags().get("Match") == Some(name));
+        if taken {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "serve::match_exists",
+                format!("the evening has a match named `{name}` already: name this one otherwise"),
+            ));
+        }
+    }
+    check_start(&answers, app.config.lap_budget)?;
+    let slot = app.store.create(
+        answers,
+        |s| set_tags(s, &tags),
+        |m| unprocessable("serve::cannot_create", m),
+    )?;
     let change = slot.lock().change(&slot.id, "new");
     app.store.announce(&slot, change);
-    Ok((StatusCode::CREATED, Json(json!({ "id": slot.id }))).into_response())
+    Ok(slot)
 }
 
 /// `GET /api/games/{id}`: the game as `bao export json` gives it.
@@ -428,14 +463,17 @@ pub(crate) async fn state(app: Shared, headers: HeaderMap, Path(id): Path<String
 }
 
 /// How `board.svg` is drawn: `flip=1` North's rows at the bottom; `compact=1` without
-/// the coordinates and the caption (the projector's boards). Other parameters (`v`, the
-/// version the page asks for) are passed over.
+/// the coordinates and the caption (the projector's boards); `ply=N` the board after the
+/// current game's first N plies (ply N marked), not the live one. Other parameters (`v`,
+/// the version the page asks for) are passed over.
 #[derive(Debug, Deserialize)]
 pub(crate) struct BoardQuery {
     #[serde(default)]
     flip: Option<String>,
     #[serde(default)]
     compact: Option<String>,
+    #[serde(default)]
+    ply: Option<String>,
 }
 
 /// A number attribute `name="..."` of the element starting at `from`.
@@ -540,15 +578,33 @@ pub(crate) async fn board(
 ) -> ApiResult {
     let (flip, compact) = (on(query.flip.as_ref()), on(query.compact.as_ref()));
     reader(&app, &headers)?;
+    let no_ply = || {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "serve::no_such_ply",
+            "the game has no such ply (`ply` counts the plies played, 0 is the start)",
+        )
+    };
+    let at = match query.ply.as_deref() {
+        None => None,
+        Some(n) => Some(n.parse::<usize>().map_err(|_| no_ply())?),
+    };
     let s = slot(&app, &id).await?;
     let app2 = Arc::clone(&app);
     let svg = blocking(move || {
         let Ok(inner) = fresh(&app2, &s, false) else {
-            return None;
+            return Ok(None);
         };
         let game = inner.game();
         let tag = |n: &str| game.and_then(|g| g.tag(n)).map(|t| t.value.clone());
-        let pos = inner.session.game_state().map(|g| g.position)?;
+        let Some(live) = inner.session.game_state() else {
+            return Ok(None);
+        };
+        // The live board, or the one after `at` plies (read only: the scribe's look back).
+        let (pos, at) = match at {
+            None => (live.position, live.plies),
+            Some(n) => (inner.session.position_after(n).ok_or_else(no_ply)?, n),
+        };
         let mut opts = SvgOptions::default();
         opts.names.south = tag("South");
         opts.names.north = tag("North");
@@ -562,7 +618,7 @@ pub(crate) async fn board(
         // The last ply marked as `bao show` marks it: its pit, where it ended, captures.
         let overlay = Engine::new()
             .within(app2.config.lap_budget, |e| {
-                inner.session.last_ply().map(|(before, mv)| {
+                inner.session.ply(at).map(|(before, mv)| {
                     let (_, trace) = e.play_unchecked(&before, &mv);
                     Overlay::from_trace(&before, &trace)
                 })
@@ -570,9 +626,9 @@ pub(crate) async fn board(
             .ok()
             .flatten();
         let svg = board_svg(&pos, &opts, overlay.as_ref());
-        Some(if compact { cropped_to_board(svg) } else { svg })
+        Ok(Some(if compact { cropped_to_board(svg) } else { svg }))
     })
-    .await?
+    .await??
     .ok_or_else(ApiError::no_game)?;
     Ok((
         [
@@ -595,11 +651,80 @@ pub(crate) struct MoveBody {
     ply: u64,
     #[serde(rename = "move")]
     text: String,
+    /// When the move was made (the phone's clock tapped), ms since 1970: a game with a
+    /// clock takes it when it is near the server's own time.
+    #[serde(default)]
+    at: Option<u64>,
+}
+
+/// A game's clock before ply `ply` is played at `now`: the time control, the mover's side
+/// index (0 South), each side's time left, the moment taken for the ply and the time it
+/// used; `None` for a game without a clock, or a ply that is not the next.
+fn clock_before(
+    inner: &Inner,
+    ply: u64,
+    at: Option<u64>,
+    now: std::time::SystemTime,
+) -> Option<(
+    clock::Control,
+    usize,
+    [std::time::Duration; 2],
+    std::time::SystemTime,
+    std::time::Duration,
+)> {
+    let control = clock::parse_control(inner.tags().get("TimeControl")?)?;
+    let g = inner.session.game_state().filter(|g| g.open)?;
+    if usize::try_from(ply).ok() != Some(g.plies) {
+        return None;
+    }
+    let south_first = inner
+        .session
+        .position_after(0)
+        .is_some_and(|p| p.to_move() == Side::South);
+    let left = clock::left(inner.game()?, control, south_first);
+    let mover = usize::from(g.position.to_move() != Side::South);
+    // The clocks start with the first ply.
+    if g.plies == 0 {
+        return Some((control, mover, left, now, std::time::Duration::ZERO));
+    }
+    let since = inner.clock_since.unwrap_or(now);
+    let t = clock::moment(at, now, since);
+    Some((
+        control,
+        mover,
+        left,
+        t,
+        t.duration_since(since).unwrap_or_default(),
+    ))
+}
+
+/// The side's flag fell: the game ends, the side to move losing on time.
+fn flag_fall(app: &App, s: &Slot, inner: &mut Inner, mover: usize) -> Result<Value, ApiError> {
+    let side = if mover == 0 {
+        SideName::South
+    } else {
+        SideName::North
+    };
+    let replies = inner
+        .session
+        .handle(Input::Command(Command::Time { side: Some(side) }))
+        .map_err(|e| ApiError::failed("serve::write", e.to_string()))?;
+    if !replies.iter().any(|r| matches!(r, Reply::GameOver(_))) {
+        return Err(ApiError::failed(
+            "serve::write",
+            "the flag fall was not recorded",
+        ));
+    }
+    Ok(changed(app, s, inner, "result"))
 }
 
 /// The answer to a changed game: its state, and its watchers told.
 fn changed(app: &App, s: &Slot, inner: &mut Inner, kind: &'static str) -> Value {
     inner.wrote(s.path());
+    if kind == "undo" {
+        // A ply or a result taken back: the clock of the side to move runs from now.
+        inner.clock_since = Some(std::time::SystemTime::now());
+    }
     inner.version += 1;
     app.store.announce(s, inner.change(&s.id, kind));
     json!(game_state(&s.id, inner, app.config.lap_budget))
@@ -715,16 +840,42 @@ pub(crate) async fn moves(
     let value = blocking(move || {
         let mut inner = fresh(&app2, &s, true)?;
         let budget = app2.config.lap_budget;
+        let timed = clock_before(&inner, b.ply, b.at, std::time::SystemTime::now());
+        if let Some((_, mover, left, _, used)) = timed {
+            if used >= left[mover] {
+                // Out of time before the move: the game ends on time, the move not played.
+                let state = flag_fall(&app2, &s, &mut inner, mover)?;
+                let mut e = ApiError::new(
+                    StatusCode::CONFLICT,
+                    "serve::flag_fell",
+                    format!(
+                        "{}'s time ran out before this move: the game is lost on time, {}",
+                        if mover == 0 { "South" } else { "North" },
+                        state["result"].as_str().unwrap_or("")
+                    ),
+                );
+                e.body["state"] = state;
+                return Err(e);
+            }
+        }
         // The session decides the move, its play and the end test of the position after it
         // under the lap budget (`bao::budget::undecided` otherwise, nothing written).
+        // The mover's time left after the ply, the increment added, written after it in the
+        // same write (the ply is never on disk without its clock).
+        let note = timed.map(|(control, mover, left, _, used)| {
+            clock::clk(left[mover] - used + control.increment)
+        });
         let answer = inner
             .session
-            .play_ply(b.ply, &b.text)
+            .play_ply_noted(b.ply, &b.text, note)
             .map_err(|e| ApiError::failed("serve::write", e.to_string()))?;
         let plies = inner.session.game_state().map_or(0, |g| g.plies);
         match answer {
             PlyAnswer::Played(replies) => {
                 let over = replies.iter().any(|r| matches!(r, Reply::GameOver(_)));
+                if let (Some((_, _, _, t, _)), false) = (timed, over) {
+                    inner.clock_since = Some(t);
+                }
                 Ok(changed(
                     &app2,
                     &s,
@@ -737,6 +888,52 @@ pub(crate) async fn moves(
             PlyAnswer::Refused(replies) => Err(refused(&replies, &inner, budget)),
             PlyAnswer::NoGame => Err(game_over(plies)),
         }
+    })
+    .await??;
+    Ok(Json(value).into_response())
+}
+
+/// `POST /api/games/{id}/flag` body: nothing.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FlagBody {}
+
+/// `POST /api/games/{id}/flag`: the phone's clock of the side to move reached zero. The
+/// server looks at its own clock: run out, the game ends on time (`200` state); else
+/// `409` `serve::no_flag_fall` with the time left.
+pub(crate) async fn flag(
+    app: Shared,
+    Path(id): Path<String>,
+    Scribed(FlagBody {}): Scribed<FlagBody>,
+) -> ApiResult {
+    let s = slot(&app, &id).await?;
+    let app2 = Arc::clone(&app);
+    let value = blocking(move || {
+        let mut inner = fresh(&app2, &s, true)?;
+        let plies = inner.session.game_state().map_or(0, |g| g.plies);
+        let timed = clock_before(&inner, plies as u64, None, std::time::SystemTime::now());
+        let Some((_, mover, left, _, used)) = timed.filter(|_| plies > 0) else {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "serve::no_flag_fall",
+                "no clock runs in this game",
+            ));
+        };
+        if used < left[mover] {
+            let mut e = ApiError::new(
+                StatusCode::CONFLICT,
+                "serve::no_flag_fall",
+                format!(
+                    "{} has {} left by the server's clock",
+                    if mover == 0 { "South" } else { "North" },
+                    clock::clk(left[mover] - used)
+                ),
+            );
+            e.body["left_ms"] =
+                json!(u64::try_from((left[mover] - used).as_millis()).unwrap_or(u64::MAX));
+            return Err(e);
+        }
+        flag_fall(&app2, &s, &mut inner, mover)
     })
     .await??;
     Ok(Json(value).into_response())

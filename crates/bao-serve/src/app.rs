@@ -12,6 +12,7 @@ use serde_json::{json, Value};
 
 use crate::auth::Auth;
 use crate::config::Config;
+use crate::event::Event;
 use crate::store::Store;
 
 /// The largest request body taken.
@@ -23,14 +24,18 @@ pub(crate) struct App {
     pub(crate) config: Config,
     pub(crate) store: Store,
     pub(crate) auth: Auth,
+    /// The evening's rounds, as `event.toml` holds them (changed one request at a time,
+    /// the file written before the answer).
+    pub(crate) event: std::sync::Mutex<Event>,
 }
 
 impl App {
-    pub(crate) fn new(config: Config, store: Store, auth: Auth) -> Self {
+    pub(crate) fn new(config: Config, store: Store, auth: Auth, event: Event) -> Self {
         Self {
             config,
             store,
             auth,
+            event: std::sync::Mutex::new(event),
         }
     }
 }

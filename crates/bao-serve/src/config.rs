@@ -74,6 +74,10 @@ pub enum ServeError {
     /// The operating system's random numbers are not available (for the PIN and token).
     #[error("no random numbers from the operating system: {0}")]
     Random(String),
+    /// The directory's `event.toml` (the evening's rounds) does not read: it is left as
+    /// it is, and the server does not start.
+    #[error("the evening's rounds do not read: {0}")]
+    Event(String),
     /// The async runtime cannot start, or serving failed.
     #[error("the server failed")]
     Io(#[source] std::io::Error),

@@ -31,8 +31,11 @@
 mod api;
 mod app;
 mod auth;
+mod clock;
 mod config;
+mod event;
 mod pages;
+mod rounds;
 mod state;
 mod store;
 mod web;
@@ -63,12 +66,13 @@ impl Server {
     pub fn bind(config: Config) -> Result<Self, ServeError> {
         let (store, skipped) = store::Store::load(&config)?;
         let auth = auth::Auth::new(&config)?;
+        let event = event::Event::load(&config.dir).map_err(ServeError::Event)?;
         let listener = std::net::TcpListener::bind(config.listen)
             .map_err(|e| ServeError::Listen(config.listen, e))?;
         listener
             .set_nonblocking(true)
             .map_err(|e| ServeError::Listen(config.listen, e))?;
-        let app = Arc::new(app::App::new(config, store, auth));
+        let app = Arc::new(app::App::new(config, store, auth, event));
         Ok(Self {
             listener,
             app,

@@ -53,6 +53,35 @@ pub(crate) struct StateJson {
     pub(crate) draws: bool,
     /// The moves of the current game's main line, as recorded.
     pub(crate) line: Vec<String>,
+    /// The game's clock, when it has a `TimeControl`: `{"control", "south_ms", "north_ms",
+    /// "running", "since_ms", "now_ms"}` (each side's time left as of the last ply, the side
+    /// whose clock runs and since when, the server's time now; ms since 1970).
+    pub(crate) clock: Option<serde_json::Value>,
+}
+
+/// The clock of the game held by `inner`, if it has one.
+pub(crate) fn clock_json(inner: &Inner) -> Option<serde_json::Value> {
+    let text = inner.tags().get("TimeControl")?.clone();
+    let control = crate::clock::parse_control(&text)?;
+    let game = inner.game()?;
+    let south_first = inner
+        .session
+        .position_after(0)
+        .is_some_and(|p| p.to_move() == bao_core::Side::South);
+    let [south, north] = crate::clock::left(game, control, south_first);
+    let g = inner.session.game_state();
+    let running = g
+        .filter(|g| g.open && g.plies > 0)
+        .map(|g| match g.position.to_move() {
+            bao_core::Side::South => "south",
+            bao_core::Side::North => "north",
+        });
+    let ms = |d: std::time::Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+    Some(serde_json::json!({
+        "control": text, "south_ms": ms(south), "north_ms": ms(north), "running": running,
+        "since_ms": inner.clock_since.map(crate::clock::epoch_ms),
+        "now_ms": crate::clock::epoch_ms(std::time::SystemTime::now()),
+    }))
 }
 
 /// What `mv` does from `pos` (bao-export's words: `3 laps; captured a5 (3)`); a capture
@@ -113,6 +142,7 @@ pub(crate) fn state(id: &str, inner: &Inner, budget: u64) -> StateJson {
         line: game.map_or_else(Vec::new, |g| {
             g.main_line().map(|m| m.token.value.to_string()).collect()
         }),
+        clock: clock_json(inner),
     };
     let Some(s) = inner.session.game_state() else {
         return out;

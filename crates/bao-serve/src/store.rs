@@ -77,6 +77,9 @@ pub(crate) struct Inner {
     pub(crate) version: u64,
     /// The file as the session last read or wrote it.
     stamp: Option<Stamp>,
+    /// When the last ply was recorded, by this server's clock (after a start or a reload:
+    /// the file's last write). The running clock starts there.
+    pub(crate) clock_since: Option<SystemTime>,
 }
 
 /// What tells a file changed: its size, modification time and inode (a rename over it
@@ -130,6 +133,7 @@ impl Slot {
             session,
             version: 0,
             stamp,
+            clock_since: modified(&path),
         };
         let last = inner.change(&id, "state");
         Self {
@@ -197,6 +201,7 @@ impl Inner {
                 // at the next look.
                 self.stamp = Some(now);
                 self.version += 1;
+                self.clock_since = modified(path);
                 Fresh::Reloaded
             }
             Err(why) => Fresh::Invalid(why),
@@ -262,6 +267,11 @@ impl Inner {
             live: self.session.game_state().is_some_and(|s| s.open),
         }
     }
+}
+
+/// When the file was last written.
+fn modified(path: &Path) -> Option<SystemTime> {
+    std::fs::metadata(path).and_then(|m| m.modified()).ok()
 }
 
 /// The last game of a record.

@@ -13,7 +13,7 @@ use axum::Router;
 use futures_util::StreamExt;
 
 use crate::app::{ApiError, App, Shared, BODY_LIMIT};
-use crate::{api, pages};
+use crate::{api, pages, rounds};
 
 /// The policy of every page: nothing from elsewhere, no inline script or style.
 const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; \
@@ -177,6 +177,10 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/api/login", post(api::login).get(api::whoami))
         .route("/api/events", get(api::evening_events))
         .route("/api/games", get(api::list).post(api::create))
+        .route("/api/event", get(rounds::get_event))
+        .route("/api/event/players", post(rounds::set_players))
+        .route("/api/event/rounds", post(rounds::new_round))
+        .route("/api/event/rounds/{n}/result", post(rounds::set_result))
         .route("/api/games/{id}", get(api::game_json))
         .route("/api/games/{id}/record", get(api::record))
         .route("/api/games/{id}/state", get(api::state))
@@ -186,6 +190,7 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/undo", post(api::undo))
         .route("/api/games/{id}/result", post(api::result))
         .route("/api/games/{id}/comment", post(api::comment))
+        .route("/api/games/{id}/flag", post(api::flag))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(middleware::from_fn_with_state(Arc::clone(&app), whole_body))

@@ -1265,3 +1265,345 @@ fn the_pin_and_the_sessions_survive_a_restart() {
     );
     assert_eq!(s, 401);
 }
+
+/// `board.svg?ply=N`: the board after the first N plies, ply N marked, the same picture
+/// the live board was when the game had N plies; a ply beyond the game is `404` JSON.
+#[test]
+fn a_board_of_an_earlier_ply_is_the_board_the_game_had_then() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start(dir.path());
+    let moves = fixture_moves();
+    let id = srv.new_game(&json!({"South": "Ali", "North": "Bakari"}));
+    let mut then = vec![srv.get(&format!("/api/games/{id}/board.svg")).1];
+    for (i, m) in moves.iter().take(5).enumerate() {
+        assert_eq!(srv.play(&id, i, m).0, 200);
+        then.push(srv.get(&format!("/api/games/{id}/board.svg")).1);
+    }
+    for (n, want) in then.iter().enumerate() {
+        let (s, svg) = srv.get(&format!("/api/games/{id}/board.svg?ply={n}&v=9"));
+        assert_eq!(s, 200);
+        assert_eq!(&svg, want, "the board after {n} plies");
+        let (s, flipped) = srv.get(&format!("/api/games/{id}/board.svg?ply={n}&flip=1"));
+        assert_eq!(s, 200);
+        assert_ne!(&flipped, want);
+    }
+    // Pictures of different plies differ (the seeds moved).
+    assert_ne!(then[2], then[3]);
+    for bad in ["6", "-1", "x", ""] {
+        let (s, b) = srv.get(&format!("/api/games/{id}/board.svg?ply={bad}"));
+        assert_eq!(s, 404, "ply={bad}");
+        let b: Value = serde_json::from_str(&b).unwrap();
+        assert_eq!(b["code"], "serve::no_such_ply", "ply={bad}");
+    }
+}
+
+/// Rounds and standings: players, a round-robin round with a bye (its games made with
+/// `Round`), a best-of-three board counted as one match, a result corrected by the
+/// organiser, a Swiss round refused until the round before is finished then paired
+/// without repeats, match names unique, and all of it read back after a restart.
+#[test]
+fn rounds_standings_and_a_corrected_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start(dir.path());
+    let moves = fixture_moves();
+    let event =
+        |srv: &Running| -> Value { serde_json::from_str(&srv.get("/api/event").1).unwrap() };
+    assert_eq!(event(&srv)["rounds"], json!([]));
+    // The evening's watchers hear of every change of the rounds.
+    let (tx, rx) = mpsc::channel::<String>();
+    let evening = srv.url("/api/events");
+    thread::spawn(move || {
+        let resp = agent().get(&evening).call().unwrap();
+        for line in BufReader::new(resp.into_reader()).lines() {
+            let Ok(line) = line else { return };
+            if let Some(kind) = line.strip_prefix("event: ") {
+                if tx.send(kind.to_owned()).is_err() {
+                    return;
+                }
+            }
+        }
+    });
+    thread::sleep(Duration::from_millis(300));
+    let names = ["Ali", "Bakari", "Chausiku", "Daudi", "Eshe"];
+    let (s, b) = srv.post("/api/event/players", &json!({"players": names}));
+    assert_eq!(s, 200, "{b}");
+    assert_eq!(rx.recv_timeout(Duration::from_secs(10)).unwrap(), "rounds");
+    let (s, b) = srv.post("/api/event/players", &json!({"players": ["Ali", "Ali"]}));
+    assert_eq!((s, &b["code"]), (422, &json!("serve::bad_players")));
+    // Round 1, round-robin, best of three: two boards and a bye.
+    let (s, b) = srv.post(
+        "/api/event/rounds",
+        &json!({"pairing": "round-robin", "best_of_three": true}),
+    );
+    assert_eq!(s, 201, "{b}");
+    let r1 = &b["rounds"][0];
+    assert_eq!(r1["number"], 1);
+    assert_eq!(r1["boards"].as_array().unwrap().len(), 2);
+    assert!(r1["bye"].is_string());
+    let board = |b: &Value, i: usize| {
+        let x = &b["rounds"][0]["boards"][i];
+        (
+            x["game"].as_str().unwrap().to_owned(),
+            x["south"].as_str().unwrap().to_owned(),
+            x["north"].as_str().unwrap().to_owned(),
+        )
+    };
+    let (g1, s1, n1) = board(&b, 0);
+    let (g2, s2, n2) = board(&b, 1);
+    assert!(srv.file(&g2).contains("[Round \"1\"]"));
+    let file = srv.file(&g1);
+    assert!(file.contains("[Round \"1\"]") && file.contains(&format!("[South \"{s1}\"]")));
+    assert!(
+        file.contains(&format!("[Match \"Round 1: {s1} v {n1}\"]")),
+        "{file}"
+    );
+    // A match's name is unique in the evening.
+    let (s, b) = srv.post(
+        "/api/games",
+        &json!({"tags": {"South": "X", "North": "Y", "Match": format!("Round 1: {s1} v {n1}")}}),
+    );
+    assert_eq!((s, &b["code"]), (409, &json!("serve::match_exists")), "{b}");
+    assert!(b["message"].as_str().unwrap().contains("Round 1"));
+    // A Swiss round before round 1 is finished: refused.
+    let (s, b) = srv.post("/api/event/rounds", &json!({"pairing": "swiss"}));
+    assert_eq!(
+        (s, &b["code"]),
+        (409, &json!("serve::round_not_finished")),
+        "{b}"
+    );
+    // Board 1: game 1 won by its South (s1), game 2 (seats changed) won by s1 too: the
+    // match is over, 2-0, one match won.
+    assert_eq!(srv.play(&g1, 0, &moves[0]).0, 200);
+    let (s, b) = srv.post(
+        &format!("/api/games/{g1}/result"),
+        &json!({"result": "1-0"}),
+    );
+    assert_eq!(s, 200, "{b}");
+    let (s, b) = srv.post(
+        &format!("/api/games/{g1}/result"),
+        &json!({"result": "0-1"}),
+    );
+    assert_eq!(s, 200, "{b}");
+    let e = event(&srv);
+    let b1 = &e["rounds"][0]["boards"][0];
+    assert_eq!(
+        (&b1["score"], &b1["outcome"], &b1["corrected"]),
+        (&json!("2-0"), &json!("1-0"), &json!(false)),
+        "{e}"
+    );
+    // Board 2 played away from the server: its result entered by the organiser.
+    let (s, b) = srv.post(
+        "/api/event/rounds/1/result",
+        &json!({"board": 2, "result": "1/2-1/2"}),
+    );
+    assert_eq!(s, 200, "{b}");
+    let e = event(&srv);
+    let mp = |e: &Value, n: &str| -> u64 {
+        e["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == n)
+            .unwrap()["match_points"]
+            .as_u64()
+            .unwrap()
+    };
+    let bye = e["rounds"][0]["bye"].as_str().unwrap().to_owned();
+    assert_eq!(
+        (
+            mp(&e, &s1),
+            mp(&e, &n1),
+            mp(&e, &s2),
+            mp(&e, &n2),
+            mp(&e, &bye)
+        ),
+        (2, 0, 1, 1, 2)
+    );
+    assert_eq!(e["tiebreaks"][0], "Sonneborn-Berger");
+    // The crosstable: s1's round 1 is a 2-0 win as South over n1.
+    let row = e["crosstable"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == s1.as_str())
+        .unwrap();
+    assert_eq!(
+        (
+            &row["rounds"][0]["side"],
+            &row["rounds"][0]["score"],
+            &row["rounds"][0]["outcome"]
+        ),
+        (&json!("S"), &json!("2-0"), &json!("W"))
+    );
+    // Board 1 corrected after the fact: n1 won the match (a wrong result on the sheet).
+    let (s, _) = srv.post(
+        "/api/event/rounds/1/result",
+        &json!({"board": 1, "result": "0-1"}),
+    );
+    assert_eq!(s, 200);
+    let e = event(&srv);
+    assert_eq!((mp(&e, &s1), mp(&e, &n1)), (0, 2));
+    assert_eq!(e["rounds"][0]["boards"][0]["corrected"], true);
+    // Bad corrections: 404 and 422, JSON.
+    let (s, b) = srv.post(
+        "/api/event/rounds/9/result",
+        &json!({"board": 1, "result": "1-0"}),
+    );
+    assert_eq!((s, &b["code"]), (404, &json!("serve::no_such_board")));
+    let (s, b) = srv.post(
+        "/api/event/rounds/1/result",
+        &json!({"board": 1, "result": "2-0"}),
+    );
+    assert_eq!((s, &b["code"]), (422, &json!("serve::bad_result")));
+    // Now a Swiss round: no pair of round 1 again, the bye to someone else.
+    let (s, b) = srv.post("/api/event/rounds", &json!({"pairing": "swiss"}));
+    assert_eq!(s, 201, "{b}");
+    let r2 = &b["rounds"][1];
+    assert_ne!(r2["bye"], json!(bye));
+    for x in r2["boards"].as_array().unwrap() {
+        let pair = [x["south"].as_str().unwrap(), x["north"].as_str().unwrap()];
+        for (a, c) in [(&s1, &n1), (&s2, &n2)] {
+            assert!(
+                !(pair.contains(&a.as_str()) && pair.contains(&c.as_str())),
+                "{pair:?} again"
+            );
+        }
+        let f = srv.file(x["game"].as_str().unwrap());
+        assert!(f.contains("[Round \"2\"]") && !f.contains("[Match "), "{f}");
+    }
+    // An entered round: a newcomer joins the players.
+    let (s, b) = srv.post(
+        "/api/event/rounds",
+        &json!({"pairing": "entered", "boards": [{"south": "Faraji", "north": "Ali"}]}),
+    );
+    assert_eq!(s, 201, "{b}");
+    assert!(b["players"].as_array().unwrap().contains(&json!("Faraji")));
+    let (s, b) = srv.post(
+        "/api/event/rounds",
+        &json!({"pairing": "entered", "boards": [{"south": "Ali", "north": "Ali"}]}),
+    );
+    assert_eq!((s, &b["code"]), (422, &json!("serve::bad_round")), "{b}");
+    // All of it in event.toml, read back by a new server.
+    let before = event(&srv);
+    let text = std::fs::read_to_string(dir.path().join("event.toml")).unwrap();
+    assert!(
+        text.contains("[[round.board]]") && text.contains("result = \"0-1\""),
+        "{text}"
+    );
+    drop(srv);
+    let srv = start(dir.path());
+    assert_eq!(event(&srv), before);
+    // A file that does not read: the server does not start over it.
+    drop(srv);
+    std::fs::write(dir.path().join("event.toml"), "players = [").unwrap();
+    let mut config = Config::new(dir.path().to_owned());
+    config.listen = "127.0.0.1:0".parse().unwrap();
+    assert!(Server::bind(config).is_err());
+}
+
+fn now_ms() -> u64 {
+    u64::try_from(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis(),
+    )
+    .unwrap()
+}
+
+fn state_of(srv: &Running, id: &str) -> Value {
+    serde_json::from_str(&srv.get(&format!("/api/games/{id}/state")).1).unwrap()
+}
+
+/// Clocks: `TimeControl "3+1"`; each ply's time left written after it as `[%clk]` (the
+/// record checks clean), the phone's moment taken only near the server's clock, a flag
+/// fall asked by the phone refused while time is left and recorded once it ran out, and
+/// the clocks read back from the record after a restart; a move after the flag fell ends
+/// the game on time instead.
+#[test]
+fn clocks_are_kept_in_the_record_and_a_flag_falls() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start(dir.path());
+    let moves = fixture_moves();
+    let (s, b) = srv.post(
+        "/api/games",
+        &json!({"tags": {"South": "Ali", "North": "Bakari", "TimeControl": "10 minutes"}}),
+    );
+    assert_eq!((s, &b["code"]), (422, &json!("serve::bad_time_control")));
+    let id = srv.new_game(&json!({"South": "Ali", "North": "Bakari", "TimeControl": "3+1"}));
+    let st = state_of(&srv, &id);
+    assert_eq!(st["clock"]["running"], Value::Null);
+    assert_eq!(
+        (&st["clock"]["south_ms"], &st["clock"]["north_ms"]),
+        (&json!(3000), &json!(3000))
+    );
+    // Ply 1 costs nothing: South has 3 + 1 s.
+    let (s, b) = srv.post(
+        &format!("/api/games/{id}/moves"),
+        &json!({"ply": 0, "move": moves[0], "at": now_ms()}),
+    );
+    assert_eq!(s, 200, "{b}");
+    assert_eq!(b["clock"]["south_ms"], 4000);
+    assert_eq!(b["clock"]["running"], "north");
+    // The evening's list carries each board's clock too.
+    let list: Value = serde_json::from_str(&srv.get("/api/games").1).unwrap();
+    assert_eq!(list[0]["clock"]["control"], "3+1");
+    assert_eq!(list[0]["clock"]["south_ms"], 4000);
+    assert!(
+        srv.file(&id).contains("{[%clk 0:00:04]}"),
+        "{}",
+        srv.file(&id)
+    );
+    // Ply 2, North, made 0.6 s after ply 1 by the phone's clock (near the server's).
+    thread::sleep(Duration::from_millis(600));
+    let (s, b) = srv.post(
+        &format!("/api/games/{id}/moves"),
+        &json!({"ply": 1, "move": moves[1], "at": now_ms()}),
+    );
+    assert_eq!(s, 200, "{b}");
+    // 3 s - 0.6 s + 1 s, to the tenth.
+    let north = b["clock"]["north_ms"].as_u64().unwrap();
+    assert!((3000..=3400).contains(&north), "{b}");
+    assert_eq!(north % 100, 0);
+    // Ply 3, South: a phone whose clock is a minute ahead is not believed.
+    let (s, b) = srv.post(
+        &format!("/api/games/{id}/moves"),
+        &json!({"ply": 2, "move": moves[2], "at": now_ms() + 60_000}),
+    );
+    assert_eq!(s, 200, "{b}");
+    let south = b["clock"]["south_ms"].as_u64().unwrap();
+    assert!((4600..=5000).contains(&south), "{b}");
+    let text = srv.file(&id);
+    assert_eq!(text.matches("[%clk ").count(), 3, "{text}");
+    let checked = bao_validate::check_bytes("g", text.as_bytes(), &Default::default());
+    assert!(checked.report.is_valid(), "{text}");
+    // North's phone says the flag fell: not yet by the server's clock.
+    let (s, b) = srv.post(&format!("/api/games/{id}/flag"), &json!({}));
+    assert_eq!((s, &b["code"]), (409, &json!("serve::no_flag_fall")), "{b}");
+    assert!(b["left_ms"].as_u64().unwrap() > 1000);
+    // The clocks after a restart: from the record.
+    let before = state_of(&srv, &id)["clock"].clone();
+    drop(srv);
+    let srv = start(dir.path());
+    let after = state_of(&srv, &id)["clock"].clone();
+    for k in ["control", "south_ms", "north_ms", "running"] {
+        assert_eq!(before[k], after[k], "{k}");
+    }
+    // North's 3 s run out.
+    thread::sleep(Duration::from_millis(3300));
+    let (s, b) = srv.post(&format!("/api/games/{id}/flag"), &json!({}));
+    assert_eq!(s, 200, "{b}");
+    assert_eq!((&b["result"], &b["live"]), (&json!("1-0"), &json!(false)));
+    assert!(srv.file(&id).contains("[Termination \"time_forfeit\"]"));
+    // A move sent after the mover's flag fell: the game ends on time, the move not played.
+    let id = srv.new_game(&json!({"South": "Chausiku", "North": "Daudi", "TimeControl": "1+0"}));
+    assert_eq!(srv.play(&id, 0, &moves[0]).0, 200);
+    thread::sleep(Duration::from_millis(1200));
+    let (s, b) = srv.play(&id, 1, &moves[1]);
+    assert_eq!((s, &b["code"]), (409, &json!("serve::flag_fell")), "{b}");
+    assert_eq!(b["state"]["result"], "1-0");
+    assert_eq!(b["state"]["plies"], 1);
+    let text = srv.file(&id);
+    let checked = bao_validate::check_bytes("g", text.as_bytes(), &Default::default());
+    assert!(checked.report.is_valid(), "{text}");
+}

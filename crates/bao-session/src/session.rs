@@ -146,6 +146,9 @@ pub struct Session {
     /// A move or a command was given at a tag question: the questions left take their
     /// defaults.
     defaults_now: bool,
+    /// A comment to write after the next ply played, in the same write
+    /// ([`Session::play_ply_noted`]).
+    note: Option<String>,
 }
 
 impl Session {
@@ -193,6 +196,7 @@ impl Session {
             stage: Stage::Unstarted,
             playing: false,
             defaults_now: false,
+            note: None,
         })
     }
 

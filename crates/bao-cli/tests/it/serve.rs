@@ -197,6 +197,168 @@ fn killed_at_random_moments_no_acknowledged_ply_is_lost() {
     assert_eq!(moves_on_disk(&file).len(), moves.len());
 }
 
+/// The evening's rounds and a clock under SIGKILL: the organiser pairs rounds and sets and
+/// corrects results, and a scribe records a timed board (`TimeControl`), while the server
+/// is killed at random moments; after each restart every acknowledged change is in
+/// `event.toml` (a change in flight when the server died may be there too, never half of
+/// one), every acknowledged ply is on disk with its `[%clk]`, and the clocks are the ones
+/// last acknowledged.
+#[test]
+fn killed_at_random_moments_no_acknowledged_round_or_result_is_lost() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("club");
+    std::fs::create_dir(&store).unwrap();
+    let port = free_port();
+    let mut server = serve(&store, port);
+    let players = ["Amani", "Bahati", "Chiku", "Dalila", "Enzi", "Fumo"];
+    let (s, b) = post(
+        &server.base,
+        "/api/event/players",
+        &json!({ "players": players }),
+    )
+    .unwrap();
+    assert_eq!(s, 200, "{b}");
+    let (s, b) = post(
+        &server.base,
+        "/api/event/rounds",
+        &json!({"pairing": "round-robin", "time_control": "3600+5"}),
+    )
+    .unwrap();
+    assert_eq!(s, 201, "{b}");
+    let timed = b["rounds"][0]["boards"][0]["game"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let timed_file = store.join(format!("{timed}.bao"));
+    assert!(std::fs::read_to_string(&timed_file)
+        .unwrap()
+        .contains("[TimeControl \"3600+5\"]"));
+    let moves = fixture_moves();
+    // The timed board: plies acknowledged, and the clocks of the last answer.
+    let mut plies = 0;
+    let mut clock = Value::Null;
+    let mut rng = bao_testkit::Lcg::new(23);
+    // What was acknowledged: the rounds, each (round, board)'s result; and the one change
+    // in flight when the server died.
+    let mut rounds = 1;
+    let mut results: std::collections::BTreeMap<(usize, usize), Value> = Default::default();
+    let values = [json!("1-0"), json!("0-1"), json!("1/2-1/2"), Value::Null];
+    let mut step = 0;
+    for _ in 0..4 {
+        let pid = server.child.id();
+        let delay = Duration::from_millis(40 + rng.below(160) as u64);
+        let killer = std::thread::spawn(move || {
+            std::thread::sleep(delay);
+            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+        });
+        let mut in_flight;
+        let mut first = true;
+        loop {
+            step += 1;
+            // Each window starts with a new round, then sets and corrects results.
+            if std::mem::take(&mut first) && rounds < 5 {
+                in_flight = Some(None);
+                match post(
+                    &server.base,
+                    "/api/event/rounds",
+                    &json!({"pairing": "round-robin"}),
+                ) {
+                    Some((201, _)) => rounds += 1,
+                    Some((s, b)) => panic!("round {}: {s} {b}", rounds + 1),
+                    None => break,
+                }
+            } else if step % 2 == 0 && plies < moves.len() {
+                in_flight = None;
+                match post(
+                    &server.base,
+                    &format!("/api/games/{timed}/moves"),
+                    &json!({"ply": plies, "move": moves[plies]}),
+                ) {
+                    Some((200, b)) => {
+                        plies += 1;
+                        clock = b["clock"].clone();
+                    }
+                    Some((s, b)) => panic!("ply {plies}: {s} {b}"),
+                    None => break,
+                }
+            } else {
+                let round = 1 + step % rounds;
+                let board = 1 + step % 3;
+                let value = values[step % values.len()].clone();
+                in_flight = Some(Some(((round, board), value.clone())));
+                match post(
+                    &server.base,
+                    &format!("/api/event/rounds/{round}/result"),
+                    &json!({"board": board, "result": value}),
+                ) {
+                    Some((200, _)) => {
+                        results.insert((round, board), value);
+                    }
+                    Some((s, b)) => panic!("result {round}/{board}: {s} {b}"),
+                    None => break,
+                }
+            }
+        }
+        killer.join().unwrap();
+        let _ = server.child.wait();
+        server = serve(&store, port);
+        let (s, ev) = get_json(&format!("{}/api/event", server.base));
+        assert_eq!(s, 200);
+        let got = ev["rounds"].as_array().unwrap();
+        let round_in_flight = matches!(in_flight, Some(None));
+        assert!(
+            got.len() == rounds || (round_in_flight && got.len() == rounds + 1),
+            "{} rounds on disk, {rounds} acknowledged",
+            got.len()
+        );
+        rounds = got.len();
+        for ((round, board), value) in results.clone() {
+            let on_disk = &got[round - 1]["boards"][board - 1]["result"];
+            let flying =
+                matches!(&in_flight, Some(Some((k, v))) if *k == (round, board) && v == on_disk);
+            assert!(
+                on_disk == &value || flying,
+                "round {round} board {board}: {on_disk} on disk, {value} acknowledged"
+            );
+            if flying {
+                results.insert((round, board), on_disk.clone());
+            }
+        }
+        // The timed board: every acknowledged ply on disk, each with its clock (written in
+        // the ply's own write: no ply without one); the clocks the last answer gave (unless
+        // a ply in flight landed since).
+        let on_disk = moves_on_disk(&timed_file);
+        assert!(
+            on_disk.len() >= plies,
+            "{} plies on disk, {plies} acknowledged",
+            on_disk.len()
+        );
+        let text = std::fs::read_to_string(&timed_file).unwrap();
+        assert_eq!(text.matches("[%clk ").count(), on_disk.len(), "{text}");
+        let (_, st) = get_json(&format!("{}/api/games/{timed}/state", server.base));
+        if on_disk.len() == plies && plies > 0 {
+            for k in ["south_ms", "north_ms", "running"] {
+                assert_eq!(st["clock"][k], clock[k], "{k} after a kill");
+            }
+        }
+        plies = on_disk.len();
+        clock = st["clock"].clone();
+        // Every board of every round has its game, served.
+        for r in got {
+            for b in r["boards"].as_array().unwrap() {
+                let id = b["game"].as_str().unwrap();
+                assert_eq!(
+                    get_json(&format!("{}/api/games/{id}/state", server.base)).0,
+                    200
+                );
+            }
+        }
+    }
+    assert!(rounds >= 3, "{rounds} rounds");
+    assert!(results.len() >= 3, "{results:?}");
+    assert!(plies >= 3, "{plies} timed plies");
+}
+
 fn get_json(url: &str) -> (u16, Value) {
     match ureq::get(url).timeout(Duration::from_secs(20)).call() {
         Ok(r) => (r.status(), r.into_json().unwrap()),
@@ -378,6 +540,7 @@ fn a_game_tapped_on_a_phone_is_followed_live_and_lands_on_disk() {
     drop((scribe, spectator));
     club_night_pages(&d, chromium, &base, &server.pin);
     projector_wall(&d, chromium);
+    rounds_pages(&d, chromium);
 }
 
 /// The pits of a served board picture: its viewBox and each pit's centre, read from the
@@ -905,7 +1068,225 @@ fn club_night_pages(d: &crate::browser::Driver, chromium: &Path, base: &str, pin
         );
         assert_eq!(wide, json!(true));
         keep_shot(&s, "evening-phone");
+
+        // Item 3: a ply of the move list tapped shows the board after it, read only, and
+        // the way back to the live board.
+        look_back(&s, base, &moves, name);
+
+        // Item 6: a game with a clock shows both clocks, the mover's running; a tapped
+        // move stops it and its time left is written after it.
+        clocks_on_the_phone(&s, base, &moves);
     }
+}
+
+/// The text of a clock on the scribe's page.
+fn clock_text(s: &crate::browser::Session<'_>, side: &str) -> String {
+    s.js(
+        "var c = document.querySelector('#clock-' + arguments[0] + ' .time'); return c ? c.textContent : '';",
+        json!([side]),
+    )
+    .as_str()
+    .unwrap()
+    .to_owned()
+}
+
+/// A `600+5` game of two plies on the scribe's page at phone size: both clocks shown
+/// (South's 10:05 after its free first ply, North's running below 10:05), a move tapped
+/// stops North's and the record has its `[%clk]`.
+fn clocks_on_the_phone(s: &crate::browser::Session<'_>, base: &str, moves: &[String]) {
+    let (st, b) = post(
+        base,
+        "/api/games",
+        &json!({"tags": {"South": "Kito", "North": "Lulu", "TimeControl": "600+5"}}),
+    )
+    .unwrap();
+    assert_eq!(st, 201, "{b}");
+    let id = b["id"].as_str().unwrap().to_owned();
+    let (st, b) = post(
+        base,
+        &format!("/api/games/{id}/moves"),
+        &json!({"ply": 0, "move": moves[0]}),
+    )
+    .unwrap();
+    assert_eq!(st, 200, "{b}");
+    s.go(&format!("{base}/scribe/{id}"));
+    wait_until(
+        s,
+        "var c = document.getElementById('clocks'); return !!c && !c.hidden && \
+         document.querySelector('#clock-north').classList.contains('running') && \
+         document.querySelector('.boardbox img').complete && \
+         document.querySelector('.boardbox').getBoundingClientRect().height > 100",
+        "the clocks and the board",
+    );
+    assert_eq!(clock_text(s, "south"), "10:05");
+    let first = clock_text(s, "north");
+    assert!(
+        first.starts_with("10:0") || first.starts_with("9:5"),
+        "{first}"
+    );
+    // The clocks sit above the board, each as wide as the screen allows.
+    let fits = s.js(
+        "var r = document.getElementById('clocks').getBoundingClientRect(); \
+         var b = document.querySelector('.boardbox').getBoundingClientRect(); \
+         return r.bottom <= b.top + 1 && r.width > 300 && r.right <= window.innerWidth;",
+        json!([]),
+    );
+    assert_eq!(fits, json!(true));
+    std::thread::sleep(Duration::from_millis(1200));
+    // It runs.
+    assert_ne!(clock_text(s, "north"), first);
+    s.js("window.scrollTo(0, 0);", json!([]));
+    keep_shot(s, "clocks-phone");
+    tap_move(s, &moves[1]);
+    wait_until(
+        s,
+        "return document.querySelector('main').dataset.plies === '2' && \
+         document.querySelector('#clock-south').classList.contains('running')",
+        "North's move and South's clock running",
+    );
+    let (_, st) = get_json(&format!("{base}/api/games/{id}/state"));
+    let north = st["clock"]["north_ms"].as_u64().unwrap();
+    // 600 s, less the second or two North took, plus 5.
+    assert!((600_000..=605_000).contains(&north), "{st}");
+    let text = ureq::get(&format!("{base}/api/games/{id}/record"))
+        .call()
+        .unwrap()
+        .into_string()
+        .unwrap();
+    assert_eq!(text.matches("[%clk ").count(), 2, "{text}");
+    assert!(text.contains("{[%clk 0:10:05]}"), "{text}");
+}
+
+/// The centre of the element `css` as drawn (viewport CSS pixels), scrolled into view.
+fn centre_of(s: &crate::browser::Session<'_>, css: &str) -> (i64, i64) {
+    let r = s.js(
+        "var e = document.querySelector(arguments[0]); e.scrollIntoView({block: 'center'}); \
+         var r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2];",
+        json!([css]),
+    );
+    #[allow(clippy::cast_possible_truncation)]
+    let at = |i: usize| r[i].as_f64().unwrap().round() as i64;
+    (at(0), at(1))
+}
+
+/// The picture the scribe's board shows now (its `img`'s source, fetched again).
+fn shown_board(s: &crate::browser::Session<'_>) -> String {
+    s.js(
+        "var x = new XMLHttpRequest(); x.open('GET', document.querySelector('.boardbox img').src, false); \
+         x.send(); return x.responseText;",
+        json!([]),
+    )
+    .as_str()
+    .unwrap()
+    .to_owned()
+}
+
+/// A game of five plies on the scribe's page: ply 2 tapped in the move list (at the centre
+/// of what is drawn) shows the board the game had after ply 2, nothing on it to tap; the
+/// way back shows the live board again, and a ply recorded meanwhile keeps the look back.
+fn look_back(s: &crate::browser::Session<'_>, base: &str, moves: &[String], name: &str) {
+    let (st, b) = post(
+        base,
+        "/api/games",
+        &json!({"tags": {"South": "Imara", "North": "Jelani"}}),
+    )
+    .unwrap();
+    assert_eq!(st, 201, "{b}");
+    let id = b["id"].as_str().unwrap().to_owned();
+    let board = || {
+        ureq::get(&format!("{base}/api/games/{id}/board.svg"))
+            .call()
+            .unwrap()
+            .into_string()
+            .unwrap()
+    };
+    // The live board after each ply, as the server drew it then.
+    let mut then = vec![board()];
+    for (n, m) in moves.iter().take(5).enumerate() {
+        let (st, b) = post(
+            base,
+            &format!("/api/games/{id}/moves"),
+            &json!({"ply": n, "move": m}),
+        )
+        .unwrap();
+        assert_eq!(st, 200, "{b}");
+        then.push(board());
+    }
+    s.go(&format!("{base}/scribe/{id}"));
+    wait_until(
+        s,
+        "var b = document.querySelector('.boardbox'); return document.querySelectorAll('#moves button.mv').length === 5 && \
+         b.dataset.ply === 'live' && b.querySelector('img').complete",
+        "the board and its five plies",
+    );
+    assert_eq!(shown_board(s), then[5]);
+    let (x, y) = centre_of(s, "#moves button.mv[data-ply='2']");
+    s.tap(x, y);
+    wait_until(
+        s,
+        "var b = document.querySelector('.boardbox'); return b.dataset.ply === '2' && b.querySelector('img').complete",
+        "the board after ply 2",
+    );
+    assert_eq!(shown_board(s), then[2], "the board after ply 2");
+    let note = s.js(
+        "return document.getElementById('lookback').textContent",
+        json!([]),
+    );
+    let note = note.as_str().unwrap();
+    assert!(
+        note.contains("Ply 2") && note.contains(&moves[1].replace('#', "")),
+        "{note}"
+    );
+    // Read only: no pit to tap, no Send box, no tools.
+    assert_eq!(
+        s.js(
+            "return Array.from(document.querySelectorAll('.taps .pit')).every(function (b) { return b.disabled; }) && \
+             document.querySelector('form.type').hidden && document.querySelector('.tools').hidden",
+            json!([]),
+        ),
+        json!(true)
+    );
+    // Another phone records ply 6 meanwhile: still ply 2 shown, the note says where the
+    // game is.
+    let (st, b) = post(
+        base,
+        &format!("/api/games/{id}/moves"),
+        &json!({"ply": 5, "move": moves[5]}),
+    )
+    .unwrap();
+    assert_eq!(st, 200, "{b}");
+    then.push(board());
+    wait_until(
+        s,
+        "return document.querySelectorAll('#moves button.mv').length === 6 && \
+         document.getElementById('lookback').textContent.indexOf('has 6 plies') >= 0",
+        "the sixth ply listed",
+    );
+    assert_eq!(
+        s.js(
+            "return document.querySelector('.boardbox').dataset.ply",
+            json!([])
+        ),
+        json!("2")
+    );
+    s.js("window.scrollTo(0, 0);", json!([]));
+    keep_shot(s, &format!("lookback-{name}"));
+    let (x, y) = centre_of(s, "#back-to-live");
+    s.tap(x, y);
+    wait_until(
+        s,
+        "var b = document.querySelector('.boardbox'); return b.dataset.ply === 'live' && b.querySelector('img').complete && \
+         document.getElementById('lookback').hidden",
+        "the live board again",
+    );
+    assert_eq!(shown_board(s), then[6], "the live board");
+    assert_eq!(
+        s.js(
+            "return Array.from(document.querySelectorAll('.taps .pit')).some(function (b) { return !b.disabled; })",
+            json!([]),
+        ),
+        json!(true)
+    );
 }
 
 /// The size in CSS pixels of a pit's numeral (22 units of the picture) on each projected
@@ -940,7 +1321,7 @@ fn projector_wall(d: &crate::browser::Driver, chromium: &Path) {
         let (st, b) = post(
             base,
             "/api/games",
-            &json!({"tags": {"South": south, "North": north, "Round": "3"}}),
+            &json!({"tags": {"South": south, "North": north, "Round": "3", "TimeControl": "900+10"}}),
         )
         .unwrap();
         assert_eq!(st, 201, "{b}");
@@ -995,6 +1376,13 @@ fn projector_wall(d: &crate::browser::Driver, chromium: &Path) {
         json!([ids[2]]),
     );
     assert!(done.as_str().unwrap_or("").contains("1-0"), "{done}");
+    // Each live board shows its running clock where the others say "live".
+    wait_until(
+        &s,
+        "var c = Array.from(document.querySelectorAll('#wall .cap .clk')); return c.length === 7 && \
+         c.every(function (x) { return /^[SN] 1?[0-9]:[0-5][0-9]$/.test(x.textContent); })",
+        "the boards' running clocks",
+    );
     let px = s.js(NUMERAL_PX, json!([]));
     let smallest = px
         .as_array()
@@ -1047,4 +1435,140 @@ fn projector_wall(d: &crate::browser::Driver, chromium: &Path) {
     if let Some(k) = std::env::var_os("BAO_PNG_DIR") {
         std::fs::write(Path::new(&k).join("serve-sheets.pdf"), &pdf).unwrap();
     }
+}
+
+/// Rounds and standings on the pages: the organiser (in with the PIN) enters six players
+/// and pairs a round-robin round from the evening page; results come from the games and
+/// one is corrected from the page; the standings and the crosstable show on a phone (no
+/// wider than the screen), at 1920 and on the projector.
+fn rounds_pages(d: &crate::browser::Driver, chromium: &Path) {
+    let dir = tempfile::tempdir().unwrap();
+    let server = serve(dir.path(), free_port());
+    let base = server.base.as_str();
+    let moves = fixture_moves();
+    let profile = tempfile::tempdir().unwrap();
+    let s = logged_in(d, chromium, profile.path(), (390, 844), base, &server.pin);
+    s.go(&format!("{base}/"));
+    wait_until(
+        &s,
+        "return !!document.getElementById('players')",
+        "the organiser's controls",
+    );
+    s.js(
+        "var p = document.getElementById('players'); p.value = 'Amani\\nBahati\\nChiku\\nDalila\\nEnzi\\nFumo'; \
+         p.dispatchEvent(new Event('input'));",
+        json!([]),
+    );
+    s.click("#save-players");
+    wait_until(
+        &s,
+        "return document.getElementById('organise-msg').textContent === 'Saved.'",
+        "the players saved",
+    );
+    s.js(
+        "document.getElementById('pairing').value = 'round-robin';",
+        json!([]),
+    );
+    s.click("#pair-round");
+    wait_until(
+        &s,
+        "return !!document.getElementById('standings')",
+        "the first round and the standings",
+    );
+    let (_, ev) = get_json(&format!("{base}/api/event"));
+    let boards = ev["rounds"][0]["boards"].as_array().unwrap().clone();
+    assert_eq!(boards.len(), 3);
+    // Boards 1 and 2 end on the server (South wins, North resigns); board 3 goes on.
+    for b in &boards[..2] {
+        let id = b["game"].as_str().unwrap();
+        for (n, m) in moves.iter().take(4).enumerate() {
+            let (st, _) = post(
+                base,
+                &format!("/api/games/{id}/moves"),
+                &json!({"ply": n, "move": m}),
+            )
+            .unwrap();
+            assert_eq!(st, 200);
+        }
+        let (st, _) = post(
+            base,
+            &format!("/api/games/{id}/result"),
+            &json!({"result": "1-0"}),
+        )
+        .unwrap();
+        assert_eq!(st, 200);
+    }
+    // Board 2's result corrected on the page: a draw.
+    s.go(&format!("{base}/"));
+    wait_until(
+        &s,
+        "return !!document.getElementById('set-result') && !!document.getElementById('standings')",
+        "the evening",
+    );
+    s.js(
+        "document.getElementById('organise').open = true; document.getElementById('fix-board').value = '2'; \
+         document.getElementById('fix-result').value = '1/2-1/2';",
+        json!([]),
+    );
+    s.click("#set-result");
+    wait_until(
+        &s,
+        "return document.getElementById('organise-msg').textContent === 'Saved.'",
+        "the correction saved",
+    );
+    let mp = |name: &str| -> Value {
+        s.js(
+            "var n = arguments[0]; var r = Array.from(document.querySelectorAll('#standings tbody tr')).find(function (r) { \
+               return r.children[1].textContent === n; }); return r ? r.children[2].textContent : null;",
+            json!([name]),
+        )
+    };
+    let name = |b: &Value, side: &str| b[side].as_str().unwrap().to_owned();
+    wait_until(
+        &s,
+        "return document.querySelectorAll('#crosstable td.corrected').length === 2",
+        "the corrected result in the crosstable",
+    );
+    assert_eq!(mp(&name(&boards[0], "south")), json!("2"));
+    assert_eq!(mp(&name(&boards[0], "north")), json!("0"));
+    assert_eq!(mp(&name(&boards[1], "south")), json!("1"));
+    assert_eq!(mp(&name(&boards[1], "north")), json!("1"));
+    // The winner of board 1 leads.
+    let first = s.js(
+        "return document.querySelector('#standings tbody tr').children[1].textContent",
+        json!([]),
+    );
+    assert_eq!(first, json!(name(&boards[0], "south")));
+    let wide = s.js(
+        "return document.documentElement.scrollWidth <= window.innerWidth",
+        json!([]),
+    );
+    assert_eq!(wide, json!(true), "the evening fits the phone");
+    s.js(
+        "document.getElementById('standings').scrollIntoView({block: 'start'});",
+        json!([]),
+    );
+    keep_shot(&s, "standings-phone");
+    drop(s);
+    let profile = tempfile::tempdir().unwrap();
+    let big = d.phone_session(chromium, profile.path(), (1920, 1080));
+    big.go(&format!("{base}/"));
+    wait_until(
+        &big,
+        "return !!document.getElementById('crosstable')",
+        "the evening at 1920",
+    );
+    keep_shot(&big, "standings-1920");
+    big.go(&format!("{base}/projector?standings=1"));
+    wait_until(
+        &big,
+        "return !!document.querySelector('#wall-standings #standings')",
+        "the projector's standings",
+    );
+    let px = big.js(
+        "return parseFloat(getComputedStyle(document.querySelector('#standings td')).fontSize)",
+        json!([]),
+    );
+    assert!(px.as_f64().unwrap() >= 28.0, "{px}");
+    keep_shot(&big, "projector-standings");
 }

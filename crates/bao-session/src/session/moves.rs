@@ -234,6 +234,15 @@ impl Session {
         self.game_mut()
             .movetext
             .push(Spanned::bare(Element::Move(new)));
+        // The caller's comment after the ply (a clock), in the same write; not after a ply
+        // that ends the game.
+        if let Some(note) = self.note.take().filter(|_| trace.outcome.is_none()) {
+            self.game_mut()
+                .movetext
+                .push(Spanned::bare(Element::Comment(
+                    bao_notation::Comment::brace(&note),
+                )));
+        }
         if let Some(live) = &mut self.live {
             live.positions.push(next);
         }

@@ -60,8 +60,23 @@ impl Session {
     /// budget.
     #[must_use]
     pub fn last_ply(&self) -> Option<(Position, Move)> {
+        self.ply(self.live.as_ref()?.plies())
+    }
+
+    /// The position after the first `plies` plies of the current game's main line (the
+    /// start for 0); `None` beyond its last ply.
+    #[must_use]
+    pub fn position_after(&self, plies: usize) -> Option<Position> {
+        self.live.as_ref()?.positions.get(plies).copied()
+    }
+
+    /// Ply `n` (1-based) of the current game's main line: the position it was played from
+    /// and its move (to draw it); `None` for 0, beyond the last ply, or when its reading
+    /// is undecided within the lap budget.
+    #[must_use]
+    pub fn ply(&self, n: usize) -> Option<(Position, Move)> {
         let live = self.live.as_ref()?;
-        let n = live.plies().checked_sub(1)?;
+        let n = n.checked_sub(1).filter(|&n| n < live.plies())?;
         let recorded = self.game().main_line().nth(n)?;
         let before = Live {
             rules: live.rules,
@@ -74,6 +89,24 @@ impl Session {
             .into_iter()
             .find(|m| same_move(*m, recorded.token.value))?;
         Some((live.positions[n], mv))
+    }
+
+    /// [`Session::play_ply`], the ply followed by the comment `{note}` written in the same
+    /// write (a clock, `[%clk 0:09:55]`): the ply is never on disk without it. Not after a
+    /// ply that ends the game. `note` holds no brace.
+    ///
+    /// # Errors
+    /// As [`Session::play_ply`].
+    pub fn play_ply_noted(
+        &mut self,
+        ply: u64,
+        line: &str,
+        note: Option<String>,
+    ) -> Result<PlyAnswer, SessionError> {
+        self.note = note.filter(|n| !n.contains(['{', '}']) && !n.trim().is_empty());
+        let answer = self.play_ply(ply, line);
+        self.note = None;
+        answer
     }
 
     /// Plays `line` (a move only, never a command) as ply `ply` (0-based) of the current
