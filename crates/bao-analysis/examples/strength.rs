@@ -8,6 +8,8 @@
 //! cargo run --release -p bao-analysis --example strength -- depth
 //! cargo run --release -p bao-analysis --example strength -- qs 8 20 40
 //! cargo run --release -p bao-analysis --example strength -- levels 1,5,10,15 20 20
+//! cargo run --release -p bao-analysis --example strength -- search lmr 20000 200 [SEED] [kete]
+//! cargo run --release -p bao-analysis --example strength -- nodes 2000 20000 100 [SEED] [kete]
 //! ```
 //!
 //! `random MS N`: the engine at MS ms a move against a uniformly random mover, N games,
@@ -20,7 +22,13 @@
 //! the engine with a quiescence extension of PLIES plies against the engine without, both
 //! at MS ms a move, each opening played with both colours. `levels L1,L2,... TOP N`: each
 //! level against level TOP, N games each, all searching at most 8 plies (`bao engine`'s
-//! `setoption name Level`: the ladder that shows the levels are ordered).
+//! `setoption name Level`: the ladder that shows the levels are ordered). `search FEATURE
+//! NODES N [SEED] [RULES]`: the search with FEATURE (`lmr`: late-move reductions, `asp`:
+//! aspiration windows, `both`) against the search without, both at NODES nodes a move (a
+//! fixed-node match: deterministic, and the same on a loaded machine), each opening played
+//! with both colours, under the rules RULES (a preset, default `kiswahili`). `nodes A B N
+//! [SEED] [RULES]`: the search at A nodes a move against the search at B, under RULES (a
+//! fixed-node ladder: whether more search still wins under other rules, e.g. Bao la Kete).
 
 use std::time::Duration;
 
@@ -138,12 +146,25 @@ fn matchup_seeded(
     opening_plies: usize,
     seed: u64,
 ) {
+    matchup_rules(label, a, b, n, opening_plies, seed, RuleSet::KISWAHILI);
+}
+
+/// [`matchup_seeded`] under `rules`.
+fn matchup_rules(
+    label: &str,
+    a: &mut Player,
+    b: &mut Player,
+    n: usize,
+    opening_plies: usize,
+    seed: u64,
+    rules: RuleSet,
+) {
     let mut rng = Rng(seed);
     let (mut won, mut lost, mut other) = (0, 0, 0);
-    let mut opening = Position::start(RuleSet::KISWAHILI);
+    let mut opening = Position::start(rules);
     for g in 0..n {
         if g % 2 == 0 {
-            opening = Position::start(RuleSet::KISWAHILI);
+            opening = Position::start(rules);
             for _ in 0..opening_plies {
                 let legal = opening.legal_moves();
                 if legal.is_empty() {
@@ -177,11 +198,19 @@ fn matchup_seeded(
     }
     let score = (f64::from(won) + 0.5 * f64::from(other)) / n as f64;
     let err = 1.96 * (score * (1.0 - score) / n as f64).sqrt();
-    let elo = if score > 0.0 && score < 1.0 {
-        format!("{:+.0}", -400.0 * (1.0 / score - 1.0).log10())
-    } else {
-        "n/a".to_owned()
+    let elo_of = |s: f64| {
+        if s > 0.0 && s < 1.0 {
+            format!("{:+.0}", -400.0 * (1.0 / s - 1.0).log10())
+        } else {
+            "n/a".to_owned()
+        }
     };
+    let elo = format!(
+        "{} ({} to {})",
+        elo_of(score),
+        elo_of(score - err),
+        elo_of(score + err)
+    );
     println!(
         "{label}: {won} won, {lost} lost, {other} other of {n}: score {:.1}% ± {:.1}% (95%), Elo {elo}",
         score * 100.0,
@@ -259,6 +288,72 @@ fn main() {
                     2,
                 );
             }
+        }
+        Some("search") => {
+            let feature = args.get(1).map_or("lmr", String::as_str);
+            let (nodes, n, seed) = (num(2, 20_000), num(3, 200) as usize, num(4, 20_261_201));
+            let rules = args
+                .get(5)
+                .map_or(Ok(RuleSet::KISWAHILI), |r| RuleSet::from_spec(r))
+                .expect("a rule set");
+            let (lmr, asp) = match feature {
+                "lmr" => (true, false),
+                "asp" => (false, true),
+                _ => (true, true),
+            };
+            let limits = Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            };
+            let mut a = Player::Engine(
+                Box::new(Searcher::new(18).with_reductions(lmr).with_aspiration(asp)),
+                limits,
+                Effort::default(),
+            );
+            let mut b = Player::Engine(Box::new(Searcher::new(18)), limits, Effort::default());
+            matchup_rules(
+                &format!("{feature} vs plain at {nodes} nodes"),
+                &mut a,
+                &mut b,
+                n,
+                2,
+                seed,
+                rules,
+            );
+        }
+        Some("nodes") => {
+            let (x, y, n, seed) = (
+                num(1, 2_000),
+                num(2, 20_000),
+                num(3, 100) as usize,
+                num(4, 20_261_201),
+            );
+            let rules = args
+                .get(5)
+                .map_or(Ok(RuleSet::KISWAHILI), |r| RuleSet::from_spec(r))
+                .expect("a rule set");
+            let at = |nodes: u64| {
+                Player::Engine(
+                    Box::new(Searcher::new(18)),
+                    Limits {
+                        nodes: Some(nodes),
+                        ..Limits::default()
+                    },
+                    Effort::default(),
+                )
+            };
+            matchup_rules(
+                &format!(
+                    "{x} nodes vs {y} nodes ({})",
+                    args.get(5).map_or("kiswahili", String::as_str)
+                ),
+                &mut at(x),
+                &mut at(y),
+                n,
+                2,
+                seed,
+                rules,
+            );
         }
         Some("random") => {
             let (ms, n) = (num(1, 100), num(2, 40) as usize);

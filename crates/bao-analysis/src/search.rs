@@ -20,6 +20,16 @@ const WIN_BOUND: i32 = WIN - 10_000;
 /// The deepest search (plies).
 pub const MAX_DEPTH: u32 = 64;
 const MAX_PLY: usize = 128;
+/// The clock is read at most this many nodes apart (at about 1.4 M nodes a second, every
+/// 0.2 ms); fewer where nodes are slow (long sowings in an endgame: [`CLOCK_GAP`]), and
+/// after every node whose expansion ran out of its lap budget, the slowest kind.
+pub(crate) const CLOCK_EVERY: u64 = 256;
+/// The time the clock readings aim to stay within: when the nodes since the last reading
+/// took longer, the next readings come four times as often (down to every node); when much
+/// shorter, twice as rarely (up to [`CLOCK_EVERY`]).
+const CLOCK_GAP: Duration = Duration::from_micros(500);
+/// The half-width of the first aspiration window (centi-seeds).
+const ASPIRATION: i32 = 50;
 
 /// A score from the side to move's view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -208,6 +218,11 @@ pub struct Searcher {
     nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,
+    /// Nodes until the clock is read next, and the nodes between readings now.
+    clock_in: u64,
+    clock_every: u64,
+    /// When the clock was read last.
+    clock_read: Instant,
     aborted: bool,
     pv: Vec<Vec<Move>>,
     /// The engine every node is expanded with: its memo of long relay cycles is kept from
@@ -215,6 +230,10 @@ pub struct Searcher {
     engine: bao_core::Engine,
     /// Plies a leaf may be extended while the side to move has only captures (0: none).
     quiescence: u32,
+    /// Late-move reductions (off by default: see [`Searcher::with_reductions`]).
+    reductions: bool,
+    /// Aspiration windows at the root (see [`Searcher::with_aspiration`]).
+    aspiration: bool,
 }
 
 impl Default for Searcher {
@@ -237,11 +256,36 @@ impl Searcher {
             nodes: 0,
             node_limit: u64::MAX,
             deadline: None,
+            clock_in: CLOCK_EVERY,
+            clock_every: CLOCK_EVERY,
+            clock_read: Instant::now(),
             aborted: false,
             pv: vec![Vec::new(); MAX_PLY + 1],
             engine: bao_core::Engine::new(),
             quiescence: 0,
+            reductions: false,
+            aspiration: false,
         }
+    }
+
+    /// Late-move reductions: at a node at least 3 plies from the horizon, a move ordered
+    /// fourth or later is first searched one ply shallower (two from the ninth move on) with
+    /// a null window, and searched again at the full depth only when it beats the best
+    /// score so far.
+    #[must_use]
+    pub fn with_reductions(mut self, on: bool) -> Self {
+        self.reductions = on;
+        self
+    }
+
+    /// Aspiration windows: from depth 4, each iteration is first searched with a window of
+    /// ±0.5 seeds around the score of the iteration two before (the same parity: scores
+    /// swing between odd and even depths), widened (four times, then fully) on the side it
+    /// fails.
+    #[must_use]
+    pub fn with_aspiration(mut self, on: bool) -> Self {
+        self.aspiration = on;
+        self
     }
 
     /// Extends the leaves by up to `plies` plies while the side to move has nothing but
@@ -319,6 +363,7 @@ impl Searcher {
         self.aborted = false;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         self.deadline = limits.movetime.map(|t| start + t);
+        (self.clock_in, self.clock_every, self.clock_read) = (CLOCK_EVERY, CLOCK_EVERY, start);
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let root_moves = match expand_exact_with(&mut self.engine, pos) {
             Expansion::Moves(mut m) => {
@@ -359,8 +404,12 @@ impl Searcher {
                 .map(|(m, _)| vec![*m])
                 .unwrap_or_default(),
         };
+        // The scores of the last two iterations: Bao's swing by several seeds between odd and
+        // even depths (the side to move's tempo), so a window is centred on the score of
+        // the same parity, two iterations back.
+        let mut last = [0; 2];
         for depth in 1..=max_depth {
-            let score = self.root(pos, &root_moves, depth, only.is_none());
+            let score = self.iteration(pos, &root_moves, depth, only.is_none(), last[0]);
             if self.aborted {
                 break;
             }
@@ -372,6 +421,7 @@ impl Searcher {
                 pv: self.pv[0].clone(),
             };
             on_iteration(&best);
+            last = [last[1], score];
             // A win or loss proven inside the depth searched will not change.
             if score.abs() >= WIN_BOUND && (WIN - score.abs()) < i32::try_from(depth).unwrap_or(0) {
                 break;
@@ -391,14 +441,69 @@ impl Searcher {
         }
     }
 
+    /// Whether the search must stop: the node limit, or (every `clock_every` nodes, at
+    /// most [`CLOCK_EVERY`]) the stop flag or the deadline.
     fn poll(&mut self) -> bool {
-        let out_of_time = || {
-            self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
+        if self.nodes >= self.node_limit {
+            self.aborted = true;
+        }
+        self.clock_in -= 1;
+        if self.clock_in == 0 {
+            self.out_of_time();
+        }
+        self.aborted
+    }
+
+    /// Whether the stop flag is set or the deadline has passed (sets `aborted`); sets when
+    /// the clock is read next, by how long the nodes since the last reading took.
+    fn out_of_time(&mut self) -> bool {
+        let now = Instant::now();
+        let gap = now.duration_since(self.clock_read);
+        self.clock_read = now;
+        self.clock_every = if gap > CLOCK_GAP {
+            (self.clock_every / 4).max(1)
+        } else if gap < CLOCK_GAP / 4 {
+            (self.clock_every * 2).min(CLOCK_EVERY)
+        } else {
+            self.clock_every
         };
-        if self.nodes >= self.node_limit || (self.nodes & 1023 == 0 && out_of_time()) {
+        self.clock_in = self.clock_every;
+        if self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| now >= d) {
             self.aborted = true;
         }
         self.aborted
+    }
+
+    /// One iteration: with aspiration windows (from depth 4, when the score two iterations
+    /// back, `last`, was an evaluation), else with the full window.
+    fn iteration(
+        &mut self,
+        pos: &Position,
+        root_moves: &[(Move, Position)],
+        depth: u32,
+        store: bool,
+        last: i32,
+    ) -> i32 {
+        if !self.aspiration || depth < 4 || last.abs() >= WIN_BOUND {
+            return self.root(pos, root_moves, depth, store, -WIN - 1, WIN + 1);
+        }
+        let mut width = ASPIRATION;
+        let (mut lo, mut hi) = (last - width, last + width);
+        loop {
+            let score = self.root(pos, root_moves, depth, store, lo, hi);
+            if self.aborted {
+                return score;
+            }
+            width = width.saturating_mul(4);
+            let wide = width > 16 * ASPIRATION;
+            if score <= lo {
+                lo = if wide { -WIN - 1 } else { score - width };
+            } else if score >= hi {
+                hi = if wide { WIN + 1 } else { score + width };
+            } else {
+                return score;
+            }
+        }
     }
 
     /// Orders `children` for the node at `ply`: the table's move, killers, then history
@@ -425,12 +530,14 @@ impl Searcher {
         root_moves: &[(Move, Position)],
         depth: u32,
         store: bool,
+        lo: i32,
+        hi: i32,
     ) -> i32 {
         let mut children = root_moves.to_vec();
         let tt = self.table.probe(zobrist(pos)).and_then(|e| e.best);
         // Last iteration's best move first, then the rest in order.
         self.order(&mut children, tt.or_else(|| self.pv[0].first().copied()), 0);
-        let (mut alpha, beta) = (-WIN - 1, WIN + 1);
+        let (mut alpha, beta) = (lo, hi);
         let d = i32::try_from(depth).unwrap_or(1);
         let mut best_move = children[0].0;
         let mut line = Vec::new();
@@ -454,7 +561,15 @@ impl Searcher {
                 line.clear();
                 line.push(*mv);
                 line.extend_from_slice(&self.pv[1]);
+                if alpha >= beta {
+                    // Failed high (an aspiration window): searched again, wider.
+                    return alpha;
+                }
             }
+        }
+        if line.is_empty() {
+            // Failed low: every move at most `lo`; searched again, wider.
+            return alpha;
         }
         self.pv[0] = line;
         if !store {
@@ -506,7 +621,11 @@ impl Searcher {
             Expansion::Moves(m) => m,
             Expansion::Over(o) => return self.terminal(pos.to_move(), o, ply),
             // A never-ending decision too long for a search: this node is a leaf.
-            Expansion::Undecided(_) => return evaluate_with(pos, &self.weights),
+            Expansion::Undecided(_) => {
+                // The slowest expansion there is (its whole lap budget): read the clock.
+                self.out_of_time();
+                return evaluate_with(pos, &self.weights);
+            }
         };
         // Past the horizon (quiescence): a leaf is quiet unless every move captures; a
         // capture sequence is followed with the static evaluation as a floor (stand pat).
@@ -526,11 +645,19 @@ impl Searcher {
             alpha = alpha.max(s);
         }
         let mut best_move = None;
+        let reduce = self.reductions && depth >= 3 && stand.is_none();
         for (i, (mv, after)) in children.iter().enumerate() {
             let score = if i == 0 {
                 -self.pvs(after, depth - 1, -beta, -alpha, ply + 1)
             } else {
-                let s = -self.pvs(after, depth - 1, -alpha - 1, -alpha, ply + 1);
+                let mut s = alpha + 1;
+                if reduce && i >= 3 {
+                    let r = if i >= 8 { 2 } else { 1 };
+                    s = -self.pvs(after, depth - 1 - r, -alpha - 1, -alpha, ply + 1);
+                }
+                if s > alpha && !self.aborted {
+                    s = -self.pvs(after, depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
                 if s > alpha && s < beta && !self.aborted {
                     -self.pvs(after, depth - 1, -beta, -alpha, ply + 1)
                 } else {
@@ -619,6 +746,84 @@ mod tests {
         assert_eq!((a.pv.clone(), a.nodes), (b.pv, b.nodes));
         assert!(a.nodes > plain.nodes, "{} <= {}", a.nodes, plain.nodes);
         assert!(start.legal_moves().contains(&a.best().expect("a move")));
+    }
+
+    /// A position of a middle game, the same every time.
+    fn middle_game() -> Position {
+        let mut pos = Position::start(RuleSet::KISWAHILI);
+        let mut x: u64 = 7;
+        for _ in 0..30 {
+            pos.play_random_move(&mut |n| {
+                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                usize::try_from(x >> 33).unwrap_or(0) % n
+            });
+        }
+        pos
+    }
+
+    /// A time limit already over stops the search at its first clock reading: within
+    /// [`CLOCK_EVERY`] nodes, which is small enough to read the clock at least every few
+    /// tenths of a millisecond.
+    #[test]
+    fn the_clock_is_read_within_a_few_hundred_nodes() {
+        const { assert!(CLOCK_EVERY <= 256) };
+        let limits = Limits {
+            movetime: Some(Duration::ZERO),
+            ..Limits::default()
+        };
+        let start = Position::start(RuleSet::KISWAHILI);
+        let r = Searcher::new(16).search(&start, limits, |_| {});
+        assert!(r.nodes <= CLOCK_EVERY, "{} nodes", r.nodes);
+        assert!(start.legal_moves().contains(&r.best().expect("a move")));
+    }
+
+    /// The stop flag, set while a search runs, ends it within a clock reading.
+    #[test]
+    fn the_stop_flag_ends_a_running_search() {
+        let mut s = Searcher::new(16);
+        let flag = s.stop_flag();
+        let pos = middle_game();
+        let mut stopped_at = None;
+        let r = s.search(&pos, Limits::default(), |it| {
+            if it.depth == 1 {
+                flag.store(true, Ordering::Relaxed);
+                stopped_at = Some(it.nodes);
+            }
+        });
+        let at = stopped_at.expect("depth 1 finished");
+        assert!(r.depth < MAX_DEPTH);
+        assert!(
+            r.nodes <= at + CLOCK_EVERY,
+            "{} > {at} + {CLOCK_EVERY}",
+            r.nodes
+        );
+    }
+
+    /// Late-move reductions and aspiration windows: deterministic, legal, and the reductions
+    /// search fewer nodes to the same depth.
+    #[test]
+    fn reductions_and_aspiration_are_deterministic_and_reductions_save_nodes() {
+        let pos = middle_game();
+        let limits = Limits {
+            depth: Some(7),
+            ..Limits::default()
+        };
+        let plain = Searcher::new(18).search(&pos, limits, |_| {});
+        for (lmr, asp) in [(true, false), (false, true), (true, true)] {
+            let run = || {
+                Searcher::new(18)
+                    .with_reductions(lmr)
+                    .with_aspiration(asp)
+                    .search(&pos, limits, |_| {})
+            };
+            let (a, b) = (run(), run());
+            assert_eq!((&a.pv, a.nodes, a.score), (&b.pv, b.nodes, b.score));
+            assert_eq!(a.depth, 7);
+            assert!(pos.legal_moves().contains(&a.best().expect("a move")));
+            if lmr {
+                assert!(a.nodes < plain.nodes, "{} >= {}", a.nodes, plain.nodes);
+            }
+        }
     }
 
     #[test]

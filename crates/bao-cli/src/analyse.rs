@@ -32,8 +32,25 @@ use crate::io::{save, Input};
 #[command(group = clap::ArgGroup::new("limit").args(["depth", "movetime", "nodes"]))]
 pub(crate) struct Args {
     /// The record file (`-` for stdin).
-    #[arg(value_name = "FILE", value_parser = Input::parse)]
-    file: Input,
+    #[arg(value_name = "FILE", value_parser = Input::parse, required_unless_present = "puzzles")]
+    file: Option<Input>,
+    /// Instead of annotating a game: find the positions of these records (files, or
+    /// directories of `.bao` files) where exactly one move wins by force, and write them as
+    /// a problem set.
+    #[arg(
+        long,
+        value_name = "FILE",
+        num_args = 1..,
+        conflicts_with_all = ["file", "game", "depth", "movetime", "nodes", "write", "multipv"]
+    )]
+    puzzles: Vec<String>,
+    /// With --puzzles: the longest win looked for, in moves of the side to move (1 to 4;
+    /// the solver's horizon is twice this less one plies).
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=4), requires = "puzzles")]
+    max_moves: u32,
+    /// With --puzzles: threads that search games in parallel (default: one per CPU).
+    #[arg(short = 'j', long, value_name = "N", requires = "puzzles")]
+    threads: Option<usize>,
     /// The game in the file, from 1.
     #[arg(long, value_name = "N", default_value_t = 1)]
     game: usize,
@@ -187,9 +204,20 @@ fn variation(
     directions: Directions,
     notation: Notation,
 ) -> Vec<Spanned<Element>> {
+    variation_of(pos, line, directions, notation, LINE_PLIES)
+}
+
+/// [`variation`] of up to `plies` plies (a puzzle's whole solution).
+pub(crate) fn variation_of(
+    pos: &Position,
+    line: &[Move],
+    directions: Directions,
+    notation: Notation,
+    plies: usize,
+) -> Vec<Spanned<Element>> {
     let mut out = Vec::new();
     let mut at = *pos;
-    for mv in line.iter().take(LINE_PLIES) {
+    for mv in line.iter().take(plies) {
         let Ok((next, trace)) = at.play(mv) else {
             break;
         };
@@ -263,13 +291,25 @@ fn search(searcher: &mut Searcher, pos: &Position, limits: Limits) -> Report {
 
 /// Runs `bao analyse`.
 pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
-    if args.write && args.file == Input::Stdin {
+    let Some(file) = &args.file else {
+        return crate::puzzles::run(
+            &crate::puzzles::Request {
+                inputs: &args.puzzles,
+                max_moves: args.max_moves,
+                output: args.output.as_ref(),
+                threads: args.threads,
+                quiet: args.quiet,
+            },
+            ctx,
+        );
+    };
+    if args.write && *file == Input::Stdin {
         return Err(CliError::Usage(
             "--write needs a file, not stdin (use -o OUT)".to_owned(),
         ));
     }
-    let name = args.file.name();
-    let mut checked = match load(&args.file, ctx)? {
+    let name = file.name();
+    let mut checked = match load(file, ctx)? {
         Ok(c) => c,
         Err(status) => return Ok(status),
     };
@@ -430,7 +470,7 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
             "the annotated record of {name} does not check clean"
         )));
     }
-    match (&args.output, args.write, &args.file) {
+    match (&args.output, args.write, file) {
         (Some(out), _, _) => save(out, text.as_bytes())?,
         (None, true, Input::Path(path)) => save(path, text.as_bytes())?,
         _ => std::io::stdout()

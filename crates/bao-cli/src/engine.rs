@@ -11,7 +11,7 @@ use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bao_analysis::{
     choose_at_level, search_lines, time_for_move, Limits, Report, Score, Searcher, FULL_STRENGTH,
@@ -29,6 +29,11 @@ pub(crate) struct Args {}
 
 /// The transposition table's size by default: 2^20 entries.
 const DEFAULT_TABLE_BITS: u32 = 20;
+
+/// A search with a time limit stops this fraction of it (1/20: 5 ms of 100) before the
+/// limit, counted from when `go` was read: the time the answer needs to reach the client
+/// (the thread's wake-up, the pipe), so that `bestmove` arrives within the time asked.
+const ANSWER_RESERVE: u32 = 20;
 
 /// Where the engine's lines go: shared by the reading loop and the search thread.
 type Out = Arc<Mutex<dyn Write + Send>>;
@@ -308,6 +313,9 @@ impl Engine {
     }
 
     fn go(&mut self, rest: &[&str]) {
+        // The time limit counts from here, when `go` was read (not from when the search's
+        // thread starts).
+        let received = Instant::now();
         if self.busy() {
             self.error("a search is running: send stop first");
             return;
@@ -367,6 +375,11 @@ impl Engine {
         let pos = self.position;
         let (lines, level) = (self.lines, self.level);
         let handle = std::thread::spawn(move || {
+            let mut limits = limits;
+            limits.movetime = limits.movetime.map(|t| {
+                t.saturating_sub(received.elapsed())
+                    .saturating_sub(t / ANSWER_RESERVE)
+            });
             let report = if level < FULL_STRENGTH {
                 let chosen = choose_at_level(&mut searcher, &pos, limits, level);
                 if let Some(r) = &chosen {

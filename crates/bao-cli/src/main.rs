@@ -55,6 +55,7 @@ mod perft;
 mod pool;
 mod position;
 mod progress;
+mod puzzles;
 mod record;
 mod replay;
 mod report;

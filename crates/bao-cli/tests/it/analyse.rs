@@ -199,3 +199,103 @@ fn without_analysis(text: &str) -> String {
 fn squeeze(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
+
+/// `--puzzles`: the planted positions of `fixtures/analysis/puzzle_games.bao` (from
+/// `fixtures/analysis/puzzles.jsonl`) where one first move wins are found, with their win in
+/// N; the one where two first moves win in 2 is not; the problem set checks clean.
+#[test]
+fn puzzles_are_found_where_exactly_one_move_wins() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let set = dir.path().join("set.bao");
+    let set_arg = set.to_str().expect("UTF-8 path");
+    let out = output(
+        &[
+            "analyse",
+            "--puzzles",
+            "fixtures/analysis/puzzle_games.bao",
+            "-o",
+            set_arg,
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", crate::cmd::render(&out));
+    let text = std::fs::read_to_string(&set).expect("the problem set");
+    let sources: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("[Source \""))
+        .collect();
+    // Game 2's position has two winning moves: not a puzzle (the position two plies on,
+    // where one move wins at once, is another).
+    assert!(!text.contains("game 2, before ply 1\""), "{text}");
+    assert!(
+        sources.contains(&"fixtures/analysis/puzzle_games.bao, game 1, before ply 1\"]"),
+        "{text}"
+    );
+    assert!(
+        sources.contains(&"fixtures/analysis/puzzle_games.bao, game 3, before ply 1\"]"),
+        "{text}"
+    );
+    // Game 1: B1< wins in 2 moves (B5< only in 3): a win in 2, its solution B1<.
+    let first = &text[..text.find("game 3,").unwrap_or(text.len())];
+    assert!(first.contains("[Problem \"win in 2\"]"), "{text}");
+    assert!(first.contains("1. B1<"), "{text}");
+    // Game 3: b6>, a win in 3 for North.
+    let third = &text[text.find("game 3,").expect("game 3")..];
+    assert!(third.contains("[Problem \"win in 3\"]"), "{third}");
+    assert!(third.contains("1... b6>"), "{third}");
+    let check = output(&["check", set_arg], "");
+    assert_eq!(
+        check.status.code(),
+        Some(0),
+        "{}",
+        crate::cmd::render(&check)
+    );
+    insta::assert_snapshot!(text);
+}
+
+/// `--max-moves 1`: only wins in one move; a win in 2 or 3 is not asked for.
+#[test]
+fn puzzles_stop_at_the_longest_win_asked() {
+    let out = output(
+        &[
+            "analyse",
+            "--puzzles",
+            "fixtures/analysis/puzzle_games.bao",
+            "--max-moves",
+            "1",
+            "-q",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", crate::cmd::render(&out));
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    let problems: Vec<&str> = text.lines().filter(|l| l.starts_with("[Problem")).collect();
+    // The last move of each game (the wins in 2 and 3 are not asked).
+    assert_eq!(problems, ["[Problem \"win in 1\"]"; 4], "{text}");
+}
+
+/// A record with errors is reported (with its place) and the exit code says so; a
+/// missing input too.
+#[test]
+fn puzzles_report_bad_inputs() {
+    let out = output(
+        &[
+            "analyse",
+            "--puzzles",
+            "fixtures/analysis/no_such_file.bao",
+            "-q",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", crate::cmd::render(&out));
+    let out = output(
+        &["analyse", "--puzzles", "-", "-q"],
+        "[Result \"*\"]\n\n1. A6<* a6<* *\n",
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", crate::cmd::render(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("stdin:3"),
+        "{}",
+        crate::cmd::render(&out)
+    );
+}
