@@ -87,6 +87,7 @@ impl Config {
         CheckOptions {
             assume_fixes: false,
             lap_budget: Some(self.lap_budget),
+            ..CheckOptions::default()
         }
     }
 }
