@@ -464,12 +464,7 @@ fn fix_repairs_a_legal_slip_and_is_idempotent() {
     insta::assert_snapshot!("fix_dry_run", render(&dry));
     assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
     let fixed = crate::cmd::output_in(dir.path(), &["check", "--fix", "slip.bao"], "");
-    assert_eq!(
-        fixed.status.code(),
-        Some(0),
-        "{}",
-        render(&fixed)
-    );
+    assert_eq!(fixed.status.code(), Some(0), "{}", render(&fixed));
     let repaired = std::fs::read_to_string(&path).unwrap();
     assert_eq!(repaired, original.replace("2. A4L", "2. A4R"));
     // Nothing left over from the atomic write.
@@ -530,12 +525,7 @@ fn wrong_move_numbers_are_reported_and_renumbered() {
     let denied = crate::cmd::output(&["check", "--deny-warnings", "-"], text);
     assert_eq!(denied.status.code(), Some(1));
     let fixed = crate::cmd::output(&["check", "--color", "never", "--fix", "-"], text);
-    assert_eq!(
-        fixed.status.code(),
-        Some(0),
-        "{}",
-        render(&fixed)
-    );
+    assert_eq!(fixed.status.code(), Some(0), "{}", render(&fixed));
     assert_eq!(
         String::from_utf8_lossy(&fixed.stdout),
         "1. A6L* a6R 2. A4R a6R 3. A5L a3R *\n"
@@ -636,9 +626,8 @@ fn annotate_and_export_json_stream_a_large_record_as_the_whole_file() {
     .unwrap();
     let out_json = dir.path().join("out.json");
     for threads in ["1", "2"] {
-        let output = |args: &[&str]| {
-            output_with(&root(), args, "", &[("RAYON_NUM_THREADS", threads)])
-        };
+        let output =
+            |args: &[&str]| output_with(&root(), args, "", &[("RAYON_NUM_THREADS", threads)]);
         let out = output(&["annotate", &name]);
         assert_eq!(out.status.code(), Some(0), "{}", render(&out));
         assert!(

@@ -25,3 +25,8 @@ check-fixed-dry = bao check: { $name }: game { $game }, { $what } (dry run)
 fix-summary-applied = bao check: { $repairs } applied; left: { $errors }, { $warnings }
 fix-summary-dry = bao check: { $repairs } found (dry run); left after them: { $errors }, { $warnings }
 fix-summary-dry-none = bao check: { $repairs } found (dry run); left: { $errors }, { $warnings }
+
+## bao legal
+legal-over-won = bao legal: the game is over: { $side } won ({ $reason })
+legal-over-draw = bao legal: the game is over: a draw ({ $reason })
+legal-no-move = bao legal: { $side } has no legal move

@@ -25,3 +25,8 @@ check-fixed-dry = bao check: { $name }: mchezo { $game }, { $what } (majaribio t
 fix-summary-applied = bao check: { $repairs } yamefanywa; yaliyobaki: { $errors }, { $warnings }
 fix-summary-dry = bao check: { $repairs } yamepatikana (majaribio tu); yatakayobaki baada yake: { $errors }, { $warnings }
 fix-summary-dry-none = bao check: { $repairs } yamepatikana (majaribio tu); yaliyobaki: { $errors }, { $warnings }
+
+## bao legal
+legal-over-won = bao legal: mchezo umeisha: { $side } ameshinda ({ $reason })
+legal-over-draw = bao legal: mchezo umeisha: sare ({ $reason })
+legal-no-move = bao legal: { $side } hana hatua halali
