@@ -137,6 +137,42 @@ impl Client {
     }
 }
 
+/// A client whose `initialize` says `locale: sw` gets its diagnostics in Kiswahili (issue
+/// 34), with the same codes and ranges as an English one.
+#[test]
+fn diagnostics_follow_the_clients_locale() {
+    let text = "1. A5<* *\n";
+    let mut words = Vec::new();
+    for locale in ["sw-KE", "en"] {
+        let (server, conn) = Connection::memory();
+        let handle = std::thread::spawn(move || bao_lsp::run(&server));
+        let mut c = Client {
+            conn,
+            server: Some(handle),
+            next: 0,
+            notes: Vec::new(),
+        };
+        c.request(
+            "initialize",
+            json!({"processId": null, "rootUri": null, "capabilities": {}, "locale": locale}),
+        );
+        c.notify("initialized", json!({}));
+        c.open("file:///t.bao", text);
+        let d = c.diagnostics("file:///t.bao", 1);
+        assert_eq!(d.len(), 1, "{d:?}");
+        words.push((
+            d[0]["code"].clone(),
+            d[0]["range"].clone(),
+            d[0]["message"].as_str().unwrap_or_default().to_owned(),
+        ));
+        c.shutdown();
+    }
+    let (sw, en) = (&words[0], &words[1]);
+    assert_eq!((&sw.0, &sw.1), (&en.0, &en.1));
+    assert!(sw.2.contains("si halali"), "{}", sw.2);
+    assert!(en.2.contains("is illegal"), "{}", en.2);
+}
+
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
 }
