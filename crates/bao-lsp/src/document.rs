@@ -333,6 +333,11 @@ pub(crate) struct View<'a> {
 }
 
 impl<'a> View<'a> {
+    /// The language of what the server says of the document (the client's `locale`).
+    pub(crate) fn lang(&self) -> bao_i18n::Lang {
+        self.opts.lang
+    }
+
     /// This view for a request that stops (its loops over chunks end early) when `watch`
     /// says so.
     pub(crate) fn watched(self, watch: &'a Watch<'a, 'a>) -> Self {

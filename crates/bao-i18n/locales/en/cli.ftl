@@ -30,3 +30,6 @@ fix-summary-dry-none = bao check: { $repairs } found (dry run); left: { $errors 
 legal-over-won = bao legal: the game is over: { $side } won ({ $reason })
 legal-over-draw = bao legal: the game is over: a draw ({ $reason })
 legal-no-move = bao legal: { $side } has no legal move
+
+## bao lsp (the editor)
+lsp-written-under = { $description }; { $mv } from the mover's seat, written { $written } under [Directions "{ $directions }"]

@@ -30,3 +30,6 @@ fix-summary-dry-none = bao check: { $repairs } yamepatikana (majaribio tu); yali
 legal-over-won = bao legal: mchezo umeisha: { $side } ameshinda ({ $reason })
 legal-over-draw = bao legal: mchezo umeisha: sare ({ $reason })
 legal-no-move = bao legal: { $side } hana hatua halali
+
+## bao lsp (kihariri)
+lsp-written-under = { $description }; { $mv } kutoka upande wa anayecheza, huandikwa { $written } chini ya [Directions "{ $directions }"]
