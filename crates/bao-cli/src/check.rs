@@ -16,6 +16,7 @@
 
 use std::io::{Read, Write};
 
+use bao_i18n::{message, t};
 use bao_validate::stream::check_chunk;
 use bao_validate::{check_bytes_report, CheckOptions, CheckReport, Stats};
 use rayon::prelude::*;
@@ -169,9 +170,23 @@ impl<W: Write> Run<'_, W> {
     fn unreadable(&mut self, name: &str, e: &std::io::Error) -> Result<(), CliError> {
         self.failed += 1;
         match self.args.format {
-            Format::Human => eprintln!("bao check: cannot read {name}: {e}"),
+            Format::Human => eprintln!(
+                "bao check: {}",
+                t!(
+                    self.ctx.lang,
+                    "check-cannot-read",
+                    name = name,
+                    error = e.to_string()
+                )
+            ),
             Format::Json => {
-                let line = json!({"type": "error", "data": {"file": name, "message": format!("cannot read {name}: {e}")}});
+                let message = t!(
+                    self.ctx.lang,
+                    "check-cannot-read",
+                    name = name,
+                    error = e.to_string()
+                );
+                let line = json!({"type": "error", "data": {"file": name, "message": message}});
                 self.write_json(&line)?;
             }
         }
@@ -186,6 +201,7 @@ impl<W: Write> Run<'_, W> {
         let format = self.args.format;
         let report = stream_checked(
             name,
+            self.ctx.lang,
             input,
             BATCH_BYTES,
             |c| (check_chunk(c, &opts), ()),
@@ -219,6 +235,7 @@ fn run_in_pool(args: &Args, ctx: &Context) -> Result<Status, CliError> {
     let opts = CheckOptions {
         assume_fixes: args.assume_fixes,
         lap_budget: args.lap_budget,
+        lang: ctx.lang,
     };
     if args.fix {
         return fix_all(args, ctx, &sources, &opts);
@@ -280,20 +297,20 @@ fn run_in_pool(args: &Args, ctx: &Context) -> Result<Status, CliError> {
     if args.quiet {
         return Ok(status(failed, invalid));
     }
-    let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
-    eprintln!(
-        "bao check: {}, {}, {}: {}, {}{}",
-        plural(files, "file"),
-        plural(games, "game"),
-        plural(plies, "ply").replace("plys", "plies"),
-        plural(errors, "error"),
-        plural(warnings, "warning"),
-        if failed > 0 {
-            format!(", {} unreadable", plural(failed, "file"))
-        } else {
-            String::new()
-        }
-    );
+    let lang = ctx.lang;
+    let words = bao_i18n::Args::new()
+        .with("files", t!(lang, "count-files", count = files))
+        .with("games", t!(lang, "count-games", count = games))
+        .with("plies", t!(lang, "count-plies", count = plies))
+        .with("errors", t!(lang, "summary-errors", count = errors))
+        .with("warnings", t!(lang, "summary-warnings", count = warnings))
+        .with("unreadable", t!(lang, "count-files", count = failed));
+    let id = if failed > 0 {
+        "check-summary-unreadable"
+    } else {
+        "check-summary"
+    };
+    eprintln!("{}", message(lang, id, &words));
     Ok(status(failed, invalid))
 }
 
@@ -330,10 +347,18 @@ fn fix_all(
         for f in &fixed.applied {
             match args.format {
                 Format::Human if !args.quiet => eprintln!(
-                    "bao check: {name}: game {}, {}{}",
-                    f.game,
-                    f.what,
-                    if args.dry_run { " (dry run)" } else { "" }
+                    "{}",
+                    t!(
+                        ctx.lang,
+                        if args.dry_run {
+                            "check-fixed-dry"
+                        } else {
+                            "check-fixed"
+                        },
+                        name = name.as_str(),
+                        game = f.game,
+                        what = f.what.as_str()
+                    )
                 ),
                 Format::Human => {}
                 Format::Json => {
@@ -390,24 +415,23 @@ fn fix_all(
         .flush()
         .map_err(|e| CliError::io("cannot write to stdout", e))?;
     if !args.quiet {
-        let plural = |n: usize, w: &str, ws: &str| format!("{n} {}", if n == 1 { w } else { ws });
+        let lang = ctx.lang;
+        let id = if !args.dry_run {
+            "fix-summary-applied"
+        } else if repaired == 0 {
+            "fix-summary-dry-none"
+        } else {
+            "fix-summary-dry"
+        };
         eprintln!(
-            "bao check: {} {}; {}: {}, {}",
-            plural(repaired, "repair", "repairs"),
-            if args.dry_run {
-                "found (dry run)"
-            } else {
-                "applied"
-            },
-            if repaired == 0 {
-                "left"
-            } else if args.dry_run {
-                "left after them"
-            } else {
-                "left"
-            },
-            plural(stats.errors, "error", "errors"),
-            plural(stats.warnings, "warning", "warnings"),
+            "{}",
+            t!(
+                lang,
+                id,
+                repairs = t!(lang, "count-repairs", count = repaired),
+                errors = t!(lang, "summary-errors", count = stats.errors),
+                warnings = t!(lang, "summary-warnings", count = stats.warnings)
+            )
         );
     }
     Ok(status(failed, invalid))

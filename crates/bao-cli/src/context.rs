@@ -19,6 +19,8 @@ pub(crate) enum Color {
 pub(crate) struct Context {
     /// The `--color` choice.
     pub(crate) color: Color,
+    /// The language of what the command says (`--lang`, else the environment's).
+    pub(crate) lang: bao_i18n::Lang,
 }
 
 /// How a command that ran to its end went.

@@ -388,6 +388,7 @@ fn json_streamed(
     let opts = CheckOptions::default();
     let report = stream_checked(
         name,
+        opts.lang,
         checked_input,
         BATCH_BYTES,
         |c| (check_chunk(c, &opts), ()),

@@ -13,7 +13,8 @@ use bao_core::{Move, MoveTrace, Position, Side};
 use bao_notation::PositionString;
 use serde::Serialize;
 
-use bao_validate::words::end_reason;
+use bao_i18n::{t, Lang};
+use bao_validate::words;
 
 use crate::context::{Context, Status};
 use crate::error::CliError;
@@ -55,7 +56,7 @@ fn moves(pos: &Position) -> Result<Vec<(Move, MoveTrace)>, CliError> {
         .collect()
 }
 
-fn text(pos: &Position, moves: &[(Move, MoveTrace)]) -> String {
+fn text(lang: Lang, pos: &Position, moves: &[(Move, MoveTrace)]) -> String {
     let width = moves
         .iter()
         .map(|(m, _)| m.to_string().len())
@@ -67,7 +68,7 @@ fn text(pos: &Position, moves: &[(Move, MoveTrace)]) -> String {
             format!(
                 "{:<width$}  {}\n",
                 mv.to_string(),
-                bao_validate::words::move_description(pos, t)
+                words::move_description_in(lang, pos, t)
             )
         })
         .collect()
@@ -113,7 +114,7 @@ struct LegalJson {
     moves: Vec<MoveJson>,
 }
 
-fn json_text(pos: &Position, moves: &[(Move, MoveTrace)]) -> Result<String, CliError> {
+fn json_text(lang: Lang, pos: &Position, moves: &[(Move, MoveTrace)]) -> Result<String, CliError> {
     let value = LegalJson {
         position: PositionString::from(pos).to_string(),
         to_move: pos.to_move().name(),
@@ -140,7 +141,7 @@ fn json_text(pos: &Position, moves: &[(Move, MoveTrace)]) -> Result<String, CliE
                 laps: t.laps_total,
                 takasia: t.takasia_set().map(|p| p.to_string()),
                 wins: t.outcome.is_some_and(|o| o.winner == Some(t.mover)),
-                description: bao_validate::words::move_description(pos, t),
+                description: words::move_description_in(lang, pos, t),
             })
             .collect(),
     };
@@ -151,13 +152,6 @@ fn json_text(pos: &Position, moves: &[(Move, MoveTrace)]) -> Result<String, CliE
 }
 
 /// `South` or `North`.
-fn title(side: Side) -> &'static str {
-    match side {
-        Side::South => "South",
-        Side::North => "North",
-    }
-}
-
 /// Runs `bao legal`.
 pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
     let pos: Position = match args.source.position(ctx)? {
@@ -167,23 +161,32 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
     let pos = &pos;
     let moves = moves(pos)?;
     let out = match args.format {
-        Format::Text => text(pos, &moves),
-        Format::Json => json_text(pos, &moves)?,
+        Format::Text => text(ctx.lang, pos, &moves),
+        Format::Json => json_text(ctx.lang, pos, &moves)?,
     };
     crate::output::emit(None, out.as_bytes())?;
     if moves.is_empty() && args.format == Format::Text {
+        let lang = ctx.lang;
         let why = match pos.outcome() {
-            Some(o) => match o.winner {
-                Some(w) => format!(
-                    "the game is over: {} won ({})",
-                    title(w),
-                    end_reason(o.reason)
-                ),
-                None => format!("the game is over: a draw ({})", end_reason(o.reason)),
-            },
-            None => format!("{} has no legal move", title(pos.to_move())),
+            Some(o) => {
+                let reason = words::end_reason_in(lang, o.reason);
+                match o.winner {
+                    Some(w) => t!(
+                        lang,
+                        "legal-over-won",
+                        side = words::side_in(lang, w),
+                        reason = reason
+                    ),
+                    None => t!(lang, "legal-over-draw", reason = reason),
+                }
+            }
+            None => t!(
+                lang,
+                "legal-no-move",
+                side = words::side_in(lang, pos.to_move())
+            ),
         };
-        eprintln!("bao legal: {why}");
+        eprintln!("{why}");
     }
     Ok(Status::Success)
 }

@@ -76,6 +76,12 @@ struct Cli {
     #[arg(long, value_enum, global = true, default_value_t = Color::Auto)]
     color: Color,
 
+    /// The language of messages, diagnostics, prompts and diagram labels: en or sw
+    /// (Kiswahili). Default: `BAO_LANG`, else `LC_ALL`, `LC_MESSAGES` or `LANG`
+    /// (`sw_TZ.UTF-8` is Kiswahili), else English.
+    #[arg(long, global = true, value_name = "LANG")]
+    lang: Option<bao_i18n::Lang>,
+
     #[command(subcommand)]
     command: Command,
 }
@@ -214,7 +220,10 @@ fn main() -> ExitCode {
         }
     };
     install_error_handler(cli.color);
-    let ctx = Context { color: cli.color };
+    let ctx = Context {
+        color: cli.color,
+        lang: bao_i18n::Lang::choose(cli.lang),
+    };
     match cli.command.run(&ctx) {
         Ok(Status::Success) => ExitCode::SUCCESS,
         Ok(Status::Invalid) => ExitCode::from(1),

@@ -34,6 +34,7 @@ const REPLAY_BATCH_BYTES: usize = 32 * 1024;
 /// A read error of the input, or the first error of `piece` or `item`.
 pub(crate) fn stream_checked<T: Send>(
     name: &str,
+    lang: bao_i18n::Lang,
     input: Box<dyn Read + Send>,
     batch_bytes: usize,
     map: impl Fn(&Chunk) -> (CheckedChunk, T) + Sync,
@@ -51,7 +52,7 @@ pub(crate) fn stream_checked<T: Send>(
         }
     }
     crate::pages::small_pages();
-    let mut merger = Merger::new(name);
+    let mut merger = Merger::new(name).in_lang(lang);
     stream::map_chunks_noting(input, batch_bytes, map, |s| match s {
         Streamed::Warning(w) => {
             merger.warning(w);
@@ -121,6 +122,7 @@ pub(crate) fn stream_replayed_chunks<T: Send>(
     let opts = CheckOptions::default();
     stream_checked(
         name,
+        opts.lang,
         input,
         REPLAY_BATCH_BYTES,
         |chunk| {

@@ -1,12 +1,10 @@
 //! Completion: the legal moves where a move is written (captures first), tag names and
 //! tag values.
 
-use std::fmt::Write as _;
-
 use bao_core::{Engine, Position, OPTION_VALUES, PRESET_NAMES};
 use bao_notation::meaning::{tag_meaning, TERMINATION_VALUES};
 use bao_notation::{Directions, Notation, KNOWN_TAGS};
-use bao_validate::words::move_description;
+use bao_validate::words::move_description_in;
 use lsp_types::{
     CompletionItem, CompletionItemKind, CompletionList, CompletionTextEdit, Documentation, TextEdit,
 };
@@ -30,7 +28,7 @@ pub(crate) fn complete(v: &View<'_>, offset: usize, laps: u64) -> Option<Complet
     let opening = doc.opening()?;
     let (pos, replace) = doc.position_at(local)?;
     let replace = replace.map(|s| (g.base + s.start, g.base + s.end));
-    let (items, incomplete) = move_items(&pos, laps, opening.directions, doc.notation());
+    let (items, incomplete) = move_items(v.lang(), &pos, laps, opening.directions, doc.notation());
     let range = replace.map(|(a, b)| v.range(a, b));
     let items = items
         .into_iter()
@@ -66,6 +64,7 @@ fn in_comment(game: &bao_notation::Game, at: usize) -> bool {
 /// `*` marks as the record has them: [`bao_replay::spell`]), so that the inserted token
 /// reads like the record's other moves and replays as the move offered.
 pub(crate) fn move_items(
+    lang: bao_i18n::Lang,
     pos: &Position,
     laps: u64,
     directions: Directions,
@@ -87,12 +86,16 @@ pub(crate) fn move_items(
                 seeds.max(1)
             };
             let written = directions.written_move(&mv, pos);
-            let mut description = move_description(pos, &trace);
+            let mut description = move_description_in(lang, pos, &trace);
             if written != mv {
                 // The sign differs from the mover's: say which move it is in both.
-                let _ = write!(
-                    description,
-                    "; {mv} from the mover's seat, written {written} under [Directions \"{directions}\"]"
+                description = bao_i18n::t!(
+                    lang,
+                    "lsp-written-under",
+                    description = description,
+                    mv = mv.to_string(),
+                    written = written.to_string(),
+                    directions = directions.to_string()
                 );
             }
             let label = bao_replay::spell(&mv, pos, directions, notation);

@@ -333,6 +333,11 @@ pub(crate) struct View<'a> {
 }
 
 impl<'a> View<'a> {
+    /// The language of what the server says of the document (the client's `locale`).
+    pub(crate) fn lang(&self) -> bao_i18n::Lang {
+        self.opts.lang
+    }
+
     /// This view for a request that stops (its loops over chunks end early) when `watch`
     /// says so.
     pub(crate) fn watched(self, watch: &'a Watch<'a, 'a>) -> Self {
@@ -694,6 +699,7 @@ mod tests {
         let opts = CheckOptions {
             assume_fixes: false,
             lap_budget: Some(100_000),
+            ..CheckOptions::default()
         };
         let text: String = (0..30)
             .map(|n| game(n, if n % 7 == 3 { "A5<*" } else { "A6<* a6>*" }))
@@ -749,6 +755,7 @@ mod tests {
         let opts = CheckOptions {
             assume_fixes: false,
             lap_budget: Some(100_000),
+            ..CheckOptions::default()
         };
         // Games 0-2 are match m0, 3-5 m1, 6-8 m2; match m0 gets a game at the end too.
         let mut text: String = (0..9).map(|n| game(n, "A6<* a6>*")).collect();
@@ -779,6 +786,7 @@ mod tests {
         let opts = CheckOptions {
             assume_fixes: false,
             lap_budget: Some(100_000),
+            ..CheckOptions::default()
         };
         let games = REPLAYS * 2;
         let text: String = (0..games).map(|n| game(n, "A6<* a6>*")).collect();
@@ -832,6 +840,7 @@ mod tests {
         let opts = CheckOptions {
             assume_fixes: false,
             lap_budget: Some(100_000),
+            ..CheckOptions::default()
         };
         let body: String = (0..6)
             .map(|n| game(n, if n % 3 == 1 { "A5<*" } else { "A6<* a6>*" }))
@@ -873,6 +882,7 @@ mod tests {
         let opts = CheckOptions {
             assume_fixes: false,
             lap_budget: Some(100_000),
+            ..CheckOptions::default()
         };
         let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/");
         let mut text = String::from("\u{feff}");

@@ -87,6 +87,7 @@ impl Config {
         CheckOptions {
             assume_fixes: false,
             lap_budget: Some(self.lap_budget),
+            ..CheckOptions::default()
         }
     }
 }
@@ -157,9 +158,18 @@ fn serve(connection: &Connection, raw: bool) -> Result<(), ServerError> {
         }),
     };
     connection.initialize_finish(id, serde_json::to_value(result)?)?;
+    // The diagnostics in the client's language (`locale`: `sw`, `sw-KE`), else English.
+    let lang = params
+        .locale
+        .as_deref()
+        .and_then(bao_i18n::Lang::from_tag)
+        .unwrap_or_default();
     Server {
         config,
-        opts: config.check_options(),
+        opts: CheckOptions {
+            lang,
+            ..config.check_options()
+        },
         docs: HashMap::new(),
         published: HashMap::new(),
         shutdown: false,

@@ -137,6 +137,63 @@ impl Client {
     }
 }
 
+/// A client whose `initialize` says `locale: sw` gets its diagnostics and completion details
+/// in Kiswahili (issue 34), with the same codes and ranges as an English one.
+#[test]
+fn diagnostics_follow_the_clients_locale() {
+    let text = "1. A5<* *\n";
+    let mut words = Vec::new();
+    for locale in ["sw-KE", "en"] {
+        let (server, conn) = Connection::memory();
+        let handle = std::thread::spawn(move || bao_lsp::run(&server));
+        let mut c = Client {
+            conn,
+            server: Some(handle),
+            next: 0,
+            notes: Vec::new(),
+        };
+        c.request(
+            "initialize",
+            json!({"processId": null, "rootUri": null, "capabilities": {}, "locale": locale}),
+        );
+        c.notify("initialized", json!({}));
+        c.open("file:///t.bao", text);
+        let d = c.diagnostics("file:///t.bao", 1);
+        assert_eq!(d.len(), 1, "{d:?}");
+        // A completion's detail: what the first move of the game does (`A6<*`: a takasa).
+        let v = c.request(
+            "textDocument/completion",
+            json!({"textDocument": {"uri": "file:///t.bao"},
+                   "position": {"line": 0, "character": 3}}),
+        );
+        let detail = v["items"][0]["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        words.push((
+            d[0]["code"].clone(),
+            d[0]["range"].clone(),
+            format!(
+                "{} | {detail}",
+                d[0]["message"].as_str().unwrap_or_default()
+            ),
+        ));
+        c.shutdown();
+    }
+    let (sw, en) = (&words[0], &words[1]);
+    assert_eq!((&sw.0, &sw.1), (&en.0, &en.1));
+    assert!(
+        sw.2.contains("si halali") && sw.2.contains("mzunguko"),
+        "{}",
+        sw.2
+    );
+    assert!(
+        en.2.contains("is illegal") && en.2.contains("lap"),
+        "{}",
+        en.2
+    );
+}
+
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
 }

@@ -77,6 +77,9 @@ pub struct CheckDiagnostic {
     /// refusal, a claim or an annotation the move does not bear out), for a ply's diagnostic;
     /// `None` for a game's (tags, result, match, move numbers).
     pub problem: Option<Box<bao_replay::Problem>>,
+    /// The language of its words (its message, labels and help, and the `(assuming ...)`
+    /// its `Display` adds).
+    pub lang: bao_i18n::Lang,
 }
 
 impl CheckDiagnostic {
@@ -94,7 +97,14 @@ impl CheckDiagnostic {
             rewrite: None,
             rule: None,
             problem: None,
+            lang: bao_i18n::Lang::En,
         }
+    }
+
+    /// The diagnostic, its words in `lang`.
+    pub(crate) fn in_lang(mut self, lang: bao_i18n::Lang) -> Self {
+        self.lang = lang;
+        self
     }
 
     pub(crate) fn primary(mut self, span: Span, text: impl Into<String>) -> Self {
@@ -148,7 +158,13 @@ impl fmt::Display for CheckDiagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)?;
         if let Some(a) = &self.assumes {
-            write!(f, " (assuming {} at ply {})", a.mv, a.ply)?;
+            f.write_str(" ")?;
+            f.write_str(&bao_i18n::t!(
+                self.lang,
+                "assuming",
+                mv = a.mv.to_string(),
+                ply = a.ply
+            ))?;
         }
         Ok(())
     }
@@ -249,7 +265,7 @@ pub struct Stats {
 /// Every diagnostic of one record text, with the text attached once (children rely on
 /// miette's fallback to the parent's source).
 #[derive(Debug, Clone, thiserror::Error)]
-#[error("{}", summary_line(.name, .stats))]
+#[error("{}", summary_line(.name, .stats, *.lang))]
 pub struct CheckReport {
     /// The name shown for the text (a path, or `stdin`).
     pub name: String,
@@ -260,14 +276,17 @@ pub struct CheckReport {
     pub diagnostics: Vec<AnyDiagnostic>,
     /// What was checked.
     pub stats: Stats,
+    /// The language of its summary line.
+    pub lang: bao_i18n::Lang,
 }
 
-fn summary_line(name: &str, stats: &Stats) -> String {
-    let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
-    format!(
-        "{name}: {}, {}",
-        plural(stats.errors, "error"),
-        plural(stats.warnings, "warning")
+fn summary_line(name: &str, stats: &Stats, lang: bao_i18n::Lang) -> String {
+    bao_i18n::t!(
+        lang,
+        "summary",
+        name = name,
+        errors = bao_i18n::t!(lang, "summary-errors", count = stats.errors),
+        warnings = bao_i18n::t!(lang, "summary-warnings", count = stats.warnings)
     )
 }
 
@@ -291,7 +310,14 @@ impl CheckReport {
                 warnings: diagnostics.len() - errors,
             },
             diagnostics,
+            lang: bao_i18n::Lang::En,
         }
+    }
+
+    /// The report, its summary in `lang`.
+    pub(crate) fn in_lang(mut self, lang: bao_i18n::Lang) -> Self {
+        self.lang = lang;
+        self
     }
 
     /// The report with other counts (for a streamed check, whose diagnostics are reported
@@ -385,6 +411,7 @@ impl CheckReport {
             self.stats.games,
             self.stats.plies,
         )
+        .in_lang(self.lang)
     }
 }
 

@@ -21,6 +21,7 @@ use bao_replay::Document;
 use crate::diagnostic::{AnyDiagnostic, CheckDiagnostic, CheckReport, Rewrite};
 use crate::suggest::Repair;
 use crate::{check_full, CheckOptions, Checked};
+use bao_i18n::t;
 
 /// At most this many rounds of check-and-repair (each applies at least one repair).
 const MAX_ROUNDS: usize = 256;
@@ -165,9 +166,12 @@ fn rewrite_of(d: &CheckDiagnostic, text: &str) -> Option<Fix> {
                 fix: AppliedFix {
                     game: d.game,
                     ply: d.ply.unwrap_or_default(),
-                    what: format!(
-                        "ply {}: move number {old} became {number}",
-                        d.ply.unwrap_or_default()
+                    what: t!(
+                        d.lang,
+                        "fixed-number",
+                        ply = d.ply.unwrap_or_default(),
+                        old = old,
+                        new = number.to_string()
                     ),
                 },
             })
@@ -198,7 +202,7 @@ fn rewrite_of(d: &CheckDiagnostic, text: &str) -> Option<Fix> {
                 fix: AppliedFix {
                     game: d.game,
                     ply: 0,
-                    what: format!("result {old} became {token}, the board's"),
+                    what: t!(d.lang, "fixed-result", old = old, new = token),
                 },
             })
         }
@@ -221,7 +225,13 @@ fn edit_of(checked: &Checked, d: &CheckDiagnostic, text: &str) -> Option<Fix> {
     match repair.repair {
         Repair::Replace => {
             let new = doc.spell(&repair.mv, &ply.before);
-            let what = format!("ply {}: {} became {new}", ply.number, written(span));
+            let what = t!(
+                d.lang,
+                "fixed-replace",
+                ply = ply.number,
+                old = written(span),
+                new = new.as_str()
+            );
             Some(Fix {
                 changes: vec![Edit::replace(span, new)],
                 fix: fix(ply.number, what),
@@ -229,7 +239,13 @@ fn edit_of(checked: &Checked, d: &CheckDiagnostic, text: &str) -> Option<Fix> {
         }
         Repair::Earlier { ply: at, .. } => {
             let (earlier, new) = earlier_repair_edit(&doc, span, repair.repair, repair.mv)?;
-            let what = format!("ply {at}: {} became {new}", written(earlier));
+            let what = t!(
+                d.lang,
+                "fixed-replace",
+                ply = at,
+                old = written(earlier),
+                new = new.as_str()
+            );
             Some(Fix {
                 changes: vec![Edit::replace(earlier, new)],
                 fix: fix(at, what),
@@ -245,10 +261,13 @@ fn edit_of(checked: &Checked, d: &CheckDiagnostic, text: &str) -> Option<Fix> {
                 changes: vec![Edit::replace(a, written(b)), Edit::replace(b, written(a))],
                 fix: fix(
                     at,
-                    format!(
-                        "plies {at} and {with_ply}: {} and {} swapped",
-                        written(span),
-                        written(later.token_span())
+                    t!(
+                        d.lang,
+                        "fixed-swap",
+                        ply = at,
+                        with_ply = with_ply,
+                        a = written(span),
+                        b = written(later.token_span())
                     ),
                 ),
             })
@@ -257,14 +276,17 @@ fn edit_of(checked: &Checked, d: &CheckDiagnostic, text: &str) -> Option<Fix> {
             let gone = deletion(&doc, span)?;
             Some(Fix {
                 changes: vec![Edit::replace(gone, String::new())],
-                fix: fix(at, format!("ply {at}: {} deleted", written(span))),
+                fix: fix(
+                    at,
+                    t!(d.lang, "fixed-delete", ply = at, old = written(span)),
+                ),
             })
         }
         Repair::Insert { ply: at, .. } => {
             let (at_span, new) = insertion(&doc, span, repair.mv)?;
             Some(Fix {
                 changes: vec![Edit::replace(at_span, format!("{new} "))],
-                fix: fix(at, format!("ply {at}: {new} inserted")),
+                fix: fix(at, t!(d.lang, "fixed-insert", ply = at, new = new.as_str())),
             })
         }
     }
@@ -360,7 +382,7 @@ fn renumbered_after(
         .find(|g| g.span.start <= at && at < g.span.end)?;
     let side = doc.opening().map(|o| o.start.to_move());
     let mut edits = vec![first];
-    for d in crate::numbers::check_numbers(&game.value, 0, side) {
+    for d in crate::numbers::check_numbers(crate::words::Lang::En, &game.value, 0, side) {
         let (Some(s), Some(Rewrite::Renumber { number })) = (d.span(), d.rewrite) else {
             continue;
         };

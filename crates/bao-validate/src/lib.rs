@@ -154,11 +154,11 @@ fn check_games(
             replayed.push(c.replayed);
         }
     }
-    diagnostics_of_games.extend(record::check_matches(&parsed.record));
+    diagnostics_of_games.extend(record::check_matches(opts.lang, &parsed.record));
     diagnostics.extend(diagnostics_of_games.into_iter().map(AnyDiagnostic::Check));
     diagnostics.sort_by_key(|d| d.span().map_or(usize::MAX, |s| s.start));
     Checked {
-        report: CheckReport::new(name, text, diagnostics, games, plies),
+        report: CheckReport::new(name, text, diagnostics, games, plies).in_lang(opts.lang),
         record: parsed.record,
         replayed,
     }

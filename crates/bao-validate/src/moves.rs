@@ -20,7 +20,8 @@ use crate::plies::{rank_in_line, InLine as Written};
 use crate::suggest::{
     capitalise, rank_in, repair_line, unambiguous, Repair as RepairKind, Suggestion,
 };
-use crate::words::{self, effect, move_list, primary_label, rule_sentence};
+use crate::words::{self, effect, move_list, primary_label, rule_sentence, Lang};
+use bao_i18n::{t, Args};
 
 /// Only a game long enough to tell the sign conventions apart is worth the note that
 /// another one replays it.
@@ -34,10 +35,13 @@ const MIN_PLIES_FOR_CONVENTION: usize = 10;
 pub(crate) fn check_one(game: &Game, n: usize, opts: &CheckOptions, keep: bool) -> GameCheck {
     let check = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let mut c = check_game(game, n, opts, keep);
-        crate::record::check_result(game, n, &mut c);
+        crate::record::check_result(opts.lang, game, n, &mut c);
         let first = c.replayed.opening.as_ref().ok().map(|o| o.start.to_move());
         c.diagnostics
-            .extend(crate::numbers::check_numbers(game, n, first));
+            .extend(crate::numbers::check_numbers(opts.lang, game, n, first));
+        for d in &mut c.diagnostics {
+            d.lang = opts.lang;
+        }
         c
     }));
     check.unwrap_or_else(|_| GameCheck {
@@ -139,24 +143,24 @@ pub(crate) fn check_game(game: &Game, n: usize, opts: &CheckOptions, keep: bool)
     );
     if let Some((span, number, laps_run)) = pass.undecided {
         pass.diagnostics
-            .push(undecided_diagnostic(span, number, laps_run, n));
+            .push(undecided_diagnostic(opts.lang, span, number, laps_run, n));
     }
     match &pass.replayed.opening {
-        Err(OpeningProblem::Rules(e)) => pass.diagnostics.push(rules_diagnostic(e, n)),
+        Err(OpeningProblem::Rules(e)) => pass.diagnostics.push(rules_diagnostic(opts.lang, e, n)),
         Err(OpeningProblem::Start {
             rules,
             error: StartError::Invalid { span, error },
         }) => pass
             .diagnostics
-            .push(position_diagnostic(rules, *span, error, n)),
+            .push(position_diagnostic(opts.lang, rules, *span, error, n)),
         Err(_) => {}
         Ok(o) => {
             let (start, directions) = (o.start, o.directions);
             if pass.undecided.is_none() {
                 pass = blame_first_stop(game, n, opts, pass, lean);
             }
-            convention_note(game, start, directions, &mut pass.diagnostics);
-            rules_note(game, start, directions, &mut pass.diagnostics);
+            convention_note(opts.lang, game, start, directions, &mut pass.diagnostics);
+            rules_note(opts.lang, game, start, directions, &mut pass.diagnostics);
         }
     }
     GameCheck {
@@ -254,20 +258,17 @@ fn blame_first_stop(
 
 /// `bao::budget::undecided`: the ply at `span` (number `number`) whose decisions ran out of
 /// the lap budget after `laps_run` laps.
-fn undecided_diagnostic(span: Span, number: usize, laps_run: u64, n: usize) -> CheckDiagnostic {
-    CheckDiagnostic::new(
-        Code::Undecided,
-        n,
-        format!("the lap budget ran out at this move (a move ran {laps_run} laps undecided)"),
-    )
-    .primary(span, "not decided within the lap budget")
-    .at_ply(number)
-    .help(
-        "Checking this move (its legality, or whether the game goes on after it) needed a \
-         move that was still going when `--lap-budget` stopped it: it may never end (G11) \
-         or end after many laps. This move and the rest of the game are not checked; run \
-         `bao check` without `--lap-budget` for the exact answer.",
-    )
+fn undecided_diagnostic(
+    lang: Lang,
+    span: Span,
+    number: usize,
+    laps_run: u64,
+    n: usize,
+) -> CheckDiagnostic {
+    CheckDiagnostic::new(Code::Undecided, n, t!(lang, "undecided", laps = laps_run))
+        .primary(span, t!(lang, "undecided-label"))
+        .at_ply(number)
+        .help(t!(lang, "undecided-help"))
 }
 
 /// [`Words`] under a lap budget: before a ply is worded, every move of the position it is
@@ -320,17 +321,18 @@ impl Observer for Budgeted<'_, '_> {
 }
 
 /// `bao::record::unknown_rules`.
-fn rules_diagnostic(e: &RulesError, n: usize) -> CheckDiagnostic {
+fn rules_diagnostic(lang: Lang, e: &RulesError, n: usize) -> CheckDiagnostic {
     match e {
         RulesError::UnknownPreset { preset, span } => CheckDiagnostic::new(
             Code::UnknownRules,
             n,
-            format!("unknown rule preset `{preset}`"),
+            t!(lang, "unknown-rules", preset = preset.as_str()),
         )
-        .primary(*span, "no preset has this name")
-        .help(format!(
-            "The presets are {}; the game's moves are not checked.",
-            bao_core::PRESET_NAMES.join(", ")
+        .primary(*span, t!(lang, "unknown-rules-label"))
+        .help(t!(
+            lang,
+            "unknown-rules-help",
+            known = bao_core::PRESET_NAMES.join(", ")
         )),
         RulesError::BadOverride {
             tag,
@@ -340,24 +342,19 @@ fn rules_diagnostic(e: &RulesError, n: usize) -> CheckDiagnostic {
         } => CheckDiagnostic::new(
             Code::UnknownRules,
             n,
-            format!("rule override `{part}` cannot be applied"),
+            t!(lang, "bad-override", part = part.as_str()),
         )
-        .primary(*span, words::rule_option_error(error))
+        .primary(*span, words::rule_option_error_in(lang, error))
         .help(match tag {
-            RulesTag::RuleSet => {
-                "Overrides are written `name=value` after the preset, as in \
-                 [RuleSet \"kiswahili mtaji_takasa_house=relay\"]; the game's moves are not checked."
-            }
-            RulesTag::Rules => {
-                "Overrides are written `name=value`, separated by spaces, as in \
-                 [Rules \"mtaji_takasa_house=relay\"]; the game's moves are not checked."
-            }
+            RulesTag::RuleSet => t!(lang, "bad-override-help-ruleset"),
+            RulesTag::Rules => t!(lang, "bad-override-help-rules"),
         }),
     }
 }
 
 /// `bao::record::invalid_position`.
 fn position_diagnostic(
+    lang: Lang,
     rules: &RuleSet,
     span: Span,
     error: &bao_core::SetupError,
@@ -367,40 +364,40 @@ fn position_diagnostic(
     let reasons: Vec<String> = error
         .problems
         .iter()
-        .map(|p| words::setup_problem(p, &names))
+        .map(|p| words::setup_problem_in(lang, p, &names))
         .collect();
     let mut d = CheckDiagnostic::new(
         Code::InvalidPosition,
         n,
-        format!(
-            "the Position tag is no valid position ({} problem{})",
-            reasons.len(),
-            if reasons.len() == 1 { "" } else { "s" }
-        ),
+        t!(lang, "invalid-position", count = reasons.len()),
     )
-    .primary(span, "not a position of this rule set");
+    .primary(span, t!(lang, "invalid-position-label"));
     // The start of the game's own rule set, as an example of a position string.
     let start = bao_notation::PositionString::from(&Position::start(*rules));
     let whose = rules
         .preset_name()
-        .map_or_else(|| "these rules".to_owned(), str::to_owned);
-    d.help = Some(format!(
-        "A position holds 64 seeds, hands of at most 22, houses that match their seeds and a takasia only where it can exist; here: {}. The game's moves are not checked. The start position of {whose} is {start}",
-        reasons.join("; ")
+        .map_or_else(|| t!(lang, "these-rules"), str::to_owned);
+    d.help = Some(t!(
+        lang,
+        "invalid-position-help",
+        reasons = reasons.join("; "),
+        whose = whose,
+        start = start.to_string()
     ));
     d
 }
 
 /// The help of a never-ending move written last in its line: how the record's rules can let
 /// it stand, and that `--fix` leaves it.
-fn never_ending_intent() -> &'static str {
+fn never_ending_intent(lang: Lang) -> String {
     // A move is refused as never-ending only under `endless_move=illegal` (the default).
-    "If the never-ending move is the record's point, say what playing it does: [Rules \"endless_move=draw\"] (the game is drawn) or [Rules \"endless_move=mover_loses\"] (the mover loses). A never-ending move written last is never repaired by --fix."
+    t!(lang, "never-ending-intent")
 }
 
 /// A whole game that replays under another sign convention: a note on its first illegal
 /// move.
 fn convention_note(
+    lang: Lang,
     game: &Game,
     start: Position,
     current: Directions,
@@ -417,9 +414,7 @@ fn convention_note(
         .filter(|d| *d != current)
         .find(|d| main_line_replays(game, start, *d));
     if let Some(other) = other {
-        let note = format!(
-            "The whole game replays cleanly when its signs are read with [Directions \"{other}\"]: the record seems to follow that convention."
-        );
+        let note = t!(lang, "convention-note", other = other.to_string());
         d.help = Some(match d.help.take() {
             Some(h) => format!("{h}\n{note}"),
             None => note,
@@ -431,6 +426,7 @@ fn convention_note(
 /// labelled kiswahili): a note on its first illegal move, as [`convention_note`] gives for
 /// the signs.
 fn rules_note(
+    lang: Lang,
     game: &Game,
     start: Position,
     directions: Directions,
@@ -450,9 +446,7 @@ fn rules_note(
             .is_some_and(|r| r != rules && main_line_replays(game, Position::start(r), directions))
     });
     if let Some(other) = other {
-        let note = format!(
-            "The whole game replays cleanly under [RuleSet \"{other}\"]: the record seems to be of that rule set."
-        );
+        let note = t!(lang, "rules-note", other = other);
         d.help = Some(match d.help.take() {
             Some(h) => format!("{h}\n{note}"),
             None => note,
@@ -489,9 +483,9 @@ impl Observer for Words<'_> {
                 let d = CheckDiagnostic::new(
                     Code::NotLegal,
                     self.n,
-                    format!("`{}` names no pit", e.pit),
+                    t!(self.lang(), "no-such-pit", pit = e.pit.to_string()),
                 )
-                .primary(at.item.token.span, "no such pit")
+                .primary(at.item.token.span, t!(self.lang(), "no-such-pit-label"))
                 .at_ply(ply.number);
                 self.push(d, ply, problem);
                 None
@@ -500,7 +494,7 @@ impl Observer for Words<'_> {
                 let (mut d, ranked) = self.illegal(at, spec, refusal, *end, engine);
                 let repair = self.repair(at, &d, engine);
                 if self.opts.assume_fixes && repair.is_none() {
-                    why_not_assumed(&mut d, &ranked, at.swap_pending);
+                    why_not_assumed(self.lang(), &mut d, &ranked, at.swap_pending);
                 }
                 if let ResolveError::Illegal(e) = refusal {
                     if matches!(e.reason, bao_core::IllegalReason::NamuaEmptyPit { .. }) {
@@ -525,6 +519,11 @@ impl Observer for Words<'_> {
 }
 
 impl Words<'_> {
+    /// The language the diagnostics are worded in.
+    fn lang(&self) -> Lang {
+        self.opts.lang
+    }
+
     /// Records a diagnostic of a ply, with the typed problem it words.
     fn push(&mut self, mut d: CheckDiagnostic, ply: &Ply, problem: &Problem) {
         d.assumes = ply.assumes;
@@ -566,20 +565,28 @@ impl Words<'_> {
     /// `bao::record::game_continues_after_end`.
     fn after_end(&self, at: &InLine<'_>, o: &Outcome, end: Span) -> CheckDiagnostic {
         let here = &at.ply.before;
+        let lang = self.lang();
         CheckDiagnostic::new(
             Code::GameContinuesAfterEnd,
             self.n,
-            format!(
-                "the game is over ({}), but the record goes on with {}",
-                words::outcome_words(o),
-                at.item.token.value
+            t!(
+                lang,
+                "after-end",
+                outcome = words::outcome_words(lang, o),
+                token = at.item.token.value.to_string()
             ),
         )
-        .primary(at.item.token.span, "a move after the end of the game")
-        .secondary(end, "the game ended with this move")
-        .help(format!(
-            "{} Move the result here, or check the moves before it.",
-            rule_sentence(Code::GameContinuesAfterEnd, here.rules(), here.to_move())
+        .primary(at.item.token.span, t!(lang, "after-end-label"))
+        .secondary(end, t!(lang, "game-ended-here"))
+        .help(t!(
+            lang,
+            "after-end-help",
+            rule = rule_sentence(
+                lang,
+                Code::GameContinuesAfterEnd,
+                here.rules(),
+                here.to_move()
+            )
         ))
         .at_ply(at.ply.number)
     }
@@ -599,24 +606,27 @@ impl Words<'_> {
         let rules = pos.rules();
         let mover = pos.to_move();
         let code = Code::for_resolve_error(err);
+        let lang = self.lang();
         let written = item.token.value.to_string();
-        let message = format!(
-            "{written} is illegal: {}",
-            words::resolve_reason(err, rules)
+        let message = t!(
+            lang,
+            "illegal-message",
+            mv = written,
+            why = words::resolve_reason_in(lang, err, rules)
         );
         let d = CheckDiagnostic::new(code, self.n, message)
-            .primary(item.token.span, primary_label(code, rules))
+            .primary(item.token.span, primary_label(lang, code, rules))
             .at_ply(ply);
-        let mut d = secondary_labels(d, code, rules, mover, at.past, end_span);
-        let mut help = vec![rule_sentence(code, rules, mover)];
+        let mut d = secondary_labels(lang, d, code, rules, mover, at.past, end_span);
+        let mut help = vec![rule_sentence(lang, code, rules, mover)];
         let legal = cx.legal_moves(pos);
         if !legal.is_empty() && code != Code::GameOver {
-            let is_capture = legal[0].is_capture();
-            help.push(format!(
-                "The legal {} here: {}.",
-                if is_capture { "captures" } else { "moves" },
-                move_list(&legal)
-            ));
+            let id = if legal[0].is_capture() {
+                "legal-captures-here"
+            } else {
+                "legal-moves-here"
+            };
+            help.push(t!(lang, id, moves = move_list(&legal)));
         }
         let line = Written {
             ply,
@@ -627,7 +637,7 @@ impl Words<'_> {
         let ranked = rank_in_line(cx, pos, spec, &line);
         let best = unambiguous(&ranked);
         if let Some(s) = ranked.first() {
-            help.push(repair_line(s, &ranked, best.is_none()));
+            help.push(repair_line(lang, s, &ranked, best.is_none()));
         }
         d.fix = best
             .filter(|s| s.repair == RepairKind::Replace)
@@ -639,7 +649,7 @@ impl Words<'_> {
             // author is told how the rules can let it stand.
             d.fix = None;
             d.repair = None;
-            help.push(never_ending_intent().to_owned());
+            help.push(never_ending_intent(lang));
         }
         (d.help(help.join("\n")), ranked)
     }
@@ -655,6 +665,7 @@ impl Words<'_> {
         let item = at.item;
         let token = item.token.value;
         let mv = &played.mv;
+        let lang = self.lang();
         for problem in &ply.problems {
             match problem {
                 Problem::FalseTakasiaClaim => {
@@ -662,18 +673,22 @@ impl Words<'_> {
                     let d = CheckDiagnostic::new(
                         Code::FalseTakasiaClaim,
                         self.n,
-                        format!(
-                            "{token} claims a {} (`**`), but it creates none",
-                            names.takasia
+                        words::said(
+                            lang,
+                            "false-takasia",
+                            &names,
+                            Args::new().with("token", token.to_string()),
                         ),
                     )
                     .primary(
                         item.token.span,
-                        format!("no {} after this move", names.takasia),
+                        words::said(lang, "false-takasia-label", &names, Args::new()),
                     )
-                    .help(format!(
-                        "{} Write {mv} without the second `*`.",
-                        rule_sentence(Code::FalseTakasiaClaim, rules, pos.to_move())
+                    .help(t!(
+                        lang,
+                        "false-takasia-help",
+                        rule = rule_sentence(lang, Code::FalseTakasiaClaim, rules, pos.to_move()),
+                        mv = mv.to_string()
                     ))
                     .at_ply(ply.number);
                     self.push(d, ply, problem);
@@ -682,12 +697,14 @@ impl Words<'_> {
                     let d = CheckDiagnostic::new(
                         Code::FalseWinClaim,
                         self.n,
-                        format!("{token} claims to win (`#`), but the game goes on"),
+                        t!(lang, "false-win", token = token.to_string()),
                     )
-                    .primary(item.token.span, "this move does not win")
-                    .help(format!(
-                        "{} After {mv} the opponent still has seeds in his front row and a legal move.",
-                        rule_sentence(Code::FalseWinClaim, rules, pos.to_move())
+                    .primary(item.token.span, t!(lang, "false-win-label"))
+                    .help(t!(
+                        lang,
+                        "false-win-help",
+                        rule = rule_sentence(lang, Code::FalseWinClaim, rules, pos.to_move()),
+                        mv = mv.to_string()
                     ))
                     .at_ply(ply.number);
                     self.push(d, ply, problem);
@@ -713,14 +730,20 @@ impl Words<'_> {
         let alt = ranked
             .iter()
             .find(|s| s.mv != *mv && s.annotation_agrees == Some(true));
+        let lang = self.lang();
         for (on, code, kind, what) in [
             (
                 dis.captures,
                 Code::CaptureMismatch,
                 ItemKind::Capture,
-                "captures",
+                "capture-mismatch",
             ),
-            (dis.laps, Code::LapMismatch, ItemKind::LapEnd, "lap ends"),
+            (
+                dis.laps,
+                Code::LapMismatch,
+                ItemKind::LapEnd,
+                "lap-mismatch",
+            ),
         ] {
             if !on {
                 continue;
@@ -741,23 +764,38 @@ impl Words<'_> {
             let written_text = pick(&written, written_cycle);
             let actual_text = pick(&items, played.trace.never_ending);
             let mut help = vec![
-                rule_sentence(code, rules, pos.to_move()),
-                format!("Written {written_text}; {mv} gives {actual_text}."),
+                rule_sentence(lang, code, rules, pos.to_move()),
+                t!(
+                    lang,
+                    "mismatch-written",
+                    written = written_text.as_str(),
+                    mv = mv.to_string(),
+                    actual = actual_text.as_str()
+                ),
             ];
             if let Some(s) = alt {
-                help.push(capitalise(&s.sentence()));
+                help.push(capitalise(&s.sentence_in(lang)));
             }
             let mut d = CheckDiagnostic::new(
                 code,
                 self.n,
-                format!(
-                    "the {what} written for {token} are not the move's: written {written_text}, actual {actual_text}"
+                t!(
+                    lang,
+                    what,
+                    token = token.to_string(),
+                    written = written_text.as_str(),
+                    actual = actual_text.as_str()
                 ),
             )
-            .primary(a.span, format!("{what} do not match"))
+            .primary(a.span, t!(lang, &format!("{what}-label")))
             .secondary(
                 at.item.token.span,
-                format!("{mv} {}", effect(mv, &played.trace)),
+                t!(
+                    lang,
+                    "move-effect",
+                    mv = mv.to_string(),
+                    effect = effect(lang, mv, &played.trace)
+                ),
             )
             .help(help.join("\n"))
             .at_ply(ply.number);
@@ -770,6 +808,7 @@ impl Words<'_> {
 /// The labels that point back: the move that made a capture available, a pit takasia, the
 /// move that ended the game.
 fn secondary_labels(
+    lang: Lang,
     mut d: CheckDiagnostic,
     code: Code,
     rules: &RuleSet,
@@ -781,18 +820,14 @@ fn secondary_labels(
     match code {
         Code::CaptureMandatory => {
             if let Some(p) = last {
-                d = d.secondary(p.span, "after this move a capture is available");
+                d = d.secondary(p.span, t!(lang, "capture-available"));
             }
         }
         Code::Takasia => {
             if let Some(p) = last.filter(|p| p.takasia.is_some()) {
                 d = d.secondary(
                     p.span,
-                    format!(
-                        "this {} made the pit {}",
-                        rules.names().takasa,
-                        rules.names().takasia
-                    ),
+                    words::said(lang, "made-takasia", &rules.names(), Args::new()),
                 );
             }
         }
@@ -804,18 +839,21 @@ fn secondary_labels(
             {
                 d = d.secondary(
                     p.span,
-                    format!(
-                        "this {} made {} {}",
-                        rules.names().takasa,
-                        p.takasia.map(|t: Pit| t.to_string()).unwrap_or_default(),
-                        rules.names().takasia
+                    words::said(
+                        lang,
+                        "made-pit-takasia",
+                        &rules.names(),
+                        Args::new().with(
+                            "pit",
+                            p.takasia.map(|t: Pit| t.to_string()).unwrap_or_default(),
+                        ),
                     ),
                 );
             }
         }
         Code::GameOver => {
             if let Some(s) = end_span {
-                d = d.secondary(s, "the game ended with this move");
+                d = d.secondary(s, t!(lang, "game-ended-here"));
             }
         }
         _ => {}
@@ -825,18 +863,13 @@ fn secondary_labels(
 
 /// With `--assume-fixes`, a line that stops at a refused ply whose repairs are `ranked`
 /// says why no repair was assumed there (a help line).
-fn why_not_assumed(d: &mut CheckDiagnostic, ranked: &[Suggestion], swap_pending: bool) {
+fn why_not_assumed(lang: Lang, d: &mut CheckDiagnostic, ranked: &[Suggestion], swap_pending: bool) {
     let line = match &d.repair {
         Some(r) if matches!(r.repair, RepairKind::Swap { .. }) && swap_pending => {
-            "--assume-fixes stops this line here: its best repair is a second swap while one \
-             is still pending."
-                .to_owned()
+            t!(lang, "assume-second-swap")
         }
-        Some(r) => format!(
-            "--assume-fixes stops this line here: its best repair ({}) is not assumed.",
-            r.short()
-        ),
-        None => crate::suggest::assume_line(ranked),
+        Some(r) => t!(lang, "assume-not-assumed", repair = r.short_in(lang)),
+        None => crate::suggest::assume_line(lang, ranked),
     };
     d.help = Some(match d.help.take() {
         Some(h) => format!("{h}\n{line}"),

@@ -18,6 +18,8 @@ use bao_notation::{Game, MoveNumber, PositionString, Spanned};
 
 use crate::codes::Code;
 use crate::diagnostic::{CheckDiagnostic, Rewrite};
+use crate::words::{side_in, Lang};
+use bao_i18n::t;
 
 /// Where a game's count starts: the number of its first move and who plays it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,14 +64,19 @@ impl Start {
 
 /// The diagnostics of the move numbers of game `n` that disagree with their plies; `first`
 /// is the side to move of its start position, if its replay read it.
-pub(crate) fn check_numbers(game: &Game, n: usize, first: Option<Side>) -> Vec<CheckDiagnostic> {
+pub(crate) fn check_numbers(
+    lang: Lang,
+    game: &Game,
+    n: usize,
+    first: Option<Side>,
+) -> Vec<CheckDiagnostic> {
     let mut out = Vec::new();
     if let Some(start) = Start::of(game, first) {
         game.for_each_move_with_ply(|ply, m| {
             if let Some(written) = &m.number {
                 let right = start.number_of(ply);
                 if written.value != right {
-                    out.push(diagnostic(written, right, ply, n));
+                    out.push(diagnostic(lang, written, right, ply, n));
                 }
             }
         });
@@ -79,26 +86,37 @@ pub(crate) fn check_numbers(game: &Game, n: usize, first: Option<Side>) -> Vec<C
 
 /// The warning of the number `written` before ply `ply`, whose number is `right`.
 fn diagnostic(
+    lang: Lang,
     written: &Spanned<MoveNumber>,
     right: MoveNumber,
     ply: usize,
     n: usize,
 ) -> CheckDiagnostic {
-    let side = if right.ellipsis { "North" } else { "South" };
+    let side = side_in(
+        lang,
+        if right.ellipsis {
+            Side::North
+        } else {
+            Side::South
+        },
+    );
     let mut d = CheckDiagnostic::new(
         Code::MoveNumberMismatch,
         n,
-        format!(
-            "the move number `{}` does not fit its ply: ply {ply} is {side}'s ply of move {}",
-            written.value, right.number
+        t!(
+            lang,
+            "move-number-mismatch",
+            written = written.value.to_string(),
+            ply = ply,
+            side = side,
+            number = right.number
         ),
     )
-    .primary(written.span, format!("this is `{right}`"))
-    .help(format!(
-        "`N.` stands before South's ply of move N and `N...` before North's, counted from \
-         move 1 at the game's start (after a `Position` tag, from the number of the first \
-         move). Write `{right}` here."
-    ))
+    .primary(
+        written.span,
+        t!(lang, "move-number-label", right = right.to_string()),
+    )
+    .help(t!(lang, "move-number-help", right = right.to_string()))
     .at_ply(ply);
     d.rewrite = Some(Rewrite::Renumber { number: right });
     d
@@ -111,7 +129,7 @@ mod tests {
     fn wrong(text: &str) -> Vec<(String, String)> {
         let parsed = bao_notation::parse_record(text);
         let game = &parsed.record.games[0].value;
-        check_numbers(game, 1, None)
+        check_numbers(Lang::En, game, 1, None)
             .into_iter()
             .map(|d| {
                 let span = d.span().expect("a span");

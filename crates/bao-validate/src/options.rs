@@ -12,4 +12,7 @@ pub struct CheckOptions {
     /// exact up to the ply left undecided, not after it. Each position is then also given
     /// a full legal-move generation, so a budgeted check costs more per ply.
     pub lap_budget: Option<u64>,
+    /// The language of the diagnostics' messages, labels and help (English by default);
+    /// the codes and the JSON's keys are the same in every language.
+    pub lang: bao_i18n::Lang,
 }

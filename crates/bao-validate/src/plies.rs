@@ -13,7 +13,7 @@ use bao_notation::{Directions, MoveItem};
 use bao_replay::legal_move_in;
 
 use crate::suggest::{annotation_matches, rank_in, sort, Repair, Suggestion, LOOKAHEAD};
-use crate::words::effect;
+use crate::words::Effect;
 
 /// The cost (tenths of a slip) of each missing ply of the lookahead.
 const BREAK_COST: u32 = 5;
@@ -206,11 +206,11 @@ fn swap(cx: &mut Engine, pos: &Position, line: &InLine<'_>, s: &Swapped<'_>) -> 
         },
         cost: annotation_cost(base + break_cost(rest, replayed), annotation_agrees),
         slips: vec![if distance == 1 {
-            "two plies swapped"
+            "slip-plies-swapped"
         } else {
-            "two moves of one player swapped"
+            "slip-moves-swapped"
         }],
-        effect: effect(&mv, &trace),
+        effect: Effect::of(&trace),
         annotation_agrees,
         continues: Some(replayed),
         tried: tried(rest),
@@ -230,8 +230,8 @@ fn deletion(cx: &mut Engine, pos: &Position, line: &InLine<'_>) -> Option<Sugges
         mv,
         repair: Repair::Delete { ply: line.ply },
         cost: annotation_cost(DELETE_COST + break_cost(rest, n), annotation_agrees),
-        slips: vec!["one ply too many"],
-        effect: effect(&mv, &trace),
+        slips: vec!["slip-ply-too-many"],
+        effect: Effect::of(&trace),
         annotation_agrees,
         continues: Some(n),
         tried: tried(rest),
@@ -261,8 +261,8 @@ fn insertions(cx: &mut Engine, pos: &Position, line: &InLine<'_>) -> Vec<Suggest
                 INSERT_COST + break_cost(line.following, n),
                 annotation_agrees,
             ),
-            slips: vec!["one ply missing"],
-            effect: effect(&mv, &trace),
+            slips: vec!["slip-ply-missing"],
+            effect: Effect::of(&trace),
             annotation_agrees,
             continues: Some(n),
             tried: tried(line.following),

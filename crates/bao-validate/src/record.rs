@@ -14,7 +14,8 @@ use bao_notation::{Game, GameResult, Record, Span};
 use crate::codes::Code;
 use crate::diagnostic::{CheckDiagnostic, Rewrite};
 use crate::game_check::GameCheck;
-use crate::words::{outcome_words, result_of};
+use crate::words::{outcome_words, result_of, Lang};
+use bao_i18n::t;
 
 /// `Termination` values that say the game ended by the rules, and how.
 fn rule_termination(t: &str) -> Option<Option<EndReason>> {
@@ -50,7 +51,7 @@ fn normalise(t: &str) -> String {
 
 /// Checks the `Result` tag, the movetext result and `Termination` against the end reached
 /// (nothing for a game left undecided under a lap budget: its end is not known).
-pub(crate) fn check_result(game: &Game, n: usize, c: &mut GameCheck) {
+pub(crate) fn check_result(lang: Lang, game: &Game, n: usize, c: &mut GameCheck) {
     if c.undecided.is_some() {
         return;
     }
@@ -64,11 +65,16 @@ pub(crate) fn check_result(game: &Game, n: usize, c: &mut GameCheck) {
                 CheckDiagnostic::new(
                     Code::ResultMismatch,
                     n,
-                    format!("the Result tag says {b}, the movetext ends with {a}"),
+                    t!(
+                        lang,
+                        "result-tags-disagree",
+                        tag = b.to_string(),
+                        token = a.to_string()
+                    ),
                 )
-                .primary(sa, "the movetext's result")
-                .secondary(sb, "the Result tag")
-                .help("The Result tag and the result at the end of the movetext must agree."),
+                .primary(sa, t!(lang, "label-movetext-result"))
+                .secondary(sb, t!(lang, "label-result-tag"))
+                .help(t!(lang, "result-tags-help")),
             );
             return;
         }
@@ -81,7 +87,7 @@ pub(crate) fn check_result(game: &Game, n: usize, c: &mut GameCheck) {
         .tag("Termination")
         .map(|t| (normalise(&t.value), t.span));
     let secondary = |d: CheckDiagnostic| match (token, tag) {
-        (Some(_), Some((_, sb))) => d.secondary(sb, "the Result tag"),
+        (Some(_), Some((_, sb))) => d.secondary(sb, t!(lang, "label-result-tag")),
         _ => d,
     };
     match (&outcome, recorded) {
@@ -92,15 +98,27 @@ pub(crate) fn check_result(game: &Game, n: usize, c: &mut GameCheck) {
                     CheckDiagnostic::new(
                         Code::ResultMismatch,
                         n,
-                        format!(
-                            "the record says {r}, but the game ended {expected} ({})",
-                            outcome_words(o)
+                        t!(
+                            lang,
+                            "result-mismatch",
+                            written = r.to_string(),
+                            expected = expected.to_string(),
+                            outcome = outcome_words(lang, o)
                         ),
                     )
-                    .primary(span, format!("should be {expected}"))
-                    .help(format!(
-                        "The result must be the game's end: {}. Write {expected}.",
-                        outcome_words(o)
+                    .primary(
+                        span,
+                        t!(
+                            lang,
+                            "result-mismatch-label",
+                            expected = expected.to_string()
+                        ),
+                    )
+                    .help(t!(
+                        lang,
+                        "result-mismatch-help",
+                        outcome = outcome_words(lang, o),
+                        expected = expected.to_string()
                     )),
                 );
                 if expected != GameResult::Unknown {
@@ -118,14 +136,10 @@ pub(crate) fn check_result(game: &Game, n: usize, c: &mut GameCheck) {
                     CheckDiagnostic::new(
                         Code::GameEndsEarly,
                         n,
-                        format!("the record ends with {r}, but the game goes on"),
+                        t!(lang, "ends-early", written = r.to_string()),
                     )
-                    .primary(span, "the game has not ended here")
-                    .help(
-                        "A game ends only by an empty front row or no legal move (E1, E2). If a player \
-                         resigned or lost on time, say so with a Termination tag such as \
-                         [Termination \"resignation\"]; otherwise the record is missing moves.",
-                    ),
+                    .primary(span, t!(lang, "ends-early-label"))
+                    .help(t!(lang, "ends-early-help")),
                 ));
             }
         }
@@ -133,15 +147,17 @@ pub(crate) fn check_result(game: &Game, n: usize, c: &mut GameCheck) {
     }
     if let Some((t, span)) = termination {
         let problem = match (rule_termination(&t), &outcome) {
-            (Some(_), None) => Some("the game has not ended by the rules".to_owned()),
-            (Some(Some(reason)), Some(o)) if reason != o.reason => Some(format!(
-                "the game ended otherwise ({}; reason {})",
-                outcome_words(o),
-                o.reason.name()
+            (Some(_), None) => Some(t!(lang, "termination-not-ended")),
+            (Some(Some(reason)), Some(o)) if reason != o.reason => Some(t!(
+                lang,
+                "termination-otherwise",
+                outcome = outcome_words(lang, o),
+                reason = o.reason.name()
             )),
-            (None, Some(o)) if outside_termination(&t) => Some(format!(
-                "the game ended by the rules ({})",
-                outcome_words(o)
+            (None, Some(o)) if outside_termination(&t) => Some(t!(
+                lang,
+                "termination-by-rules",
+                outcome = outcome_words(lang, o)
             )),
             _ => None,
         };
@@ -150,14 +166,15 @@ pub(crate) fn check_result(game: &Game, n: usize, c: &mut GameCheck) {
                 CheckDiagnostic::new(
                     Code::TerminationMismatch,
                     n,
-                    format!("Termination says `{t}`, but {p}"),
+                    t!(
+                        lang,
+                        "termination-mismatch",
+                        termination = t.as_str(),
+                        problem = p
+                    ),
                 )
-                .primary(span, "does not match the game's end")
-                .help(
-                    "Termination is `normal`, `bao_hamna`, `no_legal_move`, `own_front_row_empty` or \
-                     `never_ending` for a game the rules ended, and `resignation`, `time_forfeit`, \
-                     `agreement`, `abandoned` or `adjudication` for one they did not.",
-                ),
+                .primary(span, t!(lang, "termination-mismatch-label"))
+                .help(t!(lang, "termination-mismatch-help")),
             );
         }
     }
@@ -293,9 +310,19 @@ pub(crate) struct MatchTracker {
     /// The players beyond two who have won one game of an undecided match (a match whose
     /// players changed from game to game), by the match's number.
     more_winners: HashMap<Number, Vec<Player>>,
+    /// The language of the diagnostics.
+    pub(crate) lang: Lang,
 }
 
 impl MatchTracker {
+    /// A tracker whose diagnostics are worded in `lang`.
+    pub(crate) fn new(lang: Lang) -> Self {
+        Self {
+            lang,
+            ..Self::default()
+        }
+    }
+
     /// The problems of the next game of its match.
     pub(crate) fn game(&mut self, entry: &MatchEntry) -> Vec<CheckDiagnostic> {
         let mut out = Vec::new();
@@ -319,35 +346,39 @@ impl MatchTracker {
             return out;
         };
         let n = entry.n;
-        let mut fail = |why: String, help: &str| {
+        let lang = self.lang;
+        // `numbering`: the help says how to number the games.
+        let mut fail = |why: String, numbering: bool| {
+            let help = if numbering {
+                t!(lang, "match-help-number")
+            } else {
+                // The help as it always read, with the space of an empty second sentence.
+                format!("{} ", t!(lang, "match-help"))
+            };
             out.push(
                 CheckDiagnostic::new(
                     Code::MatchInconsistent,
                     n,
-                    format!("match `{name}`: {why}"),
+                    t!(lang, "match-problem", name = name.as_str(), why = why),
                 )
-                .primary(entry.span, "here")
-                .help(format!(
-                    "A match is best of three (E3): games 1, 2 and 3 in order, between the same two players, ending when one has won two. {help}"
-                )),
+                .in_lang(lang)
+                .primary(entry.span, t!(lang, "match-label"))
+                .help(help),
             );
         };
         state.seen = state.seen.saturating_add(1);
         let expected = state.seen as usize;
         match entry.number.as_ref().map(|t| t.trim().parse::<usize>()) {
             Some(Ok(g)) if g == expected && g <= 3 => {}
-            Some(Ok(g)) if g > 3 || expected > 3 => fail(
-                format!("game {g} is more than a best-of-three match has"),
-                "",
-            ),
+            Some(Ok(g)) if g > 3 || expected > 3 => {
+                fail(t!(lang, "match-too-many", game = g), false);
+            }
             Some(Ok(g)) => fail(
-                format!(
-                    "this is game {expected} of the match in the file, but its Game tag says {g}"
-                ),
-                "Number the games 1, 2, 3 in the order they were played.",
+                t!(lang, "match-wrong-number", expected = expected, game = g),
+                true,
             ),
-            Some(Err(_)) => fail("the Game tag is not a number".to_owned(), ""),
-            None => fail(format!("game {expected} of the match has no Game tag"), ""),
+            Some(Err(_)) => fail(t!(lang, "match-number-not-a-number"), false),
+            None => fail(t!(lang, "match-no-number", expected = expected), false),
         }
         // The pair sorted by name, as the match's players are compared.
         let mut sorted = ids;
@@ -357,19 +388,23 @@ impl MatchTracker {
         match &state.players {
             None => state.players = Some(sorted),
             Some(p) if *p != sorted => fail(
-                format!(
-                    "the players are {} and {}, not {} and {}",
-                    pair[0],
-                    pair[1],
-                    players.get(p[0]),
-                    players.get(p[1])
+                t!(
+                    lang,
+                    "match-other-players",
+                    a = pair[0].as_str(),
+                    b = pair[1].as_str(),
+                    c = players.get(p[0]),
+                    d = players.get(p[1])
                 ),
-                "",
+                false,
             ),
             Some(_) => {}
         }
         if let Some(w) = state.decided {
-            fail(format!("{} had already won two games", players.get(w)), "");
+            fail(
+                t!(lang, "match-already-won", player = players.get(w)),
+                false,
+            );
         }
         if let (Some(side), None) = (entry.result.and_then(GameResult::winner), state.decided) {
             let who = match side {
@@ -410,14 +445,14 @@ fn interned(key: &MatchKey) -> String {
 /// [`MatchKey`]), numbered by `Game` tags 1, 2, 3 in
 /// file order, between the same two players, and no game after one player has won two.
 /// The problems come match by match (in the order of their keys), each in file order.
-pub(crate) fn check_matches(record: &Record) -> Vec<CheckDiagnostic> {
+pub(crate) fn check_matches(lang: Lang, record: &Record) -> Vec<CheckDiagnostic> {
     let mut by_name: BTreeMap<MatchKey, Vec<MatchEntry>> = BTreeMap::new();
     for (i, g) in record.games.iter().enumerate() {
         if let Some(e) = MatchEntry::of(&g.value, i + 1) {
             by_name.entry(e.key.clone()).or_default().push(e);
         }
     }
-    let mut tracker = MatchTracker::default();
+    let mut tracker = MatchTracker::new(lang);
     by_name
         .values()
         .flatten()

@@ -373,6 +373,7 @@ pub struct Merger {
     /// Diagnostics without a span: the whole-file path sorts them last.
     unplaced: Vec<AnyDiagnostic>,
     stats: Stats,
+    lang: crate::words::Lang,
 }
 
 impl Merger {
@@ -388,7 +389,17 @@ impl Merger {
             history_at: Place::default(),
             unplaced: Vec::new(),
             stats: Stats::default(),
+            lang: crate::words::Lang::En,
         }
+    }
+
+    /// The merger, the report's summary and the matches' diagnostics in `lang` (the
+    /// chunks' own are worded as their [`CheckOptions`] say).
+    #[must_use]
+    pub fn in_lang(mut self, lang: crate::words::Lang) -> Self {
+        self.lang = lang;
+        self.matches = MatchTracker::new(lang);
+        self
     }
 
     /// Notes the reader's `latin1_input` warning, if it has one now.
@@ -432,8 +443,9 @@ impl Merger {
         }
         let unplaced = std::mem::take(&mut self.unplaced);
         self.count(&unplaced);
-        let report =
-            CheckReport::new(&self.name, Arc::from(""), Vec::new(), 0, 0).with_stats(self.stats);
+        let report = CheckReport::new(&self.name, Arc::from(""), Vec::new(), 0, 0)
+            .with_stats(self.stats)
+            .in_lang(self.lang);
         if !unplaced.is_empty() {
             let source = self.window("", None);
             pieces.push(CheckedPiece {
@@ -600,7 +612,7 @@ pub fn check_stream<R: Read, E: From<io::Error>>(
     mut each: impl FnMut(CheckedPiece) -> Result<(), E>,
 ) -> Result<CheckReport, E> {
     let mut reader = StreamReader::new(input);
-    let mut merger = Merger::new(name);
+    let mut merger = Merger::new(name).in_lang(opts.lang);
     while let Some(chunk) = reader.next_chunk()? {
         merger.note_warning(&reader);
         let checked = check_chunk(&chunk, opts);

@@ -6,7 +6,8 @@ use bao_notation::Annotation;
 
 use bao_replay::{annotation_agrees, ItemList};
 
-use crate::words::effect;
+use crate::words::{Effect, Lang};
+use bao_i18n::t;
 
 /// The largest cost a suggestion may have (tenths of a slip).
 const MAX_COST: u32 = 40;
@@ -69,10 +70,11 @@ pub struct Suggestion {
     pub repair: Repair,
     /// How unlikely the slip is, in tenths (lower is likelier).
     pub cost: u32,
-    /// The slips, e.g. `direction flipped`.
+    /// The slips, as ids of the message catalogue (`slip-direction-flipped`: "direction
+    /// flipped"); [`Suggestion::sentence_in`] words them.
     pub slips: Vec<&'static str>,
     /// What the move does (`captures a5`).
-    pub effect: String,
+    pub effect: Effect,
     /// Whether the move's laps and captures match the annotation written (`None`: no
     /// annotation). For a swap, the annotation of the token moved here; for an insertion,
     /// that of the written move after the inserted one.
@@ -89,111 +91,133 @@ impl Suggestion {
     /// `did you mean A4< ? (direction flipped) it captures a5, as the annotation says`.
     #[must_use]
     pub fn sentence(&self) -> String {
+        self.sentence_in(Lang::En)
+    }
+
+    /// [`Suggestion::sentence`] in `lang`.
+    #[must_use]
+    pub fn sentence_in(&self, lang: Lang) -> String {
+        let effect = self.effect.words(lang);
+        let agrees = if self.annotation_agrees == Some(true) {
+            t!(lang, "repair-as-annotation")
+        } else {
+            String::new()
+        };
+        let mv = self.mv.to_string();
         let mut s = match self.repair {
-            Repair::Replace => format!("did you mean {} ?", self.mv),
+            Repair::Replace => t!(lang, "repair-replace", mv = mv.as_str()),
             Repair::Swap {
                 ply,
                 with_ply,
                 written,
-            } => format!(
-                "plies {ply} and {with_ply} look swapped: {} here (it {}{}), then {written} {}",
-                self.mv,
-                self.effect,
-                if self.annotation_agrees == Some(true) {
-                    ", as its annotation says"
-                } else {
-                    ""
-                },
+            } => t!(
+                lang,
                 if with_ply == ply + 1 {
-                    "after it"
+                    "repair-swap-next"
                 } else {
-                    "two plies later"
-                }
+                    "repair-swap-later"
+                },
+                ply = ply,
+                with_ply = with_ply,
+                mv = mv.as_str(),
+                effect = effect.as_str(),
+                agrees = agrees.as_str(),
+                written = written.to_string()
             ),
-            Repair::Insert { written, .. } => format!(
-                "a ply seems missing before it: after {} (it {}) the written move is legal as {written}{}",
-                self.mv,
-                self.effect,
-                if self.annotation_agrees == Some(true) {
-                    ", as its annotation says"
-                } else {
-                    ""
-                }
+            Repair::Insert { written, .. } => t!(
+                lang,
+                "repair-insert",
+                mv = mv.as_str(),
+                effect = effect.as_str(),
+                written = written.to_string(),
+                agrees = agrees.as_str()
             ),
-            Repair::Delete { ply } => format!(
-                "ply {ply} seems one too many (written twice?): without it, the next written move {} is legal here (it {}{})",
-                self.mv,
-                self.effect,
-                if self.annotation_agrees == Some(true) {
-                    ", as its annotation says"
-                } else {
-                    ""
-                }
+            Repair::Delete { ply } => t!(
+                lang,
+                "repair-delete",
+                ply = ply,
+                mv = mv.as_str(),
+                effect = effect.as_str(),
+                agrees = agrees.as_str()
             ),
-            Repair::Earlier { ply, written } => format!(
-                "the slip seems to be at ply {ply}: {} there, not {written} ({}it {}{}), makes this move legal",
-                self.mv,
-                if self.slips.is_empty() {
+            Repair::Earlier { ply, written } => t!(
+                lang,
+                "repair-earlier",
+                ply = ply,
+                mv = mv.as_str(),
+                written = written.to_string(),
+                slips = if self.slips.is_empty() {
                     String::new()
                 } else {
-                    format!("{}; ", self.slips.join(", "))
+                    format!("{}; ", self.slip_words(lang))
                 },
-                self.effect,
-                if self.annotation_agrees == Some(true) {
-                    ", as its annotation says"
-                } else {
-                    ""
-                }
+                effect = effect.as_str(),
+                agrees = agrees.as_str()
             ),
         };
         if self.repair != Repair::Replace {
-            s.push_str(&continuation(self.continues, self.tried));
+            s.push_str(&continuation(lang, self.continues, self.tried));
             return s;
         }
         if !self.slips.is_empty() {
-            s.push_str(&format!(" ({})", self.slips.join(", ")));
+            s.push_str(&format!(" ({})", self.slip_words(lang)));
         }
-        s.push_str(&format!(" it {}", self.effect));
+        s.push(' ');
+        s.push_str(&t!(lang, "repair-it", effect = effect.as_str()));
         if self.annotation_agrees == Some(true) {
-            s.push_str(", as the annotation says");
+            s.push_str(&t!(lang, "repair-as-the-annotation"));
         }
         if let Some(n) = self.continues.filter(|n| *n > 0) {
-            s.push_str(&continuation(Some(n), self.tried));
+            s.push_str(&continuation(lang, Some(n), self.tried));
         }
         s
+    }
+
+    /// The slips in words, separated by commas.
+    fn slip_words(&self, lang: Lang) -> String {
+        self.slips
+            .iter()
+            .map(|id| bao_i18n::t!(lang, id))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// A few words naming the repair, for a list of equally likely ones.
     #[must_use]
     pub fn short(&self) -> String {
+        self.short_in(Lang::En)
+    }
+
+    /// [`Suggestion::short`] in `lang`.
+    #[must_use]
+    pub fn short_in(&self, lang: Lang) -> String {
+        let mv = self.mv.to_string();
         match self.repair {
-            Repair::Replace => self.mv.to_string(),
-            Repair::Swap { ply, with_ply, .. } => format!("plies {ply} and {with_ply} swapped"),
-            Repair::Insert { .. } => format!("{} inserted before it", self.mv),
-            Repair::Earlier { ply, .. } => format!("{} at ply {ply}", self.mv),
-            Repair::Delete { ply } => format!("ply {ply} deleted"),
+            Repair::Replace => mv,
+            Repair::Swap { ply, with_ply, .. } => {
+                t!(lang, "short-swap", ply = ply, with_ply = with_ply)
+            }
+            Repair::Insert { .. } => t!(lang, "short-insert", mv = mv.as_str()),
+            Repair::Earlier { ply, .. } => t!(lang, "short-earlier", mv = mv.as_str(), ply = ply),
+            Repair::Delete { ply } => t!(lang, "short-delete", ply = ply),
         }
     }
 }
 
 /// How far the record replays after a repair: `; the next 6 written plies then replay too
 /// (the check looks no further)`.
-fn continuation(n: Option<usize>, tried: usize) -> String {
-    let plies = |n: usize| format!("{n} written pl{}", if n == 1 { "y" } else { "ies" });
+fn continuation(lang: Lang, n: Option<usize>, tried: usize) -> String {
+    let plies = |n: usize| t!(lang, "written-plies", count = n);
     match n {
         None => String::new(),
-        Some(0) if tried > 0 => "; the next written ply is then illegal".to_owned(),
+        Some(0) if tried > 0 => t!(lang, "continue-next-illegal"),
         Some(_) if tried == 0 => String::new(),
-        Some(n) if n >= tried && (tried == LOOKAHEAD || tried == EARLIER_LOOKAHEAD) => format!(
-            "; the next {} then replay too (the check looks no further)",
-            plies(n)
-        ),
-        Some(n) if n >= tried => format!("; the rest of the record ({}) then replays", plies(n)),
-        Some(1) => "; then only the next written ply replays, the one after is illegal".to_owned(),
-        Some(n) => format!(
-            "; then only the next {} replay, the one after is illegal",
-            plies(n)
-        ),
+        Some(n) if n >= tried && (tried == LOOKAHEAD || tried == EARLIER_LOOKAHEAD) => {
+            t!(lang, "continue-no-further", plies = plies(n))
+        }
+        Some(n) if n >= tried => t!(lang, "continue-rest", plies = plies(n)),
+        Some(1) => t!(lang, "continue-only-next"),
+        Some(n) => t!(lang, "continue-only", plies = plies(n)),
     }
 }
 
@@ -210,19 +234,19 @@ fn pit_slip(written: Pit, cand: Pit) -> Option<(u32, Option<&'static str>)> {
         }
     };
     if same_side && w.row() != c.row() && w.number() == c.number() {
-        offer(15, "row A/B swapped");
+        offer(15, "slip-row-swapped");
     }
     if !same_side && w.row() == c.row() && w.number() == c.number() {
-        offer(15, "row letter of the other player");
+        offer(15, "slip-other-row-letter");
     }
     if !same_side && w.row() == Row::Front && c.row() == Row::Front && w.facing() == Some(c) {
-        offer(15, "South/North numbering mirrored");
+        offer(15, "slip-mirrored");
     }
     if same_side && w.row() == c.row() && w.number() + c.number() == 9 {
-        offer(20, "numbered from the other end");
+        offer(20, "slip-other-end");
     }
     if same_side && w.row() == c.row() && w.number().abs_diff(c.number()) == 1 {
-        offer(20, "a neighbouring pit");
+        offer(20, "slip-neighbour");
     }
     best
 }
@@ -260,32 +284,32 @@ pub fn rank_in(
         let house_mark = written.sign == Some(Sign::Right) && !written.safari && mv.is_safari();
         if house_mark {
             cost += 5;
-            slips.push("`>` is the house mark of some books: safari is written `+`");
+            slips.push("slip-house-mark");
         } else if let Some(sign) = written.sign {
             if sign != mv.sign {
                 cost += 10;
                 slips.push(if namua_capture && mv.is_capture() {
-                    "kichwa side flipped"
+                    "slip-kichwa-flipped"
                 } else {
-                    "direction flipped"
+                    "slip-direction-flipped"
                 });
             }
         }
         if written.takasa != mv.is_takasa() {
             if mv.is_takasa() {
                 cost += 5;
-                slips.push("a missing `*`");
+                slips.push("slip-missing-takasa");
             } else {
                 cost += 10;
-                slips.push("an extra `*`");
+                slips.push("slip-extra-takasa");
             }
         }
         if written.safari != mv.is_safari() && !house_mark {
             cost += 10;
             slips.push(if mv.is_safari() {
-                "a missing `+`"
+                "slip-missing-safari"
             } else {
-                "an extra `+`"
+                "slip-extra-safari"
             });
         }
         let (next, trace) = cx.play_unchecked(pos, &mv);
@@ -302,7 +326,7 @@ pub fn rank_in(
             mv,
             cost,
             slips,
-            effect: effect(&mv, &trace),
+            effect: Effect::of(&trace),
             annotation_agrees,
             repair: Repair::Replace,
             continues: None,
@@ -315,18 +339,24 @@ pub fn rank_in(
 
 /// The help line of the best repair, with the equally likely ones when it is not
 /// unambiguous.
-pub(crate) fn repair_line(best: &Suggestion, ranked: &[Suggestion], ambiguous: bool) -> String {
-    let mut line = capitalise(&best.sentence());
+pub(crate) fn repair_line(
+    lang: Lang,
+    best: &Suggestion,
+    ranked: &[Suggestion],
+    ambiguous: bool,
+) -> String {
+    let mut line = capitalise(&best.sentence_in(lang));
     if ambiguous {
         let others: Vec<String> = ranked
             .iter()
             .skip(1)
             .take(3)
             .filter(|o| o.cost == best.cost)
-            .map(Suggestion::short)
+            .map(|o| o.short_in(lang))
             .collect();
         if !others.is_empty() {
-            line.push_str(&format!(" (or {})", others.join(", ")));
+            line.push(' ');
+            line.push_str(&t!(lang, "repair-or", others = others.join(", ")));
         }
     }
     line
@@ -343,20 +373,17 @@ pub(crate) fn capitalise(s: &str) -> String {
 /// With `--assume-fixes`, what happens at a refused ply whose repairs are `ranked` (best
 /// first, earlier plies' included): the line goes on with the unambiguous best, or stops,
 /// saying why (no likely reading, the equally likely repairs listed, or the one likeliest
-/// not likely enough).
-pub(crate) fn assume_line(ranked: &[Suggestion]) -> String {
+/// not likely enough). Every such line starts with `--assume-fixes ` in every language.
+pub(crate) fn assume_line(lang: Lang, ranked: &[Suggestion]) -> String {
     let Some(best) = ranked.first() else {
-        return "--assume-fixes stops this line here: no legal move here is a likely reading \
-                of what is written."
-            .to_owned();
+        return t!(lang, "assume-no-reading");
     };
     if let Some(r) = unambiguous(ranked) {
         return match r.repair {
-            Repair::Earlier { ply, .. } => format!(
-                "--assume-fixes assumes {} at ply {ply} and goes on from there.",
-                r.mv
-            ),
-            _ => format!("--assume-fixes assumes {} and goes on.", r.short()),
+            Repair::Earlier { ply, .. } => {
+                t!(lang, "assume-earlier", mv = r.mv.to_string(), ply = ply)
+            }
+            _ => t!(lang, "assume-repair", repair = r.short_in(lang)),
         };
     }
     let tied: Vec<&Suggestion> = ranked.iter().filter(|s| s.cost == best.cost).collect();
@@ -367,29 +394,17 @@ pub(crate) fn assume_line(ranked: &[Suggestion]) -> String {
             .iter()
             .take(6)
             .map(|s| match s.repair {
-                Repair::Replace => format!("{} here", s.mv),
-                _ => s.short(),
+                Repair::Replace => t!(lang, "short-here", mv = s.mv.to_string()),
+                _ => s.short_in(lang),
             })
             .collect();
-        return format!(
-            "--assume-fixes stops this line here: a repair of an earlier ply is as likely as \
-             one of this ply ({}), so which ply holds the slip is not known.",
-            names.join(", ")
-        );
+        return t!(lang, "assume-earlier-tie", repairs = names.join(", "));
     }
-    let tied: Vec<String> = tied.iter().take(6).map(|s| s.short()).collect();
+    let tied: Vec<String> = tied.iter().take(6).map(|s| s.short_in(lang)).collect();
     if tied.len() > 1 {
-        format!(
-            "--assume-fixes stops this line here: the likeliest repairs are equally likely \
-             ({}).",
-            tied.join(", ")
-        )
+        t!(lang, "assume-tie", repairs = tied.join(", "))
     } else {
-        format!(
-            "--assume-fixes stops this line here: its likeliest repair ({}) is not likely \
-             enough to assume.",
-            best.short()
-        )
+        t!(lang, "assume-unlikely", repair = best.short_in(lang))
     }
 }
 

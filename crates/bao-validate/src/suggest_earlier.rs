@@ -29,6 +29,7 @@ use crate::suggest::{
     assume_line, rank_in, repair_line, sort, unambiguous, Repair, Suggestion, EARLIER_LOOKAHEAD,
     LOOKAHEAD,
 };
+use bao_i18n::t;
 
 /// How many plies before the refused one are searched.
 pub(crate) const PLIES_BACK: usize = 24;
@@ -129,20 +130,22 @@ pub(crate) fn blame(
         .cloned()
         .collect();
     let best_is_earlier = std::ptr::eq(earlier, best);
-    let line = repair_line(best, &stop.ranked, unambiguous(&stop.ranked).is_none());
+    let lang = opts.lang;
+    let line = repair_line(
+        lang,
+        best,
+        &stop.ranked,
+        unambiguous(&stop.ranked).is_none(),
+    );
     let old = later
         .first()
-        .map(|s| repair_line(s, &later, unambiguous(&later).is_none()));
+        .map(|s| repair_line(lang, s, &later, unambiguous(&later).is_none()));
     let mut help = d.help.take().unwrap_or_default();
     if opts.assume_fixes {
-        // What the observer said of the line, before the earlier repairs were known.
-        for said in [
-            "\n--assume-fixes stops this line here",
-            "\n--assume-fixes assumes",
-        ] {
-            if let Some(i) = help.find(said) {
-                help.truncate(i);
-            }
+        // What the observer said of the line, before the earlier repairs were known: in
+        // every language, its lines start with the flag's name.
+        if let Some(i) = help.find("\n--assume-fixes ") {
+            help.truncate(i);
         }
     }
     help = match old {
@@ -153,12 +156,12 @@ pub(crate) fn blame(
     if !best_is_earlier {
         // The best repair is at the refused ply, and an earlier one is as likely: say what
         // that one is, since the record bears out both as well.
-        help.push_str("\nAs likely: ");
-        help.push_str(&earlier.sentence());
+        help.push('\n');
+        help.push_str(&t!(lang, "as-likely", repair = earlier.sentence_in(lang)));
     }
     if opts.assume_fixes {
         help.push('\n');
-        help.push_str(&assume_line(&stop.ranked));
+        help.push_str(&assume_line(lang, &stop.ranked));
     }
     d.help = Some(help);
     d.repair = unambiguous(&stop.ranked).cloned();
@@ -172,9 +175,9 @@ pub(crate) fn blame(
         d.labels.push(Label {
             span: ply.span,
             text: if best_is_earlier {
-                format!("the slip seems to be here: {}", earlier.mv)
+                t!(lang, "label-slip-here", mv = earlier.mv.to_string())
             } else {
-                format!("or the slip is here: {}", earlier.mv)
+                t!(lang, "label-or-slip-here", mv = earlier.mv.to_string())
             },
             primary: false,
         });

@@ -7,7 +7,10 @@
 //!
 //! bao-core gives its refusals as data ([`IllegalReason`], [`SetupProblem`],
 //! [`RuleSpecError`], the position JSON's problems); every sentence a player reads about
-//! them is written here.
+//! them is written here, in the language asked for: every sentence is a message of the
+//! catalogue (`bao-i18n`, `locales/*/diagnostics.ftl`), the variant's words its arguments.
+//! Each public function has an `_in` form that takes the [`Lang`]; the plain form is
+//! English.
 //!
 //! ```
 //! use bao_core::{Position, RuleSet};
@@ -28,138 +31,137 @@ use bao_core::{
     PlayError, Position, ResolveError, RuleOptionError, RuleSet, RuleSpecError, SetupError,
     SetupProblem, Side, Stage, TakasiaProblem, PRESET_NAMES, TOTAL_SEEDS,
 };
+pub use bao_i18n::Lang;
+use bao_i18n::{message, t, Args};
 use bao_notation::GameResult;
 
 use crate::codes::Code;
 
+/// Message `id` with the variant's words (`$namua`, `$mtaji`, `$nyumba`, `$takasa`,
+/// `$takasia`) added to `args`.
+pub(crate) fn said(lang: Lang, id: &str, names: &Names, args: Args<'_>) -> String {
+    let args = args
+        .with("namua", names.namua)
+        .with("mtaji", names.mtaji)
+        .with("nyumba", names.nyumba)
+        .with("takasa", names.takasa)
+        .with("takasia", names.takasia);
+    message(lang, id, &args)
+}
+
 /// The rule behind a code, in one sentence.
-pub(crate) fn rule_sentence(code: Code, rules: &RuleSet, mover: Side) -> String {
-    let Names {
-        namua,
-        mtaji,
-        nyumba,
-        takasia,
-        takasa,
-    } = rules.names();
-    match code {
-        Code::CaptureMandatory => {
-            format!("Captures are compulsory: a {takasa} is legal only when no capture is.")
-        }
-        Code::EmptyPit => format!(
-            "A move starts from an own pit holding seeds: in {namua} an occupied front pit, in {mtaji} a pit of 2 seeds or more."
-        ),
-        Code::Singleton => format!(
-            "A {mtaji} move starts by lifting a pit of 2 seeds or more; a single seed never starts a move."
-        ),
-        Code::NotOwnPit => format!(
-            "The players alternate and each sows only his own pits; {} is to move here.",
-            side_name(mover)
-        ),
-        Code::WrongRow => format!(
-            "In {namua} the seed from the hand goes into an occupied pit of the mover's front row."
-        ),
-        Code::NamuaPlacement => format!(
-            "In a {namua} {takasa} the seed goes into a front pit of 2 or more while one exists; with a functional {nyumba}, into any occupied front pit except the {nyumba}."
-        ),
-        Code::NotACapture => format!(
-            "A move captures only when its first lap ends in an own occupied front pit facing seeds; any other move is a {takasa}, written with `*`."
-        ),
-        Code::Takasia => format!(
-            "A pit made {takasia} may not start a move on its owner's next turn."
-        ),
-        Code::SixteenSeeds => format!(
-            "A first lap of {} seeds or more never captures; such a pit can only start a {takasa}.",
-            rules.capture_threshold
-        ),
-        Code::FrontRowGuard => format!(
-            "A {takasa} may never leave the mover's front row empty, not even for a moment."
-        ),
-        Code::FirstTakataFromKuu => format!(
-            "While the {nyumba} stands, a {mtaji} {takasa} must start from the {nyumba}."
-        ),
-        Code::CapturePriority => format!(
-            "The player who made a pit {takasia} must capture it on his next move when a capture can."
-        ),
-        Code::KichwaNotChoosable => format!(
-            "Seeds captured from a kimbi enter at the kichwa on that side; only the first capture of a {namua} move from a central pit lets the player choose."
-        ),
-        Code::AmbiguousMove => {
-            "The sign may be left out only when a single direction is legal.".to_owned()
-        }
-        Code::SafariWithoutHouse => format!(
-            "`+` (safari) is written only on a {namua} capture whose lap stops in the functional {nyumba} and goes on through it."
-        ),
-        Code::BackRowTakasa => format!(
-            "A {mtaji} {takasa} may start from the back row only when no front pit holds 2 seeds or more."
-        ),
-        Code::NeverEnding => "A move that never ends may not be played.".to_owned(),
-        Code::GameOver | Code::GameContinuesAfterEnd => {
-            "Once the game is over, no move may be played.".to_owned()
-        }
-        Code::NotLegal => "Only the legal moves of the position may be played.".to_owned(),
-        Code::LapMismatch => {
-            "When an annotation lists lap ends, they must be exactly the move's lap ends.".to_owned()
-        }
-        Code::CaptureMismatch => {
-            "When an annotation lists captures, they must be exactly the move's captures.".to_owned()
-        }
-        Code::FalseTakasiaClaim => format!(
-            "`**` marks a {mtaji} {takasa} after which the opponent has a {takasia} pit."
-        ),
-        Code::FalseWinClaim => "`#` marks a move that wins the game.".to_owned(),
-        _ => String::new(),
-    }
+pub(crate) fn rule_sentence(lang: Lang, code: Code, rules: &RuleSet, mover: Side) -> String {
+    let id = match code {
+        Code::CaptureMandatory => "rule-capture-mandatory",
+        Code::EmptyPit => "rule-empty-pit",
+        Code::Singleton => "rule-singleton",
+        Code::NotOwnPit => "rule-not-own-pit",
+        Code::WrongRow => "rule-wrong-row",
+        Code::NamuaPlacement => "rule-namua-placement",
+        Code::NotACapture => "rule-not-a-capture",
+        Code::Takasia => "rule-takasia",
+        Code::SixteenSeeds => "rule-sixteen-seeds",
+        Code::FrontRowGuard => "rule-front-row-guard",
+        Code::FirstTakataFromKuu => "rule-first-takata-from-kuu",
+        Code::CapturePriority => "rule-capture-priority",
+        Code::KichwaNotChoosable => "rule-kichwa-not-choosable",
+        Code::AmbiguousMove => "rule-ambiguous-move",
+        Code::SafariWithoutHouse => "rule-safari-without-house",
+        Code::BackRowTakasa => "rule-back-row-takasa",
+        Code::NeverEnding => "rule-never-ending",
+        Code::GameOver | Code::GameContinuesAfterEnd => "rule-game-over",
+        Code::NotLegal => "rule-not-legal",
+        Code::LapMismatch => "rule-lap-mismatch",
+        Code::CaptureMismatch => "rule-capture-mismatch",
+        Code::FalseTakasiaClaim => "rule-false-takasia-claim",
+        Code::FalseWinClaim => "rule-false-win-claim",
+        _ => return String::new(),
+    };
+    let args = Args::new()
+        .with("side", side_in(lang, mover))
+        .with("threshold", rules.capture_threshold);
+    said(lang, id, &rules.names(), args)
 }
 
 /// A short label for the primary span.
-pub(crate) fn primary_label(code: Code, rules: &RuleSet) -> String {
-    let n = rules.names();
-    match code {
-        Code::CaptureMandatory => format!("a {} while a capture is possible", n.takasa),
-        Code::EmptyPit => "this pit is empty".to_owned(),
-        Code::Singleton => "this pit holds a single seed".to_owned(),
-        Code::NotOwnPit => "not the mover's pit".to_owned(),
-        Code::WrongRow => format!("a back-row pit in {}", n.namua),
-        Code::NamuaPlacement => format!("the seed may not go here in this {}", n.takasa),
-        Code::NotACapture => "this move does not capture".to_owned(),
-        Code::Takasia => format!("this pit is {}", n.takasia),
-        Code::SixteenSeeds => "too many seeds to capture".to_owned(),
-        Code::FrontRowGuard => "this empties the mover's front row".to_owned(),
-        Code::FirstTakataFromKuu => format!("not from the {}", n.nyumba),
-        Code::CapturePriority => format!("does not capture the {} pit", n.takasia),
-        Code::KichwaNotChoosable => "the captured seeds enter at the other kichwa".to_owned(),
-        Code::AmbiguousMove => "both directions are legal".to_owned(),
-        Code::SafariWithoutHouse => format!("never stops in the functional {}", n.nyumba),
-        Code::BackRowTakasa => "a back-row pit while a front pit can move".to_owned(),
-        Code::NeverEnding => "this move never ends".to_owned(),
-        Code::GameOver => "the game is already over".to_owned(),
-        _ => "illegal here".to_owned(),
+pub(crate) fn primary_label(lang: Lang, code: Code, rules: &RuleSet) -> String {
+    let id = match code {
+        Code::CaptureMandatory => "label-capture-mandatory",
+        Code::EmptyPit => "label-empty-pit",
+        Code::Singleton => "label-singleton",
+        Code::NotOwnPit => "label-not-own-pit",
+        Code::WrongRow => "label-wrong-row",
+        Code::NamuaPlacement => "label-namua-placement",
+        Code::NotACapture => "label-not-a-capture",
+        Code::Takasia => "label-takasia",
+        Code::SixteenSeeds => "label-sixteen-seeds",
+        Code::FrontRowGuard => "label-front-row-guard",
+        Code::FirstTakataFromKuu => "label-first-takata-from-kuu",
+        Code::CapturePriority => "label-capture-priority",
+        Code::KichwaNotChoosable => "label-kichwa-not-choosable",
+        Code::AmbiguousMove => "label-ambiguous-move",
+        Code::SafariWithoutHouse => "label-safari-without-house",
+        Code::BackRowTakasa => "label-back-row-takasa",
+        Code::NeverEnding => "label-never-ending",
+        Code::GameOver => "label-game-over",
+        _ => "label-illegal",
+    };
+    said(lang, id, &rules.names(), Args::new())
+}
+
+/// What a move does, as the diagnostics word it in any language: the pits it captures,
+/// whether it never ends, whether it wins.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Effect {
+    /// The pits captured, in order.
+    pub captures: Vec<bao_core::Pit>,
+    /// The cycle of a move that never ends.
+    pub never_ending: Option<bao_core::NeverEnding>,
+    /// Whether the move wins the game for its mover.
+    pub wins: bool,
+}
+
+impl Effect {
+    /// The effect of a played move.
+    #[must_use]
+    pub fn of(trace: &MoveTrace) -> Self {
+        Self {
+            captures: trace.captures.iter().map(|c| c.pit).collect(),
+            never_ending: trace.never_ending,
+            wins: trace.outcome.is_some_and(|o| o.winner == Some(trace.mover)),
+        }
+    }
+
+    /// In a few words in `lang`: `captures a5 and a4`, `captures nothing`.
+    #[must_use]
+    pub fn words(&self, lang: Lang) -> String {
+        let mut s = if self.captures.is_empty() {
+            t!(lang, "effect-captures-nothing")
+        } else {
+            let pits: Vec<String> = self.captures.iter().map(ToString::to_string).collect();
+            t!(lang, "effect-captures", pits = join_and(lang, &pits))
+        };
+        if let Some(ne) = self.never_ending {
+            s.push(' ');
+            s.push_str(&t!(
+                lang,
+                "effect-never-ends",
+                period = ne.period,
+                start = ne.cycle_start_lap
+            ));
+        }
+        if self.wins {
+            s.push(' ');
+            s.push_str(&t!(lang, "effect-wins"));
+        }
+        s
     }
 }
 
 /// What a move does, in a few words: `captures a5 and a4`, `captures nothing`.
-pub(crate) fn effect(mv: &Move, trace: &MoveTrace) -> String {
+pub(crate) fn effect(lang: Lang, mv: &Move, trace: &MoveTrace) -> String {
     let _ = mv;
-    let mut s = if trace.captures.is_empty() {
-        "captures nothing".to_owned()
-    } else {
-        let pits: Vec<String> = trace.captures.iter().map(|c| c.pit.to_string()).collect();
-        format!("captures {}", join_and(&pits))
-    };
-    if let Some(ne) = trace.never_ending {
-        s.push_str(&format!(
-            " and never ends (it repeats every {} lap{} from the end of lap {})",
-            ne.period,
-            if ne.period == 1 { "" } else { "s" },
-            ne.cycle_start_lap
-        ));
-    }
-    if let Some(o) = trace.outcome {
-        if o.winner == Some(trace.mover) {
-            s.push_str(" and wins");
-        }
-    }
-    s
+    Effect::of(trace).words(lang)
 }
 
 /// What a move does, in a few words, in the variant's vocabulary: takasa or the captures
@@ -167,6 +169,12 @@ pub(crate) fn effect(mv: &Move, trace: &MoveTrace) -> String {
 /// laps and how it ends the game (`bao legal`, and completion in `bao lsp`).
 #[must_use]
 pub fn move_description(pos: &Position, trace: &MoveTrace) -> String {
+    move_description_in(Lang::En, pos, trace)
+}
+
+/// [`move_description`] in `lang`.
+#[must_use]
+pub fn move_description_in(lang: Lang, pos: &Position, trace: &MoveTrace) -> String {
     let names = pos.rules().names();
     let mut parts: Vec<String> = Vec::new();
     if trace.mv.is_takasa() {
@@ -179,38 +187,48 @@ pub fn move_description(pos: &Position, trace: &MoveTrace) -> String {
             .take(3)
             .map(|c| format!("{} ({})", c.pit, c.seeds))
             .collect();
-        let more = match trace.captures.len() {
-            n if n > 3 => format!(" and {} more", n - 3),
-            _ => String::new(),
-        };
-        parts.push(format!("captures {}{more}", shown.join(", ")));
+        let shown = shown.join(", ");
+        parts.push(match trace.captures.len() {
+            n if n > 3 => t!(lang, "describe-captures-more", shown = shown, more = n - 3),
+            _ => t!(lang, "describe-captures", shown = shown),
+        });
     }
     for e in &trace.events {
         match e {
-            Event::Safari => parts.push("safari".to_owned()),
-            Event::HouseStop => parts.push(format!("stops in the {}", names.nyumba)),
-            Event::TakasiaSet { pit } => parts.push(format!("{} {pit}", names.takasia)),
+            Event::Safari => parts.push(t!(lang, "describe-safari")),
+            Event::HouseStop => parts.push(said(lang, "describe-house-stop", &names, Args::new())),
+            Event::TakasiaSet { pit } => parts.push(said(
+                lang,
+                "describe-takasia",
+                &names,
+                Args::new().with("pit", pit.to_string()),
+            )),
             _ => {}
         }
     }
-    let n = trace.laps_total;
-    parts.push(format!("{n} lap{}", if n == 1 { "" } else { "s" }));
+    parts.push(t!(lang, "describe-laps", laps = trace.laps_total));
     if let Some(o) = trace.outcome {
+        let reason = end_reason_in(lang, o.reason);
         parts.push(match o.winner {
-            Some(w) if w == trace.mover => format!("wins ({})", end_reason(o.reason)),
-            Some(_) => format!("loses ({})", end_reason(o.reason)),
-            None => format!("draws ({})", end_reason(o.reason)),
+            Some(w) if w == trace.mover => t!(lang, "describe-wins", reason = reason),
+            Some(_) => t!(lang, "describe-loses", reason = reason),
+            None => t!(lang, "describe-draws", reason = reason),
         });
     }
     parts.join(", ")
 }
 
 /// `a`, `a and b`, `a, b and c`.
-pub(crate) fn join_and(items: &[String]) -> String {
+pub(crate) fn join_and(lang: Lang, items: &[String]) -> String {
     match items {
         [] => String::new(),
         [one] => one.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+        [init @ .., last] => t!(
+            lang,
+            "list-and",
+            init = init.join(", "),
+            last = last.as_str()
+        ),
     }
 }
 
@@ -226,123 +244,140 @@ pub(crate) fn move_list(moves: &[Move]) -> String {
 /// the captures here are A3> a4<`).
 #[must_use]
 pub fn reason(reason: &IllegalReason, rules: &RuleSet) -> String {
+    reason_in(Lang::En, reason, rules)
+}
+
+/// [`reason`] in `lang`.
+#[must_use]
+pub fn reason_in(lang: Lang, reason: &IllegalReason, rules: &RuleSet) -> String {
     let names = rules.names();
+    let say = |id: &str, args: Args<'_>| said(lang, id, &names, args);
+    let periods = |ne: &bao_core::NeverEnding| {
+        Args::new()
+            .with("period", ne.period)
+            .with("start", ne.cycle_start_lap)
+    };
     match reason {
-        IllegalReason::GameOver { outcome } => {
-            format!("the game is over ({})", outcome_words(outcome))
-        }
-        IllegalReason::NotOwnPit { pit, mover } => {
-            let mover = side_name(*mover);
-            format!("{pit} is not {mover}'s pit: a player sows only his own pits")
-        }
-        IllegalReason::NamuaBackRow { .. } => format!(
-            "in {} the reserve seed goes into an occupied front-row pit, never the back row",
-            names.namua
+        IllegalReason::GameOver { outcome } => say(
+            "reason-game-over",
+            Args::new().with("outcome", outcome_words(lang, outcome)),
         ),
-        IllegalReason::NamuaEmptyPit { pit } => format!(
-            "{pit} is empty: in {} the reserve seed goes into an occupied front-row pit",
-            names.namua
+        IllegalReason::NotOwnPit { pit, mover } => say(
+            "reason-not-own-pit",
+            Args::new()
+                .with("pit", pit.to_string())
+                .with("side", side_in(lang, *mover)),
         ),
-        IllegalReason::TooFewSeeds { pit, count } => format!(
-            "{pit} holds {count} seed{}: a {} move starts from a pit with 2 seeds or more",
-            if *count == 1 { "" } else { "s" },
-            names.mtaji
+        IllegalReason::NamuaBackRow { .. } => say("reason-namua-back-row", Args::new()),
+        IllegalReason::NamuaEmptyPit { pit } => say(
+            "reason-namua-empty-pit",
+            Args::new().with("pit", pit.to_string()),
         ),
-        IllegalReason::CaptureMandatory { captures } => format!(
-            "captures are compulsory; the captures here are {}",
-            move_list(captures)
+        IllegalReason::TooFewSeeds { pit, count } => say(
+            "reason-too-few-seeds",
+            Args::new()
+                .with("pit", pit.to_string())
+                .with("count", *count),
         ),
-        IllegalReason::NeverEnding(ne) => format!(
-            "the move never ends (its sowing repeats every {} lap{} from the end of lap {})",
-            ne.period,
-            if ne.period == 1 { "" } else { "s" },
-            ne.cycle_start_lap
+        IllegalReason::CaptureMandatory { captures } => say(
+            "reason-capture-mandatory",
+            Args::new().with("captures", move_list(captures)),
         ),
-        IllegalReason::FrontRowGuard { mover } => format!(
-            "this {} would leave {}'s front row empty; a player's front row may never be emptied",
-            names.takasa,
-            side_name(*mover)
+        IllegalReason::NeverEnding(ne) => say("reason-never-ending", periods(ne)),
+        IllegalReason::FrontRowGuard { mover } => say(
+            "reason-front-row-guard",
+            Args::new().with("side", side_in(lang, *mover)),
         ),
-        IllegalReason::SafariWithoutHouse { plain } => format!(
-            "safari (+) is claimed, but {plain} never stops in the functional {}",
-            names.nyumba
+        IllegalReason::SafariWithoutHouse { plain } => say(
+            "reason-safari-without-house",
+            Args::new().with("plain", plain.to_string()),
         ),
-        IllegalReason::KichwaNotChoosable { pit, forced } => format!(
-            "a capture from a kimbi enters at the kichwa on its own side; write {pit}{}",
-            forced.as_char()
+        IllegalReason::KichwaNotChoosable { pit, forced } => say(
+            "reason-kichwa-not-choosable",
+            Args::new().with("mv", format!("{pit}{}", forced.as_char())),
         ),
         IllegalReason::TooManySeedsToCapture {
             pit,
             count,
             threshold,
-        } => format!("{pit} holds {count} seeds: a first lap of {threshold} or more never captures"),
-        IllegalReason::NoCaptureExists { takasa } => {
-            let hint = takasa.map_or_else(String::new, |t| format!("; write {t}"));
-            format!(
-                "no capture is possible here, so every move is a {}{hint}",
-                names.takasa
-            )
-        }
-        IllegalReason::NotACapture { captures } => format!(
-            "this move does not capture (its first lap does not end in a pit facing seeds); the captures here are {}",
-            move_list(captures)
+        } => say(
+            "reason-too-many-seeds",
+            Args::new()
+                .with("pit", pit.to_string())
+                .with("count", *count)
+                .with("threshold", *threshold),
+        ),
+        IllegalReason::NoCaptureExists { takasa } => match takasa {
+            Some(t) => say(
+                "reason-no-capture-exists-write",
+                Args::new().with("mv", t.to_string()),
+            ),
+            None => say("reason-no-capture-exists", Args::new()),
+        },
+        IllegalReason::NotACapture { captures } => say(
+            "reason-not-a-capture",
+            Args::new().with("captures", move_list(captures)),
         ),
         IllegalReason::CapturePriority {
             reserved, captures, ..
-        } => format!(
-            "{reserved} is reserved by {}: this move must capture it; the captures that do are {}",
-            names.takasia,
-            move_list(captures)
+        } => say(
+            "reason-capture-priority",
+            Args::new()
+                .with("pit", reserved.to_string())
+                .with("captures", move_list(captures)),
         ),
-        IllegalReason::TakasiaPit { pit } => {
-            format!("{pit} is {}: no move may start from it now", names.takasia)
+        IllegalReason::TakasiaPit { pit } => say(
+            "reason-takasia-pit",
+            Args::new().with("pit", pit.to_string()),
+        ),
+        IllegalReason::NamuaHousePlacement { .. } => {
+            say("reason-namua-house-placement", Args::new())
         }
-        IllegalReason::NamuaHousePlacement { .. } => format!(
-            "the functional {} takes the reserve seed of a {} only when it is the only occupied front pit",
-            names.nyumba, names.takasa
-        ),
-        IllegalReason::NamuaPlacement { .. } => format!(
-            "without a functional {} the reserve seed goes into a pit holding 2 seeds or more while one exists",
-            names.nyumba
-        ),
-        IllegalReason::FirstTakataFromKuu { .. } => format!(
-            "while the {} stands, a {} {} must start from it",
-            names.nyumba, names.mtaji, names.takasa
-        ),
-        IllegalReason::BackRowTakasa { .. } => format!(
-            "a {} may start from the back row only when no front pit holds 2 seeds or more",
-            names.takasa
-        ),
-        IllegalReason::NotLegal { legal } => not_legal(legal),
+        IllegalReason::NamuaPlacement { .. } => say("reason-namua-placement", Args::new()),
+        IllegalReason::FirstTakataFromKuu { .. } => {
+            say("reason-first-takata-from-kuu", Args::new())
+        }
+        IllegalReason::BackRowTakasa { .. } => say("reason-back-row-takasa", Args::new()),
+        IllegalReason::NotLegal { legal } => not_legal_in(lang, legal),
         // A reason newer than this module: its rule, and the legal moves.
-        other => format!("the move breaks rule {}", other.rule()),
+        other => t!(lang, "reason-other", rule = other.rule()),
     }
 }
 
 /// `not a legal move here; the legal moves are A6<* A6>*`.
 #[must_use]
 pub fn not_legal(legal: &[Move]) -> String {
-    format!(
-        "not a legal move here; the legal moves are {}",
-        move_list(legal)
-    )
+    not_legal_in(Lang::En, legal)
+}
+
+/// [`not_legal`] in `lang`.
+#[must_use]
+pub fn not_legal_in(lang: Lang, legal: &[Move]) -> String {
+    t!(lang, "reason-not-legal", legal = move_list(legal))
 }
 
 /// Why a written move resolves to no single move, in one sentence (the reason of the move
 /// it was read as, or `ambiguous: A6<*, A6>* are all legal; write the sign`).
 #[must_use]
 pub fn resolve_reason(err: &ResolveError, rules: &RuleSet) -> String {
+    resolve_reason_in(Lang::En, err, rules)
+}
+
+/// [`resolve_reason`] in `lang`.
+#[must_use]
+pub fn resolve_reason_in(lang: Lang, err: &ResolveError, rules: &RuleSet) -> String {
     match err {
-        ResolveError::Illegal(e) => reason(&e.reason, rules),
-        ResolveError::Ambiguous(moves) => format!(
-            "ambiguous: {} are all legal; write the sign",
-            moves
+        ResolveError::Illegal(e) => reason_in(lang, &e.reason, rules),
+        ResolveError::Ambiguous(moves) => t!(
+            lang,
+            "reason-ambiguous",
+            moves = moves
                 .iter()
                 .map(ToString::to_string)
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
-        other => format!("the move breaks rule {}", other.rule()),
+        other => t!(lang, "reason-other", rule = other.rule()),
     }
 }
 
@@ -350,79 +385,116 @@ pub fn resolve_reason(err: &ResolveError, rules: &RuleSet) -> String {
 /// here, ...`.
 #[must_use]
 pub fn play_error(err: &PlayError, rules: &RuleSet) -> String {
-    illegal_sentence(&err.mv, err.rule(), &reason(&err.reason, rules))
+    play_error_in(Lang::En, err, rules)
+}
+
+/// [`play_error`] in `lang`.
+#[must_use]
+pub fn play_error_in(lang: Lang, err: &PlayError, rules: &RuleSet) -> String {
+    illegal_sentence(
+        lang,
+        &err.mv,
+        err.rule(),
+        &reason_in(lang, &err.reason, rules),
+    )
 }
 
 /// A written move that resolves to no single move, with its rule and why, the move shown
 /// as `written` (the spec as read, such as `A6` or `a8<*`).
 #[must_use]
 pub fn resolve_error(written: &dyn Display, err: &ResolveError, rules: &RuleSet) -> String {
-    illegal_sentence(written, err.rule(), &resolve_reason(err, rules))
+    resolve_error_in(Lang::En, written, err, rules)
 }
 
-fn illegal_sentence(mv: &dyn Display, rule: &str, why: &str) -> String {
-    format!("{mv} is illegal ({rule}): {why}")
+/// [`resolve_error`] in `lang`.
+#[must_use]
+pub fn resolve_error_in(
+    lang: Lang,
+    written: &dyn Display,
+    err: &ResolveError,
+    rules: &RuleSet,
+) -> String {
+    illegal_sentence(
+        lang,
+        written,
+        err.rule(),
+        &resolve_reason_in(lang, err, rules),
+    )
+}
+
+fn illegal_sentence(lang: Lang, mv: &dyn Display, rule: &str, why: &str) -> String {
+    t!(
+        lang,
+        "illegal-sentence",
+        mv = mv.to_string(),
+        rule = rule,
+        why = why
+    )
 }
 
 /// Why a setup is no position, in the variant's words (`South's nyumba: functional, but it
 /// holds fewer than 6 seeds`).
 #[must_use]
 pub fn setup_problem(problem: &SetupProblem, names: &Names) -> String {
+    setup_problem_in(Lang::En, problem, names)
+}
+
+/// [`setup_problem`] in `lang`.
+#[must_use]
+pub fn setup_problem_in(lang: Lang, problem: &SetupProblem, names: &Names) -> String {
+    let say = |id: &str, args: Args<'_>| said(lang, id, names, args);
     match problem {
-        SetupProblem::SeedCount { found } => {
-            format!("board and hands hold {found} seeds; a game has exactly {TOTAL_SEEDS}")
-        }
+        SetupProblem::SeedCount { found } => say(
+            "setup-seed-count",
+            Args::new().with("found", *found).with("total", TOTAL_SEEDS),
+        ),
         SetupProblem::House { side, why } => {
             let why = match why {
-                HouseProblem::Missing => format!(
-                    "these rules have a {}; say functional, dormant or destroyed",
-                    names.nyumba
-                ),
-                HouseProblem::NotInRules => {
-                    "these rules have no house powers; the state must be none".to_owned()
-                }
+                HouseProblem::Missing => say("setup-house-missing", Args::new()),
+                HouseProblem::NotInRules => say("setup-house-not-in-rules", Args::new()),
                 HouseProblem::FunctionalTooFew => {
-                    "functional, but it holds fewer than 6 seeds".to_owned()
+                    say("setup-house-functional-too-few", Args::new())
                 }
-                HouseProblem::DormantTooMany => {
-                    "dormant, but it holds 6 seeds or more (that is functional)".to_owned()
-                }
-                HouseProblem::DormantKuu => {
-                    "a kuu never holds fewer than 6 seeds (K2): it is functional or destroyed"
-                        .to_owned()
-                }
+                HouseProblem::DormantTooMany => say("setup-house-dormant-too-many", Args::new()),
+                HouseProblem::DormantKuu => say("setup-house-dormant-kuu", Args::new()),
                 other => format!("{other:?}"),
             };
-            format!("{}'s {}: {why}", side_name(*side), names.nyumba)
+            say(
+                "setup-house",
+                Args::new()
+                    .with("side", side_in(lang, *side))
+                    .with("why", why),
+            )
         }
         SetupProblem::Hand { side, why } => {
             let why = match why {
-                HandProblem::NoReserve => "these rules have no reserve; the hand must be 0",
-                HandProblem::MoreThanReserve => {
-                    "holds more than the 22 seeds a reserve starts with"
-                }
-                _ => "not allowed by these rules",
+                HandProblem::NoReserve => "setup-hand-no-reserve",
+                HandProblem::MoreThanReserve => "setup-hand-more-than-reserve",
+                _ => "setup-hand-other",
             };
-            format!("{}'s hand: {why}", side_name(*side))
+            say(
+                "setup-hand",
+                Args::new()
+                    .with("side", side_in(lang, *side))
+                    .with("why", say(why, Args::new())),
+            )
         }
         SetupProblem::Takasia { pit, why } => {
             let why = match why {
-                TakasiaProblem::WrongSide => "recorded for the wrong side".to_owned(),
-                TakasiaProblem::NotInRules => format!("these rules have no {}", names.takasia),
-                TakasiaProblem::BackRow => "only a front pit can be reserved".to_owned(),
-                TakasiaProblem::WithReserves => {
-                    format!("{} arises only when both reserves are empty", names.takasia)
-                }
-                TakasiaProblem::NotToMove => {
-                    "without capture priority only the side to move can have a reserved pit"
-                        .to_owned()
-                }
+                TakasiaProblem::WrongSide => say("setup-takasia-wrong-side", Args::new()),
+                TakasiaProblem::NotInRules => say("setup-takasia-not-in-rules", Args::new()),
+                TakasiaProblem::BackRow => say("setup-takasia-back-row", Args::new()),
+                TakasiaProblem::WithReserves => say("setup-takasia-with-reserves", Args::new()),
+                TakasiaProblem::NotToMove => say("setup-takasia-not-to-move", Args::new()),
                 TakasiaProblem::FunctionalHouse => {
-                    format!("a functional {} cannot be reserved (T2)", names.nyumba)
+                    say("setup-takasia-functional-house", Args::new())
                 }
                 other => format!("{other:?}"),
             };
-            format!("{} pit {pit}: {why}", names.takasia)
+            say(
+                "setup-takasia",
+                Args::new().with("pit", pit.to_string()).with("why", why),
+            )
         }
     }
 }
@@ -431,45 +503,83 @@ pub fn setup_problem(problem: &SetupProblem, names: &Names) -> String {
 /// seeds; a game has exactly 64`.
 #[must_use]
 pub fn setup_error(err: &SetupError) -> String {
+    setup_error_in(Lang::En, err)
+}
+
+/// [`setup_error`] in `lang`.
+#[must_use]
+pub fn setup_error_in(lang: Lang, err: &SetupError) -> String {
     let names = err.setup.rules.names();
-    impossible_position(err.problems.iter().map(|p| setup_problem(p, &names)))
+    impossible_position_in(
+        lang,
+        err.problems
+            .iter()
+            .map(|p| setup_problem_in(lang, p, &names)),
+    )
 }
 
 /// `impossible position: ` and the problems, separated by `; `.
 #[must_use]
 pub fn impossible_position(problems: impl IntoIterator<Item = String>) -> String {
+    impossible_position_in(Lang::En, problems)
+}
+
+/// [`impossible_position`] in `lang`.
+#[must_use]
+pub fn impossible_position_in(lang: Lang, problems: impl IntoIterator<Item = String>) -> String {
     let problems: Vec<String> = problems.into_iter().collect();
-    format!("impossible position: {}", problems.join("; "))
+    t!(lang, "impossible-position", problems = problems.join("; "))
 }
 
 /// A side's name in prose: `South`, `North` (the machine name, `Side`'s `Display`, is
 /// lower case).
 #[must_use]
-pub const fn side_name(side: Side) -> &'static str {
+pub fn side_name(side: Side) -> String {
+    side_in(Lang::En, side)
+}
+
+/// A side's name in prose in `lang`: `South`, `Kusini`.
+#[must_use]
+pub fn side_in(lang: Lang, side: Side) -> String {
     match side {
-        Side::South => "South",
-        Side::North => "North",
+        Side::South => t!(lang, "side-south"),
+        Side::North => t!(lang, "side-north"),
     }
 }
 
 /// Why a game ended, in words for people (the JSON name is `EndReason::name`).
 #[must_use]
-pub const fn end_reason(reason: EndReason) -> &'static str {
-    match reason {
-        EndReason::BaoHamna => "a front row emptied",
-        EndReason::NoLegalMove => "no legal move left",
-        EndReason::OwnFrontRowEmpty => "own front row emptied",
-        EndReason::NeverEnding => "a never-ending move",
-    }
+pub fn end_reason(reason: EndReason) -> String {
+    end_reason_in(Lang::En, reason)
+}
+
+/// [`end_reason`] in `lang`.
+#[must_use]
+pub fn end_reason_in(lang: Lang, reason: EndReason) -> String {
+    let id = match reason {
+        EndReason::BaoHamna => "end-bao-hamna",
+        EndReason::NoLegalMove => "end-no-legal-move",
+        EndReason::OwnFrontRowEmpty => "end-own-front-row-empty",
+        EndReason::NeverEnding => "end-never-ending",
+    };
+    t!(lang, id)
 }
 
 /// A name that is no rule preset, with the presets there are: ``unknown rule preset
 /// `zanzibar` (known: kiswahili, ...)``.
 #[must_use]
 pub fn unknown_preset(name: &str) -> String {
-    format!(
-        "unknown rule preset `{name}` (known: {})",
-        PRESET_NAMES.join(", ")
+    unknown_preset_in(Lang::En, name)
+}
+
+/// [`unknown_preset`] in `lang`.
+#[must_use]
+pub fn unknown_preset_in(lang: Lang, name: &str) -> String {
+    t!(
+        lang,
+        "unknown-preset",
+        name = name,
+        known = PRESET_NAMES.join(", ")
     )
 }
 
@@ -477,9 +587,18 @@ pub fn unknown_preset(name: &str) -> String {
 /// expected off, standard or abstractplay``.
 #[must_use]
 pub fn rule_option_error(e: &RuleOptionError) -> String {
-    format!(
-        "rule option `{}` cannot be `{}`: expected {}",
-        e.option, e.value, e.expected
+    rule_option_error_in(Lang::En, e)
+}
+
+/// [`rule_option_error`] in `lang`.
+#[must_use]
+pub fn rule_option_error_in(lang: Lang, e: &RuleOptionError) -> String {
+    t!(
+        lang,
+        "rule-option-error",
+        option = e.option.as_str(),
+        value = e.value.as_str(),
+        expected = e.expected
     )
 }
 
@@ -487,13 +606,20 @@ pub fn rule_option_error(e: &RuleOptionError) -> String {
 /// preset `zanzibar`; the presets are kiswahili, ...``, or the override refused.
 #[must_use]
 pub fn rule_spec_error(e: &RuleSpecError) -> String {
+    rule_spec_error_in(Lang::En, e)
+}
+
+/// [`rule_spec_error`] in `lang`.
+#[must_use]
+pub fn rule_spec_error_in(lang: Lang, e: &RuleSpecError) -> String {
     match e {
-        RuleSpecError::UnknownPreset(p) => format!(
-            "unknown preset `{}`; the presets are {}",
-            p.0,
-            PRESET_NAMES.join(", ")
+        RuleSpecError::UnknownPreset(p) => t!(
+            lang,
+            "unknown-preset-spec",
+            name = p.0.as_str(),
+            known = PRESET_NAMES.join(", ")
         ),
-        RuleSpecError::Option(e) => rule_option_error(e),
+        RuleSpecError::Option(e) => rule_option_error_in(lang, e),
         // A refusal newer than this module: the engine's own short form.
         other => other.to_string(),
     }
@@ -504,25 +630,42 @@ pub fn rule_spec_error(e: &RuleSpecError) -> String {
 /// in hand (namua while the hand is not empty, else mtaji)`.
 #[must_use]
 pub fn stage_mismatch(stage: Stage, side: Side, hand: u8, names: &Names) -> String {
-    format!(
-        "stage is {stage} but {}, to move, has {hand} seeds in hand ({} while the hand is not empty, else {})",
-        side_name(side),
-        names.namua,
-        names.mtaji
+    stage_mismatch_in(Lang::En, stage, side, hand, names)
+}
+
+/// [`stage_mismatch`] in `lang`.
+#[must_use]
+pub fn stage_mismatch_in(lang: Lang, stage: Stage, side: Side, hand: u8, names: &Names) -> String {
+    said(
+        lang,
+        "stage-mismatch",
+        names,
+        Args::new()
+            .with("stage", stage.to_string())
+            .with("side", side_in(lang, side))
+            .with("hand", hand),
     )
 }
 
-/// `South won: bao_hamna`.
-pub(crate) fn outcome_words(o: &Outcome) -> String {
-    let reason = match o.reason {
-        EndReason::BaoHamna => "the loser's front row is empty",
-        EndReason::NoLegalMove => "the loser has no legal move",
-        EndReason::OwnFrontRowEmpty => "the loser emptied his own front row",
-        EndReason::NeverEnding => "a never-ending move",
-    };
+/// `South won: the loser's front row is empty`.
+pub(crate) fn outcome_words(lang: Lang, o: &Outcome) -> String {
+    let reason = t!(
+        lang,
+        match o.reason {
+            EndReason::BaoHamna => "outcome-bao-hamna",
+            EndReason::NoLegalMove => "outcome-no-legal-move",
+            EndReason::OwnFrontRowEmpty => "outcome-own-front-row-empty",
+            EndReason::NeverEnding => "outcome-never-ending",
+        }
+    );
     match o.winner {
-        Some(w) => format!("{} won: {reason}", side_name(w)),
-        None => format!("drawn: {reason}"),
+        Some(w) => t!(
+            lang,
+            "outcome-won",
+            side = side_in(lang, w),
+            reason = reason
+        ),
+        None => t!(lang, "outcome-drawn", reason = reason),
     }
 }
 

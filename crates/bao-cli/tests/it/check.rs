@@ -2,7 +2,7 @@
 //! `--deny-warnings`, `--assume-fixes`, `--lap-budget`, and `annotate --write`; a large
 //! record streamed by `check`, `annotate` and `export json` as the whole file.
 
-use crate::cmd::{root, run};
+use crate::cmd::{output_with, render, root, run};
 
 /// `bao check --color never ARGS` with `stdin`, rendered as [`run`] renders it.
 fn check(args: &[&str], stdin: &str) -> String {
@@ -41,6 +41,68 @@ fn an_illegal_move_exits_1_with_a_rendered_diagnostic() {
         &["fixtures/invalid/illegal/capture_mandatory.bao"],
         ""
     ));
+}
+
+/// `LANG=sw_TZ.UTF-8 bao check`: the diagnostics, their help and the summaries in
+/// Kiswahili (issue 34); the codes and the exit status as in English.
+#[test]
+fn a_kiswahili_locale_gives_kiswahili_diagnostics() {
+    let out = output_with(
+        &root(),
+        &[
+            "check",
+            "--color",
+            "never",
+            "fixtures/invalid/illegal/capture_mandatory.bao",
+        ],
+        "",
+        &[("LANG", "sw_TZ.UTF-8"), ("BAO_LANG", "")],
+    );
+    insta::assert_snapshot!(render(&out));
+    // `--lang` wins over the environment, and `--format json` keeps its keys and codes.
+    let en = run(
+        &[
+            "--lang",
+            "en",
+            "check",
+            "--format",
+            "json",
+            "fixtures/invalid/illegal/capture_mandatory.bao",
+        ],
+        "",
+    );
+    let sw = run(
+        &[
+            "check",
+            "--lang",
+            "sw",
+            "--format",
+            "json",
+            "fixtures/invalid/illegal/capture_mandatory.bao",
+        ],
+        "",
+    );
+    let data = |text: &str| -> Vec<serde_json::Value> {
+        text.lines()
+            .filter(|l| l.starts_with('{'))
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let (en, sw) = (data(&en), data(&sw));
+    assert_eq!(en.len(), sw.len());
+    for (e, s) in en.iter().zip(&sw) {
+        assert_eq!(e["type"], s["type"]);
+        assert_eq!(e["data"]["code"], s["data"]["code"]);
+        assert_eq!(e["data"]["span"], s["data"]["span"]);
+        let keys = |v: &serde_json::Value| {
+            v["data"]
+                .as_object()
+                .map(|o| o.keys().cloned().collect::<Vec<_>>())
+        };
+        assert_eq!(keys(e), keys(s));
+    }
+    let message = sw[0]["data"]["message"].as_str().unwrap();
+    assert!(message.contains("si halali"), "{message}");
 }
 
 #[test]
@@ -399,15 +461,10 @@ fn fix_repairs_a_legal_slip_and_is_idempotent() {
     let path = dir.path().join("slip.bao");
     std::fs::write(&path, &original).unwrap();
     let dry = crate::cmd::output_in(dir.path(), &["check", "--fix", "--dry-run", "slip.bao"], "");
-    insta::assert_snapshot!("fix_dry_run", crate::cmd::render(&dry));
+    insta::assert_snapshot!("fix_dry_run", render(&dry));
     assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
     let fixed = crate::cmd::output_in(dir.path(), &["check", "--fix", "slip.bao"], "");
-    assert_eq!(
-        fixed.status.code(),
-        Some(0),
-        "{}",
-        crate::cmd::render(&fixed)
-    );
+    assert_eq!(fixed.status.code(), Some(0), "{}", render(&fixed));
     let repaired = std::fs::read_to_string(&path).unwrap();
     assert_eq!(repaired, original.replace("2. A4L", "2. A4R"));
     // Nothing left over from the atomic write.
@@ -427,7 +484,7 @@ fn fix_leaves_what_it_cannot_repair_and_exits_1() {
         .unwrap()
         .replace("8. A6< [xa3:1 A1:1] *", "8. B8< *");
     let out = crate::cmd::output(&["check", "--color", "never", "--fix", "-"], &text);
-    assert_eq!(out.status.code(), Some(1), "{}", crate::cmd::render(&out));
+    assert_eq!(out.status.code(), Some(1), "{}", render(&out));
     let stdout = String::from_utf8_lossy(&out.stdout);
     // The two items traded places with their annotations.
     let swapped = text.replace(
@@ -451,7 +508,7 @@ fn fix_leaves_what_it_cannot_repair_and_exits_1() {
 fn wrong_move_numbers_are_reported_and_renumbered() {
     let text = "1. A6L* a6R 3. A4R a6R 7... A5L a3R *\n";
     let out = crate::cmd::output(&["check", "--color", "never", "-"], text);
-    assert_eq!(out.status.code(), Some(0), "{}", crate::cmd::render(&out));
+    assert_eq!(out.status.code(), Some(0), "{}", render(&out));
     let stderr = unwrapped(&String::from_utf8_lossy(&out.stderr));
     assert_eq!(
         stderr.matches("bao::record::move_number_mismatch").count(),
@@ -468,12 +525,7 @@ fn wrong_move_numbers_are_reported_and_renumbered() {
     let denied = crate::cmd::output(&["check", "--deny-warnings", "-"], text);
     assert_eq!(denied.status.code(), Some(1));
     let fixed = crate::cmd::output(&["check", "--color", "never", "--fix", "-"], text);
-    assert_eq!(
-        fixed.status.code(),
-        Some(0),
-        "{}",
-        crate::cmd::render(&fixed)
-    );
+    assert_eq!(fixed.status.code(), Some(0), "{}", render(&fixed));
     assert_eq!(
         String::from_utf8_lossy(&fixed.stdout),
         "1. A6L* a6R 2. A4R a6R 3. A5L a3R *\n"
@@ -574,24 +626,23 @@ fn annotate_and_export_json_stream_a_large_record_as_the_whole_file() {
     .unwrap();
     let out_json = dir.path().join("out.json");
     for threads in ["1", "2"] {
-        let output = |args: &[&str]| {
-            crate::cmd::output_with(&root(), args, "", &[("RAYON_NUM_THREADS", threads)])
-        };
+        let output =
+            |args: &[&str]| output_with(&root(), args, "", &[("RAYON_NUM_THREADS", threads)]);
         let out = output(&["annotate", &name]);
-        assert_eq!(out.status.code(), Some(0), "{}", crate::cmd::render(&out));
+        assert_eq!(out.status.code(), Some(0), "{}", render(&out));
         assert!(
             String::from_utf8(out.stdout).unwrap() == annotated,
             "annotate"
         );
         let out = output(&["export", "json", &name]);
-        assert_eq!(out.status.code(), Some(0), "{}", crate::cmd::render(&out));
+        assert_eq!(out.status.code(), Some(0), "{}", render(&out));
         assert!(
             String::from_utf8(out.stdout).unwrap() == json,
             "export json"
         );
         let o = out_json.to_str().unwrap();
         let out = output(&["export", "json", &name, "-o", o]);
-        assert_eq!(out.status.code(), Some(0), "{}", crate::cmd::render(&out));
+        assert_eq!(out.status.code(), Some(0), "{}", render(&out));
         assert!(
             std::fs::read_to_string(&out_json).unwrap() == json,
             "export json -o"

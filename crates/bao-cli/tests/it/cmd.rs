@@ -38,7 +38,8 @@ pub(crate) fn output_in(dir: &Path, args: &[&str], stdin: &str) -> std::process:
     output_with(dir, args, stdin, &[])
 }
 
-/// [`output_in`], with these variables set too (`RAYON_NUM_THREADS`).
+/// [`output_in`], with these variables set too (`RAYON_NUM_THREADS`; `LANG`, which they
+/// override).
 pub(crate) fn output_with(
     dir: &Path,
     args: &[&str],
@@ -47,10 +48,11 @@ pub(crate) fn output_with(
 ) -> std::process::Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_bao"))
         .args(args)
-        .envs(vars.iter().copied())
         .current_dir(dir)
         .env("TERM", "xterm")
         .env("LANG", "C.UTF-8")
+        // English whatever the machine's locale (issue 34: the catalogue follows LANG).
+        .env("BAO_LANG", "en")
         .env_remove("LC_ALL")
         .env_remove("LC_CTYPE")
         .env_remove("NO_COLOR")
@@ -58,6 +60,9 @@ pub(crate) fn output_with(
         .env_remove("FORCE_COLOR")
         .env_remove("CLICOLOR_FORCE")
         .env_remove("COLUMNS")
+        .env_remove("LC_MESSAGES")
+        // After the pins: a test may set `LANG` (and empty `BAO_LANG`) on purpose.
+        .envs(vars.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -149,6 +149,7 @@ struct Engine {
 impl Engine {
     fn start() -> Self {
         let mut child = Command::new(env!("CARGO_BIN_EXE_bao"))
+            .env("BAO_LANG", "en")
             .arg("engine")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

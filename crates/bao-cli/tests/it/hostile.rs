@@ -27,6 +27,7 @@ struct Run {
 fn check(args: &[&str]) -> Run {
     let t = Instant::now();
     let out = Command::new(env!("CARGO_BIN_EXE_bao"))
+        .env("BAO_LANG", "en")
         .arg("check")
         .arg("--format")
         .arg("json")

@@ -13,6 +13,32 @@ fn legal_moves_after_a_ply_of_a_record() {
     ));
 }
 
+/// `bao legal --lang sw`: each move's description and the end of a finished game in
+/// Kiswahili, the moves themselves as in English.
+#[test]
+fn legal_moves_in_kiswahili() {
+    insta::assert_snapshot!(run(
+        &[
+            "--lang",
+            "sw",
+            "legal",
+            "fixtures/games/short_bao_hamna.bao",
+            "--ply",
+            "3"
+        ],
+        ""
+    ));
+    insta::assert_snapshot!(run(
+        &[
+            "legal",
+            "--lang",
+            "sw",
+            "fixtures/games/short_bao_hamna.bao"
+        ],
+        ""
+    ));
+}
+
 #[test]
 fn legal_moves_with_safari_in_a_match_game() {
     insta::assert_snapshot!(run(

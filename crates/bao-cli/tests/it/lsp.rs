@@ -72,6 +72,7 @@ fn wait_for(rx: &mpsc::Receiver<Value>, pred: impl Fn(&Value) -> bool) -> Value 
 #[test]
 fn bao_lsp_over_pipes_survives_a_message_that_is_not_utf8() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_bao"))
+        .env("BAO_LANG", "en")
         .arg("lsp")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -154,6 +155,7 @@ fn bao_lsp_over_pipes_survives_a_message_that_is_not_utf8() {
 fn bao_lsp_answers_the_protocol_edges_with_their_codes() {
     let spawn = || {
         Command::new(env!("CARGO_BIN_EXE_bao"))
+            .env("BAO_LANG", "en")
             .arg("lsp")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -224,6 +226,7 @@ fn neovim_reads_diagnostics_hover_and_completion_from_bao_lsp() {
         .args(["--headless", "--clean", "-n", "-i", "NONE", "-c"])
         .arg(format!("luafile {}", script.display()))
         .env("BAO", env!("CARGO_BIN_EXE_bao"))
+        .env("BAO_LANG", "en")
         .env("BAO_NVIM", root().join("editors/neovim"))
         .env("BAO_FILE", &file)
         .env("BAO_OUT", &out)
@@ -319,6 +322,7 @@ fn neovim_side_board_follows_the_cursor_across_an_illegal_ply() {
         .args(["--headless", "--clean", "-n", "-i", "NONE", "-c"])
         .arg(format!("luafile {}", script.display()))
         .env("BAO", env!("CARGO_BIN_EXE_bao"))
+        .env("BAO_LANG", "en")
         .env("BAO_NVIM", root().join("editors/neovim"))
         .env("BAO_FILE", &file)
         .env("BAO_OUT", &out)
@@ -545,6 +549,7 @@ pub(crate) fn vscode_board_test(chromium: &Path, chromedriver: &Path) {
         std::fs::read_to_string(root().join("fixtures/assume_fixes/two_slips.bao")).unwrap();
     // The answers, from the server over pipes.
     let mut child = Command::new(env!("CARGO_BIN_EXE_bao"))
+        .env("BAO_LANG", "en")
         .arg("lsp")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

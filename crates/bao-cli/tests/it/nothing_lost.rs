@@ -60,6 +60,7 @@ fn write_tree(dir: &Path, files: &BTreeMap<PathBuf, Vec<u8>>) {
 
 fn spawn(dir: &Path, args: &[&str]) -> std::process::Child {
     Command::new(env!("CARGO_BIN_EXE_bao"))
+        .env("BAO_LANG", "en")
         .args(args)
         .current_dir(dir)
         .stdin(Stdio::null())

@@ -101,6 +101,7 @@ fn on_a_terminal(args: &[&str]) -> Vec<u8> {
         .args(["-q", "-e", "-c", &command, "/dev/null"])
         .current_dir(root())
         .env("TERM", "xterm")
+        .env("BAO_LANG", "en")
         .env_remove("NO_COLOR")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

@@ -37,6 +37,7 @@ impl Pty {
             .current_dir(dir)
             .env("TERM", "xterm")
             .env("LANG", "C.UTF-8")
+            .env("BAO_LANG", "en")
             .env_remove("COLUMNS")
             .env_remove("LINES");
         if no_color {
@@ -597,6 +598,7 @@ fn man_on_a_terminal(path: &str) -> String {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_bao"));
     cmd.args(["man", "record"])
         .current_dir(dir.path())
+        .env("BAO_LANG", "en")
         .env("PATH", path)
         .env("MANPAGER", "cat")
         .env("PAGER", "cat")

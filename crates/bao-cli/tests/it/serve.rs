@@ -39,6 +39,7 @@ fn free_port() -> u16 {
 fn serve(dir: &Path, port: u16) -> Serving {
     use std::io::BufRead;
     let mut child = Command::new(env!("CARGO_BIN_EXE_bao"))
+        .env("BAO_LANG", "en")
         .args(["serve", dir.to_str().unwrap(), "--listen"])
         .arg(format!("127.0.0.1:{port}"))
         .args(["--event", "Club night"])

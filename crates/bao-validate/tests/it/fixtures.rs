@@ -1,4 +1,5 @@
 use bao_validate::json::report_json;
+use bao_validate::words::Lang;
 use bao_validate::{check_full, AnyDiagnostic, CheckOptions, ALL_CODES};
 use miette::{GraphicalReportHandler, GraphicalTheme};
 use std::sync::Arc;
@@ -64,6 +65,46 @@ fn each_fixture_has_exactly_its_code() {
     );
 }
 
+/// Each fixture's diagnostics in Kiswahili (`--lang sw`): the same codes, spans and JSON
+/// keys as in English, the words of the Kiswahili catalogue; a snapshot beside the English
+/// one.
+#[test]
+fn each_fixture_in_kiswahili() {
+    insta::glob!(
+        "../../../../fixtures",
+        "invalid/{illegal,annotation,record,budget}/*.bao",
+        |path| {
+            let text = std::fs::read_to_string(path).unwrap();
+            let name = path.file_name().unwrap().to_str().unwrap();
+            let budget = slug_code(path)
+                .starts_with("bao::budget::")
+                .then_some(LAP_BUDGET);
+            let opts = |lang| CheckOptions {
+                lap_budget: budget,
+                lang,
+                ..CheckOptions::default()
+            };
+            let sw = check_full(name, Arc::from(text.as_str()), &opts(Lang::Sw));
+            let en = check_full(name, Arc::from(text.as_str()), &opts(Lang::En));
+            // The codes, places and JSON keys do not depend on the language.
+            assert_eq!(codes(&sw), codes(&en), "{name}");
+            let keys = |c: &bao_validate::Checked| -> Vec<Vec<String>> {
+                report_json(&c.report)
+                    .iter()
+                    .map(|v| v["data"].as_object().unwrap().keys().cloned().collect())
+                    .collect()
+            };
+            assert_eq!(keys(&sw), keys(&en), "{name}");
+            for (s, e) in sw.report.diagnostics.iter().zip(&en.report.diagnostics) {
+                assert_eq!(s.span(), e.span(), "{name}");
+            }
+            let rendered = render(&sw.report);
+            assert_ne!(rendered, render(&en.report), "{name}: nothing in Kiswahili");
+            insta::assert_snapshot!("rendered_sw", rendered);
+        }
+    );
+}
+
 #[test]
 fn every_code_has_a_fixture_a_snapshot_and_a_spec_entry() {
     let snaps = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/snapshots");
@@ -79,7 +120,7 @@ fn every_code_has_a_fixture_a_snapshot_and_a_spec_entry() {
         if !fixture.is_file() {
             missing.push(format!("fixture {}", fixture.display()));
         }
-        for kind in ["rendered", "json"] {
+        for kind in ["rendered", "json", "rendered_sw"] {
             let snap = snaps.join(format!("it__fixtures__{kind}@{area}__{slug}.bao.snap"));
             if !snap.is_file() {
                 missing.push(format!("snapshot {}", snap.display()));

@@ -17,6 +17,8 @@ mod fix;
 mod fixtures;
 /// Valid records (`fixtures/games/`), `annotate` then `check`, altered annotations.
 mod games;
+/// No prose left as string literals in the modules that word diagnostics (issue 34).
+mod literals;
 /// Best-of-three matches keyed by `Event`, `Site` and `Match`.
 mod matches;
 /// Mutation test on real games (AbstractPlay transcripts).
