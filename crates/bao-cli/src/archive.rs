@@ -22,7 +22,7 @@ use bao_archive::filter::{
 };
 use bao_archive::game::{Problem, Trouble};
 use bao_archive::query::{At, Query};
-use bao_archive::stats::{GameFacts, Stats};
+use bao_archive::stats::{GameFacts, ShownGame, Stats};
 use bao_archive::text::{Form, GameText};
 use bao_archive::{for_each_game, for_each_game_placed, render, Depth};
 use bao_export::{replayed_game_json, JsonOptions, SCHEMA_VERSION};
@@ -1066,7 +1066,11 @@ pub(crate) fn stats(args: &StatsArgs, _ctx: &Context) -> Result<Status, CliError
                                 }
                             }
                             if html {
-                                f.label = Some(game_label(&name, n, g, &f));
+                                f.shown = Some(Box::new(ShownGame {
+                                    label: game_label(&name, n, g, &f),
+                                    record: GameText::of(g, Form::AsWritten).text,
+                                    last: g.final_position().copied(),
+                                }));
                             }
                             f
                         }),

@@ -244,10 +244,15 @@ fn stats_as_json_and_html() {
     assert!(html.starts_with("<!DOCTYPE html>"));
     assert!(html.contains("<svg") && html.contains("Opening tree"));
     // Self-contained: no script, no stylesheet or image from elsewhere.
-    assert!(!html.contains("<script") && !html.contains("src=") && !html.contains("href="));
+    assert!(!html.contains("<script") && !html.contains("src="));
+    assert_eq!(
+        html.matches("href=").count(),
+        html.matches("href=\"#").count(),
+        "links within the page only"
+    );
     // The tree's moves played in two games or more open on the board after them: one
     // diagram each (the charts are the page's other pictures), the JSON unchanged.
-    let tree = &html[html.find("Opening tree").unwrap()..];
+    let tree = &html[html.find("Opening tree").unwrap()..html.find("id=\"games\"").unwrap()];
     let drawn = tree.matches("<div class=\"pos\"><svg").count();
     fn at_least_two(moves: &serde_json::Value) -> usize {
         moves.as_array().map_or(0, |ms| {
@@ -272,6 +277,29 @@ fn stats_as_json_and_html() {
     assert!(
         tree.contains("<p class=\"games\">") && tree.contains("ap.bao, game 1: "),
         "{tree}"
+    );
+    // ... each a link to the game, shown whole further down the page: every link has its
+    // section, every section is linked, and each of the 19 games is (fewer than 400).
+    let linked: HashSet<&str> = tree
+        .split("href=\"#")
+        .skip(1)
+        .map(|r| &r[..r.find('"').unwrap()])
+        .collect();
+    let sections: Vec<&str> = html
+        .split("<article class=\"game\" id=\"")
+        .skip(1)
+        .map(|r| &r[..r.find('"').unwrap()])
+        .collect();
+    assert_eq!(sections.len(), 19);
+    assert_eq!(linked, sections.iter().copied().collect::<HashSet<_>>());
+    // A node whose games are not all listed names the command that gives them.
+    let (_, html4, _) = bao(
+        &["stats", arg(&record), "--format", "html", "--depth", "1"],
+        "",
+    );
+    assert!(
+        html4.contains("more: <code>bao filter --opening"),
+        "a first move played by more than five games"
     );
     let (code, text, _) = bao(&["stats", arg(&record)], "");
     assert_eq!(code, 0);
@@ -908,4 +936,141 @@ fn aliases_make_one_player_of_several_spellings() {
     );
     assert_eq!(code, 1);
     assert!(stderr.contains("line 2"), "{stderr}");
+}
+
+/// `bao stats --format html` in headless Chromium: a node of the opening tree links to its
+/// games; a click at the centre of a game's link shows that game: its section, its players
+/// as the record gives them, its record, and the board where its main line ends (checked
+/// against `bao export json`), at 1280 pixels wide and on a phone's 390x844. With
+/// `BAO_SHOTS` set, the screenshots are written there. Called by the one browser test
+/// (html.rs), which starts the tools once.
+pub(crate) fn stats_tree_test(chromium: &std::path::Path, chromedriver: &std::path::Path) {
+    use serde_json::{json, Value};
+    let dir = tmp();
+    let record = imported(dir.path());
+    let page = dir.path().join("stats.html");
+    let (code, _, stderr) = bao(
+        &[
+            "stats",
+            arg(&record),
+            "--format",
+            "html",
+            "--depth",
+            "3",
+            "-o",
+            arg(&page),
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let (code, json, _) = bao(&["export", "json", arg(&record)], "");
+    assert_eq!(code, 0);
+    let games: Value = serde_json::from_str(&json).unwrap();
+    let games = games["games"].as_array().unwrap().clone();
+    let shots = std::env::var_os("BAO_SHOTS").map(std::path::PathBuf::from);
+
+    let driver = crate::browser::Driver::start(chromedriver);
+    let profile = tmp();
+    let desktop = driver.session(chromium, profile.path());
+    desktop.resize(1280, 900);
+    let phone_profile = tmp();
+    let phone = driver.phone_session(chromium, phone_profile.path(), (390, 844));
+    let url = format!("file://{}", page.display());
+    for (name, s) in [("1280", &desktop), ("390x844", &phone)] {
+        s.go(&url);
+        // A game link of a reply (a second-level node, opened first): the last one it lists.
+        let link = s.js(
+            "var d = document.querySelector('#tree ul.tree ul.tree details');\
+             d.open = true;\
+             var links = d.querySelectorAll(':scope > p.games > a.game');\
+             var a = links[links.length - 1];\
+             a.scrollIntoView({block: 'center'});\
+             var r = a.getBoundingClientRect();\
+             return {href: a.getAttribute('href'), label: a.textContent,\
+                     x: r.left + r.width / 2, y: r.top + r.height / 2};",
+            json!([]),
+        );
+        let href = link["href"].as_str().unwrap().to_owned();
+        let label = link["label"].as_str().unwrap().to_owned();
+        assert!(href.starts_with("#game-"), "{link}");
+        if let Some(dir) = &shots {
+            std::fs::write(dir.join(format!("stats_tree_{name}.png")), s.screenshot()).unwrap();
+        }
+        #[allow(clippy::cast_possible_truncation)]
+        let (x, y) = (
+            link["x"].as_f64().unwrap() as i64,
+            link["y"].as_f64().unwrap() as i64,
+        );
+        if name == "1280" {
+            s.click_at(x, y);
+        } else {
+            s.tap(x, y);
+        }
+        // The page went to the game: its section is the target and at the top of the screen
+        // (a tap's navigation may take a moment).
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while s.js("return location.hash", json!([])) != json!(href)
+            && std::time::Instant::now() < deadline
+        {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        let shown = s.js(
+            "var t = document.querySelector(':target');\
+             if (!t) { return null; }\
+             var pre = t.querySelector('pre.record');\
+             return {hash: location.hash, id: t.id, top: t.getBoundingClientRect().top,\
+                     title: t.querySelector('h3').textContent,\
+                     record: pre ? pre.textContent : '',\
+                     visible: pre !== null && pre.getBoundingClientRect().height > 0};",
+            json!([]),
+        );
+        assert_eq!(shown["hash"], json!(href), "{name}: {shown}");
+        assert_eq!(format!("#{}", shown["id"].as_str().unwrap()), href);
+        assert!(
+            shown["top"].as_f64().unwrap().abs() < 2.0,
+            "{name}: {shown}"
+        );
+        assert_eq!(shown["title"], json!(label));
+        assert_eq!(shown["visible"], json!(true));
+        if let Some(dir) = &shots {
+            std::fs::write(dir.join(format!("stats_game_{name}.png")), s.screenshot()).unwrap();
+        }
+        // The game named is the one shown: its number in the file, from the label.
+        let n: usize = label
+            .split(", game ")
+            .nth(1)
+            .and_then(|r| r.split(':').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no game number in {label}"));
+        let game = &games[n - 1];
+        let tag = |name: &str| -> String {
+            game["tags"]
+                .as_array()
+                .and_then(|ts| ts.iter().find(|t| t["name"] == json!(name)))
+                .and_then(|t| t["value"].as_str())
+                .unwrap_or_default()
+                .to_owned()
+        };
+        let record = shown["record"].as_str().unwrap();
+        for t in ["South", "North", "Source", "Date"] {
+            let v = tag(t);
+            assert!(!v.is_empty(), "game {n} has a {t} tag");
+            assert!(
+                record.contains(&format!("[{t} \"{v}\"]")),
+                "{name}: game {n}'s {t} {v:?} is not in the record shown: {record}"
+            );
+            if t == "South" || t == "North" {
+                assert!(label.contains(&v), "{label} names {v}");
+            }
+        }
+        // The board where the main line ends.
+        let moves = game["moves"].as_array().unwrap();
+        let last = &moves[moves.len() - 1]["position"];
+        let prefix = format!("g{}-", &href["#game-".len()..]);
+        assert_eq!(
+            s.board_at(&prefix),
+            json!({"pits": last["pits"], "hands": last["hands"]}),
+            "{name}: the board of game {n}"
+        );
+    }
 }
