@@ -39,33 +39,46 @@ impl GameKey {
     /// The key of a replayed game by `by`.
     #[must_use]
     pub fn by(g: &ArchiveGame<'_>, by: KeyBy) -> Self {
-        let digest = |salt: u8| {
-            let mut h = DefaultHasher::new();
-            salt.hash(&mut h);
-            if by == KeyBy::Game {
-                for t in ["South", "North", "Date"] {
-                    g.tag(t).map(str::trim).hash(&mut h);
-                }
+        // Both digests in one walk over the game: what is hashed is worked out once.
+        let mut h = Both(DefaultHasher::new(), DefaultHasher::new());
+        1_u8.hash(&mut h.0);
+        2_u8.hash(&mut h.1);
+        if by == KeyBy::Game {
+            for t in ["South", "North", "Date"] {
+                g.tag(t).map(str::trim).hash(&mut h);
             }
-            match game_rules_key(g.game) {
-                Ok(r) => r.hash(&mut h),
-                Err(e) => e.to_string().hash(&mut h),
-            }
-            match g.replayed.as_ref().and_then(|r| r.opening()) {
-                Some(o) => PositionString::from(&o.start).to_string().hash(&mut h),
-                None => g.tag("Position").hash(&mut h),
-            }
-            let mut replayed = 0;
-            for mv in g.moves() {
-                mv.hash(&mut h);
-                replayed += 1;
-            }
-            for item in g.game.main_line().skip(replayed) {
-                item.token.value.to_string().hash(&mut h);
-            }
-            h.finish()
-        };
-        Self(digest(1), digest(2))
+        }
+        match game_rules_key(g.game) {
+            Ok(r) => r.hash(&mut h),
+            Err(e) => e.to_string().hash(&mut h),
+        }
+        match g.replayed.as_ref().and_then(|r| r.opening()) {
+            Some(o) => PositionString::from(&o.start).to_string().hash(&mut h),
+            None => g.tag("Position").hash(&mut h),
+        }
+        let mut replayed = 0;
+        for mv in g.moves() {
+            mv.hash(&mut h);
+            replayed += 1;
+        }
+        for item in g.game.main_line().skip(replayed) {
+            item.token.value.to_string().hash(&mut h);
+        }
+        Self(h.0.finish(), h.1.finish())
+    }
+}
+
+/// Two hashers fed the same bytes (the two halves of a [`GameKey`]).
+struct Both(DefaultHasher, DefaultHasher);
+
+impl Hasher for Both {
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.write(bytes);
+        self.1.write(bytes);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0.finish()
     }
 }
 

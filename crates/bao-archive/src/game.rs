@@ -106,6 +106,12 @@ const CONTRADICTIONS: [Code; 3] = [
 /// characters after the last one (or in all of `text` without one).
 pub(crate) fn breaks_and_column(text: &str) -> (usize, usize) {
     let b = text.as_bytes();
+    if !b.contains(&b'\r') {
+        // `\n` alone (the usual case): a count the compiler vectorises, and the last one.
+        let n = b.iter().filter(|&&c| c == b'\n').count();
+        let last = b.iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+        return (n, text[last..].chars().count());
+    }
     let mut n = 0;
     let mut last = 0;
     for (i, &c) in b.iter().enumerate() {
@@ -288,4 +294,22 @@ fn problem(text: &str, syntax: &[SyntaxError], checked: &GameChecked) -> Option<
         breaks,
         column,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::breaks_and_column;
+
+    /// Line breaks counted as `bao check` counts them (`\n`, `\r\n`, a lone `\r`), on the fast
+    /// path (no `\r`) and the other, and the characters after the last break.
+    #[test]
+    fn breaks_and_column_counts_every_line_end() {
+        assert_eq!(breaks_and_column(""), (0, 0));
+        assert_eq!(breaks_and_column("abc"), (0, 3));
+        assert_eq!(breaks_and_column("a\nbé"), (1, 2));
+        assert_eq!(breaks_and_column("a\n\nb\n"), (3, 0));
+        assert_eq!(breaks_and_column("a\r\nb\r\ncd"), (2, 2));
+        assert_eq!(breaks_and_column("a\rb\nc"), (2, 1));
+        assert_eq!(breaks_and_column("a\r"), (1, 0));
+    }
 }

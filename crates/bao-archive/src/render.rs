@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use bao_export::escape_html;
 
-use crate::stats::{StatsReport, TreeMove};
+use crate::stats::{ShownGame, StatsReport, TreeMove};
 
 fn percent(part: u64, whole: u64) -> String {
     if whole == 0 {
@@ -110,6 +110,7 @@ fn bar_chart(items: &[(String, u64)], colour: &str) -> String {
     let height = row * items.len().max(1) + 8;
     let mut s = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"560\" height=\"{height}\" \
+         viewBox=\"0 0 560 {height}\" \
          role=\"img\" font-family=\"sans-serif\" font-size=\"13\">"
     );
     for (i, (label, n)) in items.iter().enumerate() {
@@ -140,6 +141,7 @@ fn histogram(r: &StatsReport) -> String {
     let width = 60 + bar * n + 20;
     let mut s = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"250\" \
+         viewBox=\"0 0 {width} 250\" \
          role=\"img\" font-family=\"sans-serif\" font-size=\"11\">\
          <line x1=\"50\" y1=\"210\" x2=\"{}\" y2=\"210\" stroke=\"#555\"/>\
          <text x=\"46\" y=\"24\" text-anchor=\"end\">{most}</text>\
@@ -187,7 +189,8 @@ fn results_bar(r: &StatsReport) -> String {
         ("no result", t.games - t.decided(), "#dddddd"),
     ];
     let mut s = String::from(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"620\" height=\"70\" role=\"img\" \
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"620\" height=\"70\" \
+         viewBox=\"0 0 620 70\" role=\"img\" \
          font-family=\"sans-serif\" font-size=\"12\">",
     );
     let mut x = 0;
@@ -226,21 +229,41 @@ const MAX_DIAGRAMS: usize = 150;
 fn tree_diagram(m: &TreeMove, budget: &mut usize) -> Option<String> {
     let pos = m.after.as_ref().filter(|_| m.games >= 2 && *budget > 0)?;
     *budget -= 1;
+    let inline = inline_board(pos, format!("t{budget}-"));
+    Some(format!("<div class=\"pos\">{inline}</div>"))
+}
+
+/// The board `pos` drawn for the page, its element ids starting with `prefix`.
+fn inline_board(pos: &bao_core::Position, prefix: String) -> String {
     let opts = bao_export::SvgOptions {
         width: 300,
         coordinates: false,
-        id_prefix: format!("t{budget}-"),
+        id_prefix: prefix,
         ..bao_export::SvgOptions::default()
     };
     let svg = bao_export::board_svg(pos, &opts, None);
     // Inline in the page: the picture without its XML declaration.
-    let inline = svg.find("<svg").map_or(svg.as_str(), |i| &svg[i..]);
-    Some(format!("<div class=\"pos\">{inline}</div>"))
+    svg.find("<svg")
+        .map_or(svg.clone(), |i| svg[i..].to_owned())
 }
 
-fn tree_html(moves: &[TreeMove], o: &mut String, open: bool, budget: &mut usize) {
+/// The page's anchor of the `i`th game shown.
+fn game_anchor(i: usize) -> String {
+    format!("game-{}", i + 1)
+}
+
+/// The tree's moves: `path` holds the moves that lead to them.
+fn tree_html(
+    moves: &[TreeMove],
+    shown: &[ShownGame],
+    path: &mut Vec<String>,
+    o: &mut String,
+    open: bool,
+    budget: &mut usize,
+) {
     o.push_str("<ul class=\"tree\">");
     for m in moves {
+        path.push(m.mv.clone());
         let pct = m.score.map_or(0.0, |s| s * 100.0);
         let row = format!(
             "<span class=\"mv\">{}</span><span class=\"n\">{}</span>\
@@ -254,13 +277,34 @@ fn tree_html(moves: &[TreeMove], o: &mut String, open: bool, budget: &mut usize)
             m.north_wins
         );
         let mut diagram = tree_diagram(m, budget);
-        if !m.listed.is_empty() {
-            let more = m.games.saturating_sub(m.listed.len() as u64);
-            let list: Vec<String> = m.listed.iter().map(|l| escape_html(l)).collect();
-            let tail = if more > 0 {
-                format!(" and {more} more")
-            } else {
+        if m.games > 0 {
+            let list: Vec<String> = m
+                .listed
+                .iter()
+                .filter_map(|&i| {
+                    shown.get(i).map(|g| {
+                        format!(
+                            "<a class=\"game\" href=\"#{}\">{}</a>",
+                            game_anchor(i),
+                            escape_html(&g.label)
+                        )
+                    })
+                })
+                .collect();
+            let more = m.games.saturating_sub(list.len() as u64);
+            let tail = if more == 0 {
                 String::new()
+            } else {
+                // Every game of the node, from the archive.
+                let all = format!(
+                    "<code>bao filter --opening \"{}\" FILES</code>",
+                    escape_html(&path.join(" "))
+                );
+                if list.is_empty() {
+                    format!("{more} games: {all}")
+                } else {
+                    format!("<br>and {more} more: {all}")
+                }
             };
             diagram.get_or_insert_with(String::new).push_str(&format!(
                 "<p class=\"games\">{}{tail}</p>",
@@ -277,12 +321,43 @@ fn tree_html(moves: &[TreeMove], o: &mut String, open: bool, budget: &mut usize)
                 diagram.unwrap_or_default()
             );
             if !m.replies.is_empty() {
-                tree_html(&m.replies, o, false, budget);
+                tree_html(&m.replies, shown, path, o, false, budget);
             }
             o.push_str("</details></li>");
         }
+        path.pop();
     }
     o.push_str("</ul>");
+}
+
+/// The games the tree lists, each whole: its name, the board where its main line ended,
+/// its record as written.
+fn games_html(shown: &[ShownGame], o: &mut String) {
+    if shown.is_empty() {
+        return;
+    }
+    o.push_str(
+        "<section id=\"games\"><h2>Games</h2><p class=\"note\">The games the opening tree \
+         lists, in the order read: each with the board where its main line ends and its \
+         record as written.</p>",
+    );
+    for (i, g) in shown.iter().enumerate() {
+        let board = g.last.as_ref().map_or_else(String::new, |p| {
+            format!(
+                "<div class=\"pos\">{}</div>",
+                inline_board(p, format!("g{}-", i + 1))
+            )
+        });
+        let _ = write!(
+            o,
+            "<article class=\"game\" id=\"{}\"><h3>{}</h3>{board}<pre class=\"record\">{}</pre>\
+             <p class=\"note\"><a href=\"#tree\">Back to the opening tree</a></p></article>",
+            game_anchor(i),
+            escape_html(&g.label),
+            escape_html(g.record.trim_end()),
+        );
+    }
+    o.push_str("</section>");
 }
 
 /// The statistics as one self-contained HTML page (inline CSS and SVG; no script, nothing
@@ -318,7 +393,7 @@ pub fn html(r: &StatsReport, title: &str) -> String {
         histogram(r)
     );
     o.push_str(
-        "<section><h2>Players</h2><table><thead><tr><th>player</th><th>games</th>\
+        "<section><h2>Players</h2><div class=\"table\"><table><thead><tr><th>player</th><th>games</th>\
          <th>won</th><th>drawn</th><th>lost</th><th>score</th><th>rating</th></tr></thead><tbody>",
     );
     for p in &r.players {
@@ -336,12 +411,12 @@ pub fn html(r: &StatsReport, title: &str) -> String {
     }
     let _ = write!(
         o,
-        "</tbody></table><p class=\"note\">Rating: {}.</p></section>",
+        "</tbody></table></div><p class=\"note\">Rating: {}.</p></section>",
         escape_html(&r.rating)
     );
     let _ = write!(
         o,
-        "<section><h2>Opening tree</h2><p class=\"note\">The first {} plies, one tree per \
+        "<section id=\"tree\"><h2>Opening tree</h2><p class=\"note\">The first {} plies, one tree per \
          rule set. Per move: games, the score of the side that plays it (bar), South \
          wins–draws–North wins. Open a move to see its games, and the board after it when two games or more played it.</p>",
         r.tree_depth
@@ -354,9 +429,18 @@ pub fn html(r: &StatsReport, title: &str) -> String {
             escape_html(&t.start),
             t.games
         );
-        tree_html(&t.moves, &mut o, true, &mut budget);
+        tree_html(
+            &t.moves,
+            &r.shown,
+            &mut Vec::new(),
+            &mut o,
+            true,
+            &mut budget,
+        );
     }
-    o.push_str("</section></body></html>\n");
+    o.push_str("</section>");
+    games_html(&r.shown, &mut o);
+    o.push_str("</body></html>\n");
     o
 }
 
@@ -371,4 +455,11 @@ cursor:default;font-variant-numeric:tabular-nums}summary.row{cursor:pointer}\
 .leaf{margin-left:1.1em}.mv{font-family:monospace;font-weight:bold;min-width:4.5em}\
 .n{min-width:3.5em;text-align:right}.bar{display:inline-block;width:120px;height:10px;\
 background:#eee;border-radius:2px}.bar>span{display:block;height:10px;background:#4a7ab5;\
-border-radius:2px}.sc{min-width:3.5em;text-align:right}.wdl{color:#777;font-size:.85em}";
+border-radius:2px}.sc{min-width:3.5em;text-align:right}.wdl{color:#777;font-size:.85em}\
+svg{max-width:100%;height:auto}.table{overflow-x:auto}a.game{color:#1d4f91}\
+pre.record{white-space:pre-wrap;overflow-wrap:anywhere;background:#f4efe6;padding:.6em;\
+font-size:.85em;max-width:100%}article.game{border-top:1px solid #ddd;padding-top:.4em}\
+article.game:target{background:#fff6dc}\
+@media (max-width:600px){body{margin:1em auto;padding:0 .5em}ul.tree{padding-left:.6em}\
+.row{gap:.35em;flex-wrap:wrap}.mv{min-width:3.2em}.n,.sc{min-width:2.2em}.bar{width:48px}\
+.pos,.games{margin-left:.3em}td,th{padding:.2em .4em}}";

@@ -51,9 +51,23 @@ pub struct GameFacts {
     /// The start position (with `start`), from which the opening tree's positions are
     /// played.
     pub start_position: Option<bao_core::Position>,
-    /// How the game is named in a list of games (its file and number, players, date and
-    /// result; set by the caller), for the opening tree's nodes to list their games.
-    pub label: Option<String>,
+    /// The game as the HTML page shows it (its name in lists, its record, the position its
+    /// main line reached; set by the caller), for the opening tree's nodes to list and link
+    /// their games.
+    pub shown: Option<Box<ShownGame>>,
+}
+
+/// A game as the statistics page shows it: named in the opening tree's lists, and whole in
+/// its own section (its record as written and the board where its main line ended).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShownGame {
+    /// How the game is named in a list of games: its file and number, players, date and
+    /// result (`club.bao, game 3: Ali–Juma, 2024.05.01, 1-0`).
+    pub label: String,
+    /// Its record as written.
+    pub record: String,
+    /// The position its main line reached, when its rules and start are valid.
+    pub last: Option<bao_core::Position>,
 }
 
 impl GameFacts {
@@ -100,7 +114,7 @@ impl GameFacts {
                 .as_ref()
                 .and_then(|r| r.opening())
                 .map(|o| o.start),
-            label: None,
+            shown: None,
         }
     }
 }
@@ -153,13 +167,17 @@ impl Tally {
 struct Node {
     tally: Tally,
     children: Vec<(Move, Self)>,
-    /// The labels of the first [`GAMES_LISTED`] games that reached it (kept only when the
-    /// statistics list games: [`Stats::listing_games`]).
-    games: Vec<String>,
+    /// The first [`GAMES_LISTED`] games that reached it, as indices into the games the statistics show
+    /// (kept only when the statistics list games: [`Stats::listing_games`]).
+    games: Vec<usize>,
 }
 
 /// The most games a node of the opening tree lists.
 pub const GAMES_LISTED: usize = 5;
+
+/// The most games the statistics keep whole ([`Stats::listing_games`]): a node's games are
+/// listed while they last, in the order the games are read.
+pub const GAMES_SHOWN: usize = 400;
 
 /// One player's line.
 #[derive(Debug, Clone, Default)]
@@ -185,8 +203,10 @@ pub struct Stats {
     index: HashMap<String, usize>,
     /// One tree per start (see [`GameFacts::start`]), with its first mover.
     trees: BTreeMap<String, (Side, Option<bao_core::Position>, Node)>,
-    /// Whether the tree's nodes keep the labels of their first games.
+    /// Whether the tree's nodes keep their first games.
     list_games: bool,
+    /// The games the tree's nodes list, in the order read (at most [`GAMES_SHOWN`]).
+    shown: Vec<ShownGame>,
 }
 
 impl Stats {
@@ -206,12 +226,14 @@ impl Stats {
             index: HashMap::new(),
             trees: BTreeMap::new(),
             list_games: false,
+            shown: Vec::new(),
         }
     }
 
-    /// The opening tree's nodes keep the labels ([`GameFacts::label`]) of the first
-    /// [`GAMES_LISTED`] games that reached them (for the HTML page; off by default, which
-    /// keeps the statistics' memory independent of the games' names).
+    /// The opening tree's nodes keep the first [`GAMES_LISTED`] games that reached them
+    /// ([`GameFacts::shown`]), while [`GAMES_SHOWN`] games last, so that the HTML page lists
+    /// and shows them (off by default, which keeps the statistics' memory independent of
+    /// the games' names).
     #[must_use]
     pub fn listing_games(mut self) -> Self {
         self.list_games = true;
@@ -271,7 +293,9 @@ impl Stats {
             .or_insert_with(|| (f.first, f.start_position, Node::default()))
             .2;
         node.tally.add(f.result);
-        let label = f.label.as_ref().filter(|_| self.list_games);
+        let shown = f.shown.as_deref().filter(|_| self.list_games);
+        // The game's index among the games shown, once a node lists it.
+        let mut index = None;
         for mv in f.opening.iter().take(self.depth) {
             let i = match node.children.iter().position(|(m, _)| m == mv) {
                 Some(i) => i,
@@ -282,8 +306,19 @@ impl Stats {
             };
             node = &mut node.children[i].1;
             node.tally.add(f.result);
-            if let Some(l) = label.filter(|_| node.games.len() < GAMES_LISTED) {
-                node.games.push(l.clone());
+            if let Some(g) = shown.filter(|_| node.games.len() < GAMES_LISTED) {
+                let i = match index {
+                    Some(i) => Some(i),
+                    None if self.shown.len() < GAMES_SHOWN => {
+                        self.shown.push(g.clone());
+                        Some(self.shown.len() - 1)
+                    }
+                    None => None,
+                };
+                index = i;
+                if let Some(i) = i {
+                    node.games.push(i);
+                }
             }
         }
     }
@@ -413,6 +448,7 @@ impl Stats {
                 trees.sort_by(|a, b| b.games.cmp(&a.games).then(a.start.cmp(&b.start)));
                 trees
             },
+            shown: self.shown.clone(),
         }
     }
 }
@@ -472,6 +508,10 @@ pub struct StatsReport {
     /// The opening trees, one per rule set and start (games of other starts do not share
     /// moves), most games first.
     pub trees: Vec<OpeningTree>,
+    /// The games the opening tree lists ([`TreeMove::listed`] indexes them), in the order
+    /// read (the HTML page shows them; not in the JSON).
+    #[serde(skip)]
+    pub shown: Vec<ShownGame>,
 }
 
 /// The opening tree of the games from one start.
@@ -552,7 +592,8 @@ pub struct TreeMove {
     /// readers replay the moves).
     #[serde(skip)]
     pub after: Option<bao_core::Position>,
-    /// The first games that reached it ([`Stats::listing_games`]; not in the JSON).
+    /// The first games that reached it, as indices into [`StatsReport::shown`]
+    /// ([`Stats::listing_games`]; not in the JSON).
     #[serde(skip)]
-    pub listed: Vec<String>,
+    pub listed: Vec<usize>,
 }

@@ -22,7 +22,7 @@ use bao_archive::filter::{
 };
 use bao_archive::game::{Problem, Trouble};
 use bao_archive::query::{At, Query};
-use bao_archive::stats::{GameFacts, Stats};
+use bao_archive::stats::{GameFacts, ShownGame, Stats};
 use bao_archive::text::{Form, GameText};
 use bao_archive::{for_each_game, for_each_game_placed, render, Depth};
 use bao_export::{replayed_game_json, JsonOptions, SCHEMA_VERSION};
@@ -482,6 +482,66 @@ struct Copies {
 /// others are reported and left out. It reads its inputs three times (stdin is copied to a
 /// temporary file first): the keys, then the tags of the copies of games met more than once,
 /// then the games written.
+/// Reports the copies of each game met more than once (unless `quiet`) and the tags they
+/// disagree on, from their `tallies`; counts the games whose copies disagree and the copies
+/// left out; gives the tags each kept copy gains with `--merge-tags`.
+fn report_copies(
+    groups: &[Copies],
+    tallies: &mut HashMap<usize, Tally>,
+    names: &[String],
+    quiet: bool,
+    (conflicted, left_out): (&mut u64, &mut u64),
+) -> HashMap<GameId, Vec<(String, String)>> {
+    let game_name = |id: GameId| format!("game {} of {}", id.1, names[id.0]);
+    let mut extra = HashMap::new();
+    for (k, c) in groups.iter().enumerate().filter(|(_, c)| c.all.len() > 1) {
+        let kept = c.best.0;
+        let (add, conflicts) = tallies.remove(&k).unwrap_or_default().plan();
+        *left_out += c.all.len() as u64 - 1;
+        if !quiet {
+            for id in c.all.iter().filter(|id| **id != kept) {
+                eprintln!(
+                    "bao: {} duplicates {}, which is kept",
+                    game_name(*id),
+                    game_name(kept)
+                );
+            }
+        }
+        if !conflicts.is_empty() {
+            *conflicted += 1;
+        }
+        if !quiet {
+            for conflict in &conflicts {
+                let mut values: Vec<String> = conflict
+                    .values
+                    .iter()
+                    .map(|(v, who, more)| {
+                        let mut who: Vec<String> =
+                            who.iter().map(|i| game_name(c.all[*i])).collect();
+                        if *more > 0 {
+                            who.push(format!("{more} more"));
+                        }
+                        format!("{v:?} ({})", who.join(", "))
+                    })
+                    .collect();
+                if conflict.more_values > 0 {
+                    values.push(format!("{} other values", conflict.more_values));
+                }
+                eprintln!(
+                    "bao: the copies of {} disagree on {}: {}; not merged",
+                    game_name(c.all[0]),
+                    conflict.name,
+                    values.join(", ")
+                );
+            }
+        }
+        if !add.is_empty() {
+            extra.insert(kept, add);
+        }
+    }
+    extra
+}
+
 pub(crate) fn dedupe(args: &DedupeArgs, _ctx: &Context) -> Result<Status, CliError> {
     let mut sources = collect(&args.paths)?;
     let shown: Vec<Option<&str>> = sources
@@ -551,9 +611,17 @@ pub(crate) fn dedupe(args: &DedupeArgs, _ctx: &Context) -> Result<Status, CliErr
                 }
             }
         }
-        // Pass 2: the tags of those copies, tallied per game in bounded memory.
+        // The tags of those copies, tallied per game in bounded memory: with --merge-tags in
+        // a pass of their own (pass 2), for the games written to gain them; else while the
+        // games are written (pass 2 is pass 3), and the conflicts reported after.
         let mut tallies: HashMap<usize, Tally> = HashMap::new();
-        if !copy_of.is_empty() {
+        let merging = args.merge_tags;
+        let tally = |tallies: &mut HashMap<usize, Tally>, id: GameId, tags: &[(String, String)]| {
+            let (k, i) = copy_of[&id];
+            let kept = groups[k].best.0 == id;
+            tallies.entry(k).or_default().add(i, tags, kept);
+        };
+        if merging && !copy_of.is_empty() {
             for (fi, src) in sources.iter().enumerate() {
                 let (_, input) = open(src)?;
                 for_each_game(
@@ -566,9 +634,7 @@ pub(crate) fn dedupe(args: &DedupeArgs, _ctx: &Context) -> Result<Status, CliErr
                     },
                     |t| {
                         if let Some((id, t)) = t {
-                            let (k, i) = copy_of[&id];
-                            let kept = groups[k].best.0 == id;
-                            tallies.entry(k).or_default().add(i, &t, kept);
+                            tally(&mut tallies, id, &t);
                         }
                         Ok::<_, CliError>(())
                     },
@@ -576,56 +642,19 @@ pub(crate) fn dedupe(args: &DedupeArgs, _ctx: &Context) -> Result<Status, CliErr
                 .map_err(named(&names[fi]))?;
             }
         }
-        let game_name = |id: GameId| format!("game {} of {}", id.1, names[id.0]);
-        // What each group's kept copy gains; its conflicts reported.
-        let mut extra: HashMap<GameId, Vec<(String, String)>> = HashMap::new();
         let mut conflicted = 0_u64;
         let mut left_out = 0_u64;
-        for (k, c) in groups.iter().enumerate().filter(|(_, c)| c.all.len() > 1) {
-            let kept = c.best.0;
-            let (add, conflicts) = tallies.remove(&k).unwrap_or_default().plan();
-            left_out += c.all.len() as u64 - 1;
-            if !args.quiet {
-                for id in c.all.iter().filter(|id| **id != kept) {
-                    eprintln!(
-                        "bao: {} duplicates {}, which is kept",
-                        game_name(*id),
-                        game_name(kept)
-                    );
-                }
-            }
-            if !conflicts.is_empty() {
-                conflicted += 1;
-            }
-            if !args.quiet {
-                for conflict in &conflicts {
-                    let mut values: Vec<String> = conflict
-                        .values
-                        .iter()
-                        .map(|(v, who, more)| {
-                            let mut who: Vec<String> =
-                                who.iter().map(|i| game_name(c.all[*i])).collect();
-                            if *more > 0 {
-                                who.push(format!("{more} more"));
-                            }
-                            format!("{v:?} ({})", who.join(", "))
-                        })
-                        .collect();
-                    if conflict.more_values > 0 {
-                        values.push(format!("{} other values", conflict.more_values));
-                    }
-                    eprintln!(
-                        "bao: the copies of {} disagree on {}: {}; not merged",
-                        game_name(c.all[0]),
-                        conflict.name,
-                        values.join(", ")
-                    );
-                }
-            }
-            if args.merge_tags && !add.is_empty() {
-                extra.insert(kept, add);
-            }
-        }
+        let extra = if merging {
+            report_copies(
+                &groups,
+                &mut tallies,
+                &names,
+                args.quiet,
+                (&mut conflicted, &mut left_out),
+            )
+        } else {
+            HashMap::new()
+        };
         // Pass 3: the games kept, each in its own place: a game met once, and the copy kept
         // of a game met more than once.
         let mut o = Output::new(args.output.as_deref())?;
@@ -638,14 +667,19 @@ pub(crate) fn dedupe(args: &DedupeArgs, _ctx: &Context) -> Result<Status, CliErr
                 Depth::Tags,
                 |n, g| {
                     let id = (fi, n);
-                    let kept = copy_of
-                        .get(&id)
-                        .is_none_or(|(k, _)| groups[*k].best.0 == id);
-                    kept.then(|| {
+                    let copy = copy_of.get(&id);
+                    let kept = copy.is_none_or(|(k, _)| groups[*k].best.0 == id);
+                    let text = kept.then(|| {
                         GameText::merged(g, form, extra.get(&id).map_or(&[][..], Vec::as_slice))
-                    })
+                    });
+                    let tags = (!merging && copy.is_some())
+                        .then(|| g.game.tag_pairs().collect::<Vec<_>>());
+                    (id, text, tags)
                 },
-                |text| {
+                |(id, text, tags)| {
+                    if let Some(t) = tags {
+                        tally(&mut tallies, id, &t);
+                    }
                     if let Some(t) = text {
                         o.game(&t, &mut written)?;
                     }
@@ -655,6 +689,15 @@ pub(crate) fn dedupe(args: &DedupeArgs, _ctx: &Context) -> Result<Status, CliErr
             .map_err(named(&names[fi]))?;
         }
         o.finish()?;
+        if !merging {
+            report_copies(
+                &groups,
+                &mut tallies,
+                &names,
+                args.quiet,
+                (&mut conflicted, &mut left_out),
+            );
+        }
         // The kept games that cannot be trusted, reported.
         for c in &groups {
             if let Some(r) = &c.best.2 {
@@ -1066,7 +1109,11 @@ pub(crate) fn stats(args: &StatsArgs, _ctx: &Context) -> Result<Status, CliError
                                 }
                             }
                             if html {
-                                f.label = Some(game_label(&name, n, g, &f));
+                                f.shown = Some(Box::new(ShownGame {
+                                    label: game_label(&name, n, g, &f),
+                                    record: GameText::of(g, Form::AsWritten).text,
+                                    last: g.final_position().copied(),
+                                }));
                             }
                             f
                         }),

@@ -134,6 +134,10 @@ pub struct PlyJson {
     pub comments_before: Vec<String>,
     /// Comments after the move, up to the next move.
     pub comments: Vec<String>,
+    /// For each of [`PlyJson::comments`], how many of the ply's variations are written
+    /// before it (omitted when none is: every comment comes before the variations).
+    #[serde(default, skip_serializing_if = "no_variation_before")]
+    pub variations_before_comments: Vec<usize>,
     /// The diagram markup of those comments (read from their text, which keeps it; omitted
     /// when there is none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -151,6 +155,13 @@ pub struct PlyJson {
     pub position: PositionJson,
     /// Alternatives to this ply, each a line from the position before it.
     pub variations: Vec<Vec<Self>>,
+}
+
+/// Whether every comment of a ply comes before its variations
+/// ([`PlyJson::variations_before_comments`]).
+#[allow(clippy::ptr_arg)] // serde's `skip_serializing_if` hands the field itself
+fn no_variation_before(places: &Vec<usize>) -> bool {
+    places.iter().all(|&k| k == 0)
 }
 
 /// The story of one move.
@@ -805,7 +816,10 @@ impl<'a> LineWalker<'a> {
         for node in line.nodes() {
             match node {
                 Node::Comment(c, _) => match plies.last_mut() {
-                    Some(last) => last.comments.push(c.text.clone()),
+                    Some(last) => {
+                        last.comments.push(c.text.clone());
+                        last.variations_before_comments.push(last.variations.len());
+                    }
                     None => pending.push(c.text.clone()),
                 },
                 Node::Variation(v) => {
@@ -831,6 +845,7 @@ impl<'a> LineWalker<'a> {
                         nags: item.nags.iter().map(|n| n.value.0).collect(),
                         comments_before: std::mem::take(&mut pending),
                         comments: Vec::new(),
+                        variations_before_comments: Vec::new(),
                         markup: MarkupJson::from_markup(&marks),
                         eval: marks.eval.map(EvalJson::from_eval),
                         legal: self.opts.legal.then(|| {
@@ -845,6 +860,12 @@ impl<'a> LineWalker<'a> {
                         variations: Vec::new(),
                     });
                 }
+            }
+        }
+        // Said only where a comment follows a variation.
+        for p in &mut plies {
+            if no_variation_before(&p.variations_before_comments) {
+                p.variations_before_comments.clear();
             }
         }
         Ok((plies, self.game.outcome(&line)?))
@@ -937,15 +958,22 @@ fn line_elements(
         let mut item = MoveItem::new(token);
         item.nags = p.nags.iter().map(|n| Spanned::bare(Nag(*n))).collect();
         out.push(Spanned::bare(Element::Move(item)));
-        for c in &p.comments {
-            out.push(Spanned::bare(Element::Comment(comment(c))));
-        }
-        for v in &p.variations {
-            out.push(Spanned::bare(Element::Variation(line_elements(
-                v,
-                game,
-                depth + 1,
-            )?)));
+        // Each comment after as many variations as were written before it.
+        let n = p.variations.len();
+        let place = |i: usize| p.variations_before_comments.get(i).map_or(0, |&k| k.min(n));
+        for j in 0..=n {
+            for (i, c) in p.comments.iter().enumerate() {
+                if place(i) == j {
+                    out.push(Spanned::bare(Element::Comment(comment(c))));
+                }
+            }
+            if let Some(v) = p.variations.get(j) {
+                out.push(Spanned::bare(Element::Variation(line_elements(
+                    v,
+                    game,
+                    depth + 1,
+                )?)));
+            }
         }
     }
     Ok(out)

@@ -165,6 +165,8 @@ mod tests {
         assert_eq!(why("Ax"), "`Ax`: a row letter needs a pit number after it");
         assert_eq!(why("A4 >"), "unexpected `>`: no space inside a move");
         assert_eq!(why("A6 <*"), "unexpected `<*`: no space inside a move");
+        assert_eq!(why("A4 R"), "unexpected `R`: no space inside a move");
+        assert_eq!(why("A6 l*"), "unexpected `l*`: no space inside a move");
         assert_eq!(why("C3<"), "`C3<` does not start with a pit");
     }
 

@@ -244,10 +244,15 @@ fn stats_as_json_and_html() {
     assert!(html.starts_with("<!DOCTYPE html>"));
     assert!(html.contains("<svg") && html.contains("Opening tree"));
     // Self-contained: no script, no stylesheet or image from elsewhere.
-    assert!(!html.contains("<script") && !html.contains("src=") && !html.contains("href="));
+    assert!(!html.contains("<script") && !html.contains("src="));
+    assert_eq!(
+        html.matches("href=").count(),
+        html.matches("href=\"#").count(),
+        "links within the page only"
+    );
     // The tree's moves played in two games or more open on the board after them: one
     // diagram each (the charts are the page's other pictures), the JSON unchanged.
-    let tree = &html[html.find("Opening tree").unwrap()..];
+    let tree = &html[html.find("Opening tree").unwrap()..html.find("id=\"games\"").unwrap()];
     let drawn = tree.matches("<div class=\"pos\"><svg").count();
     fn at_least_two(moves: &serde_json::Value) -> usize {
         moves.as_array().map_or(0, |ms| {
@@ -272,6 +277,29 @@ fn stats_as_json_and_html() {
     assert!(
         tree.contains("<p class=\"games\">") && tree.contains("ap.bao, game 1: "),
         "{tree}"
+    );
+    // ... each a link to the game, shown whole further down the page: every link has its
+    // section, every section is linked, and each of the 19 games is (fewer than 400).
+    let linked: HashSet<&str> = tree
+        .split("href=\"#")
+        .skip(1)
+        .map(|r| &r[..r.find('"').unwrap()])
+        .collect();
+    let sections: Vec<&str> = html
+        .split("<article class=\"game\" id=\"")
+        .skip(1)
+        .map(|r| &r[..r.find('"').unwrap()])
+        .collect();
+    assert_eq!(sections.len(), 19);
+    assert_eq!(linked, sections.iter().copied().collect::<HashSet<_>>());
+    // A node whose games are not all listed names the command that gives them.
+    let (_, html4, _) = bao(
+        &["stats", arg(&record), "--format", "html", "--depth", "1"],
+        "",
+    );
+    assert!(
+        html4.contains("more: <code>bao filter --opening"),
+        "a first move played by more than five games"
     );
     let (code, text, _) = bao(&["stats", arg(&record)], "");
     assert_eq!(code, 0);
@@ -842,6 +870,283 @@ fn where_queries_in_filter_and_stats() {
     insta::assert_snapshot!("where_syntax_error", stderr);
 }
 
+/// Replays lines of moves through `bao replay` (one JSON line each, Kiswahili rules), one
+/// process for all of them; gives each line's reply.
+fn replayed(lines: &[Vec<String>]) -> Vec<serde_json::Value> {
+    let input: String = lines
+        .iter()
+        .map(|m| {
+            format!(
+                "{}\n",
+                serde_json::json!({"rules": "kiswahili", "moves": m})
+            )
+        })
+        .collect();
+    let (code, out, stderr) = bao(&["replay"], &input);
+    assert_eq!(code, 0, "{stderr}");
+    let replies: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(replies.len(), lines.len());
+    replies
+}
+
+/// An archive of `n` random Kiswahili games made through the binary alone: each game grows
+/// by a move `bao replay` lists as legal, picked by a seeded generator, up to a length of its
+/// own or the end of the game. Gives the record's text, and each game's `bao replay` reply
+/// (its positions, from the start).
+fn generated_archive(n: usize, seed: u64) -> (String, Vec<serde_json::Value>) {
+    use serde_json::Value;
+    let mut state = seed;
+    let mut next = move |below: usize| -> usize {
+        // xorshift64*
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        let r = state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33;
+        usize::try_from(r).unwrap() % below
+    };
+    let caps: Vec<usize> = (0..n).map(|_| 30 + next(250)).collect();
+    let mut lines: Vec<Vec<String>> = vec![Vec::new(); n];
+    let mut open: Vec<bool> = vec![true; n];
+    while open.iter().any(|&o| o) {
+        let replies = replayed(&lines);
+        for (i, r) in replies.iter().enumerate() {
+            if !open[i] {
+                continue;
+            }
+            let legal = r["legal"]
+                .as_array()
+                .and_then(|l| l.last())
+                .and_then(|l| l.as_array())
+                .cloned()
+                .unwrap_or_default();
+            if lines[i].len() >= caps[i] || legal.is_empty() || !r["outcome"].is_null() {
+                open[i] = false;
+                continue;
+            }
+            // In mtaji, takasas (`*`) three times in four when there are any, for takasia'd
+            // pits to occur.
+            let takasas: Vec<&Value> = legal
+                .iter()
+                .filter(|m| m.as_str().unwrap().contains('*'))
+                .collect();
+            let mtaji = r["positions"]
+                .as_array()
+                .and_then(|p| p.last())
+                .is_some_and(|p| p["stage"] == "mtaji");
+            let mv = if mtaji && !takasas.is_empty() && next(4) != 0 {
+                takasas[next(takasas.len())]
+            } else {
+                &legal[next(legal.len())]
+            };
+            let mv = mv.as_str().unwrap().to_owned();
+            lines[i].push(mv);
+        }
+    }
+    let replies = replayed(&lines);
+    let mut text = String::new();
+    for (i, (moves, r)) in lines.iter().zip(&replies).enumerate() {
+        assert!(r["error"].is_null(), "game {}: {}", i + 1, r["error"]);
+        let result = match r["outcome"]["winner"].as_str() {
+            Some("south") => "1-0",
+            Some("north") => "0-1",
+            _ if !r["outcome"].is_null() => "1/2-1/2",
+            _ => "*",
+        };
+        text.push_str(&format!(
+            "[Event \"generated\"]\n[Round \"{}\"]\n[South \"S{}\"]\n[North \"N{}\"]\n\
+             [Result \"{result}\"]\n\n",
+            i + 1,
+            i % 7,
+            i % 5
+        ));
+        for (k, pair) in moves.chunks(2).enumerate() {
+            text.push_str(&format!("{}. {} ", k + 1, pair.join(" ")));
+        }
+        text.push_str(&format!("{result}\n\n"));
+    }
+    (text, replies)
+}
+
+/// Pattern queries counted two ways: by `bao filter --where --count` (and `--at final`), and
+/// here, from `bao replay`'s JSON of every position of each game, each query's predicate
+/// evaluated in this test's own code over a generated archive (spec/archive.md §8: a side's
+/// stage is namua while it has seeds in hand; `house(side)` a functional nyumba; `takasia`
+/// the pit the position shows). And a partial position, five pits of a position one game
+/// reached, finds exactly the games that reach those five counts.
+#[test]
+fn where_queries_count_what_bao_replay_shows() {
+    use serde_json::Value;
+    let (text, replies) = generated_archive(40, 0x5EED_2026);
+    let dir = tmp();
+    let path = dir.path().join("generated.bao");
+    std::fs::write(&path, &text).unwrap();
+    let file = arg(&path);
+    let (code, out, stderr) = bao(&["check", "-q", file], "");
+    assert_eq!(code, 0, "the generated games check clean: {out}{stderr}");
+    let positions: Vec<Vec<Value>> = replies
+        .iter()
+        .map(|r| r["positions"].as_array().unwrap().clone())
+        .collect();
+
+    fn pit(p: &Value, name: &str) -> i64 {
+        let row = &name[..1];
+        let i: usize = name[1..].parse().unwrap();
+        p["pits"][row][i - 1].as_i64().unwrap()
+    }
+    fn row(p: &Value, r: &str) -> i64 {
+        p["pits"][r]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_i64().unwrap())
+            .sum()
+    }
+    fn hand(p: &Value, side: &str) -> i64 {
+        p["hands"][side].as_i64().unwrap()
+    }
+    fn namua(p: &Value, side: &str) -> bool {
+        hand(p, side) > 0
+    }
+    fn mover(p: &Value) -> &str {
+        p["to_move"].as_str().unwrap()
+    }
+    fn house(p: &Value, side: &str) -> bool {
+        p["houses"][side] == "functional"
+    }
+    fn takasia(p: &Value) -> Option<&str> {
+        p["takasia"].as_str()
+    }
+    fn takasia_of(p: &Value, side: &str) -> bool {
+        takasia(p)
+            .is_some_and(|t| t.starts_with(|c: char| c.is_ascii_lowercase()) == (side == "north"))
+    }
+    type Test = fn(&Value, usize) -> bool;
+    let cases: [(&str, Test); 20] = [
+        ("stage = mtaji", |p, _| !namua(p, mover(p))),
+        (
+            "stage = namua and ply > 30 and hand(south) < 6",
+            |p, ply| namua(p, mover(p)) && ply > 30 && hand(p, "south") < 6,
+        ),
+        ("stage(north) = mtaji and to_move = south", |p, _| {
+            !namua(p, "north") && mover(p) == "south"
+        }),
+        ("house(south) and not house(north)", |p, _| {
+            house(p, "south") && !house(p, "north")
+        }),
+        ("not house(south) and stage = namua", |p, _| {
+            !house(p, "south") && namua(p, mover(p))
+        }),
+        ("takasia", |p, _| takasia(p).is_some()),
+        ("takasia(north)", |p, _| takasia_of(p, "north")),
+        ("takasia(south) or A4 > 8", |p, _| {
+            takasia_of(p, "south") || pit(p, "A4") > 8
+        }),
+        ("A5 >= 10", |p, _| pit(p, "A5") >= 10),
+        ("a1 = 0 and a8 = 0 and b4 > 3", |p, _| {
+            pit(p, "a1") == 0 && pit(p, "a8") == 0 && pit(p, "b4") > 3
+        }),
+        ("B1 > 2 or b1 > 2", |p, _| {
+            pit(p, "B1") > 2 || pit(p, "b1") > 2
+        }),
+        ("front(south) <= 6 and ply >= 10", |p, ply| {
+            row(p, "A") <= 6 && ply >= 10
+        }),
+        ("front(north) > front(south) and stage = mtaji", |p, _| {
+            row(p, "a") > row(p, "A") && !namua(p, mover(p))
+        }),
+        ("hand(south) = 0 and hand(north) > 0", |p, _| {
+            hand(p, "south") == 0 && hand(p, "north") > 0
+        }),
+        ("seeds(north) >= 30", |p, _| row(p, "a") + row(p, "b") >= 30),
+        ("back(south) >= 12", |p, _| row(p, "B") >= 12),
+        ("ply >= 60 and A1 > A8", |p, ply| {
+            ply >= 60 && pit(p, "A1") > pit(p, "A8")
+        }),
+        ("not (A5 = 0 or a5 = 0) and stage = mtaji", |p, _| {
+            pit(p, "A5") != 0 && pit(p, "a5") != 0 && !namua(p, mover(p))
+        }),
+        (
+            "stage = mtaji and (house(south) or takasia) and A5 >= 6",
+            |p, _| {
+                !namua(p, mover(p))
+                    && (house(p, "south") || takasia(p).is_some())
+                    && pit(p, "A5") >= 6
+            },
+        ),
+        (
+            "to_move = north and (front(north) >= 25 or back(north) = 0) and ply > 50",
+            |p, ply| mover(p) == "north" && (row(p, "a") >= 25 || row(p, "b") == 0) && ply > 50,
+        ),
+    ];
+    let count = |args: &[&str]| -> usize {
+        let mut all = vec!["filter", file];
+        all.extend_from_slice(args);
+        all.push("--count");
+        let (code, out, stderr) = bao(&all, "");
+        assert_eq!(code, 0, "{args:?}: {stderr}");
+        out.trim().parse().unwrap()
+    };
+    let mut informative = 0;
+    for (q, test) in &cases {
+        let any = positions
+            .iter()
+            .filter(|ps| ps.iter().enumerate().any(|(ply, p)| test(p, ply)))
+            .count();
+        let last = positions
+            .iter()
+            .filter(|ps| test(&ps[ps.len() - 1], ps.len() - 1))
+            .count();
+        assert_eq!(count(&["--where", q]), any, "{q}");
+        assert_eq!(
+            count(&["--where", q, "--at", "final"]),
+            last,
+            "{q} --at final"
+        );
+        if any > 0 && any < positions.len() {
+            informative += 1;
+        }
+    }
+    assert!(
+        informative >= 15,
+        "only {informative} of 20 counts between none and all"
+    );
+
+    // A partial position: five pits of the position game 7 reached at its middle.
+    let ps = &positions[6];
+    let target = &ps[ps.len() / 2];
+    let pits = ["A5", "A6", "B3", "a5", "b7"];
+    let query = pits
+        .iter()
+        .map(|n| format!("{n} = {}", pit(target, n)))
+        .collect::<Vec<_>>()
+        .join(" and ");
+    let want: Vec<usize> = positions
+        .iter()
+        .enumerate()
+        .filter(|(_, ps)| {
+            ps.iter()
+                .any(|p| pits.iter().all(|n| pit(p, n) == pit(target, n)))
+        })
+        .map(|(i, _)| i + 1)
+        .collect();
+    assert!(want.contains(&7));
+    assert_eq!(count(&["--where", &query]), want.len(), "{query}");
+    // The very games: their rounds, from the games filter writes.
+    let (_, kept, _) = bao(&["filter", file, "--where", &query], "");
+    let rounds: Vec<usize> = kept
+        .lines()
+        .filter_map(|l| l.strip_prefix("[Round \""))
+        .map(|r| r.trim_end_matches("\"]").parse().unwrap())
+        .collect();
+    assert_eq!(rounds, want, "{query}");
+    let (_, json, _) = bao(&["stats", file, "--where", &query, "--format", "json"], "");
+    let v: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["games"], want.len());
+}
+
 /// `--alias FILE`: one person under several spellings is one player for `filter --player`
 /// and for `stats`.
 #[test]
@@ -908,4 +1213,141 @@ fn aliases_make_one_player_of_several_spellings() {
     );
     assert_eq!(code, 1);
     assert!(stderr.contains("line 2"), "{stderr}");
+}
+
+/// `bao stats --format html` in headless Chromium: a node of the opening tree links to its
+/// games; a click at the centre of a game's link shows that game: its section, its players
+/// as the record gives them, its record, and the board where its main line ends (checked
+/// against `bao export json`), at 1280 pixels wide and on a phone's 390x844. With
+/// `BAO_SHOTS` set, the screenshots are written there. Called by the one browser test
+/// (html.rs), which starts the tools once.
+pub(crate) fn stats_tree_test(chromium: &std::path::Path, chromedriver: &std::path::Path) {
+    use serde_json::{json, Value};
+    let dir = tmp();
+    let record = imported(dir.path());
+    let page = dir.path().join("stats.html");
+    let (code, _, stderr) = bao(
+        &[
+            "stats",
+            arg(&record),
+            "--format",
+            "html",
+            "--depth",
+            "3",
+            "-o",
+            arg(&page),
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let (code, json, _) = bao(&["export", "json", arg(&record)], "");
+    assert_eq!(code, 0);
+    let games: Value = serde_json::from_str(&json).unwrap();
+    let games = games["games"].as_array().unwrap().clone();
+    let shots = std::env::var_os("BAO_SHOTS").map(std::path::PathBuf::from);
+
+    let driver = crate::browser::Driver::start(chromedriver);
+    let profile = tmp();
+    let desktop = driver.session(chromium, profile.path());
+    desktop.resize(1280, 900);
+    let phone_profile = tmp();
+    let phone = driver.phone_session(chromium, phone_profile.path(), (390, 844));
+    let url = format!("file://{}", page.display());
+    for (name, s) in [("1280", &desktop), ("390x844", &phone)] {
+        s.go(&url);
+        // A game link of a reply (a second-level node, opened first): the last one it lists.
+        let link = s.js(
+            "var d = document.querySelector('#tree ul.tree ul.tree details');\
+             d.open = true;\
+             var links = d.querySelectorAll(':scope > p.games > a.game');\
+             var a = links[links.length - 1];\
+             a.scrollIntoView({block: 'center'});\
+             var r = a.getBoundingClientRect();\
+             return {href: a.getAttribute('href'), label: a.textContent,\
+                     x: r.left + r.width / 2, y: r.top + r.height / 2};",
+            json!([]),
+        );
+        let href = link["href"].as_str().unwrap().to_owned();
+        let label = link["label"].as_str().unwrap().to_owned();
+        assert!(href.starts_with("#game-"), "{link}");
+        if let Some(dir) = &shots {
+            std::fs::write(dir.join(format!("stats_tree_{name}.png")), s.screenshot()).unwrap();
+        }
+        #[allow(clippy::cast_possible_truncation)]
+        let (x, y) = (
+            link["x"].as_f64().unwrap() as i64,
+            link["y"].as_f64().unwrap() as i64,
+        );
+        if name == "1280" {
+            s.click_at(x, y);
+        } else {
+            s.tap(x, y);
+        }
+        // The page went to the game: its section is the target and at the top of the screen
+        // (a tap's navigation may take a moment).
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while s.js("return location.hash", json!([])) != json!(href)
+            && std::time::Instant::now() < deadline
+        {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        let shown = s.js(
+            "var t = document.querySelector(':target');\
+             if (!t) { return null; }\
+             var pre = t.querySelector('pre.record');\
+             return {hash: location.hash, id: t.id, top: t.getBoundingClientRect().top,\
+                     title: t.querySelector('h3').textContent,\
+                     record: pre ? pre.textContent : '',\
+                     visible: pre !== null && pre.getBoundingClientRect().height > 0};",
+            json!([]),
+        );
+        assert_eq!(shown["hash"], json!(href), "{name}: {shown}");
+        assert_eq!(format!("#{}", shown["id"].as_str().unwrap()), href);
+        assert!(
+            shown["top"].as_f64().unwrap().abs() < 2.0,
+            "{name}: {shown}"
+        );
+        assert_eq!(shown["title"], json!(label));
+        assert_eq!(shown["visible"], json!(true));
+        if let Some(dir) = &shots {
+            std::fs::write(dir.join(format!("stats_game_{name}.png")), s.screenshot()).unwrap();
+        }
+        // The game named is the one shown: its number in the file, from the label.
+        let n: usize = label
+            .split(", game ")
+            .nth(1)
+            .and_then(|r| r.split(':').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no game number in {label}"));
+        let game = &games[n - 1];
+        let tag = |name: &str| -> String {
+            game["tags"]
+                .as_array()
+                .and_then(|ts| ts.iter().find(|t| t["name"] == json!(name)))
+                .and_then(|t| t["value"].as_str())
+                .unwrap_or_default()
+                .to_owned()
+        };
+        let record = shown["record"].as_str().unwrap();
+        for t in ["South", "North", "Source", "Date"] {
+            let v = tag(t);
+            assert!(!v.is_empty(), "game {n} has a {t} tag");
+            assert!(
+                record.contains(&format!("[{t} \"{v}\"]")),
+                "{name}: game {n}'s {t} {v:?} is not in the record shown: {record}"
+            );
+            if t == "South" || t == "North" {
+                assert!(label.contains(&v), "{label} names {v}");
+            }
+        }
+        // The board where the main line ends.
+        let moves = game["moves"].as_array().unwrap();
+        let last = &moves[moves.len() - 1]["position"];
+        let prefix = format!("g{}-", &href["#game-".len()..]);
+        assert_eq!(
+            s.board_at(&prefix),
+            json!({"pits": last["pits"], "hands": last["hands"]}),
+            "{name}: the board of game {n}"
+        );
+    }
 }

@@ -264,9 +264,18 @@ impl Session<'_> {
 
     /// The seed counts the shown frame draws, by pit, and both hands.
     fn board(&self) -> Value {
+        let id = self.js(
+            "return document.querySelector('.bao-frame:not([hidden])').id",
+            json!([]),
+        );
+        self.board_at(&format!("{}-", id.as_str().expect("a frame id")))
+    }
+
+    /// The seed counts a board drawn with the element ids `prefix` + pit draws, by pit, and
+    /// both hands.
+    pub(crate) fn board_at(&self, prefix: &str) -> Value {
         self.js(
-            "var f = document.querySelector('.bao-frame:not([hidden])');\
-             var p = f.id + '-';\
+            "var p = arguments[0];\
              function count(g) {\
                var t = Array.from(g.querySelectorAll('text')).map(function (x) { return x.textContent; })\
                  .filter(function (x) { return /^[0-9]+$/.test(x); });\
@@ -279,8 +288,29 @@ impl Session<'_> {
              });\
              ['south', 'north'].forEach(function (s) { out.hands[s] = count(document.getElementById(p + s)); });\
              return out;",
-            json!([]),
+            json!([prefix]),
         )
+    }
+
+    /// Sets the window's size in CSS pixels.
+    pub(crate) fn resize(&self, width: u32, height: u32) {
+        self.cmd(
+            "POST",
+            "/window/rect",
+            Some(json!({"width": width, "height": height})),
+        );
+    }
+
+    /// Clicks with the mouse at (`x`, `y`) CSS pixels of the viewport: where a person would
+    /// click (the element there gets it, whatever it is).
+    pub(crate) fn click_at(&self, x: i64, y: i64) {
+        let actions = json!({"actions": [{"type": "pointer", "id": "mouse",
+            "parameters": {"pointerType": "mouse"}, "actions": [
+            {"type": "pointerMove", "duration": 0, "x": x, "y": y, "origin": "viewport"},
+            {"type": "pointerDown", "button": 0},
+            {"type": "pointerUp", "button": 0},
+        ]}]});
+        self.cmd("POST", "/actions", Some(actions));
     }
 }
 

@@ -713,3 +713,24 @@ fn annotate_keeps_the_records_notation_and_layout() {
     let marks = |t: &str| t.replace('#', "").replace("**", "*");
     assert_eq!(marks(&stripped[tags_end..]), marks(&source[tags_end..]));
 }
+
+/// A Kete game labelled Kiswahili (made by `bao replay` under Kete, a random legal move at a
+/// time): its first illegal move's help names the rule set the whole game replays under, as
+/// the `Directions` note does; under Kete it checks clean.
+#[test]
+fn a_kete_game_labelled_kiswahili_gets_the_rule_set_hint() {
+    let record = "[Event \"k\"]\n[RuleSet \"kiswahili\"]\n\n\
+        A6>* a7>* A7>* a8>* A8>* a6>* A5<* a7> A3< a8> A3> a7<* A3< a3>* A3<* a2< A8> a5> A5>\n\
+        a8> A4> a7> A5> *\n";
+    let out = unwrapped(&check(&["-"], record));
+    assert!(out.starts_with("exit: 1"), "{out}");
+    assert!(
+        out.contains(
+            "The whole game replays cleanly under [RuleSet \"kete\"]: the record seems to be of \
+             that rule set."
+        ),
+        "{out}"
+    );
+    let kete = record.replace("kiswahili", "kete");
+    assert!(check(&["-"], &kete).starts_with("exit: 0"));
+}

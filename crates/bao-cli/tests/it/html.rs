@@ -123,4 +123,5 @@ fn the_viewer_works_in_headless_chromium() {
     crate::browser::viewer_test(chromium, driver);
     crate::browser::eval_graph_test(chromium, driver);
     crate::lsp::vscode_board_test(chromium, driver);
+    crate::archive::stats_tree_test(chromium, driver);
 }

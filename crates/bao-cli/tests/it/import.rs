@@ -28,6 +28,43 @@ fn export_import_export_is_stable() {
     }
 }
 
+/// A comment written after a variation comes back after it, one before it before it, and
+/// one between two variations between them (`variations_before_comments`); the record
+/// imported is the canonical form of the one exported.
+#[test]
+fn comments_keep_their_place_around_variations() {
+    let record = "[Event \"x\"]\n[Result \"*\"]\n\n\
+        1. A6<* {before} (1. A7>* {in it} a6<*) {between} (1. A6>*) {after the variations}\n\
+        a5< {after a5} 2. A3> (2. A3<) {last} *\n";
+    let json = stdout(&["export", "json", "-"], record);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let moves = &v["games"][0]["moves"];
+    assert_eq!(
+        moves[0]["comments"],
+        serde_json::json!(["before", "between", "after the variations"])
+    );
+    assert_eq!(
+        moves[0]["variations_before_comments"],
+        serde_json::json!([0, 1, 2])
+    );
+    assert!(moves[1].get("variations_before_comments").is_none());
+    assert_eq!(
+        moves[2]["variations_before_comments"],
+        serde_json::json!([1])
+    );
+    let imported = stdout(&["import", "json", "-"], &json);
+    assert_eq!(imported, stdout(&["fmt", "-"], record));
+    let at = |s: &str| {
+        imported
+            .find(s)
+            .unwrap_or_else(|| panic!("{s} in {imported}"))
+    };
+    assert!(at("{before}") < at("A7>*") && at("A7>*") < at("{between}"));
+    assert!(at("{between}") < at("A6>*") && at("A6>*") < at("{after the variations}"));
+    assert!(at("A3<") < at("{last}"), "{imported}");
+    assert_eq!(stdout(&["export", "json", "-"], &imported), json);
+}
+
 #[test]
 fn import_writes_the_canonical_record() {
     let json = stdout(

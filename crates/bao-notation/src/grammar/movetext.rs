@@ -308,14 +308,19 @@ impl<'s> Parser<'s> {
         } else if looks_like_move(word) {
             self.slow_move(v, run, stack, start, we);
         } else if is_move_suffix(word) && self.follows_a_word(start) {
-            // `A4 >`: the sign (or `*`, `+`) of the move before, written apart from it.
+            // `A4 >`, `A4 R`: the sign or K.I.B.A. letter (or `*`, `+`) of the move before,
+            // written apart from it.
             run.pending = None;
             self.err_help(
                 SyntaxCode::UnexpectedToken,
                 Span::new(start, we),
                 format!("unexpected {}: no space inside a move", quoted(word)),
                 "apart from its move",
-                "write the sign and the suffixes right after the pit, without a space: A4>, A6<*",
+                if word.starts_with(|c: char| c.is_ascii_alphabetic()) {
+                    "write the direction and the suffixes right after the pit, without a space: A4R, A6L*"
+                } else {
+                    "write the sign and the suffixes right after the pit, without a space: A4>, A6<*"
+                },
             );
         } else {
             run.pending = None;
@@ -702,8 +707,10 @@ fn two_moves(word: &str) -> Option<(&str, &str)> {
 /// Whether a word is made of what follows a pit in a move token only: a sign (`<`, `>`),
 /// `*`, `+`, `#` (`>`, `<*`, `*`).
 fn is_move_suffix(word: &str) -> bool {
+    // K.I.B.A.'s direction letters (`A4 R`, `A6 l*`) as well as the signs.
+    let rest = word.strip_prefix(['L', 'R', 'l', 'r']).unwrap_or(word);
     !word.is_empty()
-        && word
+        && rest
             .bytes()
             .all(|b| matches!(b, b'<' | b'>' | b'*' | b'+' | b'#'))
 }
