@@ -1,4 +1,4 @@
-//! `bao export json|svg|png|html|abstractplay` (reading and checking the record and picking a
+//! `bao export json|svg|png|gif|pdf|html|abstractplay` (reading and checking the record and picking a
 //! game, shared with `bao show`, `bao legal` and others, are `games.rs` and `position.rs`).
 //!
 //! An invalid record exports nothing: its diagnostics go to stderr as `bao check` prints them
@@ -48,6 +48,10 @@ enum Format {
     /// An animated GIF of a game (or of a range of its plies): a frame per ply with the
     /// move that led there marked, looping; small enough for a phone group.
     Gif(GifArgs),
+    /// A PDF booklet of the games of one or more records: a title, per game its players and
+    /// tags, the moves in two columns, the comments, and diagrams where a comment asks for
+    /// one (`[%diagram]`) or every N plies (`--every`), with page numbers; A4 or Letter.
+    Pdf(PdfArgs),
     /// One self-contained HTML page to step through a game: the board of every position
     /// (main line and variations), the move list with comments, buttons and arrow keys.
     Html(HtmlArgs),
@@ -298,6 +302,64 @@ struct GifArgs {
     output: PathBuf,
 }
 
+/// `--paper`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum PaperArg {
+    /// ISO A4 (210 x 297 mm).
+    A4,
+    /// US Letter (8.5 x 11 in).
+    Letter,
+}
+
+/// Arguments of `bao export pdf`.
+#[derive(Debug, clap::Args)]
+struct PdfArgs {
+    /// The record files (`-` for stdin), their games set in this order.
+    #[arg(value_name = "FILE", required = true, value_parser = Input::parse)]
+    files: Vec<Input>,
+    /// The PDF file to write.
+    #[arg(short, long, value_name = "OUT.pdf")]
+    output: PathBuf,
+    /// The page size.
+    #[arg(long, value_enum, default_value_t = PaperArg::A4)]
+    paper: PaperArg,
+    /// Also a diagram after every N-th ply of each game (besides those the comments ask
+    /// for with `[%diagram]`).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    every: Option<u32>,
+    /// The width of each diagram in millimetres (30 to 170).
+    #[arg(long, value_name = "MM", default_value_t = bao_export::PdfOptions::DEFAULT_DIAGRAM_MM,
+          value_parser = diagram_mm)]
+    diagram_mm: f32,
+    /// The booklet's title [default: the first game's Event, else "Bao games"].
+    #[arg(long, value_name = "TEXT")]
+    title: Option<String>,
+    /// The diagrams' colours.
+    #[arg(long, value_enum, default_value_t = ThemeArg::Book)]
+    theme: ThemeArg,
+    /// Draw the boards as North sees them.
+    #[arg(long)]
+    flip: bool,
+    /// A problem sheet instead of a booklet: every game with a `[Problem "win in N"]` tag,
+    /// its start proven a win in N moves by the solver, the solutions on the last page (a
+    /// tag the solver cannot prove is reported and left off; exit 1).
+    #[arg(long, conflicts_with = "every")]
+    problems: bool,
+}
+
+/// Reads `--diagram-mm`: a number of millimetres within the range a page holds.
+fn diagram_mm(s: &str) -> Result<f32, String> {
+    let range = bao_export::PdfOptions::DIAGRAM_MM;
+    match s.parse::<f32>() {
+        Ok(v) if range.contains(&v) => Ok(v),
+        _ => Err(format!(
+            "`{s}` is no diagram width: give millimetres from {} to {}",
+            range.start(),
+            range.end()
+        )),
+    }
+}
+
 /// Reads `--plies`: `A..B`, `A..` or `..B`.
 fn parse_plies(s: &str) -> Result<(Option<usize>, Option<usize>), String> {
     let bad = || format!("`{s}` is no range of plies: write A..B, A.. or ..B (e.g. 10..30)");
@@ -485,6 +547,7 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
         Format::Svg(a) => svg(a, ctx),
         Format::Png(a) => png(a, ctx),
         Format::Gif(a) => gif(a, ctx),
+        Format::Pdf(a) => pdf(a, ctx),
         Format::Html(a) => html(a, ctx),
         Format::Abstractplay(a) => abstractplay(a),
     }
@@ -750,6 +813,61 @@ fn gif(args: &GifArgs, ctx: &Context) -> Result<Status, CliError> {
         ..GifOptions::default()
     };
     let bytes = frames_gif(&svgs, &gif_opts).map_err(|e| CliError::Usage(e.to_string()))?;
+    save(&args.output, &bytes)?;
+    Ok(Status::Success)
+}
+
+/// Runs `bao export pdf`: every record checked (an invalid one exports nothing), then all
+/// their games set as one booklet, or with `--problems` their problems as a sheet.
+fn pdf(args: &PdfArgs, ctx: &Context) -> Result<Status, CliError> {
+    let mut checked = Vec::with_capacity(args.files.len());
+    for file in &args.files {
+        let name = file.name();
+        let bytes = file.read_all()?;
+        match checked_bytes(&name, &bytes, ctx) {
+            Ok(c) => checked.push((name, bytes, c)),
+            Err(status) => return Ok(status),
+        }
+    }
+    let opts = bao_export::PdfOptions {
+        paper: match args.paper {
+            PaperArg::A4 => bao_export::Paper::A4,
+            PaperArg::Letter => bao_export::Paper::Letter,
+        },
+        diagram_mm: args.diagram_mm,
+        every: args.every.map(|n| n as usize),
+        title: args.title.clone(),
+        svg: SvgOptions {
+            flip: args.flip,
+            theme: match args.theme {
+                ThemeArg::Light => Theme::Light,
+                ThemeArg::Dark => Theme::Dark,
+                ThemeArg::Print => Theme::Print,
+                ThemeArg::Book => Theme::Book,
+            },
+            ..SvgOptions::default()
+        },
+    };
+    if args.problems {
+        let (problems, proven) = crate::problems::proven(&checked);
+        if problems.is_empty() {
+            eprintln!("bao: no problem proven: nothing exported");
+            return Ok(Status::Invalid);
+        }
+        let bytes = bao_export::problems_pdf(&problems, &opts)
+            .map_err(|e| CliError::Internal(e.to_string()))?;
+        save(&args.output, &bytes)?;
+        return Ok(Status::valid_if(proven));
+    }
+    let records: Vec<bao_export::BookletRecord<'_>> = checked
+        .iter()
+        .map(|(_, _, c)| bao_export::BookletRecord {
+            record: &c.record,
+            replayed: &c.replayed,
+        })
+        .collect();
+    let bytes =
+        bao_export::booklet_pdf(&records, &opts).map_err(|e| CliError::Internal(e.to_string()))?;
     save(&args.output, &bytes)?;
     Ok(Status::Success)
 }
