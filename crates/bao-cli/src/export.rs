@@ -244,9 +244,15 @@ struct SvgArgs {
     /// given by `-o`, named `ply-000.svg`, `ply-001.svg`, ...
     #[arg(long, conflicts_with_all = ["ply", "position"], requires = "output")]
     all: bool,
+    /// One diagram per problem of the record (`[Problem "win in N"]`, each proven by the
+    /// solver first; spec/diagrams.md) into the directory given by `-o`, named
+    /// `problem-01.svg`, ..., its task as the caption.
+    #[arg(long, conflicts_with_all = ["ply", "position", "all", "line", "best_move"],
+          requires = "output")]
+    problems: bool,
     #[command(flatten)]
     drawing: Drawing,
-    /// Write to this file (a directory with `--all`) instead of stdout.
+    /// Write to this file (a directory with `--all` or `--problems`) instead of stdout.
     #[arg(short, long, value_name = "OUT")]
     output: Option<PathBuf>,
     /// No progress bar with `--all`.
@@ -268,6 +274,10 @@ struct PngArgs {
     /// given by `-o`, named `ply-000.png`, `ply-001.png`, ...
     #[arg(long, conflicts_with_all = ["ply", "position"])]
     all: bool,
+    /// One picture per problem of the record (`[Problem "win in N"]`, each proven by the
+    /// solver first) into the directory given by `-o`, named `problem-01.png`, ....
+    #[arg(long, conflicts_with_all = ["ply", "position", "all", "line", "best_move"])]
+    problems: bool,
     #[command(flatten)]
     drawing: Drawing,
     /// No progress bar with `--all`.
@@ -720,6 +730,12 @@ impl Picked {
 
 fn svg(args: &SvgArgs, ctx: &Context) -> Result<Status, CliError> {
     let opts = args.drawing.options()?;
+    if args.problems {
+        let dir = args.output.as_deref().unwrap_or(Path::new("."));
+        return problem_pictures(&args.diagram, &opts, dir, "svg", ctx, |svg| {
+            Ok(svg.into_bytes())
+        });
+    }
     let picked = match args.diagram.pick(ctx)? {
         Ok(p) => p,
         Err(status) => return Ok(status),
@@ -749,13 +765,18 @@ fn svg(args: &SvgArgs, ctx: &Context) -> Result<Status, CliError> {
 
 fn png(args: &PngArgs, ctx: &Context) -> Result<Status, CliError> {
     let opts = args.drawing.options()?;
-    let picked = match args.diagram.pick(ctx)? {
-        Ok(p) => p,
-        Err(status) => return Ok(status),
-    };
     let png_opts = PngOptions {
         width: args.drawing.width,
         ..PngOptions::default()
+    };
+    if args.problems {
+        return problem_pictures(&args.diagram, &opts, &args.output, "png", ctx, |svg| {
+            board_png(&svg, &png_opts).map_err(|e| CliError::Usage(e.to_string()))
+        });
+    }
+    let picked = match args.diagram.pick(ctx)? {
+        Ok(p) => p,
+        Err(status) => return Ok(status),
     };
     let picture = |n: usize| -> Result<Vec<u8>, CliError> {
         board_png(&picked.svg(n, &opts, args.best.depth())?, &png_opts)
@@ -776,6 +797,47 @@ fn png(args: &PngArgs, ctx: &Context) -> Result<Status, CliError> {
     let n = args.diagram.pick.ply.unwrap_or(picked.last());
     save(&args.output, &picture(n)?)?;
     Ok(Status::Success)
+}
+
+/// `bao export svg|png --problems`: each problem of the record the solver proves, drawn
+/// with its task as the caption into `dir` as `problem-01.EXT`, ...; an unproven tag is
+/// reported (exit 1).
+fn problem_pictures(
+    diagram: &Diagram,
+    opts: &SvgOptions,
+    dir: &Path,
+    ext: &str,
+    ctx: &Context,
+    encode: impl Fn(String) -> Result<Vec<u8>, CliError>,
+) -> Result<Status, CliError> {
+    let Some(file) = &diagram.file else {
+        return Err(CliError::Usage("--problems needs a record FILE".to_owned()));
+    };
+    let name = file.name();
+    let bytes = file.read_all()?;
+    let checked = match checked_bytes(&name, &bytes, ctx) {
+        Ok(c) => c,
+        Err(status) => return Ok(status),
+    };
+    let (problems, all) = crate::problems::proven(&[(name, bytes, checked)]);
+    if problems.is_empty() {
+        eprintln!("bao: no problem proven: nothing exported");
+        return Ok(Status::Invalid);
+    }
+    std::fs::create_dir_all(dir)
+        .map_err(|e| CliError::io(format!("cannot create {}", dir.display()), e))?;
+    for (i, p) in problems.iter().enumerate() {
+        let mut o = opts.clone();
+        if o.caption.is_none() {
+            o.caption = Some(format!("Problem {}: {}", i + 1, p.task()));
+        }
+        let svg = board_svg(&p.position, &o, None);
+        save(
+            &dir.join(format!("problem-{:02}.{ext}", i + 1)),
+            &encode(svg)?,
+        )?;
+    }
+    Ok(Status::valid_if(all))
 }
 
 fn gif(args: &GifArgs, ctx: &Context) -> Result<Status, CliError> {

@@ -702,3 +702,66 @@ fn pdf_problem_sheet_prints_only_proven_claims() {
     assert_eq!(nothing.status.code(), Some(1));
     assert!(!none.exists());
 }
+
+/// `bao export svg|png --problems`: a picture per proven problem, its task as the caption;
+/// an unproven tag is reported and exits 1.
+#[test]
+fn problem_pictures_one_file_each() {
+    let dir = tempfile::tempdir().unwrap();
+    let svgs = dir.path().join("svg");
+    let done = output(
+        &[
+            "export",
+            "svg",
+            "--problems",
+            "fixtures/pdf/problems.bao",
+            "-o",
+            svgs.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(done.status.code(), Some(0), "{}", render(&done));
+    let mut names: Vec<String> = std::fs::read_dir(&svgs)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["problem-01.svg", "problem-02.svg", "problem-03.svg"]
+    );
+    let second = std::fs::read_to_string(svgs.join("problem-02.svg")).unwrap();
+    assert!(
+        second.contains("Problem 2: North to move and win in 3"),
+        "{second}"
+    );
+
+    let pngs = dir.path().join("png");
+    let done = output(
+        &[
+            "export",
+            "png",
+            "--problems",
+            "fixtures/pdf/problem_unproven.bao",
+            "-o",
+            pngs.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(done.status.code(), Some(1), "{}", render(&done));
+    assert!(!pngs.exists());
+    let done = output(
+        &[
+            "export",
+            "png",
+            "--problems",
+            "fixtures/pdf/problems.bao",
+            "-o",
+            pngs.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(done.status.code(), Some(0), "{}", render(&done));
+    let png = std::fs::read(pngs.join("problem-03.png")).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+}
