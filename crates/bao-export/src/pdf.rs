@@ -525,19 +525,23 @@ impl<'o> Book<'o> {
     fn wrap(&self, face: Face, size: f32, text: &str, max: f32) -> Vec<String> {
         let font = &self.fonts[usize::from(face == Face::Bold)];
         let mut lines = Vec::new();
+        let space = font.width(" ", size);
         for para in text.lines() {
+            // The line so far and its width, grown word by word (linear in the text).
             let mut line = String::new();
+            let mut width = 0.0;
             for word in para.split_whitespace() {
-                let candidate = if line.is_empty() {
-                    word.to_owned()
-                } else {
-                    format!("{line} {word}")
-                };
-                if !line.is_empty() && font.width(&candidate, size) > max {
-                    lines.push(std::mem::replace(&mut line, word.to_owned()));
-                } else {
-                    line = candidate;
+                let w = font.width(word, size);
+                if !line.is_empty() && width + space + w > max {
+                    lines.push(std::mem::take(&mut line));
+                    width = 0.0;
                 }
+                if !line.is_empty() {
+                    line.push(' ');
+                    width += space;
+                }
+                line.push_str(word);
+                width += w;
             }
             if !line.is_empty() {
                 lines.push(line);
@@ -704,28 +708,26 @@ impl<'o> Book<'o> {
     /// next page, again in two columns).
     fn flush(&mut self, moves: &mut Moves) {
         let lead = BODY * 1.45;
-        let mut rows = std::mem::take(&mut moves.rows);
-        while !rows.is_empty() {
+        let rows = std::mem::take(&mut moves.rows);
+        // Each page's share is taken from the front (no copy of the rest: linear).
+        let mut from = 0;
+        while from < rows.len() {
+            let left = rows.len() - from;
             self.room(lead);
             let fit = (((self.y - self.margin - 12.0) / lead).floor() as usize).max(1);
             // A run of three rows or fewer stays in one column.
-            let half = if rows.len() <= 3 {
-                rows.len()
-            } else {
-                rows.len().div_ceil(2)
-            };
+            let half = if left <= 3 { left } else { left.div_ceil(2) };
             let per_column = half.min(fit);
-            let take = (2 * per_column).min(rows.len());
-            let rest = rows.split_off(take);
+            let take = (2 * per_column).min(left);
             let column = (self.width - 2.0 * self.margin) / 2.0;
             let top = self.y;
-            for (i, row) in rows.iter().enumerate() {
+            for (i, row) in rows[from..from + take].iter().enumerate() {
                 let (c, r) = (i / per_column, i % per_column);
                 let x = self.margin + c as f32 * column;
                 self.row(row, x, top - r as f32 * lead - BODY);
             }
             self.y = top - per_column as f32 * lead - 3.0;
-            rows = rest;
+            from += take;
         }
     }
 
