@@ -1,4 +1,4 @@
-//! `bao export json|svg|png|html|abstractplay` (reading and checking the record and picking a
+//! `bao export json|svg|png|gif|pdf|html|abstractplay` (reading and checking the record and picking a
 //! game, shared with `bao show`, `bao legal` and others, are `games.rs` and `position.rs`).
 //!
 //! An invalid record exports nothing: its diagnostics go to stderr as `bao check` prints them
@@ -48,6 +48,10 @@ enum Format {
     /// An animated GIF of a game (or of a range of its plies): a frame per ply with the
     /// move that led there marked, looping; small enough for a phone group.
     Gif(GifArgs),
+    /// A PDF booklet of the games of one or more records: a title, per game its players and
+    /// tags, the moves in two columns, the comments, and diagrams where a comment asks for
+    /// one (`[%diagram]`) or every N plies (`--every`), with page numbers; A4 or Letter.
+    Pdf(PdfArgs),
     /// One self-contained HTML page to step through a game: the board of every position
     /// (main line and variations), the move list with comments, buttons and arrow keys.
     Html(HtmlArgs),
@@ -240,9 +244,15 @@ struct SvgArgs {
     /// given by `-o`, named `ply-000.svg`, `ply-001.svg`, ...
     #[arg(long, conflicts_with_all = ["ply", "position"], requires = "output")]
     all: bool,
+    /// One diagram per problem of the record (`[Problem "win in N"]`, each proven by the
+    /// solver first; spec/diagrams.md) into the directory given by `-o`, named
+    /// `problem-01.svg`, ..., its task as the caption.
+    #[arg(long, conflicts_with_all = ["ply", "position", "all", "line", "best_move"],
+          requires = "output")]
+    problems: bool,
     #[command(flatten)]
     drawing: Drawing,
-    /// Write to this file (a directory with `--all`) instead of stdout.
+    /// Write to this file (a directory with `--all` or `--problems`) instead of stdout.
     #[arg(short, long, value_name = "OUT")]
     output: Option<PathBuf>,
     /// No progress bar with `--all`.
@@ -264,6 +274,10 @@ struct PngArgs {
     /// given by `-o`, named `ply-000.png`, `ply-001.png`, ...
     #[arg(long, conflicts_with_all = ["ply", "position"])]
     all: bool,
+    /// One picture per problem of the record (`[Problem "win in N"]`, each proven by the
+    /// solver first) into the directory given by `-o`, named `problem-01.png`, ....
+    #[arg(long, conflicts_with_all = ["ply", "position", "all", "line", "best_move"])]
+    problems: bool,
     #[command(flatten)]
     drawing: Drawing,
     /// No progress bar with `--all`.
@@ -296,6 +310,64 @@ struct GifArgs {
     /// The GIF file to write.
     #[arg(short, long, value_name = "OUT.gif")]
     output: PathBuf,
+}
+
+/// `--paper`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum PaperArg {
+    /// ISO A4 (210 x 297 mm).
+    A4,
+    /// US Letter (8.5 x 11 in).
+    Letter,
+}
+
+/// Arguments of `bao export pdf`.
+#[derive(Debug, clap::Args)]
+struct PdfArgs {
+    /// The record files (`-` for stdin), their games set in this order.
+    #[arg(value_name = "FILE", required = true, value_parser = Input::parse)]
+    files: Vec<Input>,
+    /// The PDF file to write.
+    #[arg(short, long, value_name = "OUT.pdf")]
+    output: PathBuf,
+    /// The page size.
+    #[arg(long, value_enum, default_value_t = PaperArg::A4)]
+    paper: PaperArg,
+    /// Also a diagram after every N-th ply of each game (besides those the comments ask
+    /// for with `[%diagram]`).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    every: Option<u32>,
+    /// The width of each diagram in millimetres (30 to 170).
+    #[arg(long, value_name = "MM", default_value_t = bao_export::PdfOptions::DEFAULT_DIAGRAM_MM,
+          value_parser = diagram_mm)]
+    diagram_mm: f32,
+    /// The booklet's title [default: the first game's Event, else "Bao games"].
+    #[arg(long, value_name = "TEXT")]
+    title: Option<String>,
+    /// The diagrams' colours.
+    #[arg(long, value_enum, default_value_t = ThemeArg::Book)]
+    theme: ThemeArg,
+    /// Draw the boards as North sees them.
+    #[arg(long)]
+    flip: bool,
+    /// A problem sheet instead of a booklet: every game with a `[Problem "win in N"]` tag,
+    /// its start proven a win in N moves by the solver, the solutions on the last page (a
+    /// tag the solver cannot prove is reported and left off; exit 1).
+    #[arg(long, conflicts_with = "every")]
+    problems: bool,
+}
+
+/// Reads `--diagram-mm`: a number of millimetres within the range a page holds.
+fn diagram_mm(s: &str) -> Result<f32, String> {
+    let range = bao_export::PdfOptions::DIAGRAM_MM;
+    match s.parse::<f32>() {
+        Ok(v) if range.contains(&v) => Ok(v),
+        _ => Err(format!(
+            "`{s}` is no diagram width: give millimetres from {} to {}",
+            range.start(),
+            range.end()
+        )),
+    }
 }
 
 /// Reads `--plies`: `A..B`, `A..` or `..B`.
@@ -486,6 +558,7 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
         Format::Svg(a) => svg(a, ctx),
         Format::Png(a) => png(a, ctx),
         Format::Gif(a) => gif(a, ctx),
+        Format::Pdf(a) => pdf(a, ctx),
         Format::Html(a) => html(a, ctx),
         Format::Abstractplay(a) => abstractplay(a),
     }
@@ -658,6 +731,12 @@ impl Picked {
 
 fn svg(args: &SvgArgs, ctx: &Context) -> Result<Status, CliError> {
     let opts = args.drawing.options()?;
+    if args.problems {
+        let dir = args.output.as_deref().unwrap_or(Path::new("."));
+        return problem_pictures(&args.diagram, &opts, dir, "svg", ctx, |svg| {
+            Ok(svg.into_bytes())
+        });
+    }
     let picked = match args.diagram.pick(ctx)? {
         Ok(p) => p,
         Err(status) => return Ok(status),
@@ -687,13 +766,18 @@ fn svg(args: &SvgArgs, ctx: &Context) -> Result<Status, CliError> {
 
 fn png(args: &PngArgs, ctx: &Context) -> Result<Status, CliError> {
     let opts = args.drawing.options()?;
-    let picked = match args.diagram.pick(ctx)? {
-        Ok(p) => p,
-        Err(status) => return Ok(status),
-    };
     let png_opts = PngOptions {
         width: args.drawing.width,
         ..PngOptions::default()
+    };
+    if args.problems {
+        return problem_pictures(&args.diagram, &opts, &args.output, "png", ctx, |svg| {
+            board_png(&svg, &png_opts).map_err(|e| CliError::Usage(e.to_string()))
+        });
+    }
+    let picked = match args.diagram.pick(ctx)? {
+        Ok(p) => p,
+        Err(status) => return Ok(status),
     };
     let picture = |n: usize| -> Result<Vec<u8>, CliError> {
         board_png(&picked.svg(n, &opts, args.best.depth())?, &png_opts)
@@ -714,6 +798,47 @@ fn png(args: &PngArgs, ctx: &Context) -> Result<Status, CliError> {
     let n = args.diagram.pick.ply.unwrap_or(picked.last());
     save(&args.output, &picture(n)?)?;
     Ok(Status::Success)
+}
+
+/// `bao export svg|png --problems`: each problem of the record the solver proves, drawn
+/// with its task as the caption into `dir` as `problem-01.EXT`, ...; an unproven tag is
+/// reported (exit 1).
+fn problem_pictures(
+    diagram: &Diagram,
+    opts: &SvgOptions,
+    dir: &Path,
+    ext: &str,
+    ctx: &Context,
+    encode: impl Fn(String) -> Result<Vec<u8>, CliError>,
+) -> Result<Status, CliError> {
+    let Some(file) = &diagram.file else {
+        return Err(CliError::Usage("--problems needs a record FILE".to_owned()));
+    };
+    let name = file.name();
+    let bytes = file.read_all()?;
+    let checked = match checked_bytes(&name, &bytes, ctx) {
+        Ok(c) => c,
+        Err(status) => return Ok(status),
+    };
+    let (problems, all) = crate::problems::proven(&[(name, bytes, checked)]);
+    if problems.is_empty() {
+        eprintln!("bao: no problem proven: nothing exported");
+        return Ok(Status::Invalid);
+    }
+    std::fs::create_dir_all(dir)
+        .map_err(|e| CliError::io(format!("cannot create {}", dir.display()), e))?;
+    for (i, p) in problems.iter().enumerate() {
+        let mut o = opts.clone();
+        if o.caption.is_none() {
+            o.caption = Some(format!("Problem {}: {}", i + 1, p.task()));
+        }
+        let svg = board_svg(&p.position, &o, None);
+        save(
+            &dir.join(format!("problem-{:02}.{ext}", i + 1)),
+            &encode(svg)?,
+        )?;
+    }
+    Ok(Status::valid_if(all))
 }
 
 fn gif(args: &GifArgs, ctx: &Context) -> Result<Status, CliError> {
@@ -751,6 +876,61 @@ fn gif(args: &GifArgs, ctx: &Context) -> Result<Status, CliError> {
         ..GifOptions::default()
     };
     let bytes = frames_gif(&svgs, &gif_opts).map_err(|e| CliError::Usage(e.to_string()))?;
+    save(&args.output, &bytes)?;
+    Ok(Status::Success)
+}
+
+/// Runs `bao export pdf`: every record checked (an invalid one exports nothing), then all
+/// their games set as one booklet, or with `--problems` their problems as a sheet.
+fn pdf(args: &PdfArgs, ctx: &Context) -> Result<Status, CliError> {
+    let mut checked = Vec::with_capacity(args.files.len());
+    for file in &args.files {
+        let name = file.name();
+        let bytes = file.read_all()?;
+        match checked_bytes(&name, &bytes, ctx) {
+            Ok(c) => checked.push((name, bytes, c)),
+            Err(status) => return Ok(status),
+        }
+    }
+    let opts = bao_export::PdfOptions {
+        paper: match args.paper {
+            PaperArg::A4 => bao_export::Paper::A4,
+            PaperArg::Letter => bao_export::Paper::Letter,
+        },
+        diagram_mm: args.diagram_mm,
+        every: args.every.map(|n| n as usize),
+        title: args.title.clone(),
+        svg: SvgOptions {
+            flip: args.flip,
+            theme: match args.theme {
+                ThemeArg::Light => Theme::Light,
+                ThemeArg::Dark => Theme::Dark,
+                ThemeArg::Print => Theme::Print,
+                ThemeArg::Book => Theme::Book,
+            },
+            ..SvgOptions::default()
+        },
+    };
+    if args.problems {
+        let (problems, proven) = crate::problems::proven(&checked);
+        if problems.is_empty() {
+            eprintln!("bao: no problem proven: nothing exported");
+            return Ok(Status::Invalid);
+        }
+        let bytes = bao_export::problems_pdf(&problems, &opts)
+            .map_err(|e| CliError::Internal(e.to_string()))?;
+        save(&args.output, &bytes)?;
+        return Ok(Status::valid_if(proven));
+    }
+    let records: Vec<bao_export::BookletRecord<'_>> = checked
+        .iter()
+        .map(|(_, _, c)| bao_export::BookletRecord {
+            record: &c.record,
+            replayed: &c.replayed,
+        })
+        .collect();
+    let bytes =
+        bao_export::booklet_pdf(&records, &opts).map_err(|e| CliError::Internal(e.to_string()))?;
     save(&args.output, &bytes)?;
     Ok(Status::Success)
 }

@@ -54,6 +54,7 @@ mod pages;
 mod perft;
 mod pool;
 mod position;
+mod problems;
 mod progress;
 mod puzzles;
 mod record;

@@ -679,7 +679,7 @@ fn short_label(n: &Node) -> &str {
 /// A tag's value as the header shows it: unknowns (`?`, `????.??.??`, empty) left out, a
 /// date's unknown parts dropped (`2026.??.??` is `2026`), the `Position` string and the
 /// `Termination` and `Rules` codes in words.
-fn tag_words(name: &str, value: &str) -> Option<String> {
+pub(crate) fn tag_words(name: &str, value: &str) -> Option<String> {
     let value = value.trim();
     if value.chars().all(|c| matches!(c, '?' | '.' | '-' | ' ')) {
         return None;

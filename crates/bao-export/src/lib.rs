@@ -31,6 +31,8 @@
 //! # Features
 //! - `png` (off by default): `board_png` and `PngOptions`, through `resvg`. Everything else
 //!   (the SVG and text boards, JSON, HTML, `escape_html`) builds without it.
+//! - `pdf` (off by default, turns on `png`): `booklet_pdf`, games as a PDF booklet with
+//!   diagrams (svg2pdf) and text (pdf-writer, the bundled fonts embedded).
 //!
 //! [`game_html`] makes one self-contained HTML page to step through a game: every frame
 //! (main line and variations) drawn by [`board_svg`] and embedded, with the move list,
@@ -57,6 +59,8 @@ mod html;
 pub mod json;
 mod layout;
 mod overlay;
+#[cfg(feature = "pdf")]
+mod pdf;
 #[cfg(feature = "png")]
 mod png;
 mod svg;
@@ -73,6 +77,8 @@ pub use json::{
     RecordJson, RecordJsonWriter, SCHEMA_VERSION,
 };
 pub use overlay::{CaptureMark, LapMark, Overlay};
+#[cfg(feature = "pdf")]
+pub use pdf::{booklet_pdf, problems_pdf, BookletRecord, Paper, PdfOptions, SheetProblem};
 #[cfg(feature = "png")]
 pub use png::{board_png, PngOptions};
 pub use svg::{board_svg, SeedStyle, SvgOptions, Theme};

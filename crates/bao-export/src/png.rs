@@ -9,8 +9,8 @@ use crate::ExportError;
 /// The fonts every PNG is drawn with: subsets of DejaVu Sans and DejaVu Sans Bold (Latin-1,
 /// punctuation, arrows; licence in `fonts/LICENSE`), built into the crate so that the same
 /// diagram gives the same pixels on every machine.
-static REGULAR: &[u8] = include_bytes!("../fonts/DejaVuSans.ttf");
-static BOLD: &[u8] = include_bytes!("../fonts/DejaVuSans-Bold.ttf");
+pub(crate) static REGULAR: &[u8] = include_bytes!("../fonts/DejaVuSans.ttf");
+pub(crate) static BOLD: &[u8] = include_bytes!("../fonts/DejaVuSans-Bold.ttf");
 
 /// Options of [`board_png`].
 ///
@@ -52,20 +52,7 @@ pub fn board_png(svg: &str, opts: &PngOptions) -> Result<Vec<u8>, ExportError> {
 /// Draws an SVG with the bundled fonts at the width of `opts` (the one rendering of
 /// [`board_png`] and [`frames_gif`](crate::frames_gif)).
 pub(crate) fn render(svg: &str, opts: &PngOptions) -> Result<tiny_skia::Pixmap, ExportError> {
-    let mut options = usvg::Options::default();
-    {
-        let db = options.fontdb_mut();
-        for data in [REGULAR, BOLD] {
-            db.load_font_source(usvg::fontdb::Source::Binary(Arc::new(data)));
-        }
-        for data in &opts.fonts {
-            db.load_font_data(data.clone());
-        }
-        // Every generic family is the bundled font.
-        db.set_sans_serif_family("DejaVu Sans");
-        db.set_serif_family("DejaVu Sans");
-        db.set_monospace_family("DejaVu Sans");
-    }
+    let options = usvg_options(&opts.fonts);
     let tree = usvg::Tree::from_str(svg, &options).map_err(|e| ExportError::Svg(e.to_string()))?;
     let size = tree.size();
     let (w, h) = match opts.width {
@@ -86,4 +73,24 @@ pub(crate) fn render(svg: &str, opts: &PngOptions) -> Result<tiny_skia::Pixmap, 
         tiny_skia::Transform::from_scale(w as f32 / size.width(), h as f32 / size.height());
     resvg::render(&tree, transform, &mut pixmap.as_mut());
     Ok(pixmap)
+}
+
+/// The options every SVG is read with: the bundled fonts (and `extra` ones) as every generic
+/// family, never the machine's.
+pub(crate) fn usvg_options(extra: &[Vec<u8>]) -> usvg::Options<'static> {
+    let mut options = usvg::Options::default();
+    {
+        let db = options.fontdb_mut();
+        for data in [REGULAR, BOLD] {
+            db.load_font_source(usvg::fontdb::Source::Binary(Arc::new(data)));
+        }
+        for data in extra {
+            db.load_font_data(data.clone());
+        }
+        // Every generic family is the bundled font.
+        db.set_sans_serif_family("DejaVu Sans");
+        db.set_serif_family("DejaVu Sans");
+        db.set_monospace_family("DejaVu Sans");
+    }
+    options
 }

@@ -211,6 +211,9 @@ pub struct Markup {
     /// The evaluation (`[%eval ...]`) of the position; the last one written when there are
     /// several.
     pub eval: Option<Evaluation>,
+    /// A booklet asks for a diagram of the position here (`[%diagram]`, `spec/notation.md`
+    /// §3.4): `bao export pdf` draws one.
+    pub diagram: bool,
 }
 
 /// A markup command that cannot be read; the rest of the comment's markup is still read.
@@ -241,6 +244,10 @@ impl std::error::Error for MarkupError {}
 const HELP: &str = "markup is `[%csl Ga5,RA6]` (a colour G, R, Y or B and a pit) or \
                     `[%cal GA6a6]` (a colour and two pits: an arrow); items are separated by \
                     commas";
+
+/// The help of a `[%diagram]` with an argument.
+const DIAGRAM_HELP: &str = "`[%diagram]` asks a booklet (`bao export pdf`) for a diagram of \
+                            the position here; it takes no argument";
 
 /// The help of an evaluation that cannot be read.
 const EVAL_HELP: &str = "an evaluation is `[%eval 1.25]` (seeds from South's view, at most \
@@ -309,13 +316,28 @@ impl Markup {
                 self.eval_command(text, start, name_end, close, errors);
                 return close + 1;
             }
+            "diagram" => {
+                if text[name_end..close].trim().is_empty() {
+                    self.diagram = true;
+                } else {
+                    errors.push(MarkupError {
+                        span: Span::new(name_end, close),
+                        message: "the command `diagram` takes nothing: write `[%diagram]`"
+                            .to_owned(),
+                        label: "not read",
+                        help: DIAGRAM_HELP,
+                        eval: false,
+                    });
+                }
+                return close + 1;
+            }
             _ => {
                 errors.push(MarkupError {
                     span: Span::new(start, name_end.max(start + 2)),
                     message: if name.is_empty() {
                         "a markup command without a name".to_owned()
                     } else {
-                        format!("`{name}` is no markup command (`csl`, `cal` or `eval`)")
+                        format!("`{name}` is no markup command (`csl`, `cal`, `eval` or `diagram`)")
                     },
                     label: "unknown command",
                     help: HELP,
@@ -435,6 +457,7 @@ impl Markup {
         if other.eval.is_some() {
             self.eval = other.eval;
         }
+        self.diagram |= other.diagram;
     }
 
     /// The marks of several comments' texts together (errors left out: the checker reports
@@ -488,6 +511,9 @@ impl fmt::Display for Markup {
         if let Some(e) = self.eval {
             write!(f, "[%eval {e}]")?;
         }
+        if self.diagram {
+            f.write_str("[%diagram]")?;
+        }
         Ok(())
     }
 }
@@ -523,6 +549,28 @@ mod tests {
     }
 
     #[test]
+    fn a_diagram_command_is_read_and_takes_no_argument() {
+        let (m, e) = Markup::read("The turning point [%diagram] [%csl Ra5]");
+        assert!(e.is_empty(), "{e:?}");
+        assert!(m.diagram);
+        assert_eq!(m.to_string(), "[%csl Ra5][%diagram]");
+        assert_eq!(Markup::read(&m.to_string()), (m, Vec::new()));
+        assert_eq!(
+            Markup::strip("The turning point [%diagram]"),
+            "The turning point"
+        );
+        assert_eq!(
+            errors("[%diagram here]"),
+            [(
+                9..14,
+                "the command `diagram` takes nothing: write `[%diagram]`".to_owned()
+            )]
+        );
+        assert!(!Markup::read("[%diagram here]").0.diagram);
+        assert!(Markup::of_comments(["a", "b [%diagram]"]).diagram);
+    }
+
+    #[test]
     fn text_without_markup_has_none() {
         assert_eq!(
             Markup::read("A6<* was [best] 100%"),
@@ -540,7 +588,7 @@ mod tests {
             errors("[%csx Ga5]"),
             [(
                 0..5,
-                "`csx` is no markup command (`csl`, `cal` or `eval`)".to_owned()
+                "`csx` is no markup command (`csl`, `cal`, `eval` or `diagram`)".to_owned()
             )]
         );
         assert_eq!(

@@ -408,3 +408,360 @@ fn gif_of_a_range_of_plies() {
     );
     assert_eq!(reversed.status.code(), Some(2));
 }
+
+/// Whether poppler's tools (`pdfinfo`, `pdffonts`, `pdftotext`, `pdftoppm`) are here; with
+/// CI set a missing tool fails the test (`.ci/run` installs poppler-utils).
+fn poppler() -> bool {
+    let here = ["pdfinfo", "pdffonts", "pdftotext", "pdftoppm"]
+        .iter()
+        .all(|t| std::process::Command::new(t).arg("-v").output().is_ok());
+    if !here {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "the PDF tests need poppler-utils"
+        );
+        eprintln!("poppler-utils missing: the PDF test is skipped");
+    }
+    here
+}
+
+/// Runs a poppler tool on a file; its stdout.
+fn poppler_out(tool: &str, args: &[&str]) -> String {
+    let out = std::process::Command::new(tool)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{tool} {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// `bao export pdf`: the booklet fixture (diagrams asked by `[%diagram]`), the published
+/// problem and Mancala World's problem 3 and a whole game, every 30 plies: a valid PDF (as
+/// poppler reads it) with every font embedded, the moves and captions as text, a page
+/// number on every page, pages that render with ink on them; A4 and Letter.
+#[test]
+fn pdf_booklet_of_games_and_problems() {
+    if !poppler() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("book.pdf");
+    let o = out.to_str().unwrap();
+    let files = [
+        "fixtures/pdf/booklet.bao",
+        "fixtures/games/problem_position.bao",
+        "fixtures/annotation/never_ending/annotated.bao",
+        "fixtures/games/preset_kiswahili.bao",
+    ];
+    let mut args = vec!["export", "pdf"];
+    args.extend(files);
+    args.extend(["--every", "30", "-o", o]);
+    let done = output(&args, "");
+    assert_eq!(done.status.code(), Some(0), "{}", render(&done));
+    let bytes = std::fs::read(&out).unwrap();
+    assert!(bytes.starts_with(b"%PDF-1.7"));
+
+    let info = poppler_out("pdfinfo", &[o]);
+    assert!(
+        info.contains("Page size:       595.276 x 841.89 pts (A4)"),
+        "{info}"
+    );
+    assert!(
+        info.contains("Title:           Club booklet, December"),
+        "{info}"
+    );
+    let pages: usize = info
+        .lines()
+        .find_map(|l| l.strip_prefix("Pages:"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!((3..=12).contains(&pages), "{pages} pages");
+
+    // Every font is embedded: the `emb` column of each font says yes.
+    let fonts = poppler_out("pdffonts", &[o]);
+    let rows: Vec<&str> = fonts.lines().skip(2).collect();
+    assert!(rows.len() >= 2, "{fonts}");
+    for row in rows {
+        let cols: Vec<&str> = row.split_whitespace().collect();
+        let n = cols.len();
+        assert_eq!(cols[n - 5], "yes", "not embedded: {row}");
+    }
+
+    let text = poppler_out("pdftotext", &["-layout", o, "-"]);
+    // Captions wrap: the words in reading order, one space apart.
+    let flat = poppler_out("pdftotext", &[o, "-"])
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    for want in [
+        "Club booklet, December",
+        "Amina – Juma",
+        "A short game from the club's evening",
+        "A7>*",
+        "After 1. A7>*: South opens on the right.",
+        "After 2... a5>: North captures A4 and sows from its kichwa.",
+        "(2... a4< {capturing A5 was possible too})",
+        "South wins",
+        "Start: South to move",
+        "Mancala World Problem 3",
+        "12. A3<*",
+        "Draw",
+    ] {
+        assert!(flat.contains(want), "no `{want}` in\n{flat}");
+    }
+    // A page number at the foot of each page.
+    for (i, page) in text.split('\u{c}').take(pages).enumerate() {
+        let last = page.lines().rev().find(|l| !l.trim().is_empty()).unwrap();
+        assert_eq!(last.trim(), (i + 1).to_string(), "page {}", i + 1);
+    }
+
+    // The first page renders, with ink on it (text and three diagrams).
+    let base = dir.path().join("page");
+    poppler_out(
+        "pdftoppm",
+        &[
+            "-gray",
+            "-r",
+            "30",
+            "-f",
+            "1",
+            "-l",
+            "1",
+            o,
+            base.to_str().unwrap(),
+        ],
+    );
+    let pgm = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "pgm"))
+        .unwrap();
+    let pgm = std::fs::read(pgm).unwrap();
+    // P5, width, height, 255, then one byte a pixel.
+    let header_end = pgm
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.is_ascii_whitespace())
+        .nth(3)
+        .unwrap()
+        .0;
+    let pixels = &pgm[header_end + 1..];
+    let ink = pixels.iter().filter(|&&p| p < 128).count();
+    assert!(
+        ink * 100 > pixels.len() && ink * 4 < pixels.len(),
+        "{ink} dark pixels of {}",
+        pixels.len()
+    );
+
+    // Letter.
+    let letter = dir.path().join("letter.pdf");
+    let l = letter.to_str().unwrap();
+    let done = output(
+        &[
+            "export",
+            "pdf",
+            files[0],
+            "--paper",
+            "letter",
+            "--diagram-mm",
+            "60",
+            "-o",
+            l,
+        ],
+        "",
+    );
+    assert_eq!(done.status.code(), Some(0), "{}", render(&done));
+    let info = poppler_out("pdfinfo", &[l]);
+    assert!(info.contains("612 x 792 pts (letter)"), "{info}");
+}
+
+/// `bao export pdf` refuses what it cannot set: a diagram too small (usage, exit 2) and an
+/// invalid record (exit 1); neither writes the file.
+#[test]
+fn pdf_refuses_bad_sizes_and_invalid_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("book.pdf");
+    let o = out.to_str().unwrap();
+    let small = output(
+        &[
+            "export",
+            "pdf",
+            "fixtures/pdf/booklet.bao",
+            "--diagram-mm",
+            "5",
+            "-o",
+            o,
+        ],
+        "",
+    );
+    assert_eq!(small.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&small.stderr).contains("no diagram width"));
+    let invalid = output(
+        &["export", "pdf", "fixtures/pdf/booklet.bao", "-", "-o", o],
+        "1. A6<* a6<* 2. A9< *\n",
+    );
+    assert_eq!(invalid.status.code(), Some(1), "{}", render(&invalid));
+    assert!(!out.exists());
+}
+
+/// `bao export pdf --problems`: the puzzle finder's problems, each proven by the solver, on
+/// a sheet with the solutions on the last page; a tag the solver does not prove is reported
+/// at its place, left off, and makes the exit status 1.
+#[test]
+fn pdf_problem_sheet_prints_only_proven_claims() {
+    if !poppler() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sheet.pdf");
+    let o = out.to_str().unwrap();
+    let done = output(
+        &[
+            "export",
+            "pdf",
+            "--problems",
+            "fixtures/pdf/problems.bao",
+            "-o",
+            o,
+        ],
+        "",
+    );
+    assert_eq!(done.status.code(), Some(0), "{}", render(&done));
+    let info = poppler_out("pdfinfo", &[o]);
+    assert!(info.contains("Pages:           2"), "{info}");
+    let pages: Vec<String> = poppler_out("pdftotext", &[o, "-"])
+        .split('\u{c}')
+        .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect();
+    for want in [
+        "3 problems; the solutions are on the last page",
+        "Problem 1: North to move and win in 2",
+        "Problem 2: North to move and win in 3",
+        "Problem 3: South to move and win in 2",
+    ] {
+        assert!(pages[0].contains(want), "no `{want}` in {}", pages[0]);
+    }
+    assert!(
+        !pages[0].contains("b7>"),
+        "a solution on the problems' page"
+    );
+    for want in [
+        "Solutions",
+        "1... a7> 2. A2<* b1< (as quick: b7>)",
+        "1... b6>",
+        "1. B1<",
+    ] {
+        assert!(pages[1].contains(want), "no `{want}` in {}", pages[1]);
+    }
+
+    let mixed = output(
+        &[
+            "--color",
+            "never",
+            "export",
+            "pdf",
+            "--problems",
+            "fixtures/pdf/problems.bao",
+            "fixtures/pdf/problem_unproven.bao",
+            "-o",
+            o,
+        ],
+        "",
+    );
+    assert_eq!(mixed.status.code(), Some(1), "{}", render(&mixed));
+    let stderr = String::from_utf8_lossy(&mixed.stderr);
+    assert!(
+        stderr.contains(
+            "fixtures/pdf/problem_unproven.bao:4:10: game 1: `[Problem \"win in 1\"]` is not \
+             proven: within 1 ply the solver finds no forced win; left off the sheet"
+        ),
+        "{stderr}"
+    );
+    let text = poppler_out("pdftotext", &[o, "-"]);
+    assert!(text.contains("3 problems"), "{text}");
+
+    // No problem at all: nothing written.
+    let none = dir.path().join("none.pdf");
+    let nothing = output(
+        &[
+            "export",
+            "pdf",
+            "--problems",
+            "fixtures/pdf/booklet.bao",
+            "-o",
+            none.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(nothing.status.code(), Some(1));
+    assert!(!none.exists());
+}
+
+/// `bao export svg|png --problems`: a picture per proven problem, its task as the caption;
+/// an unproven tag is reported and exits 1.
+#[test]
+fn problem_pictures_one_file_each() {
+    let dir = tempfile::tempdir().unwrap();
+    let svgs = dir.path().join("svg");
+    let done = output(
+        &[
+            "export",
+            "svg",
+            "--problems",
+            "fixtures/pdf/problems.bao",
+            "-o",
+            svgs.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(done.status.code(), Some(0), "{}", render(&done));
+    let mut names: Vec<String> = std::fs::read_dir(&svgs)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["problem-01.svg", "problem-02.svg", "problem-03.svg"]
+    );
+    let second = std::fs::read_to_string(svgs.join("problem-02.svg")).unwrap();
+    assert!(
+        second.contains("Problem 2: North to move and win in 3"),
+        "{second}"
+    );
+
+    let pngs = dir.path().join("png");
+    let done = output(
+        &[
+            "export",
+            "png",
+            "--problems",
+            "fixtures/pdf/problem_unproven.bao",
+            "-o",
+            pngs.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(done.status.code(), Some(1), "{}", render(&done));
+    assert!(!pngs.exists());
+    let done = output(
+        &[
+            "export",
+            "png",
+            "--problems",
+            "fixtures/pdf/problems.bao",
+            "-o",
+            pngs.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(done.status.code(), Some(0), "{}", render(&done));
+    let png = std::fs::read(pngs.join("problem-03.png")).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+}

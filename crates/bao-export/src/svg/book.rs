@@ -19,6 +19,8 @@ use crate::writer::Elem;
 
 /// The most characters of a label: wider ones would reach the pits beside their slot.
 pub(super) const MAX_LABEL_CHARS: usize = 3;
+/// The label of the lap a never-ending move's cycle starts from: drawn as a circular arrow.
+const CYCLE: &str = "↻";
 /// A label's height.
 const LABEL_H: i32 = 14;
 /// The most laps drawn as paths (the caption counts them all).
@@ -97,7 +99,12 @@ impl Slots {
         pal: &Palette,
     ) -> bool {
         let text: String = text.chars().take(MAX_LABEL_CHARS).collect();
-        let w = label_w(text.chars().count());
+        let cycle = text == CYCLE;
+        let w = if cycle {
+            label_w(2)
+        } else {
+            label_w(text.chars().count())
+        };
         let Some((x, y)) = self.take(pit, flip) else {
             return false;
         };
@@ -111,6 +118,35 @@ impl Slots {
             .attr("fill", pal.background)
             .attr("stroke", colour)
             .num("stroke-width", 2);
+        if cycle {
+            // `↻` drawn, not set: the font's glyph is a few pixels high at the labels' size.
+            // Three quarters of a circle, clockwise from the right, and the arrowhead at
+            // the top pointing on round.
+            g.elem("path")
+                .attr("class", "bao-cycle")
+                .attr(
+                    "d",
+                    format_args!("M{} {}A5 5 0 1 1 {} {}", x + 5, y, x, y - 5),
+                )
+                .attr("fill", "none")
+                .attr("stroke", pal.text)
+                .num("stroke-width", 2);
+            g.elem("path")
+                .attr(
+                    "d",
+                    format_args!(
+                        "M{} {}L{} {}L{} {}Z",
+                        x + 4,
+                        y - 5,
+                        x - 1,
+                        y - 9,
+                        x - 1,
+                        y - 1
+                    ),
+                )
+                .attr("fill", pal.text);
+            return true;
+        }
         g.elem("text")
             .num("x", x)
             .num("y", y + 4)
@@ -267,7 +303,7 @@ pub(super) fn lap_labels(
 ) {
     for &(n, pit) in &ov.lap_ends {
         let text = if ov.cycle.is_some_and(|(from, _)| from == n) {
-            "↻".to_owned()
+            CYCLE.to_owned()
         } else if n < 1000 {
             n.to_string()
         } else {
