@@ -17,7 +17,7 @@ use std::time::Duration;
 use bao_analysis::{Limits, Report, Score, Searcher};
 use bao_core::{Move, Position, Side};
 use bao_notation::{
-    write_record_over, Comment, Directions, Element, MoveItem, Nag, Notation, Spanned, WriteOptions,
+    write_record_over, Comment, Directions, Element, Nag, Notation, Spanned, WriteOptions,
 };
 use bao_replay::Document;
 use bao_validate::{check_bytes, CheckOptions};
@@ -204,35 +204,7 @@ fn variation(
     directions: Directions,
     notation: Notation,
 ) -> Vec<Spanned<Element>> {
-    variation_of(pos, line, directions, notation, LINE_PLIES)
-}
-
-/// [`variation`] of up to `plies` plies (a puzzle's whole solution).
-pub(crate) fn variation_of(
-    pos: &Position,
-    line: &[Move],
-    directions: Directions,
-    notation: Notation,
-    plies: usize,
-) -> Vec<Spanned<Element>> {
-    let mut out = Vec::new();
-    let mut at = *pos;
-    for mv in line.iter().take(plies) {
-        let Ok((next, trace)) = at.play(mv) else {
-            break;
-        };
-        let mut token = bao_replay::spell_token(mv, &at, directions, notation);
-        token.claims_takasia = trace.takasia_set().is_some();
-        token.claims_win = trace
-            .outcome
-            .is_some_and(|o| o.winner == Some(at.to_move()));
-        out.push(Spanned::bare(Element::Move(MoveItem::new(token))));
-        at = next;
-        if at.outcome().is_some() {
-            break;
-        }
-    }
-    out
+    crate::lines::variation_of(pos, line, directions, notation, LINE_PLIES)
 }
 
 /// What the analysis found, for the summary line.

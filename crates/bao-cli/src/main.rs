@@ -46,6 +46,7 @@ mod import;
 mod inputs;
 mod io;
 mod legal;
+mod lines;
 mod lsp;
 mod man;
 mod new;

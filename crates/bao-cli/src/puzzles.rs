@@ -22,11 +22,11 @@ use bao_replay::{Document, ReplayedGame};
 use bao_validate::stream::Chunk;
 use rayon::prelude::*;
 
-use crate::analyse::variation_of;
 use crate::context::{Context, Status};
 use crate::error::CliError;
 use crate::inputs::{collect, open};
 use crate::io::{AtomicFile, Replace};
+use crate::lines::variation_of;
 use crate::report::{handler, HumanOut};
 use crate::streaming::stream_replayed_chunks;
 
