@@ -14,6 +14,11 @@ use std::path::Path;
 /// between its creation and the rename leaves it behind, and the target is then untouched.
 /// The new file gets the permissions of the file it replaces, or 0644 for a new one.
 ///
+/// What `path` names is kept: a symbolic link stays a link, and the file it points to is
+/// the one replaced; a path that is not a file (`/dev/null`, `/dev/stdout`, a named pipe)
+/// is written into directly, as a shell redirection would (nothing there to replace, and
+/// renaming over a device would take it away).
+///
 /// # Errors
 /// The temporary file cannot be created, written or synced, or the rename fails.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
@@ -38,7 +43,7 @@ pub enum Replace {
 pub fn write_file(path: &Path, bytes: &[u8], replace: Replace) -> io::Result<()> {
     use std::io::Write;
     let mut file = AtomicFile::create(path, replace)?;
-    file.tmp.write_all(bytes)?;
+    file.write_all(bytes)?;
     file.commit()
 }
 
@@ -78,18 +83,53 @@ fn sync_dir(dir: &Path) -> io::Result<()> {
 /// untouched and removes its temporary file.
 #[derive(Debug)]
 pub struct AtomicFile {
-    tmp: tempfile::NamedTempFile,
+    sink: Sink,
     path: std::path::PathBuf,
     replace: Replace,
 }
 
+/// Where an [`AtomicFile`]'s bytes go.
+#[derive(Debug)]
+enum Sink {
+    /// A temporary file beside the target, renamed over it at the commit.
+    Temp(tempfile::NamedTempFile),
+    /// The target itself: a path that is not a regular file (a device, a named pipe).
+    Direct(File),
+}
+
 impl AtomicFile {
     /// Starts a file for `path`: a temporary file in the same directory, named as
-    /// [`write_atomic`] names it.
+    /// [`write_atomic`] names it (in the directory of the file a symbolic link points to,
+    /// for a link); or, for a path that exists and is neither a file nor a directory, that
+    /// path itself, opened for writing ([`write_atomic`] says why).
     ///
     /// # Errors
-    /// The temporary file cannot be created.
+    /// The temporary file cannot be created (or the path opened); with [`Replace::No`],
+    /// a path that is not a file exists.
     pub fn create(path: &Path, replace: Replace) -> io::Result<Self> {
+        // A link is followed to the file it names (a dangling one is replaced itself).
+        let path = match std::fs::symlink_metadata(path) {
+            Ok(m) if m.file_type().is_symlink() => {
+                std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+            }
+            _ => path.to_path_buf(),
+        };
+        if let Ok(m) = std::fs::metadata(&path) {
+            if !m.is_file() && !m.is_dir() {
+                if replace == Replace::No {
+                    return Err(io::Error::new(
+                        io::ErrorKind::AlreadyExists,
+                        format!("{} exists", path.display()),
+                    ));
+                }
+                let file = std::fs::OpenOptions::new().write(true).open(&path)?;
+                return Ok(Self {
+                    sink: Sink::Direct(file),
+                    path,
+                    replace,
+                });
+            }
+        }
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -97,33 +137,34 @@ impl AtomicFile {
         let tmp = tempfile::Builder::new()
             .prefix(&format!(".{name}."))
             .suffix(".tmp")
-            .tempfile_in(dir_of(path))?;
+            .tempfile_in(dir_of(&path))?;
         Ok(Self {
-            tmp,
-            path: path.to_path_buf(),
+            sink: Sink::Temp(tmp),
+            path,
             replace,
         })
     }
 
     /// Flushes the file to disk and renames it over its path (durably, as
-    /// [`write_atomic`]).
+    /// [`write_atomic`]); a path written directly is only flushed.
     ///
     /// # Errors
     /// The file cannot be synced or renamed (with [`Replace::No`], also when the path
     /// exists).
     pub fn commit(self) -> io::Result<()> {
+        let tmp = match self.sink {
+            Sink::Direct(mut file) => return io::Write::flush(&mut file),
+            Sink::Temp(tmp) => tmp,
+        };
         let perms = match std::fs::metadata(&self.path) {
             Ok(m) => m.permissions(),
-            Err(_) => new_file_permissions(self.tmp.as_file())?,
+            Err(_) => new_file_permissions(tmp.as_file())?,
         };
-        self.tmp.as_file().set_permissions(perms)?;
-        self.tmp.as_file().sync_all()?;
+        tmp.as_file().set_permissions(perms)?;
+        tmp.as_file().sync_all()?;
         match self.replace {
-            Replace::Yes => self.tmp.persist(&self.path).map_err(|e| e.error)?,
-            Replace::No => self
-                .tmp
-                .persist_noclobber(&self.path)
-                .map_err(|e| e.error)?,
+            Replace::Yes => tmp.persist(&self.path).map_err(|e| e.error)?,
+            Replace::No => tmp.persist_noclobber(&self.path).map_err(|e| e.error)?,
         };
         sync_dir(dir_of(&self.path))
     }
@@ -131,10 +172,16 @@ impl AtomicFile {
 
 impl io::Write for AtomicFile {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.tmp.write(buf)
+        match &mut self.sink {
+            Sink::Temp(tmp) => tmp.write(buf),
+            Sink::Direct(file) => file.write(buf),
+        }
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.tmp.flush()
+        match &mut self.sink {
+            Sink::Temp(tmp) => tmp.flush(),
+            Sink::Direct(file) => file.flush(),
+        }
     }
 }

@@ -291,3 +291,55 @@ fn a_latin_1_record_is_rewritten_whole_in_utf_8() {
     assert_eq!(read(&path), "[Event \"Mkoané\"]\n\n1. A6L a6R 2. A4R *\n");
     assert!(checks_clean(&path));
 }
+
+/// A durable write keeps what its path names: a symbolic link stays a link (the file it
+/// points to gets the bytes), and a named pipe (as `/dev/null` or any device) is written
+/// into, not replaced by a file (renaming over `/dev/null` as root would take the device
+/// away).
+#[cfg(unix)]
+#[test]
+fn durable_writes_keep_links_and_write_into_pipes() {
+    use std::io::Read;
+    use std::os::unix::fs::FileTypeExt;
+
+    use bao_session::durable::{write_atomic, write_file, Replace};
+
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("games.bao");
+    std::fs::write(&target, "old").unwrap();
+    let link = dir.path().join("link.bao");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    write_atomic(&link, b"new").unwrap();
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
+
+    let fifo = dir.path().join("pipe");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            let mut got = String::new();
+            std::fs::File::open(fifo)
+                .unwrap()
+                .read_to_string(&mut got)
+                .unwrap();
+            got
+        })
+    };
+    write_atomic(&fifo, b"through the pipe").unwrap();
+    // (Checked before the reader is joined: a pipe replaced by a file would leave it
+    // waiting for a writer for ever.)
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+    assert_eq!(reader.join().unwrap(), "through the pipe");
+    // Never replaced, so never written under `Replace::No`.
+    let refused = write_file(&fifo, b"x", Replace::No).unwrap_err();
+    assert_eq!(refused.kind(), std::io::ErrorKind::AlreadyExists);
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+}
