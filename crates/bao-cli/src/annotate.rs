@@ -17,7 +17,7 @@ use bao_validate::{
 use crate::context::{Context, Status};
 use crate::error::CliError;
 use crate::inputs::head_or_stream;
-use crate::io::{AtomicFile, Replace};
+use crate::output::Output;
 use crate::report::{handler, render, HumanOut};
 use crate::streaming::stream_replayed_chunks;
 
@@ -67,25 +67,6 @@ pub(crate) fn run(args: &Args, ctx: &Context) -> Result<Status, CliError> {
     Ok(Status::valid_if(report.is_valid()))
 }
 
-/// Where the annotated record goes.
-enum Sink {
-    Stdout(std::io::BufWriter<std::io::StdoutLock<'static>>),
-    File(std::io::BufWriter<AtomicFile>),
-}
-
-impl Sink {
-    fn write(&mut self, text: &str) -> Result<(), CliError> {
-        match self {
-            Self::Stdout(w) => w
-                .write_all(text.as_bytes())
-                .map_err(|e| CliError::io("cannot write to stdout", e)),
-            Self::File(w) => w
-                .write_all(text.as_bytes())
-                .map_err(|e| CliError::io("cannot write a temporary file", e)),
-        }
-    }
-}
-
 /// `bao annotate` on a large record: each chunk's games are checked, replayed and annotated
 /// on the pool, and written in file order as they come.
 fn streamed(
@@ -94,13 +75,7 @@ fn streamed(
     name: &str,
     input: Box<dyn std::io::Read + Send>,
 ) -> Result<Status, CliError> {
-    let write_err = |e| CliError::io(format!("cannot write {name}"), e);
-    let mut sink = if args.write {
-        let file = AtomicFile::create(&args.file, Replace::Yes).map_err(write_err)?;
-        Sink::File(std::io::BufWriter::new(file))
-    } else {
-        Sink::Stdout(std::io::BufWriter::new(std::io::stdout().lock()))
-    };
+    let mut sink = Output::new(args.write.then_some(args.file.as_path()))?;
     let handler = handler(ctx.color);
     let mut human = HumanOut::default();
     let mut texts = ChunkTexts::default();
@@ -110,27 +85,20 @@ fn streamed(
         |chunk, replayed| annotated_chunk(chunk, &replayed),
         &mut |piece| human.piece(piece, &handler),
         &mut |chunk: ChunkText| match texts.push(chunk) {
-            Some(text) => sink.write(&text),
+            Some(text) => sink.write(text.as_bytes()),
             None => Ok(()),
         },
     )?;
     if let Some(text) = texts.finish() {
-        sink.write(&text)?;
+        sink.write(text.as_bytes())?;
     }
     human.print_report(&report, &handler)?;
     let valid = report.is_valid();
-    match sink {
-        Sink::Stdout(mut w) => w
-            .flush()
-            .map_err(|e| CliError::io("cannot write to stdout", e))?,
-        Sink::File(w) => {
-            if !valid {
-                eprintln!("bao annotate: {name} has errors; not written");
-                return Ok(Status::Invalid);
-            }
-            let file = w.into_inner().map_err(|e| write_err(e.into_error()))?;
-            file.commit().map_err(write_err)?;
-        }
+    if args.write && !valid {
+        // Dropped unfinished: the file is left as it was.
+        eprintln!("bao annotate: {name} has errors; not written");
+        return Ok(Status::Invalid);
     }
+    sink.finish()?;
     Ok(Status::valid_if(valid))
 }

@@ -9,7 +9,6 @@
 //! the smallest such, and that exactly one first move does (every other first move proven
 //! not to win within those plies).
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use bao_analysis::Solver;
@@ -25,8 +24,8 @@ use rayon::prelude::*;
 use crate::context::{Context, Status};
 use crate::error::CliError;
 use crate::inputs::{collect, open};
-use crate::io::{AtomicFile, Replace};
 use crate::lines::variation_of;
+use crate::output::Output;
 use crate::report::{handler, HumanOut};
 use crate::streaming::stream_replayed_chunks;
 
@@ -194,25 +193,6 @@ fn chunk_problems(
         .collect()
 }
 
-/// Where the problem set goes.
-enum Sink {
-    Stdout(std::io::BufWriter<std::io::StdoutLock<'static>>),
-    File(std::io::BufWriter<AtomicFile>),
-}
-
-impl Sink {
-    fn write(&mut self, text: &str) -> Result<(), CliError> {
-        match self {
-            Self::Stdout(w) => w
-                .write_all(text.as_bytes())
-                .map_err(|e| CliError::io("cannot write to stdout", e)),
-            Self::File(w) => w
-                .write_all(text.as_bytes())
-                .map_err(|e| CliError::io("cannot write a temporary file", e)),
-        }
-    }
-}
-
 /// Runs `bao analyse --puzzles`.
 pub(crate) fn run(req: &Request<'_>, ctx: &Context) -> Result<Status, CliError> {
     crate::pool::in_pool(req.threads, || run_in_pool(req, ctx))
@@ -220,14 +200,7 @@ pub(crate) fn run(req: &Request<'_>, ctx: &Context) -> Result<Status, CliError> 
 
 fn run_in_pool(req: &Request<'_>, ctx: &Context) -> Result<Status, CliError> {
     let sources = collect(req.inputs)?;
-    let mut sink = match req.output {
-        Some(path) => {
-            let file = AtomicFile::create(path, Replace::Yes)
-                .map_err(|e| CliError::io(format!("cannot write {}", path.display()), e))?;
-            Sink::File(std::io::BufWriter::new(file))
-        }
-        None => Sink::Stdout(std::io::BufWriter::new(std::io::stdout().lock())),
-    };
+    let mut sink = Output::new(req.output.map(PathBuf::as_path))?;
     let handler = handler(ctx.color);
     let mut writer = RecordWriter::new(WriteOptions::default());
     let (mut games, mut puzzles, mut valid, mut failed) = (0usize, 0usize, true, false);
@@ -258,7 +231,7 @@ fn run_in_pool(req: &Request<'_>, ctx: &Context) -> Result<Status, CliError> {
                     puzzles += 1;
                     writer.game(Spanned::bare(g), &mut text);
                 }
-                sink.write(&text)
+                sink.write(text.as_bytes())
             },
         )?;
         human.print_report(&report, &handler)?;
@@ -266,21 +239,8 @@ fn run_in_pool(req: &Request<'_>, ctx: &Context) -> Result<Status, CliError> {
     }
     let mut text = String::new();
     writer.finish(&mut text);
-    sink.write(&text)?;
-    match sink {
-        Sink::Stdout(mut w) => w
-            .flush()
-            .map_err(|e| CliError::io("cannot write to stdout", e))?,
-        Sink::File(w) => {
-            let path = req
-                .output
-                .map(|p| p.display().to_string())
-                .unwrap_or_default();
-            let err = |e| CliError::io(format!("cannot write {path}"), e);
-            let file = w.into_inner().map_err(|e| err(e.into_error()))?;
-            file.commit().map_err(err)?;
-        }
-    }
+    sink.write(text.as_bytes())?;
+    sink.finish()?;
     if !req.quiet {
         eprintln!(
             "bao analyse: {puzzles} puzzle{} in {games} game{} (wins in at most {} move{})",
